@@ -1,0 +1,3 @@
+//! The `absinthe` command line.
+
+fn main() {}

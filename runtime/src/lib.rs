@@ -1,0 +1,13 @@
+//! absinthe's runtime: what analyses and the code absinthe generates depend on.
+//!
+//! - [`lattice`]: the lattice trait family and the standard lattices.
+//! - [`program`]: the statement vocabulary and the traits through which engines see a program.
+//! - [`cfg`]: reverse post-order, dominators, dominance frontiers, weak topological order.
+//! - [`engine`]: the worklist solver, the naive reference solver and tracing.
+//!
+//! The runtime knows nothing about syntax: no parser, no proc-macro machinery.
+
+pub mod cfg;
+pub mod engine;
+pub mod lattice;
+pub mod program;

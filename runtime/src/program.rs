@@ -1,0 +1,428 @@
+//! How the engine sees a program: small ids, the statement vocabulary, and the [`Cfg`] and
+//! [`Program`] traits.
+//!
+//! The runtime knows nothing about any syntax. A front end (absinthe's own core IR, the toy
+//! language, or a compiler's IR) lowers its code into blocks of [`Stmt`] ended by a
+//! [`Terminator`] and implements [`Program`]; every analysis and engine works from that view.
+
+use std::fmt;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            /// The id at position `index` of its table.
+            ///
+            /// # Panics
+            ///
+            /// If `index` does not fit in a `u32` (four billion entries).
+            pub fn new(index: usize) -> $name {
+                $name(u32::try_from(index).expect(concat!(stringify!($name), " overflow")))
+            }
+
+            /// The position of this id in its table.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A basic block of one function.
+    BlockId,
+    "bb"
+);
+id_type!(
+    /// A program name (a variable) of one function.
+    NameId,
+    "n"
+);
+id_type!(
+    /// A field name used by memory operations.
+    FieldId,
+    "f"
+);
+id_type!(
+    /// A function of a module, as the target of a call.
+    FuncId,
+    "fn"
+);
+
+/// A binary operation on 64-bit integers.
+///
+/// Arithmetic wraps; comparisons give 1 or 0; division and remainder by zero trap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Op {
+    /// `+`, wrapping.
+    Add,
+    /// `-`, wrapping.
+    Sub,
+    /// `*`, wrapping.
+    Mul,
+    /// `/`, truncating; traps on a zero divisor; `MIN / -1` wraps to `MIN`.
+    Div,
+    /// `%`, sign of the dividend; traps on a zero divisor.
+    Rem,
+    /// `&`, bitwise.
+    And,
+    /// `|`, bitwise.
+    Or,
+    /// `^`, bitwise.
+    Xor,
+    /// `<<`, by the amount modulo 64.
+    Shl,
+    /// `>>`, arithmetic, by the amount modulo 64.
+    Shr,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+}
+
+impl Op {
+    /// Every operation, in declaration order.
+    pub const ALL: [Op; 16] = [
+        Op::Add,
+        Op::Sub,
+        Op::Mul,
+        Op::Div,
+        Op::Rem,
+        Op::And,
+        Op::Or,
+        Op::Xor,
+        Op::Shl,
+        Op::Shr,
+        Op::Lt,
+        Op::Le,
+        Op::Gt,
+        Op::Ge,
+        Op::Eq,
+        Op::Ne,
+    ];
+
+    /// The concrete semantics: `None` when the operation traps (division by zero).
+    pub fn eval(self, a: i64, b: i64) -> Option<i64> {
+        Some(match self {
+            Op::Add => a.wrapping_add(b),
+            Op::Sub => a.wrapping_sub(b),
+            Op::Mul => a.wrapping_mul(b),
+            Op::Div => {
+                if b == 0 {
+                    return None;
+                }
+                a.wrapping_div(b)
+            }
+            Op::Rem => {
+                if b == 0 {
+                    return None;
+                }
+                a.wrapping_rem(b)
+            }
+            Op::And => a & b,
+            Op::Or => a | b,
+            Op::Xor => a ^ b,
+            Op::Shl => a.wrapping_shl((b & 63) as u32),
+            Op::Shr => a.wrapping_shr((b & 63) as u32),
+            Op::Lt => i64::from(a < b),
+            Op::Le => i64::from(a <= b),
+            Op::Gt => i64::from(a > b),
+            Op::Ge => i64::from(a >= b),
+            Op::Eq => i64::from(a == b),
+            Op::Ne => i64::from(a != b),
+        })
+    }
+
+    /// Whether this is a comparison (its result is 0 or 1).
+    pub fn is_comparison(self) -> bool {
+        matches!(self, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne)
+    }
+
+    /// For a comparison, the comparison that holds exactly when this one does not
+    /// (`<` becomes `>=`). `None` for arithmetic.
+    pub fn negated(self) -> Option<Op> {
+        Some(match self {
+            Op::Lt => Op::Ge,
+            Op::Le => Op::Gt,
+            Op::Gt => Op::Le,
+            Op::Ge => Op::Lt,
+            Op::Eq => Op::Ne,
+            Op::Ne => Op::Eq,
+            _ => return None,
+        })
+    }
+
+    /// For a comparison, the comparison with its operands swapped (`a < b` iff `b > a`).
+    /// `None` for arithmetic.
+    pub fn swapped(self) -> Option<Op> {
+        Some(match self {
+            Op::Lt => Op::Gt,
+            Op::Le => Op::Ge,
+            Op::Gt => Op::Lt,
+            Op::Ge => Op::Le,
+            Op::Eq => Op::Eq,
+            Op::Ne => Op::Ne,
+            _ => return None,
+        })
+    }
+
+    /// The operator as written in absinthe's text formats.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Op::Add => "+",
+            Op::Sub => "-",
+            Op::Mul => "*",
+            Op::Div => "/",
+            Op::Rem => "%",
+            Op::And => "&",
+            Op::Or => "|",
+            Op::Xor => "^",
+            Op::Shl => "<<",
+            Op::Shr => ">>",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+            Op::Eq => "==",
+            Op::Ne => "!=",
+        }
+    }
+
+    /// The operation written `symbol`, if any (`≤` and `≥` are accepted for `<=` and `>=`).
+    pub fn from_symbol(symbol: &str) -> Option<Op> {
+        let symbol = match symbol {
+            "≤" => "<=",
+            "≥" => ">=",
+            "≠" => "!=",
+            other => other,
+        };
+        Op::ALL.into_iter().find(|op| op.symbol() == symbol)
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.symbol())
+    }
+}
+
+/// An argument of a statement: a name or an integer literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    /// The current value of a name.
+    Name(NameId),
+    /// An integer literal.
+    Int(i64),
+}
+
+/// The right-hand side of an assignment.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Rhs {
+    /// A copy of an operand: `x = y`, `x = 1`.
+    Use(Operand),
+    /// A binary operation: `x = y + 1`.
+    Binary(Op, Operand, Operand),
+    /// A fresh heap object with no fields set: `x = new`.
+    New,
+    /// A field read: `x = o.f`. Reading a field that was never set traps.
+    Load(Operand, FieldId),
+    /// A call of a function of the same module: `x = call f(a, 1)`.
+    Call(FuncId, Box<[Operand]>),
+}
+
+/// A statement: one step inside a block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Stmt {
+    /// `dest = rhs`.
+    Assign {
+        /// The name being defined.
+        dest: NameId,
+        /// What it is defined as.
+        rhs: Rhs,
+    },
+    /// A field write: `o.f = v`.
+    Store {
+        /// The object written to.
+        object: Operand,
+        /// The field.
+        field: FieldId,
+        /// The value stored.
+        value: Operand,
+    },
+    /// A call whose result is dropped: `call f(a)`.
+    Call {
+        /// The function called.
+        callee: FuncId,
+        /// Its arguments.
+        args: Box<[Operand]>,
+    },
+}
+
+impl Stmt {
+    /// The name this statement defines, if any.
+    pub fn def(&self) -> Option<NameId> {
+        match self {
+            Stmt::Assign { dest, .. } => Some(*dest),
+            Stmt::Store { .. } | Stmt::Call { .. } => None,
+        }
+    }
+
+    /// Calls `f` on every operand this statement reads, in order.
+    pub fn for_each_use(&self, mut f: impl FnMut(Operand)) {
+        match self {
+            Stmt::Assign { rhs, .. } => match rhs {
+                Rhs::Use(a) | Rhs::Load(a, _) => f(*a),
+                Rhs::Binary(_, a, b) => {
+                    f(*a);
+                    f(*b);
+                }
+                Rhs::New => {}
+                Rhs::Call(_, args) => args.iter().copied().for_each(f),
+            },
+            Stmt::Store { object, value, .. } => {
+                f(*object);
+                f(*value);
+            }
+            Stmt::Call { args, .. } => args.iter().copied().for_each(f),
+        }
+    }
+}
+
+/// The condition of a two-way branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cond {
+    /// Taken when the operand is non-zero.
+    NonZero(Operand),
+    /// Taken when the comparison holds (`op` is a comparison).
+    Compare(Op, Operand, Operand),
+}
+
+/// How a block ends. Successor order is fixed and is what [`Cfg::successors`] returns:
+/// `Goto` → `[target]`, `Branch` → `[then, else]`, `Switch` → `[case targets…, default]`,
+/// the others → `[]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Terminator {
+    /// Unconditional jump.
+    Goto(BlockId),
+    /// Two-way branch.
+    Branch {
+        /// The condition.
+        cond: Cond,
+        /// Where control goes when it holds.
+        then_to: BlockId,
+        /// Where control goes when it does not.
+        else_to: BlockId,
+    },
+    /// Multi-way branch on an integer.
+    Switch {
+        /// The value switched on.
+        on: Operand,
+        /// `(value, target)` pairs; the first matching case wins.
+        cases: Box<[(i64, BlockId)]>,
+        /// Where control goes when no case matches.
+        default: BlockId,
+    },
+    /// Leaves the function, with an optional result.
+    Return(Option<Operand>),
+    /// Leaves the function abnormally, with an optional payload.
+    Throw(Option<Operand>),
+    /// Control never reaches here.
+    Unreachable,
+}
+
+impl Terminator {
+    /// The successor blocks, in the documented order (duplicates kept).
+    pub fn successors(&self) -> Vec<BlockId> {
+        match self {
+            Terminator::Goto(t) => vec![*t],
+            Terminator::Branch {
+                then_to, else_to, ..
+            } => vec![*then_to, *else_to],
+            Terminator::Switch { cases, default, .. } => cases
+                .iter()
+                .map(|&(_, t)| t)
+                .chain(std::iter::once(*default))
+                .collect(),
+            Terminator::Return(_) | Terminator::Throw(_) | Terminator::Unreachable => Vec::new(),
+        }
+    }
+
+    /// Calls `f` on every operand this terminator reads.
+    pub fn for_each_use(&self, mut f: impl FnMut(Operand)) {
+        match self {
+            Terminator::Branch { cond, .. } => match *cond {
+                Cond::NonZero(a) => f(a),
+                Cond::Compare(_, a, b) => {
+                    f(a);
+                    f(b);
+                }
+            },
+            Terminator::Switch { on, .. } => f(*on),
+            Terminator::Return(Some(a)) | Terminator::Throw(Some(a)) => f(*a),
+            Terminator::Goto(_)
+            | Terminator::Return(None)
+            | Terminator::Throw(None)
+            | Terminator::Unreachable => {}
+        }
+    }
+}
+
+/// An SSA φ at the head of a block: `dest` takes the operand of the predecessor control came from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Phi {
+    /// The name defined.
+    pub dest: NameId,
+    /// One `(predecessor, operand)` pair per incoming edge.
+    pub incoming: Box<[(BlockId, Operand)]>,
+}
+
+/// A directed graph of blocks with one entry: all the fixpoint engines need.
+///
+/// Successor and predecessor lists may contain duplicates (a switch with two cases to one block);
+/// an edge is identified by its source and its position in the source's successor list.
+pub trait Cfg {
+    /// Number of blocks; ids are `0..block_count()`.
+    fn block_count(&self) -> usize;
+    /// The block where execution starts.
+    fn entry(&self) -> BlockId;
+    /// The successors of `b`.
+    fn successors(&self, b: BlockId) -> &[BlockId];
+    /// The predecessors of `b` (one entry per incoming edge).
+    fn predecessors(&self, b: BlockId) -> &[BlockId];
+}
+
+/// A function as the value analyses see it: a [`Cfg`] whose blocks hold φs, statements and a
+/// terminator over dense [`NameId`]s.
+pub trait Program: Cfg {
+    /// Number of names; ids are `0..name_count()`.
+    fn name_count(&self) -> usize;
+    /// The source spelling of a name.
+    fn name(&self, n: NameId) -> &str;
+    /// The parameters, in order; they hold the caller's arguments on entry.
+    fn params(&self) -> &[NameId];
+    /// The φs at the head of `b` (empty unless the function is in SSA form).
+    fn phis(&self, b: BlockId) -> &[Phi];
+    /// The statements of `b`, in execution order.
+    fn stmts(&self, b: BlockId) -> &[Stmt];
+    /// How `b` ends.
+    fn terminator(&self, b: BlockId) -> &Terminator;
+    /// Whether every name is defined at most once (SSA form).
+    fn is_ssa(&self) -> bool;
+}
