@@ -191,3 +191,9 @@ pub fn replace_if_changed<T: PartialEq>(slot: &mut T, new: T) -> Changed {
         Changed::Yes
     }
 }
+
+mod flat;
+mod interval;
+
+pub use flat::Flat;
+pub use interval::Interval;
