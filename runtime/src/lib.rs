@@ -4,10 +4,14 @@
 //! - [`program`]: the statement vocabulary and the traits through which engines see a program.
 //! - [`cfg`]: reverse post-order, dominators, dominance frontiers, weak topological order.
 //! - [`engine`]: the worklist solver, the naive reference solver and tracing.
+//! - [`graph_free`]: the graph-free instruction-level solver for instruction lists.
+//! - [`value`]: non-relational value analysis over any value domain (constants, intervals).
 //!
 //! The runtime knows nothing about syntax: no parser, no proc-macro machinery.
 
 pub mod cfg;
 pub mod engine;
+pub mod graph_free;
 pub mod lattice;
 pub mod program;
+pub mod value;

@@ -1,0 +1,196 @@
+//! Intervals as a [`ValueDomain`]: sound interval arithmetic over wrapping `i64`, and branch
+//! refinement.
+
+use super::ValueDomain;
+use crate::lattice::{Interval, Lattice};
+use crate::program::Op;
+
+/// The interval `[lo, hi]` computed in `i128`, or top when it leaves the `i64` range (the
+/// concrete operation wraps, so its result could then be anything).
+fn fit(lo: i128, hi: i128) -> Interval {
+    match (i64::try_from(lo), i64::try_from(hi)) {
+        (Ok(lo), Ok(hi)) => Interval::new(lo, hi),
+        _ => Interval::top(),
+    }
+}
+
+/// The smallest interval holding every `i128` of `values`, or top when one leaves `i64`.
+fn hull(values: impl IntoIterator<Item = i128>) -> Interval {
+    let mut it = values.into_iter();
+    let Some(first) = it.next() else {
+        return Interval::empty();
+    };
+    let (lo, hi) = it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    fit(lo, hi)
+}
+
+/// `0 ..= 2^k - 1` covering every value up to `max` (for bitwise results of non-negatives).
+fn bit_cover(max: i64) -> i64 {
+    if max <= 0 {
+        return 0;
+    }
+    let bits = 64 - max.leading_zeros();
+    if bits >= 63 {
+        i64::MAX
+    } else {
+        (1i64 << bits) - 1
+    }
+}
+
+fn div_range(a: (i64, i64), b: (i64, i64)) -> Interval {
+    // Division is monotone in the dividend and, for a divisor of one sign, in the divisor:
+    // the extremes are at the corners.
+    let corners = [(a.0, b.0), (a.0, b.1), (a.1, b.0), (a.1, b.1)];
+    hull(corners.iter().map(|&(x, y)| i128::from(x) / i128::from(y)))
+}
+
+fn divide(a: (i64, i64), b: (i64, i64)) -> Interval {
+    let negative = (b.0 <= -1).then(|| div_range(a, (b.0, b.1.min(-1))));
+    let positive = (b.1 >= 1).then(|| div_range(a, (b.0.max(1), b.1)));
+    match (negative, positive) {
+        (Some(n), Some(p)) => n.join(&p),
+        (Some(x), None) | (None, Some(x)) => x,
+        // The divisor is exactly zero: the operation always traps.
+        (None, None) => Interval::empty(),
+    }
+}
+
+fn remainder(a: (i64, i64), b: (i64, i64)) -> Interval {
+    if b == (0, 0) {
+        return Interval::empty();
+    }
+    // |a % b| < |b| and the result has the sign of the dividend (or is zero).
+    let m = i128::from(b.0).abs().max(i128::from(b.1).abs()) - 1;
+    let (lo, hi) = (i128::from(a.0), i128::from(a.1));
+    let lo = if lo >= 0 { 0 } else { lo.max(-m) };
+    let hi = if hi <= 0 { 0 } else { hi.min(m) };
+    fit(lo, hi)
+}
+
+fn compare(op: Op, a: (i64, i64), b: (i64, i64)) -> Interval {
+    let (always, never) = match op {
+        Op::Lt => (a.1 < b.0, a.0 >= b.1),
+        Op::Le => (a.1 <= b.0, a.0 > b.1),
+        Op::Gt => (a.0 > b.1, a.1 <= b.0),
+        Op::Ge => (a.0 >= b.1, a.1 < b.0),
+        Op::Eq => (
+            a.0 == a.1 && b.0 == b.1 && a.0 == b.0,
+            a.1 < b.0 || b.1 < a.0,
+        ),
+        Op::Ne => (
+            a.1 < b.0 || b.1 < a.0,
+            a.0 == a.1 && b.0 == b.1 && a.0 == b.0,
+        ),
+        _ => (false, false),
+    };
+    match (always, never) {
+        (true, _) => Interval::new(1, 1),
+        (_, true) => Interval::new(0, 0),
+        _ => Interval::new(0, 1),
+    }
+}
+
+/// Intervals refine compared names on branches (`x < 10` taken ⇒ `x ≤ 9`) and compute results
+/// that wrap as top.
+impl ValueDomain for Interval {
+    fn constant(c: i64) -> Interval {
+        Interval::new(c, c)
+    }
+
+    fn binary(op: Op, a: &Interval, b: &Interval) -> Interval {
+        let (Some(x), Some(y)) = (a.bounds(), b.bounds()) else {
+            return Interval::empty();
+        };
+        if let (Some(p), Some(q)) = (a.as_constant(), b.as_constant()) {
+            return op
+                .eval(p, q)
+                .map_or_else(Interval::empty, |v| Interval::new(v, v));
+        }
+        let (x0, x1, y0, y1) = (
+            i128::from(x.0),
+            i128::from(x.1),
+            i128::from(y.0),
+            i128::from(y.1),
+        );
+        match op {
+            Op::Add => fit(x0 + y0, x1 + y1),
+            Op::Sub => fit(x0 - y1, x1 - y0),
+            Op::Mul => hull([x0 * y0, x0 * y1, x1 * y0, x1 * y1]),
+            Op::Div => divide(x, y),
+            Op::Rem => remainder(x, y),
+            Op::And => match (x.0 >= 0, y.0 >= 0) {
+                (true, true) => Interval::new(0, x.1.min(y.1)),
+                (true, false) => Interval::new(0, x.1),
+                (false, true) => Interval::new(0, y.1),
+                (false, false) => Interval::top(),
+            },
+            Op::Or | Op::Xor if x.0 >= 0 && y.0 >= 0 => Interval::new(0, bit_cover(x.1.max(y.1))),
+            Op::Shr => match b.as_constant() {
+                Some(k) => {
+                    let k = (k & 63) as u32;
+                    Interval::new(x.0 >> k, x.1 >> k)
+                }
+                None if x.0 >= 0 => Interval::new(0, x.1),
+                None => Interval::top(),
+            },
+            Op::Or | Op::Xor | Op::Shl => Interval::top(),
+            Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne => compare(op, x, y),
+        }
+    }
+
+    fn assume(op: Op, a: &Interval, b: &Interval) -> (Interval, Interval) {
+        let (Some(x), Some(y)) = (a.bounds(), b.bounds()) else {
+            return (Interval::empty(), Interval::empty());
+        };
+        let below = |hi: i64| Interval::new(i64::MIN, hi);
+        let above = |lo: i64| Interval::new(lo, i64::MAX);
+        match op {
+            // a < b: a ≤ b.hi - 1 and b ≥ a.lo + 1 (empty when no i64 fits).
+            Op::Lt => (
+                y.1.checked_sub(1)
+                    .map_or_else(Interval::empty, |h| a.meet(&below(h))),
+                x.0.checked_add(1)
+                    .map_or_else(Interval::empty, |l| b.meet(&above(l))),
+            ),
+            Op::Le => (a.meet(&below(y.1)), b.meet(&above(x.0))),
+            Op::Gt => {
+                let (rb, ra) = Self::assume(Op::Lt, b, a);
+                (ra, rb)
+            }
+            Op::Ge => {
+                let (rb, ra) = Self::assume(Op::Le, b, a);
+                (ra, rb)
+            }
+            Op::Eq => {
+                let both = a.meet(b);
+                (both.clone(), both)
+            }
+            Op::Ne => (exclude(a, b.as_constant()), exclude(b, a.as_constant())),
+            _ => (a.clone(), b.clone()),
+        }
+    }
+
+    fn contains(&self, v: i64) -> bool {
+        Interval::contains(self, v)
+    }
+
+    fn as_constant(&self) -> Option<i64> {
+        Interval::as_constant(self)
+    }
+}
+
+/// `a` without the value `c` where that shrinks the interval (only at its ends).
+fn exclude(a: &Interval, c: Option<i64>) -> Interval {
+    let (Some(c), Some((lo, hi))) = (c, a.bounds()) else {
+        return a.clone();
+    };
+    if lo == c && hi == c {
+        Interval::empty()
+    } else if lo == c {
+        Interval::new(lo + 1, hi)
+    } else if hi == c {
+        Interval::new(lo, hi - 1)
+    } else {
+        a.clone()
+    }
+}

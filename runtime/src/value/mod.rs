@@ -1,0 +1,90 @@
+//! Non-relational value analysis: abstract values of single program names, environments mapping
+//! every name to one, and the generic analysis that runs any [`ValueDomain`] over a
+//! [`Program`](crate::program::Program).
+//!
+//! This is the Green Fairy's "variable state over any value domain": instantiate it with flat
+//! constants and it is constant propagation; turn on conditions and it is Wegman–Zadeck
+//! conditional constant propagation; instantiate it with intervals and it is interval analysis.
+
+mod constant;
+mod env;
+mod interval;
+mod nonrel;
+
+pub use env::Env;
+pub use nonrel::{NonRelational, PointStates};
+
+use crate::lattice::{Lattice, Top};
+use crate::program::Op;
+use std::fmt::Display;
+
+/// An abstract domain of integer values that the non-relational analysis can run.
+///
+/// # Laws
+///
+/// With `γ(a)` the set of integers `a` stands for (`a.contains(v)` iff `v ∈ γ(a)`):
+///
+/// - `γ(bottom) = ∅`, `γ(top)` = every `i64`, and `a.leq(b)` implies `γ(a) ⊆ γ(b)`.
+/// - `constant(c).contains(c)`.
+/// - **binary** is sound: if `a.contains(x)`, `b.contains(y)` and `op.eval(x, y) == Some(z)`
+///   then `binary(op, a, b).contains(z)`. It is bottom when either argument is bottom.
+/// - **assume** is sound: for `(a2, b2) = assume(op, a, b)`, if `a.contains(x)`,
+///   `b.contains(y)` and `op.eval(x, y) == Some(1)` then `a2.contains(x)` and `b2.contains(y)`;
+///   and `a2.leq(a)`, `b2.leq(b)`. Returning the arguments unchanged is always sound.
+pub trait ValueDomain: Lattice + Top + Display {
+    /// The abstraction of the literal `c`.
+    fn constant(c: i64) -> Self;
+
+    /// The abstract semantics of `op`.
+    fn binary(op: Op, a: &Self, b: &Self) -> Self;
+
+    /// Refines `a` and `b` knowing that the comparison `a op b` holds (`op` is a comparison).
+    fn assume(op: Op, a: &Self, b: &Self) -> (Self, Self) {
+        let _ = op;
+        (a.clone(), b.clone())
+    }
+
+    /// Whether the concrete value `v` is described by `self`.
+    fn contains(&self, v: i64) -> bool;
+
+    /// The single value `self` describes, if it is exactly one.
+    fn as_constant(&self) -> Option<i64>;
+}
+
+/// What a branch on an abstract value may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Truth {
+    /// The value is bottom: neither edge is taken.
+    Neither,
+    /// The value is certainly non-zero.
+    True,
+    /// The value is certainly zero.
+    False,
+    /// Either edge may be taken.
+    Unknown,
+}
+
+impl Truth {
+    /// What a branch on `value` (taken when non-zero) may do.
+    pub fn of<D: ValueDomain>(value: &D) -> Truth {
+        if value.is_bottom() {
+            Truth::Neither
+        } else if value.as_constant() == Some(0) {
+            Truth::False
+        } else if !value.contains(0) {
+            Truth::True
+        } else {
+            Truth::Unknown
+        }
+    }
+
+    /// Whether the edge taken when the condition is `outcome` may be taken.
+    pub fn allows(self, outcome: bool) -> bool {
+        match self {
+            Truth::Neither => false,
+            Truth::True => outcome,
+            Truth::False => !outcome,
+            Truth::Unknown => true,
+        }
+    }
+}
