@@ -7,6 +7,12 @@
 use crate::lattice::{Lattice, Thresholds};
 use crate::program::{BlockId, Cfg};
 
+mod naive;
+mod worklist;
+
+pub use naive::solve_naive;
+pub use worklist::{MAX_WIDENINGS_PER_HEAD, solve, solve_traced};
+
 /// Which way facts flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {

@@ -1,0 +1,471 @@
+//! The worklist solver: chaotic iteration in weak topological order, widening at component heads,
+//! then a few descending passes with narrowing.
+//!
+//! This is the engine generated analyses run on. It handles both directions by iterating the
+//! weak topological order of the graph (forward) or of its [`Reversed`] graph (backward), and
+//! keeps its hot loop free of hashing and of allocation other than cloning states.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::{Analysis, Direction, Event, Limits, Solution, Stats, StopReason, Tracer};
+use crate::cfg::{Reversed, Wto};
+use crate::lattice::{Lattice, Thresholds, replace_if_changed};
+use crate::program::{BlockId, Cfg};
+
+/// How many times the widening at one head may change its state before the engine concludes
+/// that the widening does not stabilise (a broken domain) and stops.
+pub const MAX_WIDENINGS_PER_HEAD: u32 = 10_000;
+
+const NONE: u32 = u32::MAX;
+
+/// Solves `analysis` over `graph` within `limits`.
+///
+/// The result is a post-fixpoint of the analysis' equations when [`Solution::stop`] is
+/// [`StopReason::Stable`]; it is the least fixpoint when the lattice has finite height, its
+/// widening is the join and the transfers are monotone.
+pub fn solve<G, A>(graph: &G, analysis: &A, limits: &Limits) -> Solution<A::State>
+where
+    G: Cfg + ?Sized,
+    A: Analysis<G>,
+{
+    solve_traced(graph, analysis, limits, &mut ())
+}
+
+/// [`solve`], reporting every step to `tracer` (states are cloned for events only when
+/// [`Tracer::enabled`] says so).
+pub fn solve_traced<G, A>(
+    graph: &G,
+    analysis: &A,
+    limits: &Limits,
+    tracer: &mut impl Tracer<A::State>,
+) -> Solution<A::State>
+where
+    G: Cfg + ?Sized,
+    A: Analysis<G>,
+{
+    let mut engine = Engine::new(graph, analysis, limits, tracer);
+    let stop = match engine.run() {
+        Ok(()) => StopReason::Stable,
+        Err(stop) => stop,
+    };
+    let Engine {
+        incoming,
+        outgoing,
+        stats,
+        ..
+    } = engine;
+    let (entry, exit) = match A::DIRECTION {
+        Direction::Forward => (incoming, outgoing),
+        Direction::Backward => (outgoing, incoming),
+    };
+    Solution {
+        entry,
+        exit,
+        stop,
+        stats,
+    }
+}
+
+/// What the engine remembers about one component head.
+struct Head {
+    /// Joins performed at this head so far (widening starts after `Limits::widening_delay`).
+    joins: u32,
+    /// Widenings that changed the state.
+    widenings: u32,
+    /// The thresholds of the component, computed at its first widening.
+    thresholds: Option<Thresholds>,
+}
+
+struct Engine<'a, G: Cfg + ?Sized, A: Analysis<G>, T> {
+    graph: &'a G,
+    analysis: &'a A,
+    limits: &'a Limits,
+    tracer: &'a mut T,
+    /// The weak topological order of the flow graph (the reversed graph when backward).
+    wto: Wto,
+    /// Flow-order position per block (`NONE` if the flow never reaches it), shifted so that the
+    /// virtual exit of a backward analysis is not counted.
+    position: Vec<u32>,
+    /// The blocks by position.
+    order: Vec<BlockId>,
+    /// Per position: index into `heads`, or `NONE`.
+    head_slot: Vec<u32>,
+    heads: Vec<Head>,
+    /// Forward only: the incoming edges `(source, successor index)` of each block, as ranges of
+    /// `in_edges` delimited by `in_offsets`.
+    in_offsets: Vec<u32>,
+    in_edges: Vec<(BlockId, u32)>,
+    boundary: A::State,
+    /// The state flowing into each block's transfer (entry state when forward, exit state when
+    /// backward) and the state it produces.
+    incoming: Vec<A::State>,
+    outgoing: Vec<A::State>,
+    worklist: BinaryHeap<Reverse<u32>>,
+    queued: Vec<bool>,
+    stats: Stats,
+}
+
+impl<'a, G, A, T> Engine<'a, G, A, T>
+where
+    G: Cfg + ?Sized,
+    A: Analysis<G>,
+    T: Tracer<A::State>,
+{
+    fn new(graph: &'a G, analysis: &'a A, limits: &'a Limits, tracer: &'a mut T) -> Self {
+        let n = graph.block_count();
+        let (wto, skip) = match A::DIRECTION {
+            Direction::Forward => (Wto::new(graph), 0),
+            // The virtual exit is the entry of the reversed graph, hence first in its order.
+            Direction::Backward => (Wto::new(&Reversed::new(graph)), 1),
+        };
+        let order: Vec<BlockId> = wto.order().iter().skip(skip).copied().collect();
+        let mut position = vec![NONE; n];
+        let mut head_slot = vec![NONE; order.len()];
+        let mut heads = Vec::new();
+        for (pos, &b) in order.iter().enumerate() {
+            position[b.index()] = pos as u32;
+            if wto.is_head(b) {
+                head_slot[pos] = heads.len() as u32;
+                heads.push(Head {
+                    joins: 0,
+                    widenings: 0,
+                    thresholds: None,
+                });
+            }
+        }
+        let (in_offsets, in_edges) = match A::DIRECTION {
+            Direction::Forward => incoming_edges(graph),
+            Direction::Backward => (Vec::new(), Vec::new()),
+        };
+        let queued = vec![false; order.len()];
+        Engine {
+            graph,
+            analysis,
+            limits,
+            tracer,
+            wto,
+            position,
+            order,
+            head_slot,
+            heads,
+            in_offsets,
+            in_edges,
+            boundary: analysis.boundary_state(graph),
+            incoming: vec![A::State::bottom(); n],
+            outgoing: vec![A::State::bottom(); n],
+            worklist: BinaryHeap::new(),
+            queued,
+            stats: Stats::default(),
+        }
+    }
+
+    fn run(&mut self) -> Result<(), StopReason> {
+        if self.graph.block_count() == 0 {
+            return Ok(());
+        }
+        match A::DIRECTION {
+            Direction::Forward => self.push(self.graph.entry()),
+            Direction::Backward => {
+                for b in (0..self.graph.block_count()).map(BlockId::new) {
+                    if self.graph.successors(b).is_empty() {
+                        self.push(b);
+                    }
+                }
+            }
+        }
+        self.ascend()?;
+        for _ in 0..self.limits.narrowing_passes {
+            if !self.descend()? {
+                break;
+            }
+            if !self.worklist.is_empty() {
+                // The pass left a head below what flows into it (a non-monotone transfer or an
+                // inexact join): climb back to a post-fixpoint and stop narrowing.
+                self.ascend()?;
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, b: BlockId) {
+        let pos = self.position[b.index()];
+        if pos != NONE && !self.queued[pos as usize] {
+            self.queued[pos as usize] = true;
+            self.worklist.push(Reverse(pos));
+        }
+    }
+
+    /// The ascending phase: visits queued blocks, lowest position first, until none is queued.
+    fn ascend(&mut self) -> Result<(), StopReason> {
+        while let Some(Reverse(pos)) = self.worklist.pop() {
+            self.queued[pos as usize] = false;
+            let b = self.order[pos as usize];
+            if self.tracer.enabled() {
+                self.tracer.event(Event::Visit { block: b });
+            }
+            let new = self.flow_into(b);
+            let slot = self.head_slot[pos as usize];
+            let changed = if slot == NONE {
+                let changed = replace_if_changed(&mut self.incoming[b.index()], new).changed();
+                self.trace_join(b, changed);
+                changed
+            } else {
+                self.update_head(b, slot as usize, new)?
+            };
+            if changed {
+                self.apply_transfer(b)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Joins or widens `new` into the incoming state of the head `b`; reports whether it changed.
+    fn update_head(&mut self, b: BlockId, slot: usize, new: A::State) -> Result<bool, StopReason> {
+        let head = &mut self.heads[slot];
+        let old = &mut self.incoming[b.index()];
+        if new.leq(old) {
+            head.joins += 1;
+            self.trace_join(b, false);
+            return Ok(false);
+        }
+        if head.joins < self.limits.widening_delay {
+            head.joins += 1;
+            self.stats.joins += 1;
+            let changed = old.join_with(&new).changed();
+            self.trace_join(b, changed);
+            return Ok(changed);
+        }
+        let (graph, analysis, wto) = (self.graph, self.analysis, &self.wto);
+        let thresholds = head.thresholds.get_or_insert_with(|| {
+            analysis.loop_thresholds(graph, wto.component(b).unwrap_or_default())
+        });
+        let widened = old.widen_with_thresholds(&new, thresholds);
+        self.stats.widenings += 1;
+        if !(old.leq(&widened) && new.leq(&widened)) {
+            return Err(StopReason::LawViolation {
+                block: b,
+                message: format!(
+                    "widening is not an upper bound of its arguments: previous {old:?}, new {new:?}, \
+                     widened {widened:?}"
+                ),
+            });
+        }
+        if widened == *old {
+            return Ok(false);
+        }
+        head.widenings += 1;
+        if head.widenings > MAX_WIDENINGS_PER_HEAD {
+            return Err(StopReason::LawViolation {
+                block: b,
+                message: format!(
+                    "widening did not stabilise after {MAX_WIDENINGS_PER_HEAD} changes; \
+                     last: previous {old:?}, new {new:?}, widened {widened:?}"
+                ),
+            });
+        }
+        if self.tracer.enabled() {
+            self.tracer.event(Event::Widen {
+                block: b,
+                before: old.clone(),
+                after: widened.clone(),
+            });
+        }
+        *old = widened;
+        Ok(true)
+    }
+
+    /// One descending pass over every block in order: narrowing at heads, recomputation
+    /// elsewhere. Queues heads whose incoming state ends up below what flows into them. Reports
+    /// whether any state changed.
+    fn descend(&mut self) -> Result<bool, StopReason> {
+        let mut any_changed = false;
+        for pos in 0..self.order.len() {
+            let b = self.order[pos];
+            if self.tracer.enabled() {
+                self.tracer.event(Event::Visit { block: b });
+            }
+            let new = self.flow_into(b);
+            let changed = if self.head_slot[pos] == NONE {
+                let changed = replace_if_changed(&mut self.incoming[b.index()], new).changed();
+                self.trace_join(b, changed);
+                changed
+            } else {
+                self.narrow_head(b, new)?
+            };
+            if changed {
+                any_changed = true;
+                self.apply_transfer(b)?;
+            }
+        }
+        if any_changed {
+            for pos in 0..self.order.len() {
+                if self.head_slot[pos] == NONE {
+                    continue;
+                }
+                let b = self.order[pos];
+                let new = self.flow_into(b);
+                if !new.leq(&self.incoming[b.index()]) {
+                    self.push(b);
+                }
+            }
+        }
+        Ok(any_changed)
+    }
+
+    /// Narrows the incoming state of the head `b` by `new`; reports whether it changed.
+    fn narrow_head(&mut self, b: BlockId, new: A::State) -> Result<bool, StopReason> {
+        let old = &mut self.incoming[b.index()];
+        if !new.leq(old) {
+            // Not a post-fixpoint here; the check after the pass requeues the head if needed.
+            return Ok(false);
+        }
+        let narrowed = old.narrow(&new);
+        self.stats.narrowings += 1;
+        if !(new.leq(&narrowed) && narrowed.leq(old)) {
+            return Err(StopReason::LawViolation {
+                block: b,
+                message: format!(
+                    "narrowing left the interval between its arguments: previous {old:?}, \
+                     new {new:?}, narrowed {narrowed:?}"
+                ),
+            });
+        }
+        if narrowed == *old {
+            return Ok(false);
+        }
+        if self.tracer.enabled() {
+            self.tracer.event(Event::Narrow {
+                block: b,
+                before: old.clone(),
+                after: narrowed.clone(),
+            });
+        }
+        *old = narrowed;
+        Ok(true)
+    }
+
+    /// Runs the block transfer of `b` on its incoming state and queues the blocks its outgoing
+    /// state flows into if it changed.
+    fn apply_transfer(&mut self, b: BlockId) -> Result<(), StopReason> {
+        if self.stats.visits >= self.limits.max_visits {
+            return Err(StopReason::Budget {
+                visits: self.stats.visits,
+            });
+        }
+        self.stats.visits += 1;
+        let before = &self.incoming[b.index()];
+        let mut state = before.clone();
+        if !state.is_bottom() {
+            self.analysis.transfer_block(self.graph, b, &mut state);
+        }
+        if self.tracer.enabled() {
+            self.tracer.event(Event::Transfer {
+                block: b,
+                before: before.clone(),
+                after: state.clone(),
+            });
+        }
+        if replace_if_changed(&mut self.outgoing[b.index()], state).changed() {
+            let graph = self.graph;
+            let next = match A::DIRECTION {
+                Direction::Forward => graph.successors(b),
+                Direction::Backward => graph.predecessors(b),
+            };
+            for &s in next {
+                self.push(s);
+            }
+        }
+        Ok(())
+    }
+
+    /// The join of everything flowing into `b`: the boundary state if `b` is on the boundary,
+    /// and the edge transfers of the outgoing states of its flow predecessors.
+    fn flow_into(&mut self, b: BlockId) -> A::State {
+        let (graph, analysis) = (self.graph, self.analysis);
+        let mut acc: Option<A::State> = None;
+        let on_boundary = match A::DIRECTION {
+            Direction::Forward => b == graph.entry(),
+            Direction::Backward => graph.successors(b).is_empty(),
+        };
+        if on_boundary {
+            acc = Some(self.boundary.clone());
+        }
+        match A::DIRECTION {
+            Direction::Forward => {
+                let range =
+                    self.in_offsets[b.index()] as usize..self.in_offsets[b.index() + 1] as usize;
+                for &(from, index) in &self.in_edges[range] {
+                    let source = &self.outgoing[from.index()];
+                    if source.is_bottom() {
+                        continue;
+                    }
+                    let t = analysis.transfer_edge(graph, from, index as usize, source);
+                    merge(&mut acc, t, &mut self.stats);
+                }
+            }
+            Direction::Backward => {
+                for (index, &to) in graph.successors(b).iter().enumerate() {
+                    let source = &self.outgoing[to.index()];
+                    if source.is_bottom() {
+                        continue;
+                    }
+                    let t = analysis.transfer_edge(graph, b, index, source);
+                    merge(&mut acc, t, &mut self.stats);
+                }
+            }
+        }
+        acc.unwrap_or_else(A::State::bottom)
+    }
+
+    fn trace_join(&mut self, b: BlockId, changed: bool) {
+        if self.tracer.enabled() {
+            self.tracer.event(Event::Join {
+                block: b,
+                result: self.incoming[b.index()].clone(),
+                changed,
+            });
+        }
+    }
+}
+
+/// Joins the edge state `t` into the accumulator, counting the work.
+fn merge<S: Lattice>(acc: &mut Option<S>, t: S, stats: &mut Stats) {
+    stats.edge_transfers += 1;
+    if t.is_bottom() {
+        return;
+    }
+    match acc {
+        None => *acc = Some(t),
+        Some(a) => {
+            stats.joins += 1;
+            a.join_with(&t);
+        }
+    }
+}
+
+/// The incoming edges of every block as `(source, successor index)`, grouped by target:
+/// block `b`'s edges are `edges[offsets[b]..offsets[b + 1]]`.
+fn incoming_edges<G: Cfg + ?Sized>(graph: &G) -> (Vec<u32>, Vec<(BlockId, u32)>) {
+    let n = graph.block_count();
+    let mut offsets = vec![0u32; n + 1];
+    for b in (0..n).map(BlockId::new) {
+        for &s in graph.successors(b) {
+            offsets[s.index() + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut fill = offsets.clone();
+    let mut edges = vec![(BlockId(0), 0u32); offsets[n] as usize];
+    for b in (0..n).map(BlockId::new) {
+        for (index, &s) in graph.successors(b).iter().enumerate() {
+            let slot = &mut fill[s.index()];
+            edges[*slot as usize] = (b, index as u32);
+            *slot += 1;
+        }
+    }
+    (offsets, edges)
+}
