@@ -1,0 +1,203 @@
+//! The printer of the core IR text format: writes a [`Module`] in canonical form.
+//!
+//! Canonical form is one function after another separated by a blank line, labels in column 0,
+//! everything else indented by four spaces, single spaces around operators. Parsing the output
+//! gives back an equal module whenever the module is canonical (see [`Module::canonicalize`]).
+
+use std::fmt;
+
+use absinthe::program::{BlockId, Cond, Operand, Phi, Rhs, Stmt, Terminator};
+
+use crate::function::{Function, Module};
+
+/// The text of `module` in canonical form.
+pub fn print_module(module: &Module) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_module(&mut out, module);
+    out
+}
+
+/// Writes `module` in canonical form.
+pub fn write_module(out: &mut impl fmt::Write, module: &Module) -> fmt::Result {
+    for (i, f) in module.functions.iter().enumerate() {
+        if i > 0 {
+            out.write_char('\n')?;
+        }
+        write_function(out, module, f)?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Module {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_module(f, self)
+    }
+}
+
+/// Writes one function of `module` (which supplies field and callee names).
+pub fn write_function(out: &mut impl fmt::Write, module: &Module, func: &Function) -> fmt::Result {
+    let p = Printer { module, func };
+    write!(out, "fn {}(", func.name)?;
+    for (i, &param) in func.params.iter().enumerate() {
+        if i > 0 {
+            out.write_str(", ")?;
+        }
+        out.write_str(p.name(param))?;
+    }
+    out.write_str(if func.ssa { ") ssa {\n" } else { ") {\n" })?;
+    for block in func.blocks() {
+        writeln!(out, "{}:", block.label)?;
+        for phi in &block.phis {
+            out.write_str("    ")?;
+            p.phi(out, phi)?;
+            out.write_char('\n')?;
+        }
+        for stmt in &block.stmts {
+            out.write_str("    ")?;
+            p.stmt(out, stmt)?;
+            out.write_char('\n')?;
+        }
+        out.write_str("    ")?;
+        p.term(out, &block.term)?;
+        out.write_char('\n')?;
+    }
+    out.write_str("}\n")
+}
+
+struct Printer<'a> {
+    module: &'a Module,
+    func: &'a Function,
+}
+
+impl Printer<'_> {
+    fn name(&self, n: absinthe::program::NameId) -> &str {
+        self.func.names.get(n.index()).map_or("?", String::as_str)
+    }
+
+    fn label(&self, b: BlockId) -> &str {
+        self.func.block(b).map_or("?", |b| b.label.as_str())
+    }
+
+    fn operand(&self, out: &mut impl fmt::Write, o: Operand) -> fmt::Result {
+        match o {
+            Operand::Name(n) => out.write_str(self.name(n)),
+            Operand::Int(v) => write!(out, "{v}"),
+        }
+    }
+
+    fn call(
+        &self,
+        out: &mut impl fmt::Write,
+        callee: absinthe::program::FuncId,
+        args: &[Operand],
+    ) -> fmt::Result {
+        let name = self
+            .module
+            .function(callee)
+            .map_or("?", |f| f.name.as_str());
+        write!(out, "call {name}(")?;
+        for (i, &a) in args.iter().enumerate() {
+            if i > 0 {
+                out.write_str(", ")?;
+            }
+            self.operand(out, a)?;
+        }
+        out.write_char(')')
+    }
+
+    fn phi(&self, out: &mut impl fmt::Write, phi: &Phi) -> fmt::Result {
+        write!(out, "{} = phi [", self.name(phi.dest))?;
+        for (i, &(from, o)) in phi.incoming.iter().enumerate() {
+            if i > 0 {
+                out.write_str(", ")?;
+            }
+            write!(out, "{}: ", self.label(from))?;
+            self.operand(out, o)?;
+        }
+        out.write_char(']')
+    }
+
+    fn stmt(&self, out: &mut impl fmt::Write, stmt: &Stmt) -> fmt::Result {
+        match stmt {
+            Stmt::Assign { dest, rhs } => {
+                write!(out, "{} = ", self.name(*dest))?;
+                match rhs {
+                    Rhs::Use(a) => self.operand(out, *a),
+                    Rhs::Binary(op, a, b) => {
+                        self.operand(out, *a)?;
+                        write!(out, " {op} ")?;
+                        self.operand(out, *b)
+                    }
+                    Rhs::New => out.write_str("new"),
+                    Rhs::Load(o, field) => {
+                        self.operand(out, *o)?;
+                        write!(out, ".{}", self.module.field_name(*field))
+                    }
+                    Rhs::Call(callee, args) => self.call(out, *callee, args),
+                }
+            }
+            Stmt::Store {
+                object,
+                field,
+                value,
+            } => {
+                self.operand(out, *object)?;
+                write!(out, ".{} = ", self.module.field_name(*field))?;
+                self.operand(out, *value)
+            }
+            Stmt::Call { callee, args } => self.call(out, *callee, args),
+        }
+    }
+
+    fn term(&self, out: &mut impl fmt::Write, term: &Terminator) -> fmt::Result {
+        match term {
+            Terminator::Goto(t) => write!(out, "goto {}", self.label(*t)),
+            Terminator::Branch {
+                cond,
+                then_to,
+                else_to,
+            } => {
+                out.write_str("br ")?;
+                match *cond {
+                    Cond::NonZero(a) => self.operand(out, a)?,
+                    Cond::Compare(op, a, b) => {
+                        self.operand(out, a)?;
+                        write!(out, " {op} ")?;
+                        self.operand(out, b)?;
+                    }
+                }
+                write!(out, ", {}, {}", self.label(*then_to), self.label(*else_to))
+            }
+            Terminator::Switch { on, cases, default } => {
+                out.write_str("switch ")?;
+                self.operand(out, *on)?;
+                out.write_str(" [")?;
+                for (i, &(value, target)) in cases.iter().enumerate() {
+                    if i > 0 {
+                        out.write_str(", ")?;
+                    }
+                    write!(out, "{value}: {}", self.label(target))?;
+                }
+                write!(out, "], {}", self.label(*default))
+            }
+            Terminator::Return(o) => self.keyword_operand(out, "ret", *o),
+            Terminator::Throw(o) => self.keyword_operand(out, "throw", *o),
+            Terminator::Unreachable => out.write_str("unreachable"),
+        }
+    }
+
+    fn keyword_operand(
+        &self,
+        out: &mut impl fmt::Write,
+        keyword: &str,
+        o: Option<Operand>,
+    ) -> fmt::Result {
+        out.write_str(keyword)?;
+        if let Some(o) = o {
+            out.write_char(' ')?;
+            self.operand(out, o)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,344 @@
+//! The in-memory core IR: a [`Module`] of [`Function`]s made of labelled [`Block`]s.
+//!
+//! This is what the text parser produces, what the printer and the interpreter consume, and what
+//! analyses see through the runtime's [`Cfg`] and [`Program`] traits.
+
+use absinthe::program::{
+    BlockId, Cfg, FieldId, FuncId, NameId, Operand, Phi, Program, Stmt, Terminator,
+};
+
+/// A basic block: φs, then statements, then one terminator.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Block {
+    /// The label the block is written with (`bb0`).
+    pub label: String,
+    /// The φs at its head (only in SSA functions).
+    pub phis: Vec<Phi>,
+    /// Its statements, in execution order.
+    pub stmts: Vec<Stmt>,
+    /// How it ends.
+    pub term: Terminator,
+}
+
+/// One function: parameters, a name table and blocks, with cached successor and predecessor lists.
+///
+/// Block 0 is the entry. Build one with [`Function::new`], which computes the caches; the
+/// blocks are read-only afterwards so the caches cannot go stale.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// The function's name.
+    pub name: String,
+    /// Whether the function is in SSA form (`fn f() ssa {`): φs allowed, one definition per name.
+    pub ssa: bool,
+    /// The parameters, in order.
+    pub params: Vec<NameId>,
+    /// The spelling of every name; [`NameId`] indexes this.
+    pub names: Vec<String>,
+    blocks: Vec<Block>,
+    succs: Vec<Vec<BlockId>>,
+    preds: Vec<Vec<BlockId>>,
+}
+
+impl Function {
+    /// A function from its parts, computing successor and predecessor lists.
+    ///
+    /// Jump targets outside `0..blocks.len()` are kept in the successor lists but have no
+    /// predecessor entry; the parser never produces them.
+    pub fn new(
+        name: String,
+        ssa: bool,
+        params: Vec<NameId>,
+        names: Vec<String>,
+        blocks: Vec<Block>,
+    ) -> Function {
+        let succs: Vec<Vec<BlockId>> = blocks.iter().map(|b| b.term.successors()).collect();
+        let mut preds = vec![Vec::new(); blocks.len()];
+        for (from, targets) in succs.iter().enumerate() {
+            for t in targets {
+                if let Some(list) = preds.get_mut(t.index()) {
+                    list.push(BlockId::new(from));
+                }
+            }
+        }
+        Function {
+            name,
+            ssa,
+            params,
+            names,
+            blocks,
+            succs,
+            preds,
+        }
+    }
+
+    /// The blocks, entry first.
+    pub fn blocks(&self) -> &[Block] {
+        &self.blocks
+    }
+
+    /// The block `b`, if it exists.
+    pub fn block(&self, b: BlockId) -> Option<&Block> {
+        self.blocks.get(b.index())
+    }
+
+    /// Gives the blocks back, for rebuilding a changed function with [`Function::new`].
+    pub fn into_blocks(self) -> Vec<Block> {
+        self.blocks
+    }
+
+    /// The id of the name spelled `name`, if any.
+    pub fn name_id(&self, name: &str) -> Option<NameId> {
+        self.names.iter().position(|n| n == name).map(NameId::new)
+    }
+
+    /// The id of the block labelled `label`, if any.
+    pub fn block_id(&self, label: &str) -> Option<BlockId> {
+        self.blocks
+            .iter()
+            .position(|b| b.label == label)
+            .map(BlockId::new)
+    }
+
+    /// The number of statements over all blocks (φs and terminators not counted).
+    pub fn stmt_count(&self) -> usize {
+        self.blocks.iter().map(|b| b.stmts.len()).sum()
+    }
+
+    /// Renumbers names in order of first appearance (parameters first, then φs, statements and
+    /// terminators block by block, a definition before the operands of its right-hand side) and
+    /// drops names never mentioned. The parser produces functions already in this order.
+    pub fn canonicalize_names(&mut self) {
+        let mut r = Renamer::new(self.names.len());
+        for p in &mut self.params {
+            r.name(p);
+        }
+        for block in &mut self.blocks {
+            for phi in &mut block.phis {
+                r.name(&mut phi.dest);
+                for (_, o) in phi.incoming.iter_mut() {
+                    r.operand(o);
+                }
+            }
+            for stmt in &mut block.stmts {
+                for_each_operand_mut(stmt, |slot| match slot {
+                    Slot::Def(n) => r.name(n),
+                    Slot::Use(o) => r.operand(o),
+                });
+            }
+            for_each_term_operand_mut(&mut block.term, |o| r.operand(o));
+        }
+        self.names = r.finish(std::mem::take(&mut self.names));
+    }
+}
+
+/// Renumbers dense ids in order of first sight.
+struct Renamer {
+    map: Vec<Option<u32>>,
+    order: Vec<usize>,
+}
+
+impl Renamer {
+    fn new(len: usize) -> Renamer {
+        Renamer {
+            map: vec![None; len],
+            order: Vec::new(),
+        }
+    }
+
+    /// The new number of old id `i` (ids out of range are kept as they are).
+    fn renumber(&mut self, i: usize) -> u32 {
+        match self.map.get_mut(i) {
+            Some(Some(m)) => *m,
+            Some(slot) => {
+                let m = self.order.len() as u32;
+                *slot = Some(m);
+                self.order.push(i);
+                m
+            }
+            None => i as u32,
+        }
+    }
+
+    fn name(&mut self, n: &mut NameId) {
+        *n = NameId(self.renumber(n.index()));
+    }
+
+    fn operand(&mut self, o: &mut Operand) {
+        if let Operand::Name(n) = o {
+            self.name(n);
+        }
+    }
+
+    /// The old table reordered and trimmed to the ids seen.
+    fn finish(self, old: Vec<String>) -> Vec<String> {
+        self.order
+            .iter()
+            .map(|&i| old.get(i).cloned().unwrap_or_default())
+            .collect()
+    }
+}
+
+/// A place in a statement that mentions a name: the definition or an operand.
+pub(crate) enum Slot<'a> {
+    /// The name a statement defines.
+    Def(&'a mut NameId),
+    /// An operand it reads.
+    Use(&'a mut Operand),
+}
+
+/// Calls `f` on the definition and the operands of `stmt`, in text order.
+pub(crate) fn for_each_operand_mut(stmt: &mut Stmt, mut f: impl FnMut(Slot<'_>)) {
+    use absinthe::program::Rhs;
+    match stmt {
+        Stmt::Assign { dest, rhs } => {
+            f(Slot::Def(dest));
+            match rhs {
+                Rhs::Use(a) | Rhs::Load(a, _) => f(Slot::Use(a)),
+                Rhs::Binary(_, a, b) => {
+                    f(Slot::Use(a));
+                    f(Slot::Use(b));
+                }
+                Rhs::New => {}
+                Rhs::Call(_, args) => args.iter_mut().for_each(|a| f(Slot::Use(a))),
+            }
+        }
+        Stmt::Store { object, value, .. } => {
+            f(Slot::Use(object));
+            f(Slot::Use(value));
+        }
+        Stmt::Call { args, .. } => args.iter_mut().for_each(|a| f(Slot::Use(a))),
+    }
+}
+
+/// Calls `f` on the operands of `term`, in text order.
+pub(crate) fn for_each_term_operand_mut(term: &mut Terminator, mut f: impl FnMut(&mut Operand)) {
+    use absinthe::program::Cond;
+    match term {
+        Terminator::Branch { cond, .. } => match cond {
+            Cond::NonZero(a) => f(a),
+            Cond::Compare(_, a, b) => {
+                f(a);
+                f(b);
+            }
+        },
+        Terminator::Switch { on, .. } => f(on),
+        Terminator::Return(Some(a)) | Terminator::Throw(Some(a)) => f(a),
+        Terminator::Goto(_)
+        | Terminator::Return(None)
+        | Terminator::Throw(None)
+        | Terminator::Unreachable => {}
+    }
+}
+
+impl Cfg for Function {
+    fn block_count(&self) -> usize {
+        self.blocks.len()
+    }
+
+    fn entry(&self) -> BlockId {
+        BlockId(0)
+    }
+
+    fn successors(&self, b: BlockId) -> &[BlockId] {
+        self.succs.get(b.index()).map_or(&[], Vec::as_slice)
+    }
+
+    fn predecessors(&self, b: BlockId) -> &[BlockId] {
+        self.preds.get(b.index()).map_or(&[], Vec::as_slice)
+    }
+}
+
+impl Program for Function {
+    fn name_count(&self) -> usize {
+        self.names.len()
+    }
+
+    fn name(&self, n: NameId) -> &str {
+        self.names.get(n.index()).map_or("?", String::as_str)
+    }
+
+    fn params(&self) -> &[NameId] {
+        &self.params
+    }
+
+    fn phis(&self, b: BlockId) -> &[Phi] {
+        self.block(b).map_or(&[], |b| b.phis.as_slice())
+    }
+
+    fn stmts(&self, b: BlockId) -> &[Stmt] {
+        self.block(b).map_or(&[], |b| b.stmts.as_slice())
+    }
+
+    fn terminator(&self, b: BlockId) -> &Terminator {
+        const UNREACHABLE: Terminator = Terminator::Unreachable;
+        self.block(b).map_or(&UNREACHABLE, |b| &b.term)
+    }
+
+    fn is_ssa(&self) -> bool {
+        self.ssa
+    }
+}
+
+/// A set of functions that may call each other, and the field names their memory operations use.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Module {
+    /// The functions; [`FuncId`] indexes this.
+    pub functions: Vec<Function>,
+    /// The field names; [`FieldId`] indexes this.
+    pub fields: Vec<String>,
+}
+
+impl Module {
+    /// The function `f`, if it exists.
+    pub fn function(&self, f: FuncId) -> Option<&Function> {
+        self.functions.get(f.index())
+    }
+
+    /// The id of the function named `name`, if any.
+    pub fn func_id(&self, name: &str) -> Option<FuncId> {
+        self.functions
+            .iter()
+            .position(|f| f.name == name)
+            .map(FuncId::new)
+    }
+
+    /// The function named `name`, if any.
+    pub fn function_named(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// The id of the field named `name`, if any.
+    pub fn field_id(&self, name: &str) -> Option<FieldId> {
+        self.fields.iter().position(|f| f == name).map(FieldId::new)
+    }
+
+    /// The spelling of field `f` (`?` when out of range).
+    pub fn field_name(&self, f: FieldId) -> &str {
+        self.fields.get(f.index()).map_or("?", String::as_str)
+    }
+
+    /// Renames names of every function into first-appearance order (see
+    /// [`Function::canonicalize_names`]) and fields into the order they first appear in the
+    /// module's text, dropping unused fields. Printing then parsing gives back an equal module
+    /// exactly when it is canonical.
+    pub fn canonicalize(&mut self) {
+        use absinthe::program::Rhs;
+        let mut r = Renamer::new(self.fields.len());
+        for func in &mut self.functions {
+            func.canonicalize_names();
+            for block in &mut func.blocks {
+                for stmt in &mut block.stmts {
+                    match stmt {
+                        Stmt::Assign {
+                            rhs: Rhs::Load(_, f),
+                            ..
+                        }
+                        | Stmt::Store { field: f, .. } => *f = FieldId(r.renumber(f.index())),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        self.fields = r.finish(std::mem::take(&mut self.fields));
+    }
+}
