@@ -192,8 +192,14 @@ pub fn replace_if_changed<T: PartialEq>(slot: &mut T, new: T) -> Changed {
     }
 }
 
+mod congruence;
 mod flat;
 mod interval;
+mod parity;
+mod sign;
 
+pub use congruence::Congruence;
 pub use flat::Flat;
 pub use interval::Interval;
+pub use parity::Parity;
+pub use sign::Sign;
