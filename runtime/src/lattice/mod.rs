@@ -192,8 +192,22 @@ pub fn replace_if_changed<T: PartialEq>(slot: &mut T, new: T) -> Changed {
     }
 }
 
+mod congruence;
+mod dual;
 mod flat;
 mod interval;
+mod lift;
+mod map;
+mod parity;
+mod powerset;
+mod sign;
 
+pub use congruence::Congruence;
+pub use dual::Dual;
 pub use flat::Flat;
 pub use interval::Interval;
+pub use lift::Lift;
+pub use map::{Iter as MapIter, MapKey, MapLattice};
+pub use parity::Parity;
+pub use powerset::Powerset;
+pub use sign::Sign;

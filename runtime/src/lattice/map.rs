@@ -1,0 +1,824 @@
+//! A persistent map lattice over small integer keys, built on a big-endian Patricia tree.
+//!
+//! [`MapLattice`] is the environment of most analyses (variable → value). Maps share structure:
+//! `insert` copies only one path, and `join`, `meet`, `leq` and `widen` skip every subtree the two
+//! operands share (`Arc::ptr_eq`) and return an operand's subtree unchanged when the result
+//! equals it, so a fixpoint iteration that changes few variables does little work.
+
+use std::fmt::{self, Debug, Display};
+use std::hash::Hash;
+use std::sync::Arc;
+
+use super::{Changed, Lattice, Thresholds, replace_if_changed};
+
+/// A key of a [`MapLattice`]: a value that converts losslessly to and from a `u32`.
+///
+/// # Contract
+///
+/// `K::from_bits(k.to_bits()) == k`, and `to_bits` is injective. Maps iterate in ascending order
+/// of `to_bits`. Implement it for your `u32` id newtypes.
+pub trait MapKey: Copy + Eq + Hash + Debug {
+    /// The key as a `u32`.
+    fn to_bits(self) -> u32;
+    /// The key back from [`MapKey::to_bits`].
+    fn from_bits(bits: u32) -> Self;
+}
+
+impl MapKey for u32 {
+    fn to_bits(self) -> u32 {
+        self
+    }
+    fn from_bits(bits: u32) -> Self {
+        bits
+    }
+}
+
+impl MapKey for u16 {
+    fn to_bits(self) -> u32 {
+        u32::from(self)
+    }
+    fn from_bits(bits: u32) -> Self {
+        bits as u16
+    }
+}
+
+impl MapKey for u8 {
+    fn to_bits(self) -> u32 {
+        u32::from(self)
+    }
+    fn from_bits(bits: u32) -> Self {
+        bits as u8
+    }
+}
+
+/// A node of the Patricia tree. Branch children are never empty.
+#[derive(Debug, Hash, PartialEq, Eq)]
+enum Node<V> {
+    Leaf {
+        key: u32,
+        value: V,
+    },
+    Branch {
+        /// The bits of every key above `bit`.
+        prefix: u32,
+        /// The single bit on which the children differ: keys with it clear go left.
+        bit: u32,
+        len: usize,
+        left: Arc<Node<V>>,
+        right: Arc<Node<V>>,
+    },
+}
+
+type Tree<V> = Arc<Node<V>>;
+
+/// The bits of `key` strictly above `bit`.
+fn mask(key: u32, bit: u32) -> u32 {
+    key & !((bit << 1).wrapping_sub(1))
+}
+
+fn matches_prefix(key: u32, prefix: u32, bit: u32) -> bool {
+    mask(key, bit) == prefix
+}
+
+fn goes_left(key: u32, bit: u32) -> bool {
+    key & bit == 0
+}
+
+/// The highest bit on which `a` and `b` differ (they must differ).
+fn branching_bit(a: u32, b: u32) -> u32 {
+    1 << (31 - (a ^ b).leading_zeros())
+}
+
+impl<V> Node<V> {
+    fn len(&self) -> usize {
+        match self {
+            Node::Leaf { .. } => 1,
+            Node::Branch { len, .. } => *len,
+        }
+    }
+}
+
+fn leaf<V>(key: u32, value: V) -> Tree<V> {
+    Arc::new(Node::Leaf { key, value })
+}
+
+fn branch<V>(prefix: u32, bit: u32, left: Tree<V>, right: Tree<V>) -> Tree<V> {
+    let len = left.len() + right.len();
+    Arc::new(Node::Branch {
+        prefix,
+        bit,
+        len,
+        left,
+        right,
+    })
+}
+
+/// Rebuilds a branch from possibly-empty children, reusing `original` when nothing changed.
+fn rebuild<V>(
+    original: &Tree<V>,
+    (prefix, bit): (u32, u32),
+    left: Option<Tree<V>>,
+    right: Option<Tree<V>>,
+) -> Option<Tree<V>> {
+    match (left, right) {
+        (None, None) => None,
+        (Some(t), None) | (None, Some(t)) => Some(t),
+        (Some(l), Some(r)) => {
+            if let Node::Branch {
+                left: ol,
+                right: or,
+                ..
+            } = &**original
+            {
+                if Arc::ptr_eq(ol, &l) && Arc::ptr_eq(or, &r) {
+                    return Some(original.clone());
+                }
+            }
+            Some(branch(prefix, bit, l, r))
+        }
+    }
+}
+
+/// Joins two trees with disjoint prefixes `p0` (of `t0`) and `p1` (of `t1`).
+fn link<V>(p0: u32, t0: Tree<V>, p1: u32, t1: Tree<V>) -> Tree<V> {
+    let bit = branching_bit(p0, p1);
+    if goes_left(p0, bit) {
+        branch(mask(p0, bit), bit, t0, t1)
+    } else {
+        branch(mask(p0, bit), bit, t1, t0)
+    }
+}
+
+fn get<V>(mut t: &Tree<V>, k: u32) -> Option<&V> {
+    loop {
+        match &**t {
+            Node::Leaf { key, value } => return (*key == k).then_some(value),
+            Node::Branch {
+                prefix,
+                bit,
+                left,
+                right,
+                ..
+            } => {
+                if !matches_prefix(k, *prefix, *bit) {
+                    return None;
+                }
+                t = if goes_left(k, *bit) { left } else { right };
+            }
+        }
+    }
+}
+
+/// Sets `k` to `f(old value)`; `f` returning `None` keeps the tree unchanged (same `Arc`).
+fn update<V>(t: &Tree<V>, k: u32, f: &mut impl FnMut(Option<&V>) -> Option<V>) -> Tree<V> {
+    match &**t {
+        Node::Leaf { key, value } => {
+            if *key == k {
+                match f(Some(value)) {
+                    Some(v) => leaf(k, v),
+                    None => t.clone(),
+                }
+            } else {
+                match f(None) {
+                    Some(v) => link(k, leaf(k, v), *key, t.clone()),
+                    None => t.clone(),
+                }
+            }
+        }
+        Node::Branch {
+            prefix,
+            bit,
+            left,
+            right,
+            ..
+        } => {
+            if !matches_prefix(k, *prefix, *bit) {
+                return match f(None) {
+                    Some(v) => link(k, leaf(k, v), *prefix, t.clone()),
+                    None => t.clone(),
+                };
+            }
+            let (l, r) = if goes_left(k, *bit) {
+                (update(left, k, f), right.clone())
+            } else {
+                (left.clone(), update(right, k, f))
+            };
+            rebuild(t, (*prefix, *bit), Some(l), Some(r)).expect("children are not empty")
+        }
+    }
+}
+
+fn remove<V>(t: &Tree<V>, k: u32) -> Option<Tree<V>> {
+    match &**t {
+        Node::Leaf { key, .. } => (*key != k).then(|| t.clone()),
+        Node::Branch {
+            prefix,
+            bit,
+            left,
+            right,
+            ..
+        } => {
+            if !matches_prefix(k, *prefix, *bit) {
+                return Some(t.clone());
+            }
+            let (l, r) = if goes_left(k, *bit) {
+                (remove(left, k), Some(right.clone()))
+            } else {
+                (Some(left.clone()), remove(right, k))
+            };
+            rebuild(t, (*prefix, *bit), l, r)
+        }
+    }
+}
+
+/// Pointwise union of two trees: keys on one side only keep their value, keys on both sides get
+/// `f(a, b)`, which must not be bottom. A result equal to an operand (by `Arc` identity below, or
+/// by `f` returning a value equal to an operand's at a leaf) is that operand's `Arc`; shared
+/// subtrees are returned without calling `f`.
+fn union<V: Lattice>(a: &Tree<V>, b: &Tree<V>, f: &impl Fn(&V, &V) -> V) -> Tree<V> {
+    if Arc::ptr_eq(a, b) {
+        return a.clone();
+    }
+    match (&**a, &**b) {
+        (Node::Leaf { key, value }, _) => update(b, *key, &mut |old: Option<&V>| match old {
+            None => Some(value.clone()),
+            Some(old) => {
+                let v = f(value, old);
+                (v != *old).then_some(v)
+            }
+        })
+        .pipe_if_equal_leaf(a, *key, value),
+        (_, Node::Leaf { key, value }) => update(a, *key, &mut |old: Option<&V>| match old {
+            None => Some(value.clone()),
+            Some(old) => {
+                let v = f(old, value);
+                (v != *old).then_some(v)
+            }
+        }),
+        (
+            Node::Branch {
+                prefix: p,
+                bit: m,
+                left: l0,
+                right: r0,
+                ..
+            },
+            Node::Branch {
+                prefix: q,
+                bit: n,
+                left: l1,
+                right: r1,
+                ..
+            },
+        ) => {
+            if m == n && p == q {
+                let l = union(l0, l1, f);
+                let r = union(r0, r1, f);
+                if Arc::ptr_eq(&l, l1) && Arc::ptr_eq(&r, r1) {
+                    return b.clone();
+                }
+                rebuild(a, (*p, *m), Some(l), Some(r)).expect("children are not empty")
+            } else if m > n && matches_prefix(*q, *p, *m) {
+                // `b` lies inside one half of `a`.
+                let (l, r) = if goes_left(*q, *m) {
+                    (union(l0, b, f), r0.clone())
+                } else {
+                    (l0.clone(), union(r0, b, f))
+                };
+                rebuild(a, (*p, *m), Some(l), Some(r)).expect("children are not empty")
+            } else if m < n && matches_prefix(*p, *q, *n) {
+                // `a` lies inside one half of `b`.
+                let (l, r) = if goes_left(*p, *n) {
+                    (union(a, l1, f), r1.clone())
+                } else {
+                    (l1.clone(), union(a, r1, f))
+                };
+                rebuild(b, (*q, *n), Some(l), Some(r)).expect("children are not empty")
+            } else {
+                link(*p, a.clone(), *q, b.clone())
+            }
+        }
+    }
+}
+
+/// Helper for [`union`]: when `a` is a single leaf and the union is just that leaf, reuse `a`.
+trait PipeIfEqualLeaf<V> {
+    fn pipe_if_equal_leaf(self, a: &Tree<V>, key: u32, value: &V) -> Tree<V>;
+}
+
+impl<V: PartialEq> PipeIfEqualLeaf<V> for Tree<V> {
+    fn pipe_if_equal_leaf(self, a: &Tree<V>, key: u32, value: &V) -> Tree<V> {
+        match &*self {
+            Node::Leaf { key: k, value: v } if *k == key && v == value => a.clone(),
+            _ => self,
+        }
+    }
+}
+
+/// Pointwise meet: keys on both sides get `a.meet(b)`, dropped when bottom.
+fn intersection<V: Lattice>(a: &Tree<V>, b: &Tree<V>) -> Option<Tree<V>> {
+    if Arc::ptr_eq(a, b) {
+        return Some(a.clone());
+    }
+    match (&**a, &**b) {
+        (Node::Leaf { key, value }, _) => {
+            let other = get(b, *key)?;
+            meet_leaf(a, *key, value, other)
+        }
+        (_, Node::Leaf { key, value }) => {
+            let other = get(a, *key)?;
+            meet_leaf(b, *key, value, other)
+        }
+        (
+            Node::Branch {
+                prefix: p,
+                bit: m,
+                left: l0,
+                right: r0,
+                ..
+            },
+            Node::Branch {
+                prefix: q,
+                bit: n,
+                left: l1,
+                right: r1,
+                ..
+            },
+        ) => {
+            if m == n && p == q {
+                let l = intersection(l0, l1);
+                let r = intersection(r0, r1);
+                if let (Some(l), Some(r)) = (&l, &r) {
+                    if Arc::ptr_eq(l, l1) && Arc::ptr_eq(r, r1) {
+                        return Some(b.clone());
+                    }
+                }
+                rebuild(a, (*p, *m), l, r)
+            } else if m > n && matches_prefix(*q, *p, *m) {
+                intersection(if goes_left(*q, *m) { l0 } else { r0 }, b)
+            } else if m < n && matches_prefix(*p, *q, *n) {
+                intersection(a, if goes_left(*p, *n) { l1 } else { r1 })
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// The meet of a leaf of `t` with `other`, reusing `t` when the value does not change.
+fn meet_leaf<V: Lattice>(t: &Tree<V>, key: u32, value: &V, other: &V) -> Option<Tree<V>> {
+    let v = value.meet(other);
+    if v.is_bottom() {
+        None
+    } else if v == *value {
+        Some(t.clone())
+    } else {
+        Some(leaf(key, v))
+    }
+}
+
+/// Whether every binding of `a` is below the binding of the same key in `b`.
+fn included<V: Lattice>(a: &Tree<V>, b: &Tree<V>) -> bool {
+    if Arc::ptr_eq(a, b) {
+        return true;
+    }
+    if a.len() > b.len() {
+        return false;
+    }
+    match (&**a, &**b) {
+        (Node::Leaf { key, value }, _) => get(b, *key).is_some_and(|w| value.leq(w)),
+        (Node::Branch { .. }, Node::Leaf { .. }) => false,
+        (
+            Node::Branch {
+                prefix: p,
+                bit: m,
+                left: l0,
+                right: r0,
+                ..
+            },
+            Node::Branch {
+                prefix: q,
+                bit: n,
+                left: l1,
+                right: r1,
+                ..
+            },
+        ) => {
+            if m == n && p == q {
+                included(l0, l1) && included(r0, r1)
+            } else if m < n && matches_prefix(*p, *q, *n) {
+                included(a, if goes_left(*p, *n) { l1 } else { r1 })
+            } else {
+                false
+            }
+        }
+    }
+}
+
+/// A map from keys to lattice values, ordered pointwise; an absent key is bottom.
+///
+/// # Laws
+///
+/// `m ⊑ n` iff `m[k] ⊑ n[k]` for every key; join, meet and widening are pointwise, so exactness
+/// ([`Lattice::EXACT`]) is that of `V`. Bottom values are never stored: inserting one removes
+/// the key, and so `Eq` is pointwise equality. The key universe is finite (2^32 keys), so ascending
+/// chains are finite exactly when they are in `V` ([`Lattice::FINITE_HEIGHT`] is `V`'s).
+/// The widening takes `x ∇ ⊥ = ⊥ ∇ x = x` for keys bound on one side only and skips shared
+/// subtrees, so it assumes `x ∇ x = x` (true of every standard lattice).
+///
+/// # Sharing
+///
+/// The map is persistent: updates return a new map sharing all untouched nodes. Binary
+/// operations never descend into subtrees shared by both operands (`Arc::ptr_eq`) and return
+/// an operand's node whenever the result equals it.
+pub struct MapLattice<K, V> {
+    root: Option<Tree<V>>,
+    keys: std::marker::PhantomData<fn() -> K>,
+}
+
+impl<K, V> Clone for MapLattice<K, V> {
+    fn clone(&self) -> Self {
+        MapLattice {
+            root: self.root.clone(),
+            keys: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<K, V: PartialEq> PartialEq for MapLattice<K, V> {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.root, &other.root) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            _ => false,
+        }
+    }
+}
+
+impl<K, V: Eq> Eq for MapLattice<K, V> {}
+
+impl<K, V: Hash> Hash for MapLattice<K, V> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.root.hash(state);
+    }
+}
+
+impl<K: MapKey, V: Lattice> Default for MapLattice<K, V> {
+    fn default() -> Self {
+        MapLattice::new()
+    }
+}
+
+impl<K: MapKey, V: Lattice> MapLattice<K, V> {
+    fn from_root(root: Option<Tree<V>>) -> Self {
+        MapLattice {
+            root,
+            keys: std::marker::PhantomData,
+        }
+    }
+
+    /// The empty map (every key bottom).
+    pub fn new() -> Self {
+        MapLattice::from_root(None)
+    }
+
+    /// The value bound to `k`, or `None` when it is bottom.
+    pub fn get(&self, k: K) -> Option<&V> {
+        get(self.root.as_ref()?, k.to_bits())
+    }
+
+    /// The value of `k`, bottom when absent.
+    pub fn get_or_bottom(&self, k: K) -> V {
+        self.get(k).cloned().unwrap_or_else(V::bottom)
+    }
+
+    /// A map equal to `self` except that `k` is bound to `v` (removed when `v` is bottom);
+    /// it shares every node not on the path to `k`.
+    pub fn insert(&self, k: K, v: V) -> Self {
+        if v.is_bottom() {
+            return self.remove(k);
+        }
+        let bits = k.to_bits();
+        let root = match &self.root {
+            None => leaf(bits, v),
+            Some(t) => update(t, bits, &mut |old: Option<&V>| match old {
+                Some(old) if *old == v => None,
+                _ => Some(v.clone()),
+            }),
+        };
+        MapLattice::from_root(Some(root))
+    }
+
+    /// A map equal to `self` except that `k` is bottom.
+    pub fn remove(&self, k: K) -> Self {
+        let root = self.root.as_ref().and_then(|t| remove(t, k.to_bits()));
+        MapLattice::from_root(root)
+    }
+
+    /// The number of keys bound to a non-bottom value.
+    pub fn len(&self) -> usize {
+        self.root.as_ref().map_or(0, |t| t.len())
+    }
+
+    /// Whether every key is bottom.
+    pub fn is_empty(&self) -> bool {
+        self.root.is_none()
+    }
+
+    /// The bindings in ascending key order.
+    pub fn iter(&self) -> Iter<'_, K, V> {
+        Iter {
+            stack: self.root.iter().map(|t| &**t).collect(),
+            keys: std::marker::PhantomData,
+        }
+    }
+
+    /// Whether the two maps are the same node in memory (and hence equal); a cheap test of
+    /// structure sharing.
+    pub fn shares_root_with(&self, other: &Self) -> bool {
+        match (&self.root, &other.root) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
+    fn union_with(&self, other: &Self, f: &impl Fn(&V, &V) -> V) -> Self {
+        match (&self.root, &other.root) {
+            (None, _) => other.clone(),
+            (_, None) => self.clone(),
+            (Some(a), Some(b)) => MapLattice::from_root(Some(union(a, b, f))),
+        }
+    }
+}
+
+impl<K: MapKey, V: Lattice> FromIterator<(K, V)> for MapLattice<K, V> {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
+        iter.into_iter()
+            .fold(MapLattice::new(), |m, (k, v)| m.insert(k, v))
+    }
+}
+
+/// An iterator over the bindings of a [`MapLattice`] in ascending key order.
+pub struct Iter<'a, K, V> {
+    stack: Vec<&'a Node<V>>,
+    keys: std::marker::PhantomData<fn() -> K>,
+}
+
+impl<K, V> Debug for Iter<'_, K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Iter")
+            .field("pending", &self.stack.len())
+            .finish()
+    }
+}
+
+impl<'a, K: MapKey, V> Iterator for Iter<'a, K, V> {
+    type Item = (K, &'a V);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            match self.stack.pop()? {
+                Node::Leaf { key, value } => return Some((K::from_bits(*key), value)),
+                Node::Branch { left, right, .. } => {
+                    self.stack.push(right);
+                    self.stack.push(left);
+                }
+            }
+        }
+    }
+}
+
+impl<K: MapKey, V: Lattice> Lattice for MapLattice<K, V> {
+    const FINITE_HEIGHT: bool = V::FINITE_HEIGHT;
+    const EXACT: bool = V::EXACT;
+
+    fn bottom() -> Self {
+        MapLattice::new()
+    }
+
+    fn is_bottom(&self) -> bool {
+        self.root.is_none()
+    }
+
+    fn leq(&self, other: &Self) -> bool {
+        match (&self.root, &other.root) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(a), Some(b)) => included(a, b),
+        }
+    }
+
+    fn join(&self, other: &Self) -> Self {
+        self.union_with(other, &|a: &V, b: &V| a.join(b))
+    }
+
+    fn meet(&self, other: &Self) -> Self {
+        match (&self.root, &other.root) {
+            (Some(a), Some(b)) => MapLattice::from_root(intersection(a, b)),
+            _ => MapLattice::new(),
+        }
+    }
+
+    fn join_with(&mut self, other: &Self) -> Changed {
+        let joined = self.join(other);
+        if joined.shares_root_with(self) {
+            return Changed::No;
+        }
+        replace_if_changed(self, joined)
+    }
+
+    fn widen(&self, newer: &Self) -> Self {
+        self.union_with(newer, &|a: &V, b: &V| a.widen(b))
+    }
+
+    fn widen_with_thresholds(&self, newer: &Self, thresholds: &Thresholds) -> Self {
+        self.union_with(newer, &|a: &V, b: &V| {
+            a.widen_with_thresholds(b, thresholds)
+        })
+    }
+
+    fn narrow(&self, newer: &Self) -> Self {
+        // Pointwise over the keys of `self`; a key missing from `newer` narrows towards bottom.
+        let mut result = self.clone();
+        for (k, v) in self.iter() {
+            let narrowed = match newer.get(k) {
+                Some(w) => v.narrow(w),
+                None => v.narrow(&V::bottom()),
+            };
+            if narrowed != *v {
+                result = result.insert(k, narrowed);
+            }
+        }
+        result
+    }
+}
+
+impl<K: MapKey, V: Debug> Debug for MapLattice<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut map = f.debug_map();
+        let mut stack: Vec<&Node<V>> = self.root.iter().map(|t| &**t).collect();
+        while let Some(node) = stack.pop() {
+            match node {
+                Node::Leaf { key, value } => {
+                    map.entry(&K::from_bits(*key), value);
+                }
+                Node::Branch { left, right, .. } => {
+                    stack.push(right);
+                    stack.push(left);
+                }
+            }
+        }
+        map.finish()
+    }
+}
+
+impl<K: MapKey + Display, V: Lattice + Display> Display for MapLattice<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("⊥");
+        }
+        f.write_str("{")?;
+        for (i, (k, v)) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{k} ↦ {v}")?;
+        }
+        f.write_str("}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+    use crate::lattice::{Flat, Interval};
+
+    thread_local! {
+        static CALLS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A flat lattice over `i64` that counts calls to `join`, `meet` and `leq`.
+    #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+    struct Counting(Flat<i64>);
+
+    fn tick() {
+        CALLS.with(|c| c.set(c.get() + 1));
+    }
+
+    fn calls() -> usize {
+        CALLS.with(|c| c.replace(0))
+    }
+
+    impl Lattice for Counting {
+        const FINITE_HEIGHT: bool = true;
+        fn bottom() -> Self {
+            Counting(Flat::Bottom)
+        }
+        fn is_bottom(&self) -> bool {
+            self.0.is_bottom()
+        }
+        fn leq(&self, other: &Self) -> bool {
+            tick();
+            self.0.leq(&other.0)
+        }
+        fn join(&self, other: &Self) -> Self {
+            tick();
+            Counting(self.0.join(&other.0))
+        }
+        fn meet(&self, other: &Self) -> Self {
+            tick();
+            Counting(self.0.meet(&other.0))
+        }
+    }
+
+    fn big() -> MapLattice<u32, Counting> {
+        (0..1000u32)
+            .map(|k| (k * 7, Counting(Flat::Value(i64::from(k)))))
+            .collect()
+    }
+
+    #[test]
+    fn basic_operations() {
+        let m: MapLattice<u32, Flat<i64>> =
+            [(5, Flat::Value(1)), (1, Flat::Value(2)), (9, Flat::Top)]
+                .into_iter()
+                .collect();
+        assert_eq!(m.len(), 3);
+        assert_eq!(m.get(5), Some(&Flat::Value(1)));
+        assert_eq!(m.get(4), None);
+        let keys: Vec<u32> = m.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, [1, 5, 9]);
+        assert_eq!(m.remove(5).len(), 2);
+        assert_eq!(m.insert(5, Flat::Bottom), m.remove(5));
+        assert_eq!(m.to_string(), "{1 ↦ 2, 5 ↦ 1, 9 ↦ ⊤}");
+        let extremes: MapLattice<u32, Flat<i64>> = [(u32::MAX, Flat::Top), (0, Flat::Top)]
+            .into_iter()
+            .collect();
+        let keys: Vec<u32> = extremes.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, [0, u32::MAX]);
+    }
+
+    #[test]
+    fn pointwise_lattice_operations() {
+        let a: MapLattice<u32, Interval> = [(1, Interval::new(0, 1)), (2, Interval::new(5, 5))]
+            .into_iter()
+            .collect();
+        let b: MapLattice<u32, Interval> = [(2, Interval::new(7, 7)), (3, Interval::new(0, 0))]
+            .into_iter()
+            .collect();
+        let j = a.join(&b);
+        assert_eq!(j.get(2), Some(&Interval::new(5, 7)));
+        assert_eq!(j.len(), 3);
+        assert_eq!(a.meet(&b), MapLattice::new());
+        assert!(a.leq(&j) && b.leq(&j) && !j.leq(&a));
+        let w = a.widen(&j);
+        assert_eq!(w.get(2), Some(&Interval::new(5, i64::MAX)));
+        assert_eq!(w.get(3), Some(&Interval::new(0, 0)));
+    }
+
+    #[test]
+    fn insert_shares_structure_and_noop_insert_returns_the_same_root() {
+        let m = big();
+        let same = m.insert(14, Counting(Flat::Value(2)));
+        assert!(same.shares_root_with(&m));
+        let other = m.insert(14, Counting(Flat::Value(-1)));
+        assert!(!other.shares_root_with(&m));
+        assert_eq!(other.len(), m.len());
+    }
+
+    #[test]
+    fn operations_short_circuit_on_shared_subtrees() {
+        let m = big();
+        let m2 = m.insert(14, Counting(Flat::Value(-1)));
+        calls();
+
+        // Identical operands: no value is touched and the result is the operand itself.
+        assert!(m.join(&m).shares_root_with(&m));
+        assert!(m.leq(&m));
+        assert!(m.meet(&m).shares_root_with(&m));
+        assert_eq!(calls(), 0);
+
+        // Operands differing in one key: only the values on that path are compared.
+        let j = m.join(&m2);
+        assert_eq!(j.get(14), Some(&Counting(Flat::Top)));
+        assert!(m.leq(&j));
+        assert!(m2.leq(&j));
+        let met = m.meet(&m2);
+        assert_eq!(met.get(14), None);
+        assert_eq!(met.len(), 999);
+        assert!(calls() <= 6, "operations descended into shared subtrees");
+
+        // A join whose result equals an operand returns that operand's root.
+        let top = m.insert(14, Counting(Flat::Top));
+        calls();
+        assert!(m.join(&top).shares_root_with(&top));
+        assert!(top.join(&m).shares_root_with(&top));
+        assert!(calls() <= 2);
+        let mut acc = top.clone();
+        assert_eq!(acc.join_with(&m), Changed::No);
+        assert!(acc.shares_root_with(&top));
+    }
+}
