@@ -1,0 +1,59 @@
+//! The analyses `absinthe analyze --analysis NAME` knows, and how each is instantiated.
+
+use std::fmt;
+
+/// An analysis the command line can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnalysisName {
+    /// Constant propagation as the graph-free article defines it: flat constants, branch
+    /// conditions are not evaluated and both edges always flow.
+    Const,
+    /// Conditional constant propagation (Wegman–Zadeck): a constant condition selects one edge, a
+    /// condition with no information yet selects none.
+    Sccp,
+    /// Interval analysis with branch refinement, widening with thresholds and narrowing.
+    Interval,
+}
+
+impl AnalysisName {
+    /// Every analysis, in the order `--help` lists them.
+    pub const ALL: [AnalysisName; 3] = [
+        AnalysisName::Const,
+        AnalysisName::Sccp,
+        AnalysisName::Interval,
+    ];
+
+    /// The name used on the command line and in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnalysisName::Const => "const",
+            AnalysisName::Sccp => "sccp",
+            AnalysisName::Interval => "interval",
+        }
+    }
+
+    /// The analysis called `name`, if any.
+    pub fn parse(name: &str) -> Option<AnalysisName> {
+        AnalysisName::ALL.into_iter().find(|a| a.as_str() == name)
+    }
+
+    /// Whether branch conditions are evaluated.
+    pub fn conditional(self) -> bool {
+        !matches!(self, AnalysisName::Const)
+    }
+
+    /// One line describing the analysis.
+    pub fn description(self) -> &'static str {
+        match self {
+            AnalysisName::Const => "constant propagation; both branch edges always flow",
+            AnalysisName::Sccp => "conditional constant propagation (Wegman-Zadeck)",
+            AnalysisName::Interval => "intervals with branch refinement, widening and narrowing",
+        }
+    }
+}
+
+impl fmt::Display for AnalysisName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

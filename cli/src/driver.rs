@@ -1,0 +1,475 @@
+//! Runs an analysis on a loaded program and renders the result: the one place where the front
+//! ends (toy, core IR), the analyses and the engines meet.
+
+use crate::analyses::AnalysisName;
+use crate::render::{annotated, env_json, env_text};
+use absinthe::engine::{Limits, Solution, StopReason, solve};
+use absinthe::graph_free::{Flow, InstrProgram, solve_graph_free};
+use absinthe::lattice::{Flat, Interval};
+use absinthe::program::{Rhs, Stmt};
+use absinthe::value::{Env, NonRelational, ValueDomain};
+use absinthe_ir::function::{Function, Module};
+use absinthe_ir::toy::{Instr, ToyExpr, ToyProgram};
+use serde_json::json;
+use std::path::Path;
+
+/// A program ready to analyze.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// A toy program and the file it came from.
+    Toy {
+        /// The file name shown in output.
+        file: String,
+        /// The program.
+        program: ToyProgram,
+    },
+    /// A core-IR module and the file it came from.
+    Air {
+        /// The file name shown in output.
+        file: String,
+        /// The module.
+        module: Module,
+    },
+}
+
+impl Input {
+    /// The built-in sample: `prog0` of the graph-free data-flow article.
+    pub fn builtin_prog0() -> Input {
+        Input::Toy {
+            file: "<prog0>".to_owned(),
+            program: absinthe_ir::toy::prog0(),
+        }
+    }
+
+    /// Reads and parses `path`: a toy program when it ends in `.toy`, core IR otherwise. The
+    /// error is the rendered diagnostics, ready to print.
+    pub fn load(path: &Path) -> Result<Input, String> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{file}: error: cannot read the file: {e}\n"))?;
+        Input::parse(&file, &text, path.extension().is_some_and(|e| e == "toy"))
+    }
+
+    /// Parses `text` as a toy program (`toy`) or as core IR.
+    pub fn parse(file: &str, text: &str, toy: bool) -> Result<Input, String> {
+        let file = file.to_owned();
+        if toy {
+            match absinthe_ir::toy::parse_toy_all(&file, text) {
+                Ok(program) => Ok(Input::Toy { file, program }),
+                Err(errors) => Err(absinthe_ir::error::render_errors(&errors)),
+            }
+        } else {
+            match absinthe_ir::air::parse_module_all(&file, text) {
+                Ok(module) => Ok(Input::Air { file, module }),
+                Err(errors) => Err(absinthe_ir::error::render_errors(&errors)),
+            }
+        }
+    }
+}
+
+/// Which fixpoint algorithm runs the analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// The worklist solver over blocks in weak topological order.
+    Worklist,
+    /// Mohnen's graph-free algorithm over instructions (toy programs only).
+    GraphFree,
+}
+
+/// How the result is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The program annotated with states.
+    Text,
+    /// A JSON document.
+    Json,
+}
+
+/// What `run` produced.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The rendered result.
+    pub output: String,
+    /// Whether every analysis reached a fixpoint.
+    pub stable: bool,
+    /// Things the user should know (a budget that ran out).
+    pub warnings: Vec<String>,
+}
+
+/// Runs `analysis` on `input` and renders it.
+pub fn run(
+    input: &Input,
+    analysis: AnalysisName,
+    strategy: Strategy,
+    limits: &Limits,
+    format: Format,
+) -> Result<Report, String> {
+    match analysis {
+        AnalysisName::Const | AnalysisName::Sccp => {
+            run_with::<Flat<i64>>(input, analysis, strategy, limits, format)
+        }
+        AnalysisName::Interval => run_with::<Interval>(input, analysis, strategy, limits, format),
+    }
+}
+
+fn run_with<D: ValueDomain>(
+    input: &Input,
+    analysis: AnalysisName,
+    strategy: Strategy,
+    limits: &Limits,
+    format: Format,
+) -> Result<Report, String> {
+    let conditional = analysis.conditional();
+    match input {
+        Input::Toy { program, .. } => {
+            let result = analyze_toy::<D>(program, conditional, strategy, limits);
+            let warnings = stop_warning(&result.stop, "the program");
+            let output = match format {
+                Format::Text => toy_text(program, analysis, strategy, &result),
+                Format::Json => toy_json(program, analysis, &result),
+            };
+            Ok(Report {
+                output,
+                stable: result.stop.is_stable(),
+                warnings,
+            })
+        }
+        Input::Air { module, .. } => {
+            if strategy == Strategy::GraphFree {
+                return Err(
+                    "the graph-free strategy runs on toy programs only; use `--strategy worklist`"
+                        .to_owned(),
+                );
+            }
+            let results: Vec<FunctionAnalysis<D>> = module
+                .functions
+                .iter()
+                .map(|f| analyze_function::<D>(f, conditional, limits))
+                .collect();
+            let mut warnings = Vec::new();
+            for (f, r) in module.functions.iter().zip(&results) {
+                warnings.extend(stop_warning(
+                    &r.solution.stop,
+                    &format!("function `{}`", f.name),
+                ));
+            }
+            let output = match format {
+                Format::Text => module_text(module, analysis, &results),
+                Format::Json => module_json(module, analysis, &results),
+            };
+            Ok(Report {
+                output,
+                stable: results.iter().all(|r| r.solution.stop.is_stable()),
+                warnings,
+            })
+        }
+    }
+}
+
+fn stop_warning(stop: &StopReason, what: &str) -> Vec<String> {
+    match stop {
+        StopReason::Stable => Vec::new(),
+        StopReason::Budget { visits } => vec![format!(
+            "the analysis of {what} ran out of budget after {visits} visits; its states are not a fixpoint (raise --max-visits)"
+        )],
+        StopReason::LawViolation { block, message } => vec![format!(
+            "the analysis of {what} stopped at {block:?}: the domain broke a lattice law: {message}"
+        )],
+    }
+}
+
+/// The result of analyzing a toy program: the state before each instruction and at the exit.
+#[derive(Clone, Debug)]
+pub struct ToyAnalysis<D> {
+    /// The state before each instruction, by program counter.
+    pub points: Vec<Env<D>>,
+    /// The state flowing off the end.
+    pub exit: Env<D>,
+    /// Why the solver stopped.
+    pub stop: StopReason,
+    /// Block visits (worklist) or instruction evaluations (graph-free).
+    pub work: u64,
+}
+
+/// Analyzes a toy program with flat or interval values; `conditional` evaluates branch conditions.
+pub fn analyze_toy<D: ValueDomain>(
+    program: &ToyProgram,
+    conditional: bool,
+    strategy: Strategy,
+    limits: &Limits,
+) -> ToyAnalysis<D> {
+    let analysis = NonRelational::<D>::new(conditional);
+    match strategy {
+        Strategy::Worklist => {
+            let (function, pcs) = program.lower();
+            let solution = solve(&function, &analysis, limits);
+            let block_points: Vec<Vec<Env<D>>> = (0..function.blocks().len())
+                .map(|b| {
+                    let b = absinthe::program::BlockId::new(b);
+                    analysis.replay(&function, b, &solution.entry[b.index()])
+                })
+                .collect();
+            let points = (0..program.instrs.len())
+                .map(|pc| match pcs.loc(pc) {
+                    Some((b, i)) => block_points[b.index()][i].clone(),
+                    None => Env::Unreachable,
+                })
+                .collect();
+            ToyAnalysis {
+                points,
+                exit: solution.entry[pcs.exit().index()].clone(),
+                stop: solution.stop,
+                work: solution.stats.visits,
+            }
+        }
+        Strategy::GraphFree => {
+            let instrs = ToyInstrs {
+                program,
+                analysis,
+                stmts: program.instrs.iter().map(toy_stmt).collect(),
+            };
+            let entry = Env::reachable(program.names.len());
+            let solution = solve_graph_free(&instrs, entry, limits);
+            ToyAnalysis {
+                points: solution.states,
+                exit: solution.exit,
+                stop: solution.stop,
+                work: solution.evaluations,
+            }
+        }
+    }
+}
+
+/// The statement a toy assignment performs.
+fn toy_stmt(instr: &Instr) -> Option<Stmt> {
+    match instr {
+        Instr::Assign { dest, rhs } => Some(Stmt::Assign {
+            dest: *dest,
+            rhs: match rhs {
+                ToyExpr::Use(a) => Rhs::Use(*a),
+                ToyExpr::Binary(op, a, b) => Rhs::Binary(*op, *a, *b),
+            },
+        }),
+        Instr::Goto(_) | Instr::CondGoto { .. } => None,
+    }
+}
+
+/// A toy program seen as an instruction list by the graph-free solver.
+struct ToyInstrs<'a, D> {
+    program: &'a ToyProgram,
+    analysis: NonRelational<D>,
+    stmts: Vec<Option<Stmt>>,
+}
+
+impl<D: ValueDomain> InstrProgram for ToyInstrs<'_, D> {
+    type State = Env<D>;
+
+    fn len(&self) -> usize {
+        self.program.instrs.len()
+    }
+
+    fn flow(&self, pc: usize) -> Flow {
+        match self.program.instrs[pc] {
+            Instr::Assign { .. } => Flow::Next,
+            Instr::Goto(target) => Flow::Goto(target),
+            Instr::CondGoto { target, .. } => Flow::CondGoto(target),
+        }
+    }
+
+    fn transfer(&self, pc: usize, state: &mut Env<D>) {
+        if let Some(stmt) = &self.stmts[pc] {
+            self.analysis.transfer_stmt(stmt, state);
+        }
+    }
+
+    fn branch(&self, pc: usize, taken: bool, state: &Env<D>) -> Env<D> {
+        match self.program.instrs[pc] {
+            Instr::CondGoto { cond, .. } if self.analysis.is_conditional() => {
+                self.analysis.assume_cond(cond, taken, state)
+            }
+            _ => state.clone(),
+        }
+    }
+}
+
+/// The result of analyzing one core-IR function.
+#[derive(Clone, Debug)]
+pub struct FunctionAnalysis<D> {
+    /// Per block, the state before each statement and before the terminator.
+    pub points: Vec<Vec<Env<D>>>,
+    /// The engine's solution (block entry and exit states, stop reason, statistics).
+    pub solution: Solution<Env<D>>,
+}
+
+/// Analyzes one core-IR function.
+pub fn analyze_function<D: ValueDomain>(
+    function: &Function,
+    conditional: bool,
+    limits: &Limits,
+) -> FunctionAnalysis<D> {
+    let analysis = NonRelational::<D>::new(conditional);
+    let solution = solve(function, &analysis, limits);
+    let points = (0..function.blocks().len())
+        .map(|b| {
+            let b = absinthe::program::BlockId::new(b);
+            analysis.replay(function, b, &solution.entry[b.index()])
+        })
+        .collect();
+    FunctionAnalysis { points, solution }
+}
+
+fn stop_text(stop: &StopReason) -> String {
+    match stop {
+        StopReason::Stable => "stable".to_owned(),
+        StopReason::Budget { visits } => format!("budget exhausted after {visits} visits"),
+        StopReason::LawViolation { block, .. } => format!("lattice law broken at {block:?}"),
+    }
+}
+
+fn toy_text<D: ValueDomain>(
+    program: &ToyProgram,
+    analysis: AnalysisName,
+    strategy: Strategy,
+    result: &ToyAnalysis<D>,
+) -> String {
+    let strategy = match strategy {
+        Strategy::Worklist => "worklist",
+        Strategy::GraphFree => "graph-free",
+    };
+    let mut out = format!(
+        "# analysis: {analysis} ({strategy}); {}; {} steps\n",
+        stop_text(&result.stop),
+        result.work
+    );
+    // The program prints one instruction per line, in order.
+    let text = program.to_string();
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(pc, instr)| format!("{pc:>3}  {instr}"))
+        .collect();
+    let width = lines
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(9);
+    for (line, state) in lines.iter().zip(&result.points) {
+        out.push_str(&annotated(line, &env_text(state, &program.names), width));
+        out.push('\n');
+    }
+    out.push_str(&annotated(
+        "exit",
+        &env_text(&result.exit, &program.names),
+        width,
+    ));
+    out.push('\n');
+    out
+}
+
+fn toy_json<D: ValueDomain>(
+    program: &ToyProgram,
+    analysis: AnalysisName,
+    result: &ToyAnalysis<D>,
+) -> String {
+    let points: Vec<_> = result
+        .points
+        .iter()
+        .enumerate()
+        .map(|(pc, env)| json!({ "pc": pc, "state": env_json(env, &program.names) }))
+        .collect();
+    let doc = json!({
+        "analysis": analysis.as_str(),
+        "points": points,
+        "exit": env_json(&result.exit, &program.names),
+    });
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    )
+}
+
+fn module_text<D: ValueDomain>(
+    module: &Module,
+    analysis: AnalysisName,
+    results: &[FunctionAnalysis<D>],
+) -> String {
+    let mut out = format!("# analysis: {analysis}\n");
+    for (function, result) in module.functions.iter().zip(results) {
+        out.push_str(&format!(
+            "# {}: {}; {} block visits\n",
+            function.name,
+            stop_text(&result.solution.stop),
+            result.solution.stats.visits
+        ));
+        // The printed function has one line per item, in this order: the signature, then per
+        // block its label, φs, statements and terminator, then the closing brace.
+        let mut text = String::new();
+        // Writing to a String cannot fail.
+        let _ = absinthe_ir::air::print::write_function(&mut text, module, function);
+        let mut states: Vec<Option<&Env<D>>> = vec![None];
+        for (block, points) in function.blocks().iter().zip(&result.points) {
+            states.push(None);
+            states.extend(block.phis.iter().map(|_| None));
+            states.extend(points.iter().map(Some));
+        }
+        states.push(None);
+        let lines: Vec<(String, Option<&Env<D>>)> = text
+            .lines()
+            .map(str::to_owned)
+            .zip(states.into_iter().chain(std::iter::repeat(None)))
+            .collect();
+        let width = lines
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (line, state) in lines {
+            match state {
+                Some(env) => {
+                    out.push_str(&annotated(&line, &env_text(env, &function.names), width))
+                }
+                None => out.push_str(&line),
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn module_json<D: ValueDomain>(
+    module: &Module,
+    analysis: AnalysisName,
+    results: &[FunctionAnalysis<D>],
+) -> String {
+    let functions: Vec<_> = module
+        .functions
+        .iter()
+        .zip(results)
+        .map(|(function, result)| {
+            let blocks: Vec<_> = function
+                .blocks()
+                .iter()
+                .zip(&result.points)
+                .map(|(block, states)| {
+                    let points: Vec<_> = states
+                        .iter()
+                        .enumerate()
+                        .map(|(i, env)| json!({ "index": i, "state": env_json(env, &function.names) }))
+                        .collect();
+                    json!({ "label": block.label, "points": points })
+                })
+                .collect();
+            json!({
+                "name": function.name,
+                "stop": stop_text(&result.solution.stop),
+                "blocks": blocks,
+            })
+        })
+        .collect();
+    let doc = json!({ "analysis": analysis.as_str(), "functions": functions });
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    )
+}

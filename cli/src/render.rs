@@ -1,0 +1,50 @@
+//! Renders analysis results as annotated text or as JSON.
+
+use absinthe::value::{Env, ValueDomain};
+use serde_json::{Map, Value, json};
+
+/// The JSON form of one abstract value: an integer for a constant, `"bottom"`, `"top"`, or the
+/// value's display form (for example `"[0, 9]"`).
+pub fn value_json<D: ValueDomain>(value: &D) -> Value {
+    if value.is_bottom() {
+        json!("bottom")
+    } else if let Some(c) = value.as_constant() {
+        json!(c)
+    } else if value.is_top() {
+        json!("top")
+    } else {
+        json!(value.to_string())
+    }
+}
+
+/// The JSON object of a state: every name of `names`, in order, with its value (all `"bottom"`
+/// when the point is unreachable).
+pub fn env_json<D: ValueDomain>(env: &Env<D>, names: &[String]) -> Value {
+    let mut map = Map::new();
+    for (i, name) in names.iter().enumerate() {
+        let value = env.values().get(i).cloned().unwrap_or_else(D::bottom);
+        map.insert(name.clone(), value_json(&value));
+    }
+    Value::Object(map)
+}
+
+/// The text form of a state: `x = 1, y = ⊤`, or `unreachable`.
+pub fn env_text<D: ValueDomain>(env: &Env<D>, names: &[String]) -> String {
+    if !env.is_reachable() {
+        return "unreachable".to_owned();
+    }
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let value = env.values().get(i).cloned().unwrap_or_else(D::bottom);
+            format!("{name} = {value}")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Lays out `code` and `state` as one annotated line, the state starting at column `width`.
+pub fn annotated(code: &str, state: &str, width: usize) -> String {
+    format!("{code:<width$}  │ {state}")
+}
