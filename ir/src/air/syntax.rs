@@ -120,12 +120,12 @@ fn describe(rule: Rule) -> &'static str {
         Rule::kw_phi => "`phi`",
         Rule::kw_new => "`new`",
         Rule::kw_call => "`call`",
-        Rule::kw_goto => "`goto`",
-        Rule::kw_br => "`br`",
-        Rule::kw_switch => "`switch`",
-        Rule::kw_ret => "`ret`",
-        Rule::kw_throw => "`throw`",
-        Rule::kw_unreachable => "`unreachable`",
+        Rule::kw_goto
+        | Rule::kw_br
+        | Rule::kw_switch
+        | Rule::kw_ret
+        | Rule::kw_throw
+        | Rule::kw_unreachable => "a terminator",
         Rule::eq => "`=`",
         Rule::colon => "`:`",
         Rule::comma => "`,`",
