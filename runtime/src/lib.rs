@@ -6,6 +6,7 @@
 //! - [`engine`]: the worklist solver, the naive reference solver and tracing.
 //! - [`graph_free`]: the graph-free instruction-level solver for instruction lists.
 //! - [`value`]: non-relational value analysis over any value domain (constants, intervals).
+//! - `laws` (feature `laws`): the generic lattice-law checker and proptest strategies.
 //!
 //! The runtime knows nothing about syntax: no parser, no proc-macro machinery.
 
@@ -13,5 +14,7 @@ pub mod cfg;
 pub mod engine;
 pub mod graph_free;
 pub mod lattice;
+#[cfg(feature = "laws")]
+pub mod laws;
 pub mod program;
 pub mod value;

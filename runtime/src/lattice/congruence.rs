@@ -23,8 +23,8 @@ use super::{Lattice, Top};
 /// residues), meet is exact (the Chinese remainder theorem, `⊥` when the classes are disjoint).
 /// Every strictly ascending chain divides the modulus by at least two at each step, so it has at
 /// most about 66 elements: [`Lattice::FINITE_HEIGHT`] is `true` and the join is a valid
-/// (if slow) widening.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// (if slow) widening. `Ord` is an arbitrary total order for sorting, not the lattice order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Congruence {
     /// `None` is `⊥`. Otherwise `(modulus, first)`: `modulus == 0` is the constant `first`, and for
     /// `modulus > 0`, `first` is the least member and `first + modulus` is a member too.

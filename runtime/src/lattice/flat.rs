@@ -13,7 +13,8 @@ use super::{Lattice, Top};
 ///
 /// `Bottom ⊑ Value(x) ⊑ Top` for every `x`, and `Value(x) ⊑ Value(y)` iff `x == y`. The height
 /// is three, so the default join-widening terminates ([`Lattice::FINITE_HEIGHT`] is `true`).
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+/// `Ord` (declaration order, then `T`'s order) is only for sorting, not the lattice order.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Flat<T> {
     /// No value: the program point is unreachable.
     Bottom,

@@ -19,7 +19,10 @@ use super::{Lattice, Thresholds, Top};
 /// infinity; [`Lattice::widen_with_thresholds`] first tries the nearest threshold;
 /// [`Lattice::narrow`] refines only infinite bounds, so decreasing narrowing sequences have at
 /// most two strict steps.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+///
+/// `Ord` is an arbitrary total order (by bounds, empty first) for sorting, e.g. in
+/// [`super::FiniteSum`]; it is not the lattice order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Interval {
     /// `None` is the empty interval; otherwise `lo <= hi`.
     bounds: Option<(i64, i64)>,

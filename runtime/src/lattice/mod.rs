@@ -194,6 +194,7 @@ pub fn replace_if_changed<T: PartialEq>(slot: &mut T, new: T) -> Changed {
 
 mod congruence;
 mod dual;
+mod finite_sum;
 mod flat;
 mod interval;
 mod lift;
@@ -204,6 +205,7 @@ mod sign;
 
 pub use congruence::Congruence;
 pub use dual::Dual;
+pub use finite_sum::{DefaultCost, FiniteSum, JoinCost};
 pub use flat::Flat;
 pub use interval::Interval;
 pub use lift::Lift;

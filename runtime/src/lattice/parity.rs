@@ -12,8 +12,9 @@ use super::{Lattice, Top};
 /// # Laws
 ///
 /// `Bottom ⊑ Even, Odd ⊑ Top` with `Even` and `Odd` incomparable; join and meet are exact and the
-/// height is three ([`Lattice::FINITE_HEIGHT`] is `true`).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// height is three ([`Lattice::FINITE_HEIGHT`] is `true`). `Ord` (declaration order) is only for
+/// sorting, not the lattice order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Parity {
     /// No value.
     Bottom,

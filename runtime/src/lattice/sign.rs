@@ -12,8 +12,9 @@ use super::{Lattice, Top};
 /// # Laws
 ///
 /// Ordered by inclusion of the sets of signs; join is union and meet intersection, both exact.
-/// The height is four, so [`Lattice::FINITE_HEIGHT`] is `true`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// The height is four, so [`Lattice::FINITE_HEIGHT`] is `true`. `Ord` (declaration order) is only
+/// for sorting, not the lattice order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Sign {
     /// No value.
     Bottom,

@@ -1,0 +1,291 @@
+//! Finite disjunctions: up to `N` elements of a base domain, read as their union.
+//!
+//! [`FiniteSum`] adds path-sensitivity-like precision to any domain without knowing anything
+//! about it: `x ∈ [0, 0] ∨ x ∈ [10, 10]` instead of `x ∈ [0, 10]`. When a join would produce more
+//! than `N` disjuncts, the two cheapest to merge (by a pluggable [`JoinCost`]) are joined in the
+//! base domain, so the join stays an upper bound but is no longer always the least one.
+
+use std::fmt::{self, Debug, Display};
+use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
+
+use super::{Lattice, Top};
+
+/// How costly, in lost precision, it is to replace two disjuncts by their join.
+///
+/// # Contract
+///
+/// Any deterministic function is sound (merging always yields an upper bound); lower costs are
+/// merged first, ties going to the pair that comes first in the disjuncts' `Ord` order. Domains
+/// override it to keep the disjuncts they care about apart.
+pub trait JoinCost<D> {
+    /// The cost of merging `a` and `b`.
+    fn join_cost(a: &D, b: &D) -> u64;
+}
+
+/// The default [`JoinCost`]: 0 when one disjunct is below the other (merging loses nothing),
+/// 1 otherwise.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct DefaultCost;
+
+impl<D: Lattice> JoinCost<D> for DefaultCost {
+    fn join_cost(a: &D, b: &D) -> u64 {
+        if a.leq(b) || b.leq(a) { 0 } else { 1 }
+    }
+}
+
+/// A disjunction of at most `N` elements of `D` (`N >= 1`), merged by cost `C`.
+///
+/// # Representation
+///
+/// The disjuncts form a canonical antichain: no bottom element, none below another, sorted by
+/// `D`'s `Ord` (any deterministic total order), at most `N` of them. The empty disjunction is
+/// the bottom. Canonical form makes `Eq` the lattice equality.
+///
+/// # Laws
+///
+/// The order is Hoare's: `a ⊑ b` iff every disjunct of `a` is below some disjunct of `b`. The
+/// join is the union, made canonical, with the cheapest pairs merged while there are more than
+/// `N`; it is an upper bound, commutative and idempotent, and least whenever no merge happens.
+/// The meet takes the pairwise meets and canonicalises them the same way: it over-approximates
+/// the intersection of the represented sets but, once merged, need not be below both operands.
+/// Hence [`Lattice::EXACT`] is `false`. Both are exact when the operands are comparable.
+///
+/// # Widening
+///
+/// `a.widen(b)` is `a` when `b ⊑ a`; otherwise every disjunct of both is collapsed into the one
+/// element `hull(a) ∇ hull(b)` (`hull` joining the disjuncts in `D`, `∇` being `D`'s widening).
+/// That is an upper bound of both, and on an increasing chain every step that is not stationary
+/// is a strict step of `D`'s widening sequence over the increasing chain of hulls, so it
+/// stabilises whenever `D`'s widening does. Narrowing keeps `self`.
+pub struct FiniteSum<D, const N: usize, C = DefaultCost> {
+    values: Vec<D>,
+    cost: PhantomData<fn() -> C>,
+}
+
+impl<D: Clone, const N: usize, C> Clone for FiniteSum<D, N, C> {
+    fn clone(&self) -> Self {
+        FiniteSum {
+            values: self.values.clone(),
+            cost: PhantomData,
+        }
+    }
+}
+
+impl<D: PartialEq, const N: usize, C> PartialEq for FiniteSum<D, N, C> {
+    fn eq(&self, other: &Self) -> bool {
+        self.values == other.values
+    }
+}
+
+impl<D: Eq, const N: usize, C> Eq for FiniteSum<D, N, C> {}
+
+impl<D: Hash, const N: usize, C> Hash for FiniteSum<D, N, C> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.values.hash(state);
+    }
+}
+
+impl<D: Debug, const N: usize, C> Debug for FiniteSum<D, N, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("FiniteSum").field(&self.values).finish()
+    }
+}
+
+impl<D: Lattice + Ord, const N: usize, C: JoinCost<D>> FiniteSum<D, N, C> {
+    /// The disjunction of `values`, made canonical (and merged down to `N` disjuncts).
+    pub fn from_values(values: impl IntoIterator<Item = D>) -> Self {
+        const { assert!(N > 0, "a FiniteSum needs room for at least one disjunct") };
+        FiniteSum {
+            values: canonicalize::<D, N, C>(values.into_iter().collect()),
+            cost: PhantomData,
+        }
+    }
+
+    /// The single disjunct `x` (or bottom when `x` is bottom).
+    pub fn single(x: D) -> Self {
+        FiniteSum::from_values([x])
+    }
+
+    /// The disjuncts: a sorted antichain of at most `N` non-bottom elements.
+    pub fn values(&self) -> &[D] {
+        &self.values
+    }
+
+    /// The join of all disjuncts in `D`.
+    pub fn hull(&self) -> D {
+        self.values.iter().fold(D::bottom(), |acc, x| acc.join(x))
+    }
+}
+
+/// Sorts, drops bottoms, duplicates and subsumed elements, then merges down to `N` disjuncts.
+fn canonicalize<D: Lattice + Ord, const N: usize, C: JoinCost<D>>(mut values: Vec<D>) -> Vec<D> {
+    loop {
+        values.retain(|x| !x.is_bottom());
+        values.sort();
+        values.dedup();
+        let maximal: Vec<bool> = values
+            .iter()
+            .map(|x| !values.iter().any(|y| x != y && x.leq(y)))
+            .collect();
+        let mut keep = maximal.iter();
+        values.retain(|_| *keep.next().expect("one flag per value"));
+        if values.len() <= N.max(1) {
+            return values;
+        }
+        let mut best: Option<(u64, usize, usize)> = None;
+        for i in 0..values.len() {
+            for j in i + 1..values.len() {
+                let cost = C::join_cost(&values[i], &values[j]);
+                if best.is_none_or(|(c, _, _)| cost < c) {
+                    best = Some((cost, i, j));
+                }
+            }
+        }
+        let (_, i, j) = best.expect("at least two values");
+        let merged = values[i].join(&values[j]);
+        values.remove(j);
+        values[i] = merged;
+    }
+}
+
+impl<D: Lattice + Ord, const N: usize, C: JoinCost<D>> Lattice for FiniteSum<D, N, C> {
+    const FINITE_HEIGHT: bool = D::FINITE_HEIGHT;
+    const EXACT: bool = false;
+
+    fn bottom() -> Self {
+        FiniteSum {
+            values: Vec::new(),
+            cost: PhantomData,
+        }
+    }
+
+    fn is_bottom(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    fn leq(&self, other: &Self) -> bool {
+        self.values
+            .iter()
+            .all(|x| other.values.iter().any(|y| x.leq(y)))
+    }
+
+    fn join(&self, other: &Self) -> Self {
+        FiniteSum::from_values(self.values.iter().chain(&other.values).cloned())
+    }
+
+    fn meet(&self, other: &Self) -> Self {
+        FiniteSum::from_values(
+            self.values
+                .iter()
+                .flat_map(|x| other.values.iter().map(move |y| x.meet(y))),
+        )
+    }
+
+    fn widen(&self, newer: &Self) -> Self {
+        if newer.leq(self) {
+            return self.clone();
+        }
+        FiniteSum::single(self.hull().widen(&newer.hull()))
+    }
+
+    fn widen_with_thresholds(&self, newer: &Self, thresholds: &super::Thresholds) -> Self {
+        if newer.leq(self) {
+            return self.clone();
+        }
+        FiniteSum::single(self.hull().widen_with_thresholds(&newer.hull(), thresholds))
+    }
+}
+
+impl<D: Top + Ord, const N: usize, C: JoinCost<D>> Top for FiniteSum<D, N, C> {
+    fn top() -> Self {
+        FiniteSum::single(D::top())
+    }
+
+    fn is_top(&self) -> bool {
+        matches!(self.values.as_slice(), [x] if x.is_top())
+    }
+}
+
+impl<D: Display, const N: usize, C> Display for FiniteSum<D, N, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.values.is_empty() {
+            return f.write_str("⊥");
+        }
+        for (i, x) in self.values.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ∨ ")?;
+            }
+            Display::fmt(x, f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lattice::Interval;
+
+    type Sum3 = FiniteSum<Interval, 3>;
+
+    fn iv(lo: i64, hi: i64) -> Interval {
+        Interval::new(lo, hi)
+    }
+
+    #[test]
+    fn canonical_form_drops_bottom_and_subsumed_disjuncts() {
+        let s = Sum3::from_values([iv(5, 6), Interval::empty(), iv(0, 1), iv(0, 0), iv(5, 6)]);
+        assert_eq!(s.values(), [iv(0, 1), iv(5, 6)]);
+        assert_eq!(s.to_string(), "[0, 1] ∨ [5, 6]");
+        assert_eq!(Sum3::from_values([Interval::empty()]), Sum3::bottom());
+    }
+
+    #[test]
+    fn join_merges_when_more_than_n_disjuncts() {
+        let a = Sum3::from_values([iv(0, 0), iv(10, 10)]);
+        let b = Sum3::from_values([iv(20, 20), iv(30, 30)]);
+        let j = a.join(&b);
+        // Four incomparable disjuncts cost 1 each; the first pair in order is merged.
+        assert_eq!(j.values(), [iv(0, 10), iv(20, 20), iv(30, 30)]);
+        assert!(a.leq(&j) && b.leq(&j));
+        // Merging repeats until at most N disjuncts are left.
+        let k = FiniteSum::<Interval, 1>::from_values([iv(0, 0), iv(10, 10), iv(5, 5)]);
+        assert_eq!(k.values(), [iv(0, 10)]);
+    }
+
+    /// Merges the pair of intervals with the smallest gap between them first.
+    struct Gap;
+
+    impl JoinCost<Interval> for Gap {
+        fn join_cost(a: &Interval, b: &Interval) -> u64 {
+            let (Some((alo, ahi)), Some((blo, bhi))) = (a.bounds(), b.bounds()) else {
+                return 0;
+            };
+            let gap = i128::from(blo.max(alo)) - i128::from(ahi.min(bhi));
+            gap.clamp(0, i128::from(u64::MAX)) as u64
+        }
+    }
+
+    #[test]
+    fn a_custom_cost_chooses_the_merge() {
+        let s = FiniteSum::<Interval, 2, Gap>::from_values([iv(0, 0), iv(50, 50), iv(52, 52)]);
+        assert_eq!(s.values(), [iv(0, 0), iv(50, 52)]);
+    }
+
+    #[test]
+    fn meet_is_pairwise() {
+        let a = Sum3::from_values([iv(0, 5), iv(10, 15)]);
+        let b = Sum3::from_values([iv(4, 11)]);
+        assert_eq!(a.meet(&b).values(), [iv(4, 5), iv(10, 11)]);
+    }
+
+    #[test]
+    fn widening_collapses_to_one_widened_disjunct() {
+        let a = Sum3::from_values([iv(0, 0), iv(10, 10)]);
+        assert_eq!(a.widen(&Sum3::single(iv(0, 0))), a);
+        let w = a.widen(&Sum3::from_values([iv(0, 0), iv(10, 11)]));
+        assert_eq!(w.values(), [iv(0, i64::MAX)]);
+        assert!(Sum3::top().is_top());
+    }
+}

@@ -1,0 +1,454 @@
+//! The generic lattice-law checker: property tests of the laws written on [`Lattice`] and [`Top`].
+//!
+//! Every lattice in the repository, and any lattice a user writes, is checked by handing
+//! [`check_lattice`] (and [`check_top`] when it has a top) a proptest strategy for its values;
+//! [`strategies`] has one for each standard lattice. A violated law panics with the law's name
+//! and a shrunk counterexample, so the checker is meant to be called from `#[test]` functions.
+
+use std::any::type_name;
+use std::fmt::Debug;
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
+
+use crate::lattice::{Changed, Lattice, Thresholds, Top};
+
+/// How many extra steps, after an increasing chain stops growing, the widening sequence may take
+/// before it must be stationary.
+const WIDENING_SLACK: usize = 4;
+
+/// The longest increasing chain fed to the widening.
+const CHAIN_LENGTH: usize = 24;
+
+/// Runs one property over `cases` generated values and panics, naming `law` and the shrunk
+/// counterexample, when it fails.
+fn run<T: Debug, S: Strategy<Value = T>>(
+    lattice: &str,
+    law: &str,
+    cases: u32,
+    strategy: S,
+    property: impl Fn(T) -> Result<(), TestCaseError>,
+) {
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    match runner.run(&strategy, property) {
+        Ok(()) => {}
+        Err(TestError::Fail(reason, value)) => {
+            panic!("{lattice}: law `{law}` violated: {reason}\nminimal failing input: {value:#?}")
+        }
+        Err(TestError::Abort(reason)) => panic!("{lattice}: checking `{law}` aborted: {reason}"),
+    }
+}
+
+/// Fails the current case with `message` unless `condition` holds.
+fn ensure(condition: bool, message: impl FnOnce() -> String) -> Result<(), TestCaseError> {
+    if condition {
+        Ok(())
+    } else {
+        Err(TestCaseError::fail(message()))
+    }
+}
+
+/// Checks every law of [`Lattice`] on values drawn from `strategy`, `cases` cases per law.
+///
+/// Checked for all lattices: the partial order, bottom, join as an idempotent, commutative upper
+/// bound, idempotent and commutative meet, exactness of join and meet on comparable operands
+/// (`a ⊑ b` ⇒ `a ⊔ b = b` and `a ⊓ b = a`), the in-place forms and their [`Changed`] flags,
+/// widening (with and without thresholds) as an upper bound that stabilises on increasing chains
+/// built by joining random values, and narrowing staying between its operands. When
+/// [`Lattice::EXACT`] holds, also: join least, meet a greatest lower bound, associativity and
+/// absorption.
+///
+/// # Panics
+///
+/// When a law fails, with the law's name, an explanation and the shrunk values.
+pub fn check_lattice<L: Lattice>(strategy: impl Strategy<Value = L>, cases: u32) {
+    let name = type_name::<L>();
+    let s = &strategy;
+    let triples = (s, s, s);
+
+    run(name, "order", cases, triples, |(a, b, c)| {
+        ensure(a.leq(&a), || format!("`leq` is not reflexive on {a:?}"))?;
+        ensure(a.leq(&b) && b.leq(&a) == (a == b), || {
+            format!("`a ⊑ b && b ⊑ a` disagrees with `a == b`: a = {a:?}, b = {b:?}")
+        })?;
+        // Random triples are rarely comparable; joins give comparable ones too.
+        let ab = a.join(&b);
+        let abc = ab.join(&c);
+        for (x, y, z) in [(&a, &b, &c), (&a, &ab, &abc), (&b, &ab, &abc)] {
+            ensure(!(x.leq(y) && y.leq(z)) || x.leq(z), || {
+                format!("`leq` is not transitive: {x:?} ⊑ {y:?} ⊑ {z:?}")
+            })?;
+        }
+        Ok(())
+    });
+
+    run(name, "bottom", cases, s, |a| {
+        let bottom = L::bottom();
+        ensure(bottom.is_bottom(), || {
+            format!("`bottom()` is not `is_bottom`: {bottom:?}")
+        })?;
+        ensure(bottom.leq(&a), || format!("bottom is not below {a:?}"))?;
+        ensure(a.is_bottom() == (a == bottom), || {
+            format!("`is_bottom` disagrees with `== bottom()` on {a:?}")
+        })
+    });
+
+    run(name, "join", cases, triples, |(a, b, c)| {
+        let ab = a.join(&b);
+        ensure(a.leq(&ab) && b.leq(&ab), || {
+            format!("join is not an upper bound: a = {a:?}, b = {b:?}, a ⊔ b = {ab:?}")
+        })?;
+        ensure(a.join(&a) == a, || {
+            format!("join is not idempotent on {a:?}")
+        })?;
+        let ba = b.join(&a);
+        ensure(ab == ba, || {
+            format!("join is not commutative: a = {a:?}, b = {b:?}, a ⊔ b = {ab:?}, b ⊔ a = {ba:?}")
+        })?;
+        let with_bottom = a.join(&L::bottom());
+        ensure(with_bottom == a, || {
+            format!("bottom is not neutral for join: a = {a:?}, a ⊔ ⊥ = {with_bottom:?}")
+        })?;
+        ensure(a.join(&ab) == ab, || {
+            format!("join is not exact on comparable values: a = {a:?}, b = {ab:?}")
+        })?;
+        if L::EXACT {
+            ensure(!(a.leq(&c) && b.leq(&c)) || ab.leq(&c), || {
+                format!(
+                    "join is not least: a = {a:?}, b = {b:?}, a ⊔ b = {ab:?}, upper bound c = {c:?}"
+                )
+            })?;
+            let left = ab.join(&c);
+            let right = a.join(&b.join(&c));
+            ensure(left == right, || {
+                format!(
+                    "join is not associative: a = {a:?}, b = {b:?}, c = {c:?}, (a ⊔ b) ⊔ c = {left:?}, a ⊔ (b ⊔ c) = {right:?}"
+                )
+            })?;
+        }
+        Ok(())
+    });
+
+    run(name, "meet", cases, triples, |(a, b, c)| {
+        let ab = a.meet(&b);
+        ensure(a.meet(&a) == a, || {
+            format!("meet is not idempotent on {a:?}")
+        })?;
+        let ba = b.meet(&a);
+        ensure(ab == ba, || {
+            format!("meet is not commutative: a = {a:?}, b = {b:?}, a ⊓ b = {ab:?}, b ⊓ a = {ba:?}")
+        })?;
+        let bottom = a.meet(&L::bottom());
+        ensure(bottom.is_bottom(), || {
+            format!("meet with bottom is not bottom: a = {a:?}, a ⊓ ⊥ = {bottom:?}")
+        })?;
+        let upper = a.join(&b);
+        let met = a.meet(&upper);
+        ensure(met == a, || {
+            format!(
+                "meet is not exact on comparable values (absorption): a = {a:?}, b = {upper:?}, a ⊓ b = {met:?}"
+            )
+        })?;
+        if L::EXACT {
+            ensure(ab.leq(&a) && ab.leq(&b), || {
+                format!("meet is not a lower bound: a = {a:?}, b = {b:?}, a ⊓ b = {ab:?}")
+            })?;
+            ensure(!(c.leq(&a) && c.leq(&b)) || c.leq(&ab), || {
+                format!(
+                    "meet is not greatest: a = {a:?}, b = {b:?}, a ⊓ b = {ab:?}, lower bound c = {c:?}"
+                )
+            })?;
+            let left = ab.meet(&c);
+            let right = a.meet(&b.meet(&c));
+            ensure(left == right, || {
+                format!(
+                    "meet is not associative: a = {a:?}, b = {b:?}, c = {c:?}, (a ⊓ b) ⊓ c = {left:?}, a ⊓ (b ⊓ c) = {right:?}"
+                )
+            })?;
+            let absorbed = a.join(&ab);
+            ensure(absorbed == a, || {
+                format!("absorption fails: a = {a:?}, b = {b:?}, a ⊔ (a ⊓ b) = {absorbed:?}")
+            })?;
+        }
+        Ok(())
+    });
+
+    run(name, "in-place forms", cases, (s, s), |(a, b)| {
+        let mut x = a.clone();
+        let changed = x.join_with(&b);
+        let expected = a.join(&b);
+        ensure(x == expected, || {
+            format!(
+                "`join_with` disagrees with `join`: a = {a:?}, b = {b:?}, join_with gave {x:?}, join gave {expected:?}"
+            )
+        })?;
+        ensure(changed == Changed::from_bool(expected != a), || {
+            format!("`join_with` reported {changed:?}: a = {a:?}, b = {b:?}, result {x:?}")
+        })?;
+        let mut y = a.clone();
+        let changed = y.meet_with(&b);
+        let expected = a.meet(&b);
+        ensure(y == expected, || {
+            format!(
+                "`meet_with` disagrees with `meet`: a = {a:?}, b = {b:?}, meet_with gave {y:?}, meet gave {expected:?}"
+            )
+        })?;
+        ensure(changed == Changed::from_bool(expected != a), || {
+            format!("`meet_with` reported {changed:?}: a = {a:?}, b = {b:?}, result {y:?}")
+        })
+    });
+
+    let thresholds = vec(strategies::int(), 0..6).prop_map(Thresholds::new);
+    run(
+        name,
+        "widening is an upper bound",
+        cases,
+        (s, s, thresholds),
+        |(a, b, t)| {
+            for (how, w) in [
+                ("widen", a.widen(&b)),
+                ("widen_with_thresholds", a.widen_with_thresholds(&b, &t)),
+            ] {
+                ensure(a.leq(&w) && b.leq(&w), || {
+                    format!(
+                        "`{how}` is not an upper bound: a = {a:?}, b = {b:?}, thresholds = {t:?}, result {w:?}"
+                    )
+                })?;
+            }
+            Ok(())
+        },
+    );
+
+    let chains = (vec(s, 1..CHAIN_LENGTH), vec(strategies::int(), 0..6));
+    run(name, "widening stabilises", cases, chains, |(values, t)| {
+        let t = Thresholds::new(t);
+        // An increasing chain: the running joins of the random values.
+        let mut chain = Vec::with_capacity(values.len());
+        let mut acc = L::bottom();
+        for v in &values {
+            acc = acc.join(v);
+            chain.push(acc.clone());
+        }
+        for with_thresholds in [false, true] {
+            let widen = |w: &L, b: &L| {
+                if with_thresholds {
+                    w.widen_with_thresholds(b, &t)
+                } else {
+                    w.widen(b)
+                }
+            };
+            let mut w = chain[0].clone();
+            for b in &chain[1..] {
+                let next = widen(&w, b);
+                ensure(w.leq(&next) && b.leq(&next), || {
+                    format!(
+                        "widening sequence is not an increasing upper bound of the chain: w = {w:?}, b = {b:?}, w ∇ b = {next:?} (chain {chain:?}, thresholds {t:?})"
+                    )
+                })?;
+                w = next;
+            }
+            // The chain has stopped growing: the widened sequence must become stationary.
+            let last = chain.last().expect("chains are not empty");
+            let mut steps = 0;
+            loop {
+                let next = widen(&w, last);
+                if next == w {
+                    break;
+                }
+                steps += 1;
+                ensure(steps <= WIDENING_SLACK, || {
+                    format!(
+                        "widening sequence not stationary {WIDENING_SLACK} steps after the chain stopped growing: chain {chain:?}, last iterate {w:?}, next {next:?}, thresholds {t:?}"
+                    )
+                })?;
+                w = next;
+            }
+        }
+        Ok(())
+    });
+
+    run(name, "narrowing", cases, (s, s), |(a, b)| {
+        // Pairs with `small ⊑ big`: (a, a ⊔ b) always, and (a ⊓ b, a) when the meet is exact.
+        let mut pairs = vec![(a.clone(), a.join(&b))];
+        if L::EXACT {
+            pairs.push((a.meet(&b), a.clone()));
+        }
+        for (small, big) in pairs {
+            let n = big.narrow(&small);
+            ensure(small.leq(&n) && n.leq(&big), || {
+                format!(
+                    "narrowing does not stay between its operands: a = {big:?}, b = {small:?}, a △ b = {n:?}"
+                )
+            })?;
+        }
+        Ok(())
+    });
+}
+
+/// Checks the laws of [`Top`] on values drawn from `strategy`: `top()` is greatest and `is_top`,
+/// and `is_top` agrees with `== top()`; for exact lattices `top` also absorbs joins and is
+/// neutral for meets.
+///
+/// # Panics
+///
+/// When a law fails, with the law's name, an explanation and the shrunk value.
+pub fn check_top<L: Top>(strategy: impl Strategy<Value = L>, cases: u32) {
+    let name = type_name::<L>();
+    run(name, "top", cases, &strategy, |a| {
+        let top = L::top();
+        ensure(top.is_top(), || format!("`top()` is not `is_top`: {top:?}"))?;
+        ensure(a.leq(&top), || format!("{a:?} is not below top {top:?}"))?;
+        ensure(a.is_top() == (a == top), || {
+            format!("`is_top` disagrees with `== top()` on {a:?}")
+        })?;
+        let joined = a.join(&top);
+        ensure(joined == top, || {
+            format!("a ⊔ ⊤ is not ⊤: a = {a:?}, a ⊔ ⊤ = {joined:?}")
+        })?;
+        if L::EXACT {
+            let met = a.meet(&top);
+            ensure(met == a, || {
+                format!("⊤ is not neutral for meet: a = {a:?}, a ⊓ ⊤ = {met:?}")
+            })?;
+        }
+        Ok(())
+    });
+}
+
+/// Proptest strategies for the standard lattices, biased towards the corner cases: small values
+/// that collide often, plus `i64::MIN`/`i64::MAX` and their neighbours so that infinite bounds
+/// and overflow are exercised.
+pub mod strategies {
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+
+    use crate::lattice::{
+        Congruence, Dual, FiniteSum, Flat, Interval, JoinCost, Lattice, Lift, MapKey, MapLattice,
+        Parity, Powerset, Sign, Top,
+    };
+
+    /// An `i64`: mostly in `-8..=8`, sometimes an extreme or an arbitrary value.
+    pub fn int() -> impl Strategy<Value = i64> + Clone {
+        prop_oneof![
+            6 => -8i64..=8,
+            1 => prop_oneof![
+                Just(i64::MIN),
+                Just(i64::MIN + 1),
+                Just(i64::MAX - 1),
+                Just(i64::MAX),
+            ],
+            1 => any::<i64>(),
+        ]
+    }
+
+    /// [`Flat`] over `i64`: bottom, top, or a value from a small range (so values collide).
+    pub fn flat() -> impl Strategy<Value = Flat<i64>> + Clone {
+        prop_oneof![
+            1 => Just(Flat::Bottom),
+            1 => Just(Flat::Top),
+            4 => prop_oneof![-3i64..=3, Just(i64::MIN), Just(i64::MAX)].prop_map(Flat::Value),
+        ]
+    }
+
+    /// [`Interval`]: empty, full, constants, and intervals between two [`int`]s.
+    pub fn interval() -> impl Strategy<Value = Interval> + Clone {
+        prop_oneof![
+            1 => Just(Interval::empty()),
+            1 => Just(Interval::top()),
+            2 => int().prop_map(Interval::constant),
+            6 => (int(), int()).prop_map(|(a, b)| Interval::new(a.min(b), a.max(b))),
+        ]
+    }
+
+    /// Any of the eight [`Sign`]s.
+    pub fn sign() -> impl Strategy<Value = Sign> + Clone {
+        prop_oneof![
+            Just(Sign::Bottom),
+            Just(Sign::Neg),
+            Just(Sign::Zero),
+            Just(Sign::Pos),
+            Just(Sign::NonPos),
+            Just(Sign::NonNeg),
+            Just(Sign::NonZero),
+            Just(Sign::Top),
+        ]
+    }
+
+    /// Any of the four [`Parity`] values.
+    pub fn parity() -> impl Strategy<Value = Parity> + Clone {
+        prop_oneof![
+            Just(Parity::Bottom),
+            Just(Parity::Even),
+            Just(Parity::Odd),
+            Just(Parity::Top),
+        ]
+    }
+
+    /// [`Congruence`]: bottom, top, constants and classes with small or huge moduli.
+    pub fn congruence() -> impl Strategy<Value = Congruence> + Clone {
+        let modulus = prop_oneof![
+            8 => 1u64..=12,
+            1 => prop_oneof![
+                Just(u64::MAX),
+                Just(u64::MAX - 1),
+                Just(1u64 << 63),
+                Just((1u64 << 62) + 1),
+            ],
+            1 => any::<u64>(),
+        ];
+        prop_oneof![
+            1 => Just(Congruence::empty()),
+            1 => Just(Congruence::top()),
+            3 => int().prop_map(Congruence::constant),
+            5 => (modulus, int()).prop_map(|(a, b)| Congruence::new(a, b)),
+        ]
+    }
+
+    /// [`Powerset`] of `u8` over the finite universe `0..8` (so that joins stabilise).
+    pub fn powerset() -> impl Strategy<Value = Powerset<u8>> + Clone {
+        vec(0u8..8, 0..6).prop_map(|xs| xs.into_iter().collect())
+    }
+
+    /// A key from a small set, including the extreme `u32`s (so branches on the top bit occur).
+    pub fn key() -> impl Strategy<Value = u32> + Clone {
+        prop_oneof![
+            6 => 0u32..8,
+            1 => prop_oneof![Just(u32::MAX), Just(1u32 << 31), Just((1u32 << 31) - 1)],
+        ]
+    }
+
+    /// A [`MapLattice`] with up to six bindings from [`key`] to values of `values`.
+    pub fn map<K: MapKey + From<u32> + 'static, V: Lattice + 'static>(
+        values: impl Strategy<Value = V> + Clone,
+    ) -> impl Strategy<Value = MapLattice<K, V>> + Clone {
+        vec((key(), values), 0..7)
+            .prop_map(|bindings| bindings.into_iter().map(|(k, v)| (K::from(k), v)).collect())
+    }
+
+    /// [`Lift`] of `inner`: the new bottom or a lifted value.
+    pub fn lift<L: Lattice + 'static>(
+        inner: impl Strategy<Value = L> + Clone,
+    ) -> impl Strategy<Value = Lift<L>> + Clone {
+        prop_oneof![1 => Just(Lift::Bottom), 4 => inner.prop_map(Lift::Lifted)]
+    }
+
+    /// [`Dual`] of `inner`.
+    pub fn dual<L: Top + 'static>(
+        inner: impl Strategy<Value = L> + Clone,
+    ) -> impl Strategy<Value = Dual<L>> + Clone {
+        inner.prop_map(Dual)
+    }
+
+    /// [`FiniteSum`] of up to five values of `inner` (merged down to `N`).
+    pub fn finite_sum<D: Lattice + Ord + 'static, const N: usize, C: JoinCost<D> + 'static>(
+        inner: impl Strategy<Value = D> + Clone,
+    ) -> impl Strategy<Value = FiniteSum<D, N, C>> + Clone {
+        vec(inner, 0..6).prop_map(FiniteSum::from_values)
+    }
+}
