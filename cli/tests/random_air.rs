@@ -74,15 +74,29 @@ fn analyses_are_sound_on_random_functions() {
         let plain = analyze_function::<Flat<i64>>(main, false, &limits);
         let sccp = analyze_function::<Flat<i64>>(main, true, &limits);
         let intervals = analyze_function::<Interval>(main, true, &limits);
-        for result in [&plain.solution.stop, &sccp.solution.stop, &intervals.solution.stop] {
+        for result in [
+            &plain.solution.stop,
+            &sccp.solution.stop,
+            &intervals.solution.stop,
+        ] {
             assert!(result.is_stable(), "seed {seed}: {result:?}\n{module}");
         }
-        for (s, c) in sccp.points.iter().flatten().zip(plain.points.iter().flatten()) {
+        for (s, c) in sccp
+            .points
+            .iter()
+            .flatten()
+            .zip(plain.points.iter().flatten())
+        {
             assert!(s.leq(c), "seed {seed}: sccp above const\n{module}");
         }
         checked += check_sound(&module, &plain, &mut rng, &format!("seed {seed} const"));
         checked += check_sound(&module, &sccp, &mut rng, &format!("seed {seed} sccp"));
-        checked += check_sound(&module, &intervals, &mut rng, &format!("seed {seed} interval"));
+        checked += check_sound(
+            &module,
+            &intervals,
+            &mut rng,
+            &format!("seed {seed} interval"),
+        );
     }
     eprintln!("checked {checked} concrete values against abstract ones");
     assert!(checked > PROGRAMS * 20);

@@ -118,7 +118,9 @@ fn reference(program: &ToyProgram, conditional: bool) -> Vec<State> {
             }
         };
         for pc in 0..n {
-            let Some(s) = states[pc].clone() else { continue };
+            let Some(s) = states[pc].clone() else {
+                continue;
+            };
             match &program.instrs[pc] {
                 Instr::Assign { dest, rhs } => {
                     let v = match *rhs {
@@ -211,14 +213,20 @@ fn sccp_is_at_least_as_precise_as_const() {
         let plain = flat(&program, false, Strategy::Worklist);
         let sccp = flat(&program, true, Strategy::Worklist);
         for (s, c) in sccp.points.iter().zip(&plain.points) {
-            assert!(s.leq(c), "seed {seed}: sccp {s:?} is not below const {c:?}\n{program}");
+            assert!(
+                s.leq(c),
+                "seed {seed}: sccp {s:?} is not below const {c:?}\n{program}"
+            );
         }
         if sccp.points != plain.points {
             strictly_better += 1;
         }
     }
     // The comparison must exercise programs where the conditions matter.
-    assert!(strictly_better > PROGRAMS / 20, "only {strictly_better} programs differ");
+    assert!(
+        strictly_better > PROGRAMS / 20,
+        "only {strictly_better} programs differ"
+    );
 }
 
 /// Runs `program` concretely and checks every observed value against `points`/`exit`.
@@ -226,7 +234,11 @@ fn check_sound<D: ValueDomain>(program: &ToyProgram, result: &ToyAnalysis<D>, wh
     let mut checked = 0;
     let n = program.instrs.len();
     run_toy(program, 2_000, |pc, env| {
-        let abstract_env = if pc < n { &result.points[pc] } else { &result.exit };
+        let abstract_env = if pc < n {
+            &result.points[pc]
+        } else {
+            &result.exit
+        };
         assert!(
             abstract_env.is_reachable(),
             "{what}: pc {pc} is reached but inferred unreachable\n{program}"

@@ -1,0 +1,152 @@
+//! End-to-end tests of the `absinthe` binary: what a user sees on stdout and stderr, and the exit
+//! codes.
+
+use expect_test::{Expect, expect};
+use std::process::Command;
+
+/// Runs `absinthe ARGS` from the workspace root; returns the exit code, stdout and stderr.
+fn absinthe(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("the absinthe binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn check(args: &[&str], expected: Expect) {
+    let (code, stdout, stderr) = absinthe(args);
+    expected.assert_eq(&format!(
+        "exit {code}\n--- stdout\n{stdout}--- stderr\n{stderr}"
+    ));
+}
+
+#[test]
+fn analyze_without_arguments_prints_prog0() {
+    check(
+        &["analyze"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            # analysis: const (worklist); stable; 10 steps
+              0  x = 1              │ x = ⊥, y = ⊥, z = ⊥, r = ⊥
+              1  y = 2              │ x = 1, y = ⊥, z = ⊥, r = ⊥
+              2  z = 3              │ x = 1, y = 2, z = ⊥, r = ⊥
+              3  @goto 8            │ x = 1, y = 2, z = 3, r = ⊥
+              4  r = y + z          │ x = ⊤, y = 2, z = 3, r = 5
+              5  x <= z && @goto 7  │ x = ⊤, y = 2, z = 3, r = 5
+              6  r = z + y          │ x = ⊤, y = 2, z = 3, r = 5
+              7  x = x + 1          │ x = ⊤, y = 2, z = 3, r = 5
+              8  x < 10 && @goto 4  │ x = ⊤, y = 2, z = 3, r = 5
+            exit                    │ x = ⊤, y = 2, z = 3, r = 5
+            --- stderr
+        "#]],
+    );
+}
+
+#[test]
+fn json_of_a_toy_file() {
+    let (code, stdout, _) = absinthe(&[
+        "analyze",
+        "ir/test_data/prog0.toy",
+        "--analysis",
+        "sccp",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
+    assert_eq!(doc["analysis"], "sccp");
+    assert_eq!(doc["points"].as_array().map(Vec::len), Some(9));
+    assert_eq!(doc["points"][0]["pc"], 0);
+    assert_eq!(doc["points"][0]["state"]["x"], "bottom");
+    assert_eq!(doc["points"][8]["state"]["r"], 5);
+    assert_eq!(doc["points"][8]["state"]["x"], "top");
+    assert_eq!(doc["exit"]["y"], 2);
+    // Every name appears in every state, in program order.
+    let names: Vec<&String> = doc["exit"]
+        .as_object()
+        .map(|m| m.keys().collect())
+        .unwrap_or_default();
+    assert_eq!(names, ["x", "y", "z", "r"]);
+}
+
+#[test]
+fn intervals_on_a_core_ir_loop() {
+    check(
+        &[
+            "analyze",
+            "ir/test_data/count.air",
+            "--analysis",
+            "interval",
+        ],
+        expect![[r#"
+            exit 0
+            --- stdout
+            # analysis: interval
+            # main: stable; 9 block visits
+            fn main() {
+            bb0:
+                i = 0                  │ i = ⊥
+                goto head              │ i = [0, 0]
+            head:
+                br i < 10, body, done  │ i = [0, 10]
+            body:
+                i = i + 1              │ i = [0, 9]
+                goto head              │ i = [1, 10]
+            done:
+                ret i                  │ i = [10, 10]
+            }
+            --- stderr
+        "#]],
+    );
+}
+
+#[test]
+fn a_malformed_file_is_reported_with_its_place() {
+    let dir = std::env::temp_dir().join(format!("absinthe-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("bad.toy");
+    std::fs::write(&file, "x = 1\ny = x +\n@goto 9\n").expect("write");
+    let (code, stdout, stderr) = absinthe(&["analyze", file.to_str().expect("utf-8 path")]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "");
+    let place = format!("{}:2:", file.display());
+    assert!(stderr.contains(&place), "{stderr}");
+    assert!(stderr.contains("error"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn usage_errors() {
+    let (code, _, stderr) = absinthe(&["analyze", "--analysis", "nope"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown analysis `nope`"), "{stderr}");
+    assert!(stderr.contains("sccp"), "{stderr}");
+    let (code, _, stderr) = absinthe(&[
+        "analyze",
+        "ir/test_data/count.air",
+        "--strategy",
+        "graph-free",
+    ]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("toy programs only"), "{stderr}");
+    let (code, _, stderr) = absinthe(&["analyze", "does/not/exist.toy"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("does/not/exist.toy"), "{stderr}");
+}
+
+#[test]
+fn a_budget_that_runs_out_is_reported() {
+    let (code, stdout, stderr) = absinthe(&["analyze", "--max-visits", "3"]);
+    assert_eq!(code, 3);
+    assert!(
+        stdout.contains("budget exhausted after 3 visits"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("ran out of budget"), "{stderr}");
+}
