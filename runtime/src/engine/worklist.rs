@@ -215,7 +215,7 @@ where
                 self.update_head(b, slot as usize, new)?
             };
             if changed {
-                self.apply_transfer(b)?;
+                self.apply_transfer(b, true)?;
             }
         }
         Ok(())
@@ -296,7 +296,7 @@ where
             };
             if changed {
                 any_changed = true;
-                self.apply_transfer(b)?;
+                self.apply_transfer(b, false)?;
             }
         }
         if any_changed {
@@ -346,9 +346,9 @@ where
         Ok(true)
     }
 
-    /// Runs the block transfer of `b` on its incoming state and queues the blocks its outgoing
-    /// state flows into if it changed.
-    fn apply_transfer(&mut self, b: BlockId) -> Result<(), StopReason> {
+    /// Runs the block transfer of `b` on its incoming state and, if `queue` holds, queues the
+    /// blocks its outgoing state flows into when it changed.
+    fn apply_transfer(&mut self, b: BlockId, queue: bool) -> Result<(), StopReason> {
         if self.stats.visits >= self.limits.max_visits {
             return Err(StopReason::Budget {
                 visits: self.stats.visits,
@@ -367,7 +367,7 @@ where
                 after: state.clone(),
             });
         }
-        if replace_if_changed(&mut self.outgoing[b.index()], state).changed() {
+        if replace_if_changed(&mut self.outgoing[b.index()], state).changed() && queue {
             let graph = self.graph;
             let next = match A::DIRECTION {
                 Direction::Forward => graph.successors(b),
