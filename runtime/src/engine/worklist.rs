@@ -214,8 +214,10 @@ where
             } else {
                 self.update_head(b, slot as usize, new)?
             };
-            if changed {
-                self.apply_transfer(b, true)?;
+            if changed && self.apply_transfer(b)? {
+                for &s in self.flow_successors(b) {
+                    self.push(s);
+                }
             }
         }
         Ok(())
@@ -276,12 +278,20 @@ where
         Ok(true)
     }
 
-    /// One descending pass over every block in order: narrowing at heads, recomputation
-    /// elsewhere. Queues heads whose incoming state ends up below what flows into them. Reports
-    /// whether any state changed.
+    /// One descending pass in order: narrowing at heads, recomputation elsewhere. Only blocks
+    /// something new flows into are visited (every head, then whatever a changed state reaches).
+    /// Queues heads whose incoming state ends up below what flows into them. Reports whether any
+    /// state changed.
     fn descend(&mut self) -> Result<bool, StopReason> {
+        // After a stable ascending phase, and after every pass, each non-head holds exactly what
+        // flows into it; only heads may be above it, so they seed the pass.
+        let mut dirty: Vec<bool> = self.head_slot.iter().map(|&slot| slot != NONE).collect();
         let mut any_changed = false;
         for pos in 0..self.order.len() {
+            if !dirty[pos] {
+                continue;
+            }
+            dirty[pos] = false;
             let b = self.order[pos];
             if self.tracer.enabled() {
                 self.tracer.event(Event::Visit { block: b });
@@ -296,19 +306,27 @@ where
             };
             if changed {
                 any_changed = true;
-                self.apply_transfer(b, false)?;
+                if self.apply_transfer(b)? {
+                    for &s in self.flow_successors(b) {
+                        if let Some(&p) = self.position.get(s.index()).filter(|&&p| p != NONE) {
+                            dirty[p as usize] = true;
+                        }
+                    }
+                }
             }
         }
-        if any_changed {
-            for pos in 0..self.order.len() {
-                if self.head_slot[pos] == NONE {
-                    continue;
-                }
-                let b = self.order[pos];
-                let new = self.flow_into(b);
-                if !new.leq(&self.incoming[b.index()]) {
-                    self.push(b);
-                }
+        // Blocks still dirty were reached by a back edge after their visit: they are heads, and
+        // narrowing is sound only if they are still above what flows into them.
+        let still_dirty = dirty
+            .iter()
+            .enumerate()
+            .filter(|&(_, &d)| d)
+            .map(|(pos, _)| pos);
+        for pos in still_dirty {
+            let b = self.order[pos];
+            let new = self.flow_into(b);
+            if !new.leq(&self.incoming[b.index()]) {
+                self.push(b);
             }
         }
         Ok(any_changed)
@@ -346,9 +364,9 @@ where
         Ok(true)
     }
 
-    /// Runs the block transfer of `b` on its incoming state and, if `queue` holds, queues the
-    /// blocks its outgoing state flows into when it changed.
-    fn apply_transfer(&mut self, b: BlockId, queue: bool) -> Result<(), StopReason> {
+    /// Runs the block transfer of `b` on its incoming state; reports whether its outgoing state
+    /// changed.
+    fn apply_transfer(&mut self, b: BlockId) -> Result<bool, StopReason> {
         if self.stats.visits >= self.limits.max_visits {
             return Err(StopReason::Budget {
                 visits: self.stats.visits,
@@ -367,17 +385,16 @@ where
                 after: state.clone(),
             });
         }
-        if replace_if_changed(&mut self.outgoing[b.index()], state).changed() && queue {
-            let graph = self.graph;
-            let next = match A::DIRECTION {
-                Direction::Forward => graph.successors(b),
-                Direction::Backward => graph.predecessors(b),
-            };
-            for &s in next {
-                self.push(s);
-            }
+        Ok(replace_if_changed(&mut self.outgoing[b.index()], state).changed())
+    }
+
+    /// The blocks the outgoing state of `b` flows into.
+    fn flow_successors(&self, b: BlockId) -> &'a [BlockId] {
+        let graph: &'a G = self.graph;
+        match A::DIRECTION {
+            Direction::Forward => graph.successors(b),
+            Direction::Backward => graph.predecessors(b),
         }
-        Ok(())
     }
 
     /// The join of everything flowing into `b`: the boundary state if `b` is on the boundary,
