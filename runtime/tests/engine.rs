@@ -681,6 +681,7 @@ impl Lattice for Bound {
     }
 }
 
+// ANCHOR: counting_loop
 /// `i = 0; while i < 10 { i += 1 }` over the blocks `0: i = 0`, `1: head`, `2: i += 1`,
 /// `3: exit`, tracking an upper bound of `i`.
 const COUNTING_LOOP: &[&[u32]] = &[&[1], &[2, 3], &[1], &[]];
@@ -724,6 +725,7 @@ impl Analysis<Graph> for Counter {
         }
     }
 }
+// ANCHOR_END: counting_loop
 
 #[test]
 fn widening_terminates_and_narrowing_recovers_the_bound() {
@@ -1077,6 +1079,7 @@ fn render<S: std::fmt::Debug>(events: &[Event<S>]) -> String {
     out
 }
 
+// ANCHOR: trace
 #[test]
 fn trace_of_a_counting_loop() {
     let g = graph(COUNTING_LOOP);
@@ -1124,3 +1127,4 @@ fn trace_of_a_counting_loop() {
     assert_eq!(untraced.entry, solution.entry);
     assert_eq!(untraced.stats, solution.stats);
 }
+// ANCHOR_END: trace

@@ -69,7 +69,8 @@ where
 
 /// What the engine remembers about one component head.
 struct Head {
-    /// Joins performed at this head so far (widening starts after `Limits::widening_delay`).
+    /// Joins that grew this head's state so far (widening starts after
+    /// `Limits::widening_delay` of them).
     joins: u32,
     /// Widenings that changed the state.
     widenings: u32,
@@ -228,7 +229,6 @@ where
         let head = &mut self.heads[slot];
         let old = &mut self.incoming[b.index()];
         if new.leq(old) {
-            head.joins += 1;
             self.trace_join(b, false);
             return Ok(false);
         }
