@@ -794,11 +794,13 @@ enum Guard {
 }
 
 /// Random counters: block `b` adds `add[b]` to `i`, edges filter by guards. `BACKWARD` runs the
-/// same equations against the edges.
+/// same equations against the edges. When `wobble[b]` is `Some(m)`, block `b` subtracts 3 from
+/// bounds above `m` and turns `Any` into `m`: a transfer that is not monotone.
 #[derive(Debug)]
 struct Steps<const BACKWARD: bool> {
     add: Vec<i64>,
     guards: Vec<Vec<Guard>>,
+    wobble: Vec<Option<i64>>,
 }
 
 impl<const BACKWARD: bool> Analysis<Graph> for Steps<BACKWARD> {
@@ -813,9 +815,13 @@ impl<const BACKWARD: bool> Analysis<Graph> for Steps<BACKWARD> {
         Bound::AtMost(0)
     }
     fn transfer_block(&self, _: &Graph, block: BlockId, state: &mut Bound) {
-        if let Bound::AtMost(n) = state {
-            *n = n.saturating_add(self.add[block.index()]);
-        }
+        *state = match (*state, self.wobble[block.index()]) {
+            (Bound::Bot, _) => Bound::Bot,
+            (Bound::Any, None) => Bound::Any,
+            (Bound::Any, Some(m)) => Bound::AtMost(m),
+            (Bound::AtMost(n), Some(m)) if n > m => Bound::AtMost(n.saturating_sub(3)),
+            (Bound::AtMost(n), _) => Bound::AtMost(n.saturating_add(self.add[block.index()])),
+        };
     }
     fn transfer_edge(&self, _: &Graph, from: BlockId, succ_index: usize, state: &Bound) -> Bound {
         match (self.guards[from.index()][succ_index], *state) {
@@ -836,7 +842,9 @@ impl<const BACKWARD: bool> Analysis<Graph> for Steps<BACKWARD> {
     }
 }
 
-fn arb_steps<const BACKWARD: bool>() -> impl Strategy<Value = (Graph, Steps<BACKWARD>)> {
+fn arb_steps<const BACKWARD: bool>(
+    monotone: bool,
+) -> impl Strategy<Value = (Graph, Steps<BACKWARD>)> {
     let guard = prop_oneof![
         2 => Just(Guard::None),
         1 => (-5i64..20).prop_map(Guard::AtMost),
@@ -844,12 +852,29 @@ fn arb_steps<const BACKWARD: bool>() -> impl Strategy<Value = (Graph, Steps<BACK
     ];
     arb_graph().prop_flat_map(move |g| {
         let add = prop::collection::vec(-1i64..3, g.block_count());
+        let wobble = prop::collection::vec(
+            if monotone {
+                Just(None).boxed()
+            } else {
+                prop::option::weighted(0.3, 0i64..15).boxed()
+            },
+            g.block_count(),
+        );
         let guards = g
             .succs
             .iter()
             .map(|s| prop::collection::vec(guard.clone(), s.len()))
             .collect::<Vec<_>>();
-        (Just(g), add, guards).prop_map(|(g, add, guards)| (g, Steps { add, guards }))
+        (Just(g), add, guards, wobble).prop_map(|(g, add, guards, wobble)| {
+            (
+                g,
+                Steps {
+                    add,
+                    guards,
+                    wobble,
+                },
+            )
+        })
     })
 }
 
@@ -905,8 +930,18 @@ fn assert_post_fixpoint<A: Analysis<Graph>>(
 
 proptest! {
     #[test]
+    fn non_monotone_transfers_still_give_post_fixpoints(
+        (g, analysis) in arb_steps::<false>(false),
+        limits in arb_limits(),
+    ) {
+        let solution = solve(&g, &analysis, &limits);
+        prop_assert_eq!(&solution.stop, &StopReason::Stable);
+        assert_post_fixpoint(&g, &analysis, &solution)?;
+    }
+
+    #[test]
     fn widening_and_narrowing_give_post_fixpoints_forward(
-        (g, analysis) in arb_steps::<false>(),
+        (g, analysis) in arb_steps::<false>(true),
         limits in arb_limits(),
     ) {
         let solution = solve(&g, &analysis, &limits);
@@ -916,7 +951,7 @@ proptest! {
 
     #[test]
     fn widening_and_narrowing_give_post_fixpoints_backward(
-        (g, analysis) in arb_steps::<true>(),
+        (g, analysis) in arb_steps::<true>(true),
         limits in arb_limits(),
     ) {
         let solution = solve(&g, &analysis, &limits);

@@ -22,8 +22,12 @@ const NONE: u32 = u32::MAX;
 /// Solves `analysis` over `graph` within `limits`.
 ///
 /// The result is a post-fixpoint of the analysis' equations when [`Solution::stop`] is
-/// [`StopReason::Stable`]; it is the least fixpoint when the lattice has finite height, its
-/// widening is the join and the transfers are monotone.
+/// [`StopReason::Stable`], even if the transfers are not monotone; it is the least fixpoint
+/// when the lattice has finite height, its widening is the join and the transfers are monotone.
+///
+/// Relying on the law that transfers map bottom to bottom, the engine never calls a transfer on
+/// bottom: blocks the flow does not reach keep bottom at both ends, and edges whose source
+/// state is bottom are skipped.
 pub fn solve<G, A>(graph: &G, analysis: &A, limits: &Limits) -> Solution<A::State>
 where
     G: Cfg + ?Sized,
@@ -177,13 +181,14 @@ where
         }
         self.ascend()?;
         for _ in 0..self.limits.narrowing_passes {
-            if !self.descend()? {
-                break;
-            }
+            let changed = self.descend()?;
             if !self.worklist.is_empty() {
                 // The pass left a head below what flows into it (a non-monotone transfer or an
                 // inexact join): climb back to a post-fixpoint and stop narrowing.
                 self.ascend()?;
+                break;
+            }
+            if !changed {
                 break;
             }
         }
@@ -334,11 +339,14 @@ where
 
     /// Narrows the incoming state of the head `b` by `new`; reports whether it changed.
     fn narrow_head(&mut self, b: BlockId, new: A::State) -> Result<bool, StopReason> {
-        let old = &mut self.incoming[b.index()];
+        let old = &self.incoming[b.index()];
         if !new.leq(old) {
-            // Not a post-fixpoint here; the check after the pass requeues the head if needed.
+            // Not a post-fixpoint here (the transfers are not monotone, or a join is inexact):
+            // leave the state alone and let the ascending phase repair it after the pass.
+            self.push(b);
             return Ok(false);
         }
+        let old = &mut self.incoming[b.index()];
         let narrowed = old.narrow(&new);
         self.stats.narrowings += 1;
         if !(new.leq(&narrowed) && narrowed.leq(old)) {
