@@ -84,7 +84,7 @@ fn arb_graph() -> impl Strategy<Value = Graph> {
 }
 
 /// The blocks reachable from the entry when `removed` is deleted from the graph.
-fn reachable_without(g: &Graph, removed: Option<BlockId>) -> Vec<bool> {
+fn reachable_without<G: Cfg>(g: &G, removed: Option<BlockId>) -> Vec<bool> {
     let mut seen = vec![false; g.block_count()];
     if removed == Some(g.entry()) {
         return seen;
@@ -136,35 +136,36 @@ proptest! {
 
     #[test]
     fn dominators_match_brute_force(g in arb_graph()) {
-        let doms = Dominators::new(&g);
-        let reachable = reachable_without(&g, None);
-        for a in g.blocks() {
-            let without_a = reachable_without(&g, Some(a));
-            for b in g.blocks() {
-                let expected =
-                    reachable[a.index()] && reachable[b.index()] && (a == b || !without_a[b.index()]);
-                prop_assert_eq!(doms.dominates(a, b), expected, "{:?} dom {:?}", a, b);
+        check_dominators(&g)?;
+    }
+
+    /// Dominators of the reversed graph are post-dominators; the virtual exit must not confuse
+    /// them.
+    #[test]
+    fn post_dominators_match_brute_force(g in arb_graph()) {
+        check_dominators(&Reversed::new(&g))?;
+    }
+
+    #[test]
+    fn reversed_graph_is_consistent(g in arb_graph()) {
+        let r = Reversed::new(&g);
+        prop_assert_eq!(r.block_count(), g.block_count() + 1);
+        prop_assert_eq!(r.entry(), r.virtual_exit());
+        let blocks = (0..r.block_count()).map(BlockId::new);
+        for b in blocks.clone() {
+            for &s in r.successors(b) {
+                let forward = r.successors(b).iter().filter(|&&x| x == s).count();
+                let backward = r.predecessors(s).iter().filter(|&&x| x == b).count();
+                prop_assert_eq!(forward, backward, "edge {:?} -> {:?}", b, s);
             }
         }
         for b in g.blocks() {
-            prop_assert_eq!(doms.is_reachable(b), reachable[b.index()]);
-            match doms.idom(b) {
-                None => prop_assert!(b == g.entry() || !reachable[b.index()]),
-                Some(d) => {
-                    // The immediate dominator is the strict dominator every other one dominates.
-                    prop_assert!(doms.strictly_dominates(d, b));
-                    for c in g.blocks() {
-                        if doms.strictly_dominates(c, b) {
-                            prop_assert!(doms.dominates(c, d));
-                        }
-                    }
-                    prop_assert!(doms.children(d).contains(&b));
-                    prop_assert_eq!(doms.depth(b), doms.depth(d).map(|x| x + 1));
-                }
+            for &s in g.successors(b) {
+                prop_assert!(r.successors(s).contains(&b));
             }
-            let chain: Vec<BlockId> = doms.dominators_of(b).collect();
-            let all: Vec<BlockId> = g.blocks().filter(|&a| doms.dominates(a, b)).collect();
-            prop_assert_eq!(chain.len(), all.len());
+        }
+        for &e in r.exits() {
+            prop_assert!(g.successors(e).is_empty());
         }
     }
 
@@ -209,6 +210,41 @@ proptest! {
         check_wto(&g)?;
         check_wto(&Reversed::new(&g))?;
     }
+}
+
+fn check_dominators<G: Cfg>(g: &G) -> Result<(), TestCaseError> {
+    let doms = Dominators::new(g);
+    let reachable = reachable_without(g, None);
+    let blocks = || (0..g.block_count()).map(BlockId::new);
+    for a in blocks() {
+        let without_a = reachable_without(g, Some(a));
+        for b in blocks() {
+            let expected =
+                reachable[a.index()] && reachable[b.index()] && (a == b || !without_a[b.index()]);
+            prop_assert_eq!(doms.dominates(a, b), expected, "{:?} dom {:?}", a, b);
+        }
+    }
+    for b in blocks() {
+        prop_assert_eq!(doms.is_reachable(b), reachable[b.index()]);
+        match doms.idom(b) {
+            None => prop_assert!(b == g.entry() || !reachable[b.index()]),
+            Some(d) => {
+                // The immediate dominator is the strict dominator every other one dominates.
+                prop_assert!(doms.strictly_dominates(d, b));
+                for c in blocks() {
+                    if doms.strictly_dominates(c, b) {
+                        prop_assert!(doms.dominates(c, d));
+                    }
+                }
+                prop_assert!(doms.children(d).contains(&b));
+                prop_assert_eq!(doms.depth(b), doms.depth(d).map(|x| x + 1));
+            }
+        }
+        let chain: Vec<BlockId> = doms.dominators_of(b).collect();
+        let all: Vec<BlockId> = blocks().filter(|&a| doms.dominates(a, b)).collect();
+        prop_assert_eq!(chain.len(), all.len());
+    }
+    Ok(())
 }
 
 fn check_wto<G: Cfg>(g: &G) -> Result<(), TestCaseError> {
