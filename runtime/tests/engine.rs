@@ -638,6 +638,48 @@ proptest! {
     }
 }
 
+/// The worklist visits a block only when something new flows into it: once per block on a chain,
+/// and a loop body only as often as its head changes.
+#[test]
+fn worklist_visits_are_proportionate() {
+    let n = 1000u32;
+    let chain = Graph::new(
+        (0..n)
+            .map(|b| if b + 1 < n { vec![b + 1] } else { vec![] })
+            .collect(),
+    );
+    let analysis = Visited {
+        effects: chain
+            .succs
+            .iter()
+            .map(|s| vec![EdgeEffect::Keep; s.len()])
+            .collect(),
+    };
+    let solution = solve(&chain, &analysis, &Limits::default());
+    assert_eq!(solution.stop, StopReason::Stable);
+    assert_eq!(solution.stats.visits, u64::from(n));
+    assert_eq!(
+        solve_naive(&chain, &analysis, &Limits::default())
+            .stats
+            .visits,
+        2 * u64::from(n)
+    );
+
+    // 0 -> (1 2 3) -> 4: the loop runs twice (the head learns about 1, 2, 3 once).
+    let g = graph(&[&[1], &[2], &[3], &[1, 4], &[]]);
+    let analysis = Visited {
+        effects: g
+            .succs
+            .iter()
+            .map(|s| vec![EdgeEffect::Keep; s.len()])
+            .collect(),
+    };
+    let solution = solve(&g, &analysis, &Limits::default());
+    assert_eq!(solution.stop, StopReason::Stable);
+    assert_eq!(solution.stats.visits, 8);
+    assert_eq!(solution.exit[4], Facts::of([0, 1, 2, 3, 4, 100]));
+}
+
 #[test]
 fn backward_without_exits_stays_bottom() {
     let g = graph(&[&[1], &[0]]);
