@@ -2,7 +2,10 @@
 //!
 //! A function may have many exits (or none); the virtual block, numbered `block_count()` of the
 //! original graph, has an edge to every block without successors, so every graph utility that
-//! starts from an entry works unchanged on the reverse graph.
+//! starts from an entry works unchanged on the reverse graph (its [`Dominators`] are
+//! post-dominators, for instance).
+//!
+//! [`Dominators`]: super::Dominators
 
 use crate::program::{BlockId, Cfg};
 

@@ -56,12 +56,12 @@ enum Frame {
     Visit {
         v: u32,
         next: usize,
-        head: u32,
+        head: u64,
         is_loop: bool,
     },
     /// `component(v)`: visiting unvisited successors of the head `v`; `ret` is what the `visit(v)`
     /// that started it returns to its caller.
-    Component { v: u32, next: usize, ret: u32 },
+    Component { v: u32, next: usize, ret: u64 },
 }
 
 impl Wto {
@@ -197,18 +197,20 @@ fn close_level(levels: &mut Vec<(Option<BlockId>, usize, Vec<WtoElement>)>) {
 
 /// Runs Bourdoncle's algorithm and returns the flat tokens in final order.
 fn build_tokens<G: Cfg + ?Sized>(graph: &G) -> Vec<Token> {
-    const DONE: u32 = u32::MAX;
+    // Depth-first numbers keep growing as components are re-explored (a block is visited once per
+    // enclosing component), so they are 64-bit.
+    const DONE: u64 = u64::MAX;
     let n = graph.block_count();
     // Depth-first number per block: 0 unvisited, DONE when placed in the order.
-    let mut dfn = vec![0u32; n];
-    let mut num = 0u32;
+    let mut dfn = vec![0u64; n];
+    let mut num = 0u64;
     let mut stack: Vec<u32> = Vec::new();
     let mut frames: Vec<Frame> = Vec::new();
     // Tokens in reverse final order: an element is emitted after everything that follows it.
     let mut tokens: Vec<Token> = Vec::new();
 
     let mut start_visit =
-        |v: u32, dfn: &mut [u32], stack: &mut Vec<u32>, frames: &mut Vec<Frame>| {
+        |v: u32, dfn: &mut [u64], stack: &mut Vec<u32>, frames: &mut Vec<Frame>| {
             num += 1;
             dfn[v as usize] = num;
             stack.push(v);
@@ -222,7 +224,7 @@ fn build_tokens<G: Cfg + ?Sized>(graph: &G) -> Vec<Token> {
     start_visit(graph.entry().0, &mut dfn, &mut stack, &mut frames);
 
     // The value the most recently finished `visit` returns, to be consumed by its caller.
-    let mut returned: Option<u32> = None;
+    let mut returned: Option<u64> = None;
     while let Some(frame) = frames.last_mut() {
         if let Some(min) = returned.take() {
             if let Frame::Visit { head, is_loop, .. } = frame {

@@ -209,10 +209,24 @@ impl<S> Tracer<S> for () {
 }
 
 /// A tracer that keeps every event in order.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Recorder<S> {
     /// The events, oldest first.
     pub events: Vec<Event<S>>,
+}
+
+impl<S> Recorder<S> {
+    /// A recorder with no events yet.
+    pub fn new() -> Recorder<S> {
+        Recorder { events: Vec::new() }
+    }
+}
+
+// Written by hand so that states need not implement `Default`.
+impl<S> Default for Recorder<S> {
+    fn default() -> Recorder<S> {
+        Recorder::new()
+    }
 }
 
 impl<S> Tracer<S> for Recorder<S> {

@@ -22,8 +22,12 @@ const NONE: u32 = u32::MAX;
 /// Solves `analysis` over `graph` within `limits`.
 ///
 /// The result is a post-fixpoint of the analysis' equations when [`Solution::stop`] is
-/// [`StopReason::Stable`]; it is the least fixpoint when the lattice has finite height, its
-/// widening is the join and the transfers are monotone.
+/// [`StopReason::Stable`], even if the transfers are not monotone; it is the least fixpoint
+/// when the lattice has finite height, its widening is the join and the transfers are monotone.
+///
+/// Relying on the law that transfers map bottom to bottom, the engine never calls a transfer on
+/// bottom: blocks the flow does not reach keep bottom at both ends, and edges whose source
+/// state is bottom are skipped.
 pub fn solve<G, A>(graph: &G, analysis: &A, limits: &Limits) -> Solution<A::State>
 where
     G: Cfg + ?Sized,
@@ -69,7 +73,8 @@ where
 
 /// What the engine remembers about one component head.
 struct Head {
-    /// Joins performed at this head so far (widening starts after `Limits::widening_delay`).
+    /// Joins that grew this head's state so far (widening starts after
+    /// `Limits::widening_delay` of them).
     joins: u32,
     /// Widenings that changed the state.
     widenings: u32,
@@ -176,13 +181,14 @@ where
         }
         self.ascend()?;
         for _ in 0..self.limits.narrowing_passes {
-            if !self.descend()? {
-                break;
-            }
+            let changed = self.descend()?;
             if !self.worklist.is_empty() {
                 // The pass left a head below what flows into it (a non-monotone transfer or an
                 // inexact join): climb back to a post-fixpoint and stop narrowing.
                 self.ascend()?;
+                break;
+            }
+            if !changed {
                 break;
             }
         }
@@ -214,8 +220,10 @@ where
             } else {
                 self.update_head(b, slot as usize, new)?
             };
-            if changed {
-                self.apply_transfer(b)?;
+            if changed && self.apply_transfer(b)? {
+                for &s in self.flow_successors(b) {
+                    self.push(s);
+                }
             }
         }
         Ok(())
@@ -226,7 +234,6 @@ where
         let head = &mut self.heads[slot];
         let old = &mut self.incoming[b.index()];
         if new.leq(old) {
-            head.joins += 1;
             self.trace_join(b, false);
             return Ok(false);
         }
@@ -276,12 +283,20 @@ where
         Ok(true)
     }
 
-    /// One descending pass over every block in order: narrowing at heads, recomputation
-    /// elsewhere. Queues heads whose incoming state ends up below what flows into them. Reports
-    /// whether any state changed.
+    /// One descending pass in order: narrowing at heads, recomputation elsewhere. Only blocks
+    /// something new flows into are visited (every head, then whatever a changed state reaches).
+    /// Queues heads whose incoming state ends up below what flows into them. Reports whether any
+    /// state changed.
     fn descend(&mut self) -> Result<bool, StopReason> {
+        // After a stable ascending phase, and after every pass, each non-head holds exactly what
+        // flows into it; only heads may be above it, so they seed the pass.
+        let mut dirty: Vec<bool> = self.head_slot.iter().map(|&slot| slot != NONE).collect();
         let mut any_changed = false;
         for pos in 0..self.order.len() {
+            if !dirty[pos] {
+                continue;
+            }
+            dirty[pos] = false;
             let b = self.order[pos];
             if self.tracer.enabled() {
                 self.tracer.event(Event::Visit { block: b });
@@ -296,19 +311,27 @@ where
             };
             if changed {
                 any_changed = true;
-                self.apply_transfer(b)?;
+                if self.apply_transfer(b)? {
+                    for &s in self.flow_successors(b) {
+                        if let Some(&p) = self.position.get(s.index()).filter(|&&p| p != NONE) {
+                            dirty[p as usize] = true;
+                        }
+                    }
+                }
             }
         }
-        if any_changed {
-            for pos in 0..self.order.len() {
-                if self.head_slot[pos] == NONE {
-                    continue;
-                }
-                let b = self.order[pos];
-                let new = self.flow_into(b);
-                if !new.leq(&self.incoming[b.index()]) {
-                    self.push(b);
-                }
+        // Blocks still dirty were reached by a back edge after their visit: they are heads, and
+        // narrowing is sound only if they are still above what flows into them.
+        let still_dirty = dirty
+            .iter()
+            .enumerate()
+            .filter(|&(_, &d)| d)
+            .map(|(pos, _)| pos);
+        for pos in still_dirty {
+            let b = self.order[pos];
+            let new = self.flow_into(b);
+            if !new.leq(&self.incoming[b.index()]) {
+                self.push(b);
             }
         }
         Ok(any_changed)
@@ -316,11 +339,14 @@ where
 
     /// Narrows the incoming state of the head `b` by `new`; reports whether it changed.
     fn narrow_head(&mut self, b: BlockId, new: A::State) -> Result<bool, StopReason> {
-        let old = &mut self.incoming[b.index()];
+        let old = &self.incoming[b.index()];
         if !new.leq(old) {
-            // Not a post-fixpoint here; the check after the pass requeues the head if needed.
+            // Not a post-fixpoint here (the transfers are not monotone, or a join is inexact):
+            // leave the state alone and let the ascending phase repair it after the pass.
+            self.push(b);
             return Ok(false);
         }
+        let old = &mut self.incoming[b.index()];
         let narrowed = old.narrow(&new);
         self.stats.narrowings += 1;
         if !(new.leq(&narrowed) && narrowed.leq(old)) {
@@ -346,9 +372,9 @@ where
         Ok(true)
     }
 
-    /// Runs the block transfer of `b` on its incoming state and queues the blocks its outgoing
-    /// state flows into if it changed.
-    fn apply_transfer(&mut self, b: BlockId) -> Result<(), StopReason> {
+    /// Runs the block transfer of `b` on its incoming state; reports whether its outgoing state
+    /// changed.
+    fn apply_transfer(&mut self, b: BlockId) -> Result<bool, StopReason> {
         if self.stats.visits >= self.limits.max_visits {
             return Err(StopReason::Budget {
                 visits: self.stats.visits,
@@ -367,17 +393,16 @@ where
                 after: state.clone(),
             });
         }
-        if replace_if_changed(&mut self.outgoing[b.index()], state).changed() {
-            let graph = self.graph;
-            let next = match A::DIRECTION {
-                Direction::Forward => graph.successors(b),
-                Direction::Backward => graph.predecessors(b),
-            };
-            for &s in next {
-                self.push(s);
-            }
+        Ok(replace_if_changed(&mut self.outgoing[b.index()], state).changed())
+    }
+
+    /// The blocks the outgoing state of `b` flows into.
+    fn flow_successors(&self, b: BlockId) -> &'a [BlockId] {
+        let graph: &'a G = self.graph;
+        match A::DIRECTION {
+            Direction::Forward => graph.successors(b),
+            Direction::Backward => graph.predecessors(b),
         }
-        Ok(())
     }
 
     /// The join of everything flowing into `b`: the boundary state if `b` is on the boundary,
