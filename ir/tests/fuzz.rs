@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use absinthe::program::FuncId;
 use absinthe_ir::interp::{Limits, NoObserver, run, run_toy};
-use absinthe_ir::{PROG0, parse_module_all, parse_toy_all, print_module};
+use absinthe_ir::{PROG0, ParseError, parse_module_all, parse_toy_all, print_module};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
@@ -86,8 +86,29 @@ const TOKENS: &[&str] = &[
     "\0",
 ];
 
+/// Errors point into the text and describe expectations in words, not rule names.
+fn check_errors(text: &str, errors: &[ParseError]) {
+    assert!(!errors.is_empty());
+    let lines = text.split('\n').count();
+    for e in errors {
+        assert!(
+            e.line >= 1 && e.line <= lines && e.col >= 1,
+            "{e} in {text:?}"
+        );
+        if let Some(expected) = &e.expected {
+            assert!(!expected.contains('_'), "rule name in {e}");
+        }
+    }
+}
+
 /// Feeds `text` to both parsers; whatever parses must round-trip and run.
 fn check(text: &str) {
+    if let Err(errors) = parse_module_all("fuzz.air", text) {
+        check_errors(text, &errors);
+    }
+    if let Err(errors) = parse_toy_all("fuzz.toy", text) {
+        check_errors(text, &errors);
+    }
     if let Ok(module) = parse_module_all("fuzz.air", text) {
         let printed = print_module(&module);
         let again = parse_module_all("printed.air", &printed).expect("printed module parses");

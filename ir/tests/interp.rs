@@ -247,3 +247,12 @@ fn lowered_prog0_agrees_with_the_toy_interpreter() {
     assert_eq!(out.outcome, Outcome::Returned(None));
     assert_eq!(ir_trace, toy_trace);
 }
+
+#[test]
+fn phis_are_a_parallel_copy() {
+    // `a` and `b` swap on every trip; a sequential copy would make them equal.
+    let m = module(
+        "fn main() ssa {\nentry:\n    goto head\nhead:\n    a = phi [entry: 1, body: b]\n    b = phi [entry: 2, body: a]\n    k = phi [entry: 0, body: k2]\n    br k < 3, body, done\nbody:\n    k2 = k + 1\n    goto head\ndone:\n    r = a * 10\n    s = r + b\n    ret s\n}\n",
+    );
+    assert_eq!(run_main(&m, &[]), Outcome::Returned(Some(Value::Int(21))));
+}
