@@ -256,3 +256,70 @@ fn phis_are_a_parallel_copy() {
     );
     assert_eq!(run_main(&m, &[]), Outcome::Returned(Some(Value::Int(21))));
 }
+
+mod differential {
+    //! The core IR interpreter on a lowered toy program observes the same environments at the
+    //! same instructions as the toy interpreter, and stops the same way.
+
+    use super::*;
+    use absinthe_ir::generate::{ToyGenConfig, random_toy};
+    use proptest::prelude::*;
+
+    fn ints(env: &[Option<Value>]) -> Vec<Option<i64>> {
+        env.iter()
+            .map(|v| match v {
+                Some(Value::Int(v)) => Some(*v),
+                _ => None,
+            })
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn lowered_toy_programs_run_alike(
+            seed in any::<u64>(),
+            instrs in 0usize..25,
+            names in 1usize..5,
+            jump_percent in 0u32..60,
+            init_names in any::<bool>(),
+        ) {
+            let config = ToyGenConfig { instrs, names, jump_percent, init_names };
+            let prog = random_toy(seed, &config);
+            let budget = 300;
+            let mut toy_trace = Vec::new();
+            let toy = run_toy(&prog, budget, |pc, env| toy_trace.push((pc, env.to_vec())));
+
+            let (func, pcs) = prog.lower();
+            let module = Module { functions: vec![func], fields: Vec::new() };
+            let mut ir_trace = Vec::new();
+            let mut observer = |b: BlockId, i: usize, env: &[Option<Value>]| {
+                if let Some(pc) = pcs.pc_at(b, i) {
+                    ir_trace.push((pc, ints(env)));
+                }
+            };
+            // A lowered instruction costs one step, plus at most one fall-through `goto`.
+            let limits = Limits { max_steps: 2 * budget + 2, max_depth: 1 };
+            let ir = run(&module, FuncId(0), &[], &limits, &mut observer);
+
+            let common = toy_trace.len().min(ir_trace.len());
+            prop_assert_eq!(&toy_trace[..common], &ir_trace[..common]);
+            match toy.outcome {
+                ToyOutcome::Exit => {
+                    prop_assert_eq!(ir.outcome, Outcome::Returned(None));
+                    prop_assert_eq!(toy_trace, ir_trace);
+                }
+                ToyOutcome::ReadUnassigned { pc, name } => {
+                    let Outcome::ReadUnassigned { block, index, name: ir_name, .. } = ir.outcome else {
+                        return Err(TestCaseError::fail(format!("{:?}", ir.outcome)));
+                    };
+                    prop_assert_eq!(pcs.pc_at(block, index), Some(pc));
+                    prop_assert_eq!(ir_name, name);
+                    prop_assert_eq!(toy_trace, ir_trace);
+                }
+                ToyOutcome::OutOfSteps => prop_assert!(ir_trace.len() >= toy_trace.len()),
+            }
+        }
+    }
+}

@@ -218,8 +218,8 @@ proptest! {
     #[test]
     fn lowered_toy_programs_print_and_parse(seed in any::<u64>(), config in toy_config()) {
         let (func, _) = random_toy(seed, &config).lower();
-        let mut module = Module { functions: vec![func], fields: Vec::new() };
-        module.canonicalize();
+        // Lowering keeps the toy program's name order, which is already canonical.
+        let module = Module { functions: vec![func], fields: Vec::new() };
         assert_module_round_trips(&module)?;
     }
 }
