@@ -4,6 +4,18 @@
 //! Text goes through [`parse_module`] or [`parse_toy`] (or [`load_file`], which picks by file
 //! extension) into a [`Module`] or a [`ToyProgram`]; [`interp`] runs them and [`generate`] makes
 //! random and benchmark-shaped programs.
+//!
+//! ```
+//! use absinthe_ir::interp::{run, Limits, NoObserver, Outcome, Value};
+//!
+//! let text = "fn main(n) {\nbb0:\n    m = n * 2\n    ret m\n}\n";
+//! let module = absinthe_ir::parse_module("double.air", text)?;
+//! let main = module.func_id("main").unwrap();
+//! let result = run(&module, main, &[21], &Limits::default(), &mut NoObserver);
+//! assert_eq!(result.outcome, Outcome::Returned(Some(Value::Int(42))));
+//! assert_eq!(absinthe_ir::print_module(&module), text);
+//! # Ok::<(), absinthe_ir::ParseError>(())
+//! ```
 
 pub mod air;
 pub mod error;

@@ -277,3 +277,23 @@ fn toy_unknown_character() {
     "#]],
     );
 }
+
+#[test]
+fn air_phi_in_entry_block() {
+    check_air(
+        "fn f() ssa {\nbb0:\n    x = phi [bb1: 1]\n    goto bb1\nbb1:\n    goto bb0\n}\n",
+        expect![[r#"
+            t.air:3:5: error: φ in the entry block `bb0`, which is entered without an edge
+        "#]],
+    );
+}
+
+#[test]
+fn air_switch_without_default() {
+    check_air(
+        "fn f(a) {\nbb0:\n    switch a [0: bb0]\n}\n",
+        expect![[r#"
+            t.air:3:22: error: expected `,`, found end of line
+        "#]],
+    );
+}

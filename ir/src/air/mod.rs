@@ -1,5 +1,5 @@
-//! The core IR text format (`.air`): parsing in two phases ([`syntax`] then [`sema`]) and the
-//! canonical printer ([`print`]).
+//! The core IR text format (`.air`): parsing in two phases (`syntax` then `sema`) and the
+//! canonical printer ([`mod@print`]).
 //!
 //! [`parse_module`] strings the phases together; see the book's "Core IR" chapter for the format.
 

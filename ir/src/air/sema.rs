@@ -410,6 +410,18 @@ impl<'a, 't> Ctx<'a, 't> {
             let b = BlockId::new(b);
             let preds = func.predecessors(b);
             let words = phi_words.get(b.index()).map_or(&[][..], Vec::as_slice);
+            if b == func.entry() {
+                if let Some((pos, _)) = words.first() {
+                    self.error(
+                        *pos,
+                        format!(
+                            "φ in the entry block `{}`, which is entered without an edge",
+                            block.label
+                        ),
+                    );
+                }
+                continue;
+            }
             for (phi, (phi_pos, from_words)) in block.phis.iter().zip(words) {
                 for (i, &(from, _)) in phi.incoming.iter().enumerate() {
                     let pos = from_words.get(i).map_or(*phi_pos, |w| w.pos);

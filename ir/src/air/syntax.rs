@@ -106,7 +106,9 @@ fn describe(rule: Rule) -> &'static str {
         Rule::goto | Rule::br | Rule::switch | Rule::ret | Rule::throw | Rule::unreachable => {
             "a terminator"
         }
-        Rule::new_rhs | Rule::call | Rule::load | Rule::binary | Rule::copy => "an expression",
+        Rule::new_rhs | Rule::call | Rule::operand_rhs => "an expression",
+        Rule::load_tail => "`.`",
+        Rule::binary_tail => "an operator",
         Rule::operand => "an operand",
         Rule::int => "an integer",
         Rule::ident | Rule::keyword | Rule::word_char => "a name",
@@ -297,20 +299,20 @@ fn rhs(pair: Pair<'_, Rule>) -> RhsAst<'_> {
             let (callee, args) = call(pair);
             RhsAst::Call(callee, args)
         }
-        Rule::load => {
-            let mut c = Children::of(pair);
-            let object = c.operand();
-            RhsAst::Load(object, c.word())
-        }
-        Rule::binary => {
-            let mut c = Children::of(pair);
-            let a = c.operand();
-            let op = c.op();
-            RhsAst::Binary(op, a, c.operand())
-        }
         _ => {
             let mut c = Children::of(pair);
-            RhsAst::Use(c.operand())
+            let a = c.operand();
+            let Some(tail) = c.take() else {
+                return RhsAst::Use(a);
+            };
+            let rule = tail.as_rule();
+            let mut t = Children::of(tail);
+            if rule == Rule::load_tail {
+                RhsAst::Load(a, t.word())
+            } else {
+                let op = t.op();
+                RhsAst::Binary(op, a, t.operand())
+            }
         }
     }
 }
