@@ -74,7 +74,7 @@ pub fn check_lattice<L: Lattice>(strategy: impl Strategy<Value = L>, cases: u32)
 
     run(name, "order", cases, triples, |(a, b, c)| {
         ensure(a.leq(&a), || format!("`leq` is not reflexive on {a:?}"))?;
-        ensure(a.leq(&b) && b.leq(&a) == (a == b), || {
+        ensure((a.leq(&b) && b.leq(&a)) == (a == b), || {
             format!("`a ⊑ b && b ⊑ a` disagrees with `a == b`: a = {a:?}, b = {b:?}")
         })?;
         // Random triples are rarely comparable; joins give comparable ones too.
