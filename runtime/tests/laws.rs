@@ -143,8 +143,10 @@ fn checker_catches_a_join_that_is_not_an_upper_bound() {
         check_lattice(strategies::parity().prop_map(BrokenJoin), CASES);
     });
     assert!(message.contains("BrokenJoin"), "{message}");
+    // Shrinking may end on either symptom of the broken join.
+    assert!(message.contains("law `join` violated"), "{message}");
     assert!(
-        message.contains("law `join` violated") && message.contains("not an upper bound"),
+        message.contains("not an upper bound") || message.contains("not commutative"),
         "{message}"
     );
 }
