@@ -158,3 +158,75 @@ fn checker_catches_a_widening_that_is_not_an_upper_bound() {
     });
     assert!(message.contains("widening"), "{message}");
 }
+
+/// The numeric lattices' `contains` agrees with their operations: joins keep every member of
+/// either operand, meets hold exactly the common members, and `⊑` implies inclusion.
+mod concretization {
+    use absinthe::lattice::{Congruence, Interval, Lattice, Parity, Sign};
+    use absinthe::laws::strategies::{congruence, int, interval, parity, sign};
+    use proptest::prelude::*;
+
+    macro_rules! check_members {
+        ($name:ident, $ty:ty, $strategy:expr) => {
+            proptest! {
+                #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+                #[test]
+                fn $name(a in $strategy, b in $strategy, vs in proptest::collection::vec(int(), 1..8)) {
+                    let members: Vec<i64> = a.bounds_hint().into_iter().chain(b.bounds_hint()).chain(vs).collect();
+                    let (j, m): ($ty, $ty) = (a.join(&b), a.meet(&b));
+                    for v in members {
+                        let (in_a, in_b) = (a.contains(v), b.contains(v));
+                        prop_assert!(!(in_a || in_b) || j.contains(v), "{v} lost by {a:?} ⊔ {b:?} = {j:?}");
+                        prop_assert_eq!(m.contains(v), in_a && in_b, "{} in {:?} ⊓ {:?} = {:?}", v, a, b, m);
+                        prop_assert!(!a.leq(&b) || !in_a || in_b, "{v} in {a:?} ⊑ {b:?}");
+                    }
+                }
+            }
+        };
+    }
+
+    /// Values worth probing for each element: its bounds or representatives.
+    trait BoundsHint {
+        fn bounds_hint(&self) -> Vec<i64>;
+    }
+
+    impl BoundsHint for Interval {
+        fn bounds_hint(&self) -> Vec<i64> {
+            self.bounds()
+                .map(|(lo, hi)| vec![lo, hi, lo.saturating_sub(1), hi.saturating_add(1)])
+                .unwrap_or_default()
+        }
+    }
+
+    impl BoundsHint for Congruence {
+        fn bounds_hint(&self) -> Vec<i64> {
+            match self.class() {
+                None => vec![],
+                Some((a, b)) => {
+                    let (a, b) = (i128::from(a), b);
+                    [b, b + a, b - a, b + 2 * a, b + 1]
+                        .into_iter()
+                        .filter_map(|v| i64::try_from(v).ok())
+                        .collect()
+                }
+            }
+        }
+    }
+
+    impl BoundsHint for Sign {
+        fn bounds_hint(&self) -> Vec<i64> {
+            vec![-1, 0, 1]
+        }
+    }
+
+    impl BoundsHint for Parity {
+        fn bounds_hint(&self) -> Vec<i64> {
+            vec![0, 1]
+        }
+    }
+
+    check_members!(interval_members, Interval, interval());
+    check_members!(congruence_members, Congruence, congruence());
+    check_members!(sign_members, Sign, sign());
+    check_members!(parity_members, Parity, parity());
+}
