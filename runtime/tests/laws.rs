@@ -69,12 +69,14 @@ fn dual_of_flat() {
     check_top::<Dual<Flat<i64>>>(strategies::dual(strategies::flat()), CASES);
 }
 
+// ANCHOR: check
 #[test]
 fn finite_sum_of_interval() {
     type Sum = FiniteSum<Interval, 3, DefaultCost>;
     check_lattice::<Sum>(strategies::finite_sum(interval()), CASES);
     check_top::<Sum>(strategies::finite_sum(interval()), CASES);
 }
+// ANCHOR_END: check
 
 /// A parity-like lattice whose join forgets its right operand: not an upper bound.
 #[derive(Clone, PartialEq, Eq, Debug)]
