@@ -7,7 +7,7 @@ use absinthe::lattice::{
     DefaultCost, Dual, FiniteSum, Flat, Interval, Lattice, Lift, MapLattice, Parity, Powerset,
 };
 use absinthe::laws::strategies::{self, interval};
-use absinthe::laws::{check_lattice, check_top};
+use absinthe::laws::{check_lattice, check_top, check_widening_terminates};
 use proptest::prelude::*;
 
 const CASES: u32 = 256;
@@ -78,6 +78,33 @@ fn finite_sum_of_interval() {
 }
 // ANCHOR_END: check
 
+#[test]
+fn widenings_terminate_on_infinite_chains() {
+    let n = |i: u64| i as i64;
+    check_widening_terminates(|i| Interval::new(0, n(i)), 2);
+    check_widening_terminates(|i| Interval::new(-n(i), n(i)), 2);
+    check_widening_terminates(|i| Lift::Lifted(Interval::new(-n(i), 0)), 2);
+    check_widening_terminates(
+        |i| -> MapLattice<u32, Interval> {
+            (0..4u32)
+                .map(|k| (k, Interval::new(0, n(i) * i64::from(k))))
+                .collect()
+        },
+        8,
+    );
+    // Two disjuncts growing apart, then a third appearing: still finitely many changes.
+    check_widening_terminates(
+        |i| -> FiniteSum<Interval, 3> {
+            let mut values = vec![Interval::new(0, n(i)), Interval::new(1000, 1000 + n(i))];
+            if i > 10 {
+                values.push(Interval::new(-n(i), -1));
+            }
+            FiniteSum::from_values(values)
+        },
+        6,
+    );
+}
+
 /// A parity-like lattice whose join forgets its right operand: not an upper bound.
 #[derive(Clone, PartialEq, Eq, Debug)]
 struct BrokenJoin(Parity);
@@ -124,6 +151,29 @@ impl Lattice for ShrinkingWiden {
     }
     fn widen(&self, newer: &Self) -> Self {
         newer.clone()
+    }
+}
+
+/// Intervals whose widening is the join: an upper bound, but it climbs forever.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct JoinAsWidening(Interval);
+
+impl Lattice for JoinAsWidening {
+    const FINITE_HEIGHT: bool = false;
+    fn bottom() -> Self {
+        JoinAsWidening(Interval::empty())
+    }
+    fn is_bottom(&self) -> bool {
+        self.0.is_bottom()
+    }
+    fn leq(&self, other: &Self) -> bool {
+        self.0.leq(&other.0)
+    }
+    fn join(&self, other: &Self) -> Self {
+        JoinAsWidening(self.0.join(&other.0))
+    }
+    fn meet(&self, other: &Self) -> Self {
+        JoinAsWidening(self.0.meet(&other.0))
     }
 }
 
@@ -231,4 +281,15 @@ mod concretization {
     check_members!(congruence_members, Congruence, congruence());
     check_members!(sign_members, Sign, sign());
     check_members!(parity_members, Parity, parity());
+}
+
+#[test]
+fn checker_catches_a_widening_that_does_not_terminate() {
+    let message = failure_message(|| {
+        check_widening_terminates(|i| JoinAsWidening(Interval::new(0, i as i64)), 2);
+    });
+    assert!(
+        message.contains("law `widening stabilises` violated"),
+        "{message}"
+    );
 }
