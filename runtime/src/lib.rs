@@ -4,7 +4,6 @@
 //! - [`program`]: the statement vocabulary and the traits through which engines see a program.
 //! - [`cfg`]: reverse post-order, dominators, dominance frontiers, weak topological order.
 //! - [`engine`]: the worklist solver, the naive reference solver and tracing.
-//! - `laws` (feature `laws`): the generic lattice-law checker and proptest strategies.
 //!
 //! The runtime knows nothing about syntax: no parser, no proc-macro machinery.
 
