@@ -1,7 +1,8 @@
 //! The generic lattice-law checker: property tests of the laws written on [`Lattice`] and [`Top`].
 //!
 //! Every lattice in the repository, and any lattice a user writes, is checked by handing
-//! [`check_lattice`] (and [`check_top`] when it has a top) a proptest strategy for its values;
+//! [`check_lattice`] (and [`check_top`] when it has a top) a proptest strategy for its values,
+//! and [`check_widening_terminates`] an infinite increasing chain;
 //! [`strategies`] has one for each standard lattice. A violated law panics with the law's name
 //! and a shrunk counterexample, so the checker is meant to be called from `#[test]` functions.
 
@@ -74,7 +75,7 @@ pub fn check_lattice<L: Lattice>(strategy: impl Strategy<Value = L>, cases: u32)
 
     run(name, "order", cases, triples, |(a, b, c)| {
         ensure(a.leq(&a), || format!("`leq` is not reflexive on {a:?}"))?;
-        ensure(a.leq(&b) && b.leq(&a) == (a == b), || {
+        ensure((a.leq(&b) && b.leq(&a)) == (a == b), || {
             format!("`a ⊑ b && b ⊑ a` disagrees with `a == b`: a = {a:?}, b = {b:?}")
         })?;
         // Random triples are rarely comparable; joins give comparable ones too.
@@ -289,6 +290,46 @@ pub fn check_lattice<L: Lattice>(strategy: impl Strategy<Value = L>, cases: u32)
         }
         Ok(())
     });
+}
+
+/// Checks that widening stabilises on one infinite increasing chain, `chain(0) ⊑ chain(1) ⊑ …`.
+///
+/// Random chains built by joining a strategy's values soon stop growing, so they cannot tell a
+/// widening from a join; this check feeds the widening a chain that never stops (for intervals,
+/// `[0, i]`). It asserts that each iterate is an upper bound of the chain element it was given,
+/// and that the widened sequence changes at most `max_changes` times over the first
+/// `4 * max_changes + 64` elements. `chain` must be increasing; the check panics otherwise.
+///
+/// # Panics
+///
+/// When the chain is not increasing, or the widening is not an upper bound or keeps changing.
+pub fn check_widening_terminates<L: Lattice>(chain: impl Fn(u64) -> L, max_changes: usize) {
+    let name = type_name::<L>();
+    let steps = 4 * max_changes as u64 + 64;
+    let mut previous = chain(0);
+    let mut w = previous.clone();
+    let mut changes = 0;
+    for i in 1..=steps {
+        let b = chain(i);
+        assert!(
+            previous.leq(&b),
+            "{name}: the chain given to `check_widening_terminates` is not increasing at step {i}: {previous:?} then {b:?}"
+        );
+        let next = w.widen(&b);
+        assert!(
+            w.leq(&next) && b.leq(&next),
+            "{name}: law `widening is an upper bound` violated at step {i}: w = {w:?}, b = {b:?}, w ∇ b = {next:?}"
+        );
+        if next != w {
+            changes += 1;
+            assert!(
+                changes <= max_changes,
+                "{name}: law `widening stabilises` violated: the widened sequence changed {changes} times in {i} steps of an infinite chain (allowed {max_changes}); last iterate {next:?}, chain element {b:?}"
+            );
+        }
+        previous = b;
+        w = next;
+    }
 }
 
 /// Checks the laws of [`Top`] on values drawn from `strategy`: `top()` is greatest and `is_top`,

@@ -16,19 +16,18 @@ use super::{Lattice, Top};
 ///
 /// # Widening
 ///
-/// An ascending chain of the dual is a descending chain of `L`, which `L`'s widening knows
-/// nothing about, and `L`'s narrowing is not a widening (it need not be an upper bound in the
-/// dual). The dual therefore uses the default widening, the join, which terminates only when `L`
-/// has no infinite descending chain. [`Lattice::FINITE_HEIGHT`] is that of `L` — sound for the
-/// common case of finite lattices such as [`super::Flat`] or [`super::Sign`] (finite height in
-/// both directions) — but a dual of a lattice with infinite descending chains (intervals, for
-/// instance) has no terminating widening here and must not be iterated to a fixpoint without
-/// one. The narrowing keeps `self`.
+/// An ascending chain of the dual is a descending chain of `L`, about which `L`'s
+/// [`Lattice::FINITE_HEIGHT`] says nothing, and `L`'s widening and narrowing do not help (the
+/// narrowing of `L` need not be an upper bound in the dual). So [`Lattice::FINITE_HEIGHT`] is
+/// `false` for every dual, and the widening is the default one, the join (`L`'s meet), which
+/// terminates exactly when `L` has no infinite descending chain: true for finite lattices such
+/// as [`super::Flat`], [`super::Sign`], [`super::Parity`] or [`super::Congruence`], false for
+/// [`super::Interval`], whose dual has no terminating widening here. The narrowing keeps `self`.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Dual<L>(pub L);
 
 impl<L: Top> Lattice for Dual<L> {
-    const FINITE_HEIGHT: bool = L::FINITE_HEIGHT;
+    const FINITE_HEIGHT: bool = false;
     const EXACT: bool = L::EXACT;
 
     fn bottom() -> Self {

@@ -53,11 +53,15 @@ impl<D: Lattice> JoinCost<D> for DefaultCost {
 ///
 /// # Widening
 ///
-/// `a.widen(b)` is `a` when `b ⊑ a`; otherwise every disjunct of both is collapsed into the one
-/// element `hull(a) ∇ hull(b)` (`hull` joining the disjuncts in `D`, `∇` being `D`'s widening).
-/// That is an upper bound of both, and on an increasing chain every step that is not stationary
-/// is a strict step of `D`'s widening sequence over the increasing chain of hulls, so it
-/// stabilises whenever `D`'s widening does. Narrowing keeps `self`.
+/// `a.widen(b)` is `a` when `b ⊑ a`. Otherwise let `j = a ⊔ b`. When `j` has as many disjuncts
+/// as `a` and each disjunct of `a` is below the disjunct of `j` in the same (sorted) position,
+/// the disjuncts are widened pairwise, `aᵢ ∇ jᵢ`; else everything collapses into the single
+/// disjunct `hull(a) ∇ hull(j)` (`hull` joining the disjuncts in `D`). Both results are upper
+/// bounds of `a` and `b`. Termination: along a widening sequence the number of disjuncts never
+/// grows, so it is eventually constant; from then on each disjunct follows a widening sequence
+/// of `D` over an increasing chain (each `jᵢ` is below the next step's `jᵢ`), or, with a single
+/// disjunct, over the increasing chain of hulls; so it stabilises whenever `D`'s widening does.
+/// Narrowing keeps `self`.
 pub struct FiniteSum<D, const N: usize, C = DefaultCost> {
     values: Vec<D>,
     cost: PhantomData<fn() -> C>,
@@ -183,17 +187,37 @@ impl<D: Lattice + Ord, const N: usize, C: JoinCost<D>> Lattice for FiniteSum<D, 
     }
 
     fn widen(&self, newer: &Self) -> Self {
-        if newer.leq(self) {
-            return self.clone();
-        }
-        FiniteSum::single(self.hull().widen(&newer.hull()))
+        self.widen_by(newer, |a, b| a.widen(b))
     }
 
     fn widen_with_thresholds(&self, newer: &Self, thresholds: &super::Thresholds) -> Self {
+        self.widen_by(newer, |a, b| a.widen_with_thresholds(b, thresholds))
+    }
+}
+
+impl<D: Lattice + Ord, const N: usize, C: JoinCost<D>> FiniteSum<D, N, C> {
+    /// The widening described on [`FiniteSum`], with `widen` as `D`'s widening.
+    fn widen_by(&self, newer: &Self, widen: impl Fn(&D, &D) -> D) -> Self {
         if newer.leq(self) {
             return self.clone();
         }
-        FiniteSum::single(self.hull().widen_with_thresholds(&newer.hull(), thresholds))
+        let joined = self.join(newer);
+        let matched = joined.values.len() == self.values.len()
+            && self
+                .values
+                .iter()
+                .zip(&joined.values)
+                .all(|(a, j)| a.leq(j));
+        if matched {
+            FiniteSum::from_values(
+                self.values
+                    .iter()
+                    .zip(&joined.values)
+                    .map(|(a, j)| widen(a, j)),
+            )
+        } else {
+            FiniteSum::single(widen(&self.hull(), &joined.hull()))
+        }
     }
 }
 
@@ -281,10 +305,14 @@ mod tests {
     }
 
     #[test]
-    fn widening_collapses_to_one_widened_disjunct() {
+    fn widening_is_pointwise_when_disjuncts_match_and_collapses_otherwise() {
         let a = Sum3::from_values([iv(0, 0), iv(10, 10)]);
         assert_eq!(a.widen(&Sum3::single(iv(0, 0))), a);
-        let w = a.widen(&Sum3::from_values([iv(0, 0), iv(10, 11)]));
+        // Each disjunct grows in place: widen them one by one.
+        let w = a.widen(&Sum3::from_values([iv(-1, 0), iv(10, 11)]));
+        assert_eq!(w.values(), [iv(i64::MIN, 0), iv(10, i64::MAX)]);
+        // A new disjunct appears: collapse to the widened hull.
+        let w = a.widen(&Sum3::from_values([iv(20, 20)]));
         assert_eq!(w.values(), [iv(0, i64::MAX)]);
         assert!(Sum3::top().is_top());
     }

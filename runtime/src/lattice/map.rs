@@ -240,14 +240,23 @@ fn union<V: Lattice>(a: &Tree<V>, b: &Tree<V>, f: &impl Fn(&V, &V) -> V) -> Tree
         return a.clone();
     }
     match (&**a, &**b) {
+        (Node::Leaf { key: ka, value: va }, Node::Leaf { key: kb, value: vb }) if ka == kb => {
+            let v = f(va, vb);
+            if v == *vb {
+                b.clone()
+            } else if v == *va {
+                a.clone()
+            } else {
+                leaf(*ka, v)
+            }
+        }
         (Node::Leaf { key, value }, _) => update(b, *key, &mut |old: Option<&V>| match old {
             None => Some(value.clone()),
             Some(old) => {
                 let v = f(value, old);
                 (v != *old).then_some(v)
             }
-        })
-        .pipe_if_equal_leaf(a, *key, value),
+        }),
         (_, Node::Leaf { key, value }) => update(a, *key, &mut |old: Option<&V>| match old {
             None => Some(value.clone()),
             Some(old) => {
@@ -297,20 +306,6 @@ fn union<V: Lattice>(a: &Tree<V>, b: &Tree<V>, f: &impl Fn(&V, &V) -> V) -> Tree
             } else {
                 link(*p, a.clone(), *q, b.clone())
             }
-        }
-    }
-}
-
-/// Helper for [`union`]: when `a` is a single leaf and the union is just that leaf, reuse `a`.
-trait PipeIfEqualLeaf<V> {
-    fn pipe_if_equal_leaf(self, a: &Tree<V>, key: u32, value: &V) -> Tree<V>;
-}
-
-impl<V: PartialEq> PipeIfEqualLeaf<V> for Tree<V> {
-    fn pipe_if_equal_leaf(self, a: &Tree<V>, key: u32, value: &V) -> Tree<V> {
-        match &*self {
-            Node::Leaf { key: k, value: v } if *k == key && v == value => a.clone(),
-            _ => self,
         }
     }
 }
@@ -692,6 +687,9 @@ impl<K: MapKey + Display, V: Lattice + Display> Display for MapLattice<K, V> {
 #[cfg(test)]
 mod tests {
     use std::cell::Cell;
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
 
     use super::*;
     use crate::lattice::{Flat, Interval};
@@ -820,5 +818,57 @@ mod tests {
         let mut acc = top.clone();
         assert_eq!(acc.join_with(&m), Changed::No);
         assert!(acc.shares_root_with(&top));
+    }
+
+    /// Keys that exercise every bit position, including the top one.
+    fn key() -> impl Strategy<Value = u32> {
+        prop_oneof![
+            0u32..16,
+            Just(u32::MAX),
+            Just(1 << 31),
+            Just((1 << 31) | 5),
+            any::<u32>()
+        ]
+    }
+
+    fn model(ops: &[(u32, Option<i64>)]) -> (MapLattice<u32, Flat<i64>>, BTreeMap<u32, i64>) {
+        let mut map = MapLattice::new();
+        let mut reference = BTreeMap::new();
+        for &(k, v) in ops {
+            match v {
+                Some(v) => {
+                    map = map.insert(k, Flat::Value(v));
+                    reference.insert(k, v);
+                }
+                None => {
+                    map = map.remove(k);
+                    reference.remove(&k);
+                }
+            }
+        }
+        (map, reference)
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_a_btreemap(
+            ops_a in proptest::collection::vec((key(), proptest::option::of(0i64..3)), 0..40),
+            ops_b in proptest::collection::vec((key(), proptest::option::of(0i64..3)), 0..40),
+        ) {
+            let (a, ra) = model(&ops_a);
+            let (b, rb) = model(&ops_b);
+            prop_assert_eq!(a.len(), ra.len());
+            let listed: Vec<(u32, i64)> = a.iter().map(|(k, v)| (k, *v.constant().unwrap())).collect();
+            let expected: Vec<(u32, i64)> = ra.iter().map(|(k, v)| (*k, *v)).collect();
+            prop_assert_eq!(listed, expected);
+            for k in ra.keys().chain(rb.keys()) {
+                let (x, y) = (a.get_or_bottom(*k), b.get_or_bottom(*k));
+                prop_assert_eq!(a.join(&b).get_or_bottom(*k), x.join(&y));
+                prop_assert_eq!(a.meet(&b).get_or_bottom(*k), x.meet(&y));
+            }
+            let pointwise = ra.keys().chain(rb.keys()).all(|k| a.get_or_bottom(*k).leq(&b.get_or_bottom(*k)));
+            prop_assert_eq!(a.leq(&b), pointwise);
+            prop_assert_eq!(a == b, ra == rb);
+        }
     }
 }
