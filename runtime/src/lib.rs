@@ -2,7 +2,7 @@
 //!
 //! - [`lattice`]: the lattice trait family and the standard lattices.
 //! - [`program`]: the statement vocabulary and the traits through which engines see a program.
-//! - [`cfg`]: reverse post-order, dominators, dominance frontiers, weak topological order.
+//! - [`cfg`](mod@cfg): reverse post-order, dominators, dominance frontiers, weak topological order.
 //! - [`engine`]: the worklist solver, the naive reference solver and tracing.
 //! - [`graph_free`]: the graph-free instruction-level solver for instruction lists.
 //! - [`value`]: non-relational value analysis over any value domain (constants, intervals).

@@ -293,3 +293,26 @@ fn checker_catches_a_widening_that_does_not_terminate() {
         "{message}"
     );
 }
+
+/// The dense environments the value analyses run on: unreachable, or one value per name.
+fn env<D: Lattice + 'static>(
+    value: impl Strategy<Value = D> + Clone + 'static,
+) -> impl Strategy<Value = absinthe::value::Env<D>> {
+    prop_oneof![
+        1 => Just(absinthe::value::Env::Unreachable),
+        4 => proptest::collection::vec(value, 3).prop_map(absinthe::value::Env::Reachable),
+    ]
+}
+
+#[test]
+fn environments_of_constants_and_intervals() {
+    check_lattice(env(strategies::flat()), CASES);
+    check_lattice(env(interval()), CASES);
+    check_widening_terminates(
+        |i| {
+            let i = i as i64;
+            absinthe::value::Env::Reachable(vec![Interval::new(-i, i), Interval::new(0, 2 * i)])
+        },
+        16,
+    );
+}

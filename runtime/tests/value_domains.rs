@@ -3,7 +3,7 @@
 
 use absinthe::lattice::{Flat, Interval, Lattice};
 use absinthe::program::Op;
-use absinthe::value::ValueDomain;
+use absinthe::value::{Concrete, ValueDomain};
 use proptest::prelude::*;
 
 /// Integers mixing small values with the extremes, where overflow happens.

@@ -31,19 +31,4 @@ impl ValueDomain for Flat<i64> {
             _ => (a.clone(), b.clone()),
         }
     }
-
-    fn contains(&self, v: i64) -> bool {
-        match self {
-            Flat::Bottom => false,
-            Flat::Value(c) => *c == v,
-            Flat::Top => true,
-        }
-    }
-
-    fn as_constant(&self) -> Option<i64> {
-        match self {
-            Flat::Value(c) => Some(*c),
-            Flat::Bottom | Flat::Top => None,
-        }
-    }
 }

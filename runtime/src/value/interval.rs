@@ -163,26 +163,18 @@ impl ValueDomain for Interval {
             }
             Op::Eq => {
                 let both = a.meet(b);
-                (both.clone(), both)
+                (both, both)
             }
             Op::Ne => (exclude(a, b.as_constant()), exclude(b, a.as_constant())),
-            _ => (a.clone(), b.clone()),
+            _ => (*a, *b),
         }
-    }
-
-    fn contains(&self, v: i64) -> bool {
-        Interval::contains(self, v)
-    }
-
-    fn as_constant(&self) -> Option<i64> {
-        Interval::as_constant(self)
     }
 }
 
 /// `a` without the value `c` where that shrinks the interval (only at its ends).
 fn exclude(a: &Interval, c: Option<i64>) -> Interval {
     let (Some(c), Some((lo, hi))) = (c, a.bounds()) else {
-        return a.clone();
+        return *a;
     };
     if lo == c && hi == c {
         Interval::empty()
@@ -191,6 +183,6 @@ fn exclude(a: &Interval, c: Option<i64>) -> Interval {
     } else if hi == c {
         Interval::new(lo, hi - 1)
     } else {
-        a.clone()
+        *a
     }
 }

@@ -6,11 +6,13 @@
 //! constants and it is constant propagation; turn on conditions and it is Wegman–Zadeck
 //! conditional constant propagation; instantiate it with intervals and it is interval analysis.
 
+mod concrete;
 mod constant;
 mod env;
 mod interval;
 mod nonrel;
 
+pub use concrete::Concrete;
 pub use env::Env;
 pub use nonrel::{NonRelational, PointStates};
 
@@ -22,16 +24,16 @@ use std::fmt::Display;
 ///
 /// # Laws
 ///
-/// With `γ(a)` the set of integers `a` stands for (`a.contains(v)` iff `v ∈ γ(a)`):
+/// With `γ(a)` the set of integers `a` stands for (`a.contains(v)` iff `v ∈ γ(a)`, see
+/// [`Concrete`]):
 ///
-/// - `γ(bottom) = ∅`, `γ(top)` = every `i64`, and `a.leq(b)` implies `γ(a) ⊆ γ(b)`.
 /// - `constant(c).contains(c)`.
 /// - **binary** is sound: if `a.contains(x)`, `b.contains(y)` and `op.eval(x, y) == Some(z)`
 ///   then `binary(op, a, b).contains(z)`. It is bottom when either argument is bottom.
 /// - **assume** is sound: for `(a2, b2) = assume(op, a, b)`, if `a.contains(x)`,
 ///   `b.contains(y)` and `op.eval(x, y) == Some(1)` then `a2.contains(x)` and `b2.contains(y)`;
 ///   and `a2.leq(a)`, `b2.leq(b)`. Returning the arguments unchanged is always sound.
-pub trait ValueDomain: Lattice + Top + Display {
+pub trait ValueDomain: Lattice + Top + Concrete + Display {
     /// The abstraction of the literal `c`.
     fn constant(c: i64) -> Self;
 
@@ -43,12 +45,6 @@ pub trait ValueDomain: Lattice + Top + Display {
         let _ = op;
         (a.clone(), b.clone())
     }
-
-    /// Whether the concrete value `v` is described by `self`.
-    fn contains(&self, v: i64) -> bool;
-
-    /// The single value `self` describes, if it is exactly one.
-    fn as_constant(&self) -> Option<i64>;
 }
 
 /// What a branch on an abstract value may do.
