@@ -5,6 +5,7 @@
 //! - [`cfg`](mod@cfg): reverse post-order, dominators, dominance frontiers, weak topological order.
 //! - [`engine`]: the worklist solver, the naive reference solver and tracing.
 //! - [`graph_free`]: the graph-free instruction-level solver for instruction lists.
+//! - [`liveness`]: live names, the reference backward analysis.
 //! - [`value`]: non-relational value analysis over any value domain (constants, intervals).
 //! - `laws` (feature `laws`): the generic lattice-law checker and proptest strategies.
 //!
@@ -16,5 +17,6 @@ pub mod graph_free;
 pub mod lattice;
 #[cfg(feature = "laws")]
 pub mod laws;
+pub mod liveness;
 pub mod program;
 pub mod value;

@@ -44,6 +44,11 @@ impl<T: Ord + Clone + Debug> Powerset<T> {
         self.elements.insert(x)
     }
 
+    /// Removes `x`, reporting whether it was a member.
+    pub fn remove(&mut self, x: &T) -> bool {
+        self.elements.remove(x)
+    }
+
     /// Whether `x` is a member.
     pub fn contains(&self, x: &T) -> bool {
         self.elements.contains(x)
