@@ -6,3 +6,4 @@
 pub mod analyses;
 pub mod driver;
 pub mod render;
+pub mod verify;

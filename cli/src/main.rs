@@ -4,6 +4,7 @@
 use absinthe::engine::Limits;
 use absinthe_cli::analyses::AnalysisName;
 use absinthe_cli::driver::{self, Format, Input, Strategy};
+use absinthe_cli::verify::{self, VerifyConfig};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,6 +21,30 @@ struct Cli {
 enum Command {
     /// Analyze a program and print it annotated with the inferred facts.
     Analyze(AnalyzeArgs),
+    /// Check an analysis against concrete runs: every value a run computes must lie in what the
+    /// analysis inferred. Reports the first disagreement of each run and the rule behind it.
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct VerifyArgs {
+    /// A toy program or a core-IR module; without it (and without `--random`), `prog0`.
+    file: Option<PathBuf>,
+    /// The analysis to check.
+    #[arg(long, short, default_value = "interval", value_parser = parse_analysis)]
+    analysis: AnalysisName,
+    /// Concrete runs per function, on random arguments.
+    #[arg(long, default_value_t = 100)]
+    runs: usize,
+    /// Seed of the random arguments (and of the random programs).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Check this many generated programs instead of FILE.
+    #[arg(long)]
+    random: Option<u64>,
+    /// Steps each concrete run may take.
+    #[arg(long, default_value_t = 10_000)]
+    max_steps: u64,
 }
 
 #[derive(Debug, clap::Args)]
@@ -70,19 +95,63 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Analyze(args) => analyze(args),
+        Command::Verify(args) => verify(args),
+    }
+}
+
+fn load(file: Option<&PathBuf>) -> Result<Input, ExitCode> {
+    match file {
+        None => Ok(Input::builtin_prog0()),
+        Some(path) => Input::load(path).map_err(|message| {
+            eprint!("{message}");
+            ExitCode::FAILURE
+        }),
+    }
+}
+
+fn verify(args: VerifyArgs) -> ExitCode {
+    let input = match load(args.file.as_ref()) {
+        Ok(input) => input,
+        Err(code) => return code,
+    };
+    let config = VerifyConfig {
+        runs: args.runs,
+        seed: args.seed,
+        max_steps: args.max_steps,
+    };
+    let report = verify::run(
+        &input,
+        args.analysis,
+        &Limits::default(),
+        &config,
+        args.random,
+    );
+    for violation in &report.violations {
+        println!("{violation}");
+    }
+    println!(
+        "{} runs, {} points and {} values checked: {} violation{}",
+        report.runs,
+        report.points_checked,
+        report.values_checked,
+        report.violations.len(),
+        if report.violations.len() == 1 {
+            ""
+        } else {
+            "s"
+        }
+    );
+    if report.violations.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 
 fn analyze(args: AnalyzeArgs) -> ExitCode {
-    let input = match &args.file {
-        None => Input::builtin_prog0(),
-        Some(path) => match Input::load(path) {
-            Ok(input) => input,
-            Err(message) => {
-                eprint!("{message}");
-                return ExitCode::FAILURE;
-            }
-        },
+    let input = match load(args.file.as_ref()) {
+        Ok(input) => input,
+        Err(code) => return code,
     };
     let limits = Limits {
         max_visits: args.max_visits,

@@ -1,0 +1,571 @@
+//! Abstract debugging: runs a program concretely and checks that every value it computes lies in
+//! what the analysis inferred, and when one does not, traces the disagreement back to the first
+//! transfer (a statement or an edge) that produced it, with its abstract and concrete inputs.
+
+use crate::driver::FunctionAnalysis;
+use absinthe::program::{BlockId, Cond, FuncId, NameId, Op, Operand, Program, Stmt, Terminator};
+use absinthe::value::{Env, ValueDomain};
+use absinthe_ir::function::{Function, Module};
+use absinthe_ir::generate::Rng;
+use absinthe_ir::interp::{self, Value};
+use std::fmt;
+
+/// How many concrete runs to make and how long each may be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyConfig {
+    /// Concrete runs per function, each on fresh random arguments.
+    pub runs: usize,
+    /// Seed of the argument generator.
+    pub seed: u64,
+    /// Steps each run may take.
+    pub max_steps: u64,
+}
+
+impl Default for VerifyConfig {
+    fn default() -> VerifyConfig {
+        VerifyConfig {
+            runs: 100,
+            seed: 0,
+            max_steps: 10_000,
+        }
+    }
+}
+
+/// A program point: statement `index` of `block` (`index == stmts.len()` is the terminator).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Point {
+    /// The block.
+    pub block: BlockId,
+    /// The block's label.
+    pub label: String,
+    /// The statement index.
+    pub index: usize,
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.label, self.index)
+    }
+}
+
+impl Point {
+    fn new(function: &Function, block: BlockId, index: usize) -> Point {
+        let label = function
+            .block(block)
+            .map_or_else(|| format!("{block:?}"), |b| b.label.clone());
+        Point {
+            block,
+            label,
+            index,
+        }
+    }
+}
+
+/// What produced the abstract value that missed the concrete one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Culprit {
+    /// The transfer of a statement.
+    Statement {
+        /// Where the statement is.
+        at: Point,
+        /// The statement as written.
+        text: String,
+        /// The rule that computed the result.
+        rule: String,
+        /// The abstract values of its operands (name, value).
+        abstract_inputs: Vec<(String, String)>,
+        /// The concrete values of its operands when it ran.
+        concrete_inputs: Vec<(String, i64)>,
+        /// The abstract value it produced.
+        abstract_result: String,
+    },
+    /// The transfer along an edge: a branch refinement, a feasibility decision or a φ.
+    Edge {
+        /// The label of the block control left.
+        from: String,
+        /// The label of the block control entered.
+        to: String,
+        /// The terminator of `from` as written.
+        terminator: String,
+        /// The rule applied on the edge.
+        rule: String,
+        /// The abstract state at the end of `from`, for the names the terminator reads.
+        abstract_inputs: Vec<(String, String)>,
+        /// Their concrete values when control took the edge.
+        concrete_inputs: Vec<(String, i64)>,
+    },
+}
+
+/// One disagreement between a concrete run and the analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The function.
+    pub function: String,
+    /// The arguments of the run that found it.
+    pub args: Vec<i64>,
+    /// Where the concrete state left the abstract one.
+    pub at: Point,
+    /// The statement or terminator at that point, as written.
+    pub text: String,
+    /// The name whose value is outside its abstract value, or `None` when the point itself was
+    /// inferred unreachable.
+    pub name: Option<String>,
+    /// The concrete value.
+    pub concrete: Option<i64>,
+    /// The abstract value (or `unreachable`).
+    pub abstract_value: String,
+    /// What produced it.
+    pub culprit: Option<Culprit>,
+}
+
+impl Violation {
+    /// The rule blamed, if any.
+    pub fn rule(&self) -> Option<&str> {
+        match &self.culprit {
+            Some(Culprit::Statement { rule, .. } | Culprit::Edge { rule, .. }) => Some(rule),
+            None => None,
+        }
+    }
+}
+
+/// The outcome of verifying one function.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VerifyReport {
+    /// Concrete runs made.
+    pub runs: usize,
+    /// Concrete values compared with abstract ones.
+    pub values_checked: u64,
+    /// Program points visited by the runs.
+    pub points_checked: u64,
+    /// The first disagreement of each run that had one, without repeats.
+    pub violations: Vec<Violation>,
+}
+
+impl VerifyReport {
+    /// Adds another report's counts and violations to this one.
+    pub fn absorb(&mut self, other: VerifyReport) {
+        self.runs += other.runs;
+        self.values_checked += other.values_checked;
+        self.points_checked += other.points_checked;
+        self.violations.extend(other.violations);
+    }
+}
+
+/// A concrete state observed before a point.
+#[derive(Clone, Debug)]
+struct Seen {
+    block: BlockId,
+    index: usize,
+    env: Vec<Option<Value>>,
+}
+
+/// Runs function `func` of `module` `config.runs` times on random arguments and checks every
+/// state it reaches against `analysis`.
+pub fn verify_function<D: ValueDomain>(
+    module: &Module,
+    func: FuncId,
+    analysis: &FunctionAnalysis<D>,
+    config: &VerifyConfig,
+) -> VerifyReport {
+    let mut report = VerifyReport::default();
+    let Some(function) = module.function(func) else {
+        return report;
+    };
+    let mut rng = Rng::new(config.seed);
+    let limits = interp::Limits {
+        max_steps: config.max_steps,
+        max_depth: 64,
+    };
+    for _ in 0..config.runs {
+        let args: Vec<i64> = function.params.iter().map(|_| rng.literal()).collect();
+        let mut previous: Option<Seen> = None;
+        let mut found: Option<Violation> = None;
+        let mut observer = |block: BlockId, index: usize, env: &[Option<Value>]| {
+            if found.is_some() {
+                return;
+            }
+            report.points_checked += 1;
+            let state = &analysis.points[block.index()][index];
+            match first_miss(state, env, &mut report.values_checked) {
+                Miss::None => {}
+                miss => {
+                    found = Some(explain(
+                        module,
+                        function,
+                        analysis,
+                        previous.as_ref(),
+                        Point::new(function, block, index),
+                        miss,
+                        &args,
+                    ));
+                }
+            }
+            match &mut previous {
+                Some(seen) => {
+                    seen.block = block;
+                    seen.index = index;
+                    seen.env.clear();
+                    seen.env.extend_from_slice(env);
+                }
+                None => {
+                    previous = Some(Seen {
+                        block,
+                        index,
+                        env: env.to_vec(),
+                    });
+                }
+            }
+        };
+        interp::run(module, func, &args, &limits, &mut observer);
+        report.runs += 1;
+        if let Some(v) = found {
+            if !report
+                .violations
+                .iter()
+                .any(|w| w.at == v.at && w.name == v.name && w.rule() == v.rule())
+            {
+                report.violations.push(v);
+            }
+        }
+    }
+    report
+}
+
+enum Miss {
+    None,
+    Unreachable,
+    Value(NameId, i64),
+}
+
+/// The first name whose concrete value the abstract state misses, if any.
+fn first_miss<D: ValueDomain>(state: &Env<D>, env: &[Option<Value>], checked: &mut u64) -> Miss {
+    if !state.is_reachable() {
+        return Miss::Unreachable;
+    }
+    for (i, v) in env.iter().enumerate() {
+        if let Some(Value::Int(v)) = v {
+            *checked += 1;
+            if !state.get(NameId::new(i)).contains(*v) {
+                return Miss::Value(NameId::new(i), *v);
+            }
+        }
+    }
+    Miss::None
+}
+
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one call site; the pieces of one event"
+)]
+fn explain<D: ValueDomain>(
+    module: &Module,
+    function: &Function,
+    analysis: &FunctionAnalysis<D>,
+    previous: Option<&Seen>,
+    at: Point,
+    miss: Miss,
+    args: &[i64],
+) -> Violation {
+    let state = &analysis.points[at.block.index()][at.index];
+    let (name, concrete, abstract_value) = match miss {
+        Miss::Value(n, v) => (
+            Some(function.names[n.index()].clone()),
+            Some(v),
+            state.get(n).to_string(),
+        ),
+        Miss::Unreachable | Miss::None => (None, None, "unreachable".to_owned()),
+    };
+    let culprit = previous.map(|prev| {
+        let same_block = prev.block == at.block && prev.index + 1 == at.index;
+        if same_block {
+            statement_culprit::<D>(module, function, analysis, prev)
+        } else {
+            edge_culprit::<D>(module, function, analysis, prev, at.block, name.as_deref())
+        }
+    });
+    Violation {
+        function: function.name.clone(),
+        args: args.to_vec(),
+        text: point_text(module, function, &at),
+        at,
+        name,
+        concrete,
+        abstract_value,
+        culprit,
+    }
+}
+
+fn int_of(env: &[Option<Value>], n: NameId) -> Option<i64> {
+    match env.get(n.index()) {
+        Some(Some(Value::Int(v))) => Some(*v),
+        _ => None,
+    }
+}
+
+/// The names and literals an operand list reads, with their abstract and concrete values.
+fn inputs<D: ValueDomain>(
+    function: &Function,
+    operands: &[Operand],
+    state: &Env<D>,
+    env: &[Option<Value>],
+) -> (Vec<(String, String)>, Vec<(String, i64)>) {
+    let mut abstract_inputs = Vec::new();
+    let mut concrete_inputs = Vec::new();
+    for &o in operands {
+        if let Operand::Name(n) = o {
+            let name = function.names[n.index()].clone();
+            if abstract_inputs.iter().any(|(m, _)| *m == name) {
+                continue;
+            }
+            abstract_inputs.push((name.clone(), state.get(n).to_string()));
+            if let Some(v) = int_of(env, n) {
+                concrete_inputs.push((name, v));
+            }
+        }
+    }
+    (abstract_inputs, concrete_inputs)
+}
+
+fn statement_culprit<D: ValueDomain>(
+    module: &Module,
+    function: &Function,
+    analysis: &FunctionAnalysis<D>,
+    prev: &Seen,
+) -> Culprit {
+    let at = Point::new(function, prev.block, prev.index);
+    let stmt = &function.stmts(prev.block)[prev.index];
+    let before = &analysis.points[prev.block.index()][prev.index];
+    let after = &analysis.points[prev.block.index()][prev.index + 1];
+    let mut operands = Vec::new();
+    stmt.for_each_use(|o| operands.push(o));
+    let (abstract_inputs, concrete_inputs) = inputs(function, &operands, before, &prev.env);
+    let rule = match stmt {
+        Stmt::Assign { rhs, .. } => match rhs {
+            absinthe::program::Rhs::Use(Operand::Int(_)) => D::rule_name_of("constant"),
+            absinthe::program::Rhs::Use(Operand::Name(_)) => "copy".to_owned(),
+            absinthe::program::Rhs::Binary(op, ..) => D::rule_name_of(&format!("binary({op})")),
+            absinthe::program::Rhs::New => "new (top)".to_owned(),
+            absinthe::program::Rhs::Load(..) => "load (top)".to_owned(),
+            absinthe::program::Rhs::Call(..) => "call (top)".to_owned(),
+        },
+        Stmt::Store { .. } | Stmt::Call { .. } => "no effect on names".to_owned(),
+    };
+    let abstract_result = stmt
+        .def()
+        .map_or_else(String::new, |d| after.get(d).to_string());
+    Culprit::Statement {
+        text: point_text(module, function, &at),
+        at,
+        rule,
+        abstract_inputs,
+        concrete_inputs,
+        abstract_result,
+    }
+}
+
+fn edge_culprit<D: ValueDomain>(
+    module: &Module,
+    function: &Function,
+    analysis: &FunctionAnalysis<D>,
+    prev: &Seen,
+    to: BlockId,
+    name: Option<&str>,
+) -> Culprit {
+    let from = prev.block;
+    let term = function.terminator(from);
+    let end = &analysis.points[from.index()][function.stmts(from).len()];
+    let mut operands = Vec::new();
+    term.for_each_use(|o| operands.push(o));
+    let is_phi = name.is_some_and(|n| {
+        function
+            .phis(to)
+            .iter()
+            .any(|phi| function.names[phi.dest.index()] == n)
+    });
+    let rule = if is_phi {
+        "φ".to_owned()
+    } else {
+        match term {
+            Terminator::Branch {
+                cond,
+                then_to,
+                else_to,
+            } => {
+                let taken = *then_to == to && *else_to != to;
+                let op = match *cond {
+                    Cond::Compare(op, ..) => op,
+                    Cond::NonZero(_) => Op::Ne,
+                };
+                let op = if taken {
+                    op
+                } else {
+                    op.negated().unwrap_or(op)
+                };
+                D::rule_name_of(&format!("assume({op})"))
+            }
+            Terminator::Switch { .. } => D::rule_name_of("assume(==)"),
+            _ => "edge".to_owned(),
+        }
+    };
+    let (abstract_inputs, concrete_inputs) = inputs(function, &operands, end, &prev.env);
+    Culprit::Edge {
+        from: Point::new(function, from, 0).label,
+        to: Point::new(function, to, 0).label,
+        terminator: point_text(
+            module,
+            function,
+            &Point::new(function, from, function.stmts(from).len()),
+        ),
+        rule,
+        abstract_inputs,
+        concrete_inputs,
+    }
+}
+
+/// Helpers to name rules of a domain in reports.
+trait RuleNames {
+    fn rule_name_of(what: &str) -> String;
+}
+
+impl<D: ValueDomain> RuleNames for D {
+    fn rule_name_of(what: &str) -> String {
+        let ty = std::any::type_name::<D>();
+        let short = ty.rsplit("::").next().unwrap_or(ty);
+        format!("{short}::{what}")
+    }
+}
+
+/// The statement or terminator at `at`, as the printer writes it.
+fn point_text(module: &Module, function: &Function, at: &Point) -> String {
+    let mut text = String::new();
+    let _ = absinthe_ir::air::print::write_function(&mut text, module, function);
+    // Lines: signature, then per block its label, φs, statements and terminator.
+    let mut line = 1;
+    for (b, block) in function.blocks().iter().enumerate() {
+        line += 1 + block.phis.len();
+        if b == at.block.index() {
+            line += at.index;
+            break;
+        }
+        line += block.stmts.len() + 1;
+    }
+    text.lines()
+        .nth(line)
+        .map_or_else(String::new, |l| l.trim().to_owned())
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "violation in `{}` with arguments {:?}, at {} (before `{}`): ",
+            self.function, self.args, self.at, self.text
+        )?;
+        match (&self.name, self.concrete) {
+            (Some(name), Some(v)) => writeln!(f, "{name} = {v} is not in {}", self.abstract_value)?,
+            _ => writeln!(f, "the point is reached but was inferred unreachable")?,
+        }
+        let list = |items: &[(String, String)]| {
+            items
+                .iter()
+                .map(|(n, v)| format!("{n} = {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let concrete = |items: &[(String, i64)]| {
+            items
+                .iter()
+                .map(|(n, v)| format!("{n} = {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match &self.culprit {
+            Some(Culprit::Statement {
+                at,
+                text,
+                rule,
+                abstract_inputs,
+                concrete_inputs,
+                abstract_result,
+            }) => {
+                writeln!(f, "  produced by `{text}` at {at}, rule {rule}")?;
+                writeln!(f, "    abstract inputs: {}", list(abstract_inputs))?;
+                writeln!(f, "    concrete inputs: {}", concrete(concrete_inputs))?;
+                writeln!(f, "    abstract result: {abstract_result}")
+            }
+            Some(Culprit::Edge {
+                from,
+                to,
+                terminator,
+                rule,
+                abstract_inputs,
+                concrete_inputs,
+            }) => {
+                writeln!(
+                    f,
+                    "  produced on the edge {from} -> {to} of `{terminator}`, rule {rule}"
+                )?;
+                writeln!(f, "    abstract inputs: {}", list(abstract_inputs))?;
+                writeln!(f, "    concrete inputs: {}", concrete(concrete_inputs))
+            }
+            None => writeln!(f, "  at the function's entry"),
+        }
+    }
+}
+
+/// Verifies `analysis` on every function of `module`.
+pub fn verify_module<D: ValueDomain>(
+    module: &Module,
+    conditional: bool,
+    limits: &absinthe::engine::Limits,
+    config: &VerifyConfig,
+) -> VerifyReport {
+    let mut report = VerifyReport::default();
+    for (i, function) in module.functions.iter().enumerate() {
+        let analysis = crate::driver::analyze_function::<D>(function, conditional, limits);
+        report.absorb(verify_function(module, FuncId::new(i), &analysis, config));
+    }
+    report
+}
+
+/// Runs `verify` for the command line: on `input` (a toy program is lowered to core IR first),
+/// or, when `random` is set, on that many generated programs instead.
+pub fn run(
+    input: &crate::driver::Input,
+    analysis: crate::analyses::AnalysisName,
+    limits: &absinthe::engine::Limits,
+    config: &VerifyConfig,
+    random: Option<u64>,
+) -> VerifyReport {
+    use crate::analyses::AnalysisName;
+    use absinthe::lattice::{Flat, Interval};
+    let check = |module: &Module| match analysis {
+        AnalysisName::Const | AnalysisName::Sccp => {
+            verify_module::<Flat<i64>>(module, analysis.conditional(), limits, config)
+        }
+        AnalysisName::Interval => {
+            verify_module::<Interval>(module, analysis.conditional(), limits, config)
+        }
+    };
+    if let Some(count) = random {
+        let mut report = VerifyReport::default();
+        for seed in 0..count {
+            let generated = absinthe_ir::generate::random_function(
+                config.seed.wrapping_add(seed),
+                &absinthe_ir::generate::GenConfig::default(),
+            );
+            report.absorb(check(&generated));
+        }
+        return report;
+    }
+    match input {
+        crate::driver::Input::Air { module, .. } => check(module),
+        crate::driver::Input::Toy { program, .. } => {
+            let (function, _) = program.lower();
+            check(&Module {
+                functions: vec![function],
+                fields: Vec::new(),
+            })
+        }
+    }
+}
