@@ -61,6 +61,12 @@ impl Point {
     }
 }
 
+/// Names with the display form of their abstract values.
+pub type NamedValues = Vec<(String, String)>;
+
+/// Names with their concrete values.
+pub type NamedInts = Vec<(String, i64)>;
+
 /// What produced the abstract value that missed the concrete one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Culprit {
@@ -73,9 +79,9 @@ pub enum Culprit {
         /// The rule that computed the result.
         rule: String,
         /// The abstract values of its operands (name, value).
-        abstract_inputs: Vec<(String, String)>,
+        abstract_inputs: NamedValues,
         /// The concrete values of its operands when it ran.
-        concrete_inputs: Vec<(String, i64)>,
+        concrete_inputs: NamedInts,
         /// The abstract value it produced.
         abstract_result: String,
     },
@@ -90,9 +96,9 @@ pub enum Culprit {
         /// The rule applied on the edge.
         rule: String,
         /// The abstract state at the end of `from`, for the names the terminator reads.
-        abstract_inputs: Vec<(String, String)>,
+        abstract_inputs: NamedValues,
         /// Their concrete values when control took the edge.
-        concrete_inputs: Vec<(String, i64)>,
+        concrete_inputs: NamedInts,
     },
 }
 
@@ -308,7 +314,7 @@ fn inputs<D: ValueDomain>(
     operands: &[Operand],
     state: &Env<D>,
     env: &[Option<Value>],
-) -> (Vec<(String, String)>, Vec<(String, i64)>) {
+) -> (NamedValues, NamedInts) {
     let mut abstract_inputs = Vec::new();
     let mut concrete_inputs = Vec::new();
     for &o in operands {
