@@ -259,10 +259,6 @@ fn first_miss<D: ValueDomain>(state: &Env<D>, env: &[Option<Value>], checked: &m
     Miss::None
 }
 
-#[expect(
-    clippy::too_many_arguments,
-    reason = "one call site; the pieces of one event"
-)]
 fn explain<D: ValueDomain>(
     module: &Module,
     function: &Function,
