@@ -17,6 +17,7 @@ use std::fmt;
 const OVERFLOW_BLIND_ADD: u8 = 1;
 const OFF_BY_ONE_LT: u8 = 2;
 
+// ANCHOR: planted
 /// Intervals with the mistake `BUG` planted in one rule.
 #[derive(Clone, PartialEq, Eq, Debug)]
 struct Planted<const BUG: u8>(Interval);
@@ -100,6 +101,7 @@ impl<const BUG: u8> ValueDomain for Planted<BUG> {
         (Planted(x), Planted(y))
     }
 }
+// ANCHOR_END: planted
 
 fn module(text: &str) -> Module {
     absinthe_ir::parse_module("test.air", text).expect("valid test program")
@@ -153,6 +155,7 @@ fn an_interval_add_that_forgets_overflow_is_caught() {
     };
     assert_eq!(text, "b = a + 1");
     assert_eq!(concrete_inputs, &[("a".to_owned(), i64::MAX)]);
+    // ANCHOR: overflow_report
     expect_test::expect![[r#"
         violation in `main` with arguments [9223372036854775807], at bb0[1] (before `c = b * 2`): b = -9223372036854775808 is not in [-9223372036854775807, +∞]
           produced by `b = a + 1` at bb0[0], rule Planted<1>::binary(+)
@@ -160,6 +163,7 @@ fn an_interval_add_that_forgets_overflow_is_caught() {
             concrete inputs: a = 9223372036854775807
             abstract result: [-9223372036854775807, +∞]
     "#]]
+    // ANCHOR_END: overflow_report
     .assert_eq(&first.to_string());
     // The correct domain is sound on the same runs.
     assert_eq!(verify::<Interval>(&module(INCREMENT), 300).violations, []);
