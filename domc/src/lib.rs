@@ -1,2 +1,8 @@
-//! The `.dom` compiler: grammar, syntax, sema, model and code generation. It arrives with the
-//! `.dom` issue; the crate exists so the workspace has its final shape.
+//! The `.dom` compiler and the code generator it shares with absinthe's macros.
+//!
+//! - [`model`]: lattices, reduced products, reductions and transfer rules after checking; both
+//!   front ends (the `#[lattice]` macros and, with the `.dom` issue, the `.dom` parser) build it.
+//! - [`codegen`]: the one generator from the model to Rust tokens.
+
+pub mod codegen;
+pub mod model;

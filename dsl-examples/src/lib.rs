@@ -1,3 +1,13 @@
-//! Analyses written with absinthe's declarative front ends (`#[lattice]` items and `.dom` files).
-//! The examples arrive with the macros and `.dom` issues; the crate exists so the workspace has
-//! its final shape.
+//! Analyses written with absinthe's declarative front ends.
+//!
+//! - [`seed`]: the Green Fairy's Interval and Const domains, their reduced product with a
+//!   `meet_ext` reduction and the `+` transfer, and a finite disjunction of intervals.
+//! - [`signs`]: signs × parities × intervals × constants, with the direct product of the same
+//!   components for comparison.
+//!
+//! Every product here is a `ValueDomain`, so the runtime's non-relational analysis runs it over
+//! toy programs and the core IR, and `absinthe analyze --analysis NAME` knows it.
+
+pub mod disjunctive;
+pub mod seed;
+pub mod signs;

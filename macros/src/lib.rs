@@ -1,3 +1,46 @@
-//! absinthe's procedural macros: a thin shell that will parse `#[lattice]` items into the shared
-//! model and call the shared generator. The macros themselves arrive with the macros issue; the
-//! crate exists so the workspace has its final shape.
+//! absinthe's procedural macros: a thin shell over the shared model and generator of
+//! `absinthe-domc`.
+//!
+//! - `#[lattice]` on a struct or an enum: [`lattice`] parses it into the model and generates the
+//!   lattice impls.
+//! - `#[absinthe::domain]` on an inline module: [`domain`] reads the reduced products, the
+//!   `#[meet_ext]` reductions and the `#[transfer]` rules declared in it, checks them together,
+//!   and generates the products.
+//! - `#[meet_ext]` and `#[transfer]` only mark functions inside such a module; on their own they
+//!   report where they belong.
+//!
+//! Each macro goes syn → model → check → expand; on an error it still emits the item (and a
+//! stub implementation) so the user sees the one error that matters.
+
+mod args;
+mod domain;
+mod errors;
+mod lattice;
+
+use proc_macro::TokenStream;
+
+/// Declares a lattice on a struct (the pointwise product of its fields) or an enum (flat, finite
+/// or a sum of lattices). See the book's chapter "Declaring domains".
+#[proc_macro_attribute]
+pub fn lattice(args: TokenStream, item: TokenStream) -> TokenStream {
+    lattice::expand(args.into(), item.into()).into()
+}
+
+/// Reads the reduced products, reductions and transfer rules of an inline module and generates
+/// the products.
+#[proc_macro_attribute]
+pub fn domain(args: TokenStream, item: TokenStream) -> TokenStream {
+    domain::expand(args.into(), item.into()).into()
+}
+
+/// Marks a reduction `fn(&Target, &Source) -> Target` inside a `#[absinthe::domain]` module.
+#[proc_macro_attribute]
+pub fn meet_ext(args: TokenStream, item: TokenStream) -> TokenStream {
+    errors::misplaced("meet_ext", args.into(), item.into()).into()
+}
+
+/// Marks a transfer rule inside a `#[absinthe::domain]` module.
+#[proc_macro_attribute]
+pub fn transfer(args: TokenStream, item: TokenStream) -> TokenStream {
+    errors::misplaced("transfer", args.into(), item.into()).into()
+}

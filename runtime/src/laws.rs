@@ -6,14 +6,20 @@
 //! [`strategies`] has one for each standard lattice. A violated law panics with the law's name
 //! and a shrunk counterexample, so the checker is meant to be called from `#[test]` functions.
 
+pub use proptest;
+
 use std::any::type_name;
 use std::fmt::Debug;
 
 use proptest::collection::vec;
 use proptest::prelude::*;
+use proptest::strategy::BoxedStrategy;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 
-use crate::lattice::{Changed, Lattice, Thresholds, Top};
+use crate::lattice::{
+    Changed, Congruence, Dual, FiniteSum, Flat, Interval, JoinCost, Lattice, Lift, Parity,
+    Powerset, Sign, Thresholds, Top,
+};
 
 /// How many extra steps, after an increasing chain stops growing, the widening sequence may take
 /// before it must be stationary.
@@ -360,6 +366,94 @@ pub fn check_top<L: Top>(strategy: impl Strategy<Value = L>, cases: u32) {
         }
         Ok(())
     });
+}
+
+/// Types with a default proptest strategy: every standard lattice, the integers and `bool`
+/// (payloads of flat enums), and every type `#[lattice]` declares, for which the strategy is
+/// generated from the strategies of its parts.
+pub trait Arbitrary: Sized + Debug {
+    /// The strategy the law checker draws values from.
+    fn strategy() -> BoxedStrategy<Self>;
+}
+
+/// A lattice that knows how to check its own laws: `#[lattice]` implements it, so one line in a
+/// test (`<Interval as Laws>::check_laws()`) runs the whole checker on a declared type.
+pub trait Laws: Lattice + Arbitrary {
+    /// Runs [`check_laws`] (and [`check_laws_with_top`] when the lattice has a top).
+    ///
+    /// # Panics
+    ///
+    /// When a law fails, with the law's name and a shrunk counterexample.
+    fn check_laws();
+}
+
+/// How many cases [`check_laws`] and [`check_laws_with_top`] run per law.
+pub const DEFAULT_CASES: u32 = 256;
+
+/// Checks every law of [`Lattice`] on `L`, drawing values from [`Arbitrary::strategy`].
+///
+/// # Panics
+///
+/// When a law fails, as [`check_lattice`] does.
+pub fn check_laws<L: Lattice + Arbitrary>() {
+    check_lattice(L::strategy(), DEFAULT_CASES);
+}
+
+/// [`check_laws`], then the laws of [`Top`].
+///
+/// # Panics
+///
+/// When a law fails, as [`check_lattice`] and [`check_top`] do.
+pub fn check_laws_with_top<L: Top + Arbitrary>() {
+    check_laws::<L>();
+    check_top(L::strategy(), DEFAULT_CASES);
+}
+
+macro_rules! arbitrary_from {
+    ($($ty:ty => $strategy:expr),* $(,)?) => {
+        $(impl Arbitrary for $ty {
+            fn strategy() -> BoxedStrategy<Self> {
+                $strategy.boxed()
+            }
+        })*
+    };
+}
+
+arbitrary_from! {
+    i64 => strategies::int(),
+    bool => any::<bool>(),
+    u8 => 0u8..8,
+    u32 => strategies::key(),
+    Flat<i64> => strategies::flat(),
+    Interval => strategies::interval(),
+    Sign => strategies::sign(),
+    Parity => strategies::parity(),
+    Congruence => strategies::congruence(),
+    Powerset<u8> => strategies::powerset(),
+}
+
+impl<L: Arbitrary + Top + 'static> Arbitrary for Dual<L> {
+    fn strategy() -> BoxedStrategy<Self> {
+        L::strategy().prop_map(Dual).boxed()
+    }
+}
+
+impl<L: Arbitrary + Lattice + 'static> Arbitrary for Lift<L> {
+    fn strategy() -> BoxedStrategy<Self> {
+        prop_oneof![1 => Just(Lift::Bottom), 4 => L::strategy().prop_map(Lift::Lifted)].boxed()
+    }
+}
+
+impl<D, const N: usize, C> Arbitrary for FiniteSum<D, N, C>
+where
+    D: Arbitrary + Lattice + Ord + 'static,
+    C: JoinCost<D> + 'static,
+{
+    fn strategy() -> BoxedStrategy<Self> {
+        vec(D::strategy(), 0..6)
+            .prop_map(FiniteSum::from_values)
+            .boxed()
+    }
 }
 
 /// Proptest strategies for the standard lattices, biased towards the corner cases: small values

@@ -116,6 +116,11 @@ impl Thresholds {
 /// Lattices whose join or meet must approximate (for example [`FiniteSum`] when it runs out of
 /// disjuncts) say so with [`Lattice::EXACT`] `= false`: their join is still an upper bound and
 /// their meet still sound, but not least/greatest.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a lattice",
+    label = "`{Self}` does not implement `absinthe::lattice::Lattice`",
+    note = "the fields of a `#[lattice]` struct and the payloads of a `#[lattice(sum)]` enum must be lattices; mark a struct field `#[lattice(ignore)]` to keep it out of the order"
+)]
 pub trait Lattice: Clone + Eq + Debug {
     /// Whether every ascending chain is finite, so that join is a valid widening.
     const FINITE_HEIGHT: bool;
@@ -174,6 +179,10 @@ pub trait Lattice: Clone + Eq + Debug {
 /// # Laws
 ///
 /// `a.leq(&top())` for all `a`; `a.is_top()` iff `a == top()`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no top element",
+    note = "a `#[lattice]` type has a top only when every part of it has one; add `#[lattice(no_top)]` to declare it without"
+)]
 pub trait Top: Lattice {
     /// The greatest element: nothing is known.
     fn top() -> Self;

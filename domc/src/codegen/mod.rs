@@ -1,0 +1,58 @@
+//! The shared code generator: turns the checked [`model`](crate::model) into Rust tokens.
+//!
+//! Both front ends call it: the `#[lattice]` and `#[absinthe::domain]` macros return its tokens
+//! to rustc, the `.dom` compiler formats them into a file. Generated code names only
+//! `::absinthe::__private` paths, never emits a `HashMap` iteration order, and documents each
+//! impl with the declaration it came from.
+
+mod lattice;
+mod product;
+
+pub use lattice::lattice;
+pub use product::product;
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+/// The path generated code reaches the runtime through.
+fn rt() -> TokenStream {
+    quote!(::absinthe::__private)
+}
+
+/// `#[doc = "…"]` naming the declaration an impl came from.
+fn provenance(what: &str, origin: &crate::model::Origin) -> TokenStream {
+    let text = format!(" {what}, generated from {}.", origin.describe);
+    quote!(#[doc = #text])
+}
+
+/// A compile-time assertion that `ty` is a lattice (and has a top, when `top`), reported at the
+/// type's own span.
+fn assert_parts<'a>(types: impl IntoIterator<Item = &'a syn::Type>, top: bool) -> TokenStream {
+    let rt = rt();
+    let checks = types.into_iter().map(|ty| {
+        let top_check = top.then(|| quote_spanned!(ty.span()=> #rt::assert_top::<#ty>();));
+        quote_spanned! {ty.span()=>
+            #rt::assert_lattice::<#ty>();
+            #top_check
+        }
+    });
+    quote! {
+        const _: () = {
+            #(#checks)*
+        };
+    }
+}
+
+/// Builds `(s1, (s2, (… , Just(()))))` and the matching pattern `(x1, (x2, (…, ())))`, so that
+/// any number of strategies combine without proptest's tuple-size limit.
+fn nested_tuple(strategies: &[TokenStream], names: &[syn::Ident]) -> (TokenStream, TokenStream) {
+    let rt = rt();
+    let mut strategy = quote!(#rt::laws::Just(()));
+    let mut pattern = quote!(());
+    for (s, name) in strategies.iter().zip(names).rev() {
+        strategy = quote!((#s, #strategy));
+        pattern = quote!((#name, #pattern));
+    }
+    (strategy, pattern)
+}

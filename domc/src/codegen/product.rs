@@ -1,0 +1,517 @@
+//! Code for reduced products: the smashed pointwise lattice of the components, the `reduce`
+//! loop over the declared reductions, the transfer dispatch (`ValueDomain`), concretization,
+//! and optionally the direct product of the same components (no reductions) for comparison.
+
+use super::lattice::laws_impls;
+use super::{assert_parts, nested_tuple, provenance, rt};
+use crate::model::{Policy, ProductDecl, RuleKind};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+/// Everything generated for one product; `direct` names the direct-product companion type to
+/// generate as well, if any.
+pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
+    let rt = rt();
+    let name = &decl.name;
+    let members: Vec<_> = decl.components.iter().map(|c| &c.member).collect();
+    let types: Vec<_> = decl.components.iter().map(|c| &c.ty).collect();
+    let doc = provenance("The reduced product", &decl.origin);
+    let checks = assert_parts(types.iter().copied(), true);
+    let policy = match decl.policy {
+        Policy::Never => quote!(#rt::ReducePolicy::Never),
+        Policy::Once => quote!(#rt::ReducePolicy::Once),
+        Policy::Fixpoint(k) => quote!(#rt::ReducePolicy::Fixpoint(#k)),
+    };
+    let reduction_count = decl.reductions.len();
+    let exact = decl.reductions.is_empty() || decl.policy == Policy::Never;
+
+    let fieldwise = |op: &str, extra: TokenStream| {
+        let op = format_ident!("{op}");
+        quote!(#name { #(#members: <#types as #rt::Lattice>::#op(&self.#members, &other.#members #extra)),* })
+    };
+    let join = fieldwise("join", TokenStream::new());
+    let meet = fieldwise("meet", TokenStream::new());
+    let widen = fieldwise("widen", TokenStream::new());
+    let widen_t = fieldwise("widen_with_thresholds", quote!(, thresholds));
+    let narrow = fieldwise("narrow", TokenStream::new());
+    let bottom = quote!(#name { #(#members: <#types as #rt::Lattice>::bottom()),* });
+    let top = quote!(#name { #(#members: <#types as #rt::Top>::top()),* });
+
+    let steps = decl.reductions.iter().map(|r| {
+        let target = &decl.components[r.target];
+        let source = &decl.components[r.source];
+        let (tm, tt) = (&target.member, &target.ty);
+        let sm = &source.member;
+        let f = &r.function;
+        let call = if r.in_place {
+            quote!({
+                let mut target = #rt::Clone::clone(&self.#tm);
+                #f(&mut target, &self.#sm);
+                target
+            })
+        } else {
+            quote!(#f(&self.#tm, &self.#sm))
+        };
+        quote_spanned! {r.origin.span=>
+            {
+                let refined: #tt = #call;
+                round |= <#tt as #rt::Lattice>::meet_with(&mut self.#tm, &refined);
+                if <#tt as #rt::Lattice>::is_bottom(&self.#tm) {
+                    return self.__absinthe_collapse() | #rt::Changed::Yes;
+                }
+            }
+        }
+    });
+
+    let value_domain = value_domain(decl);
+    let concrete_parts = quote!(true #(&& <#types as #rt::Concrete>::contains(&self.#members, v))*);
+    let as_constant = quote! {
+        #(if let #rt::Option::Some(c) = <#types as #rt::Concrete>::as_constant(&self.#members) {
+            return #rt::Option::Some(c);
+        })*
+        #rt::Option::None
+    };
+    let name_text = name.to_string();
+    let debug_fields = decl.components.iter().map(|c| {
+        let m = &c.member;
+        let label = match m {
+            syn::Member::Named(i) => i.to_string(),
+            syn::Member::Unnamed(i) => i.index.to_string(),
+        };
+        quote!(.field(#label, &self.#m))
+    });
+    let display_parts = decl.components.iter().enumerate().map(|(i, c)| {
+        let m = &c.member;
+        let sep = if i == 0 { "" } else { ", " };
+        let label = match m {
+            syn::Member::Named(ident) => format!("{sep}{ident}: "),
+            syn::Member::Unnamed(index) => format!("{sep}{}: ", index.index),
+        };
+        quote!(f.write_str(#label)?; #rt::fmt::Display::fmt(&self.#m, f)?;)
+    });
+    let names: Vec<Ident> = (0..types.len()).map(|i| format_ident!("c{i}")).collect();
+    let strategies: Vec<TokenStream> = types
+        .iter()
+        .map(|ty| quote!(<#ty as #rt::laws::Arbitrary>::strategy()))
+        .collect();
+    let (strategy, pattern) = nested_tuple(&strategies, &names);
+    let laws = laws_impls(
+        name,
+        true,
+        quote!(#strategy.prop_map(|#pattern| {
+            let mut value = #name { #(#members: #names),* };
+            #rt::ReducedProduct::reduce(&mut value);
+            value
+        })),
+    );
+    let direct = direct.map(|d| direct_product(decl, d));
+
+    quote! {
+        #checks
+
+        impl #name {
+            /// Makes every component bottom; reports whether anything changed.
+            fn __absinthe_collapse(&mut self) -> #rt::Changed {
+                let mut changed = #rt::Changed::No;
+                #(changed |= #rt::replace_if_changed(
+                    &mut self.#members,
+                    <#types as #rt::Lattice>::bottom(),
+                );)*
+                changed
+            }
+
+            /// `value` reduced under `policy`.
+            fn __absinthe_reduced(mut value: Self, policy: #rt::ReducePolicy) -> Self {
+                #rt::ReducedProduct::reduce_with(&mut value, policy);
+                value
+            }
+        }
+
+        #doc
+        impl #rt::PartialEq for #name {
+            fn eq(&self, other: &Self) -> bool {
+                let (a, b) = (#rt::Lattice::is_bottom(self), #rt::Lattice::is_bottom(other));
+                if a || b { return a == b; }
+                true #(&& self.#members == other.#members)*
+            }
+        }
+
+        impl #rt::Eq for #name {}
+
+        #doc
+        impl #rt::Lattice for #name {
+            const FINITE_HEIGHT: bool = true #(&& <#types as #rt::Lattice>::FINITE_HEIGHT)*;
+            const EXACT: bool = #exact #(&& <#types as #rt::Lattice>::EXACT)*;
+
+            fn bottom() -> Self { #bottom }
+
+            fn is_bottom(&self) -> bool {
+                false #(|| <#types as #rt::Lattice>::is_bottom(&self.#members))*
+            }
+
+            fn leq(&self, other: &Self) -> bool {
+                if #rt::Lattice::is_bottom(self) { return true; }
+                if #rt::Lattice::is_bottom(other) { return false; }
+                true #(&& <#types as #rt::Lattice>::leq(&self.#members, &other.#members))*
+            }
+
+            fn join(&self, other: &Self) -> Self {
+                if #rt::Lattice::is_bottom(self) { return #rt::Clone::clone(other); }
+                if #rt::Lattice::is_bottom(other) { return #rt::Clone::clone(self); }
+                Self::__absinthe_reduced(#join, #policy)
+            }
+
+            fn meet(&self, other: &Self) -> Self {
+                Self::__absinthe_reduced(#meet, #policy)
+            }
+
+            // No reduction after widening: it could undo the jump that makes widening stop.
+            fn widen(&self, other: &Self) -> Self {
+                if #rt::Lattice::is_bottom(self) { return #rt::Clone::clone(other); }
+                if #rt::Lattice::is_bottom(other) { return #rt::Clone::clone(self); }
+                #widen
+            }
+
+            fn widen_with_thresholds(&self, other: &Self, thresholds: &#rt::Thresholds) -> Self {
+                if #rt::Lattice::is_bottom(self) { return #rt::Clone::clone(other); }
+                if #rt::Lattice::is_bottom(other) { return #rt::Clone::clone(self); }
+                #widen_t
+            }
+
+            fn narrow(&self, other: &Self) -> Self {
+                if #rt::Lattice::is_bottom(self) || #rt::Lattice::is_bottom(other) {
+                    return <Self as #rt::Lattice>::bottom();
+                }
+                #narrow
+            }
+        }
+
+        #doc
+        impl #rt::Top for #name {
+            fn top() -> Self { #top }
+            fn is_top(&self) -> bool {
+                true #(&& <#types as #rt::Top>::is_top(&self.#members))*
+            }
+        }
+
+        #doc
+        impl #rt::ReducedProduct for #name {
+            const POLICY: #rt::ReducePolicy = #policy;
+            const REDUCTIONS: usize = #reduction_count;
+
+            fn reduce(&mut self) -> #rt::Changed {
+                #rt::ReducedProduct::reduce_with(self, #policy)
+            }
+
+            fn reduce_with(&mut self, policy: #rt::ReducePolicy) -> #rt::Changed {
+                if #rt::Lattice::is_bottom(self) {
+                    return self.__absinthe_collapse();
+                }
+                let mut changed = #rt::Changed::No;
+                for _ in 0..policy.max_rounds() {
+                    let mut round = #rt::Changed::No;
+                    #(#steps)*
+                    changed |= round;
+                    if !round.changed() {
+                        break;
+                    }
+                }
+                changed
+            }
+        }
+
+        #doc
+        impl #rt::Concrete for #name {
+            fn contains(&self, v: #rt::i64) -> bool { #concrete_parts }
+
+            fn as_constant(&self) -> #rt::Option<#rt::i64> { #as_constant }
+        }
+
+        #value_domain
+
+        impl #rt::fmt::Debug for #name {
+            fn fmt(&self, f: &mut #rt::fmt::Formatter<'_>) -> #rt::fmt::Result {
+                if #rt::Lattice::is_bottom(self) { return f.write_str("⊥"); }
+                f.debug_struct(#name_text) #(#debug_fields)* .finish()
+            }
+        }
+
+        impl #rt::fmt::Display for #name {
+            fn fmt(&self, f: &mut #rt::fmt::Formatter<'_>) -> #rt::fmt::Result {
+                if #rt::Lattice::is_bottom(self) { return f.write_str("⊥"); }
+                if #rt::Top::is_top(self) { return f.write_str("⊤"); }
+                f.write_str("{")?;
+                #(#display_parts)*
+                f.write_str("}")
+            }
+        }
+
+        #laws
+        #direct
+    }
+}
+
+/// The `ValueDomain` impl: each operation dispatched to every component's rule, then reduced.
+/// The private `__absinthe_*` helpers take the policy so the direct product can share them.
+fn value_domain(decl: &ProductDecl) -> TokenStream {
+    let rt = rt();
+    let name = &decl.name;
+    let doc = provenance("The transfer dispatch", &decl.origin);
+
+    let literal = decl.components.iter().enumerate().map(|(i, c)| {
+        let (m, ty) = (&c.member, &c.ty);
+        let rule = decl
+            .rules
+            .iter()
+            .find(|r| r.component == i && r.kind == RuleKind::Literal);
+        let value = match rule {
+            Some(r) => {
+                let f = &r.function;
+                quote_spanned!(r.origin.span=> #f(c))
+            }
+            None if c.value_domain => quote!(<#ty as #rt::ValueDomain>::constant(c)),
+            None => quote!(<#ty as #rt::Top>::top()),
+        };
+        quote!(#m: #value)
+    });
+
+    let binary = decl.components.iter().enumerate().map(|(i, c)| {
+        let (m, ty) = (&c.member, &c.ty);
+        let arms = decl
+            .rules
+            .iter()
+            .filter(|r| r.component == i)
+            .filter_map(|r| {
+                let f = &r.function;
+                match &r.kind {
+                    RuleKind::Binary(op) => {
+                        Some(quote_spanned!(r.origin.span=> #rt::Op::#op => #f(a, b)))
+                    }
+                    _ => None,
+                }
+            });
+        let fallback = match decl
+            .rules
+            .iter()
+            .find(|r| r.component == i && r.kind == RuleKind::AnyBinary)
+        {
+            Some(r) => {
+                let f = &r.function;
+                quote_spanned!(r.origin.span=> _ => #f(op, a, b))
+            }
+            None if c.value_domain => {
+                quote!(_ => <#ty as #rt::ValueDomain>::binary(op, &a.#m, &b.#m))
+            }
+            None => quote!(_ => <#ty as #rt::Top>::top()),
+        };
+        quote!(#m: match op { #(#arms,)* #fallback })
+    });
+
+    let assume = decl.components.iter().enumerate().map(|(i, c)| {
+        let (m, ty) = (&c.member, &c.ty);
+        let arms = decl
+            .rules
+            .iter()
+            .filter(|r| r.component == i)
+            .filter_map(|r| {
+                let f = &r.function;
+                match &r.kind {
+                    RuleKind::Assume(op) => {
+                        Some(quote_spanned!(r.origin.span=> #rt::Op::#op => #f(a, b)))
+                    }
+                    _ => None,
+                }
+            });
+        let fallback = match decl
+            .rules
+            .iter()
+            .find(|r| r.component == i && r.kind == RuleKind::AnyAssume)
+        {
+            Some(r) => {
+                let f = &r.function;
+                quote_spanned!(r.origin.span=> _ => #f(op, a, b))
+            }
+            None if c.value_domain => {
+                quote!(_ => <#ty as #rt::ValueDomain>::assume(op, &a.#m, &b.#m))
+            }
+            None => quote!(_ => (#rt::Clone::clone(&a.#m), #rt::Clone::clone(&b.#m))),
+        };
+        // A rule may only refine: its result is met with what was known.
+        quote! {
+            let (x, y): (#ty, #ty) = match op { #(#arms,)* #fallback };
+            ra.#m = <#ty as #rt::Lattice>::meet(&a.#m, &x);
+            rb.#m = <#ty as #rt::Lattice>::meet(&b.#m, &y);
+        }
+    });
+
+    quote! {
+        impl #name {
+            fn __absinthe_constant(c: #rt::i64, policy: #rt::ReducePolicy) -> Self {
+                Self::__absinthe_reduced(#name { #(#literal),* }, policy)
+            }
+
+            fn __absinthe_binary(
+                op: #rt::Op,
+                a: &Self,
+                b: &Self,
+                policy: #rt::ReducePolicy,
+            ) -> Self {
+                if #rt::Lattice::is_bottom(a) || #rt::Lattice::is_bottom(b) {
+                    return <Self as #rt::Lattice>::bottom();
+                }
+                Self::__absinthe_reduced(#name { #(#binary),* }, policy)
+            }
+
+            fn __absinthe_assume(
+                op: #rt::Op,
+                a: &Self,
+                b: &Self,
+                policy: #rt::ReducePolicy,
+            ) -> (Self, Self) {
+                let (mut ra, mut rb) = (#rt::Clone::clone(a), #rt::Clone::clone(b));
+                #(#assume)*
+                (
+                    Self::__absinthe_reduced(ra, policy),
+                    Self::__absinthe_reduced(rb, policy),
+                )
+            }
+        }
+
+        #doc
+        impl #rt::ValueDomain for #name {
+            fn constant(c: #rt::i64) -> Self {
+                Self::__absinthe_constant(c, <Self as #rt::ReducedProduct>::POLICY)
+            }
+
+            fn binary(op: #rt::Op, a: &Self, b: &Self) -> Self {
+                Self::__absinthe_binary(op, a, b, <Self as #rt::ReducedProduct>::POLICY)
+            }
+
+            fn assume(op: #rt::Op, a: &Self, b: &Self) -> (Self, Self) {
+                Self::__absinthe_assume(op, a, b, <Self as #rt::ReducedProduct>::POLICY)
+            }
+        }
+    }
+}
+
+/// The direct product of the same components: a newtype over the product whose operations
+/// never reduce.
+fn direct_product(decl: &ProductDecl, direct: &Ident) -> TokenStream {
+    let rt = rt();
+    let name = &decl.name;
+    let members: Vec<_> = decl.components.iter().map(|c| &c.member).collect();
+    let types: Vec<_> = decl.components.iter().map(|c| &c.ty).collect();
+    let never = quote!(#rt::ReducePolicy::Never);
+    let doc_text = format!(
+        " The direct product of the components of [`{name}`]: the same transfer rules, no \
+         reductions."
+    );
+    let doc = provenance("The direct product", &decl.origin);
+    let fieldwise = |op: &str| {
+        let op = format_ident!("{op}");
+        quote!(#direct(#name { #(#members: <#types as #rt::Lattice>::#op(&self.0.#members, &other.0.#members)),* }))
+    };
+    let join = fieldwise("join");
+    let meet = fieldwise("meet");
+    let names: Vec<Ident> = (0..types.len()).map(|i| format_ident!("c{i}")).collect();
+    let strategies: Vec<TokenStream> = types
+        .iter()
+        .map(|ty| quote!(<#ty as #rt::laws::Arbitrary>::strategy()))
+        .collect();
+    let (strategy, pattern) = nested_tuple(&strategies, &names);
+    let laws = laws_impls(
+        direct,
+        true,
+        quote!(#strategy.prop_map(|#pattern| #direct(#name { #(#members: #names),* }))),
+    );
+    quote! {
+        #[doc = #doc_text]
+        #[derive(Clone)]
+        pub struct #direct(pub #name);
+
+        #doc
+        impl #rt::PartialEq for #direct {
+            fn eq(&self, other: &Self) -> bool { self.0 == other.0 }
+        }
+
+        impl #rt::Eq for #direct {}
+
+        #doc
+        impl #rt::Lattice for #direct {
+            const FINITE_HEIGHT: bool = <#name as #rt::Lattice>::FINITE_HEIGHT;
+            const EXACT: bool = true #(&& <#types as #rt::Lattice>::EXACT)*;
+
+            fn bottom() -> Self { #direct(<#name as #rt::Lattice>::bottom()) }
+
+            fn is_bottom(&self) -> bool { #rt::Lattice::is_bottom(&self.0) }
+
+            fn leq(&self, other: &Self) -> bool { #rt::Lattice::leq(&self.0, &other.0) }
+
+            fn join(&self, other: &Self) -> Self {
+                if #rt::Lattice::is_bottom(self) { return #rt::Clone::clone(other); }
+                if #rt::Lattice::is_bottom(other) { return #rt::Clone::clone(self); }
+                #join
+            }
+
+            fn meet(&self, other: &Self) -> Self {
+                let mut result = #meet;
+                if #rt::Lattice::is_bottom(&result) { result.0.__absinthe_collapse(); }
+                result
+            }
+
+            fn widen(&self, other: &Self) -> Self {
+                #direct(#rt::Lattice::widen(&self.0, &other.0))
+            }
+
+            fn widen_with_thresholds(&self, other: &Self, thresholds: &#rt::Thresholds) -> Self {
+                #direct(#rt::Lattice::widen_with_thresholds(&self.0, &other.0, thresholds))
+            }
+
+            fn narrow(&self, other: &Self) -> Self {
+                #direct(#rt::Lattice::narrow(&self.0, &other.0))
+            }
+        }
+
+        #doc
+        impl #rt::Top for #direct {
+            fn top() -> Self { #direct(<#name as #rt::Top>::top()) }
+            fn is_top(&self) -> bool { #rt::Top::is_top(&self.0) }
+        }
+
+        #doc
+        impl #rt::Concrete for #direct {
+            fn contains(&self, v: #rt::i64) -> bool { #rt::Concrete::contains(&self.0, v) }
+            fn as_constant(&self) -> #rt::Option<#rt::i64> { #rt::Concrete::as_constant(&self.0) }
+        }
+
+        #doc
+        impl #rt::ValueDomain for #direct {
+            fn constant(c: #rt::i64) -> Self {
+                #direct(#name::__absinthe_constant(c, #never))
+            }
+
+            fn binary(op: #rt::Op, a: &Self, b: &Self) -> Self {
+                #direct(#name::__absinthe_binary(op, &a.0, &b.0, #never))
+            }
+
+            fn assume(op: #rt::Op, a: &Self, b: &Self) -> (Self, Self) {
+                let (x, y) = #name::__absinthe_assume(op, &a.0, &b.0, #never);
+                (#direct(x), #direct(y))
+            }
+        }
+
+        impl #rt::fmt::Debug for #direct {
+            fn fmt(&self, f: &mut #rt::fmt::Formatter<'_>) -> #rt::fmt::Result {
+                #rt::fmt::Debug::fmt(&self.0, f)
+            }
+        }
+
+        impl #rt::fmt::Display for #direct {
+            fn fmt(&self, f: &mut #rt::fmt::Formatter<'_>) -> #rt::fmt::Result {
+                #rt::fmt::Display::fmt(&self.0, f)
+            }
+        }
+
+        #laws
+    }
+}

@@ -1,0 +1,496 @@
+//! The model shared by both front ends: lattices, reduced products, reductions and transfer
+//! rules, as the `#[lattice]` macros and the `.dom` compiler understand them after checking.
+//!
+//! A front end builds these values (reporting its own errors with its own spans) and hands them to
+//! [`crate::codegen`]; nothing here knows where a declaration came from beyond its [`Origin`].
+
+use proc_macro2::{Ident, Span, TokenStream};
+
+/// Where a declaration came from: its span (for diagnostics in generated code) and a one-line
+/// description that generated code carries as documentation above the item it produced.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    /// The span of the declaration in the front end's input.
+    pub span: Span,
+    /// For example ``#[meet_ext] fn interval_from_const`` or ``interval.dom:12:1``.
+    pub describe: String,
+}
+
+impl Origin {
+    /// An origin at `span` described by `describe`.
+    pub fn new(span: Span, describe: impl Into<String>) -> Origin {
+        Origin {
+            span,
+            describe: describe.into(),
+        }
+    }
+}
+
+/// A lattice declared on a type.
+#[derive(Clone, Debug)]
+pub struct LatticeDecl {
+    /// The type's name.
+    pub name: Ident,
+    /// Where it was declared.
+    pub origin: Origin,
+    /// How its order is built.
+    pub kind: LatticeKind,
+    /// Whether a top element is generated.
+    pub has_top: bool,
+}
+
+/// The shape of a declared lattice.
+#[derive(Clone, Debug)]
+pub enum LatticeKind {
+    /// A struct ordered field by field.
+    Pointwise(Pointwise),
+    /// An enum with a bottom and a top variant around incomparable values.
+    Flat(Flat),
+    /// An enum of unit variants ordered by a Hasse diagram.
+    Finite(Finite),
+    /// An enum whose variants each carry a lattice, with a bottom and a top around them.
+    Sum(Sum),
+}
+
+/// A struct ordered field by field.
+#[derive(Clone, Debug)]
+pub struct Pointwise {
+    /// The fields, in declaration order.
+    pub fields: Vec<Field>,
+    /// Whether a bottom field makes the whole value bottom (the smashed product).
+    pub smash: bool,
+    /// A user function `fn(&Self) -> bool` saying which values also stand for bottom (for
+    /// example an interval whose low bound exceeds its high bound).
+    pub empty_if: Option<syn::Path>,
+    /// A user function `fn() -> Self` giving bottom instead of every field's bottom.
+    pub bottom: Option<syn::Path>,
+    /// A user function `fn() -> Self` giving top instead of every field's top.
+    pub top: Option<syn::Path>,
+}
+
+impl Pointwise {
+    /// The fields that take part in the order.
+    pub fn ordered(&self) -> impl Iterator<Item = &Field> {
+        self.fields.iter().filter(|f| !f.ignored)
+    }
+
+    /// Whether bottom has several representations that the generated code must treat as one.
+    pub fn has_many_bottoms(&self) -> bool {
+        self.smash || self.empty_if.is_some()
+    }
+}
+
+/// A field of a struct lattice or a product.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// The field's name or position.
+    pub member: syn::Member,
+    /// Its type.
+    pub ty: syn::Type,
+    /// Whether it is kept out of the order (compared by nothing, joined by keeping the left
+    /// operand's value, created with `Default`).
+    pub ignored: bool,
+}
+
+/// A flat enum: `bottom ⊑ every value ⊑ top`, values compared by equality.
+#[derive(Clone, Debug)]
+pub struct Flat {
+    /// The bottom variant (a unit variant).
+    pub bottom: Ident,
+    /// The top variant (a unit variant).
+    pub top: Ident,
+    /// The value variants, in declaration order.
+    pub values: Vec<Variant>,
+}
+
+/// A variant of an enum lattice.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// Its name.
+    pub name: Ident,
+    /// Its fields: none, positional or named.
+    pub fields: VariantFields,
+}
+
+/// The fields of a variant.
+#[derive(Clone, Debug)]
+pub enum VariantFields {
+    /// `Name`.
+    Unit,
+    /// `Name(T, U)`.
+    Tuple(Vec<syn::Type>),
+    /// `Name { a: T, b: U }`.
+    Named(Vec<(Ident, syn::Type)>),
+}
+
+impl VariantFields {
+    /// The types of the fields, in order.
+    pub fn types(&self) -> Vec<&syn::Type> {
+        match self {
+            VariantFields::Unit => Vec::new(),
+            VariantFields::Tuple(types) => types.iter().collect(),
+            VariantFields::Named(fields) => fields.iter().map(|(_, ty)| ty).collect(),
+        }
+    }
+}
+
+/// A finite lattice of unit variants given by its order.
+#[derive(Clone, Debug)]
+pub struct Finite {
+    /// The variants, in declaration order; indices below refer to this list.
+    pub variants: Vec<Ident>,
+    /// The checked order.
+    pub order: FiniteOrder,
+}
+
+/// A finite partial order that has been checked to be a lattice: the reflexive–transitive order,
+/// and the join and meet of every pair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FiniteOrder {
+    /// `leq[a][b]` iff `a ⊑ b`.
+    pub leq: Vec<Vec<bool>>,
+    /// `join[a][b]`: the least upper bound.
+    pub join: Vec<Vec<usize>>,
+    /// `meet[a][b]`: the greatest lower bound.
+    pub meet: Vec<Vec<usize>>,
+    /// The least element.
+    pub bottom: usize,
+    /// The greatest element.
+    pub top: usize,
+}
+
+/// Why a set of covering pairs does not describe a lattice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OrderError {
+    /// There are no elements.
+    Empty,
+    /// `a ⊑ b ⊑ … ⊑ a` with `a` distinct from `b`: the order has a cycle through these elements.
+    Cycle(Vec<usize>),
+    /// These elements are all minimal: there is no single least element.
+    NoBottom(Vec<usize>),
+    /// These elements are all maximal: there is no single greatest element.
+    NoTop(Vec<usize>),
+    /// `a` and `b` have several minimal upper bounds (listed), so no join.
+    NoJoin(usize, usize, Vec<usize>),
+    /// `a` and `b` have several maximal lower bounds (listed), so no meet.
+    NoMeet(usize, usize, Vec<usize>),
+}
+
+impl FiniteOrder {
+    /// Checks that the order generated by `below` (pairs `(a, b)` meaning `a ⊑ b`) on `n`
+    /// elements is a lattice, and tabulates it.
+    pub fn from_pairs(n: usize, below: &[(usize, usize)]) -> Result<FiniteOrder, OrderError> {
+        if n == 0 {
+            return Err(OrderError::Empty);
+        }
+        let mut leq = vec![vec![false; n]; n];
+        for (i, row) in leq.iter_mut().enumerate() {
+            row[i] = true;
+        }
+        for &(a, b) in below {
+            leq[a][b] = true;
+        }
+        // Warshall's transitive closure.
+        for k in 0..n {
+            for i in 0..n {
+                if leq[i][k] {
+                    for j in 0..n {
+                        if leq[k][j] {
+                            leq[i][j] = true;
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(a) = (0..n).find(|&a| (0..n).any(|b| b != a && leq[a][b] && leq[b][a])) {
+            let cycle = (0..n).filter(|&b| leq[a][b] && leq[b][a]).collect();
+            return Err(OrderError::Cycle(cycle));
+        }
+        let minimal: Vec<usize> = (0..n)
+            .filter(|&a| (0..n).all(|b| b == a || !leq[b][a]))
+            .collect();
+        if minimal.len() != 1 {
+            return Err(OrderError::NoBottom(minimal));
+        }
+        let maximal: Vec<usize> = (0..n)
+            .filter(|&a| (0..n).all(|b| b == a || !leq[a][b]))
+            .collect();
+        if maximal.len() != 1 {
+            return Err(OrderError::NoTop(maximal));
+        }
+        let mut join = vec![vec![0; n]; n];
+        let mut meet = vec![vec![0; n]; n];
+        for a in 0..n {
+            for b in 0..n {
+                let upper: Vec<usize> = (0..n).filter(|&c| leq[a][c] && leq[b][c]).collect();
+                let least: Vec<usize> = upper
+                    .iter()
+                    .copied()
+                    .filter(|&c| upper.iter().all(|&d| leq[c][d]))
+                    .collect();
+                match least.as_slice() {
+                    [j] => join[a][b] = *j,
+                    _ => {
+                        let minimal_upper = upper
+                            .iter()
+                            .copied()
+                            .filter(|&c| upper.iter().all(|&d| d == c || !leq[d][c]))
+                            .collect();
+                        return Err(OrderError::NoJoin(a, b, minimal_upper));
+                    }
+                }
+                let lower: Vec<usize> = (0..n).filter(|&c| leq[c][a] && leq[c][b]).collect();
+                let greatest: Vec<usize> = lower
+                    .iter()
+                    .copied()
+                    .filter(|&c| lower.iter().all(|&d| leq[d][c]))
+                    .collect();
+                match greatest.as_slice() {
+                    [m] => meet[a][b] = *m,
+                    _ => {
+                        let maximal_lower = lower
+                            .iter()
+                            .copied()
+                            .filter(|&c| lower.iter().all(|&d| d == c || !leq[c][d]))
+                            .collect();
+                        return Err(OrderError::NoMeet(a, b, maximal_lower));
+                    }
+                }
+            }
+        }
+        Ok(FiniteOrder {
+            leq,
+            join,
+            meet,
+            bottom: minimal[0],
+            top: maximal[0],
+        })
+    }
+
+    /// The longest strictly increasing chain, counted in steps (the lattice's height).
+    pub fn height(&self) -> usize {
+        let n = self.leq.len();
+        // Elements sorted so that every element comes after those below it.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&a| (0..n).filter(|&b| self.leq[b][a]).count());
+        let mut depth = vec![0; n];
+        for &a in &order {
+            depth[a] = (0..n)
+                .filter(|&b| b != a && self.leq[b][a])
+                .map(|b| depth[b] + 1)
+                .max()
+                .unwrap_or(0);
+        }
+        depth.into_iter().max().unwrap_or(0)
+    }
+}
+
+/// A sum of lattices: `Bottom ⊑ Variant(x) ⊑ Top`, variants with one lattice field each (or
+/// none, a single point), ordered inside a variant by their field and incomparable across.
+/// A variant holding its field's bottom is the sum's bottom.
+#[derive(Clone, Debug)]
+pub struct Sum {
+    /// The bottom variant (a unit variant).
+    pub bottom: Ident,
+    /// The top variant (a unit variant).
+    pub top: Ident,
+    /// The summands: each a unit variant or a variant with one lattice field.
+    pub summands: Vec<Variant>,
+}
+
+/// A reduced product: a struct of component lattices, the reductions between them and the
+/// transfer rules of each component.
+#[derive(Clone, Debug)]
+pub struct ProductDecl {
+    /// The struct's name.
+    pub name: Ident,
+    /// Where it was declared.
+    pub origin: Origin,
+    /// The components, in declaration order.
+    pub components: Vec<Component>,
+    /// How often reductions run.
+    pub policy: Policy,
+    /// The reductions, in the order they are applied.
+    pub reductions: Vec<Reduction>,
+    /// The transfer rules, in declaration order.
+    pub rules: Vec<Rule>,
+}
+
+/// The reduction policy as declared (mirrors `absinthe::product::ReducePolicy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// No reductions run: the direct product.
+    Never,
+    /// Each reduction once.
+    Once,
+    /// Rounds until nothing changes, at most this many.
+    Fixpoint(u32),
+}
+
+/// A component of a product.
+#[derive(Clone, Debug)]
+pub struct Component {
+    /// The field's name or position.
+    pub member: syn::Member,
+    /// The component's type.
+    pub ty: syn::Type,
+    /// Whether operations without a rule fall back to the component type's own
+    /// `ValueDomain` implementation (instead of top).
+    pub value_domain: bool,
+}
+
+/// A directed reduction `target ← source`.
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    /// Index of the refined component.
+    pub target: usize,
+    /// Index of the component that refines it.
+    pub source: usize,
+    /// The function: `fn(&Target, &Source) -> Target`, or `fn(&mut Target, &Source)` in place.
+    pub function: syn::Path,
+    /// Whether the function refines its target in place.
+    pub in_place: bool,
+    /// Where it was declared.
+    pub origin: Origin,
+}
+
+/// A transfer rule of one component.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// Index of the component whose value the rule computes.
+    pub component: usize,
+    /// What the rule is for.
+    pub kind: RuleKind,
+    /// The function implementing it.
+    pub function: syn::Path,
+    /// Where it was declared.
+    pub origin: Origin,
+}
+
+/// What a transfer rule computes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RuleKind {
+    /// `fn(i64) -> C`: the abstraction of a literal.
+    Literal,
+    /// `fn(&P, &P) -> C` for one operation (the name of an `Op` variant, such as `Add`).
+    Binary(Ident),
+    /// `fn(Op, &P, &P) -> C` for every operation without a rule of its own.
+    AnyBinary,
+    /// `fn(&P, &P) -> (C, C)` refining both operands of a comparison that holds.
+    Assume(Ident),
+    /// `fn(Op, &P, &P) -> (C, C)` for every comparison without a rule of its own.
+    AnyAssume,
+}
+
+/// The operations of the runtime's `Op`, as `(symbol, variant)`. Front ends accept the symbols;
+/// generated code names the variants.
+pub const OPERATIONS: [(&str, &str); 16] = [
+    ("+", "Add"),
+    ("-", "Sub"),
+    ("*", "Mul"),
+    ("/", "Div"),
+    ("%", "Rem"),
+    ("&", "And"),
+    ("|", "Or"),
+    ("^", "Xor"),
+    ("<<", "Shl"),
+    (">>", "Shr"),
+    ("<", "Lt"),
+    ("<=", "Le"),
+    (">", "Gt"),
+    (">=", "Ge"),
+    ("==", "Eq"),
+    ("!=", "Ne"),
+];
+
+/// The comparison operations, the only ones a branch can assume.
+pub const COMPARISONS: [&str; 6] = ["<", "<=", ">", ">=", "==", "!="];
+
+/// The `Op` variant for an operation symbol.
+pub fn op_variant(symbol: &str) -> Option<&'static str> {
+    OPERATIONS
+        .iter()
+        .find(|(s, _)| *s == symbol)
+        .map(|&(_, variant)| variant)
+}
+
+/// Every accepted operation symbol, for "expected one of" messages.
+pub fn op_symbols() -> String {
+    OPERATIONS
+        .iter()
+        .map(|(s, _)| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Tokens naming the type of a component, for messages.
+pub fn type_text(ty: &syn::Type) -> String {
+    let tokens: TokenStream = quote::quote!(#ty);
+    tokens
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sign_lattice_is_a_lattice() {
+        // Bottom, Neg, Zero, Pos, NonPos, NonNeg, NonZero, Top.
+        let below = [
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (1, 4),
+            (2, 4),
+            (2, 5),
+            (3, 5),
+            (1, 6),
+            (3, 6),
+            (4, 7),
+            (5, 7),
+            (6, 7),
+        ];
+        let order = FiniteOrder::from_pairs(8, &below).expect("a lattice");
+        assert_eq!((order.bottom, order.top), (0, 7));
+        assert_eq!(order.join[1][3], 6);
+        assert_eq!(order.join[1][2], 4);
+        assert_eq!(order.meet[4][5], 2);
+        assert_eq!(order.height(), 3);
+    }
+
+    #[test]
+    fn orders_that_are_not_lattices_are_explained() {
+        assert_eq!(FiniteOrder::from_pairs(0, &[]), Err(OrderError::Empty));
+        assert_eq!(
+            FiniteOrder::from_pairs(2, &[(0, 1), (1, 0)]),
+            Err(OrderError::Cycle(vec![0, 1]))
+        );
+        assert_eq!(
+            FiniteOrder::from_pairs(3, &[(0, 2), (1, 2)]),
+            Err(OrderError::NoBottom(vec![0, 1]))
+        );
+        assert_eq!(
+            FiniteOrder::from_pairs(3, &[(0, 1), (0, 2)]),
+            Err(OrderError::NoTop(vec![1, 2]))
+        );
+        // ⊥ < a, b < c, d < ⊤: a and b have two minimal upper bounds.
+        let below = [
+            (0, 1),
+            (0, 2),
+            (1, 3),
+            (2, 3),
+            (1, 4),
+            (2, 4),
+            (3, 5),
+            (4, 5),
+        ];
+        assert_eq!(
+            FiniteOrder::from_pairs(6, &below),
+            Err(OrderError::NoJoin(1, 2, vec![3, 4]))
+        );
+    }
+}

@@ -1,0 +1,95 @@
+//! The options of `#[lattice(…)]`, `#[transfer(…)]` and their field and variant forms, parsed
+//! with darling.
+
+use darling::FromMeta;
+use darling::ast::NestedMeta;
+use darling::util::{Flag, SpannedValue};
+use proc_macro2::TokenStream;
+
+/// `#[lattice(…)]` on a struct or an enum.
+#[derive(Debug, Default, FromMeta)]
+#[darling(default)]
+pub struct LatticeArgs {
+    /// A bottom field makes the whole struct bottom.
+    pub smash: Flag,
+    /// `fn(&Self) -> bool`: the values that also stand for bottom.
+    pub empty_if: Option<SpannedValue<syn::Path>>,
+    /// `fn() -> Self` giving bottom.
+    pub bottom: Option<SpannedValue<syn::Path>>,
+    /// `fn() -> Self` giving top.
+    pub top: Option<SpannedValue<syn::Path>>,
+    /// No top element.
+    pub no_top: Flag,
+    /// No generated `Display` (write your own).
+    pub no_display: Flag,
+    /// The enum is a sum of lattices.
+    pub sum: Flag,
+    /// The order of a finite enum: `"A < B < C, A < D"`.
+    pub order: Option<SpannedValue<String>>,
+    /// The struct is a reduced product (only inside `#[absinthe::domain]`).
+    pub product: Flag,
+    /// The reduction policy of a product: `"never"`, `"once"`, `"fixpoint"` or `"fixpoint(K)"`.
+    pub reduce: Option<SpannedValue<String>>,
+    /// The name of a direct-product companion type to generate.
+    pub direct: Option<syn::Ident>,
+}
+
+/// `#[lattice(…)]` on a field.
+#[derive(Debug, Default, FromMeta)]
+#[darling(default)]
+pub struct FieldArgs {
+    /// Keep the field out of the order.
+    pub ignore: Flag,
+    /// In a product: operations without a rule use the component type's own `ValueDomain`.
+    pub value_domain: Flag,
+}
+
+/// `#[lattice(…)]` on an enum variant.
+#[derive(Debug, Default, FromMeta)]
+#[darling(default)]
+pub struct VariantArgs {
+    /// This variant is the bottom.
+    pub bottom: Flag,
+    /// This variant is the top.
+    pub top: Flag,
+    /// This variant is below each of these variants (finite lattices).
+    pub below: darling::util::PathList,
+}
+
+/// `#[transfer(…)]` on a function.
+#[derive(Debug, Default, FromMeta)]
+#[darling(default)]
+pub struct TransferArgs {
+    /// The operation: `"+"`, `"<"`, ….
+    pub op: Option<SpannedValue<String>>,
+    /// The rule handles every operation without a rule of its own: `fn(Op, &P, &P) -> C`.
+    pub binary: Flag,
+    /// The abstraction of literals: `fn(i64) -> C`.
+    pub literal: Flag,
+    /// Branch refinement: `assume = "<"` for one comparison, or `assume` alone for all.
+    pub assume: Option<SpannedValue<darling::util::Override<String>>>,
+    /// The component the rule computes, when its type does not say.
+    pub component: Option<syn::Ident>,
+    /// The product the rule belongs to, when the module declares several.
+    pub product: Option<syn::Ident>,
+}
+
+/// Parses the arguments of an attribute (`#[x(a, b = c)]`) into `T`.
+pub fn parse<T: FromMeta + Default>(tokens: TokenStream) -> darling::Result<T> {
+    if tokens.is_empty() {
+        return Ok(T::default());
+    }
+    let items = NestedMeta::parse_meta_list(tokens)?;
+    T::from_list(&items)
+}
+
+/// Parses `#[lattice(…)]` (or `#[transfer(…)]`, …) found on a field, variant or function.
+pub fn from_attr<T: FromMeta + Default>(attr: &syn::Attribute) -> darling::Result<T> {
+    match &attr.meta {
+        syn::Meta::Path(_) => Ok(T::default()),
+        syn::Meta::List(list) => parse(list.tokens.clone()),
+        syn::Meta::NameValue(nv) => {
+            Err(darling::Error::custom("expected a list of options: `#[lattice(…)]`").with_span(nv))
+        }
+    }
+}

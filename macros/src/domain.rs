@@ -1,0 +1,630 @@
+//! `#[absinthe::domain]`: an inline module of reduced products, `#[meet_ext]` reductions and
+//! `#[transfer]` rules → the shared model → checks → the shared generator.
+//!
+//! A proc-macro sees one item at a time; a reduced product needs its reductions and rules at once
+//! to check them (a reduction between domains that are not components, a rule with the wrong
+//! arity, two rules for one operation) and to order them deterministically. The module is that
+//! unit, the same unit as a `.dom` file.
+
+use crate::args::{self, LatticeArgs, TransferArgs};
+use crate::errors::{Errors, flag_span, is_attr, stub};
+use crate::lattice::take_args;
+use absinthe_domc::codegen;
+use absinthe_domc::model::{
+    COMPARISONS, Component, Origin, Policy, ProductDecl, Reduction, Rule, RuleKind, op_symbols,
+    op_variant, type_text,
+};
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+use syn::spanned::Spanned;
+
+/// Expands `#[absinthe::domain] mod m { … }`.
+pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    if !args.is_empty() {
+        errors.at(&args, "`#[absinthe::domain]` takes no options");
+    }
+    let mut module: syn::ItemMod = match syn::parse2(item) {
+        Ok(module) => module,
+        Err(error) => {
+            return syn::Error::new(
+                error.span(),
+                "`#[absinthe::domain]` applies to an inline module: `mod name { … }`",
+            )
+            .to_compile_error();
+        }
+    };
+    let Some((_, items)) = module.content.as_mut() else {
+        errors.at(
+            &module,
+            "`#[absinthe::domain]` needs the module's items: write `mod name { … }` here, not \
+             `mod name;`",
+        );
+        let errors = errors.to_compile_errors();
+        return quote!(#module #errors);
+    };
+
+    let mut products: Vec<(ProductDecl, Option<Ident>)> = Vec::new();
+    let mut pending_reductions = Vec::new();
+    let mut pending_rules = Vec::new();
+    for item in items.iter_mut() {
+        match item {
+            syn::Item::Struct(s) => {
+                if let Some(product) = read_product(s, &mut errors) {
+                    products.push(product);
+                }
+            }
+            syn::Item::Fn(f) => {
+                if let Some(attr) = take_attr(&mut f.attrs, "meet_ext") {
+                    if !matches!(attr.meta, syn::Meta::Path(_)) {
+                        errors.at(&attr, "`#[meet_ext]` takes no options");
+                    }
+                    pending_reductions.push(f.sig.clone());
+                }
+                if let Some(attr) = take_attr(&mut f.attrs, "transfer") {
+                    match args::from_attr::<TransferArgs>(&attr) {
+                        Ok(args) => pending_rules.push((args, f.sig.clone(), attr)),
+                        Err(error) => errors.darling(error),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if products.is_empty() && (!pending_reductions.is_empty() || !pending_rules.is_empty()) {
+        errors.at(
+            &module.ident,
+            "this module declares reductions or rules but no `#[lattice(product)]` struct for \
+             them to belong to",
+        );
+    }
+    if !products.is_empty() {
+        for sig in &pending_reductions {
+            attach_reduction(sig, &mut products, &mut errors);
+        }
+        for (args, sig, attr) in &pending_rules {
+            attach_rule(args, sig, attr, &mut products, &mut errors);
+        }
+    }
+
+    let generated: Vec<TokenStream> = if errors.is_empty() {
+        products
+            .iter()
+            .map(|(decl, direct)| codegen::product(decl, direct.as_ref()))
+            .collect()
+    } else {
+        products.iter().map(|(decl, _)| stub(&decl.name)).collect()
+    };
+    let errors = errors.to_compile_errors();
+    if let Some((_, items)) = module.content.as_mut() {
+        let extra: syn::File =
+            syn::parse2(quote!(#(#generated)* #errors)).unwrap_or_else(|_| syn::File {
+                shebang: None,
+                attrs: Vec::new(),
+                items: Vec::new(),
+            });
+        items.extend(extra.items);
+    }
+    quote!(#module)
+}
+
+/// Removes the first attribute called `name` from `attrs` and returns it.
+fn take_attr(attrs: &mut Vec<syn::Attribute>, name: &str) -> Option<syn::Attribute> {
+    let index = attrs.iter().position(|a| is_attr(a, name))?;
+    Some(attrs.remove(index))
+}
+
+/// A struct marked `#[lattice(product …)]` as a product; other structs are left alone.
+fn read_product(
+    s: &mut syn::ItemStruct,
+    errors: &mut Errors,
+) -> Option<(ProductDecl, Option<Ident>)> {
+    let index = s.attrs.iter().position(|a| is_attr(a, "lattice"))?;
+    let options: LatticeArgs = match args::from_attr(&s.attrs[index]) {
+        Ok(options) => options,
+        Err(error) => {
+            // Leave the attribute for `#[lattice]` to report on its own.
+            let _ = error;
+            return None;
+        }
+    };
+    if !options.product.is_present() {
+        return None;
+    }
+    s.attrs.remove(index);
+    if !s.generics.params.is_empty() {
+        errors.at(&s.generics, "a product does not take generic parameters");
+    }
+    for (given, what) in [
+        (flag_span(&options.smash), "smash"),
+        (flag_span(&options.sum), "sum"),
+        (flag_span(&options.no_top), "no_top"),
+        (options.order.as_ref().map(|o| o.span()), "order"),
+        (options.empty_if.as_ref().map(|o| o.span()), "empty_if"),
+        (options.bottom.as_ref().map(|o| o.span()), "bottom"),
+        (options.top.as_ref().map(|o| o.span()), "top"),
+        (flag_span(&options.no_display), "no_display"),
+    ] {
+        if let Some(span) = given {
+            errors.push(syn::Error::new(
+                span,
+                format!(
+                    "`{what}` does not apply to a product: a product is smashed (any bottom \
+                     component makes it bottom), has a top, and prints its components"
+                ),
+            ));
+        }
+    }
+    let policy = match &options.reduce {
+        None => Policy::Fixpoint(absinthe_policy_default()),
+        Some(text) => match parse_policy(text.as_str()) {
+            Some(policy) => policy,
+            None => {
+                errors.push(syn::Error::new(
+                    text.span(),
+                    format!(
+                        "unknown reduction policy `{}`; expected `never`, `once`, `fixpoint` or \
+                         `fixpoint(K)` with K ≥ 1",
+                        text.as_str()
+                    ),
+                ));
+                Policy::Never
+            }
+        },
+    };
+    let mut components = Vec::new();
+    for (index, field) in s.fields.iter_mut().enumerate() {
+        let args: args::FieldArgs = take_args(&mut field.attrs, errors);
+        if let Some(span) = flag_span(&args.ignore) {
+            errors.push(syn::Error::new(
+                span,
+                "every component of a product takes part in the order; `ignore` applies to \
+                 `#[lattice]` structs",
+            ));
+        }
+        let member = match &field.ident {
+            Some(ident) => syn::Member::Named(ident.clone()),
+            None => syn::Member::Unnamed(syn::Index {
+                index: index as u32,
+                span: field.ty.span(),
+            }),
+        };
+        components.push(Component {
+            member,
+            ty: field.ty.clone(),
+            value_domain: args.value_domain.is_present(),
+        });
+    }
+    if components.is_empty() {
+        errors.at(&s.ident, "a product needs at least one component");
+    }
+    let decl = ProductDecl {
+        name: s.ident.clone(),
+        origin: Origin::new(
+            s.ident.span(),
+            format!("`#[lattice(product)] struct {}`", s.ident),
+        ),
+        components,
+        policy,
+        reductions: Vec::new(),
+        rules: Vec::new(),
+    };
+    Some((decl, options.direct.clone()))
+}
+
+/// The bound of `fixpoint` without a number.
+fn absinthe_policy_default() -> u32 {
+    8
+}
+
+fn parse_policy(text: &str) -> Option<Policy> {
+    let text = text.trim();
+    match text {
+        "never" => return Some(Policy::Never),
+        "once" => return Some(Policy::Once),
+        "fixpoint" => return Some(Policy::Fixpoint(absinthe_policy_default())),
+        _ => {}
+    }
+    let k = text.strip_prefix("fixpoint(")?.strip_suffix(')')?.trim();
+    k.parse::<u32>()
+        .ok()
+        .filter(|&k| k >= 1)
+        .map(Policy::Fixpoint)
+}
+
+/// The type behind `&T` (or `&mut T` when `mutable`), if the parameter has that shape.
+fn referenced(arg: &syn::FnArg, mutable: bool) -> Option<&syn::Type> {
+    let syn::FnArg::Typed(pat) = arg else {
+        return None;
+    };
+    match &*pat.ty {
+        syn::Type::Reference(r) if r.mutability.is_some() == mutable => Some(&r.elem),
+        _ => None,
+    }
+}
+
+/// The components of `product` whose type reads as `ty`.
+fn components_of(product: &ProductDecl, ty: &syn::Type) -> Vec<usize> {
+    let text = type_text(ty);
+    product
+        .components
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| type_text(&c.ty) == text)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+fn return_type(sig: &syn::Signature) -> Option<&syn::Type> {
+    match &sig.output {
+        syn::ReturnType::Type(_, ty) => Some(ty),
+        syn::ReturnType::Default => None,
+    }
+}
+
+fn origin(sig: &syn::Signature, what: &str) -> Origin {
+    Origin::new(sig.ident.span(), format!("`{what} fn {}`", sig.ident))
+}
+
+fn attach_reduction(
+    sig: &syn::Signature,
+    products: &mut [(ProductDecl, Option<Ident>)],
+    errors: &mut Errors,
+) {
+    let shape = "a reduction is `fn(target: &T, source: &S) -> T`, or `fn(target: &mut T, source: &S)` \
+                 to refine in place";
+    let inputs: Vec<&syn::FnArg> = sig.inputs.iter().collect();
+    let [first, second] = inputs.as_slice() else {
+        errors.at(
+            &sig.inputs,
+            format!("{shape}; this one takes {} parameters", inputs.len()),
+        );
+        return;
+    };
+    let (target, in_place) = match (referenced(first, false), referenced(first, true)) {
+        (Some(t), _) => (t, false),
+        (None, Some(t)) => (t, true),
+        (None, None) => {
+            errors.at(first, shape);
+            return;
+        }
+    };
+    let Some(source) = referenced(second, false) else {
+        errors.at(second, shape);
+        return;
+    };
+    match (in_place, return_type(sig)) {
+        (false, Some(ret)) if type_text(ret) == type_text(target) => {}
+        (false, Some(ret)) => {
+            errors.at(
+                ret,
+                format!(
+                    "a reduction returns its refined target: expected `{}`, found `{}`",
+                    type_text(target),
+                    type_text(ret)
+                ),
+            );
+            return;
+        }
+        (false, None) => {
+            errors.at(sig, format!("{shape}; this one returns nothing"));
+            return;
+        }
+        (true, Some(ret)) => {
+            errors.at(ret, "a reduction in place (`&mut` target) returns nothing");
+            return;
+        }
+        (true, None) => {}
+    }
+    let mut attached = false;
+    for (product, _) in products.iter_mut() {
+        let targets = components_of(product, target);
+        let sources = components_of(product, source);
+        if targets.is_empty() || sources.is_empty() {
+            continue;
+        }
+        for &t in &targets {
+            for &s in &sources {
+                if t == s {
+                    continue;
+                }
+                product.reductions.push(Reduction {
+                    target: t,
+                    source: s,
+                    function: sig.ident.clone().into(),
+                    in_place,
+                    origin: origin(sig, "#[meet_ext]"),
+                });
+                attached = true;
+            }
+        }
+    }
+    if !attached {
+        let listing: Vec<String> = products
+            .iter()
+            .map(|(p, _)| {
+                let components: Vec<String> =
+                    p.components.iter().map(|c| type_text(&c.ty)).collect();
+                format!("`{}` has {}", p.name, components.join(", "))
+            })
+            .collect();
+        errors.at(
+            &sig.ident,
+            format!(
+                "`{}` refines `{}` with `{}`, but no product of this module has both as \
+                 components ({})",
+                sig.ident,
+                type_text(target),
+                type_text(source),
+                listing.join("; ")
+            ),
+        );
+    }
+}
+
+fn attach_rule(
+    args: &TransferArgs,
+    sig: &syn::Signature,
+    attr: &syn::Attribute,
+    products: &mut [(ProductDecl, Option<Ident>)],
+    errors: &mut Errors,
+) {
+    // What the rule is for.
+    let mut kinds: Vec<(RuleKind, &str)> = Vec::new();
+    if let Some(op) = &args.op {
+        match op_variant(op.as_str()) {
+            Some(variant) => kinds.push((RuleKind::Binary(Ident::new(variant, op.span())), "op")),
+            None => {
+                errors.push(syn::Error::new(
+                    op.span(),
+                    format!(
+                        "unknown operation `{}`; expected one of {}",
+                        op.as_str(),
+                        op_symbols()
+                    ),
+                ));
+                return;
+            }
+        }
+    }
+    if args.binary.is_present() {
+        kinds.push((RuleKind::AnyBinary, "binary"));
+    }
+    if args.literal.is_present() {
+        kinds.push((RuleKind::Literal, "literal"));
+    }
+    if let Some(assume) = &args.assume {
+        match (**assume).as_ref().explicit() {
+            None => kinds.push((RuleKind::AnyAssume, "assume")),
+            Some(op) if COMPARISONS.contains(&op.as_str()) => {
+                let variant = op_variant(op.as_str()).unwrap_or("Eq");
+                kinds.push((
+                    RuleKind::Assume(Ident::new(variant, assume.span())),
+                    "assume",
+                ));
+            }
+            Some(op) => {
+                errors.push(syn::Error::new(
+                    assume.span(),
+                    format!(
+                        "a branch can only assume a comparison; `{op}` is not one of {}",
+                        COMPARISONS.map(|c| format!("`{c}`")).join(", ")
+                    ),
+                ));
+                return;
+            }
+        }
+    }
+    let kind = match kinds.as_slice() {
+        [(kind, _)] => kind.clone(),
+        [] => {
+            errors.at(
+                attr,
+                "say what the rule is for: `#[transfer(op = \"+\")]`, `#[transfer(binary)]`, \
+                 `#[transfer(literal)]`, `#[transfer(assume = \"<\")]` or `#[transfer(assume)]`",
+            );
+            return;
+        }
+        [(_, a), (_, b), ..] => {
+            errors.at(
+                attr,
+                format!("a rule is for one thing: `{a}` and `{b}` conflict"),
+            );
+            return;
+        }
+    };
+
+    // The product: named, or the only one, or the one the parameters mention.
+    let inputs: Vec<&syn::FnArg> = sig.inputs.iter().collect();
+    let product_index = match &args.product {
+        Some(name) => match products.iter().position(|(p, _)| p.name == *name) {
+            Some(i) => i,
+            None => {
+                errors.at(name, format!("this module declares no product `{name}`"));
+                return;
+            }
+        },
+        None => {
+            let mentioned = inputs.iter().find_map(|arg| {
+                let ty = referenced(arg, false)?;
+                let text = type_text(ty);
+                products.iter().position(|(p, _)| p.name == text)
+            });
+            match (mentioned, products.len()) {
+                (Some(i), _) => i,
+                (None, 1) => 0,
+                (None, _) => {
+                    errors.at(
+                        &sig.ident,
+                        "this module declares several products: say which one the rule belongs \
+                         to with `product = Name`",
+                    );
+                    return;
+                }
+            }
+        }
+    };
+    let product = &mut products[product_index].0;
+    let p = product.name.to_string();
+
+    // The expected signature.
+    let (params, expected): (Vec<String>, String) = match &kind {
+        RuleKind::Literal => (vec!["i64".into()], "fn(i64) -> C".to_string()),
+        RuleKind::Binary(_) => (
+            vec![format!("&{p}"), format!("&{p}")],
+            format!("fn(&{p}, &{p}) -> C"),
+        ),
+        RuleKind::AnyBinary => (
+            vec!["Op".into(), format!("&{p}"), format!("&{p}")],
+            format!("fn(Op, &{p}, &{p}) -> C"),
+        ),
+        RuleKind::Assume(_) => (
+            vec![format!("&{p}"), format!("&{p}")],
+            format!("fn(&{p}, &{p}) -> (C, C)"),
+        ),
+        RuleKind::AnyAssume => (
+            vec!["Op".into(), format!("&{p}"), format!("&{p}")],
+            format!("fn(Op, &{p}, &{p}) -> (C, C)"),
+        ),
+    };
+    if inputs.len() != params.len() {
+        errors.at(
+            if inputs.is_empty() {
+                let ident = &sig.ident;
+                quote!(#ident)
+            } else {
+                quote!(#(#inputs),*)
+            },
+            format!(
+                "this rule takes {} parameter{}, expected {}: `{expected}` where C is a component \
+                 of `{p}`",
+                inputs.len(),
+                if inputs.len() == 1 { "" } else { "s" },
+                params.len()
+            ),
+        );
+        return;
+    }
+    for (arg, want) in inputs.iter().zip(&params) {
+        if let Some(product_param) = want.strip_prefix('&') {
+            let ok = referenced(arg, false).is_some_and(|ty| type_text(ty) == product_param);
+            if !ok {
+                errors.at(
+                    arg,
+                    format!(
+                        "expected `&{product_param}`: a rule sees its arguments as the whole \
+                         product, so it can read every component (`{expected}`)"
+                    ),
+                );
+                return;
+            }
+        }
+    }
+
+    // The component: named, or the one the return type names.
+    let Some(ret) = return_type(sig) else {
+        errors.at(
+            sig,
+            format!("this rule returns nothing; expected `{expected}`"),
+        );
+        return;
+    };
+    let component_ty = match (&kind, ret) {
+        (RuleKind::Assume(_) | RuleKind::AnyAssume, syn::Type::Tuple(t)) if t.elems.len() == 2 => {
+            let (a, b) = (&t.elems[0], &t.elems[1]);
+            if type_text(a) != type_text(b) {
+                errors.at(
+                    ret,
+                    "a branch rule refines both operands in one component: `(C, C)`",
+                );
+                return;
+            }
+            a.clone()
+        }
+        (RuleKind::Assume(_) | RuleKind::AnyAssume, _) => {
+            errors.at(
+                ret,
+                format!("a branch rule returns the refined operands: `{expected}`"),
+            );
+            return;
+        }
+        _ => ret.clone(),
+    };
+    let component = match &args.component {
+        Some(name) => match product.components.iter().position(|c| match &c.member {
+            syn::Member::Named(ident) => ident == name,
+            syn::Member::Unnamed(_) => false,
+        }) {
+            Some(i) if type_text(&product.components[i].ty) == type_text(&component_ty) => i,
+            Some(i) => {
+                errors.at(
+                    ret,
+                    format!(
+                        "component `{name}` of `{p}` is a `{}`, but the rule returns `{}`",
+                        type_text(&product.components[i].ty),
+                        type_text(&component_ty)
+                    ),
+                );
+                return;
+            }
+            None => {
+                errors.at(name, format!("`{p}` has no component `{name}`"));
+                return;
+            }
+        },
+        None => match components_of(product, &component_ty).as_slice() {
+            [i] => *i,
+            [] => {
+                let listing: Vec<String> = product
+                    .components
+                    .iter()
+                    .map(|c| type_text(&c.ty))
+                    .collect();
+                errors.at(
+                    ret,
+                    format!(
+                        "`{}` is not a component of `{p}` (components: {})",
+                        type_text(&component_ty),
+                        listing.join(", ")
+                    ),
+                );
+                return;
+            }
+            _ => {
+                errors.at(
+                    ret,
+                    format!(
+                        "`{p}` has several components of type `{}`: name one with \
+                         `component = field`",
+                        type_text(&component_ty)
+                    ),
+                );
+                return;
+            }
+        },
+    };
+    if let Some(previous) = product
+        .rules
+        .iter()
+        .find(|r| r.component == component && r.kind == kind)
+    {
+        errors.at(
+            &sig.ident,
+            format!(
+                "a second rule for the same operation and component: `{}` already defines it",
+                quote_path(&previous.function)
+            ),
+        );
+        return;
+    }
+    product.rules.push(Rule {
+        component,
+        kind,
+        function: sig.ident.clone().into(),
+        origin: origin(sig, "#[transfer]"),
+    });
+}
+
+fn quote_path(path: &syn::Path) -> String {
+    quote!(#path).to_string().replace(' ', "")
+}

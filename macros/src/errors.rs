@@ -1,0 +1,96 @@
+//! Error collection and the fallbacks emitted when a declaration is wrong.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+/// Errors collected while reading one item; reported together.
+#[derive(Default)]
+pub struct Errors {
+    errors: Vec<syn::Error>,
+}
+
+impl Errors {
+    /// Records `error`.
+    pub fn push(&mut self, error: syn::Error) {
+        self.errors.push(error);
+    }
+
+    /// Records an error at `tokens` saying `message`.
+    pub fn at(&mut self, tokens: impl quote::ToTokens, message: impl std::fmt::Display) {
+        self.push(syn::Error::new_spanned(tokens, message));
+    }
+
+    /// Records a darling error.
+    pub fn darling(&mut self, error: darling::Error) {
+        self.push(error.into());
+    }
+
+    /// Whether nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// The errors as `compile_error!` invocations.
+    pub fn to_compile_errors(&self) -> TokenStream {
+        let errors = self.errors.iter().map(syn::Error::to_compile_error);
+        quote!(#(#errors)*)
+    }
+}
+
+/// A stand-in implementation of the lattice traits for a type whose declaration was rejected, so
+/// that code using the type reports nothing more.
+pub fn stub(name: &Ident) -> TokenStream {
+    let rt = quote!(::absinthe::__private);
+    quote! {
+        impl #rt::PartialEq for #name {
+            fn eq(&self, _: &Self) -> bool { true }
+        }
+        impl #rt::Eq for #name {}
+        impl #rt::fmt::Debug for #name {
+            fn fmt(&self, f: &mut #rt::fmt::Formatter<'_>) -> #rt::fmt::Result {
+                f.write_str("<invalid lattice>")
+            }
+        }
+        impl #rt::Lattice for #name {
+            const FINITE_HEIGHT: bool = true;
+            fn bottom() -> Self { ::core::unreachable!() }
+            fn is_bottom(&self) -> bool { true }
+            fn leq(&self, _: &Self) -> bool { true }
+            fn join(&self, _: &Self) -> Self { ::core::unreachable!() }
+            fn meet(&self, _: &Self) -> Self { ::core::unreachable!() }
+        }
+        impl #rt::Top for #name {
+            fn top() -> Self { ::core::unreachable!() }
+            fn is_top(&self) -> bool { true }
+        }
+    }
+}
+
+/// `#[meet_ext]` or `#[transfer]` used outside a `#[absinthe::domain]` module: the item, and one
+/// error saying where the attribute belongs.
+pub fn misplaced(attribute: &str, args: TokenStream, item: TokenStream) -> TokenStream {
+    let _ = args;
+    let message = format!(
+        "`#[{attribute}]` marks a function inside a `#[absinthe::domain]` module; put this function \
+         in the module that declares the product it belongs to"
+    );
+    let error = match syn::parse2::<syn::ItemFn>(item.clone()) {
+        Ok(function) => syn::Error::new_spanned(&function.sig.ident, message),
+        Err(_) => syn::Error::new(proc_macro2::Span::call_site(), message),
+    };
+    let error = error.to_compile_error();
+    quote!(#item #error)
+}
+
+/// Whether `attr` is `#[name]` or `#[path::name]` (for example `#[absinthe::lattice]`).
+pub fn is_attr(attr: &syn::Attribute, name: &str) -> bool {
+    attr.path()
+        .segments
+        .last()
+        .is_some_and(|segment| segment.ident == name)
+}
+
+/// The span of a darling flag that was given, `None` when it was not.
+pub fn flag_span(flag: &darling::util::Flag) -> Option<proc_macro2::Span> {
+    flag.is_present().then(|| flag.span())
+}

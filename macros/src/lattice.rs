@@ -1,0 +1,522 @@
+//! `#[lattice]`: a struct or enum → the shared model → checks → the shared generator.
+
+use crate::args::{self, FieldArgs, LatticeArgs, VariantArgs};
+use crate::errors::{Errors, flag_span, is_attr, stub};
+use absinthe_domc::codegen;
+use absinthe_domc::model::{
+    Field, Finite, FiniteOrder, Flat, LatticeDecl, LatticeKind, OrderError, Origin, Pointwise, Sum,
+    Variant, VariantFields,
+};
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+use syn::spanned::Spanned;
+
+/// Expands `#[lattice(args)] item`.
+pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let options: LatticeArgs = match args::parse(args) {
+        Ok(options) => options,
+        Err(error) => {
+            errors.darling(error);
+            LatticeArgs::default()
+        }
+    };
+    let mut item: syn::Item = match syn::parse2(item.clone()) {
+        Ok(item) => item,
+        Err(error) => return error.to_compile_error(),
+    };
+    if let Some(span) = flag_span(&options.product) {
+        errors.push(syn::Error::new(
+            span,
+            "`#[lattice(product)]` declares a reduced product together with its reductions and \
+             rules: put the struct inside a `#[absinthe::domain]` module",
+        ));
+    }
+    let decl = read(&options, &mut item, &mut errors);
+    let name = match &item {
+        syn::Item::Struct(s) => Some(s.ident.clone()),
+        syn::Item::Enum(e) => Some(e.ident.clone()),
+        _ => None,
+    };
+    match (decl, errors.is_empty()) {
+        (Some(decl), true) => {
+            let generated = codegen::lattice(&decl, !options.no_display.is_present());
+            quote!(#item #generated)
+        }
+        _ => {
+            let errors = errors.to_compile_errors();
+            let stub = name.map(|n| stub(&n));
+            quote!(#item #errors #stub)
+        }
+    }
+}
+
+/// Reads a struct or enum into the model, removing the `#[lattice(…)]` attributes of its fields
+/// and variants; records every problem found.
+pub fn read(
+    options: &LatticeArgs,
+    item: &mut syn::Item,
+    errors: &mut Errors,
+) -> Option<LatticeDecl> {
+    match item {
+        syn::Item::Struct(s) => {
+            forbid_generics(&s.generics, errors);
+            forbid_derives(&s.attrs, errors);
+            reject_enum_options(options, errors);
+            for (flag, what) in [
+                (options.reduce.is_some(), "reduce"),
+                (options.direct.is_some(), "direct"),
+            ] {
+                if flag {
+                    errors.at(
+                        &s.ident,
+                        format!("`{what}` is an option of `#[lattice(product)]`"),
+                    );
+                }
+            }
+            let fields = read_fields(&mut s.fields, errors);
+            let pointwise = Pointwise {
+                fields,
+                smash: options.smash.is_present(),
+                empty_if: options.empty_if.as_ref().map(|p| (**p).clone()),
+                bottom: options.bottom.as_ref().map(|p| (**p).clone()),
+                top: options.top.as_ref().map(|p| (**p).clone()),
+            };
+            if options.no_top.is_present() && pointwise.top.is_some() {
+                errors.at(&s.ident, "`no_top` and `top = …` contradict each other");
+            }
+            Some(LatticeDecl {
+                origin: Origin::new(s.ident.span(), format!("`#[lattice] struct {}`", s.ident)),
+                name: s.ident.clone(),
+                kind: LatticeKind::Pointwise(pointwise),
+                has_top: !options.no_top.is_present(),
+            })
+        }
+        syn::Item::Enum(e) => {
+            forbid_generics(&e.generics, errors);
+            forbid_derives(&e.attrs, errors);
+            reject_struct_options(options, &e.ident, errors);
+            read_enum(options, e, errors)
+        }
+        other => {
+            errors.at(other, "`#[lattice]` applies to a struct or an enum");
+            None
+        }
+    }
+}
+
+fn forbid_generics(generics: &syn::Generics, errors: &mut Errors) {
+    if !generics.params.is_empty() {
+        errors.at(
+            generics,
+            "`#[lattice]` does not take generic parameters; declare the lattice for concrete types \
+             (a type alias can name an instance)",
+        );
+    }
+}
+
+/// `#[lattice]` writes `PartialEq`, `Eq` and `Debug` itself (equality must agree with the order).
+fn forbid_derives(attrs: &[syn::Attribute], errors: &mut Errors) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let Ok(paths) = attr.parse_args_with(
+            syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+        ) else {
+            continue;
+        };
+        for path in paths {
+            let Some(last) = path.segments.last() else {
+                continue;
+            };
+            let name = last.ident.to_string();
+            if ["PartialEq", "Eq", "Debug"].contains(&name.as_str()) {
+                errors.at(
+                    &path,
+                    format!(
+                        "`#[lattice]` implements `{name}` itself (equality must agree with the \
+                         order, and `Debug` prints ⊥ and ⊤); remove `{name}` from the derive"
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn reject_enum_options(options: &LatticeArgs, errors: &mut Errors) {
+    if let Some(span) = flag_span(&options.sum) {
+        errors.push(syn::Error::new(
+            span,
+            "`sum` applies to enums; a struct is a product",
+        ));
+    }
+    if let Some(order) = &options.order {
+        errors.push(syn::Error::new(
+            order.span(),
+            "`order` applies to enums of unit variants; a struct is ordered field by field",
+        ));
+    }
+}
+
+fn reject_struct_options(options: &LatticeArgs, name: &Ident, errors: &mut Errors) {
+    if let Some(span) = flag_span(&options.smash) {
+        errors.push(syn::Error::new(span, "`smash` applies to structs"));
+    }
+    for (path, what) in [
+        (&options.empty_if, "empty_if"),
+        (&options.bottom, "bottom"),
+        (&options.top, "top"),
+    ] {
+        if let Some(path) = path {
+            errors.push(syn::Error::new(
+                path.span(),
+                format!(
+                    "`{what} = …` applies to structs; in an enum, mark the variant \
+                     `#[lattice({})]`",
+                    if what == "top" { "top" } else { "bottom" }
+                ),
+            ));
+        }
+    }
+    if let Some(span) = flag_span(&options.no_top) {
+        errors.push(syn::Error::new(
+            span,
+            format!("`no_top` applies to structs; the enum lattice `{name}` always has a top"),
+        ));
+    }
+    if options.reduce.is_some() || options.direct.is_some() {
+        errors.at(
+            name,
+            "`reduce` and `direct` are options of `#[lattice(product)]`",
+        );
+    }
+}
+
+/// The fields of a struct, with their `#[lattice(ignore)]` flags read and removed.
+pub fn read_fields(fields: &mut syn::Fields, errors: &mut Errors) -> Vec<Field> {
+    let mut out = Vec::new();
+    for (index, field) in fields.iter_mut().enumerate() {
+        let args = take_args::<FieldArgs>(&mut field.attrs, errors);
+        if let Some(span) = flag_span(&args.value_domain) {
+            errors.push(syn::Error::new(
+                span,
+                "`value_domain` applies to components of a `#[lattice(product)]`",
+            ));
+        }
+        let member = match &field.ident {
+            Some(ident) => syn::Member::Named(ident.clone()),
+            None => syn::Member::Unnamed(syn::Index {
+                index: index as u32,
+                span: field.ty.span(),
+            }),
+        };
+        out.push(Field {
+            member,
+            ty: field.ty.clone(),
+            ignored: args.ignore.is_present(),
+        });
+    }
+    out
+}
+
+/// Reads and removes the `#[lattice(…)]` attributes in `attrs`.
+pub fn take_args<T: darling::FromMeta + Default>(
+    attrs: &mut Vec<syn::Attribute>,
+    errors: &mut Errors,
+) -> T {
+    let mut result = T::default();
+    let mut kept = Vec::new();
+    for attr in attrs.drain(..) {
+        if is_attr(&attr, "lattice") {
+            match args::from_attr(&attr) {
+                Ok(args) => result = args,
+                Err(error) => errors.darling(error),
+            }
+        } else {
+            kept.push(attr);
+        }
+    }
+    *attrs = kept;
+    result
+}
+
+fn variant_fields(fields: &syn::Fields) -> VariantFields {
+    match fields {
+        syn::Fields::Unit => VariantFields::Unit,
+        syn::Fields::Unnamed(f) => {
+            VariantFields::Tuple(f.unnamed.iter().map(|f| f.ty.clone()).collect())
+        }
+        syn::Fields::Named(f) => VariantFields::Named(
+            f.named
+                .iter()
+                .filter_map(|f| f.ident.clone().map(|i| (i, f.ty.clone())))
+                .collect(),
+        ),
+    }
+}
+
+fn read_enum(
+    options: &LatticeArgs,
+    e: &mut syn::ItemEnum,
+    errors: &mut Errors,
+) -> Option<LatticeDecl> {
+    let mut args = Vec::new();
+    for variant in &mut e.variants {
+        args.push(take_args::<VariantArgs>(&mut variant.attrs, errors));
+    }
+    let name = e.ident.clone();
+    if e.variants.is_empty() {
+        errors.at(
+            &e.ident,
+            "an enum lattice needs variants: at least a bottom",
+        );
+        return None;
+    }
+    let finite = options.order.is_some() || args.iter().any(|a| !a.below.is_empty());
+    if finite && options.sum.is_present() {
+        errors.at(
+            &e.ident,
+            "`sum` and an order between variants contradict each other: a sum orders \
+             its variants by their payloads, a finite lattice by the order you give",
+        );
+        return None;
+    }
+    let origin = Origin::new(e.ident.span(), format!("`#[lattice] enum {name}`"));
+    if finite {
+        return read_finite(options, e, &args, errors).map(|finite| LatticeDecl {
+            name,
+            origin,
+            kind: LatticeKind::Finite(finite),
+            has_top: true,
+        });
+    }
+    // Flat and sum lattices: a bottom and a top variant around the values.
+    let mut bottom: Option<Ident> = None;
+    let mut top: Option<Ident> = None;
+    let mut values = Vec::new();
+    for (variant, a) in e.variants.iter().zip(&args) {
+        let is_bottom = a.bottom.is_present()
+            || (variant.ident == "Bottom" && !args.iter().any(|x| x.bottom.is_present()));
+        let is_top = a.top.is_present()
+            || (variant.ident == "Top" && !args.iter().any(|x| x.top.is_present()));
+        if is_bottom || is_top {
+            let role = if is_bottom { "bottom" } else { "top" };
+            if is_bottom && is_top {
+                errors.at(
+                    &variant.ident,
+                    "a variant cannot be both the bottom and the top",
+                );
+                continue;
+            }
+            if !matches!(variant.fields, syn::Fields::Unit) {
+                errors.at(
+                    &variant.fields,
+                    format!("the {role} variant carries no data"),
+                );
+            }
+            let slot = if is_bottom { &mut bottom } else { &mut top };
+            if let Some(previous) = slot {
+                errors.at(
+                    &variant.ident,
+                    format!("a second {role} variant: `{previous}` is already the {role}"),
+                );
+            } else {
+                *slot = Some(variant.ident.clone());
+            }
+            continue;
+        }
+        let fields = variant_fields(&variant.fields);
+        if options.sum.is_present() && fields.types().len() > 1 {
+            errors.at(
+                &variant.fields,
+                "a summand carries one lattice; wrap several in a `#[lattice]` struct",
+            );
+        }
+        values.push(Variant {
+            name: variant.ident.clone(),
+            fields,
+        });
+    }
+    let what = if options.sum.is_present() {
+        "a sum lattice"
+    } else {
+        "a flat lattice"
+    };
+    let Some(bottom) = bottom else {
+        errors.at(
+            &e.ident,
+            format!("{what} needs a bottom variant: add a unit variant `Bottom` or mark one `#[lattice(bottom)]`"),
+        );
+        return None;
+    };
+    let Some(top) = top else {
+        errors.at(
+            &e.ident,
+            format!(
+                "{what} needs a top variant: add a unit variant `Top` or mark one `#[lattice(top)]`"
+            ),
+        );
+        return None;
+    };
+    let kind = if options.sum.is_present() {
+        LatticeKind::Sum(Sum {
+            bottom,
+            top,
+            summands: values,
+        })
+    } else {
+        LatticeKind::Flat(Flat {
+            bottom,
+            top,
+            values,
+        })
+    };
+    Some(LatticeDecl {
+        name,
+        origin,
+        kind,
+        has_top: true,
+    })
+}
+
+fn read_finite(
+    options: &LatticeArgs,
+    e: &syn::ItemEnum,
+    args: &[VariantArgs],
+    errors: &mut Errors,
+) -> Option<Finite> {
+    let variants: Vec<Ident> = e.variants.iter().map(|v| v.ident.clone()).collect();
+    let mut ok = true;
+    for variant in &e.variants {
+        if !matches!(variant.fields, syn::Fields::Unit) {
+            errors.at(
+                &variant.fields,
+                "the variants of a finite lattice carry no data; use `#[lattice(sum)]` for \
+                 variants that carry lattices",
+            );
+            ok = false;
+        }
+    }
+    if variants.len() > 255 {
+        errors.at(&e.ident, "a finite lattice has at most 255 variants");
+        return None;
+    }
+    for (a, variant) in args.iter().zip(&e.variants) {
+        for flag in [&a.bottom, &a.top] {
+            if let Some(span) = flag_span(flag) {
+                errors.push(syn::Error::new(
+                    span,
+                    format!(
+                        "in a finite lattice the order decides the bottom and the top; drop this \
+                         mark on `{}`",
+                        variant.ident
+                    ),
+                ));
+                ok = false;
+            }
+        }
+    }
+    let index = |ident: &Ident| variants.iter().position(|v| v == ident);
+    let mut pairs = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        for path in a.below.iter() {
+            match path.get_ident().and_then(index) {
+                Some(j) => pairs.push((i, j)),
+                None => {
+                    errors.at(
+                        path,
+                        format!("`{}` has no variant `{}`", e.ident, quote!(#path)),
+                    );
+                    ok = false;
+                }
+            }
+        }
+    }
+    if let Some(order) = &options.order {
+        match parse_order(order.as_str(), &variants) {
+            Ok(more) => pairs.extend(more),
+            Err(message) => {
+                errors.push(syn::Error::new(order.span(), message));
+                ok = false;
+            }
+        }
+    }
+    if !ok {
+        return None;
+    }
+    match FiniteOrder::from_pairs(variants.len(), &pairs) {
+        Ok(order) => Some(Finite { variants, order }),
+        Err(error) => {
+            let span = options.order.as_ref().map_or(e.ident.span(), |o| o.span());
+            errors.push(syn::Error::new(span, order_message(&error, &variants)));
+            None
+        }
+    }
+}
+
+/// Parses `"A < B < C, A < D"` into pairs of variant indices.
+fn parse_order(text: &str, variants: &[Ident]) -> Result<Vec<(usize, usize)>, String> {
+    let mut pairs = Vec::new();
+    for chain in text.split(',') {
+        let names: Vec<&str> = chain.split('<').map(str::trim).collect();
+        if names.len() < 2 {
+            return Err(format!(
+                "expected a chain such as `A < B` in the order, found `{}`",
+                chain.trim()
+            ));
+        }
+        let mut previous: Option<usize> = None;
+        for name in names {
+            if name.is_empty() {
+                return Err(format!("expected a variant name in `{}`", chain.trim()));
+            }
+            let Some(i) = variants.iter().position(|v| v == name) else {
+                let known: Vec<String> = variants.iter().map(|v| format!("`{v}`")).collect();
+                return Err(format!(
+                    "the order names `{name}`, which is not a variant; variants: {}",
+                    known.join(", ")
+                ));
+            };
+            if let Some(p) = previous {
+                pairs.push((p, i));
+            }
+            previous = Some(i);
+        }
+    }
+    Ok(pairs)
+}
+
+fn order_message(error: &OrderError, variants: &[Ident]) -> String {
+    let names = |xs: &[usize]| {
+        xs.iter()
+            .map(|&i| format!("`{}`", variants[i]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match error {
+        OrderError::Empty => "a finite lattice needs variants".to_string(),
+        OrderError::Cycle(xs) => format!("the order has a cycle through {}", names(xs)),
+        OrderError::NoBottom(xs) => format!(
+            "the order is not a lattice: {} are all minimal, so there is no bottom; add a \
+             variant below them",
+            names(xs)
+        ),
+        OrderError::NoTop(xs) => format!(
+            "the order is not a lattice: {} are all maximal, so there is no top; add a variant \
+             above them",
+            names(xs)
+        ),
+        OrderError::NoJoin(a, b, xs) => format!(
+            "the order is not a lattice: `{}` and `{}` have no least upper bound ({} are all \
+             minimal upper bounds)",
+            variants[*a],
+            variants[*b],
+            names(xs)
+        ),
+        OrderError::NoMeet(a, b, xs) => format!(
+            "the order is not a lattice: `{}` and `{}` have no greatest lower bound ({} are all \
+             maximal lower bounds)",
+            variants[*a],
+            variants[*b],
+            names(xs)
+        ),
+    }
+}
