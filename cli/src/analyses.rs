@@ -13,14 +13,28 @@ pub enum AnalysisName {
     Sccp,
     /// Interval analysis with branch refinement, widening with thresholds and narrowing.
     Interval,
+    /// The Green Fairy's Const × Interval reduced product, declared with `#[absinthe::domain]`
+    /// (`absinthe_dsl_examples::seed`).
+    Seed,
+    /// Signs × parities × intervals × constants, reduced (`absinthe_dsl_examples::signs`).
+    Signs,
+    /// The same four components as `signs`, with no reductions (the direct product).
+    SignsDirect,
+    /// Up to three disjoint intervals (`FiniteSum`) next to a constant
+    /// (`absinthe_dsl_examples::disjunctive`).
+    Disjunctive,
 }
 
 impl AnalysisName {
     /// Every analysis, in the order `--help` lists them.
-    pub const ALL: [AnalysisName; 3] = [
+    pub const ALL: [AnalysisName; 7] = [
         AnalysisName::Const,
         AnalysisName::Sccp,
         AnalysisName::Interval,
+        AnalysisName::Seed,
+        AnalysisName::Signs,
+        AnalysisName::SignsDirect,
+        AnalysisName::Disjunctive,
     ];
 
     /// The name used on the command line and in JSON output.
@@ -29,6 +43,10 @@ impl AnalysisName {
             AnalysisName::Const => "const",
             AnalysisName::Sccp => "sccp",
             AnalysisName::Interval => "interval",
+            AnalysisName::Seed => "seed",
+            AnalysisName::Signs => "signs",
+            AnalysisName::SignsDirect => "signs-direct",
+            AnalysisName::Disjunctive => "disjunctive",
         }
     }
 
@@ -48,6 +66,14 @@ impl AnalysisName {
             AnalysisName::Const => "constant propagation; both branch edges always flow",
             AnalysisName::Sccp => "conditional constant propagation (Wegman-Zadeck)",
             AnalysisName::Interval => "intervals with branch refinement, widening and narrowing",
+            AnalysisName::Seed => {
+                "the seed's Const x Interval reduced product (declared with macros)"
+            }
+            AnalysisName::Signs => {
+                "sign x parity x interval x constant, reduced (declared with macros)"
+            }
+            AnalysisName::SignsDirect => "sign x parity x interval x constant, no reductions",
+            AnalysisName::Disjunctive => "up to three intervals (FiniteSum) and a constant",
         }
     }
 }

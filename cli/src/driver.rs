@@ -8,6 +8,9 @@ use absinthe::graph_free::{Flow, InstrProgram, solve_graph_free};
 use absinthe::lattice::{Flat, Interval};
 use absinthe::program::{Rhs, Stmt};
 use absinthe::value::{Env, NonRelational, ValueDomain};
+use absinthe_dsl_examples::disjunctive::value::Disjunctive;
+use absinthe_dsl_examples::seed::value::SeedValue;
+use absinthe_dsl_examples::signs::value::{DirectSignals, Signals};
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::toy::{Instr, ToyExpr, ToyProgram};
 use serde_json::json;
@@ -109,6 +112,14 @@ pub fn run(
             run_with::<Flat<i64>>(input, analysis, strategy, limits, format)
         }
         AnalysisName::Interval => run_with::<Interval>(input, analysis, strategy, limits, format),
+        AnalysisName::Seed => run_with::<SeedValue>(input, analysis, strategy, limits, format),
+        AnalysisName::Signs => run_with::<Signals>(input, analysis, strategy, limits, format),
+        AnalysisName::SignsDirect => {
+            run_with::<DirectSignals>(input, analysis, strategy, limits, format)
+        }
+        AnalysisName::Disjunctive => {
+            run_with::<Disjunctive>(input, analysis, strategy, limits, format)
+        }
     }
 }
 

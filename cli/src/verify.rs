@@ -541,10 +541,17 @@ pub fn run(
 ) -> VerifyReport {
     use crate::analyses::AnalysisName;
     use absinthe::lattice::{Flat, Interval};
+    use absinthe_dsl_examples::disjunctive::value::Disjunctive;
+    use absinthe_dsl_examples::seed::value::SeedValue;
+    use absinthe_dsl_examples::signs::value::{DirectSignals, Signals};
     let check = |module: &Module| match analysis {
         AnalysisName::Const | AnalysisName::Sccp => {
             verify_module::<Flat<i64>>(module, analysis.conditional(), limits, config)
         }
+        AnalysisName::Seed => verify_module::<SeedValue>(module, true, limits, config),
+        AnalysisName::Signs => verify_module::<Signals>(module, true, limits, config),
+        AnalysisName::SignsDirect => verify_module::<DirectSignals>(module, true, limits, config),
+        AnalysisName::Disjunctive => verify_module::<Disjunctive>(module, true, limits, config),
         AnalysisName::Interval => {
             verify_module::<Interval>(module, analysis.conditional(), limits, config)
         }
