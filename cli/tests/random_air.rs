@@ -101,3 +101,36 @@ fn analyses_are_sound_on_random_functions() {
     eprintln!("checked {checked} concrete values against abstract ones");
     assert!(checked > PROGRAMS * 20);
 }
+
+/// Products declared with `#[absinthe::domain]` on random functions.
+const PRODUCT_PROGRAMS: u64 = 500;
+
+fn check_product<D: ValueDomain>(module: &Module, rng: &mut Rng, what: &str) -> u64 {
+    let result = analyze_function::<D>(&module.functions[0], true, &Limits::default());
+    assert!(
+        result.solution.stop.is_stable(),
+        "{what}: {:?}\n{module}",
+        result.solution.stop
+    );
+    check_sound(module, &result, rng, what)
+}
+
+#[test]
+fn declared_products_are_sound_on_random_functions() {
+    use absinthe_dsl_examples::disjunctive::value::Disjunctive;
+    use absinthe_dsl_examples::seed::value::SeedValue;
+    use absinthe_dsl_examples::signs::value::{DirectSignals, Signals};
+    let mut checked = 0;
+    let mut rng = Rng::new(11);
+    for seed in 0..PRODUCT_PROGRAMS {
+        let module = random_function(seed, &config(seed));
+        checked += check_product::<SeedValue>(&module, &mut rng, &format!("seed {seed} seed"));
+        checked += check_product::<Signals>(&module, &mut rng, &format!("seed {seed} signs"));
+        checked +=
+            check_product::<DirectSignals>(&module, &mut rng, &format!("seed {seed} direct"));
+        checked +=
+            check_product::<Disjunctive>(&module, &mut rng, &format!("seed {seed} disjunctive"));
+    }
+    eprintln!("checked {checked} concrete values against declared products");
+    assert!(checked > PRODUCT_PROGRAMS * 20);
+}

@@ -277,3 +277,27 @@ fn every_analysis_is_sound_on_random_programs() {
     eprintln!("checked {checked} concrete values against abstract ones");
     assert!(checked > PROGRAMS * 10);
 }
+
+#[test]
+fn declared_products_are_sound_on_random_programs() {
+    use absinthe_dsl_examples::disjunctive::value::Disjunctive;
+    use absinthe_dsl_examples::seed::value::SeedValue;
+    use absinthe_dsl_examples::signs::value::{DirectSignals, Signals};
+    fn one<D: ValueDomain>(program: &ToyProgram, what: &str) -> u64 {
+        let result: ToyAnalysis<D> =
+            analyze_toy(program, true, Strategy::Worklist, &Limits::default());
+        assert!(result.stop.is_stable(), "{what}: {:?}", result.stop);
+        check_sound(program, &result, what)
+    }
+    let programs = 500;
+    let mut checked = 0;
+    for seed in 0..programs {
+        let program = random_toy(seed, &config(seed));
+        checked += one::<SeedValue>(&program, &format!("seed {seed} seed"));
+        checked += one::<Signals>(&program, &format!("seed {seed} signs"));
+        checked += one::<DirectSignals>(&program, &format!("seed {seed} direct"));
+        checked += one::<Disjunctive>(&program, &format!("seed {seed} disjunctive"));
+    }
+    eprintln!("checked {checked} concrete values against declared products");
+    assert!(checked > programs * 10);
+}

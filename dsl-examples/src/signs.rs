@@ -129,7 +129,7 @@ impl absinthe::value::Concrete for Parity {
 #[absinthe::domain]
 pub mod value {
     use super::{Parity, Sign};
-    use absinthe::lattice::{Flat, Interval, Lattice, Top};
+    use absinthe::lattice::{Flat, Interval, Lattice};
     use absinthe::program::Op;
 
     /// Four views of one integer, each refined by the others.
@@ -187,22 +187,27 @@ pub mod value {
         }
     }
 
-    /// The sign of a product, from the signs of the factors. Multiplication wraps, so only
-    /// zero survives an overflow; the interval decides whether one can happen.
+    /// The sign of a product, from the signs of the factors. Multiplication wraps, so the rule
+    /// of signs holds only when no product of the operands' ranges leaves `i64`; otherwise only
+    /// a zero factor still decides the sign.
     #[transfer(op = "*")]
     pub fn sign_mul(a: &Signals, b: &Signals) -> Sign {
-        let product =
-            <Interval as absinthe::value::ValueDomain>::binary(Op::Mul, &a.interval, &b.interval);
-        let exact = !product.is_top();
-        let [an, az, ap] = a.sign.parts();
-        let [bn, bz, bp] = b.sign.parts();
-        if !exact {
+        let (Some((alo, ahi)), Some((blo, bhi))) = (a.interval.bounds(), b.interval.bounds())
+        else {
+            return Sign::Bottom;
+        };
+        let fits = [(alo, blo), (alo, bhi), (ahi, blo), (ahi, bhi)]
+            .iter()
+            .all(|&(x, y)| x.checked_mul(y).is_some());
+        if !fits {
             return if a.sign == Sign::Zero || b.sign == Sign::Zero {
                 Sign::Zero
             } else {
                 Sign::Top
             };
         }
+        let [an, az, ap] = a.sign.parts();
+        let [bn, bz, bp] = b.sign.parts();
         Sign::from_parts([(an && bp) || (ap && bn), az || bz, (an && bn) || (ap && bp)])
     }
 

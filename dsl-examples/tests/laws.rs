@@ -1,0 +1,144 @@
+//! Every lattice declared in this crate, and one of each declaration form `#[lattice]` accepts,
+//! passes the law checker through the generated `Laws` hook.
+
+use absinthe::lattice::{Flat, Interval, Lattice, Parity, Top};
+use absinthe::laws::{Laws, check_lattice, check_top};
+use absinthe_dsl_examples::disjunctive::value::Disjunctive;
+use absinthe_dsl_examples::seed::value::SeedValue;
+use absinthe_dsl_examples::seed::{self, Bound, Const};
+use absinthe_dsl_examples::signs::value::{DirectSignals, Signals};
+use absinthe_dsl_examples::signs::{self, Sign};
+
+#[test]
+fn seed_lattices_obey_the_laws() {
+    check_lattice(<Bound<true> as absinthe::laws::Arbitrary>::strategy(), 256);
+    check_top(<Bound<false> as absinthe::laws::Arbitrary>::strategy(), 256);
+    seed::Interval::check_laws();
+    Const::check_laws();
+    SeedValue::check_laws();
+}
+
+#[test]
+fn sign_and_parity_products_obey_the_laws() {
+    Sign::check_laws();
+    signs::Parity::check_laws();
+    Signals::check_laws();
+    DirectSignals::check_laws();
+}
+
+#[test]
+fn the_finite_disjunction_obeys_the_laws() {
+    Disjunctive::check_laws();
+}
+
+/// A smashed product with an ignored field: a bottom part makes the whole bottom, and the label
+/// takes no part in the order.
+#[absinthe::lattice(smash)]
+#[derive(Clone)]
+struct Labelled {
+    value: Interval,
+    parity: Parity,
+    #[lattice(ignore)]
+    label: u8,
+}
+
+/// A tuple struct that is not smashed.
+#[absinthe::lattice]
+#[derive(Clone)]
+struct Pair(Flat<i64>, Parity);
+
+/// A flat lattice whose values carry data of several shapes.
+#[absinthe::lattice]
+#[derive(Clone)]
+enum Token {
+    #[lattice(bottom)]
+    Nothing,
+    Int(i64),
+    Pair(i64, bool),
+    Named {
+        id: u32,
+    },
+    Unit,
+    #[lattice(top)]
+    Anything,
+}
+
+/// A disjoint sum of lattices with a single-point summand.
+#[absinthe::lattice(sum)]
+#[derive(Clone)]
+enum Tagged {
+    Bottom,
+    Int(Interval),
+    Bool(Parity),
+    Null,
+    Top,
+}
+
+#[test]
+fn every_declaration_form_obeys_the_laws() {
+    Labelled::check_laws();
+    Pair::check_laws();
+    Token::check_laws();
+    Tagged::check_laws();
+}
+
+#[test]
+fn smashed_and_ignored_fields_behave() {
+    let a = Labelled {
+        value: Interval::new(0, 3),
+        parity: Parity::Even,
+        label: 1,
+    };
+    let b = Labelled {
+        value: Interval::empty(),
+        parity: Parity::Odd,
+        label: 2,
+    };
+    assert!(
+        b.is_bottom(),
+        "a bottom part makes the smashed whole bottom"
+    );
+    assert_eq!(b, Labelled::bottom());
+    assert_eq!(a.join(&b), a);
+    let relabelled = Labelled {
+        label: 9,
+        ..a.clone()
+    };
+    assert_eq!(a, relabelled, "the ignored label takes no part in equality");
+    assert_eq!(format!("{a}"), "{value: [0, 3], parity: even}");
+    assert_eq!(format!("{:?}", Labelled::bottom()), "⊥");
+}
+
+#[test]
+fn sums_identify_summand_bottoms_with_bottom() {
+    assert!(Tagged::Int(Interval::empty()).is_bottom());
+    assert_eq!(Tagged::Int(Interval::empty()), Tagged::Bottom);
+    assert_eq!(
+        Tagged::Int(Interval::new(0, 1)).join(&Tagged::Int(Interval::new(5, 6))),
+        Tagged::Int(Interval::new(0, 6))
+    );
+    assert_eq!(
+        Tagged::Int(Interval::new(0, 1)).join(&Tagged::Null),
+        Tagged::Top
+    );
+    assert_eq!(
+        Tagged::Int(Interval::new(0, 1)).meet(&Tagged::Null),
+        Tagged::Bottom
+    );
+    assert_eq!(format!("{}", Tagged::Bool(Parity::Odd)), "Bool(odd)");
+}
+
+#[test]
+fn flat_and_finite_enums_print_bottom_and_top() {
+    assert_eq!(format!("{}", Const::Bottom), "⊥");
+    assert_eq!(format!("{}", Const::Value(4)), "4");
+    assert_eq!(format!("{:?}", Const::Top), "⊤");
+    assert_eq!(format!("{}", Token::Pair(1, true)), "Pair(1, true)");
+    assert_eq!(format!("{}", Token::Named { id: 3 }), "Named { id: 3 }");
+    assert_eq!(Token::Int(1).join(&Token::Int(2)), Token::Anything);
+    assert_eq!(format!("{}", Sign::Bottom), "⊥");
+    assert_eq!(format!("{}", Sign::NonNeg), "NonNeg");
+    assert_eq!(Sign::Neg.join(&Sign::Pos), Sign::NonZero);
+    assert_eq!(Sign::NonPos.meet(&Sign::NonNeg), Sign::Zero);
+    assert!(Sign::top().is_top());
+}
