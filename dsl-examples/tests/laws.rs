@@ -142,3 +142,24 @@ fn flat_and_finite_enums_print_bottom_and_top() {
     assert_eq!(Sign::NonPos.meet(&Sign::NonNeg), Sign::Zero);
     assert!(Sign::top().is_top());
 }
+
+/// A struct whose declared top is not the greatest element.
+#[absinthe::lattice(top = WrongTop::not_top)]
+#[derive(Clone)]
+struct WrongTop {
+    value: Interval,
+}
+
+impl WrongTop {
+    fn not_top() -> WrongTop {
+        WrongTop {
+            value: Interval::new(0, 10),
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "is not below top")]
+fn the_checker_catches_a_declared_top_that_is_not_greatest() {
+    WrongTop::check_laws();
+}

@@ -61,7 +61,7 @@ pub fn read(
     match item {
         syn::Item::Struct(s) => {
             forbid_generics(&s.generics, errors);
-            forbid_derives(&s.attrs, errors);
+            forbid_derives(&mut s.attrs, errors);
             reject_enum_options(options, errors);
             for (flag, what) in [
                 (options.reduce.is_some(), "reduce"),
@@ -94,7 +94,7 @@ pub fn read(
         }
         syn::Item::Enum(e) => {
             forbid_generics(&e.generics, errors);
-            forbid_derives(&e.attrs, errors);
+            forbid_derives(&mut e.attrs, errors);
             reject_struct_options(options, &e.ident, errors);
             read_enum(options, e, errors)
         }
@@ -115,29 +115,32 @@ fn forbid_generics(generics: &syn::Generics, errors: &mut Errors) {
     }
 }
 
-/// `#[lattice]` writes `PartialEq`, `Eq` and `Debug` itself (equality must agree with the order).
-fn forbid_derives(attrs: &[syn::Attribute], errors: &mut Errors) {
-    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+/// `#[lattice]` writes `PartialEq`, `Eq` and `Debug` itself (equality must agree with the order):
+/// each of them in a derive is reported, and dropped so that rustc reports nothing more.
+fn forbid_derives(attrs: &mut [syn::Attribute], errors: &mut Errors) {
+    let is_ours = |path: &syn::Path| {
+        path.segments
+            .last()
+            .is_some_and(|s| ["PartialEq", "Eq", "Debug"].contains(&s.ident.to_string().as_str()))
+    };
+    for attr in attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
         let Ok(paths) = attr.parse_args_with(
             syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
         ) else {
             continue;
         };
-        for path in paths {
-            let Some(last) = path.segments.last() else {
-                continue;
-            };
-            let name = last.ident.to_string();
-            if ["PartialEq", "Eq", "Debug"].contains(&name.as_str()) {
-                errors.at(
-                    &path,
-                    format!(
-                        "`#[lattice]` implements `{name}` itself (equality must agree with the \
-                         order, and `Debug` prints ⊥ and ⊤); remove `{name}` from the derive"
-                    ),
-                );
-            }
+        for path in paths.iter().filter(|p| is_ours(p)) {
+            let name = quote!(#path).to_string().replace(' ', "");
+            errors.at(
+                path,
+                format!(
+                    "`#[lattice]` implements `{name}` itself (equality must agree with the \
+                     order, and `Debug` prints ⊥ and ⊤); remove `{name}` from the derive"
+                ),
+            );
         }
+        let kept = paths.iter().filter(|p| !is_ours(p));
+        *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
     }
 }
 

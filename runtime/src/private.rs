@@ -20,10 +20,3 @@ pub mod laws {
     pub use crate::laws::{Arbitrary, Laws, check_laws, check_laws_with_top};
     pub use proptest::strategy::{BoxedStrategy, Just, Strategy, Union};
 }
-
-/// A compile-time check that `T` is a lattice; generated code calls it with the span of a
-/// field's type so that a field that is not a lattice is reported at that field.
-pub const fn assert_lattice<T: Lattice>() {}
-
-/// A compile-time check that `T` has a top element.
-pub const fn assert_top<T: Top>() {}

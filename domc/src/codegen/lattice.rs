@@ -1,7 +1,7 @@
 //! Code for declared lattices: equality consistent with the order, the `Lattice` and `Top`
 //! impls, `Debug` and `Display` that print `⊥` and `⊤`, and the law-checker hooks.
 
-use super::{assert_parts, nested_tuple, provenance, rt};
+use super::{nested_tuple, provenance, rt};
 use crate::model::{
     Finite, Flat, LatticeDecl, LatticeKind, Pointwise, Sum, Variant, VariantFields,
 };
@@ -105,7 +105,6 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
         }
     });
     let doc = provenance("The pointwise order", &decl.origin);
-    let checks = assert_parts(types.iter().copied(), decl.has_top && p.top.is_none());
 
     let top = decl.has_top.then(|| {
         let top_value = match &p.top {
@@ -198,8 +197,6 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     );
 
     quote! {
-        #checks
-
         #doc
         impl #rt::PartialEq for #name {
             fn eq(&self, other: &Self) -> bool {
@@ -636,7 +633,6 @@ fn sum(decl: &LatticeDecl, s: &Sum, display: bool) -> TokenStream {
     let name = &decl.name;
     let (bot, top) = (&s.bottom, &s.top);
     let payloads: Vec<&syn::Type> = s.summands.iter().flat_map(|v| v.fields.types()).collect();
-    let checks = assert_parts(payloads.iter().copied(), false);
     let doc = provenance("The order of the sum", &decl.origin);
     // Summands with a lattice payload, and unit summands.
     let lattice_arms = |f: &dyn Fn(&Ident, &syn::Type) -> TokenStream| -> Vec<TokenStream> {
@@ -731,8 +727,6 @@ fn sum(decl: &LatticeDecl, s: &Sum, display: bool) -> TokenStream {
     }
     let laws = laws_impls(name, true, union(strategies));
     quote! {
-        #checks
-
         #doc
         impl #rt::PartialEq for #name {
             fn eq(&self, other: &Self) -> bool {

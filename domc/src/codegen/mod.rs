@@ -12,8 +12,7 @@ pub use lattice::lattice;
 pub use product::product;
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::quote;
 
 /// The path generated code reaches the runtime through.
 fn rt() -> TokenStream {
@@ -24,24 +23,6 @@ fn rt() -> TokenStream {
 fn provenance(what: &str, origin: &crate::model::Origin) -> TokenStream {
     let text = format!(" {what}, generated from {}.", origin.describe);
     quote!(#[doc = #text])
-}
-
-/// A compile-time assertion that `ty` is a lattice (and has a top, when `top`), reported at the
-/// type's own span.
-fn assert_parts<'a>(types: impl IntoIterator<Item = &'a syn::Type>, top: bool) -> TokenStream {
-    let rt = rt();
-    let checks = types.into_iter().map(|ty| {
-        let top_check = top.then(|| quote_spanned!(ty.span()=> #rt::assert_top::<#ty>();));
-        quote_spanned! {ty.span()=>
-            #rt::assert_lattice::<#ty>();
-            #top_check
-        }
-    });
-    quote! {
-        const _: () = {
-            #(#checks)*
-        };
-    }
 }
 
 /// Builds `(s1, (s2, (… , Just(()))))` and the matching pattern `(x1, (x2, (…, ())))`, so that

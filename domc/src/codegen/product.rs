@@ -3,7 +3,7 @@
 //! and optionally the direct product of the same components (no reductions) for comparison.
 
 use super::lattice::laws_impls;
-use super::{assert_parts, nested_tuple, provenance, rt};
+use super::{nested_tuple, provenance, rt};
 use crate::model::{Policy, ProductDecl, RuleKind};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -16,7 +16,6 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
     let members: Vec<_> = decl.components.iter().map(|c| &c.member).collect();
     let types: Vec<_> = decl.components.iter().map(|c| &c.ty).collect();
     let doc = provenance("The reduced product", &decl.origin);
-    let checks = assert_parts(types.iter().copied(), true);
     let policy = match decl.policy {
         Policy::Never => quote!(#rt::ReducePolicy::Never),
         Policy::Once => quote!(#rt::ReducePolicy::Once),
@@ -107,8 +106,6 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
     let direct = direct.map(|d| direct_product(decl, d));
 
     quote! {
-        #checks
-
         impl #name {
             /// Makes every component bottom; reports whether anything changed.
             fn __absinthe_collapse(&mut self) -> #rt::Changed {

@@ -1,0 +1,26 @@
+// Two rules for the same operation and component.
+#[absinthe::domain]
+mod value {
+    use absinthe::lattice::{Flat, Interval};
+
+    #[absinthe::lattice(product)]
+    #[derive(Clone)]
+    pub struct Value {
+        pub constant: Flat<i64>,
+        pub interval: Interval,
+    }
+
+    #[absinthe::transfer(op = "+")]
+    pub fn add(a: &Value, b: &Value) -> Interval {
+        let _ = b;
+        a.interval
+    }
+
+    #[absinthe::transfer(op = "+")]
+    pub fn add_again(a: &Value, b: &Value) -> Interval {
+        let _ = a;
+        b.interval
+    }
+}
+
+fn main() {}

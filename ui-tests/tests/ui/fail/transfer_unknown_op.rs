@@ -1,0 +1,20 @@
+// An operation the IR does not have.
+#[absinthe::domain]
+mod value {
+    use absinthe::lattice::{Flat, Interval};
+
+    #[absinthe::lattice(product)]
+    #[derive(Clone)]
+    pub struct Value {
+        pub constant: Flat<i64>,
+        pub interval: Interval,
+    }
+
+    #[absinthe::transfer(op = "**")]
+    pub fn power(a: &Value, b: &Value) -> Interval {
+        let _ = b;
+        a.interval
+    }
+}
+
+fn main() {}
