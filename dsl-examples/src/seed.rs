@@ -152,6 +152,7 @@ absinthe::if_laws! {
     }
 }
 
+// ANCHOR: interval
 /// The seed's interval `[lo, hi]`: the pointwise product of a lower and an upper bound, where
 /// every interval with `lo > hi` stands for bottom.
 #[lattice(empty_if = Interval::is_empty, no_display)]
@@ -162,6 +163,7 @@ pub struct Interval {
     /// The upper bound.
     pub hi: Bound<true>,
 }
+// ANCHOR_END: interval
 
 impl Interval {
     /// `[lo, hi]`.
@@ -218,6 +220,7 @@ impl fmt::Display for Interval {
     }
 }
 
+// ANCHOR: const
 /// The seed's constant lattice: no information, one integer, or any integer.
 #[lattice]
 #[derive(Clone, Copy)]
@@ -229,6 +232,7 @@ pub enum Const {
     /// Any integer.
     Top,
 }
+// ANCHOR_END: const
 
 impl Concrete for Const {
     fn contains(&self, v: i64) -> bool {
@@ -250,6 +254,7 @@ impl Concrete for Const {
 /// The seed's product of `Const` and `Interval`, with reductions both ways and transfer rules
 /// for literals, every operation on constants, `+` on intervals (the seed's `eval_call`) and
 /// branch refinement on intervals.
+// ANCHOR: product
 #[absinthe::domain]
 pub mod value {
     use super::{Bound, Const, Interval};
@@ -341,6 +346,7 @@ pub mod value {
         super::refine(op, a.interval, b.interval)
     }
 }
+// ANCHOR_END: product
 
 impl Interval {
     /// No integer.

@@ -7,6 +7,7 @@
 
 use absinthe::lattice;
 
+// ANCHOR: sign
 /// The sign of an integer, as a finite lattice given by its Hasse diagram.
 #[lattice(
     order = "Bottom < Neg < NonPos < Top, Bottom < Zero < NonPos, Zero < NonNeg < Top, \
@@ -31,7 +32,9 @@ pub enum Sign {
     /// Any integer.
     Top,
 }
+// ANCHOR_END: sign
 
+// ANCHOR: parity
 /// The parity of an integer, as a finite lattice given variant by variant.
 #[derive(Clone, Copy)]
 #[lattice]
@@ -48,6 +51,7 @@ pub enum Parity {
     /// Any integer.
     Top,
 }
+// ANCHOR_END: parity
 
 impl Sign {
     /// The sign of `v`.

@@ -1,4 +1,4 @@
-// Equality must agree with the order, so `#[lattice]` writes it.
+//! Equality must agree with the order, so `#[lattice]` writes it.
 use absinthe::lattice;
 use absinthe::lattice::Parity;
 

@@ -1,4 +1,4 @@
-// Two rules for the same operation and component.
+//! Two rules for the same operation and component.
 #[absinthe::domain]
 mod value {
     use absinthe::lattice::{Flat, Interval};

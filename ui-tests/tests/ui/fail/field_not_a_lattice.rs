@@ -1,4 +1,4 @@
-// A field that is not a lattice is reported at the field's type.
+//! A field that is not a lattice is reported at the field's type.
 use absinthe::lattice;
 use absinthe::lattice::Interval;
 

@@ -1,4 +1,4 @@
-// The variants of a finite lattice carry no data.
+//! The variants of a finite lattice carry no data.
 use absinthe::lattice;
 
 #[lattice(order = "Low < High")]

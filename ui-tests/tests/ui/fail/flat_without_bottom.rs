@@ -1,4 +1,4 @@
-// A flat lattice needs a bottom variant.
+//! A flat lattice needs a bottom variant.
 use absinthe::lattice;
 
 #[lattice]

@@ -1,4 +1,4 @@
-// `#[meet_ext]` belongs inside a `#[absinthe::domain]` module.
+//! `#[meet_ext]` belongs inside a `#[absinthe::domain]` module.
 use absinthe::lattice::{Flat, Interval};
 
 #[absinthe::meet_ext]

@@ -1,4 +1,4 @@
-// Two elements with two minimal upper bounds: not a lattice.
+//! Two elements with two minimal upper bounds: not a lattice.
 use absinthe::lattice;
 
 #[lattice(order = "Bot < A < C < Top, Bot < B < D < Top, A < D, B < C")]

@@ -1,4 +1,4 @@
-// A product is declared with its rules, inside a `#[absinthe::domain]` module.
+//! A product is declared with its rules, inside a `#[absinthe::domain]` module.
 use absinthe::lattice::{Flat, Interval};
 
 #[absinthe::lattice(product)]

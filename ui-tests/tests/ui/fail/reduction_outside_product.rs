@@ -1,4 +1,4 @@
-// A reduction between domains that are not both components of a product.
+//! A reduction between domains that are not both components of a product.
 #[absinthe::domain]
 mod value {
     use absinthe::lattice::{Flat, Interval, Parity};

@@ -1,4 +1,4 @@
-// `smash` is a struct option.
+//! `smash` is a struct option.
 use absinthe::lattice;
 
 #[lattice(smash)]

@@ -1,4 +1,4 @@
-// A sum and an explicit order contradict each other.
+//! A sum and an explicit order contradict each other.
 use absinthe::lattice;
 
 #[lattice(sum, order = "Bottom < Top")]

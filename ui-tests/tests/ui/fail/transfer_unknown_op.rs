@@ -1,4 +1,4 @@
-// An operation the IR does not have.
+//! An operation the IR does not have.
 #[absinthe::domain]
 mod value {
     use absinthe::lattice::{Flat, Interval};

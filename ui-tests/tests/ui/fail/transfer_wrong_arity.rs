@@ -1,4 +1,4 @@
-// A binary operation's rule takes both operands.
+//! A binary operation's rule takes both operands.
 #[absinthe::domain]
 mod value {
     use absinthe::lattice::{Flat, Interval};

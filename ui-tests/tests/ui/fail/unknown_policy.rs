@@ -1,4 +1,4 @@
-// A reduction policy that does not exist.
+//! A reduction policy that does not exist.
 #[absinthe::domain]
 mod value {
     use absinthe::lattice::{Flat, Interval};

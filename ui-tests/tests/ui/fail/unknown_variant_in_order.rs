@@ -1,4 +1,4 @@
-// The order names a variant that does not exist.
+//! The order names a variant that does not exist.
 use absinthe::lattice;
 
 #[lattice(order = "Bot < Mid < Tpo")]

@@ -1,4 +1,4 @@
-// Every declaration form compiles without warnings and behaves as a lattice.
+//! Every declaration form compiles without warnings and behaves as a lattice.
 #![deny(warnings)]
 
 use absinthe::lattice;
