@@ -29,7 +29,7 @@ fn analyze<D: ValueDomain>(function: &Function) -> FunctionAnalysis<D> {
 }
 
 /// The state before the terminator of block `block`.
-fn at_end<'a, D>(result: &'a FunctionAnalysis<D>, block: usize) -> &'a absinthe::value::Env<D> {
+fn at_end<D>(result: &FunctionAnalysis<D>, block: usize) -> &absinthe::value::Env<D> {
     result.points[block].last().expect("a terminator state")
 }
 

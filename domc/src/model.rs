@@ -192,12 +192,11 @@ impl FiniteOrder {
         }
         // Warshall's transitive closure.
         for k in 0..n {
-            for i in 0..n {
-                if leq[i][k] {
-                    for j in 0..n {
-                        if leq[k][j] {
-                            leq[i][j] = true;
-                        }
+            let through = leq[k].clone();
+            for row in leq.iter_mut() {
+                if row[k] {
+                    for (cell, &reach) in row.iter_mut().zip(&through) {
+                        *cell |= reach;
                     }
                 }
             }

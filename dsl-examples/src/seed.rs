@@ -141,7 +141,7 @@ impl<const UPPER: bool> fmt::Display for Bound<UPPER> {
 absinthe::if_laws! {
     impl<const UPPER: bool> absinthe::laws::Arbitrary for Bound<UPPER> {
         fn strategy() -> absinthe::laws::proptest::strategy::BoxedStrategy<Self> {
-            use absinthe::laws::proptest::prelude::*;
+            use absinthe::laws::proptest::prelude::{Just, Strategy, prop_oneof};
             prop_oneof![
                 1 => Just(Bound::NegInf),
                 1 => Just(Bound::PosInf),
@@ -286,7 +286,7 @@ pub mod value {
     pub fn const_from_interval(c: &Const, x: &Interval) -> Const {
         match x.as_constant() {
             Some(v) => Const::Value(v),
-            None => c.clone(),
+            None => *c,
         }
     }
 
