@@ -1,6 +1,6 @@
 //! absinthe's runtime: what analyses and the code absinthe generates depend on.
 //!
-//! - [`lattice`]: the lattice trait family and the standard lattices.
+//! - [`lattice`](mod@lattice): the lattice trait family and the standard lattices.
 //! - [`program`]: the statement vocabulary and the traits through which engines see a program.
 //! - [`cfg`](mod@cfg): reverse post-order, dominators, dominance frontiers, weak topological order.
 //! - [`engine`]: the worklist solver, the naive reference solver and tracing.
@@ -11,10 +11,10 @@
 //! - [`value`]: non-relational value analysis over any value domain (constants, intervals).
 //! - `laws` (feature `laws`): the generic lattice-law checker and proptest strategies.
 //!
-//! With the default feature `macros`, the attribute macros are re-exported here: [`lattice`]
-//! (lattices from structs and enums) and [`domain`] (a module of lattices, reduced products,
-//! `#[meet_ext]` reductions and `#[transfer]` rules). See the book's chapter on declaring
-//! domains.
+//! With the default feature `macros`, the attribute macros are re-exported here:
+//! [`lattice`](macro@lattice) (lattices from structs and enums) and [`domain`](macro@domain) (a
+//! module of reduced products with their `#[meet_ext]` reductions and `#[transfer]` rules). See
+//! the book's chapter on declaring domains.
 //!
 //! The runtime knows nothing about syntax: no parser, no proc-macro machinery. The macros live in
 //! their own crate and run at compile time only.
