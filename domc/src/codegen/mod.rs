@@ -37,3 +37,47 @@ fn nested_tuple(strategies: &[TokenStream], names: &[syn::Ident]) -> (TokenStrea
     }
     (strategy, pattern)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{Field, LatticeDecl, LatticeKind, Origin, Pointwise};
+    use proc_macro2::Span;
+
+    fn decl() -> LatticeDecl {
+        let field = |name: &str, ty: &str| Field {
+            member: syn::Member::Named(syn::Ident::new(name, Span::call_site())),
+            ty: syn::parse_str(ty).expect("a type"),
+            ignored: false,
+        };
+        LatticeDecl {
+            name: syn::Ident::new("Pair", Span::call_site()),
+            origin: Origin::new(Span::call_site(), "`#[lattice] struct Pair`"),
+            kind: LatticeKind::Pointwise(Pointwise {
+                fields: vec![field("a", "Interval"), field("b", "Parity")],
+                smash: true,
+                empty_if: None,
+                bottom: None,
+                top: None,
+            }),
+            has_top: true,
+        }
+    }
+
+    #[test]
+    fn generation_is_deterministic_and_parses() {
+        let first = super::lattice(&decl(), true).to_string();
+        let second = super::lattice(&decl(), true).to_string();
+        assert_eq!(first, second);
+        let file: syn::File = syn::parse_str(&first).expect("generated code parses");
+        assert!(
+            file.items.len() >= 5,
+            "PartialEq, Eq, Lattice, Top, Debug and more"
+        );
+        assert!(first.contains(":: absinthe :: __private"));
+        assert!(
+            !first.contains(":: absinthe :: lattice"),
+            "generated code names only the private paths"
+        );
+        assert!(first.contains("generated from `#[lattice] struct Pair`"));
+    }
+}

@@ -68,6 +68,14 @@ mod value {
         }
     }
 
+    /// A one-point interval is a constant (a reduction in place).
+    #[absinthe::meet_ext]
+    pub fn constant_from_interval(c: &mut Flat<i64>, i: &Interval) {
+        if let Some(v) = i.as_constant() {
+            *c = Flat::Value(v);
+        }
+    }
+
     /// Intervals of sums, read through the product.
     #[absinthe::transfer(op = "+")]
     pub fn add(a: &Value, b: &Value) -> Interval {
@@ -88,4 +96,7 @@ fn main() {
     assert_eq!(sum.interval, Interval::constant(2));
     assert_eq!(sum.constant, Flat::Value(2));
     assert!(value::Direct::top().is_top());
+    let mut two = value::Value { constant: Flat::Top, interval: Interval::constant(2) };
+    absinthe::product::ReducedProduct::reduce(&mut two);
+    assert_eq!(two.constant, Flat::Value(2));
 }
