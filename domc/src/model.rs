@@ -66,9 +66,20 @@ pub struct Pointwise {
     pub bottom: Option<syn::Path>,
     /// A user function `fn() -> Self` giving top instead of every field's top.
     pub top: Option<syn::Path>,
+    /// Written-out operations replacing the pointwise ones: `(name, fn(&Self, &Self) -> …)` for
+    /// `join`, `meet`, `widen`, `narrow` (returning `Self`) and `leq` (returning `bool`).
+    pub overrides: Vec<(String, syn::Path)>,
 }
 
 impl Pointwise {
+    /// The written-out operation called `op`, if any.
+    pub fn override_of(&self, op: &str) -> Option<&syn::Path> {
+        self.overrides
+            .iter()
+            .find(|(name, _)| name == op)
+            .map(|(_, path)| path)
+    }
+
     /// The fields that take part in the order.
     pub fn ordered(&self) -> impl Iterator<Item = &Field> {
         self.fields.iter().filter(|f| !f.ignored)

@@ -5,9 +5,12 @@
 //! - [`signs`]: signs × parities × intervals × constants, with the direct product of the same
 //!   components for comparison.
 //!
+//! - [`dom`]: the same kinds of analysis written as `.dom` files and compiled by `build.rs`.
+//!
 //! Every product here is a `ValueDomain`, so the runtime's non-relational analysis runs it over
 //! toy programs and the core IR, and `absinthe analyze --analysis NAME` knows it.
 
 pub mod disjunctive;
+pub mod dom;
 pub mod seed;
 pub mod signs;

@@ -81,6 +81,7 @@ pub fn read(
                 empty_if: options.empty_if.as_ref().map(|p| (**p).clone()),
                 bottom: options.bottom.as_ref().map(|p| (**p).clone()),
                 top: options.top.as_ref().map(|p| (**p).clone()),
+                overrides: Vec::new(),
             };
             if options.no_top.is_present() && pointwise.top.is_some() {
                 errors.at(&s.ident, "`no_top` and `top = …` contradict each other");

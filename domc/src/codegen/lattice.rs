@@ -87,11 +87,22 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     });
     let none = TokenStream::new();
     let thresholds = quote!(, thresholds);
-    let join = fieldwise(name, p, "join", &none);
-    let meet = fieldwise(name, p, "meet", &none);
-    let widen = fieldwise(name, p, "widen", &none);
-    let widen_t = fieldwise(name, p, "widen_with_thresholds", &thresholds);
-    let narrow = fieldwise(name, p, "narrow", &none);
+    let written = |op: &str, default: TokenStream| match p.override_of(op) {
+        Some(path) => quote!(#path(self, other)),
+        None => default,
+    };
+    let join = written("join", fieldwise(name, p, "join", &none));
+    let meet = written("meet", fieldwise(name, p, "meet", &none));
+    let widen = written("widen", fieldwise(name, p, "widen", &none));
+    let widen_t = match p.override_of("widen") {
+        Some(path) => quote!(#path(self, other)),
+        None => fieldwise(name, p, "widen_with_thresholds", &thresholds),
+    };
+    let narrow = written("narrow", fieldwise(name, p, "narrow", &none));
+    let leq = written(
+        "leq",
+        quote!(true #(&& <#types as #rt::Lattice>::leq(&self.#members, &other.#members))*),
+    );
     let eq_bottoms = many_bottoms.then(|| {
         quote! {
             let (a, b) = (#rt::Lattice::is_bottom(self), #rt::Lattice::is_bottom(other));
@@ -218,7 +229,7 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
 
             fn leq(&self, other: &Self) -> bool {
                 #leq_bottoms
-                true #(&& <#types as #rt::Lattice>::leq(&self.#members, &other.#members))*
+                #leq
             }
 
             fn join(&self, other: &Self) -> Self {
@@ -238,6 +249,7 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
             }
 
             fn widen_with_thresholds(&self, other: &Self, thresholds: &#rt::Thresholds) -> Self {
+                let _ = thresholds;
                 #settle_join
                 #widen_t
             }

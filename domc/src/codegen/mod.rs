@@ -58,6 +58,7 @@ mod tests {
                 empty_if: None,
                 bottom: None,
                 top: None,
+                overrides: Vec::new(),
             }),
             has_top: true,
         }

@@ -62,6 +62,25 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
         }
     });
 
+    let rounds = if decl.reductions.is_empty() {
+        quote! {
+            let _ = policy;
+            #rt::Changed::No
+        }
+    } else {
+        quote! {
+            let mut changed = #rt::Changed::No;
+            for _ in 0..policy.max_rounds() {
+                let mut round = #rt::Changed::No;
+                #(#steps)*
+                changed |= round;
+                if !round.changed() {
+                    break;
+                }
+            }
+            changed
+        }
+    };
     let value_domain = value_domain(decl);
     let concrete_parts = quote!(true #(&& <#types as #rt::Concrete>::contains(&self.#members, v))*);
     let as_constant = quote! {
@@ -204,16 +223,7 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
                 if #rt::Lattice::is_bottom(self) {
                     return self.__absinthe_collapse();
                 }
-                let mut changed = #rt::Changed::No;
-                for _ in 0..policy.max_rounds() {
-                    let mut round = #rt::Changed::No;
-                    #(#steps)*
-                    changed |= round;
-                    if !round.changed() {
-                        break;
-                    }
-                }
-                changed
+                #rounds
             }
         }
 

@@ -84,3 +84,16 @@ impl Truth {
         }
     }
 }
+
+/// An analysis declared in a `.dom` file: the `.dom` compiler implements this for a unit struct
+/// per `analysis` declaration, so tools (the CLI, tests) can run it by type.
+pub trait DeclaredAnalysis {
+    /// The value domain (a generated product).
+    type Domain: ValueDomain;
+    /// The name in the `.dom` file.
+    const NAME: &'static str;
+    /// Whether branch conditions are evaluated.
+    const CONDITIONAL: bool;
+    /// The engine limits the declaration asks for.
+    fn limits() -> crate::engine::Limits;
+}

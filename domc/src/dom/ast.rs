@@ -1,0 +1,346 @@
+//! The `.dom` syntax tree: what the parser produces, with the byte range of every node so that
+//! `sema` can point at it.
+
+use crate::diagnostic::FileId;
+use std::ops::Range;
+
+/// A name with its place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Name {
+    /// The text.
+    pub text: String,
+    /// Its byte range.
+    pub span: Range<usize>,
+}
+
+/// A parsed file.
+#[derive(Clone, Debug)]
+pub struct File {
+    /// Which file.
+    pub id: FileId,
+    /// Its items in order.
+    pub items: Vec<Item>,
+}
+
+/// A top-level declaration.
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// `import "path.dom";`
+    Import { path: String, span: Range<usize> },
+    /// `extern type Name;`
+    ExternType(Name),
+    /// `extern fn name(params) -> T;`
+    ExternFn(Signature),
+    /// `fn name(params) -> T = expr;`
+    Function(Signature, Expr),
+    /// `lattice Name …`
+    Lattice(Lattice),
+    /// `product Name … { components }`
+    Product(Product),
+    /// `meet_ext name(target: T, source: S) -> T = expr;`
+    MeetExt(Signature, Expr),
+    /// `transfer name on TRIGGER (params) -> T = expr;`
+    Transfer(Transfer),
+    /// `analysis name { settings }`
+    Analysis(Analysis),
+}
+
+/// A function-like signature.
+#[derive(Clone, Debug)]
+pub struct Signature {
+    /// Its name.
+    pub name: Name,
+    /// Its parameters.
+    pub params: Vec<(Name, Type)>,
+    /// Its result type.
+    pub result: Type,
+    /// The whole declaration's range.
+    pub span: Range<usize>,
+}
+
+/// A type as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// `Name` or `Name<args>`.
+    Named {
+        /// The name.
+        name: Name,
+        /// Type or integer arguments.
+        args: Vec<TypeArg>,
+        /// The whole type's range.
+        span: Range<usize>,
+    },
+    /// `(T, U)`.
+    Tuple(Vec<Type>, Range<usize>),
+}
+
+impl Type {
+    /// The type's byte range.
+    pub fn span(&self) -> Range<usize> {
+        match self {
+            Type::Named { span, .. } | Type::Tuple(_, span) => span.clone(),
+        }
+    }
+}
+
+/// An argument of a named type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypeArg {
+    /// A type.
+    Type(Type),
+    /// An integer (the bound of a `FiniteSum`).
+    Int(u64, Range<usize>),
+}
+
+/// A lattice declaration.
+#[derive(Clone, Debug)]
+pub struct Lattice {
+    /// Its name.
+    pub name: Name,
+    /// Its shape.
+    pub body: LatticeBody,
+    /// The whole declaration's range.
+    pub span: Range<usize>,
+}
+
+/// The shape of a lattice declaration.
+#[derive(Clone, Debug)]
+pub enum LatticeBody {
+    /// `= flat(T);`
+    Flat(Type),
+    /// `= finite { A < B < C, … } [with { contains(x, v) = …; }]`
+    Finite(Vec<Vec<Name>>, Vec<Override>),
+    /// `= sum { V(T), W, … } [with { contains(x, v) = …; }]`
+    Sum(Vec<(Name, Option<Type>)>, Vec<Override>),
+    /// `[smash] { field: T, … } [with { op(a, b) = expr; … }]`
+    Struct {
+        /// Whether a bottom field makes the whole bottom.
+        smash: bool,
+        /// The fields.
+        fields: Vec<(Name, Type)>,
+        /// Written-out operations.
+        overrides: Vec<Override>,
+    },
+}
+
+/// A written-out lattice operation: `join(a, b) = expr;`.
+#[derive(Clone, Debug)]
+pub struct Override {
+    /// The operation's name (`join`, `meet`, `leq`, `widen`, `narrow`, `empty`, `contains`).
+    pub op: Name,
+    /// Its parameter names.
+    pub params: Vec<Name>,
+    /// Its body.
+    pub body: Expr,
+    /// The whole definition's range.
+    pub span: Range<usize>,
+}
+
+/// A product declaration.
+#[derive(Clone, Debug)]
+pub struct Product {
+    /// Its name.
+    pub name: Name,
+    /// `reduce …`, if given.
+    pub policy: Option<(PolicyAst, Range<usize>)>,
+    /// `direct Name`, if given.
+    pub direct: Option<Name>,
+    /// The components: name, type, and `uses T` (fall back to the type's own transfer functions).
+    pub components: Vec<(Name, Type, bool)>,
+    /// The whole declaration's range.
+    pub span: Range<usize>,
+}
+
+/// A reduction policy as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyAst {
+    /// `never`
+    Never,
+    /// `once`
+    Once,
+    /// `fixpoint` or `fixpoint(k)`
+    Fixpoint(Option<u64>),
+}
+
+/// A transfer rule.
+#[derive(Clone, Debug)]
+pub struct Transfer {
+    /// Its signature.
+    pub sig: Signature,
+    /// What triggers it.
+    pub trigger: Trigger,
+    /// The trigger's range.
+    pub trigger_span: Range<usize>,
+    /// Its body.
+    pub body: Expr,
+}
+
+/// What a transfer rule is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Trigger {
+    /// `on "+"`
+    Op(String),
+    /// `on any`
+    AnyOp,
+    /// `on literal`
+    Literal,
+    /// `on assume "<"`
+    Assume(String),
+    /// `on assume any`
+    AnyAssume,
+}
+
+/// An analysis declaration.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Its name.
+    pub name: Name,
+    /// Its settings: `key value, value;`.
+    pub settings: Vec<(Name, Vec<Setting>)>,
+    /// The whole declaration's range.
+    pub span: Range<usize>,
+}
+
+/// A value in an analysis setting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// An integer.
+    Int(u64, Range<usize>),
+    /// A word.
+    Word(Name),
+    /// A string.
+    Str(String, Range<usize>),
+}
+
+/// An expression.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Its range.
+    pub span: Range<usize>,
+}
+
+/// The kinds of expression.
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// An integer literal (non-negative; negation is unary).
+    Int(u64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A name or `Type::item` path.
+    Path(Vec<Name>),
+    /// `path(args)`.
+    Call(Vec<Name>, Vec<Expr>),
+    /// `e.field`.
+    Field(Box<Expr>, Name),
+    /// `(a, b)`.
+    Tuple(Vec<Expr>),
+    /// `op e`.
+    Unary(UnaryOp, Box<Expr>),
+    /// `a op b`.
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `let x = e; body`.
+    Let(Name, Box<Expr>, Box<Expr>),
+    /// `if c { a } else { b }`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `match e { arms }`.
+    Match(Box<Expr>, Vec<Arm>),
+}
+
+/// A unary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    /// `-`, checked.
+    Neg,
+    /// `!`.
+    Not,
+}
+
+/// A binary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    /// `||`
+    Or,
+    /// `&&`
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `+`, checked: an overflow makes the rule's result top.
+    Add,
+    /// `-`, checked.
+    Sub,
+    /// `*`, checked.
+    Mul,
+    /// `/`, checked (a zero divisor too).
+    Div,
+    /// `%`, checked.
+    Rem,
+    /// `+%`, wrapping.
+    WrapAdd,
+    /// `-%`, wrapping.
+    WrapSub,
+    /// `*%`, wrapping.
+    WrapMul,
+}
+
+impl BinaryOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "||",
+            BinaryOp::And => "&&",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+            BinaryOp::WrapAdd => "+%",
+            BinaryOp::WrapSub => "-%",
+            BinaryOp::WrapMul => "*%",
+        }
+    }
+}
+
+/// A match arm: one or more patterns and a body.
+#[derive(Clone, Debug)]
+pub struct Arm {
+    /// The alternatives.
+    pub patterns: Vec<Pattern>,
+    /// The body.
+    pub body: Expr,
+}
+
+/// A pattern.
+#[derive(Clone, Debug)]
+pub enum Pattern {
+    /// `_`
+    Wildcard(Range<usize>),
+    /// An integer, possibly negative.
+    Int(i128, Range<usize>),
+    /// `Type::Variant` or `Type::Variant(x, _)`.
+    Variant {
+        /// The path.
+        path: Vec<Name>,
+        /// The binders (`None` for `_`).
+        binders: Vec<Option<Name>>,
+        /// The whole pattern's range.
+        span: Range<usize>,
+    },
+}

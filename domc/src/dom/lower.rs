@@ -1,0 +1,1128 @@
+//! Rule bodies: type checking and lowering to Rust in one walk.
+//!
+//! Every expression is checked against the types of [`super::types`] and turned into Rust that
+//! evaluates to an owned value. Checked arithmetic (`+ - * / %` and unary `-`) lowers to
+//! `checked_*(…)?` inside a body that returns `Option`, so an overflow or a division by zero
+//! makes the whole rule fall back to its sound default (top for a transfer, no refinement for a
+//! reduction); `+% -% *%` wrap.
+
+use super::ast::{BinaryOp, Expr, ExprKind, Name, Pattern, UnaryOp};
+use super::sema::FnSig;
+use super::types::{Shape, Ty, TypeTable};
+use crate::diagnostic::{Diagnostic, FileId};
+use crate::model::OPERATIONS;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// The names in scope: each with its type and whether Rust holds it by reference.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    names: Vec<(String, Ty, bool)>,
+}
+
+impl Scope {
+    /// Binds a parameter (lattices by reference).
+    pub fn bind(&mut self, name: &str, ty: Ty) {
+        let by_ref = matches!(ty, Ty::Lat(_));
+        self.names.push((name.to_string(), ty, by_ref));
+    }
+
+    fn bind_owned(&mut self, name: &str, ty: Ty) {
+        self.names.push((name.to_string(), ty, false));
+    }
+
+    fn get(&self, name: &str) -> Option<&(String, Ty, bool)> {
+        self.names.iter().rev().find(|(n, _, _)| n == name)
+    }
+}
+
+/// Checks and lowers the bodies of one file.
+pub struct Lowerer<'a> {
+    file: FileId,
+    types: &'a TypeTable,
+    functions: &'a BTreeMap<String, FnSig>,
+    errors: Vec<Diagnostic>,
+}
+
+const RT: &str = "::absinthe::__private";
+
+fn rt() -> TokenStream {
+    quote!(::absinthe::__private)
+}
+
+impl<'a> Lowerer<'a> {
+    /// A lowerer for file `file`.
+    pub fn new(
+        file: FileId,
+        types: &'a TypeTable,
+        functions: &'a BTreeMap<String, FnSig>,
+    ) -> Lowerer<'a> {
+        let _ = RT;
+        Lowerer {
+            file,
+            types,
+            functions,
+            errors: Vec::new(),
+        }
+    }
+
+    /// The errors found.
+    pub fn into_errors(self) -> Vec<Diagnostic> {
+        self.errors
+    }
+
+    fn error(&mut self, span: Range<usize>, message: String, label: &str) -> (Ty, TokenStream) {
+        self.errors
+            .push(Diagnostic::new(self.file, span, message, label));
+        (Ty::Error, quote!(::core::unreachable!()))
+    }
+
+    fn error_help(
+        &mut self,
+        span: Range<usize>,
+        message: String,
+        label: &str,
+        help: String,
+    ) -> (Ty, TokenStream) {
+        self.errors
+            .push(Diagnostic::new(self.file, span, message, label).with_help(help));
+        (Ty::Error, quote!(::core::unreachable!()))
+    }
+
+    /// A body of type `expected`: Rust evaluating to `Option<expected>`.
+    pub fn body(&mut self, e: &Expr, scope: &Scope, expected: &Ty) -> TokenStream {
+        let (ty, code) = self.expr(e, scope);
+        self.expect(e.span.clone(), &ty, expected, "the declared result");
+        quote!(::core::option::Option::Some(#code))
+    }
+
+    fn expect(&mut self, span: Range<usize>, got: &Ty, want: &Ty, what: &str) {
+        if got.is_error() || want.is_error() || got == want {
+            return;
+        }
+        let (g, w) = (self.types.name(got), self.types.name(want));
+        self.errors.push(Diagnostic::new(
+            self.file,
+            span,
+            format!("expected `{w}` ({what}), found `{g}`"),
+            format!("this is `{g}`"),
+        ));
+    }
+
+    fn expr(&mut self, e: &Expr, scope: &Scope) -> (Ty, TokenStream) {
+        let span = e.span.clone();
+        match &e.kind {
+            ExprKind::Int(v) => match i64::try_from(*v) {
+                Ok(v) => (Ty::Int, quote!(#v)),
+                Err(_) => self.error_help(
+                    span,
+                    format!("the integer {v} does not fit in `int` (64 bits)"),
+                    "too large",
+                    "`int::MIN` and `int::MAX` name the extremes".into(),
+                ),
+            },
+            ExprKind::Bool(b) => (Ty::Bool, quote!(#b)),
+            ExprKind::Tuple(parts) => {
+                let (tys, codes): (Vec<Ty>, Vec<TokenStream>) =
+                    parts.iter().map(|p| self.expr(p, scope)).unzip();
+                (Ty::Tuple(tys), quote!((#(#codes),*)))
+            }
+            ExprKind::Unary(op, inner) => {
+                let (t, code) = self.expr(inner, scope);
+                match op {
+                    UnaryOp::Neg => {
+                        self.expect(inner.span.clone(), &t, &Ty::Int, "the operand of `-`");
+                        (Ty::Int, quote!((#code).checked_neg()?))
+                    }
+                    UnaryOp::Not => {
+                        self.expect(inner.span.clone(), &t, &Ty::Bool, "the operand of `!`");
+                        (Ty::Bool, quote!(!(#code)))
+                    }
+                }
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, scope, span),
+            ExprKind::Let(name, value, body) => {
+                let (t, v) = self.expr(value, scope);
+                let mut inner = scope.clone();
+                inner.bind_owned(&name.text, t);
+                let x = format_ident!("{}", name.text);
+                let (bt, body) = self.expr(body, &inner);
+                (bt, quote!({ let #x = #v; let _ = &#x; #body }))
+            }
+            ExprKind::If(c, t, f) => {
+                let (ct, c) = self.expr(c, scope);
+                self.expect(span.clone(), &ct, &Ty::Bool, "a condition");
+                let (tt, t_code) = self.expr(t, scope);
+                let (ft, f_code) = self.expr(f, scope);
+                self.expect(f.span.clone(), &ft, &tt, "the type of the other branch");
+                (tt, quote!(if #c { #t_code } else { #f_code }))
+            }
+            ExprKind::Match(scrutinee, arms) => self.matching(scrutinee, arms, scope, span),
+            ExprKind::Field(base, field) => self.field(base, field, scope),
+            ExprKind::Path(path) => self.path(path, scope, span),
+            ExprKind::Call(path, args) => self.call(path, args, scope, span),
+        }
+    }
+
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        scope: &Scope,
+        span: Range<usize>,
+    ) -> (Ty, TokenStream) {
+        let (at, ac) = self.expr(a, scope);
+        let (bt, bc) = self.expr(b, scope);
+        let sym = op.symbol();
+        match op {
+            BinaryOp::Or | BinaryOp::And => {
+                self.expect(
+                    a.span.clone(),
+                    &at,
+                    &Ty::Bool,
+                    &format!("an operand of `{sym}`"),
+                );
+                self.expect(
+                    b.span.clone(),
+                    &bt,
+                    &Ty::Bool,
+                    &format!("an operand of `{sym}`"),
+                );
+                let code = if op == BinaryOp::Or {
+                    quote!((#ac) || (#bc))
+                } else {
+                    quote!((#ac) && (#bc))
+                };
+                (Ty::Bool, code)
+            }
+            BinaryOp::Eq | BinaryOp::Ne => {
+                self.expect(
+                    b.span.clone(),
+                    &bt,
+                    &at,
+                    &format!("the other side of `{sym}`"),
+                );
+                if matches!(at, Ty::Tuple(_)) {
+                    return self.error(span, "tuples cannot be compared".into(), "a tuple");
+                }
+                let code = if op == BinaryOp::Eq {
+                    quote!((#ac) == (#bc))
+                } else {
+                    quote!((#ac) != (#bc))
+                };
+                (Ty::Bool, code)
+            }
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+                self.expect(
+                    a.span.clone(),
+                    &at,
+                    &Ty::Int,
+                    &format!("an operand of `{sym}`"),
+                );
+                self.expect(
+                    b.span.clone(),
+                    &bt,
+                    &Ty::Int,
+                    &format!("an operand of `{sym}`"),
+                );
+                let code = match op {
+                    BinaryOp::Lt => quote!((#ac) < (#bc)),
+                    BinaryOp::Le => quote!((#ac) <= (#bc)),
+                    BinaryOp::Gt => quote!((#ac) > (#bc)),
+                    _ => quote!((#ac) >= (#bc)),
+                };
+                (Ty::Bool, code)
+            }
+            _ => {
+                self.expect(
+                    a.span.clone(),
+                    &at,
+                    &Ty::Int,
+                    &format!("an operand of `{sym}`"),
+                );
+                self.expect(
+                    b.span.clone(),
+                    &bt,
+                    &Ty::Int,
+                    &format!("an operand of `{sym}`"),
+                );
+                let code = match op {
+                    BinaryOp::Add => quote!((#ac).checked_add(#bc)?),
+                    BinaryOp::Sub => quote!((#ac).checked_sub(#bc)?),
+                    BinaryOp::Mul => quote!((#ac).checked_mul(#bc)?),
+                    BinaryOp::Div => quote!((#ac).checked_div(#bc)?),
+                    BinaryOp::Rem => quote!((#ac).checked_rem(#bc)?),
+                    BinaryOp::WrapAdd => quote!((#ac).wrapping_add(#bc)),
+                    BinaryOp::WrapSub => quote!((#ac).wrapping_sub(#bc)),
+                    _ => quote!((#ac).wrapping_mul(#bc)),
+                };
+                (Ty::Int, code)
+            }
+        }
+    }
+
+    /// A variable, `int::MIN`, `Op::Add`, `T::top`, or a unit variant such as `Sign::Neg`.
+    fn path(&mut self, path: &[Name], scope: &Scope, span: Range<usize>) -> (Ty, TokenStream) {
+        let rt = rt();
+        match path {
+            [single] => match scope.get(&single.text) {
+                Some((_, ty, by_ref)) => {
+                    let x = format_ident!("{}", single.text);
+                    let code = match (ty, by_ref) {
+                        (Ty::Lat(_), true) => quote!(::core::clone::Clone::clone(#x)),
+                        (Ty::Lat(_) | Ty::Tuple(_), false) => {
+                            quote!(::core::clone::Clone::clone(&#x))
+                        }
+                        _ => quote!(#x),
+                    };
+                    (ty.clone(), code)
+                }
+                None if self.functions.contains_key(&single.text) => self.error_help(
+                    span,
+                    format!("`{}` is a function; call it with arguments", single.text),
+                    "a function",
+                    format!("write `{}(…)`", single.text),
+                ),
+                None => self.error(
+                    span,
+                    format!("unknown name `{}`", single.text),
+                    "not in scope",
+                ),
+            },
+            [ty_name, item] => {
+                let (tn, it) = (ty_name.text.as_str(), item.text.as_str());
+                match tn {
+                    "int" => match it {
+                        "MIN" => (Ty::Int, quote!(i64::MIN)),
+                        "MAX" => (Ty::Int, quote!(i64::MAX)),
+                        _ => self.error(
+                            span,
+                            format!("`int` has no constant `{it}`; it has `MIN` and `MAX`"),
+                            "unknown constant",
+                        ),
+                    },
+                    "Op" => match OPERATIONS.iter().find(|(_, v)| *v == it) {
+                        Some(_) => {
+                            let v = format_ident!("{}", it);
+                            (Ty::Op, quote!(#rt::Op::#v))
+                        }
+                        None => self.error_help(
+                            span,
+                            format!("`Op` has no operation `{it}`"),
+                            "unknown operation",
+                            format!(
+                                "the operations are {}",
+                                OPERATIONS
+                                    .iter()
+                                    .map(|(_, v)| format!("`Op::{v}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        ),
+                    },
+                    _ => {
+                        let Some(t @ Ty::Lat(id)) = self.types.lookup(tn) else {
+                            return self.error(
+                                ty_name.span.clone(),
+                                format!("unknown type `{tn}`"),
+                                "not a type",
+                            );
+                        };
+                        let rust = self.types.rust(&t);
+                        match it {
+                            "top" => return (t, quote!(<#rust as #rt::Top>::top())),
+                            "bottom" => return (t, quote!(<#rust as #rt::Lattice>::bottom())),
+                            _ => {}
+                        }
+                        match self.types.shape(id) {
+                            Shape::Finite { variants, .. } if variants.iter().any(|v| v == it) => {
+                                let v = format_ident!("{}", it);
+                                (t, quote!(#rust::#v))
+                            }
+                            Shape::Flat { .. } | Shape::Sum { .. }
+                                if it == "Bottom" || it == "Top" =>
+                            {
+                                let v = format_ident!("{}", it);
+                                (t, quote!(#rust::#v))
+                            }
+                            Shape::Constant if it == "Bottom" || it == "Top" => {
+                                let v = format_ident!("{}", it);
+                                (t, quote!(#rt::Flat::<i64>::#v))
+                            }
+                            Shape::Sum { summands }
+                                if summands.iter().any(|(v, p)| v == it && p.is_none()) =>
+                            {
+                                let v = format_ident!("{}", it);
+                                (t, quote!(#rust::#v))
+                            }
+                            _ => self.error_help(
+                                item.span.clone(),
+                                format!("`{tn}` has no element or constant `{it}`"),
+                                "unknown item",
+                                format!("every lattice has `{tn}::top` and `{tn}::bottom`"),
+                            ),
+                        }
+                    }
+                }
+            }
+            _ => self.error(
+                span,
+                "a path has at most two parts: `Type::item`".into(),
+                "too long",
+            ),
+        }
+    }
+
+    fn field(&mut self, base: &Expr, field: &Name, scope: &Scope) -> (Ty, TokenStream) {
+        let (bt, _) = self.expr(base, scope);
+        let Ty::Lat(id) = bt else {
+            if bt.is_error() {
+                return (Ty::Error, quote!(::core::unreachable!()));
+            }
+            return self.error(
+                field.span.clone(),
+                format!("`{}` has no fields", self.types.name(&bt)),
+                "not a struct or product",
+            );
+        };
+        let fields: Vec<(String, Ty)> = match self.types.shape(id) {
+            Shape::Struct { fields, .. } => fields.clone(),
+            Shape::Product { components } => components.clone(),
+            _ => Vec::new(),
+        };
+        let Some((_, ft)) = fields.iter().find(|(n, _)| *n == field.text) else {
+            let known: Vec<String> = fields.iter().map(|(n, _)| format!("`{n}`")).collect();
+            let help = if known.is_empty() {
+                format!("`{}` has no fields", self.types.name(&bt))
+            } else {
+                format!("its fields are {}", known.join(", "))
+            };
+            return self.error_help(
+                field.span.clone(),
+                format!("`{}` has no field `{}`", self.types.name(&bt), field.text),
+                "unknown field",
+                help,
+            );
+        };
+        let f = format_ident!("{}", field.text);
+        let place = self.place(base, scope);
+        (ft.clone(), quote!(::core::clone::Clone::clone(&#place.#f)))
+    }
+
+    /// Rust naming the value of `e` without copying it where possible (a variable or a field of
+    /// one), else the owned value in parentheses.
+    fn place(&mut self, e: &Expr, scope: &Scope) -> TokenStream {
+        match &e.kind {
+            ExprKind::Path(path) if path.len() == 1 && scope.get(&path[0].text).is_some() => {
+                let x = format_ident!("{}", path[0].text);
+                quote!(#x)
+            }
+            ExprKind::Field(base, field) => {
+                let inner = self.place(base, scope);
+                let f = format_ident!("{}", field.text);
+                quote!(#inner.#f)
+            }
+            _ => {
+                let (_, code) = self.expr(e, scope);
+                quote!((#code))
+            }
+        }
+    }
+
+    fn args(&mut self, args: &[Expr], scope: &Scope) -> Vec<(Ty, TokenStream, Range<usize>)> {
+        args.iter()
+            .map(|a| {
+                let (t, c) = self.expr(a, scope);
+                (t, c, a.span.clone())
+            })
+            .collect()
+    }
+
+    fn check_args(
+        &mut self,
+        what: &str,
+        got: &[(Ty, TokenStream, Range<usize>)],
+        want: &[Ty],
+        span: Range<usize>,
+    ) -> bool {
+        if got.len() != want.len() {
+            self.error(
+                span,
+                format!(
+                    "`{what}` takes {} argument{}, {} given",
+                    want.len(),
+                    if want.len() == 1 { "" } else { "s" },
+                    got.len()
+                ),
+                "wrong number of arguments",
+            );
+            return false;
+        }
+        for (i, ((t, _, s), w)) in got.iter().zip(want).enumerate() {
+            self.expect(s.clone(), t, w, &format!("argument {} of `{what}`", i + 1));
+        }
+        true
+    }
+
+    /// `&(owned)` for a lattice argument passed by reference, the value otherwise.
+    fn pass(ty: &Ty, code: &TokenStream) -> TokenStream {
+        match ty {
+            Ty::Lat(_) => quote!(&(#code)),
+            _ => code.clone(),
+        }
+    }
+
+    fn call(
+        &mut self,
+        path: &[Name],
+        args: &[Expr],
+        scope: &Scope,
+        span: Range<usize>,
+    ) -> (Ty, TokenStream) {
+        let rt = rt();
+        let got = self.args(args, scope);
+        match path {
+            [single] => {
+                let name = single.text.as_str();
+                // Lattice operations on any lattice.
+                if let Some(result) = self.lattice_op(name, &got, span.clone()) {
+                    return result;
+                }
+                match name {
+                    "min" | "max" => {
+                        if !self.check_args(name, &got, &[Ty::Int, Ty::Int], span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let (a, b) = (&got[0].1, &got[1].1);
+                        let f = format_ident!("{}", name);
+                        return (Ty::Int, quote!(::core::cmp::Ord::#f(#a, #b)));
+                    }
+                    "eval" | "traps" => {
+                        if !self.check_args(name, &got, &[Ty::Op, Ty::Int, Ty::Int], span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let (o, a, b) = (&got[0].1, &got[1].1, &got[2].1);
+                        return if name == "eval" {
+                            (Ty::Int, quote!((#o).eval(#a, #b).unwrap_or(0)))
+                        } else {
+                            (Ty::Bool, quote!((#o).eval(#a, #b).is_none()))
+                        };
+                    }
+                    "is_comparison" => {
+                        if !self.check_args(name, &got, &[Ty::Op], span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let o = &got[0].1;
+                        return (Ty::Bool, quote!((#o).is_comparison()));
+                    }
+                    _ => {}
+                }
+                if let Some(f) = self.functions.get(name).cloned() {
+                    if !self.check_args(name, &got, &f.params, span) {
+                        return (Ty::Error, quote!(::core::unreachable!()));
+                    }
+                    let callee = &f.rust;
+                    let passed = got.iter().map(|(t, c, _)| Self::pass(t, c));
+                    let call = quote!(#callee(#(#passed),*));
+                    let call = if f.fallible { quote!(#call?) } else { call };
+                    return (f.result.clone(), call);
+                }
+                // A struct lattice's constructor.
+                if let Some(t @ Ty::Lat(id)) = self.types.lookup(name) {
+                    if let Shape::Struct { fields, .. } = self.types.shape(id).clone() {
+                        let want: Vec<Ty> = fields.iter().map(|(_, t)| t.clone()).collect();
+                        if !self.check_args(name, &got, &want, span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let rust = self.types.rust(&t);
+                        let inits = fields.iter().zip(&got).map(|((f, _), (_, c, _))| {
+                            let f = format_ident!("{}", f);
+                            quote!(#f: #c)
+                        });
+                        return (t, quote!(#rust { #(#inits),* }));
+                    }
+                }
+                self.error_help(
+                    single.span.clone(),
+                    format!("unknown function `{name}`"),
+                    "not a function",
+                    "the built-in functions are `join`, `meet`, `widen`, `narrow`, `leq`, `is_bottom`, `is_top`, `min`, `max`, `eval`, `traps` and `is_comparison`".into(),
+                )
+            }
+            [ty_name, item] => {
+                let (tn, it) = (ty_name.text.as_str(), item.text.as_str());
+                let Some(t @ Ty::Lat(id)) = self.types.lookup(tn) else {
+                    return self.error(
+                        ty_name.span.clone(),
+                        format!("unknown type `{tn}`"),
+                        "not a type",
+                    );
+                };
+                let rust = self.types.rust(&t);
+                let shape = self.types.shape(id).clone();
+                match (&shape, it) {
+                    (Shape::Flat { payload }, "Value") => {
+                        if !self.check_args(
+                            &format!("{tn}::Value"),
+                            &got,
+                            std::slice::from_ref(payload),
+                            span,
+                        ) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let v = &got[0].1;
+                        (t, quote!(#rust::Value(#v)))
+                    }
+                    (Shape::Constant, "Value") => {
+                        if !self.check_args("Constant::Value", &got, &[Ty::Int], span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let v = &got[0].1;
+                        (t, quote!(#rt::Flat::Value(#v)))
+                    }
+                    (Shape::Sum { summands }, _)
+                        if summands.iter().any(|(v, p)| v == it && p.is_some()) =>
+                    {
+                        let payload = summands
+                            .iter()
+                            .find(|(v, _)| v == it)
+                            .and_then(|(_, p)| p.clone())
+                            .unwrap_or(Ty::Error);
+                        if !self.check_args(&format!("{tn}::{it}"), &got, &[payload], span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let (v, x) = (format_ident!("{}", it), &got[0].1);
+                        (t, quote!(#rust::#v(#x)))
+                    }
+                    (Shape::Interval, _) => self.interval_fn(it, &got, span, &t),
+                    (Shape::Constant, "binary") => {
+                        if !self.check_args(
+                            "Constant::binary",
+                            &got,
+                            &[Ty::Op, t.clone(), t.clone()],
+                            span,
+                        ) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let (o, a, b) = (&got[0].1, &got[1].1, &got[2].1);
+                        (
+                            t.clone(),
+                            quote!(<#rust as #rt::ValueDomain>::binary(#o, &(#a), &(#b))),
+                        )
+                    }
+                    (Shape::FiniteSum { inner, .. }, _) => {
+                        let inner = inner.clone();
+                        self.finite_sum_fn(it, &got, span, &t, &inner)
+                    }
+                    _ => self.error(
+                        item.span.clone(),
+                        format!("`{tn}` has no function `{it}`"),
+                        "unknown function",
+                    ),
+                }
+            }
+            _ => self.error(
+                span,
+                "a path has at most two parts: `Type::function`".into(),
+                "too long",
+            ),
+        }
+    }
+
+    fn lattice_op(
+        &mut self,
+        name: &str,
+        got: &[(Ty, TokenStream, Range<usize>)],
+        span: Range<usize>,
+    ) -> Option<(Ty, TokenStream)> {
+        let rt = rt();
+        let arity = match name {
+            "join" | "meet" | "widen" | "narrow" | "leq" => 2,
+            "is_bottom" | "is_top" => 1,
+            _ => return None,
+        };
+        if got.len() != arity {
+            return Some(self.error(
+                span,
+                format!(
+                    "`{name}` takes {arity} argument{}",
+                    if arity == 1 { "" } else { "s" }
+                ),
+                "wrong number of arguments",
+            ));
+        }
+        let t = got[0].0.clone();
+        if !matches!(t, Ty::Lat(_)) {
+            if t.is_error() {
+                return Some((Ty::Error, quote!(::core::unreachable!())));
+            }
+            return Some(self.error(
+                got[0].2.clone(),
+                format!("`{name}` works on lattices, not `{}`", self.types.name(&t)),
+                "not a lattice",
+            ));
+        }
+        if arity == 2 {
+            self.expect(
+                got[1].2.clone(),
+                &got[1].0,
+                &t,
+                &format!("the second argument of `{name}`"),
+            );
+        }
+        let rust = self.types.rust(&t);
+        let a = &got[0].1;
+        let f = format_ident!("{}", name);
+        Some(match name {
+            "leq" => {
+                let b = &got[1].1;
+                (Ty::Bool, quote!(<#rust as #rt::Lattice>::leq(&(#a), &(#b))))
+            }
+            "is_bottom" => (Ty::Bool, quote!(<#rust as #rt::Lattice>::is_bottom(&(#a)))),
+            "is_top" => (Ty::Bool, quote!(<#rust as #rt::Top>::is_top(&(#a)))),
+            _ => {
+                let b = &got[1].1;
+                (t.clone(), quote!(<#rust as #rt::Lattice>::#f(&(#a), &(#b))))
+            }
+        })
+    }
+
+    fn interval_fn(
+        &mut self,
+        it: &str,
+        got: &[(Ty, TokenStream, Range<usize>)],
+        span: Range<usize>,
+        t: &Ty,
+    ) -> (Ty, TokenStream) {
+        let rt = rt();
+        let unreachable = (Ty::Error, quote!(::core::unreachable!()));
+        let c = |i: usize| got.get(i).map(|g| g.1.clone()).unwrap_or_default();
+        match it {
+            "new" => {
+                if !self.check_args("Interval::new", got, &[Ty::Int, Ty::Int], span) {
+                    return unreachable;
+                }
+                let (a, b) = (c(0), c(1));
+                (t.clone(), quote!(#rt::Interval::new(#a, #b)))
+            }
+            "constant" => {
+                if !self.check_args("Interval::constant", got, &[Ty::Int], span) {
+                    return unreachable;
+                }
+                let a = c(0);
+                (t.clone(), quote!(#rt::Interval::constant(#a)))
+            }
+            "lo" | "hi" => {
+                if !self.check_args(&format!("Interval::{it}"), got, std::slice::from_ref(t), span) {
+                    return unreachable;
+                }
+                let a = c(0);
+                let (f, empty) = if it == "lo" { (quote!(lo), quote!(i64::MAX)) } else { (quote!(hi), quote!(i64::MIN)) };
+                (Ty::Int, quote!((#a).#f().unwrap_or(#empty)))
+            }
+            "is_constant" => {
+                if !self.check_args("Interval::is_constant", got, std::slice::from_ref(t), span) {
+                    return unreachable;
+                }
+                let a = c(0);
+                (Ty::Bool, quote!((#a).as_constant().is_some()))
+            }
+            "contains" => {
+                if !self.check_args("Interval::contains", got, &[t.clone(), Ty::Int], span) {
+                    return unreachable;
+                }
+                let (a, v) = (c(0), c(1));
+                (Ty::Bool, quote!((#a).contains(#v)))
+            }
+            "binary" => {
+                if !self.check_args("Interval::binary", got, &[Ty::Op, t.clone(), t.clone()], span) {
+                    return unreachable;
+                }
+                let (o, a, b) = (c(0), c(1), c(2));
+                (t.clone(), quote!(<#rt::Interval as #rt::ValueDomain>::binary(#o, &(#a), &(#b))))
+            }
+            "assume" => {
+                if !self.check_args("Interval::assume", got, &[Ty::Op, t.clone(), t.clone()], span) {
+                    return unreachable;
+                }
+                let (o, a, b) = (c(0), c(1), c(2));
+                (
+                    Ty::Tuple(vec![t.clone(), t.clone()]),
+                    quote!(<#rt::Interval as #rt::ValueDomain>::assume(#o, &(#a), &(#b))),
+                )
+            }
+            _ => self.error_help(
+                span,
+                format!("`Interval` has no function `{it}`"),
+                "unknown function",
+                "`Interval` has `new`, `constant`, `lo`, `hi`, `is_constant`, `contains`, `binary`, `assume`, `top` and `bottom`".into(),
+            ),
+        }
+    }
+
+    fn finite_sum_fn(
+        &mut self,
+        it: &str,
+        got: &[(Ty, TokenStream, Range<usize>)],
+        span: Range<usize>,
+        t: &Ty,
+        inner: &Ty,
+    ) -> (Ty, TokenStream) {
+        let rt = rt();
+        let unreachable = (Ty::Error, quote!(::core::unreachable!()));
+        let rust = self.types.rust(t);
+        let inner_rust = self.types.rust(inner);
+        let c = |i: usize| got.get(i).map(|g| g.1.clone()).unwrap_or_default();
+        match it {
+            "single" => {
+                if !self.check_args("FiniteSum::single", got, std::slice::from_ref(inner), span) {
+                    return unreachable;
+                }
+                let a = c(0);
+                (t.clone(), quote!(#rust::single(#a)))
+            }
+            "hull" => {
+                if !self.check_args("FiniteSum::hull", got, std::slice::from_ref(t), span) {
+                    return unreachable;
+                }
+                let a = c(0);
+                (inner.clone(), quote!((#a).hull()))
+            }
+            "meet_each" => {
+                if !self.check_args("FiniteSum::meet_each", got, &[t.clone(), inner.clone()], span) {
+                    return unreachable;
+                }
+                let (a, x) = (c(0), c(1));
+                (
+                    t.clone(),
+                    quote!({
+                        let x: #inner_rust = #x;
+                        #rust::from_values((#a).values().iter().map(|v| <#inner_rust as #rt::Lattice>::meet(v, &x)))
+                    }),
+                )
+            }
+            "binary" => {
+                if !self.check_args("FiniteSum::binary", got, &[Ty::Op, t.clone(), t.clone()], span) {
+                    return unreachable;
+                }
+                let (o, a, b) = (c(0), c(1), c(2));
+                (
+                    t.clone(),
+                    quote!({
+                        let (a, b): (#rust, #rust) = (#a, #b);
+                        let mut out = ::std::vec::Vec::new();
+                        for x in a.values() {
+                            for y in b.values() {
+                                out.push(<#inner_rust as #rt::ValueDomain>::binary(#o, x, y));
+                            }
+                        }
+                        #rust::from_values(out)
+                    }),
+                )
+            }
+            "assume" => {
+                if !self.check_args("FiniteSum::assume", got, &[Ty::Op, t.clone(), t.clone()], span) {
+                    return unreachable;
+                }
+                let (o, a, b) = (c(0), c(1), c(2));
+                (
+                    Ty::Tuple(vec![t.clone(), t.clone()]),
+                    quote!({
+                        let (a, b): (#rust, #rust) = (#a, #b);
+                        let (mut left, mut right) = (::std::vec::Vec::new(), ::std::vec::Vec::new());
+                        for x in a.values() {
+                            for y in b.values() {
+                                let (rx, ry) = <#inner_rust as #rt::ValueDomain>::assume(#o, x, y);
+                                left.push(rx);
+                                right.push(ry);
+                            }
+                        }
+                        (#rust::from_values(left), #rust::from_values(right))
+                    }),
+                )
+            }
+            _ => self.error_help(
+                span,
+                format!("`FiniteSum` has no function `{it}`"),
+                "unknown function",
+                "`FiniteSum` has `single`, `hull`, `meet_each`, `binary`, `assume`, `top` and `bottom`".into(),
+            ),
+        }
+    }
+
+    fn matching(
+        &mut self,
+        scrutinee: &Expr,
+        arms: &[super::ast::Arm],
+        scope: &Scope,
+        span: Range<usize>,
+    ) -> (Ty, TokenStream) {
+        let rt = rt();
+        let (st, sc) = self.expr(scrutinee, scope);
+        if st.is_error() {
+            return (Ty::Error, quote!(::core::unreachable!()));
+        }
+        // The elements the scrutinee can be, for exhaustiveness: `None` for integers.
+        let elements: Option<Vec<(String, Option<Ty>)>> = match &st {
+            Ty::Int => None,
+            Ty::Bool => {
+                return self.error_help(
+                    scrutinee.span.clone(),
+                    "`match` on `bool` is written `if … { … } else { … }`".into(),
+                    "a bool",
+                    "use `if`".into(),
+                );
+            }
+            Ty::Op => Some(
+                OPERATIONS
+                    .iter()
+                    .map(|(_, v)| ((*v).to_string(), None))
+                    .collect(),
+            ),
+            Ty::Lat(id) => match self.types.shape(*id) {
+                Shape::Flat { payload } => Some(vec![
+                    ("Bottom".into(), None),
+                    ("Value".into(), Some(payload.clone())),
+                    ("Top".into(), None),
+                ]),
+                Shape::Constant => Some(vec![
+                    ("Bottom".into(), None),
+                    ("Value".into(), Some(Ty::Int)),
+                    ("Top".into(), None),
+                ]),
+                Shape::Finite { variants, .. } => {
+                    Some(variants.iter().map(|v| (v.clone(), None)).collect())
+                }
+                Shape::Sum { summands } => {
+                    let mut all = vec![("Bottom".to_string(), None)];
+                    all.extend(summands.iter().cloned());
+                    all.push(("Top".into(), None));
+                    Some(all)
+                }
+                _ => {
+                    return self.error(
+                        scrutinee.span.clone(),
+                        format!(
+                            "`{}` cannot be matched on; match on its fields",
+                            self.types.name(&st)
+                        ),
+                        "not an enumeration",
+                    );
+                }
+            },
+            Ty::Tuple(_) | Ty::Error => {
+                return self.error(
+                    scrutinee.span.clone(),
+                    "tuples cannot be matched on".into(),
+                    "a tuple",
+                );
+            }
+        };
+        let type_name = match &st {
+            Ty::Op => "Op".to_string(),
+            other => self.types.name(other),
+        };
+        let mut covered: Vec<String> = Vec::new();
+        let mut seen_ints: Vec<i128> = Vec::new();
+        let mut wildcard = false;
+        let mut result_ty: Option<Ty> = None;
+        let mut rust_arms = Vec::new();
+        for arm in arms {
+            let mut arm_scope = scope.clone();
+            let mut pats = Vec::new();
+            let mut binds = Vec::new();
+            for pattern in &arm.patterns {
+                if wildcard {
+                    let s = pattern_span(pattern);
+                    self.error_help(
+                        s,
+                        "this pattern can never match: an earlier `_` takes every value".into(),
+                        "unreachable pattern",
+                        "remove it, or move the `_` arm last".into(),
+                    );
+                    continue;
+                }
+                match pattern {
+                    Pattern::Wildcard(_) => {
+                        wildcard = true;
+                        pats.push(quote!(_));
+                    }
+                    Pattern::Int(v, s) => {
+                        if elements.is_some() {
+                            self.error(
+                                s.clone(),
+                                format!("an integer pattern on `{type_name}`"),
+                                "expected a variant",
+                            );
+                            continue;
+                        }
+                        let Ok(v) = i64::try_from(*v) else {
+                            self.error(
+                                s.clone(),
+                                format!("{v} does not fit in `int`"),
+                                "too large",
+                            );
+                            continue;
+                        };
+                        if seen_ints.contains(&i128::from(v)) {
+                            self.error(
+                                s.clone(),
+                                format!("`{v}` is already matched above"),
+                                "unreachable pattern",
+                            );
+                            continue;
+                        }
+                        seen_ints.push(i128::from(v));
+                        pats.push(quote!(#v));
+                    }
+                    Pattern::Variant {
+                        path,
+                        binders,
+                        span: s,
+                    } => {
+                        let Some(elements) = &elements else {
+                            self.error(
+                                s.clone(),
+                                "a variant pattern on `int`".into(),
+                                "expected an integer or `_`",
+                            );
+                            continue;
+                        };
+                        let (ptype, pvar) = match path.as_slice() {
+                            [t, v] => (t.text.as_str(), v),
+                            _ => {
+                                self.error_help(
+                                    s.clone(),
+                                    "a variant pattern is written `Type::Variant`".into(),
+                                    "expected `Type::Variant`",
+                                    format!("for example `{type_name}::{}`", elements[0].0),
+                                );
+                                continue;
+                            }
+                        };
+                        if ptype != type_name {
+                            self.error(
+                                path[0].span.clone(),
+                                format!("a `{ptype}` pattern on a `{type_name}` value"),
+                                "wrong type",
+                            );
+                            continue;
+                        }
+                        let Some((_, payload)) = elements.iter().find(|(n, _)| *n == pvar.text)
+                        else {
+                            let names: Vec<String> =
+                                elements.iter().map(|(n, _)| format!("`{n}`")).collect();
+                            self.error_help(
+                                pvar.span.clone(),
+                                format!("`{type_name}` has no variant `{}`", pvar.text),
+                                "unknown variant",
+                                format!("its variants are {}", names.join(", ")),
+                            );
+                            continue;
+                        };
+                        if covered.contains(&pvar.text) {
+                            self.error(
+                                s.clone(),
+                                format!("`{type_name}::{}` is already matched above", pvar.text),
+                                "unreachable pattern",
+                            );
+                            continue;
+                        }
+                        covered.push(pvar.text.clone());
+                        let want = usize::from(payload.is_some());
+                        if binders.len() != want && !(binders.is_empty() && want == 1) {
+                            self.error(s.clone(), format!("`{type_name}::{}` carries {want} value{}, the pattern binds {}", pvar.text, if want == 1 { "" } else { "s" }, binders.len()), "wrong number of bindings");
+                            continue;
+                        }
+                        let v = format_ident!("{}", pvar.text);
+                        let head = match &st {
+                            Ty::Op => quote!(#rt::Op::#v),
+                            Ty::Lat(id) if matches!(self.types.shape(*id), Shape::Constant) => {
+                                quote!(#rt::Flat::#v)
+                            }
+                            _ => {
+                                let rust = self.types.rust(&st);
+                                quote!(#rust::#v)
+                            }
+                        };
+                        match (payload, binders.first()) {
+                            (Some(pt), Some(Some(b))) => {
+                                if arm.patterns.len() > 1 {
+                                    self.error(
+                                        b.span.clone(),
+                                        "a pattern with alternatives cannot bind names".into(),
+                                        "binding in an alternative",
+                                    );
+                                    continue;
+                                }
+                                let x = format_ident!("{}", b.text);
+                                arm_scope.bind_owned(&b.text, pt.clone());
+                                binds.push(x.clone());
+                                pats.push(quote!(#head(#x)));
+                            }
+                            (Some(_), _) => pats.push(quote!(#head(_))),
+                            (None, _) => pats.push(quote!(#head)),
+                        }
+                    }
+                }
+            }
+            let (bt, body) = self.expr(&arm.body, &arm_scope);
+            match &result_ty {
+                None => result_ty = Some(bt),
+                Some(want) => {
+                    let want = want.clone();
+                    self.expect(
+                        arm.body.span.clone(),
+                        &bt,
+                        &want,
+                        "the type of the first arm",
+                    );
+                }
+            }
+            if !pats.is_empty() {
+                rust_arms.push(quote!(#(#pats)|* => { #(let _ = &#binds;)* #body }));
+            }
+        }
+        if !wildcard {
+            match &elements {
+                None => {
+                    self.error_help(
+                        span.clone(),
+                        "this `match` on `int` does not cover every integer".into(),
+                        "not exhaustive",
+                        "add a `_ => …` arm".into(),
+                    );
+                }
+                Some(elements) => {
+                    let missing: Vec<String> = elements
+                        .iter()
+                        .filter(|(n, _)| !covered.contains(n))
+                        .map(|(n, _)| format!("`{type_name}::{n}`"))
+                        .collect();
+                    if !missing.is_empty() {
+                        self.error_help(
+                            span.clone(),
+                            format!("this `match` does not cover {}", missing.join(", ")),
+                            "not exhaustive",
+                            "add the missing arms or a `_ => …` arm".into(),
+                        );
+                    }
+                }
+            }
+        }
+        (
+            result_ty.unwrap_or(Ty::Error),
+            quote!(match #sc { #(#rust_arms,)* }),
+        )
+    }
+}
+
+fn pattern_span(p: &Pattern) -> Range<usize> {
+    match p {
+        Pattern::Wildcard(s) | Pattern::Int(_, s) => s.clone(),
+        Pattern::Variant { span, .. } => span.clone(),
+    }
+}

@@ -1,0 +1,189 @@
+//! The `.dom` front end: [`compile_file`] and [`compile_text`] string the phases together —
+//! read and parse every file (following `import`s), check them together, generate Rust with the
+//! shared generator, and format it.
+
+pub mod ast;
+mod emit;
+mod lower;
+pub mod sema;
+pub mod syntax;
+mod types;
+
+use crate::diagnostic::{Diagnostic, Failure, Sources};
+use sema::Place;
+use std::path::{Path, PathBuf};
+
+pub use sema::AnalysisDecl;
+
+/// The result of compiling a `.dom` file.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The name of the generated Rust module (the root file's stem).
+    pub module: String,
+    /// The generated Rust: a header, then `pub mod <module> { … }`, formatted.
+    pub rust: String,
+    /// Every file read, the root first.
+    pub sources: Sources,
+    /// The analyses declared, in order.
+    pub analyses: Vec<AnalysisDecl>,
+    /// The Rust names of every lattice and product declared (for law tests).
+    pub lattices: Vec<String>,
+}
+
+/// Compiles the file at `path` and the files it imports (paths relative to the importing file).
+pub fn compile_file(path: &Path) -> Result<Compiled, Failure> {
+    let name = path.display().to_string();
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut load = |relative: &str| -> std::io::Result<(String, String)> {
+        let full: PathBuf = if relative == name {
+            path.to_path_buf()
+        } else {
+            dir.join(relative)
+        };
+        let text = std::fs::read_to_string(&full)?;
+        Ok((full.display().to_string(), text))
+    };
+    compile_with(&name, &mut load)
+}
+
+/// Compiles `text` as the file `name`; `import "x.dom"` reads `x.dom` through `load`, which
+/// returns the name to report the file under and its text.
+pub fn compile_text(
+    name: &str,
+    text: &str,
+    load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
+) -> Result<Compiled, Failure> {
+    let root = name.to_string();
+    let text = text.to_string();
+    let mut first = true;
+    let mut loader = |path: &str| -> std::io::Result<(String, String)> {
+        if first && path == root {
+            first = false;
+            return Ok((root.clone(), text.clone()));
+        }
+        load(path)
+    };
+    compile_with(name, &mut loader)
+}
+
+/// The file and range of an `import` (for a file that cannot be read).
+type ImportSite = (usize, std::ops::Range<usize>);
+
+fn compile_with(
+    root: &str,
+    load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
+) -> Result<Compiled, Failure> {
+    let mut sources = Sources::default();
+    let mut diagnostics = Vec::new();
+    // Read and parse the root and, breadth-first, every file it imports.
+    let mut files: Vec<(Place, Vec<ast::Item>)> = Vec::new();
+    let mut queue: Vec<(String, Option<ImportSite>)> = vec![(root.to_string(), None)];
+    let mut read: Vec<String> = Vec::new();
+    while let Some((path, from)) = queue.pop() {
+        if read.contains(&path) {
+            continue;
+        }
+        read.push(path.clone());
+        let (name, text) = match load(&path) {
+            Ok(found) => found,
+            Err(error) => {
+                match from {
+                    Some((file, span)) => diagnostics.push(
+                        Diagnostic::new(
+                            file,
+                            span,
+                            format!("cannot read `{path}`: {error}"),
+                            "imported here",
+                        )
+                        .with_help("import paths are relative to the importing file"),
+                    ),
+                    None => {
+                        let id = sources.add(path.clone(), String::new());
+                        diagnostics.push(Diagnostic::new(
+                            id,
+                            0..0,
+                            format!("cannot read `{path}`: {error}"),
+                            "no such file",
+                        ));
+                    }
+                }
+                continue;
+            }
+        };
+        let id = sources.add(name.clone(), text.clone());
+        match syntax::parse(id, &text) {
+            Ok(file) => {
+                for item in &file.items {
+                    if let ast::Item::Import {
+                        path: imported,
+                        span,
+                    } = item
+                    {
+                        queue.push((imported.clone(), Some((id, span.clone()))));
+                    }
+                }
+                let line_starts = std::iter::once(0)
+                    .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                    .collect();
+                files.push((
+                    Place {
+                        file: id,
+                        file_name: name,
+                        line_starts,
+                    },
+                    file.items,
+                ));
+            }
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    // Report every syntax error before checking anything.
+    if !diagnostics.is_empty() {
+        return Err(Failure {
+            diagnostics,
+            sources,
+        });
+    }
+    // Imported files first, so that their declarations read in dependency order.
+    files.reverse();
+    let checked = match sema::check(&files) {
+        Ok(checked) => checked,
+        Err(diagnostics) => {
+            return Err(Failure {
+                diagnostics,
+                sources,
+            });
+        }
+    };
+    let module = module_name(root);
+    let (rust, lattices) = emit::emit(&module, &sources.get(0).name, &checked);
+    Ok(Compiled {
+        module,
+        rust,
+        sources,
+        analyses: checked.analyses.clone(),
+        lattices,
+    })
+}
+
+/// The Rust module name for a file: its stem, with anything but letters, digits and `_` made `_`.
+pub fn module_name(path: &str) -> String {
+    let stem = Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "dom".into());
+    let mut name: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, '_');
+    }
+    name
+}

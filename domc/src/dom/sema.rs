@@ -1,0 +1,1491 @@
+//! Checking: names, types and well-formedness of a parsed `.dom` program, reporting every error
+//! found in one pass; on success, the shared model plus the Rust of every rule body.
+//!
+//! Declarations are collected first (so order does not matter), types resolved second, bodies
+//! checked last. Rule bodies are typed bidirectionally and lowered to Rust as they are checked
+//! (see [`super::lower`]).
+
+use super::ast::{self, Item, LatticeBody, Name, PolicyAst, Trigger};
+use super::lower::{Lowerer, Scope};
+use super::types::{Shape, Ty, TypeTable, rust_ident};
+use crate::diagnostic::{Diagnostic, FileId};
+use crate::model::{
+    self, COMPARISONS, Component, Field, Finite, FiniteOrder, LatticeDecl, LatticeKind, Origin,
+    Pointwise, Policy, ProductDecl, Reduction, Rule, RuleKind, Sum, Variant, VariantFields,
+};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// What a checked program holds for the generator.
+#[derive(Debug, Default)]
+pub struct Checked {
+    /// Declared lattices, each with its Rust type definition.
+    pub lattices: Vec<(LatticeDecl, TokenStream)>,
+    /// Declared products: the model, the direct companion's name and the struct definition.
+    pub products: Vec<(ProductDecl, Option<proc_macro2::Ident>, TokenStream)>,
+    /// Every generated function: rules, reductions, helpers and written-out operations.
+    pub functions: Vec<TokenStream>,
+    /// The trait of `extern fn`s, if any.
+    pub externs: Option<TokenStream>,
+    /// The analyses.
+    pub analyses: Vec<AnalysisDecl>,
+}
+
+/// A checked `analysis` declaration.
+#[derive(Clone, Debug)]
+pub struct AnalysisDecl {
+    /// Its name.
+    pub name: String,
+    /// The Rust name of its value domain.
+    pub domain: String,
+    /// Whether branch conditions are evaluated.
+    pub conditional: bool,
+    /// Whether the state is stored sparsely.
+    pub sparse: bool,
+    /// Joins at a loop head before widening.
+    pub widening_delay: u32,
+    /// Descending passes after the ascending phase.
+    pub narrowing: u32,
+    /// The programs it runs on: `toy`, `air` or `any`.
+    pub program: String,
+    /// Where it was declared.
+    pub describe: String,
+}
+
+/// A place in the sources, for diagnostics and provenance.
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// The file.
+    pub file: FileId,
+    /// The file's name.
+    pub file_name: String,
+    /// The file's text (for line numbers).
+    pub line_starts: Vec<usize>,
+}
+
+impl Place {
+    /// `file:line:col` of `offset`.
+    pub fn describe(&self, offset: usize) -> String {
+        let line = self.line_starts.partition_point(|&s| s <= offset);
+        let col = offset
+            - self
+                .line_starts
+                .get(line.wrapping_sub(1))
+                .copied()
+                .unwrap_or(0)
+            + 1;
+        format!("{}:{line}:{col}", self.file_name)
+    }
+}
+
+/// Checks the items of every file (imports already resolved, in dependency order).
+pub fn check(files: &[(Place, Vec<Item>)]) -> Result<Checked, Vec<Diagnostic>> {
+    let mut sema = Sema::default();
+    sema.collect(files);
+    sema.resolve_declarations(files);
+    sema.check_bodies(files);
+    if sema.errors.is_empty() {
+        Ok(sema.out)
+    } else {
+        Err(sema.errors)
+    }
+}
+
+/// A named function the bodies may call.
+#[derive(Clone, Debug)]
+pub struct FnSig {
+    /// Parameter types.
+    pub params: Vec<Ty>,
+    /// Result type.
+    pub result: Ty,
+    /// The Rust callee.
+    pub rust: TokenStream,
+    /// Whether it returns `Option` (user functions may fail on overflow).
+    pub fallible: bool,
+}
+
+#[derive(Default)]
+struct Sema {
+    errors: Vec<Diagnostic>,
+    types: TypeTable,
+    /// Functions by name: user `fn`s and `extern fn`s.
+    functions: BTreeMap<String, FnSig>,
+    /// Written-out `contains` of struct lattices, by lattice name.
+    contains_fns: BTreeMap<String, syn::Path>,
+    /// Every top-level name and where it was declared, for duplicate detection.
+    declared: BTreeMap<String, (FileId, Range<usize>)>,
+    out: Checked,
+}
+
+impl Sema {
+    fn error(&mut self, file: FileId, span: Range<usize>, message: String, label: &str) {
+        self.errors
+            .push(Diagnostic::new(file, span, message, label));
+    }
+
+    fn error_help(
+        &mut self,
+        file: FileId,
+        span: Range<usize>,
+        message: String,
+        label: &str,
+        help: String,
+    ) {
+        self.errors
+            .push(Diagnostic::new(file, span, message, label).with_help(help));
+    }
+
+    fn declare(&mut self, file: FileId, name: &Name, what: &str) -> bool {
+        if let Err(message) = rust_ident(&name.text) {
+            self.error(file, name.span.clone(), message, "not usable as a name");
+            return false;
+        }
+        if TypeTable::is_builtin_name(&name.text) {
+            self.error_help(
+                file,
+                name.span.clone(),
+                format!(
+                    "`{}` is a built-in name and cannot be redeclared",
+                    name.text
+                ),
+                "already built in",
+                format!("rename this {what}"),
+            );
+            return false;
+        }
+        if let Some((_, previous)) = self.declared.get(&name.text) {
+            let _ = previous;
+            self.error(
+                file,
+                name.span.clone(),
+                format!("`{}` is declared twice", name.text),
+                "a second declaration of this name",
+            );
+            return false;
+        }
+        self.declared
+            .insert(name.text.clone(), (file, name.span.clone()));
+        true
+    }
+
+    /// First pass: every type name, so declarations may refer to each other in any order.
+    fn collect(&mut self, files: &[(Place, Vec<Item>)]) {
+        for (place, items) in files {
+            for item in items {
+                match item {
+                    Item::Lattice(l) => {
+                        if self.declare(place.file, &l.name, "lattice") {
+                            self.types.declare(&l.name.text, Shape::Pending);
+                        }
+                    }
+                    Item::Product(p) => {
+                        if self.declare(place.file, &p.name, "product") {
+                            self.types.declare(&p.name.text, Shape::Pending);
+                        }
+                        if let Some(d) = &p.direct {
+                            if self.declare(place.file, d, "direct product") {
+                                self.types.declare(&d.text, Shape::Pending);
+                            }
+                        }
+                    }
+                    Item::ExternType(n) => {
+                        if self.declare(place.file, n, "extern type") {
+                            self.types.declare(&n.text, Shape::Extern);
+                        }
+                    }
+                    Item::Function(sig, _) | Item::ExternFn(sig) => {
+                        self.declare(place.file, &sig.name, "function");
+                    }
+                    Item::MeetExt(sig, _) => {
+                        self.declare(place.file, &sig.name, "reduction");
+                    }
+                    Item::Transfer(t) => {
+                        self.declare(place.file, &t.sig.name, "rule");
+                    }
+                    Item::Analysis(a) => {
+                        self.declare(place.file, &a.name, "analysis");
+                    }
+                    Item::Import { .. } => {}
+                }
+            }
+        }
+    }
+
+    fn resolve_type(&mut self, file: FileId, ty: &ast::Type) -> Ty {
+        match self.types.resolve(ty) {
+            Ok(t) => t,
+            Err((span, message, help)) => {
+                let d = Diagnostic::new(file, span, message, "unknown or ill-formed type");
+                self.errors.push(match help {
+                    Some(h) => d.with_help(h),
+                    None => d,
+                });
+                Ty::Error
+            }
+        }
+    }
+
+    /// Second pass: lattice shapes, product components, function signatures.
+    fn resolve_declarations(&mut self, files: &[(Place, Vec<Item>)]) {
+        // Lattices first, in an order where fields are resolved before the types using them is
+        // not needed: the table holds names, and recursion is checked separately.
+        for (place, items) in files {
+            for item in items {
+                if let Item::Lattice(l) = item {
+                    self.resolve_lattice(place, l);
+                }
+            }
+        }
+        for (place, items) in files {
+            for item in items {
+                match item {
+                    Item::Product(p) => self.resolve_product(place, p),
+                    Item::Function(sig, _) => {
+                        let params = sig
+                            .params
+                            .iter()
+                            .map(|(_, t)| self.resolve_type(place.file, t))
+                            .collect();
+                        let result = self.resolve_type(place.file, &sig.result);
+                        let rust_name = format_ident!("{}", sig.name.text);
+                        self.functions.insert(
+                            sig.name.text.clone(),
+                            FnSig {
+                                params,
+                                result,
+                                rust: quote!(#rust_name),
+                                fallible: true,
+                            },
+                        );
+                    }
+                    Item::ExternFn(sig) => {
+                        let params = sig
+                            .params
+                            .iter()
+                            .map(|(_, t)| self.resolve_type(place.file, t))
+                            .collect();
+                        let result = self.resolve_type(place.file, &sig.result);
+                        let rust_name = format_ident!("{}", sig.name.text);
+                        self.functions.insert(
+                            sig.name.text.clone(),
+                            FnSig {
+                                params,
+                                result,
+                                rust: quote!(<Host as Externs>::#rust_name),
+                                fallible: false,
+                            },
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.check_recursion(files);
+    }
+
+    fn resolve_lattice(&mut self, place: &Place, l: &ast::Lattice) {
+        let file = place.file;
+        let name = &l.name.text;
+        let shape = match &l.body {
+            LatticeBody::Flat(payload) => {
+                let t = self.resolve_type(file, payload);
+                if !matches!(t, Ty::Int | Ty::Bool | Ty::Error) {
+                    self.error_help(
+                        file,
+                        payload.span(),
+                        format!(
+                            "a flat lattice's values are `int` or `bool`, not `{}`",
+                            self.types.name(&t)
+                        ),
+                        "not a value type",
+                        "for lattice payloads, declare a `sum` instead".to_string(),
+                    );
+                }
+                Shape::Flat { payload: t }
+            }
+            LatticeBody::Finite(chains, written) => {
+                self.validate_overrides(file, written, &["contains"]);
+                let mut variants: Vec<String> = Vec::new();
+                let mut pairs = Vec::new();
+                for chain in chains {
+                    let mut previous: Option<usize> = None;
+                    for v in chain {
+                        if let Err(message) = rust_ident(&v.text) {
+                            self.error(file, v.span.clone(), message, "not usable as a name");
+                        }
+                        let index = match variants.iter().position(|x| *x == v.text) {
+                            Some(i) => i,
+                            None => {
+                                variants.push(v.text.clone());
+                                variants.len() - 1
+                            }
+                        };
+                        if let Some(p) = previous {
+                            pairs.push((p, index));
+                        }
+                        previous = Some(index);
+                    }
+                }
+                if variants.len() > 255 {
+                    self.error(
+                        file,
+                        l.name.span.clone(),
+                        "a finite lattice has at most 255 elements".into(),
+                        "too many elements",
+                    );
+                }
+                match FiniteOrder::from_pairs(variants.len(), &pairs) {
+                    Ok(order) => Shape::Finite { variants, order },
+                    Err(e) => {
+                        let message = order_message(&e, &variants);
+                        self.error_help(
+                            file,
+                            l.span.clone(),
+                            message,
+                            "this order is not a lattice",
+                            "every two elements need a least upper and a greatest lower bound"
+                                .into(),
+                        );
+                        Shape::Error
+                    }
+                }
+            }
+            LatticeBody::Sum(summands, written) => {
+                self.validate_overrides(file, written, &["contains"]);
+                let mut out = Vec::new();
+                for (v, t) in summands {
+                    if let Err(message) = rust_ident(&v.text) {
+                        self.error(file, v.span.clone(), message, "not usable as a name");
+                    }
+                    if v.text == "Bottom" || v.text == "Top" {
+                        self.error(
+                            file,
+                            v.span.clone(),
+                            format!("`{}` is added to every sum; do not declare it", v.text),
+                            "reserved variant",
+                        );
+                    }
+                    if out.iter().any(|(x, _): &(String, Option<Ty>)| *x == v.text) {
+                        self.error(
+                            file,
+                            v.span.clone(),
+                            format!("variant `{}` is declared twice", v.text),
+                            "duplicate variant",
+                        );
+                    }
+                    let payload = t.as_ref().map(|t| {
+                        let resolved = self.resolve_type(file, t);
+                        if !matches!(resolved, Ty::Lat(_) | Ty::Error) {
+                            self.error(
+                                file,
+                                t.span(),
+                                format!(
+                                    "a summand carries a lattice, not `{}`",
+                                    self.types.name(&resolved)
+                                ),
+                                "not a lattice",
+                            );
+                        }
+                        resolved
+                    });
+                    out.push((v.text.clone(), payload));
+                }
+                Shape::Sum { summands: out }
+            }
+            LatticeBody::Struct {
+                smash,
+                fields,
+                overrides,
+            } => {
+                let mut out: Vec<(String, Ty)> = Vec::new();
+                for (f, t) in fields {
+                    if let Err(message) = rust_ident(&f.text) {
+                        self.error(file, f.span.clone(), message, "not usable as a name");
+                    }
+                    if out.iter().any(|(x, _)| *x == f.text) {
+                        self.error(
+                            file,
+                            f.span.clone(),
+                            format!("field `{}` is declared twice", f.text),
+                            "duplicate field",
+                        );
+                    }
+                    let resolved = self.resolve_type(file, t);
+                    if !matches!(resolved, Ty::Lat(_) | Ty::Error) {
+                        self.error_help(
+                            file,
+                            t.span(),
+                            format!(
+                                "field `{}` of lattice `{name}` is `{}`, which is not a lattice, so its join cannot be derived",
+                                f.text,
+                                self.types.name(&resolved)
+                            ),
+                            "not a lattice",
+                            "give the field a lattice type, or wrap the value in `flat(…)`".into(),
+                        );
+                    }
+                    out.push((f.text.clone(), resolved));
+                }
+                self.validate_overrides(
+                    file,
+                    overrides,
+                    &[
+                        "join", "meet", "widen", "narrow", "leq", "empty", "contains",
+                    ],
+                );
+                Shape::Struct {
+                    fields: out,
+                    smash: *smash,
+                }
+            }
+        };
+        self.types.define(name, shape);
+    }
+
+    /// Checks the written-out operations of a lattice: known, allowed for its kind, the right
+    /// number of parameters, each written once.
+    fn validate_overrides(&mut self, file: FileId, overrides: &[ast::Override], allowed: &[&str]) {
+        let mut seen: Vec<&str> = Vec::new();
+        for o in overrides {
+            let op = o.op.text.as_str();
+            let arity = match op {
+                "join" | "meet" | "widen" | "narrow" | "leq" | "contains" => 2,
+                "empty" => 1,
+                _ => 0,
+            };
+            if arity == 0 || !allowed.contains(&op) {
+                let list = allowed
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                self.error_help(
+                    file,
+                    o.op.span.clone(),
+                    format!("`{op}` cannot be written out for this lattice"),
+                    "unknown operation",
+                    format!("this lattice's written-out operations are {list}"),
+                );
+                continue;
+            }
+            if seen.contains(&op) {
+                self.error(
+                    file,
+                    o.span.clone(),
+                    format!("`{op}` is written out twice"),
+                    "duplicate operation",
+                );
+                continue;
+            }
+            seen.push(op);
+            if o.params.len() != arity {
+                self.error(
+                    file,
+                    o.span.clone(),
+                    format!(
+                        "`{op}` takes {arity} parameter{}, this one {}",
+                        if arity == 1 { "" } else { "s" },
+                        o.params.len()
+                    ),
+                    "wrong number of parameters",
+                );
+            }
+        }
+    }
+
+    /// Generates the functions of written-out operations; returns them by name.
+    fn written_ops(
+        &mut self,
+        place: &Place,
+        l: &ast::Lattice,
+        id: usize,
+        overrides: &[ast::Override],
+    ) -> BTreeMap<String, syn::Path> {
+        let me = Ty::Lat(id);
+        let name = format_ident!("{}", l.name.text);
+        let mut out = BTreeMap::new();
+        for o in overrides {
+            let op = o.op.text.as_str();
+            let (result, params): (Ty, Vec<Ty>) = match op {
+                "join" | "meet" | "widen" | "narrow" => (me.clone(), vec![me.clone(), me.clone()]),
+                "leq" => (Ty::Bool, vec![me.clone(), me.clone()]),
+                "empty" => (Ty::Bool, vec![me.clone()]),
+                "contains" => (Ty::Bool, vec![me.clone(), Ty::Int]),
+                _ => continue,
+            };
+            if o.params.len() != params.len() || out.contains_key(op) {
+                continue;
+            }
+            let mut scope = Scope::default();
+            for (p, t) in o.params.iter().zip(&params) {
+                scope.bind(&p.text, t.clone());
+            }
+            let mut lower = self.lowerer(place);
+            let code = lower.body(&o.body, &scope, &result);
+            let errors = lower.into_errors();
+            self.errors.extend(errors);
+            let f = format_ident!("__{}_{}", l.name.text.to_lowercase(), op);
+            let ps: Vec<TokenStream> = o
+                .params
+                .iter()
+                .zip(&params)
+                .map(|(p, t)| {
+                    let p = format_ident!("{}", p.text);
+                    let t = self.types.param_rust(t);
+                    quote!(#p: #t)
+                })
+                .collect();
+            let names: Vec<_> = o
+                .params
+                .iter()
+                .map(|p| format_ident!("{}", p.text))
+                .collect();
+            let rust_result = self.types.rust(&result);
+            let first = &names[0];
+            let fallback = match op {
+                "join" | "widen" => quote!(<#name as ::absinthe::__private::Top>::top()),
+                "meet" | "narrow" => quote!(::core::clone::Clone::clone(#first)),
+                // An overflow while deciding membership must not lose a value: say yes.
+                "contains" => quote!(true),
+                _ => quote!(false),
+            };
+            let doc = format!(
+                " `{op}` of `{}`, written out at {}.",
+                l.name.text,
+                place.describe(o.span.start)
+            );
+            self.out.functions.push(quote! {
+                #[doc = #doc]
+                fn #f(#(#ps),*) -> #rust_result {
+                    let _ = (#(&#names),*);
+                    let result: ::core::option::Option<#rust_result> = (|| { #code })();
+                    result.unwrap_or_else(|| #fallback)
+                }
+            });
+            out.insert(op.to_string(), syn::Path::from(f));
+        }
+        out
+    }
+
+    fn resolve_product(&mut self, place: &Place, p: &ast::Product) {
+        let file = place.file;
+        let mut components = Vec::new();
+        for (n, t, uses) in &p.components {
+            if let Err(message) = rust_ident(&n.text) {
+                self.error(file, n.span.clone(), message, "not usable as a name");
+            }
+            if components
+                .iter()
+                .any(|(x, _, _): &(String, Ty, bool)| *x == n.text)
+            {
+                self.error(
+                    file,
+                    n.span.clone(),
+                    format!("component `{}` is declared twice", n.text),
+                    "duplicate component",
+                );
+            }
+            let resolved = self.resolve_type(file, t);
+            match &resolved {
+                Ty::Lat(id) if self.types.is_product(*id) => self.error(
+                    file,
+                    t.span(),
+                    format!(
+                        "component `{}` is the product `{}`; products do not nest",
+                        n.text,
+                        self.types.name(&resolved)
+                    ),
+                    "a product",
+                ),
+                Ty::Lat(_) | Ty::Error => {}
+                other => self.error(
+                    file,
+                    t.span(),
+                    format!(
+                        "component `{}` is `{}`, which is not a lattice",
+                        n.text,
+                        self.types.name(other)
+                    ),
+                    "not a lattice",
+                ),
+            }
+            if *uses && !self.types.has_builtin_rules(&resolved) {
+                self.error_help(
+                    file,
+                    t.span(),
+                    format!(
+                        "`{}` has no built-in transfer functions to use",
+                        self.types.name(&resolved)
+                    ),
+                    "`uses builtin` needs a built-in value domain",
+                    "built-in value domains are `Interval` and `Constant`".into(),
+                );
+            }
+            components.push((n.text.clone(), resolved, *uses));
+        }
+        if components.is_empty() {
+            self.error(
+                file,
+                p.name.span.clone(),
+                "a product needs at least one component".into(),
+                "no components",
+            );
+        }
+        let shape = Shape::Product {
+            components: components
+                .iter()
+                .map(|(n, t, _)| (n.clone(), t.clone()))
+                .collect(),
+        };
+        self.types.define(&p.name.text, shape.clone());
+        if let Some(d) = &p.direct {
+            self.types.define(&d.text, Shape::Direct);
+        }
+        let policy = match p.policy {
+            None => Policy::Fixpoint(8),
+            Some((PolicyAst::Never, _)) => Policy::Never,
+            Some((PolicyAst::Once, _)) => Policy::Once,
+            Some((PolicyAst::Fixpoint(None), _)) => Policy::Fixpoint(8),
+            Some((PolicyAst::Fixpoint(Some(k)), ref span)) => {
+                if k == 0 || k > 1000 {
+                    self.error(
+                        file,
+                        span.clone(),
+                        format!("a fixpoint bound is between 1 and 1000, not {k}"),
+                        "out of range",
+                    );
+                }
+                Policy::Fixpoint(u32::try_from(k).unwrap_or(1000).clamp(1, 1000))
+            }
+        };
+        let decl = ProductDecl {
+            name: format_ident!("{}", p.name.text),
+            origin: Origin::new(
+                Span::call_site(),
+                format!(
+                    "`product {}` at {}",
+                    p.name.text,
+                    place.describe(p.span.start)
+                ),
+            ),
+            components: components
+                .iter()
+                .map(|(n, t, uses)| Component {
+                    member: syn::Member::Named(format_ident!("{}", n)),
+                    ty: self.types.syn_type(t),
+                    value_domain: *uses,
+                })
+                .collect(),
+            policy,
+            reductions: Vec::new(),
+            rules: Vec::new(),
+        };
+        let fields = components.iter().map(|(n, t, _)| {
+            let n = format_ident!("{}", n);
+            let t = self.types.rust(t);
+            quote!(pub #n: #t)
+        });
+        let ident = format_ident!("{}", p.name.text);
+        let doc = format!(
+            " The product `{}`, from {}.",
+            p.name.text,
+            place.describe(p.span.start)
+        );
+        let def = quote! {
+            #[doc = #doc]
+            #[derive(Clone)]
+            pub struct #ident { #(#fields),* }
+        };
+        let direct = p.direct.as_ref().map(|d| format_ident!("{}", d.text));
+        self.out.products.push((decl, direct, def));
+    }
+
+    /// A lattice or product that contains itself has no finite representation.
+    fn check_recursion(&mut self, files: &[(Place, Vec<Item>)]) {
+        for (place, items) in files {
+            for item in items {
+                let (name, span) = match item {
+                    Item::Lattice(l) => (&l.name, &l.span),
+                    Item::Product(p) => (&p.name, &p.span),
+                    _ => continue,
+                };
+                if let Some(cycle) = self.types.cycle_through(&name.text) {
+                    self.error_help(
+                        place.file,
+                        span.clone(),
+                        format!("`{}` contains itself ({})", name.text, cycle.join(" → ")),
+                        "a recursive lattice",
+                        "a lattice value must be finite; break the cycle with a flat or finite lattice".into(),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Third pass: lattice models, rule bodies, reductions, analyses.
+    fn check_bodies(&mut self, files: &[(Place, Vec<Item>)]) {
+        let mut externs = Vec::new();
+        for (place, items) in files {
+            for item in items {
+                match item {
+                    Item::Lattice(l) => self.lattice_model(place, l),
+                    Item::Function(sig, body) => self.function(place, sig, body),
+                    Item::ExternFn(sig) => {
+                        let Some(f) = self.functions.get(&sig.name.text).cloned() else {
+                            continue;
+                        };
+                        let name = format_ident!("{}", sig.name.text);
+                        let params = params_tokens(&self.types, sig, &f.params);
+                        let result = self.types.rust(&f.result);
+                        let doc = format!(
+                            " `extern fn {}`, declared at {}.",
+                            sig.name.text,
+                            place.describe(sig.span.start)
+                        );
+                        externs.push(quote!(#[doc = #doc] fn #name(#(#params),*) -> #result;));
+                    }
+                    Item::MeetExt(sig, body) => self.meet_ext(place, sig, body),
+                    Item::Transfer(t) => self.transfer(place, t),
+                    Item::Analysis(a) => self.analysis(place, a),
+                    Item::Product(_) | Item::ExternType(_) | Item::Import { .. } => {}
+                }
+            }
+        }
+        if !externs.is_empty() {
+            self.out.externs = Some(quote! {
+                /// The `extern fn`s of this file: implement this trait for [`Host`] in ordinary Rust.
+                pub trait Externs {
+                    #(#externs)*
+                }
+
+                /// The type the generated code calls the `extern fn`s on.
+                #[derive(Debug)]
+                pub struct Host;
+            });
+        }
+    }
+
+    fn lowerer(&self, place: &Place) -> Lowerer<'_> {
+        Lowerer::new(place.file, &self.types, &self.functions)
+    }
+
+    fn function(&mut self, place: &Place, sig: &ast::Signature, body: &ast::Expr) {
+        let Some(f) = self.functions.get(&sig.name.text).cloned() else {
+            return;
+        };
+        let mut scope = Scope::default();
+        for ((n, _), t) in sig.params.iter().zip(&f.params) {
+            scope.bind(&n.text, t.clone());
+        }
+        let mut lower = self.lowerer(place);
+        let code = lower.body(body, &scope, &f.result);
+        let errors = lower.into_errors();
+        self.errors.extend(errors);
+        let name = format_ident!("{}", sig.name.text);
+        let params = params_tokens(&self.types, sig, &f.params);
+        let result = self.types.rust(&f.result);
+        let doc = format!(
+            " `fn {}`, from {}.",
+            sig.name.text,
+            place.describe(sig.span.start)
+        );
+        self.out.functions.push(quote! {
+            #[doc = #doc]
+            pub fn #name(#(#params),*) -> ::core::option::Option<#result> {
+                #code
+            }
+        });
+    }
+
+    fn meet_ext(&mut self, place: &Place, sig: &ast::Signature, body: &ast::Expr) {
+        let file = place.file;
+        let shape = "a reduction is `meet_ext name(target: T, source: S) -> T = …;`";
+        if sig.params.len() != 2 {
+            self.error_help(
+                file,
+                sig.span.clone(),
+                format!("this reduction takes {} parameters", sig.params.len()),
+                "expected two parameters",
+                shape.into(),
+            );
+            return;
+        }
+        let target = self.resolve_type(file, &sig.params[0].1);
+        let source = self.resolve_type(file, &sig.params[1].1);
+        let result = self.resolve_type(file, &sig.result);
+        if target.is_error() || source.is_error() || result.is_error() {
+            return;
+        }
+        if result != target {
+            self.error_help(
+                file,
+                sig.result.span(),
+                format!(
+                    "a reduction returns its refined target `{}`, not `{}`",
+                    self.types.name(&target),
+                    self.types.name(&result)
+                ),
+                "wrong result type",
+                shape.into(),
+            );
+            return;
+        }
+        let mut attached = false;
+        let function: syn::Path = syn::Path::from(format_ident!("{}", sig.name.text));
+        let describe = format!(
+            "`meet_ext {}` at {}",
+            sig.name.text,
+            place.describe(sig.span.start)
+        );
+        for (decl, _, _) in &mut self.out.products {
+            let find = |t: &Ty, types: &TypeTable| {
+                decl.components
+                    .iter()
+                    .position(|c| types.syn_type(t) == c.ty)
+            };
+            let (Some(ti), Some(si)) = (find(&target, &self.types), find(&source, &self.types))
+            else {
+                continue;
+            };
+            if ti == si {
+                continue;
+            }
+            decl.reductions.push(Reduction {
+                target: ti,
+                source: si,
+                function: function.clone(),
+                in_place: false,
+                origin: Origin::new(Span::call_site(), describe.clone()),
+            });
+            attached = true;
+        }
+        if !attached {
+            self.error_help(
+                file,
+                sig.name.span.clone(),
+                format!(
+                    "`{}` refines `{}` with `{}`, but no product has both as components",
+                    sig.name.text,
+                    self.types.name(&target),
+                    self.types.name(&source)
+                ),
+                "a reduction between domains that are not in a product",
+                "add both lattices as components of a product, or remove the reduction".into(),
+            );
+            return;
+        }
+        let mut scope = Scope::default();
+        scope.bind(&sig.params[0].0.text, target.clone());
+        scope.bind(&sig.params[1].0.text, source.clone());
+        let mut lower = self.lowerer(place);
+        let code = lower.body(body, &scope, &target);
+        let errors = lower.into_errors();
+        self.errors.extend(errors);
+        let name = format_ident!("{}", sig.name.text);
+        let (t, s) = (self.types.rust(&target), self.types.rust(&source));
+        let (tn, sn) = (
+            format_ident!("{}", sig.params[0].0.text),
+            format_ident!("{}", sig.params[1].0.text),
+        );
+        let doc = format!(" From {describe}.");
+        self.out.functions.push(quote! {
+            #[doc = #doc]
+            pub fn #name(#tn: &#t, #sn: &#s) -> #t {
+                let _ = (#tn, #sn);
+                let result: ::core::option::Option<#t> = (|| { #code })();
+                // An overflow in the body refines nothing.
+                result.unwrap_or_else(|| ::core::clone::Clone::clone(#tn))
+            }
+        });
+    }
+
+    fn transfer(&mut self, place: &Place, t: &ast::Transfer) {
+        let file = place.file;
+        let sig = &t.sig;
+        let params: Vec<Ty> = sig
+            .params
+            .iter()
+            .map(|(_, ty)| self.resolve_type(file, ty))
+            .collect();
+        let result = self.resolve_type(file, &sig.result);
+        if params.iter().any(Ty::is_error) || result.is_error() {
+            return;
+        }
+        // The product: the type of the product parameters.
+        let product_ty = params
+            .iter()
+            .find(|t| matches!(t, Ty::Lat(id) if self.types.is_product(*id)))
+            .cloned();
+        let kind = match &t.trigger {
+            Trigger::Literal => RuleKind::Literal,
+            Trigger::AnyOp => RuleKind::AnyBinary,
+            Trigger::AnyAssume => RuleKind::AnyAssume,
+            Trigger::Op(op) => match model::op_variant(op) {
+                Some(v) => RuleKind::Binary(format_ident!("{}", v)),
+                None => {
+                    self.error_help(
+                        file,
+                        t.trigger_span.clone(),
+                        format!("unknown operation `{op}`"),
+                        "not an operation",
+                        format!("the operations are {}", model::op_symbols()),
+                    );
+                    return;
+                }
+            },
+            Trigger::Assume(op) => {
+                if !COMPARISONS.contains(&op.as_str()) {
+                    self.error_help(
+                        file,
+                        t.trigger_span.clone(),
+                        format!("a branch can only assume a comparison, not `{op}`"),
+                        "not a comparison",
+                        format!(
+                            "the comparisons are {}",
+                            COMPARISONS.map(|c| format!("`{c}`")).join(", ")
+                        ),
+                    );
+                    return;
+                }
+                RuleKind::Assume(format_ident!("{}", model::op_variant(op).unwrap_or("Eq")))
+            }
+        };
+        // The product this rule belongs to.
+        let product_index = match &product_ty {
+            Some(Ty::Lat(id)) => {
+                let name = self.types.name(&Ty::Lat(*id));
+                self.out
+                    .products
+                    .iter()
+                    .position(|(d, _, _)| d.name == name)
+            }
+            _ if self.out.products.len() == 1 => Some(0),
+            _ => None,
+        };
+        let Some(product_index) = product_index else {
+            self.error_help(
+                file,
+                sig.span.clone(),
+                "this rule belongs to no product".into(),
+                "no product parameter",
+                "declare a product and take it as parameters: `(a: P, b: P)`".into(),
+            );
+            return;
+        };
+        let p = self.out.products[product_index].0.name.to_string();
+        let p_ty = self.types.lookup(&p).unwrap_or(Ty::Error);
+        let (expected_params, expected): (Vec<Ty>, String) = match &kind {
+            RuleKind::Literal => (vec![Ty::Int], "(c: int) -> C".into()),
+            RuleKind::Binary(_) => (
+                vec![p_ty.clone(), p_ty.clone()],
+                format!("(a: {p}, b: {p}) -> C"),
+            ),
+            RuleKind::AnyBinary => (
+                vec![Ty::Op, p_ty.clone(), p_ty.clone()],
+                format!("(op: Op, a: {p}, b: {p}) -> C"),
+            ),
+            RuleKind::Assume(_) => (
+                vec![p_ty.clone(), p_ty.clone()],
+                format!("(a: {p}, b: {p}) -> (C, C)"),
+            ),
+            RuleKind::AnyAssume => (
+                vec![Ty::Op, p_ty.clone(), p_ty.clone()],
+                format!("(op: Op, a: {p}, b: {p}) -> (C, C)"),
+            ),
+        };
+        if params != expected_params {
+            let got = params
+                .iter()
+                .map(|t| self.types.name(t))
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.error_help(
+                file,
+                sig.span.clone(),
+                format!(
+                    "this rule takes ({got}); a rule on {} takes {}",
+                    trigger_words(&t.trigger),
+                    expected.split(" ->").next().unwrap_or("")
+                ),
+                "wrong parameters",
+                format!(
+                    "write `transfer {} on … {expected}` where C is a component of `{p}`",
+                    sig.name.text
+                ),
+            );
+            return;
+        }
+        let component_ty = match (&kind, &result) {
+            (RuleKind::Assume(_) | RuleKind::AnyAssume, Ty::Tuple(parts))
+                if parts.len() == 2 && parts[0] == parts[1] =>
+            {
+                parts[0].clone()
+            }
+            (RuleKind::Assume(_) | RuleKind::AnyAssume, _) => {
+                self.error(
+                    file,
+                    sig.result.span(),
+                    format!(
+                        "a branch rule returns both refined operands: `(C, C)`, not `{}`",
+                        self.types.name(&result)
+                    ),
+                    "wrong result type",
+                );
+                return;
+            }
+            _ => result.clone(),
+        };
+        let decl = &self.out.products[product_index].0;
+        let component_syn = self.types.syn_type(&component_ty);
+        let component = match decl
+            .components
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.ty == component_syn)
+            .map(|(i, _)| i)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            [i] => *i,
+            [] => {
+                self.error(
+                    file,
+                    sig.result.span(),
+                    format!(
+                        "`{}` is not a component of `{p}`",
+                        self.types.name(&component_ty)
+                    ),
+                    "not a component",
+                );
+                return;
+            }
+            _ => {
+                self.error(
+                    file,
+                    sig.result.span(),
+                    format!(
+                        "`{p}` has several components of type `{}`",
+                        self.types.name(&component_ty)
+                    ),
+                    "ambiguous component",
+                );
+                return;
+            }
+        };
+        if let Some(previous) = decl
+            .rules
+            .iter()
+            .find(|r| r.component == component && r.kind == kind)
+        {
+            let previous = previous
+                .function
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default();
+            self.error(
+                file,
+                sig.name.span.clone(),
+                format!(
+                    "a second rule for {} of component `{}`: `{previous}` already defines it",
+                    trigger_words(&t.trigger),
+                    component_name(decl, component)
+                ),
+                "duplicate rule",
+            );
+            return;
+        }
+        let describe = format!(
+            "`transfer {}` at {}",
+            sig.name.text,
+            place.describe(sig.span.start)
+        );
+        self.out.products[product_index].0.rules.push(Rule {
+            component,
+            kind,
+            function: syn::Path::from(format_ident!("{}", sig.name.text)),
+            origin: Origin::new(Span::call_site(), describe.clone()),
+        });
+        let mut scope = Scope::default();
+        for ((n, _), ty) in sig.params.iter().zip(&params) {
+            scope.bind(&n.text, ty.clone());
+        }
+        let mut lower = self.lowerer(place);
+        let code = lower.body(&t.body, &scope, &result);
+        let errors = lower.into_errors();
+        self.errors.extend(errors);
+        let name = format_ident!("{}", sig.name.text);
+        let rust_params = params_tokens(&self.types, sig, &params);
+        let names: Vec<_> = sig
+            .params
+            .iter()
+            .map(|(n, _)| format_ident!("{}", n.text))
+            .collect();
+        let rust_result = self.types.rust(&result);
+        let component_rust = self.types.rust(&component_ty);
+        let fallback = match &result {
+            Ty::Tuple(_) => {
+                // An overflow while refining refines nothing.
+                let (a, b) = (&names[names.len() - 2], &names[names.len() - 1]);
+                let m = &decl_member(&self.out.products[product_index].0, component);
+                quote!((::core::clone::Clone::clone(&#a.#m), ::core::clone::Clone::clone(&#b.#m)))
+            }
+            _ => quote!(<#component_rust as ::absinthe::__private::Top>::top()),
+        };
+        let doc = format!(" From {describe}.");
+        self.out.functions.push(quote! {
+            #[doc = #doc]
+            pub fn #name(#(#rust_params),*) -> #rust_result {
+                let _ = (#(&#names),*);
+                let result: ::core::option::Option<#rust_result> = (|| { #code })();
+                // An overflow in the body means the rule knows nothing.
+                result.unwrap_or_else(|| #fallback)
+            }
+        });
+    }
+
+    fn lattice_model(&mut self, place: &Place, l: &ast::Lattice) {
+        let Some(Ty::Lat(id)) = self.types.lookup(&l.name.text) else {
+            return;
+        };
+        let shape = self.types.shape(id).clone();
+        let name = format_ident!("{}", l.name.text);
+        let origin = Origin::new(
+            Span::call_site(),
+            format!(
+                "`lattice {}` at {}",
+                l.name.text,
+                place.describe(l.span.start)
+            ),
+        );
+        let doc = format!(
+            " The lattice `{}`, from {}.",
+            l.name.text,
+            place.describe(l.span.start)
+        );
+        let (kind, def) = match shape {
+            Shape::Flat { payload } => {
+                let payload_rust = self.types.rust(&payload);
+                let def = quote! {
+                    #[doc = #doc]
+                    #[derive(Clone, Copy)]
+                    pub enum #name { Bottom, Value(#payload_rust), Top }
+                };
+                let kind = LatticeKind::Flat(model::Flat {
+                    bottom: format_ident!("Bottom"),
+                    top: format_ident!("Top"),
+                    values: vec![Variant {
+                        name: format_ident!("Value"),
+                        fields: VariantFields::Tuple(vec![self.types.syn_type(&payload)]),
+                    }],
+                });
+                (kind, def)
+            }
+            Shape::Finite { variants, order } => {
+                let idents: Vec<_> = variants.iter().map(|v| format_ident!("{}", v)).collect();
+                let def = quote! {
+                    #[doc = #doc]
+                    #[derive(Clone, Copy)]
+                    pub enum #name { #(#idents),* }
+                };
+                (
+                    LatticeKind::Finite(Finite {
+                        variants: idents,
+                        order,
+                    }),
+                    def,
+                )
+            }
+            Shape::Sum { summands } => {
+                let variants: Vec<TokenStream> = summands
+                    .iter()
+                    .map(|(v, t)| {
+                        let v = format_ident!("{}", v);
+                        match t {
+                            Some(t) => {
+                                let t = self.types.rust(t);
+                                quote!(#v(#t))
+                            }
+                            None => quote!(#v),
+                        }
+                    })
+                    .collect();
+                let def = quote! {
+                    #[doc = #doc]
+                    #[derive(Clone)]
+                    pub enum #name { Bottom, #(#variants,)* Top }
+                };
+                let kind = LatticeKind::Sum(Sum {
+                    bottom: format_ident!("Bottom"),
+                    top: format_ident!("Top"),
+                    summands: summands
+                        .iter()
+                        .map(|(v, t)| Variant {
+                            name: format_ident!("{}", v),
+                            fields: match t {
+                                Some(t) => VariantFields::Tuple(vec![self.types.syn_type(t)]),
+                                None => VariantFields::Unit,
+                            },
+                        })
+                        .collect(),
+                });
+                (kind, def)
+            }
+            Shape::Struct { fields, smash } => {
+                let LatticeBody::Struct { overrides, .. } = &l.body else {
+                    return;
+                };
+                let members: Vec<_> = fields.iter().map(|(f, _)| format_ident!("{}", f)).collect();
+                let types: Vec<_> = fields.iter().map(|(_, t)| self.types.rust(t)).collect();
+                let def = quote! {
+                    #[doc = #doc]
+                    #[derive(Clone)]
+                    pub struct #name { #(pub #members: #types),* }
+                };
+                let mut written = self.written_ops(place, l, id, overrides);
+                let empty_if = written.remove("empty");
+                if let Some(f) = written.remove("contains") {
+                    self.contains_fns.insert(l.name.text.clone(), f);
+                }
+                let kind = LatticeKind::Pointwise(Pointwise {
+                    fields: fields
+                        .iter()
+                        .map(|(f, t)| Field {
+                            member: syn::Member::Named(format_ident!("{}", f)),
+                            ty: self.types.syn_type(t),
+                            ignored: false,
+                        })
+                        .collect(),
+                    smash,
+                    empty_if,
+                    bottom: None,
+                    top: None,
+                    overrides: written.into_iter().collect(),
+                });
+                (kind, def)
+            }
+            _ => return,
+        };
+        self.concrete(place, l, id);
+        self.out.lattices.push((
+            LatticeDecl {
+                name,
+                origin,
+                kind,
+                has_top: true,
+            },
+            def,
+        ));
+    }
+
+    /// Membership of concrete integers: written out with `contains(x, v)`, derived for
+    /// `flat(int)`, and otherwise every integer for every value but bottom (sound, if coarse).
+    fn concrete(&mut self, place: &Place, l: &ast::Lattice, id: usize) {
+        let name = format_ident!("{}", l.name.text);
+        let written = match &l.body {
+            LatticeBody::Finite(_, o) | LatticeBody::Sum(_, o) => {
+                if o.iter().any(|o| o.op.text == "contains") {
+                    self.written_ops(place, l, id, o).remove("contains")
+                } else {
+                    None
+                }
+            }
+            LatticeBody::Struct { .. } => self.contains_fns.get(&l.name.text).cloned(),
+            LatticeBody::Flat(_) => None,
+        };
+        let flat_int = matches!(self.types.shape(id), Shape::Flat { payload: Ty::Int });
+        let (contains, as_constant) = match (written, flat_int) {
+            (Some(f), _) => (quote!(#f(self, v)), quote!(::core::option::Option::None)),
+            (None, true) => (
+                quote!(match self { #name::Bottom => false, #name::Value(c) => *c == v, #name::Top => true }),
+                quote!(match self { #name::Value(c) => ::core::option::Option::Some(*c), _ => ::core::option::Option::None }),
+            ),
+            (None, false) => (
+                quote!({ let _ = v; !<#name as ::absinthe::__private::Lattice>::is_bottom(self) }),
+                quote!(::core::option::Option::None),
+            ),
+        };
+        let doc = format!(
+            " Concretization of `{}`, from {}.",
+            l.name.text,
+            place.describe(l.span.start)
+        );
+        self.out.functions.push(quote! {
+            #[doc = #doc]
+            impl ::absinthe::__private::Concrete for #name {
+                fn contains(&self, v: i64) -> bool { #contains }
+                fn as_constant(&self) -> ::core::option::Option<i64> { #as_constant }
+            }
+        });
+    }
+
+    fn analysis(&mut self, place: &Place, a: &ast::Analysis) {
+        let file = place.file;
+        let mut decl = AnalysisDecl {
+            name: a.name.text.clone(),
+            domain: String::new(),
+            conditional: true,
+            sparse: false,
+            widening_delay: 2,
+            narrowing: 2,
+            program: "any".into(),
+            describe: format!(
+                "`analysis {}` at {}",
+                a.name.text,
+                place.describe(a.span.start)
+            ),
+        };
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, values) in &a.settings {
+            if seen.contains(&key.text.as_str()) {
+                self.error(
+                    file,
+                    key.span.clone(),
+                    format!("`{}` is set twice", key.text),
+                    "duplicate setting",
+                );
+                continue;
+            }
+            seen.push(&key.text);
+            let word = |values: &[ast::Setting]| match values {
+                [ast::Setting::Word(w)] => Some(w.text.clone()),
+                _ => None,
+            };
+            let int = |values: &[ast::Setting]| match values {
+                [ast::Setting::Int(i, _)] => u32::try_from(*i).ok(),
+                _ => None,
+            };
+            let span = values
+                .iter()
+                .map(setting_span)
+                .reduce(|a, b| a.start..b.end)
+                .unwrap_or(key.span.clone());
+            match key.text.as_str() {
+                "domain" => match word(values) {
+                    Some(w) => match self.types.lookup(&w) {
+                        Some(Ty::Lat(id)) if self.types.is_value_domain(id) => decl.domain = w,
+                        Some(_) => self.error_help(file, span, format!("`{w}` is not a value domain"), "not a product", "the domain of an analysis is a `product` (which has transfer rules)".into()),
+                        None => self.error(file, span, format!("no lattice or product is called `{w}`"), "unknown domain"),
+                    },
+                    None => self.error(file, span, "expected the name of a product".into(), "expected a name"),
+                },
+                "direction" => match word(values).as_deref() {
+                    Some("forward") => {}
+                    Some("backward") => self.error_help(file, span, "a value analysis runs forward".into(), "unsupported direction", "backward analyses are written in Rust against `absinthe::engine::Analysis` for now".into()),
+                    _ => self.error(file, span, "expected `forward` or `backward`".into(), "unknown direction"),
+                },
+                "conditions" => match word(values).as_deref() {
+                    Some("evaluated") => decl.conditional = true,
+                    Some("ignored") => decl.conditional = false,
+                    _ => self.error(file, span, "expected `evaluated` or `ignored`".into(), "unknown setting"),
+                },
+                "state" => match word(values).as_deref() {
+                    Some("dense") => decl.sparse = false,
+                    Some("sparse") => decl.sparse = true,
+                    _ => self.error(file, span, "expected `dense` or `sparse`".into(), "unknown state"),
+                },
+                "widening_delay" => match int(values) {
+                    Some(k) => decl.widening_delay = k,
+                    None => self.error(file, span, "expected a number of joins".into(), "expected an integer"),
+                },
+                "narrowing" => match int(values) {
+                    Some(k) => decl.narrowing = k,
+                    None => self.error(file, span, "expected a number of passes".into(), "expected an integer"),
+                },
+                "program" => match word(values).as_deref() {
+                    Some(p @ ("toy" | "air" | "any")) => decl.program = p.to_string(),
+                    _ => self.error(file, span, "expected `toy`, `air` or `any`".into(), "unknown program kind"),
+                },
+                other => self.error_help(
+                    file,
+                    key.span.clone(),
+                    format!("`{other}` is not an analysis setting"),
+                    "unknown setting",
+                    "the settings are `domain`, `direction`, `conditions`, `state`, `widening_delay`, `narrowing` and `program`".into(),
+                ),
+            }
+        }
+        if decl.domain.is_empty() && !seen.contains(&"domain") {
+            self.error(
+                file,
+                a.name.span.clone(),
+                format!("analysis `{}` names no domain", a.name.text),
+                "add `domain P;`",
+            );
+        }
+        self.out.analyses.push(decl);
+    }
+}
+
+fn setting_span(s: &ast::Setting) -> Range<usize> {
+    match s {
+        ast::Setting::Int(_, span) | ast::Setting::Str(_, span) => span.clone(),
+        ast::Setting::Word(w) => w.span.clone(),
+    }
+}
+
+fn params_tokens(types: &TypeTable, sig: &ast::Signature, params: &[Ty]) -> Vec<TokenStream> {
+    sig.params
+        .iter()
+        .zip(params)
+        .map(|((n, _), t)| {
+            let n = format_ident!("{}", n.text);
+            let t = types.param_rust(t);
+            quote!(#n: #t)
+        })
+        .collect()
+}
+
+fn component_name(decl: &ProductDecl, i: usize) -> String {
+    match &decl.components[i].member {
+        syn::Member::Named(n) => n.to_string(),
+        syn::Member::Unnamed(x) => x.index.to_string(),
+    }
+}
+
+fn decl_member(decl: &ProductDecl, i: usize) -> syn::Member {
+    decl.components[i].member.clone()
+}
+
+fn trigger_words(t: &Trigger) -> String {
+    match t {
+        Trigger::Op(op) => format!("`{op}`"),
+        Trigger::AnyOp => "every operation".into(),
+        Trigger::Literal => "literals".into(),
+        Trigger::Assume(op) => format!("assuming `{op}`"),
+        Trigger::AnyAssume => "assuming any comparison".into(),
+    }
+}
+
+/// The words for an order that is not a lattice.
+pub fn order_message(error: &model::OrderError, variants: &[String]) -> String {
+    use model::OrderError;
+    let names = |xs: &[usize]| {
+        xs.iter()
+            .map(|&i| format!("`{}`", variants[i]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match error {
+        OrderError::Empty => "a finite lattice needs elements".into(),
+        OrderError::Cycle(xs) => format!("the order has a cycle through {}", names(xs)),
+        OrderError::NoBottom(xs) => {
+            format!("the order has no bottom: {} are all minimal", names(xs))
+        }
+        OrderError::NoTop(xs) => format!("the order has no top: {} are all maximal", names(xs)),
+        OrderError::NoJoin(a, b, xs) => format!(
+            "`{}` and `{}` have no least upper bound ({} are all minimal upper bounds)",
+            variants[*a],
+            variants[*b],
+            names(xs)
+        ),
+        OrderError::NoMeet(a, b, xs) => format!(
+            "`{}` and `{}` have no greatest lower bound ({} are all maximal lower bounds)",
+            variants[*a],
+            variants[*b],
+            names(xs)
+        ),
+    }
+}

@@ -1,0 +1,694 @@
+//! Parsing: `.dom` text → [`ast::File`](super::ast::File). pest's `Pair` and `Rule` never leave
+//! this module; a syntax error becomes one [`Diagnostic`] saying what was expected, in words.
+
+use super::ast::*;
+use crate::diagnostic::{Diagnostic, FileId};
+use pest::Parser;
+use pest::iterators::Pair;
+use std::ops::Range;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "dom/grammar.pest"]
+struct DomParser;
+
+/// Parses the text of file `id`.
+pub fn parse(id: FileId, text: &str) -> Result<File, Diagnostic> {
+    let mut pairs = DomParser::parse(Rule::file, text).map_err(|e| syntax_error(id, text, e))?;
+    let file = pairs.next().map(Pair::into_inner);
+    let mut items = Vec::new();
+    for pair in file.into_iter().flatten() {
+        if pair.as_rule() == Rule::EOI {
+            continue;
+        }
+        if let Some(item) = item(pair) {
+            items.push(item);
+        }
+    }
+    Ok(File { id, items })
+}
+
+fn syntax_error(id: FileId, text: &str, error: pest::error::Error<Rule>) -> Diagnostic {
+    let offset = match error.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let expected = match &error.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => describe(positives),
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let found = found_at(text, offset);
+    let end = (offset + found.len().max(1)).min(text.len().max(offset));
+    Diagnostic::new(
+        id,
+        offset..end,
+        format!("expected {expected}, found {}", found_text(&found)),
+        format!("expected {expected}"),
+    )
+}
+
+/// The token at `offset`, for messages.
+fn found_at(text: &str, offset: usize) -> String {
+    let rest = text.get(offset..).unwrap_or("");
+    let rest = rest.trim_start_matches([' ', '\t']);
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    if !word.is_empty() {
+        return word;
+    }
+    rest.chars().next().map(String::from).unwrap_or_default()
+}
+
+fn found_text(found: &str) -> String {
+    match found {
+        "" => "the end of the file".to_string(),
+        "\n" | "\r" => "the end of the line".to_string(),
+        other => format!("`{other}`"),
+    }
+}
+
+/// Rule names in words.
+fn describe(rules: &[Rule]) -> String {
+    let mut words: Vec<&str> = rules.iter().map(|r| rule_words(*r)).collect();
+    words.sort_unstable();
+    words.dedup();
+    match words.as_slice() {
+        [] => "something else".to_string(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+fn rule_words(rule: Rule) -> &'static str {
+    match rule {
+        Rule::EOI => "the end of the file",
+        Rule::import
+        | Rule::extern_type
+        | Rule::extern_fn
+        | Rule::function
+        | Rule::lattice
+        | Rule::product
+        | Rule::meet_ext
+        | Rule::transfer
+        | Rule::analysis => {
+            "a declaration (`lattice`, `product`, `meet_ext`, `transfer`, `analysis`, `fn`, `extern`, `import`)"
+        }
+        Rule::ident => "a name",
+        Rule::int => "an integer",
+        Rule::string => "a string",
+        Rule::ty | Rule::named_ty | Rule::tuple_ty => "a type",
+        Rule::ty_arg => "a type or an integer",
+        Rule::params | Rule::param => "a parameter `name: Type`",
+        Rule::flat_body | Rule::finite_body | Rule::sum_body | Rule::struct_body | Rule::smash => {
+            "a lattice body (`= flat(T);`, `= finite { … }`, `= sum { … }` or `{ fields }`)"
+        }
+        Rule::chain => "an order such as `A < B`",
+        Rule::summand => "a variant",
+        Rule::field => "a field `name: Type`",
+        Rule::overrides => "`with { … }`",
+        Rule::override_def => "an operation such as `join(a, b) = …;`",
+        Rule::reduce_opt | Rule::direct_opt => "`reduce`, `direct` or `{`",
+        Rule::policy | Rule::never | Rule::once | Rule::fixpoint => {
+            "a policy (`never`, `once`, `fixpoint` or `fixpoint(K)`)"
+        }
+        Rule::component => "a component `name: Type`",
+        Rule::uses => "`uses`",
+        Rule::trigger | Rule::literal_t | Rule::any_t | Rule::assume_t | Rule::op_t => {
+            "a trigger (`\"+\"`, `any`, `literal`, `assume \"<\"` or `assume any`)"
+        }
+        Rule::analysis_entry => "a setting such as `direction forward;`",
+        Rule::setting | Rule::word => "a value",
+        Rule::expr
+        | Rule::let_expr
+        | Rule::if_expr
+        | Rule::match_expr
+        | Rule::or_expr
+        | Rule::and_expr
+        | Rule::cmp_expr
+        | Rule::add_expr
+        | Rule::mul_expr
+        | Rule::unary
+        | Rule::postfix
+        | Rule::primary
+        | Rule::tuple
+        | Rule::paren
+        | Rule::call
+        | Rule::path
+        | Rule::bool_lit => "an expression",
+        Rule::block => "`{`",
+        Rule::arm => "a match arm `pattern => expression`",
+        Rule::pattern | Rule::wildcard | Rule::int_pattern | Rule::path_pattern => "a pattern",
+        Rule::binder => "a name or `_`",
+        Rule::field_access => "`.field`",
+        Rule::or_op | Rule::and_op | Rule::cmp_op | Rule::add_op | Rule::mul_op => "an operator",
+        Rule::unary_op => "`-` or `!`",
+        Rule::neg => "`-`",
+        Rule::ident_list => "parameter names",
+        _ => "a token",
+    }
+}
+
+fn span(pair: &Pair<'_, Rule>) -> Range<usize> {
+    let s = pair.as_span();
+    s.start()..s.end()
+}
+
+fn name(pair: Pair<'_, Rule>) -> Name {
+    Name {
+        span: span(&pair),
+        text: pair.as_str().to_string(),
+    }
+}
+
+fn string_value(pair: &Pair<'_, Rule>) -> String {
+    let s = pair.as_str();
+    s[1..s.len() - 1].to_string()
+}
+
+fn int_value(pair: &Pair<'_, Rule>) -> u64 {
+    // The grammar admits only digits; a literal too large for u64 saturates and sema reports it.
+    pair.as_str().parse().unwrap_or(u64::MAX)
+}
+
+fn item(pair: Pair<'_, Rule>) -> Option<Item> {
+    let whole = span(&pair);
+    let rule = pair.as_rule();
+    let mut inner = pair.into_inner();
+    Some(match rule {
+        Rule::import => {
+            let path = inner.next().map(|p| string_value(&p)).unwrap_or_default();
+            Item::Import { path, span: whole }
+        }
+        Rule::extern_type => {
+            Item::ExternType(inner.next().map(name).unwrap_or_else(|| empty_name(&whole)))
+        }
+        Rule::extern_fn => Item::ExternFn(signature(inner, whole)),
+        Rule::function => {
+            let (sig, body) = signature_and_body(inner, whole);
+            Item::Function(sig, body)
+        }
+        Rule::meet_ext => {
+            let (sig, body) = signature_and_body(inner, whole);
+            Item::MeetExt(sig, body)
+        }
+        Rule::lattice => lattice(inner, whole),
+        Rule::product => product(inner, whole),
+        Rule::transfer => transfer(inner, whole),
+        Rule::analysis => analysis(inner, whole),
+        _ => return None,
+    })
+}
+
+fn empty_name(span: &Range<usize>) -> Name {
+    Name {
+        text: String::new(),
+        span: span.clone(),
+    }
+}
+
+fn signature<'a>(
+    mut inner: impl Iterator<Item = Pair<'a, Rule>>,
+    whole: Range<usize>,
+) -> Signature {
+    let name = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
+    let mut params = Vec::new();
+    let mut result = None;
+    for pair in inner {
+        match pair.as_rule() {
+            Rule::params => params = parameters(pair),
+            Rule::ty => result = Some(ty(pair)),
+            _ => {}
+        }
+    }
+    Signature {
+        name,
+        params,
+        result: result.unwrap_or_else(|| unit_type(&whole)),
+        span: whole,
+    }
+}
+
+fn unit_type(span: &Range<usize>) -> Type {
+    Type::Tuple(Vec::new(), span.clone())
+}
+
+fn signature_and_body<'a>(
+    inner: impl Iterator<Item = Pair<'a, Rule>>,
+    whole: Range<usize>,
+) -> (Signature, Expr) {
+    let pairs: Vec<Pair<'a, Rule>> = inner.collect();
+    let body = pairs
+        .iter()
+        .rev()
+        .find(|p| p.as_rule() == Rule::expr)
+        .cloned()
+        .map(expr)
+        .unwrap_or_else(|| bool_expr(&whole));
+    let sig = signature(
+        pairs.into_iter().filter(|p| p.as_rule() != Rule::expr),
+        whole,
+    );
+    (sig, body)
+}
+
+fn bool_expr(span: &Range<usize>) -> Expr {
+    Expr {
+        kind: ExprKind::Bool(false),
+        span: span.clone(),
+    }
+}
+
+fn parameters(pair: Pair<'_, Rule>) -> Vec<(Name, Type)> {
+    pair.into_inner()
+        .map(|param| {
+            let whole = span(&param);
+            let mut inner = param.into_inner();
+            let n = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
+            let t = inner.next().map(ty).unwrap_or_else(|| unit_type(&whole));
+            (n, t)
+        })
+        .collect()
+}
+
+fn ty(pair: Pair<'_, Rule>) -> Type {
+    let whole = span(&pair);
+    let Some(inner) = pair.into_inner().next() else {
+        return unit_type(&whole);
+    };
+    match inner.as_rule() {
+        Rule::tuple_ty => Type::Tuple(inner.into_inner().map(ty).collect(), whole),
+        _ => {
+            let mut parts = inner.into_inner();
+            let n = parts.next().map(name).unwrap_or_else(|| empty_name(&whole));
+            let args = parts
+                .map(|arg| {
+                    let arg_span = span(&arg);
+                    match arg.into_inner().next() {
+                        Some(p) if p.as_rule() == Rule::int => {
+                            TypeArg::Int(int_value(&p), arg_span)
+                        }
+                        Some(p) => TypeArg::Type(ty(p)),
+                        None => TypeArg::Int(0, arg_span),
+                    }
+                })
+                .collect();
+            Type::Named {
+                name: n,
+                args,
+                span: whole,
+            }
+        }
+    }
+}
+
+fn lattice<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usize>) -> Item {
+    let n = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
+    let body = match inner.next() {
+        Some(b) => match b.as_rule() {
+            Rule::flat_body => LatticeBody::Flat(
+                b.into_inner()
+                    .next()
+                    .map(ty)
+                    .unwrap_or_else(|| unit_type(&whole)),
+            ),
+            Rule::finite_body => {
+                let mut chains = Vec::new();
+                let mut written = Vec::new();
+                for part in b.into_inner() {
+                    match part.as_rule() {
+                        Rule::chain => chains.push(part.into_inner().map(name).collect()),
+                        _ => written = overrides(part),
+                    }
+                }
+                LatticeBody::Finite(chains, written)
+            }
+            Rule::sum_body => {
+                let mut summands = Vec::new();
+                let mut written = Vec::new();
+                for part in b.into_inner() {
+                    match part.as_rule() {
+                        Rule::summand => {
+                            let mut parts = part.into_inner();
+                            let v = parts.next().map(name).unwrap_or_else(|| empty_name(&whole));
+                            summands.push((v, parts.next().map(ty)));
+                        }
+                        _ => written = overrides(part),
+                    }
+                }
+                LatticeBody::Sum(summands, written)
+            }
+            _ => {
+                let mut smash = false;
+                let mut fields = Vec::new();
+                let mut written = Vec::new();
+                for part in b.into_inner() {
+                    match part.as_rule() {
+                        Rule::smash => smash = true,
+                        Rule::field => {
+                            let mut f = part.into_inner();
+                            let fname = f.next().map(name).unwrap_or_else(|| empty_name(&whole));
+                            let fty = f.next().map(ty).unwrap_or_else(|| unit_type(&whole));
+                            fields.push((fname, fty));
+                        }
+                        Rule::overrides => written.extend(overrides(part)),
+                        _ => {}
+                    }
+                }
+                LatticeBody::Struct {
+                    smash,
+                    fields,
+                    overrides: written,
+                }
+            }
+        },
+        None => LatticeBody::Finite(Vec::new(), Vec::new()),
+    };
+    Item::Lattice(Lattice {
+        name: n,
+        body,
+        span: whole,
+    })
+}
+
+/// The written-out operations of a `with { … }` block.
+fn overrides(pair: Pair<'_, Rule>) -> Vec<Override> {
+    pair.into_inner()
+        .map(|def| {
+            let def_span = span(&def);
+            let mut d = def.into_inner();
+            let op = d.next().map(name).unwrap_or_else(|| empty_name(&def_span));
+            let params = d
+                .next()
+                .map(|l| l.into_inner().map(name).collect())
+                .unwrap_or_default();
+            let body = d.next().map(expr).unwrap_or_else(|| bool_expr(&def_span));
+            Override {
+                op,
+                params,
+                body,
+                span: def_span,
+            }
+        })
+        .collect()
+}
+
+fn product<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usize>) -> Item {
+    let n = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
+    let mut policy = None;
+    let mut direct = None;
+    let mut components = Vec::new();
+    for part in inner {
+        match part.as_rule() {
+            Rule::reduce_opt => {
+                let s = span(&part);
+                let Some(p) = part.into_inner().next().and_then(|p| p.into_inner().next()) else {
+                    continue;
+                };
+                let value = match p.as_rule() {
+                    Rule::never => PolicyAst::Never,
+                    Rule::once => PolicyAst::Once,
+                    _ => PolicyAst::Fixpoint(p.into_inner().next().map(|k| int_value(&k))),
+                };
+                policy = Some((value, s));
+            }
+            Rule::direct_opt => direct = part.into_inner().next().map(name),
+            Rule::component => {
+                let mut c = part.into_inner();
+                let cname = c.next().map(name).unwrap_or_else(|| empty_name(&whole));
+                let cty = c.next().map(ty).unwrap_or_else(|| unit_type(&whole));
+                let uses = c.next().is_some();
+                components.push((cname, cty, uses));
+            }
+            _ => {}
+        }
+    }
+    Item::Product(Product {
+        name: n,
+        policy,
+        direct,
+        components,
+        span: whole,
+    })
+}
+
+fn transfer<'a>(inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usize>) -> Item {
+    let pairs: Vec<Pair<'a, Rule>> = inner.collect();
+    let (trigger, trigger_span) = pairs
+        .iter()
+        .find(|p| p.as_rule() == Rule::trigger)
+        .map(|t| {
+            let s = span(t);
+            let kind = t.clone().into_inner().next();
+            let trigger = match kind {
+                Some(k) if k.as_rule() == Rule::literal_t => Trigger::Literal,
+                Some(k) if k.as_rule() == Rule::any_t => Trigger::AnyOp,
+                Some(k) if k.as_rule() == Rule::assume_t => match k.into_inner().next() {
+                    Some(s) if s.as_rule() == Rule::string => Trigger::Assume(string_value(&s)),
+                    _ => Trigger::AnyAssume,
+                },
+                Some(k) => Trigger::Op(
+                    k.into_inner()
+                        .next()
+                        .map(|s| string_value(&s))
+                        .unwrap_or_default(),
+                ),
+                None => Trigger::AnyOp,
+            };
+            (trigger, s)
+        })
+        .unwrap_or((Trigger::AnyOp, whole.clone()));
+    let (sig, body) = signature_and_body(
+        pairs.into_iter().filter(|p| p.as_rule() != Rule::trigger),
+        whole,
+    );
+    Item::Transfer(Transfer {
+        sig,
+        trigger,
+        trigger_span,
+        body,
+    })
+}
+
+fn analysis<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usize>) -> Item {
+    let n = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
+    let settings = inner
+        .map(|entry| {
+            let entry_span = span(&entry);
+            let mut parts = entry.into_inner();
+            let key = parts
+                .next()
+                .map(name)
+                .unwrap_or_else(|| empty_name(&entry_span));
+            let values = parts
+                .filter_map(|s| s.into_inner().next())
+                .map(|v| match v.as_rule() {
+                    Rule::int => Setting::Int(int_value(&v), span(&v)),
+                    Rule::string => Setting::Str(string_value(&v), span(&v)),
+                    _ => Setting::Word(name(v)),
+                })
+                .collect();
+            (key, values)
+        })
+        .collect();
+    Item::Analysis(Analysis {
+        name: n,
+        settings,
+        span: whole,
+    })
+}
+
+fn expr(pair: Pair<'_, Rule>) -> Expr {
+    let whole = span(&pair);
+    match pair.as_rule() {
+        Rule::expr | Rule::block | Rule::paren => match pair.into_inner().next() {
+            Some(inner) => expr(inner),
+            None => bool_expr(&whole),
+        },
+        Rule::let_expr => {
+            let mut inner = pair.into_inner();
+            let n = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
+            let value = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
+            let body = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
+            Expr {
+                kind: ExprKind::Let(n, Box::new(value), Box::new(body)),
+                span: whole,
+            }
+        }
+        Rule::if_expr => {
+            let mut inner = pair.into_inner();
+            let c = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
+            let t = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
+            let e = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
+            Expr {
+                kind: ExprKind::If(Box::new(c), Box::new(t), Box::new(e)),
+                span: whole,
+            }
+        }
+        Rule::match_expr => {
+            let mut inner = pair.into_inner();
+            let scrutinee = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
+            let arms = inner
+                .map(|arm| {
+                    let arm_span = span(&arm);
+                    let parts: Vec<Pair<'_, Rule>> = arm.into_inner().collect();
+                    let (body, patterns) = match parts.split_last() {
+                        Some((body, patterns)) => (
+                            expr(body.clone()),
+                            patterns.iter().cloned().map(pattern).collect(),
+                        ),
+                        None => (bool_expr(&arm_span), Vec::new()),
+                    };
+                    Arm { patterns, body }
+                })
+                .collect();
+            Expr {
+                kind: ExprKind::Match(Box::new(scrutinee), arms),
+                span: whole,
+            }
+        }
+        Rule::or_expr | Rule::and_expr | Rule::add_expr | Rule::mul_expr | Rule::cmp_expr => {
+            let mut inner = pair.into_inner();
+            let mut left = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
+            while let (Some(op), Some(right)) = (inner.next(), inner.next()) {
+                let op = binary_op(op.as_str());
+                let right = expr(right);
+                let span = left.span.start..right.span.end;
+                left = Expr {
+                    kind: ExprKind::Binary(op, Box::new(left), Box::new(right)),
+                    span,
+                };
+            }
+            left
+        }
+        Rule::unary => {
+            let parts: Vec<Pair<'_, Rule>> = pair.into_inner().collect();
+            let Some((operand, ops)) = parts.split_last() else {
+                return bool_expr(&whole);
+            };
+            let mut e = expr(operand.clone());
+            for op in ops.iter().rev() {
+                let op = if op.as_str() == "!" {
+                    UnaryOp::Not
+                } else {
+                    UnaryOp::Neg
+                };
+                e = Expr {
+                    span: whole.start..e.span.end,
+                    kind: ExprKind::Unary(op, Box::new(e)),
+                };
+            }
+            e
+        }
+        Rule::postfix => {
+            let mut inner = pair.into_inner();
+            let mut e = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
+            for access in inner {
+                let access_span = span(&access);
+                let field = access
+                    .into_inner()
+                    .next()
+                    .map(name)
+                    .unwrap_or_else(|| empty_name(&access_span));
+                e = Expr {
+                    span: e.span.start..access_span.end,
+                    kind: ExprKind::Field(Box::new(e), field),
+                };
+            }
+            e
+        }
+        Rule::primary => match pair.into_inner().next() {
+            Some(inner) => expr(inner),
+            None => bool_expr(&whole),
+        },
+        Rule::int => Expr {
+            kind: ExprKind::Int(int_value(&pair)),
+            span: whole,
+        },
+        Rule::bool_lit => Expr {
+            kind: ExprKind::Bool(pair.as_str() == "true"),
+            span: whole,
+        },
+        Rule::tuple => Expr {
+            kind: ExprKind::Tuple(pair.into_inner().map(expr).collect()),
+            span: whole,
+        },
+        Rule::call => {
+            let mut inner = pair.into_inner();
+            let path = inner.next().map(path).unwrap_or_default();
+            Expr {
+                kind: ExprKind::Call(path, inner.map(expr).collect()),
+                span: whole,
+            }
+        }
+        Rule::path => Expr {
+            kind: ExprKind::Path(path(pair)),
+            span: whole,
+        },
+        _ => bool_expr(&whole),
+    }
+}
+
+fn path(pair: Pair<'_, Rule>) -> Vec<Name> {
+    pair.into_inner().map(name).collect()
+}
+
+fn binary_op(text: &str) -> BinaryOp {
+    match text {
+        "||" => BinaryOp::Or,
+        "&&" => BinaryOp::And,
+        "==" => BinaryOp::Eq,
+        "!=" => BinaryOp::Ne,
+        "<" => BinaryOp::Lt,
+        "<=" => BinaryOp::Le,
+        ">" => BinaryOp::Gt,
+        ">=" => BinaryOp::Ge,
+        "+%" => BinaryOp::WrapAdd,
+        "-%" => BinaryOp::WrapSub,
+        "*%" => BinaryOp::WrapMul,
+        "-" => BinaryOp::Sub,
+        "*" => BinaryOp::Mul,
+        "/" => BinaryOp::Div,
+        "%" => BinaryOp::Rem,
+        _ => BinaryOp::Add,
+    }
+}
+
+fn pattern(pair: Pair<'_, Rule>) -> Pattern {
+    let whole = span(&pair);
+    let Some(inner) = pair.into_inner().next() else {
+        return Pattern::Wildcard(whole);
+    };
+    match inner.as_rule() {
+        Rule::wildcard => Pattern::Wildcard(whole),
+        Rule::int_pattern => {
+            let mut negative = false;
+            let mut value: i128 = 0;
+            for part in inner.into_inner() {
+                match part.as_rule() {
+                    Rule::neg => negative = true,
+                    _ => value = i128::from(int_value(&part)),
+                }
+            }
+            Pattern::Int(if negative { -value } else { value }, whole)
+        }
+        _ => {
+            let mut parts = inner.into_inner();
+            let path = parts.next().map(path).unwrap_or_default();
+            let binders = parts
+                .map(|b| {
+                    let b = b.into_inner().next();
+                    match b {
+                        Some(b) if b.as_rule() == Rule::ident => Some(name(b)),
+                        _ => None,
+                    }
+                })
+                .collect();
+            Pattern::Variant {
+                path,
+                binders,
+                span: whole,
+            }
+        }
+    }
+}

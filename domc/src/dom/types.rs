@@ -1,0 +1,374 @@
+//! The types of the `.dom` language: `int`, `bool`, `Op`, tuples, and lattices — the built-in
+//! `Interval`, `Constant` and `FiniteSum<L, N>`, and those the program declares — with their Rust
+//! spelling in generated code.
+
+use super::ast;
+use crate::model::FiniteOrder;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// A `.dom` type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// `int`: `i64`.
+    Int,
+    /// `bool`.
+    Bool,
+    /// `Op`: an operation of the program.
+    Op,
+    /// A lattice, by index in the [`TypeTable`].
+    Lat(usize),
+    /// `(A, B, …)`.
+    Tuple(Vec<Ty>),
+    /// A type that could not be resolved (already reported).
+    Error,
+}
+
+impl Ty {
+    /// Whether resolving this type failed.
+    pub fn is_error(&self) -> bool {
+        match self {
+            Ty::Error => true,
+            Ty::Tuple(parts) => parts.iter().any(Ty::is_error),
+            _ => false,
+        }
+    }
+}
+
+/// What a lattice type is.
+#[derive(Clone, Debug)]
+pub enum Shape {
+    /// Declared, not resolved yet.
+    Pending,
+    /// `extern type`: a lattice written in Rust.
+    Extern,
+    /// The runtime's intervals.
+    Interval,
+    /// The runtime's flat constants.
+    Constant,
+    /// The runtime's finite disjunction.
+    FiniteSum {
+        /// The disjuncts' lattice.
+        inner: Ty,
+        /// The most disjuncts.
+        n: u64,
+    },
+    /// `= flat(T)`.
+    Flat {
+        /// The values' type.
+        payload: Ty,
+    },
+    /// `= finite { … }`.
+    Finite {
+        /// The elements.
+        variants: Vec<String>,
+        /// The checked order.
+        order: FiniteOrder,
+    },
+    /// `= sum { … }`.
+    Sum {
+        /// The variants and their lattices.
+        summands: Vec<(String, Option<Ty>)>,
+    },
+    /// `{ fields }`.
+    Struct {
+        /// The fields.
+        fields: Vec<(String, Ty)>,
+        /// Whether smashed.
+        smash: bool,
+    },
+    /// A product.
+    Product {
+        /// The components.
+        components: Vec<(String, Ty)>,
+    },
+    /// The direct companion of the named product.
+    Direct,
+    /// A declaration that failed to check.
+    Error,
+}
+
+/// Every lattice type of a compilation.
+#[derive(Debug)]
+pub struct TypeTable {
+    names: Vec<String>,
+    shapes: Vec<Shape>,
+    by_name: BTreeMap<String, usize>,
+}
+
+impl Default for TypeTable {
+    fn default() -> TypeTable {
+        let mut table = TypeTable {
+            names: Vec::new(),
+            shapes: Vec::new(),
+            by_name: BTreeMap::new(),
+        };
+        table.declare("Interval", Shape::Interval);
+        table.declare("Constant", Shape::Constant);
+        table
+    }
+}
+
+const RUST_KEYWORDS: [&str; 51] = [
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
+    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try",
+];
+
+/// Whether `name` can name something in generated Rust; the message says why not.
+pub fn rust_ident(name: &str) -> Result<(), String> {
+    if RUST_KEYWORDS.contains(&name) || name == "gen" {
+        return Err(format!(
+            "`{name}` is a Rust keyword and cannot name a `.dom` item"
+        ));
+    }
+    if name.starts_with("__") {
+        return Err(format!(
+            "`{name}`: names starting with `__` are reserved for generated code"
+        ));
+    }
+    Ok(())
+}
+
+impl TypeTable {
+    /// Names the language itself defines.
+    pub fn is_builtin_name(name: &str) -> bool {
+        matches!(
+            name,
+            "int" | "bool" | "Op" | "Interval" | "Constant" | "FiniteSum" | "Host" | "Externs"
+        )
+    }
+
+    /// Adds a type name.
+    pub fn declare(&mut self, name: &str, shape: Shape) -> usize {
+        self.names.push(name.to_string());
+        self.shapes.push(shape);
+        let id = self.names.len() - 1;
+        self.by_name.insert(name.to_string(), id);
+        id
+    }
+
+    /// Sets the shape of a declared type.
+    pub fn define(&mut self, name: &str, shape: Shape) {
+        if let Some(&id) = self.by_name.get(name) {
+            self.shapes[id] = shape;
+        }
+    }
+
+    /// The lattice type called `name`.
+    pub fn lookup(&self, name: &str) -> Option<Ty> {
+        self.by_name.get(name).map(|&id| Ty::Lat(id))
+    }
+
+    /// The shape of lattice `id`.
+    pub fn shape(&self, id: usize) -> &Shape {
+        &self.shapes[id]
+    }
+
+    /// Whether lattice `id` is a product.
+    pub fn is_product(&self, id: usize) -> bool {
+        matches!(self.shapes[id], Shape::Product { .. })
+    }
+
+    /// Whether lattice `id` is a value domain (a product or a direct product).
+    pub fn is_value_domain(&self, id: usize) -> bool {
+        matches!(self.shapes[id], Shape::Product { .. } | Shape::Direct)
+    }
+
+    /// Whether `t` has built-in transfer functions (`uses builtin`).
+    pub fn has_builtin_rules(&self, t: &Ty) -> bool {
+        match t {
+            Ty::Lat(id) => matches!(self.shapes[*id], Shape::Interval | Shape::Constant),
+            _ => false,
+        }
+    }
+
+    /// The type as the user writes it.
+    pub fn name(&self, t: &Ty) -> String {
+        match t {
+            Ty::Int => "int".into(),
+            Ty::Bool => "bool".into(),
+            Ty::Op => "Op".into(),
+            Ty::Lat(id) => self.names[*id].clone(),
+            Ty::Tuple(parts) => {
+                let parts: Vec<String> = parts.iter().map(|p| self.name(p)).collect();
+                format!("({})", parts.join(", "))
+            }
+            Ty::Error => "{unknown}".into(),
+        }
+    }
+
+    /// Resolves a written type.
+    pub fn resolve(
+        &mut self,
+        ty: &ast::Type,
+    ) -> Result<Ty, (Range<usize>, String, Option<String>)> {
+        match ty {
+            ast::Type::Tuple(parts, _) => {
+                let parts: Result<Vec<Ty>, _> = parts.iter().map(|p| self.resolve(p)).collect();
+                Ok(Ty::Tuple(parts?))
+            }
+            ast::Type::Named { name, args, span } => {
+                let no_args = |t: Ty| {
+                    if args.is_empty() {
+                        Ok(t)
+                    } else {
+                        Err((
+                            span.clone(),
+                            format!("`{}` takes no arguments", name.text),
+                            None,
+                        ))
+                    }
+                };
+                match name.text.as_str() {
+                    "int" => no_args(Ty::Int),
+                    "bool" => no_args(Ty::Bool),
+                    "Op" => no_args(Ty::Op),
+                    "FiniteSum" => {
+                        let (inner, n) = match args.as_slice() {
+                            [ast::TypeArg::Type(t), ast::TypeArg::Int(n, n_span)] => {
+                                if *n == 0 || *n > 64 {
+                                    return Err((
+                                        n_span.clone(),
+                                        format!(
+                                            "a `FiniteSum` keeps between 1 and 64 disjuncts, not {n}"
+                                        ),
+                                        None,
+                                    ));
+                                }
+                                (self.resolve(t)?, *n)
+                            }
+                            _ => {
+                                return Err((
+                                    span.clone(),
+                                    "`FiniteSum` takes a lattice and a bound: `FiniteSum<Interval, 3>`".into(),
+                                    None,
+                                ));
+                            }
+                        };
+                        if !matches!(&inner, Ty::Lat(id) if matches!(self.shapes[*id], Shape::Interval | Shape::Constant))
+                        {
+                            return Err((
+                                span.clone(),
+                                format!(
+                                    "a `FiniteSum` holds `Interval` or `Constant` values, not `{}`",
+                                    self.name(&inner)
+                                ),
+                                None,
+                            ));
+                        }
+                        let key = format!("FiniteSum<{}, {n}>", self.name(&inner));
+                        if let Some(t) = self.lookup(&key) {
+                            return Ok(t);
+                        }
+                        Ok(Ty::Lat(self.declare(&key, Shape::FiniteSum { inner, n })))
+                    }
+                    other => match self.lookup(other) {
+                        Some(t) => no_args(t),
+                        None => Err((
+                            name.span.clone(),
+                            format!("unknown type `{other}`"),
+                            Some(
+                                "the types are `int`, `bool`, `Op`, `Interval`, `Constant`, \
+                                 `FiniteSum<L, N>` and the lattices and products declared"
+                                    .into(),
+                            ),
+                        )),
+                    },
+                }
+            }
+        }
+    }
+
+    /// The Rust spelling of `t` in generated code.
+    pub fn rust(&self, t: &Ty) -> TokenStream {
+        match t {
+            Ty::Int => quote!(i64),
+            Ty::Bool => quote!(bool),
+            Ty::Op => quote!(::absinthe::__private::Op),
+            Ty::Tuple(parts) => {
+                let parts = parts.iter().map(|p| self.rust(p));
+                quote!((#(#parts),*))
+            }
+            Ty::Error => quote!(()),
+            Ty::Lat(id) => match &self.shapes[*id] {
+                Shape::Interval => quote!(::absinthe::__private::Interval),
+                Shape::Constant => quote!(::absinthe::__private::Flat<i64>),
+                Shape::FiniteSum { inner, n } => {
+                    let inner = self.rust(inner);
+                    let n = *n as usize;
+                    quote!(::absinthe::__private::FiniteSum<#inner, #n>)
+                }
+                _ => {
+                    let name = format_ident!("{}", self.names[*id]);
+                    quote!(#name)
+                }
+            },
+        }
+    }
+
+    /// [`TypeTable::rust`] as a `syn::Type`, for the model.
+    pub fn syn_type(&self, t: &Ty) -> syn::Type {
+        let tokens = self.rust(t);
+        syn::parse2(tokens).unwrap_or_else(|_| syn::parse_quote!(()))
+    }
+
+    /// How a parameter of type `t` is passed: lattices by reference, the rest by value.
+    pub fn param_rust(&self, t: &Ty) -> TokenStream {
+        let rust = self.rust(t);
+        match t {
+            Ty::Lat(_) => quote!(&#rust),
+            _ => rust,
+        }
+    }
+
+    /// The lattices a lattice's fields, payloads or components name.
+    fn parts(&self, id: usize) -> Vec<usize> {
+        let lat = |t: &Ty| match t {
+            Ty::Lat(i) => Some(*i),
+            _ => None,
+        };
+        match &self.shapes[id] {
+            Shape::Sum { summands } => summands
+                .iter()
+                .filter_map(|(_, t)| t.as_ref().and_then(lat))
+                .collect(),
+            Shape::Struct { fields, .. } => fields.iter().filter_map(|(_, t)| lat(t)).collect(),
+            Shape::Product { components } => {
+                components.iter().filter_map(|(_, t)| lat(t)).collect()
+            }
+            Shape::FiniteSum { inner, .. } => lat(inner).into_iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// A cycle of containment through `name`, as names, if there is one.
+    pub fn cycle_through(&self, name: &str) -> Option<Vec<String>> {
+        let start = *self.by_name.get(name)?;
+        // Depth-first search with an explicit stack of paths.
+        let mut stack: Vec<Vec<usize>> = vec![vec![start]];
+        let mut seen = vec![false; self.names.len()];
+        while let Some(path) = stack.pop() {
+            let last = *path.last()?;
+            for next in self.parts(last) {
+                if next == start {
+                    let mut names: Vec<String> =
+                        path.iter().map(|&i| self.names[i].clone()).collect();
+                    names.push(self.names[start].clone());
+                    return Some(names);
+                }
+                if !seen[next] {
+                    seen[next] = true;
+                    let mut longer = path.clone();
+                    longer.push(next);
+                    stack.push(longer);
+                }
+            }
+        }
+        None
+    }
+}

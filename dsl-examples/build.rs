@@ -1,0 +1,12 @@
+//! Compiles the `.dom` examples into `OUT_DIR` (the first of the three ways to build a `.dom`
+//! file); `src/dom.rs` includes the results.
+
+fn main() {
+    let built = absinthe_domc::Builder::new()
+        .file("dom/const_prop.dom")
+        .compile();
+    if let Err(error) = built {
+        eprintln!("{error}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,4 @@
+//! Analyses written as `.dom` files (`dsl-examples/dom/`), compiled by `build.rs` with
+//! `absinthe_domc::Builder` and included here.
+
+include!(concat!(env!("OUT_DIR"), "/const_prop.rs"));
