@@ -4,6 +4,7 @@
 fn main() {
     let built = absinthe_domc::Builder::new()
         .file("dom/const_prop.dom")
+        .file("dom/signs.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

@@ -2,9 +2,9 @@
 //! random programs they give the same value at every program point.
 
 use absinthe::engine::Limits;
-use absinthe::lattice::{Flat, Lattice, Top};
+use absinthe::lattice::Flat;
 use absinthe::program::NameId;
-use absinthe::value::{Concrete, Env, ValueDomain};
+use absinthe::value::{Env, ValueDomain};
 use absinthe_cli::driver::{Strategy, ToyAnalysis, analyze_function, analyze_toy};
 use absinthe_dsl_examples::dom::const_prop::ConstValue;
 use absinthe_ir::generate::{GenConfig, ToyGenConfig, random_function, random_toy};
@@ -25,13 +25,19 @@ fn summary<D: ValueDomain>(value: &D) -> String {
     }
 }
 
-fn env_summary<D: ValueDomain>(env: &Env<D>, names: usize) -> Vec<String> {
+/// How values are compared: constant propagation by its three facts, products by their full
+/// printed value.
+type Show<D> = fn(&D) -> String;
+
+fn env_summary<D: ValueDomain>(env: &Env<D>, names: usize, show: Show<D>) -> Vec<String> {
     if !env.is_reachable() {
         return vec!["unreachable".into()];
     }
-    (0..names)
-        .map(|n| summary(&env.get(NameId::new(n))))
-        .collect()
+    (0..names).map(|n| show(&env.get(NameId::new(n)))).collect()
+}
+
+fn full<D: ValueDomain>(value: &D) -> String {
+    value.to_string()
 }
 
 fn toy_config(seed: u64) -> ToyGenConfig {
@@ -43,7 +49,12 @@ fn toy_config(seed: u64) -> ToyGenConfig {
     }
 }
 
-fn same_on_toy<A: ValueDomain, B: ValueDomain>(conditional: bool, what: &str) -> u64 {
+fn same_on_toy<A: ValueDomain, B: ValueDomain>(
+    conditional: bool,
+    what: &str,
+    show_a: Show<A>,
+    show_b: Show<B>,
+) -> u64 {
     let mut compared = 0;
     for seed in 0..PROGRAMS {
         let program = random_toy(seed, &toy_config(seed));
@@ -72,8 +83,8 @@ fn same_on_toy<A: ValueDomain, B: ValueDomain>(conditional: bool, what: &str) ->
             .enumerate()
         {
             assert_eq!(
-                env_summary(x, names),
-                env_summary(y, names),
+                env_summary(x, names, show_a),
+                env_summary(y, names, show_b),
                 "{what}, seed {seed}, pc {pc}\n{program}"
             );
             compared += 1;
@@ -82,7 +93,12 @@ fn same_on_toy<A: ValueDomain, B: ValueDomain>(conditional: bool, what: &str) ->
     compared
 }
 
-fn same_on_air<A: ValueDomain, B: ValueDomain>(conditional: bool, what: &str) -> u64 {
+fn same_on_air<A: ValueDomain, B: ValueDomain>(
+    conditional: bool,
+    what: &str,
+    show_a: Show<A>,
+    show_b: Show<B>,
+) -> u64 {
     let mut compared = 0;
     for seed in 0..PROGRAMS {
         let config = GenConfig {
@@ -98,8 +114,8 @@ fn same_on_air<A: ValueDomain, B: ValueDomain>(conditional: bool, what: &str) ->
         let b = analyze_function::<B>(main, conditional, &Limits::default());
         for (x, y) in a.points.iter().flatten().zip(b.points.iter().flatten()) {
             assert_eq!(
-                env_summary(x, main.names.len()),
-                env_summary(y, main.names.len()),
+                env_summary(x, main.names.len(), show_a),
+                env_summary(y, main.names.len(), show_b),
                 "{what}, seed {seed}\n{module}"
             );
             compared += 1;
@@ -110,14 +126,29 @@ fn same_on_air<A: ValueDomain, B: ValueDomain>(conditional: bool, what: &str) ->
 
 #[test]
 fn dom_constant_propagation_equals_the_foundations_const() {
-    let points = same_on_toy::<ConstValue, Flat<i64>>(false, "const");
-    let blocks = same_on_air::<ConstValue, Flat<i64>>(false, "const");
+    let points = same_on_toy::<ConstValue, Flat<i64>>(false, "const", summary, summary);
+    let blocks = same_on_air::<ConstValue, Flat<i64>>(false, "const", summary, summary);
     eprintln!("const: {points} toy points and {blocks} core-IR points identical");
 }
 
 #[test]
 fn dom_conditional_constant_propagation_equals_the_foundations_sccp() {
-    let points = same_on_toy::<ConstValue, Flat<i64>>(true, "sccp");
-    let blocks = same_on_air::<ConstValue, Flat<i64>>(true, "sccp");
+    let points = same_on_toy::<ConstValue, Flat<i64>>(true, "sccp", summary, summary);
+    let blocks = same_on_air::<ConstValue, Flat<i64>>(true, "sccp", summary, summary);
     eprintln!("sccp: {points} toy points and {blocks} core-IR points identical");
+}
+
+#[test]
+fn dom_signs_product_equals_the_attribute_one() {
+    use absinthe_dsl_examples::dom::signs as dom;
+    use absinthe_dsl_examples::signs::value as attr;
+    let points = same_on_toy::<dom::Signals, attr::Signals>(true, "signs", full, full);
+    let blocks = same_on_air::<dom::Signals, attr::Signals>(true, "signs", full, full);
+    let direct_points =
+        same_on_toy::<dom::DirectSignals, attr::DirectSignals>(true, "signs-direct", full, full);
+    let direct_blocks =
+        same_on_air::<dom::DirectSignals, attr::DirectSignals>(true, "signs-direct", full, full);
+    eprintln!(
+        "signs: {points} toy and {blocks} core-IR points identical; direct: {direct_points} and {direct_blocks}"
+    );
 }

@@ -2,3 +2,4 @@
 //! `absinthe_domc::Builder` and included here.
 
 include!(concat!(env!("OUT_DIR"), "/const_prop.rs"));
+include!(concat!(env!("OUT_DIR"), "/signs.rs"));

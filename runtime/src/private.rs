@@ -22,3 +22,17 @@ pub mod laws {
     pub use crate::laws::{Arbitrary, Laws, check_laws, check_laws_with_top};
     pub use proptest::strategy::{BoxedStrategy, Just, Strategy, Union};
 }
+
+/// Whether `op` on `a` and `b` leaves the `i64` range, so that the machine result wraps (or,
+/// for `/` and `%`, traps): the `.dom` built-in `overflows`.
+pub fn overflows(op: Op, a: i64, b: i64) -> bool {
+    match op {
+        Op::Add => a.checked_add(b).is_none(),
+        Op::Sub => a.checked_sub(b).is_none(),
+        Op::Mul => a.checked_mul(b).is_none(),
+        Op::Div => a.checked_div(b).is_none(),
+        Op::Rem => a.checked_rem(b).is_none(),
+        Op::Shl => !(0..64).contains(&b) || a.checked_shl(b as u32).is_none_or(|r| r >> b != a),
+        _ => false,
+    }
+}

@@ -511,6 +511,13 @@ impl<'a> Lowerer<'a> {
                             (Ty::Bool, quote!((#o).eval(#a, #b).is_none()))
                         };
                     }
+                    "overflows" => {
+                        if !self.check_args(name, &got, &[Ty::Op, Ty::Int, Ty::Int], span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let (o, a, b) = (&got[0].1, &got[1].1, &got[2].1);
+                        return (Ty::Bool, quote!(#rt::overflows(#o, #a, #b)));
+                    }
                     "is_comparison" => {
                         if !self.check_args(name, &got, &[Ty::Op], span) {
                             return (Ty::Error, quote!(::core::unreachable!()));
@@ -549,7 +556,7 @@ impl<'a> Lowerer<'a> {
                     single.span.clone(),
                     format!("unknown function `{name}`"),
                     "not a function",
-                    "the built-in functions are `join`, `meet`, `widen`, `narrow`, `leq`, `is_bottom`, `is_top`, `min`, `max`, `eval`, `traps` and `is_comparison`".into(),
+                    "the built-in functions are `join`, `meet`, `widen`, `narrow`, `leq`, `is_bottom`, `is_top`, `min`, `max`, `eval`, `traps`, `overflows` and `is_comparison`".into(),
                 )
             }
             [ty_name, item] => {
