@@ -5,6 +5,7 @@ fn main() {
     let built = absinthe_domc::Builder::new()
         .file("dom/const_prop.dom")
         .file("dom/signs.dom")
+        .file("dom/disjunctive.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

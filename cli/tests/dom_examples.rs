@@ -152,3 +152,14 @@ fn dom_signs_product_equals_the_attribute_one() {
         "signs: {points} toy and {blocks} core-IR points identical; direct: {direct_points} and {direct_blocks}"
     );
 }
+
+#[test]
+fn dom_finite_disjunction_equals_the_attribute_one() {
+    use absinthe_dsl_examples::disjunctive::value as attr;
+    use absinthe_dsl_examples::dom::disjunctive as dom;
+    let points =
+        same_on_toy::<dom::Disjunctive, attr::Disjunctive>(true, "disjunctive", full, full);
+    let blocks =
+        same_on_air::<dom::Disjunctive, attr::Disjunctive>(true, "disjunctive", full, full);
+    eprintln!("disjunctive: {points} toy and {blocks} core-IR points identical");
+}

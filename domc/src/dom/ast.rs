@@ -29,6 +29,8 @@ pub enum Item {
     Import { path: String, span: Range<usize> },
     /// `extern type Name;`
     ExternType(Name),
+    /// `type Name = T;`
+    TypeAlias(Name, Type),
     /// `extern fn name(params) -> T;`
     ExternFn(Signature),
     /// `fn name(params) -> T = expr;`

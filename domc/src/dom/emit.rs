@@ -56,7 +56,7 @@ pub fn emit(module: &str, file_name: &str, checked: &Checked) -> (String, Vec<St
 
 /// An analysis: a unit struct with its name, domain and settings.
 fn analysis(a: &super::AnalysisDecl) -> TokenStream {
-    let name = format_ident!("{}", camel(&a.name));
+    let name = format_ident!("{}Analysis", camel(&a.name));
     let domain = format_ident!("{}", a.domain);
     let text = &a.name;
     let conditional = a.conditional;

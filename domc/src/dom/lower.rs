@@ -789,7 +789,7 @@ impl<'a> Lowerer<'a> {
                     return unreachable;
                 }
                 let a = c(0);
-                (t.clone(), quote!(#rust::single(#a)))
+                (t.clone(), quote!(<#rust>::single(#a)))
             }
             "hull" => {
                 if !self.check_args("FiniteSum::hull", got, std::slice::from_ref(t), span) {
@@ -807,7 +807,7 @@ impl<'a> Lowerer<'a> {
                     t.clone(),
                     quote!({
                         let x: #inner_rust = #x;
-                        #rust::from_values((#a).values().iter().map(|v| <#inner_rust as #rt::Lattice>::meet(v, &x)))
+                        <#rust>::from_values((#a).values().iter().map(|v| <#inner_rust as #rt::Lattice>::meet(v, &x)))
                     }),
                 )
             }
@@ -826,7 +826,7 @@ impl<'a> Lowerer<'a> {
                                 out.push(<#inner_rust as #rt::ValueDomain>::binary(#o, x, y));
                             }
                         }
-                        #rust::from_values(out)
+                        <#rust>::from_values(out)
                     }),
                 )
             }
@@ -847,7 +847,7 @@ impl<'a> Lowerer<'a> {
                                 right.push(ry);
                             }
                         }
-                        (#rust::from_values(left), #rust::from_values(right))
+                        (<#rust>::from_values(left), <#rust>::from_values(right))
                     }),
                 )
             }

@@ -207,6 +207,9 @@ impl Sema {
                     Item::Analysis(a) => {
                         self.declare(place.file, &a.name, "analysis");
                     }
+                    Item::TypeAlias(n, _) => {
+                        self.declare(place.file, n, "type alias");
+                    }
                     Item::Import { .. } => {}
                 }
             }
@@ -231,6 +234,26 @@ impl Sema {
     fn resolve_declarations(&mut self, files: &[(Place, Vec<Item>)]) {
         // Lattices first, in an order where fields are resolved before the types using them is
         // not needed: the table holds names, and recursion is checked separately.
+        // Aliases first, so that lattices and products can use them.
+        for (place, items) in files {
+            for item in items {
+                if let Item::TypeAlias(n, t) = item {
+                    match self.resolve_type(place.file, t) {
+                        Ty::Lat(id) => self.types.alias(&n.text, id),
+                        Ty::Error => {}
+                        other => {
+                            let shown = self.types.name(&other);
+                            self.error(
+                                place.file,
+                                t.span(),
+                                format!("a type alias names a lattice, not `{shown}`"),
+                                "not a lattice",
+                            );
+                        }
+                    }
+                }
+            }
+        }
         for (place, items) in files {
             for item in items {
                 if let Item::Lattice(l) = item {
@@ -749,7 +772,10 @@ impl Sema {
                     Item::MeetExt(sig, body) => self.meet_ext(place, sig, body),
                     Item::Transfer(t) => self.transfer(place, t),
                     Item::Analysis(a) => self.analysis(place, a),
-                    Item::Product(_) | Item::ExternType(_) | Item::Import { .. } => {}
+                    Item::Product(_)
+                    | Item::ExternType(_)
+                    | Item::TypeAlias(..)
+                    | Item::Import { .. } => {}
                 }
             }
         }

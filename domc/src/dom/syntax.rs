@@ -92,7 +92,7 @@ fn rule_words(rule: Rule) -> &'static str {
         | Rule::meet_ext
         | Rule::transfer
         | Rule::analysis => {
-            "a declaration (`lattice`, `product`, `meet_ext`, `transfer`, `analysis`, `fn`, `extern`, `import`)"
+            "a declaration (`lattice`, `product`, `meet_ext`, `transfer`, `analysis`, `fn`, `type`, `extern`, `import`)"
         }
         Rule::ident => "a name",
         Rule::int => "an integer",
@@ -184,6 +184,11 @@ fn item(pair: Pair<'_, Rule>) -> Option<Item> {
             Item::ExternType(inner.next().map(name).unwrap_or_else(|| empty_name(&whole)))
         }
         Rule::extern_fn => Item::ExternFn(signature(inner, whole)),
+        Rule::type_alias => {
+            let n = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
+            let t = inner.next().map(ty).unwrap_or_else(|| unit_type(&whole));
+            Item::TypeAlias(n, t)
+        }
         Rule::function => {
             let (sig, body) = signature_and_body(inner, whole);
             Item::Function(sig, body)

@@ -152,6 +152,11 @@ impl TypeTable {
         id
     }
 
+    /// Makes `name` another name of the lattice `id`.
+    pub fn alias(&mut self, name: &str, id: usize) {
+        self.by_name.insert(name.to_string(), id);
+    }
+
     /// Sets the shape of a declared type.
     pub fn define(&mut self, name: &str, shape: Shape) {
         if let Some(&id) = self.by_name.get(name) {
