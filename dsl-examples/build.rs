@@ -6,6 +6,7 @@ fn main() {
         .file("dom/const_prop.dom")
         .file("dom/signs.dom")
         .file("dom/disjunctive.dom")
+        .file("dom/seed.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

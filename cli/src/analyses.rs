@@ -23,11 +23,22 @@ pub enum AnalysisName {
     /// Up to three disjoint intervals (`FiniteSum`) next to a constant
     /// (`absinthe_dsl_examples::disjunctive`).
     Disjunctive,
+    /// `const`, written in `.dom` (`dsl-examples/dom/const_prop.dom`).
+    ConstDom,
+    /// `sccp`, written in `.dom` (`dsl-examples/dom/const_prop.dom`).
+    SccpDom,
+    /// The seed's Const × Interval product with branch refinement, in `.dom`
+    /// (`dsl-examples/dom/seed.dom`).
+    SeedDom,
+    /// `signs`, written in `.dom` (`dsl-examples/dom/signs.dom`).
+    SignsDom,
+    /// `disjunctive`, written in `.dom` (`dsl-examples/dom/disjunctive.dom`).
+    DisjunctiveDom,
 }
 
 impl AnalysisName {
     /// Every analysis, in the order `--help` lists them.
-    pub const ALL: [AnalysisName; 7] = [
+    pub const ALL: [AnalysisName; 12] = [
         AnalysisName::Const,
         AnalysisName::Sccp,
         AnalysisName::Interval,
@@ -35,6 +46,11 @@ impl AnalysisName {
         AnalysisName::Signs,
         AnalysisName::SignsDirect,
         AnalysisName::Disjunctive,
+        AnalysisName::ConstDom,
+        AnalysisName::SccpDom,
+        AnalysisName::SeedDom,
+        AnalysisName::SignsDom,
+        AnalysisName::DisjunctiveDom,
     ];
 
     /// The name used on the command line and in JSON output.
@@ -47,6 +63,11 @@ impl AnalysisName {
             AnalysisName::Signs => "signs",
             AnalysisName::SignsDirect => "signs-direct",
             AnalysisName::Disjunctive => "disjunctive",
+            AnalysisName::ConstDom => "const-dom",
+            AnalysisName::SccpDom => "sccp-dom",
+            AnalysisName::SeedDom => "seed-dom",
+            AnalysisName::SignsDom => "signs-dom",
+            AnalysisName::DisjunctiveDom => "disjunctive-dom",
         }
     }
 
@@ -57,7 +78,7 @@ impl AnalysisName {
 
     /// Whether branch conditions are evaluated.
     pub fn conditional(self) -> bool {
-        !matches!(self, AnalysisName::Const)
+        !matches!(self, AnalysisName::Const | AnalysisName::ConstDom)
     }
 
     /// One line describing the analysis.
@@ -74,6 +95,11 @@ impl AnalysisName {
             }
             AnalysisName::SignsDirect => "sign x parity x interval x constant, no reductions",
             AnalysisName::Disjunctive => "up to three intervals (FiniteSum) and a constant",
+            AnalysisName::ConstDom => "const, compiled from dsl-examples/dom/const_prop.dom",
+            AnalysisName::SccpDom => "sccp, compiled from dsl-examples/dom/const_prop.dom",
+            AnalysisName::SeedDom => "Const x Interval with branch refinement, from seed.dom",
+            AnalysisName::SignsDom => "signs, compiled from dsl-examples/dom/signs.dom",
+            AnalysisName::DisjunctiveDom => "disjunctive, compiled from disjunctive.dom",
         }
     }
 }

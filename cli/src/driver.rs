@@ -9,6 +9,7 @@ use absinthe::lattice::{Flat, Interval};
 use absinthe::program::{Rhs, Stmt};
 use absinthe::value::{Env, NonRelational, ValueDomain};
 use absinthe_dsl_examples::disjunctive::value::Disjunctive;
+use absinthe_dsl_examples::dom;
 use absinthe_dsl_examples::seed::value::SeedValue;
 use absinthe_dsl_examples::signs::value::{DirectSignals, Signals};
 use absinthe_ir::function::{Function, Module};
@@ -119,6 +120,18 @@ pub fn run(
         }
         AnalysisName::Disjunctive => {
             run_with::<Disjunctive>(input, analysis, strategy, limits, format)
+        }
+        AnalysisName::ConstDom | AnalysisName::SccpDom => {
+            run_with::<dom::const_prop::ConstValue>(input, analysis, strategy, limits, format)
+        }
+        AnalysisName::SeedDom => {
+            run_with::<dom::seed::SeedValue>(input, analysis, strategy, limits, format)
+        }
+        AnalysisName::SignsDom => {
+            run_with::<dom::signs::Signals>(input, analysis, strategy, limits, format)
+        }
+        AnalysisName::DisjunctiveDom => {
+            run_with::<dom::disjunctive::Disjunctive>(input, analysis, strategy, limits, format)
         }
     }
 }

@@ -542,6 +542,7 @@ pub fn run(
     use crate::analyses::AnalysisName;
     use absinthe::lattice::{Flat, Interval};
     use absinthe_dsl_examples::disjunctive::value::Disjunctive;
+    use absinthe_dsl_examples::dom;
     use absinthe_dsl_examples::seed::value::SeedValue;
     use absinthe_dsl_examples::signs::value::{DirectSignals, Signals};
     let check = |module: &Module| match analysis {
@@ -552,6 +553,23 @@ pub fn run(
         AnalysisName::Signs => verify_module::<Signals>(module, true, limits, config),
         AnalysisName::SignsDirect => verify_module::<DirectSignals>(module, true, limits, config),
         AnalysisName::Disjunctive => verify_module::<Disjunctive>(module, true, limits, config),
+        AnalysisName::ConstDom | AnalysisName::SccpDom => {
+            verify_module::<dom::const_prop::ConstValue>(
+                module,
+                analysis.conditional(),
+                limits,
+                config,
+            )
+        }
+        AnalysisName::SeedDom => {
+            verify_module::<dom::seed::SeedValue>(module, true, limits, config)
+        }
+        AnalysisName::SignsDom => {
+            verify_module::<dom::signs::Signals>(module, true, limits, config)
+        }
+        AnalysisName::DisjunctiveDom => {
+            verify_module::<dom::disjunctive::Disjunctive>(module, true, limits, config)
+        }
         AnalysisName::Interval => {
             verify_module::<Interval>(module, analysis.conditional(), limits, config)
         }

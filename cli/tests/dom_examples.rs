@@ -163,3 +163,44 @@ fn dom_finite_disjunction_equals_the_attribute_one() {
         same_on_air::<dom::Disjunctive, attr::Disjunctive>(true, "disjunctive", full, full);
     eprintln!("disjunctive: {points} toy and {blocks} core-IR points identical");
 }
+
+/// The seed's Const × Interval product in `.dom` has no `#[lattice]` twin with the same
+/// intervals (the attribute version declares its own bounds), so it is checked for soundness
+/// against concrete runs instead, on 500 random core-IR functions, and on prog0.
+#[test]
+fn dom_seed_product_is_sound_and_finds_prog0s_constants() {
+    use absinthe_cli::verify::{VerifyConfig, verify_module};
+    use absinthe_dsl_examples::dom::seed::SeedValue;
+    let mut values = 0;
+    for seed in 0..500 {
+        let config = GenConfig {
+            blocks: 2 + (seed % 9) as usize,
+            max_stmts: 1 + (seed % 5) as usize,
+            names: 2 + (seed % 5) as usize,
+            init_names: seed % 4 != 0,
+            ..GenConfig::default()
+        };
+        let module = random_function(seed, &config);
+        let verify = VerifyConfig {
+            runs: 4,
+            seed,
+            ..VerifyConfig::default()
+        };
+        let report = verify_module::<SeedValue>(&module, true, &Limits::default(), &verify);
+        assert!(
+            report.violations.is_empty(),
+            "seed {seed}: {:?}",
+            report.violations
+        );
+        values += report.values_checked;
+    }
+    eprintln!("seed.dom: {values} concrete values checked, no violation");
+    let program = absinthe_ir::toy::prog0();
+    let result: ToyAnalysis<SeedValue> =
+        analyze_toy(&program, true, Strategy::Worklist, &Limits::default());
+    let r = program.names.iter().position(|n| n == "r").expect("r");
+    assert_eq!(
+        result.points[8].get(NameId::new(r)).to_string(),
+        "{constant: 5, interval: [5, 5]}"
+    );
+}
