@@ -1020,6 +1020,10 @@ impl<'a> Lowerer<'a> {
                         }
                         let Some((_, payload)) = elements.iter().find(|(n, _)| *n == pvar.text)
                         else {
+                            // Bind the names anyway, so that the arm reports nothing more.
+                            for b in binders.iter().flatten() {
+                                arm_scope.bind_owned(&b.text, Ty::Error);
+                            }
                             let names: Vec<String> =
                                 elements.iter().map(|(n, _)| format!("`{n}`")).collect();
                             self.error_help(

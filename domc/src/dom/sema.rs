@@ -365,7 +365,7 @@ impl Sema {
                         let message = order_message(&e, &variants);
                         self.error_help(
                             file,
-                            l.span.clone(),
+                            l.name.span.clone(),
                             message,
                             "this order is not a lattice",
                             "every two elements need a least upper and a greatest lower bound"
@@ -729,11 +729,12 @@ impl Sema {
     fn check_recursion(&mut self, files: &[(Place, Vec<Item>)]) {
         for (place, items) in files {
             for item in items {
-                let (name, span) = match item {
-                    Item::Lattice(l) => (&l.name, &l.span),
-                    Item::Product(p) => (&p.name, &p.span),
+                let name = match item {
+                    Item::Lattice(l) => &l.name,
+                    Item::Product(p) => &p.name,
                     _ => continue,
                 };
+                let span = &name.span;
                 if let Some(cycle) = self.types.cycle_through(&name.text) {
                     self.error_help(
                         place.file,

@@ -83,7 +83,8 @@ fn describe(rules: &[Rule]) -> String {
 fn rule_words(rule: Rule) -> &'static str {
     match rule {
         Rule::EOI => "the end of the file",
-        Rule::import
+        Rule::file
+        | Rule::import
         | Rule::extern_type
         | Rule::extern_fn
         | Rule::function
@@ -149,9 +150,11 @@ fn rule_words(rule: Rule) -> &'static str {
     }
 }
 
+/// The pair's byte range, without the whitespace pest may have consumed after its last token.
 fn span(pair: &Pair<'_, Rule>) -> Range<usize> {
     let s = pair.as_span();
-    s.start()..s.end()
+    let trimmed = pair.as_str().trim_end().len();
+    s.start()..s.start() + trimmed
 }
 
 fn name(pair: Pair<'_, Rule>) -> Name {

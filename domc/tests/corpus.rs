@@ -1,0 +1,88 @@
+//! Data-driven tests of the `.dom` compiler: every file in `test_data/{parse,sema,codegen}/
+//! {ok,err}/`. A file under `err/` must fail with exactly the diagnostics in its `.stderr`
+//! (the full rendered text, place and help included); a file under `ok/` must compile, and one
+//! under `codegen/ok/` must generate exactly its `.rs`. Bless new expectations with
+//! `UPDATE_EXPECT=1 cargo test -p absinthe-domc --test corpus`.
+
+use std::path::{Path, PathBuf};
+
+fn files(dir: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("read {dir}: {e}"))
+        .map(|entry| entry.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "dom"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Compares `actual` with the file `expected`, or writes it when blessing.
+fn check(expected: &Path, actual: &str, failures: &mut Vec<String>) {
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(expected, actual).expect("write expectation");
+        return;
+    }
+    let want = std::fs::read_to_string(expected).unwrap_or_default();
+    if want != actual {
+        failures.push(format!(
+            "{}: expected\n{want}\n--- got\n{actual}",
+            expected.display()
+        ));
+    }
+}
+
+fn run(phase: &str) -> (usize, usize) {
+    let mut failures = Vec::new();
+    let mut counts = (0, 0);
+    for file in files(&format!("test_data/{phase}/err")) {
+        counts.1 += 1;
+        match absinthe_domc::compile_file(&file) {
+            Ok(_) => failures.push(format!("{}: compiled, expected errors", file.display())),
+            Err(failure) => check(
+                &file.with_extension("stderr"),
+                &failure.to_string(),
+                &mut failures,
+            ),
+        }
+    }
+    for file in files(&format!("test_data/{phase}/ok")) {
+        counts.0 += 1;
+        match absinthe_domc::compile_file(&file) {
+            Ok(compiled) => {
+                if phase == "codegen" {
+                    check(&file.with_extension("rs"), &compiled.rust, &mut failures);
+                }
+            }
+            Err(failure) => failures.push(format!("{}: {failure}", file.display())),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    counts
+}
+
+#[test]
+fn parse_corpus() {
+    let (ok, err) = run("parse");
+    assert!(ok >= 1 && err >= 10, "{ok} ok, {err} err");
+}
+
+#[test]
+fn sema_corpus() {
+    let (ok, err) = run("sema");
+    assert!(ok >= 2 && err >= 30, "{ok} ok, {err} err");
+}
+
+#[test]
+fn codegen_corpus() {
+    let (ok, _) = run("codegen");
+    assert!(ok >= 2);
+}
+
+#[test]
+fn generated_code_is_deterministic() {
+    for file in files("test_data/codegen/ok") {
+        let a = absinthe_domc::compile_file(&file).expect("compiles").rust;
+        let b = absinthe_domc::compile_file(&file).expect("compiles").rust;
+        assert_eq!(a, b, "{}", file.display());
+    }
+}
