@@ -163,3 +163,17 @@ impl WrongTop {
 fn the_checker_catches_a_declared_top_that_is_not_greatest() {
     WrongTop::check_laws();
 }
+
+#[test]
+fn lattices_declared_in_dom_files_obey_the_laws() {
+    use absinthe_dsl_examples::dom::{const_prop, disjunctive, seed, signs};
+    const_prop::Const::check_laws();
+    const_prop::ConstValue::check_laws();
+    seed::Const::check_laws();
+    seed::SeedValue::check_laws();
+    signs::Sign::check_laws();
+    signs::Parity::check_laws();
+    signs::Signals::check_laws();
+    signs::DirectSignals::check_laws();
+    disjunctive::Disjunctive::check_laws();
+}
