@@ -146,8 +146,15 @@ fn rule_words(rule: Rule) -> &'static str {
         Rule::unary_op => "`-` or `!`",
         Rule::neg => "`-`",
         Rule::ident_list => "parameter names",
+        Rule::semi => "`;`",
+        Rule::else_kw => "`else`",
         _ => "a token",
     }
+}
+
+/// Whether a pair carries meaning (punctuation is named in the grammar only for messages).
+fn significant(pair: &Pair<'_, Rule>) -> bool {
+    !matches!(pair.as_rule(), Rule::semi | Rule::else_kw)
 }
 
 /// The pair's byte range, without the whitespace pest may have consumed after its last token.
@@ -177,7 +184,7 @@ fn int_value(pair: &Pair<'_, Rule>) -> u64 {
 fn item(pair: Pair<'_, Rule>) -> Option<Item> {
     let whole = span(&pair);
     let rule = pair.as_rule();
-    let mut inner = pair.into_inner();
+    let mut inner = pair.into_inner().filter(significant);
     Some(match rule {
         Rule::import => {
             let path = inner.next().map(|p| string_value(&p)).unwrap_or_default();
@@ -269,9 +276,10 @@ fn bool_expr(span: &Range<usize>) -> Expr {
 
 fn parameters(pair: Pair<'_, Rule>) -> Vec<(Name, Type)> {
     pair.into_inner()
+        .filter(significant)
         .map(|param| {
             let whole = span(&param);
-            let mut inner = param.into_inner();
+            let mut inner = param.into_inner().filter(significant);
             let n = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
             let t = inner.next().map(ty).unwrap_or_else(|| unit_type(&whole));
             (n, t)
@@ -281,18 +289,21 @@ fn parameters(pair: Pair<'_, Rule>) -> Vec<(Name, Type)> {
 
 fn ty(pair: Pair<'_, Rule>) -> Type {
     let whole = span(&pair);
-    let Some(inner) = pair.into_inner().next() else {
+    let Some(inner) = pair.into_inner().filter(significant).next() else {
         return unit_type(&whole);
     };
     match inner.as_rule() {
-        Rule::tuple_ty => Type::Tuple(inner.into_inner().map(ty).collect(), whole),
+        Rule::tuple_ty => Type::Tuple(
+            inner.into_inner().filter(significant).map(ty).collect(),
+            whole,
+        ),
         _ => {
-            let mut parts = inner.into_inner();
+            let mut parts = inner.into_inner().filter(significant);
             let n = parts.next().map(name).unwrap_or_else(|| empty_name(&whole));
             let args = parts
                 .map(|arg| {
                     let arg_span = span(&arg);
-                    match arg.into_inner().next() {
+                    match arg.into_inner().filter(significant).next() {
                         Some(p) if p.as_rule() == Rule::int => {
                             TypeArg::Int(int_value(&p), arg_span)
                         }
@@ -316,6 +327,7 @@ fn lattice<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usi
         Some(b) => match b.as_rule() {
             Rule::flat_body => LatticeBody::Flat(
                 b.into_inner()
+                    .filter(significant)
                     .next()
                     .map(ty)
                     .unwrap_or_else(|| unit_type(&whole)),
@@ -323,9 +335,11 @@ fn lattice<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usi
             Rule::finite_body => {
                 let mut chains = Vec::new();
                 let mut written = Vec::new();
-                for part in b.into_inner() {
+                for part in b.into_inner().filter(significant) {
                     match part.as_rule() {
-                        Rule::chain => chains.push(part.into_inner().map(name).collect()),
+                        Rule::chain => {
+                            chains.push(part.into_inner().filter(significant).map(name).collect())
+                        }
                         _ => written = overrides(part),
                     }
                 }
@@ -334,10 +348,10 @@ fn lattice<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usi
             Rule::sum_body => {
                 let mut summands = Vec::new();
                 let mut written = Vec::new();
-                for part in b.into_inner() {
+                for part in b.into_inner().filter(significant) {
                     match part.as_rule() {
                         Rule::summand => {
-                            let mut parts = part.into_inner();
+                            let mut parts = part.into_inner().filter(significant);
                             let v = parts.next().map(name).unwrap_or_else(|| empty_name(&whole));
                             summands.push((v, parts.next().map(ty)));
                         }
@@ -350,11 +364,11 @@ fn lattice<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usi
                 let mut smash = false;
                 let mut fields = Vec::new();
                 let mut written = Vec::new();
-                for part in b.into_inner() {
+                for part in b.into_inner().filter(significant) {
                     match part.as_rule() {
                         Rule::smash => smash = true,
                         Rule::field => {
-                            let mut f = part.into_inner();
+                            let mut f = part.into_inner().filter(significant);
                             let fname = f.next().map(name).unwrap_or_else(|| empty_name(&whole));
                             let fty = f.next().map(ty).unwrap_or_else(|| unit_type(&whole));
                             fields.push((fname, fty));
@@ -382,13 +396,14 @@ fn lattice<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usi
 /// The written-out operations of a `with { … }` block.
 fn overrides(pair: Pair<'_, Rule>) -> Vec<Override> {
     pair.into_inner()
+        .filter(significant)
         .map(|def| {
             let def_span = span(&def);
-            let mut d = def.into_inner();
+            let mut d = def.into_inner().filter(significant);
             let op = d.next().map(name).unwrap_or_else(|| empty_name(&def_span));
             let params = d
                 .next()
-                .map(|l| l.into_inner().map(name).collect())
+                .map(|l| l.into_inner().filter(significant).map(name).collect())
                 .unwrap_or_default();
             let body = d.next().map(expr).unwrap_or_else(|| bool_expr(&def_span));
             Override {
@@ -410,19 +425,29 @@ fn product<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usi
         match part.as_rule() {
             Rule::reduce_opt => {
                 let s = span(&part);
-                let Some(p) = part.into_inner().next().and_then(|p| p.into_inner().next()) else {
+                let Some(p) = part
+                    .into_inner()
+                    .filter(significant)
+                    .next()
+                    .and_then(|p| p.into_inner().filter(significant).next())
+                else {
                     continue;
                 };
                 let value = match p.as_rule() {
                     Rule::never => PolicyAst::Never,
                     Rule::once => PolicyAst::Once,
-                    _ => PolicyAst::Fixpoint(p.into_inner().next().map(|k| int_value(&k))),
+                    _ => PolicyAst::Fixpoint(
+                        p.into_inner()
+                            .filter(significant)
+                            .next()
+                            .map(|k| int_value(&k)),
+                    ),
                 };
                 policy = Some((value, s));
             }
-            Rule::direct_opt => direct = part.into_inner().next().map(name),
+            Rule::direct_opt => direct = part.into_inner().filter(significant).next().map(name),
             Rule::component => {
-                let mut c = part.into_inner();
+                let mut c = part.into_inner().filter(significant);
                 let cname = c.next().map(name).unwrap_or_else(|| empty_name(&whole));
                 let cty = c.next().map(ty).unwrap_or_else(|| unit_type(&whole));
                 let uses = c.next().is_some();
@@ -447,16 +472,19 @@ fn transfer<'a>(inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usize>
         .find(|p| p.as_rule() == Rule::trigger)
         .map(|t| {
             let s = span(t);
-            let kind = t.clone().into_inner().next();
+            let kind = t.clone().into_inner().filter(significant).next();
             let trigger = match kind {
                 Some(k) if k.as_rule() == Rule::literal_t => Trigger::Literal,
                 Some(k) if k.as_rule() == Rule::any_t => Trigger::AnyOp,
-                Some(k) if k.as_rule() == Rule::assume_t => match k.into_inner().next() {
-                    Some(s) if s.as_rule() == Rule::string => Trigger::Assume(string_value(&s)),
-                    _ => Trigger::AnyAssume,
-                },
+                Some(k) if k.as_rule() == Rule::assume_t => {
+                    match k.into_inner().filter(significant).next() {
+                        Some(s) if s.as_rule() == Rule::string => Trigger::Assume(string_value(&s)),
+                        _ => Trigger::AnyAssume,
+                    }
+                }
                 Some(k) => Trigger::Op(
                     k.into_inner()
+                        .filter(significant)
                         .next()
                         .map(|s| string_value(&s))
                         .unwrap_or_default(),
@@ -483,13 +511,13 @@ fn analysis<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<us
     let settings = inner
         .map(|entry| {
             let entry_span = span(&entry);
-            let mut parts = entry.into_inner();
+            let mut parts = entry.into_inner().filter(significant);
             let key = parts
                 .next()
                 .map(name)
                 .unwrap_or_else(|| empty_name(&entry_span));
             let values = parts
-                .filter_map(|s| s.into_inner().next())
+                .filter_map(|s| s.into_inner().filter(significant).next())
                 .map(|v| match v.as_rule() {
                     Rule::int => Setting::Int(int_value(&v), span(&v)),
                     Rule::string => Setting::Str(string_value(&v), span(&v)),
@@ -509,12 +537,14 @@ fn analysis<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<us
 fn expr(pair: Pair<'_, Rule>) -> Expr {
     let whole = span(&pair);
     match pair.as_rule() {
-        Rule::expr | Rule::block | Rule::paren => match pair.into_inner().next() {
-            Some(inner) => expr(inner),
-            None => bool_expr(&whole),
-        },
+        Rule::expr | Rule::block | Rule::paren => {
+            match pair.into_inner().filter(significant).next() {
+                Some(inner) => expr(inner),
+                None => bool_expr(&whole),
+            }
+        }
         Rule::let_expr => {
-            let mut inner = pair.into_inner();
+            let mut inner = pair.into_inner().filter(significant);
             let n = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
             let value = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
             let body = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
@@ -524,7 +554,7 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
             }
         }
         Rule::if_expr => {
-            let mut inner = pair.into_inner();
+            let mut inner = pair.into_inner().filter(significant);
             let c = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
             let t = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
             let e = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
@@ -534,12 +564,12 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
             }
         }
         Rule::match_expr => {
-            let mut inner = pair.into_inner();
+            let mut inner = pair.into_inner().filter(significant);
             let scrutinee = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
             let arms = inner
                 .map(|arm| {
                     let arm_span = span(&arm);
-                    let parts: Vec<Pair<'_, Rule>> = arm.into_inner().collect();
+                    let parts: Vec<Pair<'_, Rule>> = arm.into_inner().filter(significant).collect();
                     let (body, patterns) = match parts.split_last() {
                         Some((body, patterns)) => (
                             expr(body.clone()),
@@ -556,7 +586,7 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
             }
         }
         Rule::or_expr | Rule::and_expr | Rule::add_expr | Rule::mul_expr | Rule::cmp_expr => {
-            let mut inner = pair.into_inner();
+            let mut inner = pair.into_inner().filter(significant);
             let mut left = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
             while let (Some(op), Some(right)) = (inner.next(), inner.next()) {
                 let op = binary_op(op.as_str());
@@ -570,7 +600,7 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
             left
         }
         Rule::unary => {
-            let parts: Vec<Pair<'_, Rule>> = pair.into_inner().collect();
+            let parts: Vec<Pair<'_, Rule>> = pair.into_inner().filter(significant).collect();
             let Some((operand, ops)) = parts.split_last() else {
                 return bool_expr(&whole);
             };
@@ -589,12 +619,13 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
             e
         }
         Rule::postfix => {
-            let mut inner = pair.into_inner();
+            let mut inner = pair.into_inner().filter(significant);
             let mut e = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
             for access in inner {
                 let access_span = span(&access);
                 let field = access
                     .into_inner()
+                    .filter(significant)
                     .next()
                     .map(name)
                     .unwrap_or_else(|| empty_name(&access_span));
@@ -605,7 +636,7 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
             }
             e
         }
-        Rule::primary => match pair.into_inner().next() {
+        Rule::primary => match pair.into_inner().filter(significant).next() {
             Some(inner) => expr(inner),
             None => bool_expr(&whole),
         },
@@ -618,11 +649,11 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
             span: whole,
         },
         Rule::tuple => Expr {
-            kind: ExprKind::Tuple(pair.into_inner().map(expr).collect()),
+            kind: ExprKind::Tuple(pair.into_inner().filter(significant).map(expr).collect()),
             span: whole,
         },
         Rule::call => {
-            let mut inner = pair.into_inner();
+            let mut inner = pair.into_inner().filter(significant);
             let path = inner.next().map(path).unwrap_or_default();
             Expr {
                 kind: ExprKind::Call(path, inner.map(expr).collect()),
@@ -638,7 +669,7 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
 }
 
 fn path(pair: Pair<'_, Rule>) -> Vec<Name> {
-    pair.into_inner().map(name).collect()
+    pair.into_inner().filter(significant).map(name).collect()
 }
 
 fn binary_op(text: &str) -> BinaryOp {
@@ -664,7 +695,7 @@ fn binary_op(text: &str) -> BinaryOp {
 
 fn pattern(pair: Pair<'_, Rule>) -> Pattern {
     let whole = span(&pair);
-    let Some(inner) = pair.into_inner().next() else {
+    let Some(inner) = pair.into_inner().filter(significant).next() else {
         return Pattern::Wildcard(whole);
     };
     match inner.as_rule() {
@@ -672,7 +703,7 @@ fn pattern(pair: Pair<'_, Rule>) -> Pattern {
         Rule::int_pattern => {
             let mut negative = false;
             let mut value: i128 = 0;
-            for part in inner.into_inner() {
+            for part in inner.into_inner().filter(significant) {
                 match part.as_rule() {
                     Rule::neg => negative = true,
                     _ => value = i128::from(int_value(&part)),
@@ -681,11 +712,11 @@ fn pattern(pair: Pair<'_, Rule>) -> Pattern {
             Pattern::Int(if negative { -value } else { value }, whole)
         }
         _ => {
-            let mut parts = inner.into_inner();
+            let mut parts = inner.into_inner().filter(significant);
             let path = parts.next().map(path).unwrap_or_default();
             let binders = parts
                 .map(|b| {
-                    let b = b.into_inner().next();
+                    let b = b.into_inner().filter(significant).next();
                     match b {
                         Some(b) if b.as_rule() == Rule::ident => Some(name(b)),
                         _ => None,
