@@ -289,7 +289,7 @@ fn parameters(pair: Pair<'_, Rule>) -> Vec<(Name, Type)> {
 
 fn ty(pair: Pair<'_, Rule>) -> Type {
     let whole = span(&pair);
-    let Some(inner) = pair.into_inner().filter(significant).next() else {
+    let Some(inner) = pair.into_inner().find(significant) else {
         return unit_type(&whole);
     };
     match inner.as_rule() {
@@ -303,7 +303,7 @@ fn ty(pair: Pair<'_, Rule>) -> Type {
             let args = parts
                 .map(|arg| {
                     let arg_span = span(&arg);
-                    match arg.into_inner().filter(significant).next() {
+                    match arg.into_inner().find(significant) {
                         Some(p) if p.as_rule() == Rule::int => {
                             TypeArg::Int(int_value(&p), arg_span)
                         }
@@ -327,8 +327,7 @@ fn lattice<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usi
         Some(b) => match b.as_rule() {
             Rule::flat_body => LatticeBody::Flat(
                 b.into_inner()
-                    .filter(significant)
-                    .next()
+                    .find(significant)
                     .map(ty)
                     .unwrap_or_else(|| unit_type(&whole)),
             ),
@@ -427,25 +426,21 @@ fn product<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usi
                 let s = span(&part);
                 let Some(p) = part
                     .into_inner()
-                    .filter(significant)
-                    .next()
-                    .and_then(|p| p.into_inner().filter(significant).next())
+                    .find(significant)
+                    .and_then(|p| p.into_inner().find(significant))
                 else {
                     continue;
                 };
                 let value = match p.as_rule() {
                     Rule::never => PolicyAst::Never,
                     Rule::once => PolicyAst::Once,
-                    _ => PolicyAst::Fixpoint(
-                        p.into_inner()
-                            .filter(significant)
-                            .next()
-                            .map(|k| int_value(&k)),
-                    ),
+                    _ => {
+                        PolicyAst::Fixpoint(p.into_inner().find(significant).map(|k| int_value(&k)))
+                    }
                 };
                 policy = Some((value, s));
             }
-            Rule::direct_opt => direct = part.into_inner().filter(significant).next().map(name),
+            Rule::direct_opt => direct = part.into_inner().find(significant).map(name),
             Rule::component => {
                 let mut c = part.into_inner().filter(significant);
                 let cname = c.next().map(name).unwrap_or_else(|| empty_name(&whole));
@@ -472,20 +467,19 @@ fn transfer<'a>(inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usize>
         .find(|p| p.as_rule() == Rule::trigger)
         .map(|t| {
             let s = span(t);
-            let kind = t.clone().into_inner().filter(significant).next();
+            let kind = t.clone().into_inner().find(significant);
             let trigger = match kind {
                 Some(k) if k.as_rule() == Rule::literal_t => Trigger::Literal,
                 Some(k) if k.as_rule() == Rule::any_t => Trigger::AnyOp,
                 Some(k) if k.as_rule() == Rule::assume_t => {
-                    match k.into_inner().filter(significant).next() {
+                    match k.into_inner().find(significant) {
                         Some(s) if s.as_rule() == Rule::string => Trigger::Assume(string_value(&s)),
                         _ => Trigger::AnyAssume,
                     }
                 }
                 Some(k) => Trigger::Op(
                     k.into_inner()
-                        .filter(significant)
-                        .next()
+                        .find(significant)
                         .map(|s| string_value(&s))
                         .unwrap_or_default(),
                 ),
@@ -517,7 +511,7 @@ fn analysis<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<us
                 .map(name)
                 .unwrap_or_else(|| empty_name(&entry_span));
             let values = parts
-                .filter_map(|s| s.into_inner().filter(significant).next())
+                .filter_map(|s| s.into_inner().find(significant))
                 .map(|v| match v.as_rule() {
                     Rule::int => Setting::Int(int_value(&v), span(&v)),
                     Rule::string => Setting::Str(string_value(&v), span(&v)),
@@ -537,12 +531,10 @@ fn analysis<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<us
 fn expr(pair: Pair<'_, Rule>) -> Expr {
     let whole = span(&pair);
     match pair.as_rule() {
-        Rule::expr | Rule::block | Rule::paren => {
-            match pair.into_inner().filter(significant).next() {
-                Some(inner) => expr(inner),
-                None => bool_expr(&whole),
-            }
-        }
+        Rule::expr | Rule::block | Rule::paren => match pair.into_inner().find(significant) {
+            Some(inner) => expr(inner),
+            None => bool_expr(&whole),
+        },
         Rule::let_expr => {
             let mut inner = pair.into_inner().filter(significant);
             let n = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
@@ -625,8 +617,7 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
                 let access_span = span(&access);
                 let field = access
                     .into_inner()
-                    .filter(significant)
-                    .next()
+                    .find(significant)
                     .map(name)
                     .unwrap_or_else(|| empty_name(&access_span));
                 e = Expr {
@@ -636,7 +627,7 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
             }
             e
         }
-        Rule::primary => match pair.into_inner().filter(significant).next() {
+        Rule::primary => match pair.into_inner().find(significant) {
             Some(inner) => expr(inner),
             None => bool_expr(&whole),
         },
@@ -695,7 +686,7 @@ fn binary_op(text: &str) -> BinaryOp {
 
 fn pattern(pair: Pair<'_, Rule>) -> Pattern {
     let whole = span(&pair);
-    let Some(inner) = pair.into_inner().filter(significant).next() else {
+    let Some(inner) = pair.into_inner().find(significant) else {
         return Pattern::Wildcard(whole);
     };
     match inner.as_rule() {
@@ -716,7 +707,7 @@ fn pattern(pair: Pair<'_, Rule>) -> Pattern {
             let path = parts.next().map(path).unwrap_or_default();
             let binders = parts
                 .map(|b| {
-                    let b = b.into_inner().filter(significant).next();
+                    let b = b.into_inner().find(significant);
                     match b {
                         Some(b) if b.as_rule() == Rule::ident => Some(name(b)),
                         _ => None,
