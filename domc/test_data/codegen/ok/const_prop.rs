@@ -94,22 +94,52 @@ pub mod const_prop {
         }
     }
     ::absinthe::__private::if_laws! {
-        impl ::absinthe::__private::laws::Arbitrary for Const { fn strategy() ->
-        ::absinthe::__private::laws::BoxedStrategy < Self > { use
-        ::absinthe::__private::laws::Strategy as _;
-        (::absinthe::__private::laws::Union::new([::absinthe::__private::laws::Strategy::boxed(::absinthe::__private::laws::Just(Const::Bottom)),
-        ::absinthe::__private::laws::Strategy::boxed(::absinthe::__private::laws::Just(Const::Top)),
-        ::absinthe::__private::laws::Strategy::boxed(::absinthe::__private::laws::Strategy::prop_map((<
-        i64 as ::absinthe::__private::laws::Arbitrary > ::strategy(),
-        ::absinthe::__private::laws::Just(())), | (x0, ()) | Const::Value(x0))),
-        ::absinthe::__private::laws::Strategy::boxed(::absinthe::__private::laws::Strategy::prop_map((<
-        i64 as ::absinthe::__private::laws::Arbitrary > ::strategy(),
-        ::absinthe::__private::laws::Just(())), | (x0, ()) | Const::Value(x0))),
-        ::absinthe::__private::laws::Strategy::boxed(::absinthe::__private::laws::Strategy::prop_map((<
-        i64 as ::absinthe::__private::laws::Arbitrary > ::strategy(),
-        ::absinthe::__private::laws::Just(())), | (x0, ()) | Const::Value(x0)))]))
-        .boxed() } } impl ::absinthe::__private::laws::Laws for Const { fn check_laws() {
-        ::absinthe::__private::laws::check_laws_with_top:: < Self > () } }
+        impl ::absinthe::__private::laws::Arbitrary for Const {
+            fn strategy() -> ::absinthe::__private::laws::BoxedStrategy<Self> {
+                use ::absinthe::__private::laws::Strategy as _;
+                (::absinthe::__private::laws::Union::new([
+                    ::absinthe::__private::laws::Strategy::boxed(
+                        ::absinthe::__private::laws::Just(Const::Bottom),
+                    ),
+                    ::absinthe::__private::laws::Strategy::boxed(
+                        ::absinthe::__private::laws::Just(Const::Top),
+                    ),
+                    ::absinthe::__private::laws::Strategy::boxed(
+                        ::absinthe::__private::laws::Strategy::prop_map(
+                            (
+                                <i64 as ::absinthe::__private::laws::Arbitrary>::strategy(),
+                                ::absinthe::__private::laws::Just(()),
+                            ),
+                            |(x0, ())| Const::Value(x0),
+                        ),
+                    ),
+                    ::absinthe::__private::laws::Strategy::boxed(
+                        ::absinthe::__private::laws::Strategy::prop_map(
+                            (
+                                <i64 as ::absinthe::__private::laws::Arbitrary>::strategy(),
+                                ::absinthe::__private::laws::Just(()),
+                            ),
+                            |(x0, ())| Const::Value(x0),
+                        ),
+                    ),
+                    ::absinthe::__private::laws::Strategy::boxed(
+                        ::absinthe::__private::laws::Strategy::prop_map(
+                            (
+                                <i64 as ::absinthe::__private::laws::Arbitrary>::strategy(),
+                                ::absinthe::__private::laws::Just(()),
+                            ),
+                            |(x0, ())| Const::Value(x0),
+                        ),
+                    ),
+                ]))
+                    .boxed()
+            }
+        }
+        impl ::absinthe::__private::laws::Laws for Const {
+            fn check_laws() {
+                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+            }
+        }
     }
     /// The product `ConstValue`, from test_data/codegen/ok/const_prop.dom:8:1.
     #[derive(Clone)]
@@ -419,15 +449,26 @@ pub mod const_prop {
         }
     }
     ::absinthe::__private::if_laws! {
-        impl ::absinthe::__private::laws::Arbitrary for ConstValue { fn strategy() ->
-        ::absinthe::__private::laws::BoxedStrategy < Self > { use
-        ::absinthe::__private::laws::Strategy as _; ((< Const as
-        ::absinthe::__private::laws::Arbitrary > ::strategy(),
-        ::absinthe::__private::laws::Just(())).prop_map(| (c0, ()) | { let mut value =
-        ConstValue { constant : c0 }; ::absinthe::__private::ReducedProduct::reduce(& mut
-        value); value })).boxed() } } impl ::absinthe::__private::laws::Laws for
-        ConstValue { fn check_laws() { ::absinthe::__private::laws::check_laws_with_top::
-        < Self > () } }
+        impl ::absinthe::__private::laws::Arbitrary for ConstValue {
+            fn strategy() -> ::absinthe::__private::laws::BoxedStrategy<Self> {
+                use ::absinthe::__private::laws::Strategy as _;
+                ((
+                    <Const as ::absinthe::__private::laws::Arbitrary>::strategy(),
+                    ::absinthe::__private::laws::Just(()),
+                )
+                    .prop_map(|(c0, ())| {
+                        let mut value = ConstValue { constant: c0 };
+                        ::absinthe::__private::ReducedProduct::reduce(&mut value);
+                        value
+                    }))
+                    .boxed()
+            }
+        }
+        impl ::absinthe::__private::laws::Laws for ConstValue {
+            fn check_laws() {
+                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+            }
+        }
     }
     /// Concretization of `Const`, from test_data/codegen/ok/const_prop.dom:5:1.
     impl ::absinthe::__private::Concrete for Const {

@@ -204,15 +204,25 @@ pub mod struct_overrides {
         }
     }
     ::absinthe::__private::if_laws! {
-        impl ::absinthe::__private::laws::Arbitrary for Range { fn strategy() ->
-        ::absinthe::__private::laws::BoxedStrategy < Self > { use
-        ::absinthe::__private::laws::Strategy as _; ((< ::absinthe::__private::Interval
-        as ::absinthe::__private::laws::Arbitrary > ::strategy(), (<
-        ::absinthe::__private::Interval as ::absinthe::__private::laws::Arbitrary >
-        ::strategy(), ::absinthe::__private::laws::Just(()))).prop_map(| (f0, (f1, ())) |
-        Range { lo : f0, hi : f1 })).boxed() } } impl ::absinthe::__private::laws::Laws
-        for Range { fn check_laws() { ::absinthe::__private::laws::check_laws_with_top::
-        < Self > () } }
+        impl ::absinthe::__private::laws::Arbitrary for Range {
+            fn strategy() -> ::absinthe::__private::laws::BoxedStrategy<Self> {
+                use ::absinthe::__private::laws::Strategy as _;
+                ((
+                    <::absinthe::__private::Interval as ::absinthe::__private::laws::Arbitrary>::strategy(),
+                    (
+                        <::absinthe::__private::Interval as ::absinthe::__private::laws::Arbitrary>::strategy(),
+                        ::absinthe::__private::laws::Just(()),
+                    ),
+                )
+                    .prop_map(|(f0, (f1, ()))| Range { lo: f0, hi: f1 }))
+                    .boxed()
+            }
+        }
+        impl ::absinthe::__private::laws::Laws for Range {
+            fn check_laws() {
+                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+            }
+        }
     }
     /// `empty` of `Range`, written out at test_data/codegen/ok/struct_overrides.dom:3:5.
     fn __range_empty(r: &Range) -> bool {
