@@ -4,7 +4,7 @@
 
 use crate::driver::FunctionAnalysis;
 use absinthe::program::{BlockId, Cond, FuncId, NameId, Op, Operand, Program, Stmt, Terminator};
-use absinthe::value::{Env, ValueDomain};
+use absinthe::value::{Env, NonRelational, ValueDomain};
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::generate::Rng;
 use absinthe_ir::interp::{self, Value};
@@ -341,7 +341,31 @@ fn statement_culprit<D: ValueDomain>(
     let mut operands = Vec::new();
     stmt.for_each_use(|o| operands.push(o));
     let (abstract_inputs, concrete_inputs) = inputs(function, &operands, before, &prev.env);
+    // The abstract and concrete value of an operand just before the statement.
+    let abstract_of = |o: Operand| NonRelational::<D>::operand(before, o);
+    let concrete_of = |o: Operand| match o {
+        Operand::Int(c) => Some(c),
+        Operand::Name(n) => int_of(&prev.env, n),
+    };
+    // The declared rule the domain blames, when it can tell.
+    let blamed = match stmt {
+        Stmt::Assign {
+            rhs: absinthe::program::Rhs::Use(Operand::Int(c)),
+            ..
+        } => D::blame_constant(*c),
+        Stmt::Assign {
+            rhs: absinthe::program::Rhs::Binary(op, a, b),
+            ..
+        } => match (concrete_of(*a), concrete_of(*b)) {
+            (Some(x), Some(y)) => op
+                .eval(x, y)
+                .and_then(|v| D::blame_binary(*op, &abstract_of(*a), &abstract_of(*b), v)),
+            _ => None,
+        },
+        _ => None,
+    };
     let rule = match stmt {
+        _ if blamed.is_some() => blamed.unwrap_or_default(),
         Stmt::Assign { rhs, .. } => match rhs {
             absinthe::program::Rhs::Use(Operand::Int(_)) => D::rule_name_of("constant"),
             absinthe::program::Rhs::Use(Operand::Name(_)) => "copy".to_owned(),
@@ -375,7 +399,7 @@ fn edge_culprit<D: ValueDomain>(
 ) -> Culprit {
     let from = prev.block;
     let term = function.terminator(from);
-    let end = &analysis.points[from.index()][function.stmts(from).len()];
+    let end: &Env<D> = &analysis.points[from.index()][function.stmts(from).len()];
     let mut operands = Vec::new();
     term.for_each_use(|o| operands.push(o));
     let is_phi = name.is_some_and(|n| {
@@ -403,7 +427,22 @@ fn edge_culprit<D: ValueDomain>(
                 } else {
                     op.negated().unwrap_or(op)
                 };
-                D::rule_name_of(&format!("assume({op})"))
+                let (a, b) = match *cond {
+                    Cond::Compare(_, a, b) => (a, b),
+                    Cond::NonZero(a) => (a, Operand::Int(0)),
+                };
+                let concrete_of = |o: Operand| match o {
+                    Operand::Int(c) => Some(c),
+                    Operand::Name(n) => int_of(&prev.env, n),
+                };
+                let abstract_of = |o: Operand| NonRelational::<D>::operand(end, o);
+                let blamed = match (concrete_of(a), concrete_of(b)) {
+                    (Some(x), Some(y)) => {
+                        D::blame_assume(op, &abstract_of(a), &abstract_of(b), x, y)
+                    }
+                    _ => None,
+                };
+                blamed.unwrap_or_else(|| D::rule_name_of(&format!("assume({op})")))
             }
             Terminator::Switch { .. } => D::rule_name_of("assume(==)"),
             _ => "edge".to_owned(),

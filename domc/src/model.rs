@@ -14,14 +14,27 @@ pub struct Origin {
     pub span: Span,
     /// For example ``#[meet_ext] fn interval_from_const`` or ``interval.dom:12:1``.
     pub describe: String,
+    /// Whether `span` points into Rust source, so that generated code can name its file and line
+    /// with `file!()` and `line!()` (the `.dom` front end puts the place in `describe` instead).
+    pub in_rust: bool,
 }
 
 impl Origin {
-    /// An origin at `span` described by `describe`.
+    /// An origin at `span` described by `describe`, whose place is already in `describe`.
     pub fn new(span: Span, describe: impl Into<String>) -> Origin {
         Origin {
             span,
             describe: describe.into(),
+            in_rust: false,
+        }
+    }
+
+    /// An origin at `span` of a Rust item.
+    pub fn rust(span: Span, describe: impl Into<String>) -> Origin {
+        Origin {
+            span,
+            describe: describe.into(),
+            in_rust: true,
         }
     }
 }

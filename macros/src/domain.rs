@@ -263,7 +263,7 @@ fn return_type(sig: &syn::Signature) -> Option<&syn::Type> {
 }
 
 fn origin(sig: &syn::Signature, what: &str) -> Origin {
-    Origin::new(sig.ident.span(), format!("`{what} fn {}`", sig.ident))
+    Origin::rust(sig.ident.span(), format!("`{what} fn {}`", sig.ident))
 }
 
 fn attach_reduction(

@@ -258,6 +258,16 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
     }
 }
 
+/// An expression naming a rule for reports: its description and, for Rust items, `file:line`.
+fn located(origin: &crate::model::Origin) -> TokenStream {
+    let describe = &origin.describe;
+    if origin.in_rust {
+        quote_spanned!(origin.span=> ::core::concat!(#describe, " at ", ::core::file!(), ":", ::core::line!()))
+    } else {
+        quote!(#describe)
+    }
+}
+
 /// The `ValueDomain` impl: each operation dispatched to every component's rule, then reduced.
 /// The private `__absinthe_*` helpers take the policy so the direct product can share them.
 fn value_domain(decl: &ProductDecl) -> TokenStream {
@@ -265,92 +275,252 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
     let name = &decl.name;
     let doc = provenance("The transfer dispatch", &decl.origin);
 
-    let literal = decl.components.iter().enumerate().map(|(i, c)| {
-        let (m, ty) = (&c.member, &c.ty);
-        let rule = decl
-            .rules
-            .iter()
-            .find(|r| r.component == i && r.kind == RuleKind::Literal);
-        let value = match rule {
-            Some(r) => {
-                let f = &r.function;
-                quote_spanned!(r.origin.span=> #f(c))
-            }
-            None if c.value_domain => quote!(<#ty as #rt::ValueDomain>::constant(c)),
-            None => quote!(<#ty as #rt::Top>::top()),
-        };
-        quote!(#m: #value)
-    });
+    let literal: Vec<TokenStream> = decl
+        .components
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (m, ty) = (&c.member, &c.ty);
+            let rule = decl
+                .rules
+                .iter()
+                .find(|r| r.component == i && r.kind == RuleKind::Literal);
+            let value = match rule {
+                Some(r) => {
+                    let f = &r.function;
+                    quote_spanned!(r.origin.span=> #f(c))
+                }
+                None if c.value_domain => quote!(<#ty as #rt::ValueDomain>::constant(c)),
+                None => quote!(<#ty as #rt::Top>::top()),
+            };
+            quote!(#m: #value)
+        })
+        .collect();
 
-    let binary = decl.components.iter().enumerate().map(|(i, c)| {
+    let binary: Vec<TokenStream> = decl
+        .components
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (m, ty) = (&c.member, &c.ty);
+            let arms = decl
+                .rules
+                .iter()
+                .filter(|r| r.component == i)
+                .filter_map(|r| {
+                    let f = &r.function;
+                    match &r.kind {
+                        RuleKind::Binary(op) => {
+                            Some(quote_spanned!(r.origin.span=> #rt::Op::#op => #f(a, b)))
+                        }
+                        _ => None,
+                    }
+                });
+            let fallback = match decl
+                .rules
+                .iter()
+                .find(|r| r.component == i && r.kind == RuleKind::AnyBinary)
+            {
+                Some(r) => {
+                    let f = &r.function;
+                    quote_spanned!(r.origin.span=> _ => #f(op, a, b))
+                }
+                None if c.value_domain => {
+                    quote!(_ => <#ty as #rt::ValueDomain>::binary(op, &a.#m, &b.#m))
+                }
+                None => quote!(_ => <#ty as #rt::Top>::top()),
+            };
+            quote!(#m: match op { #(#arms,)* #fallback })
+        })
+        .collect();
+
+    let assume: Vec<TokenStream> = decl
+        .components
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (m, ty) = (&c.member, &c.ty);
+            let arms = decl
+                .rules
+                .iter()
+                .filter(|r| r.component == i)
+                .filter_map(|r| {
+                    let f = &r.function;
+                    match &r.kind {
+                        RuleKind::Assume(op) => {
+                            Some(quote_spanned!(r.origin.span=> #rt::Op::#op => #f(a, b)))
+                        }
+                        _ => None,
+                    }
+                });
+            let fallback = match decl
+                .rules
+                .iter()
+                .find(|r| r.component == i && r.kind == RuleKind::AnyAssume)
+            {
+                Some(r) => {
+                    let f = &r.function;
+                    quote_spanned!(r.origin.span=> _ => #f(op, a, b))
+                }
+                None if c.value_domain => {
+                    quote!(_ => <#ty as #rt::ValueDomain>::assume(op, &a.#m, &b.#m))
+                }
+                None => quote!(_ => (#rt::Clone::clone(&a.#m), #rt::Clone::clone(&b.#m))),
+            };
+            // A rule may only refine: its result is met with what was known.
+            quote! {
+                let (x, y): (#ty, #ty) = match op { #(#arms,)* #fallback };
+                ra.#m = <#ty as #rt::Lattice>::meet(&a.#m, &x);
+                rb.#m = <#ty as #rt::Lattice>::meet(&b.#m, &y);
+            }
+        })
+        .collect();
+
+    let type_of = |i: usize| {
+        let ty = &decl.components[i].ty;
+        quote!(#ty).to_string().replace(' ', "")
+    };
+    let component_name = |i: usize| match &decl.components[i].member {
+        syn::Member::Named(n) => n.to_string(),
+        syn::Member::Unnamed(x) => x.index.to_string(),
+    };
+    // For each component: the rule that computes it for each operation, as a report string.
+    let binary_blame = decl.components.iter().enumerate().map(|(i, c)| {
         let (m, ty) = (&c.member, &c.ty);
         let arms = decl
             .rules
             .iter()
             .filter(|r| r.component == i)
-            .filter_map(|r| {
-                let f = &r.function;
-                match &r.kind {
-                    RuleKind::Binary(op) => {
-                        Some(quote_spanned!(r.origin.span=> #rt::Op::#op => #f(a, b)))
-                    }
-                    _ => None,
+            .filter_map(|r| match &r.kind {
+                RuleKind::Binary(op) => {
+                    let text = located(&r.origin);
+                    Some(quote!(#rt::Op::#op => #text))
                 }
+                _ => None,
             });
         let fallback = match decl
             .rules
             .iter()
             .find(|r| r.component == i && r.kind == RuleKind::AnyBinary)
         {
-            Some(r) => {
-                let f = &r.function;
-                quote_spanned!(r.origin.span=> _ => #f(op, a, b))
-            }
+            Some(r) => located(&r.origin),
             None if c.value_domain => {
-                quote!(_ => <#ty as #rt::ValueDomain>::binary(op, &a.#m, &b.#m))
+                let t = format!("the built-in transfer function of `{}`", type_of(i));
+                quote!(#t)
             }
-            None => quote!(_ => <#ty as #rt::Top>::top()),
+            None => {
+                let t = format!("no rule (component `{}` is top)", component_name(i));
+                quote!(#t)
+            }
         };
-        quote!(#m: match op { #(#arms,)* #fallback })
-    });
-
-    let assume = decl.components.iter().enumerate().map(|(i, c)| {
-        let (m, ty) = (&c.member, &c.ty);
-        let arms = decl
-            .rules
-            .iter()
-            .filter(|r| r.component == i)
-            .filter_map(|r| {
-                let f = &r.function;
-                match &r.kind {
-                    RuleKind::Assume(op) => {
-                        Some(quote_spanned!(r.origin.span=> #rt::Op::#op => #f(a, b)))
-                    }
-                    _ => None,
-                }
-            });
-        let fallback = match decl
-            .rules
-            .iter()
-            .find(|r| r.component == i && r.kind == RuleKind::AnyAssume)
-        {
-            Some(r) => {
-                let f = &r.function;
-                quote_spanned!(r.origin.span=> _ => #f(op, a, b))
-            }
-            None if c.value_domain => {
-                quote!(_ => <#ty as #rt::ValueDomain>::assume(op, &a.#m, &b.#m))
-            }
-            None => quote!(_ => (#rt::Clone::clone(&a.#m), #rt::Clone::clone(&b.#m))),
-        };
-        // A rule may only refine: its result is met with what was known.
+        let label = format!("component `{}`: ", component_name(i));
         quote! {
-            let (x, y): (#ty, #ty) = match op { #(#arms,)* #fallback };
-            ra.#m = <#ty as #rt::Lattice>::meet(&a.#m, &x);
-            rb.#m = <#ty as #rt::Lattice>::meet(&b.#m, &y);
+            if !<#ty as #rt::Concrete>::contains(&raw.#m, v) {
+                let rule: &str = match op { #(#arms,)* _ => #fallback };
+                return #rt::Option::Some(::std::format!("{}{}", #label, rule));
+            }
         }
     });
-
+    let literal_blame = decl.components.iter().enumerate().map(|(i, c)| {
+        let (m, ty) = (&c.member, &c.ty);
+        let rule = match decl
+            .rules
+            .iter()
+            .find(|r| r.component == i && r.kind == RuleKind::Literal)
+        {
+            Some(r) => located(&r.origin),
+            None if c.value_domain => {
+                let t = format!("the built-in literal rule of `{}`", type_of(i));
+                quote!(#t)
+            }
+            None => {
+                let t = format!("no rule (component `{}` is top)", component_name(i));
+                quote!(#t)
+            }
+        };
+        let label = format!("component `{}`: ", component_name(i));
+        quote! {
+            if !<#ty as #rt::Concrete>::contains(&raw.#m, c) {
+                return #rt::Option::Some(::std::format!("{}{}", #label, #rule));
+            }
+        }
+    });
+    let assume_blame = decl.components.iter().enumerate().map(|(i, c)| {
+        let (m, ty) = (&c.member, &c.ty);
+        let arms = decl.rules.iter().filter(|r| r.component == i).filter_map(|r| match &r.kind {
+            RuleKind::Assume(op) => {
+                let text = located(&r.origin);
+                Some(quote!(#rt::Op::#op => #text))
+            }
+            _ => None,
+        });
+        let fallback = match decl.rules.iter().find(|r| r.component == i && r.kind == RuleKind::AnyAssume) {
+            Some(r) => located(&r.origin),
+            None if c.value_domain => {
+                let t = format!("the built-in branch refinement of `{}`", type_of(i));
+                quote!(#t)
+            }
+            None => quote!("no rule (not refined)"),
+        };
+        let label = format!("component `{}`: ", component_name(i));
+        quote! {
+            if !<#ty as #rt::Concrete>::contains(&ra.#m, va) || !<#ty as #rt::Concrete>::contains(&rb.#m, vb) {
+                let rule: &str = match op { #(#arms,)* _ => #fallback };
+                return #rt::Option::Some(::std::format!("{}{}", #label, rule));
+            }
+        }
+    });
+    let reduce_blame = decl.reductions.iter().map(|r| {
+        let target = &decl.components[r.target];
+        let source = &decl.components[r.source];
+        let (tm, tt) = (&target.member, &target.ty);
+        let sm = &source.member;
+        let f = &r.function;
+        let call = if r.in_place {
+            quote!({
+                let mut target = #rt::Clone::clone(&value.#tm);
+                #f(&mut target, &value.#sm);
+                target
+            })
+        } else {
+            quote!(#f(&value.#tm, &value.#sm))
+        };
+        let text = located(&r.origin);
+        let label = format!("reduction into component `{}`: ", component_name(r.target));
+        quote! {
+            {
+                let refined: #tt = #call;
+                round |= <#tt as #rt::Lattice>::meet_with(&mut value.#tm, &refined);
+                if !<#tt as #rt::Concrete>::contains(&value.#tm, v) {
+                    return #rt::Option::Some(::std::format!("{}{}", #label, #text));
+                }
+            }
+        }
+    });
+    let blame_rounds = if decl.reductions.is_empty() {
+        quote! {
+            let _ = (value, v);
+            #rt::Option::None
+        }
+    } else {
+        quote! {
+            for _ in 0..<Self as #rt::ReducedProduct>::POLICY.max_rounds() {
+                let mut round = #rt::Changed::No;
+                #(#reduce_blame)*
+                if !round.changed() {
+                    break;
+                }
+            }
+            #rt::Option::None
+        }
+    };
+    let value_param = if decl.reductions.is_empty() {
+        quote!(value)
+    } else {
+        quote!(mut value)
+    };
+    let binary_raw = binary.clone();
+    let literal_raw = literal.clone();
     quote! {
         impl #name {
             fn __absinthe_constant(c: #rt::i64, policy: #rt::ReducePolicy) -> Self {
@@ -396,6 +566,42 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
 
             fn assume(op: #rt::Op, a: &Self, b: &Self) -> (Self, Self) {
                 Self::__absinthe_assume(op, a, b, <Self as #rt::ReducedProduct>::POLICY)
+            }
+
+            fn blame_binary(op: #rt::Op, a: &Self, b: &Self, v: #rt::i64) -> #rt::Option<::std::string::String> {
+                if #rt::Lattice::is_bottom(a) || #rt::Lattice::is_bottom(b) {
+                    return #rt::Option::None;
+                }
+                let raw = #name { #(#binary_raw),* };
+                #(#binary_blame)*
+                Self::__absinthe_blame_reduce(raw, v)
+            }
+
+            fn blame_constant(c: #rt::i64) -> #rt::Option<::std::string::String> {
+                let raw = #name { #(#literal_raw),* };
+                #(#literal_blame)*
+                Self::__absinthe_blame_reduce(raw, c)
+            }
+
+            fn blame_assume(
+                op: #rt::Op,
+                a: &Self,
+                b: &Self,
+                va: #rt::i64,
+                vb: #rt::i64,
+            ) -> #rt::Option<::std::string::String> {
+                let (mut ra, mut rb) = (#rt::Clone::clone(a), #rt::Clone::clone(b));
+                #(#assume)*
+                #(#assume_blame)*
+                Self::__absinthe_blame_reduce(ra, va).or_else(|| Self::__absinthe_blame_reduce(rb, vb))
+            }
+        }
+
+        impl #name {
+            /// Replays the reductions on `value` and names the first one after which `value` no
+            /// longer contains `v`.
+            fn __absinthe_blame_reduce(#value_param: Self, v: #rt::i64) -> #rt::Option<::std::string::String> {
+                #blame_rounds
             }
         }
     }

@@ -45,6 +45,27 @@ pub trait ValueDomain: Lattice + Top + Concrete + Display {
         let _ = op;
         (a.clone(), b.clone())
     }
+
+    /// For abstract debugging: `binary(op, a, b)` excludes the concrete result `v`; which
+    /// declared rule (or reduction) is to blame, with its source location, if the domain can
+    /// tell. Generated products can; the default knows nothing.
+    fn blame_binary(op: Op, a: &Self, b: &Self, v: i64) -> Option<String> {
+        let _ = (op, a, b, v);
+        None
+    }
+
+    /// For abstract debugging: `constant(c)` excludes `c`; which rule is to blame.
+    fn blame_constant(c: i64) -> Option<String> {
+        let _ = c;
+        None
+    }
+
+    /// For abstract debugging: `assume(op, a, b)` excludes the concrete operands `x` (from `a`)
+    /// or `y` (from `b`) although `x op y` holds; which rule is to blame.
+    fn blame_assume(op: Op, a: &Self, b: &Self, x: i64, y: i64) -> Option<String> {
+        let _ = (op, a, b, x, y);
+        None
+    }
 }
 
 /// What a branch on an abstract value may do.

@@ -419,6 +419,106 @@ pub mod const_prop {
                 <Self as ::absinthe::__private::ReducedProduct>::POLICY,
             )
         }
+        fn blame_binary(
+            op: ::absinthe::__private::Op,
+            a: &Self,
+            b: &Self,
+            v: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            if ::absinthe::__private::Lattice::is_bottom(a)
+                || ::absinthe::__private::Lattice::is_bottom(b)
+            {
+                return ::absinthe::__private::Option::None;
+            }
+            let raw = ConstValue {
+                constant: match op {
+                    _ => fold(op, a, b),
+                },
+            };
+            if !<Const as ::absinthe::__private::Concrete>::contains(&raw.constant, v) {
+                let rule: &str = match op {
+                    _ => "`transfer fold` at test_data/codegen/ok/const_prop.dom:17:1",
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::format!("{}{}", "component `constant`: ", rule),
+                );
+            }
+            Self::__absinthe_blame_reduce(raw, v)
+        }
+        fn blame_constant(
+            c: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            let raw = ConstValue {
+                constant: from_literal(c),
+            };
+            if !<Const as ::absinthe::__private::Concrete>::contains(&raw.constant, c) {
+                return ::absinthe::__private::Option::Some(
+                    ::std::format!(
+                        "{}{}", "component `constant`: ",
+                        "`transfer from_literal` at test_data/codegen/ok/const_prop.dom:13:1"
+                    ),
+                );
+            }
+            Self::__absinthe_blame_reduce(raw, c)
+        }
+        fn blame_assume(
+            op: ::absinthe::__private::Op,
+            a: &Self,
+            b: &Self,
+            va: ::absinthe::__private::i64,
+            vb: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            let (mut ra, mut rb) = (
+                ::absinthe::__private::Clone::clone(a),
+                ::absinthe::__private::Clone::clone(b),
+            );
+            let (x, y): (Const, Const) = match op {
+                ::absinthe::__private::Op::Eq => equal(a, b),
+                _ => {
+                    (
+                        ::absinthe::__private::Clone::clone(&a.constant),
+                        ::absinthe::__private::Clone::clone(&b.constant),
+                    )
+                }
+            };
+            ra.constant = <Const as ::absinthe::__private::Lattice>::meet(
+                &a.constant,
+                &x,
+            );
+            rb.constant = <Const as ::absinthe::__private::Lattice>::meet(
+                &b.constant,
+                &y,
+            );
+            if !<Const as ::absinthe::__private::Concrete>::contains(&ra.constant, va)
+                || !<Const as ::absinthe::__private::Concrete>::contains(
+                    &rb.constant,
+                    vb,
+                )
+            {
+                let rule: &str = match op {
+                    ::absinthe::__private::Op::Eq => {
+                        "`transfer equal` at test_data/codegen/ok/const_prop.dom:29:1"
+                    }
+                    _ => "no rule (not refined)",
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::format!("{}{}", "component `constant`: ", rule),
+                );
+            }
+            Self::__absinthe_blame_reduce(ra, va)
+                .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
+        }
+    }
+    impl ConstValue {
+        /// Replays the reductions on `value` and names the first one after which `value` no
+        /// longer contains `v`.
+        fn __absinthe_blame_reduce(
+            value: Self,
+            v: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            let _ = (value, v);
+            ::absinthe::__private::Option::None
+        }
     }
     impl ::absinthe::__private::fmt::Debug for ConstValue {
         fn fmt(
