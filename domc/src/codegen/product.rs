@@ -4,7 +4,7 @@
 
 use super::lattice::laws_impls;
 use super::{nested_tuple, provenance, rt};
-use crate::model::{Policy, ProductDecl, RuleKind};
+use crate::model::{Policy, ProductDecl, Rule, RuleKind};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
@@ -258,6 +258,35 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
     }
 }
 
+/// The rules of component `i` for operations: each per-operation rule (`Binary` or `Assume`,
+/// as `per_op` selects) with its operation, and the catch-all rule of kind `any`.
+fn op_rules<'a>(
+    decl: &'a ProductDecl,
+    i: usize,
+    per_op: fn(&RuleKind) -> Option<&Ident>,
+    any: &RuleKind,
+) -> (Vec<(&'a Ident, &'a Rule)>, Option<&'a Rule>) {
+    let mine = || decl.rules.iter().filter(move |r| r.component == i);
+    let arms = mine()
+        .filter_map(|r| per_op(&r.kind).map(|op| (op, r)))
+        .collect();
+    (arms, mine().find(|r| r.kind == *any))
+}
+
+fn binary_op(kind: &RuleKind) -> Option<&Ident> {
+    match kind {
+        RuleKind::Binary(op) => Some(op),
+        _ => None,
+    }
+}
+
+fn assume_op(kind: &RuleKind) -> Option<&Ident> {
+    match kind {
+        RuleKind::Assume(op) => Some(op),
+        _ => None,
+    }
+}
+
 /// An expression naming a rule for reports: its description and, for Rust items, `file:line`.
 fn located(origin: &crate::model::Origin) -> TokenStream {
     let describe = &origin.describe;
@@ -303,24 +332,12 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
         .enumerate()
         .map(|(i, c)| {
             let (m, ty) = (&c.member, &c.ty);
-            let arms = decl
-                .rules
-                .iter()
-                .filter(|r| r.component == i)
-                .filter_map(|r| {
-                    let f = &r.function;
-                    match &r.kind {
-                        RuleKind::Binary(op) => {
-                            Some(quote_spanned!(r.origin.span=> #rt::Op::#op => #f(a, b)))
-                        }
-                        _ => None,
-                    }
-                });
-            let fallback = match decl
-                .rules
-                .iter()
-                .find(|r| r.component == i && r.kind == RuleKind::AnyBinary)
-            {
+            let (per_op, any) = op_rules(decl, i, binary_op, &RuleKind::AnyBinary);
+            let arms = per_op.iter().map(|(op, r)| {
+                let f = &r.function;
+                quote_spanned!(r.origin.span=> #rt::Op::#op => #f(a, b))
+            });
+            let fallback = match any {
                 Some(r) => {
                     let f = &r.function;
                     quote_spanned!(r.origin.span=> _ => #f(op, a, b))
@@ -340,24 +357,12 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
         .enumerate()
         .map(|(i, c)| {
             let (m, ty) = (&c.member, &c.ty);
-            let arms = decl
-                .rules
-                .iter()
-                .filter(|r| r.component == i)
-                .filter_map(|r| {
-                    let f = &r.function;
-                    match &r.kind {
-                        RuleKind::Assume(op) => {
-                            Some(quote_spanned!(r.origin.span=> #rt::Op::#op => #f(a, b)))
-                        }
-                        _ => None,
-                    }
-                });
-            let fallback = match decl
-                .rules
-                .iter()
-                .find(|r| r.component == i && r.kind == RuleKind::AnyAssume)
-            {
+            let (per_op, any) = op_rules(decl, i, assume_op, &RuleKind::AnyAssume);
+            let arms = per_op.iter().map(|(op, r)| {
+                let f = &r.function;
+                quote_spanned!(r.origin.span=> #rt::Op::#op => #f(a, b))
+            });
+            let fallback = match any {
                 Some(r) => {
                     let f = &r.function;
                     quote_spanned!(r.origin.span=> _ => #f(op, a, b))
@@ -384,92 +389,103 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
         syn::Member::Named(n) => n.to_string(),
         syn::Member::Unnamed(x) => x.index.to_string(),
     };
-    // For each component: the rule that computes it for each operation, as a report string.
-    let binary_blame = decl.components.iter().enumerate().map(|(i, c)| {
-        let (m, ty) = (&c.member, &c.ty);
-        let arms = decl
-            .rules
+    // For each component: which rule computes it for an operation, as a report string.
+    let rule_names = |i: usize, per_op, any: &RuleKind, builtin: &str, none: String| {
+        let (arms, catch_all) = op_rules(decl, i, per_op, any);
+        let arms: Vec<TokenStream> = arms
             .iter()
-            .filter(|r| r.component == i)
-            .filter_map(|r| match &r.kind {
-                RuleKind::Binary(op) => {
-                    let text = located(&r.origin);
-                    Some(quote!(#rt::Op::#op => #text))
-                }
-                _ => None,
-            });
-        let fallback = match decl
-            .rules
-            .iter()
-            .find(|r| r.component == i && r.kind == RuleKind::AnyBinary)
-        {
-            Some(r) => located(&r.origin),
-            None if c.value_domain => {
-                let t = format!("the built-in transfer function of `{}`", type_of(i));
-                quote!(#t)
-            }
-            None => {
-                let t = format!("no rule (component `{}` is top)", component_name(i));
-                quote!(#t)
-            }
-        };
-        let label = format!("component `{}`: ", component_name(i));
-        quote! {
-            if !<#ty as #rt::Concrete>::contains(&raw.#m, v) {
-                let rule: &str = match op { #(#arms,)* _ => #fallback };
-                return #rt::Option::Some(::std::format!("{}{}", #label, rule));
-            }
-        }
-    });
-    let literal_blame = decl.components.iter().enumerate().map(|(i, c)| {
-        let (m, ty) = (&c.member, &c.ty);
-        let rule = match decl
-            .rules
-            .iter()
-            .find(|r| r.component == i && r.kind == RuleKind::Literal)
-        {
-            Some(r) => located(&r.origin),
-            None if c.value_domain => {
-                let t = format!("the built-in literal rule of `{}`", type_of(i));
-                quote!(#t)
-            }
-            None => {
-                let t = format!("no rule (component `{}` is top)", component_name(i));
-                quote!(#t)
-            }
-        };
-        let label = format!("component `{}`: ", component_name(i));
-        quote! {
-            if !<#ty as #rt::Concrete>::contains(&raw.#m, c) {
-                return #rt::Option::Some(::std::format!("{}{}", #label, #rule));
-            }
-        }
-    });
-    let assume_blame = decl.components.iter().enumerate().map(|(i, c)| {
-        let (m, ty) = (&c.member, &c.ty);
-        let arms = decl.rules.iter().filter(|r| r.component == i).filter_map(|r| match &r.kind {
-            RuleKind::Assume(op) => {
+            .map(|(op, r)| {
                 let text = located(&r.origin);
-                Some(quote!(#rt::Op::#op => #text))
-            }
-            _ => None,
-        });
-        let fallback = match decl.rules.iter().find(|r| r.component == i && r.kind == RuleKind::AnyAssume) {
+                quote!(#rt::Op::#op => #text)
+            })
+            .collect();
+        let fallback = match catch_all {
             Some(r) => located(&r.origin),
-            None if c.value_domain => {
-                let t = format!("the built-in branch refinement of `{}`", type_of(i));
+            None if decl.components[i].value_domain => {
+                let t = format!("the built-in {builtin} of `{}`", type_of(i));
                 quote!(#t)
             }
-            None => quote!("no rule (not refined)"),
+            None => quote!(#none),
         };
-        let label = format!("component `{}`: ", component_name(i));
-        quote! {
-            if !<#ty as #rt::Concrete>::contains(&ra.#m, va) || !<#ty as #rt::Concrete>::contains(&rb.#m, vb) {
-                let rule: &str = match op { #(#arms,)* _ => #fallback };
-                return #rt::Option::Some(::std::format!("{}{}", #label, rule));
+        quote!(match op { #(#arms,)* _ => #fallback })
+    };
+    let binary_blame: Vec<TokenStream> = decl
+        .components
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (m, ty) = (&c.member, &c.ty);
+            let none = format!("no rule (component `{}` is top)", component_name(i));
+            let rule = rule_names(
+                i,
+                binary_op,
+                &RuleKind::AnyBinary,
+                "transfer function",
+                none,
+            );
+            let label = format!("component `{}`: ", component_name(i));
+            quote! {
+                if !<#ty as #rt::Concrete>::contains(&raw.#m, v) {
+                    let rule: &str = #rule;
+                    return #rt::Option::Some(::std::format!("{}{}", #label, rule));
+                }
             }
-        }
-    });
+        })
+        .collect();
+    let literal_blame: Vec<TokenStream> = decl
+        .components
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (m, ty) = (&c.member, &c.ty);
+            let rule = match decl
+                .rules
+                .iter()
+                .find(|r| r.component == i && r.kind == RuleKind::Literal)
+            {
+                Some(r) => located(&r.origin),
+                None if c.value_domain => {
+                    let t = format!("the built-in literal rule of `{}`", type_of(i));
+                    quote!(#t)
+                }
+                None => {
+                    let t = format!("no rule (component `{}` is top)", component_name(i));
+                    quote!(#t)
+                }
+            };
+            let label = format!("component `{}`: ", component_name(i));
+            quote! {
+                if !<#ty as #rt::Concrete>::contains(&raw.#m, c) {
+                    return #rt::Option::Some(::std::format!("{}{}", #label, #rule));
+                }
+            }
+        })
+        .collect();
+    let assume_blame: Vec<TokenStream> = decl
+        .components
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (m, ty) = (&c.member, &c.ty);
+            let none = "no rule (not refined)".to_string();
+            let rule = rule_names(
+                i,
+                assume_op,
+                &RuleKind::AnyAssume,
+                "branch refinement",
+                none,
+            );
+            let label = format!("component `{}`: ", component_name(i));
+            quote! {
+                if !<#ty as #rt::Concrete>::contains(&ra.#m, va)
+                    || !<#ty as #rt::Concrete>::contains(&rb.#m, vb)
+                {
+                    let rule: &str = #rule;
+                    return #rt::Option::Some(::std::format!("{}{}", #label, rule));
+                }
+            }
+        })
+        .collect();
     let reduce_blame = decl.reductions.iter().map(|r| {
         let target = &decl.components[r.target];
         let source = &decl.components[r.source];
