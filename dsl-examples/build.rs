@@ -7,6 +7,7 @@ fn main() {
         .file("dom/signs.dom")
         .file("dom/disjunctive.dom")
         .file("dom/seed.dom")
+        .file("dom/interval.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

@@ -34,11 +34,13 @@ pub enum AnalysisName {
     SignsDom,
     /// `disjunctive`, written in `.dom` (`dsl-examples/dom/disjunctive.dom`).
     DisjunctiveDom,
+    /// `interval`, written in `.dom` (`dsl-examples/dom/interval.dom`).
+    IntervalDom,
 }
 
 impl AnalysisName {
     /// Every analysis, in the order `--help` lists them.
-    pub const ALL: [AnalysisName; 12] = [
+    pub const ALL: [AnalysisName; 13] = [
         AnalysisName::Const,
         AnalysisName::Sccp,
         AnalysisName::Interval,
@@ -51,6 +53,7 @@ impl AnalysisName {
         AnalysisName::SeedDom,
         AnalysisName::SignsDom,
         AnalysisName::DisjunctiveDom,
+        AnalysisName::IntervalDom,
     ];
 
     /// The name used on the command line and in JSON output.
@@ -68,6 +71,7 @@ impl AnalysisName {
             AnalysisName::SeedDom => "seed-dom",
             AnalysisName::SignsDom => "signs-dom",
             AnalysisName::DisjunctiveDom => "disjunctive-dom",
+            AnalysisName::IntervalDom => "interval-dom",
         }
     }
 
@@ -100,6 +104,7 @@ impl AnalysisName {
             AnalysisName::SeedDom => "Const x Interval with branch refinement, from seed.dom",
             AnalysisName::SignsDom => "signs, compiled from dsl-examples/dom/signs.dom",
             AnalysisName::DisjunctiveDom => "disjunctive, compiled from disjunctive.dom",
+            AnalysisName::IntervalDom => "interval, compiled from dsl-examples/dom/interval.dom",
         }
     }
 }

@@ -133,6 +133,9 @@ pub fn run(
         AnalysisName::DisjunctiveDom => {
             run_with::<dom::disjunctive::Disjunctive>(input, analysis, strategy, limits, format)
         }
+        AnalysisName::IntervalDom => {
+            run_with::<dom::interval::Range>(input, analysis, strategy, limits, format)
+        }
     }
 }
 

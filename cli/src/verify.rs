@@ -609,6 +609,9 @@ pub fn run(
         AnalysisName::DisjunctiveDom => {
             verify_module::<dom::disjunctive::Disjunctive>(module, true, limits, config)
         }
+        AnalysisName::IntervalDom => {
+            verify_module::<dom::interval::Range>(module, true, limits, config)
+        }
         AnalysisName::Interval => {
             verify_module::<Interval>(module, analysis.conditional(), limits, config)
         }

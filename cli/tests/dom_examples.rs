@@ -204,3 +204,18 @@ fn dom_seed_product_is_sound_and_finds_prog0s_constants() {
         "{constant: 5, interval: [5, 5]}"
     );
 }
+
+#[test]
+fn dom_intervals_equal_the_foundations_interval() {
+    use absinthe::lattice::Interval;
+    use absinthe_dsl_examples::dom::interval::Range;
+    fn interval_of(r: &Range) -> String {
+        r.interval.to_string()
+    }
+    fn itself(i: &Interval) -> String {
+        i.to_string()
+    }
+    let points = same_on_toy::<Range, Interval>(true, "interval", interval_of, itself);
+    let blocks = same_on_air::<Range, Interval>(true, "interval", interval_of, itself);
+    eprintln!("interval: {points} toy and {blocks} core-IR points identical");
+}

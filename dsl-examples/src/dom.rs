@@ -5,3 +5,4 @@ include!(concat!(env!("OUT_DIR"), "/const_prop.rs"));
 include!(concat!(env!("OUT_DIR"), "/signs.rs"));
 include!(concat!(env!("OUT_DIR"), "/disjunctive.rs"));
 include!(concat!(env!("OUT_DIR"), "/seed.rs"));
+include!(concat!(env!("OUT_DIR"), "/interval.rs"));
