@@ -3,10 +3,11 @@
 
 use absinthe::engine::Limits;
 use absinthe_cli::analyses::AnalysisName;
+use absinthe_cli::dom;
 use absinthe_cli::driver::{self, Format, Input, Strategy};
 use absinthe_cli::verify::{self, VerifyConfig};
 use clap::{Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// absinthe: declarative abstract interpreters.
@@ -24,6 +25,27 @@ enum Command {
     /// Check an analysis against concrete runs: every value a run computes must lie in what the
     /// analysis inferred. Reports the first disagreement of each run and the rule behind it.
     Verify(VerifyArgs),
+    /// Check a `.dom` file, or build it into a standalone crate.
+    #[command(subcommand)]
+    Dom(DomCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum DomCommand {
+    /// Compile a `.dom` file (and its imports) and report every error, or a summary.
+    Check {
+        /// The `.dom` file.
+        file: PathBuf,
+    },
+    /// Write a standalone crate for a `.dom` file: the generated module as a library, with
+    /// tests of the lattice laws and of every analysis on sample programs.
+    Build {
+        /// The `.dom` file.
+        file: PathBuf,
+        /// The directory of the crate (created if needed).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -96,6 +118,40 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Analyze(args) => analyze(args),
         Command::Verify(args) => verify(args),
+        Command::Dom(DomCommand::Check { file }) => dom_check(&file),
+        Command::Dom(DomCommand::Build { file, out }) => dom_build(&file, &out),
+    }
+}
+
+fn dom_check(file: &Path) -> ExitCode {
+    match dom::check(file) {
+        Ok(compiled) => {
+            println!("{}", dom::summary(file, &compiled));
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            eprint!("{failure}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dom_build(file: &Path, out: &Path) -> ExitCode {
+    match dom::build(file, out) {
+        Ok(written) => {
+            for path in written {
+                println!("wrote {}", path.display());
+            }
+            println!(
+                "test it with: cargo test --manifest-path {}",
+                out.join("Cargo.toml").display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprint!("{error}");
+            ExitCode::FAILURE
+        }
     }
 }
 

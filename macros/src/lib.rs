@@ -6,6 +6,8 @@
 //! - `#[absinthe::domain]` on an inline module: [`domain`] reads the reduced products, the
 //!   `#[meet_ext]` reductions and the `#[transfer]` rules declared in it, checks them together,
 //!   and generates the products.
+//! - `include_dom!("dom/x.dom")`: [`include_dom`] compiles a `.dom` file with `absinthe-domc`
+//!   and expands to the generated module, reporting the file's diagnostics as compile errors.
 //! - `#[meet_ext]` and `#[transfer]` only mark functions inside such a module; on their own they
 //!   report where they belong.
 //!
@@ -15,6 +17,7 @@
 mod args;
 mod domain;
 mod errors;
+mod include_dom;
 mod lattice;
 
 use proc_macro::TokenStream;
@@ -43,4 +46,12 @@ pub fn meet_ext(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn transfer(args: TokenStream, item: TokenStream) -> TokenStream {
     errors::misplaced("transfer", args.into(), item.into()).into()
+}
+
+/// Compiles a `.dom` file, whose path is relative to the invoking crate's `Cargo.toml`, and
+/// expands to the module it generates: `absinthe::include_dom!("dom/interval.dom");` defines
+/// `mod interval`. Cargo rebuilds the crate when the file or one it imports changes.
+#[proc_macro]
+pub fn include_dom(input: TokenStream) -> TokenStream {
+    include_dom::expand(input.into()).into()
 }

@@ -14,7 +14,8 @@
 //! With the default feature `macros`, the attribute macros are re-exported here:
 //! [`lattice`](macro@lattice) (lattices from structs and enums) and [`domain`](macro@domain) (a
 //! module of reduced products with their `#[meet_ext]` reductions and `#[transfer]` rules). See
-//! the book's chapter on declaring domains.
+//! the book's chapter on declaring domains. [`include_dom!`](macro@include_dom) compiles a `.dom`
+//! file into a module of the invoking crate.
 //!
 //! The runtime knows nothing about syntax: no parser, no proc-macro machinery. The macros live in
 //! their own crate and run at compile time only.
@@ -65,4 +66,4 @@ macro_rules! if_laws {
 pub mod __private;
 
 #[cfg(feature = "macros")]
-pub use absinthe_macros::{domain, lattice, meet_ext, transfer};
+pub use absinthe_macros::{domain, include_dom, lattice, meet_ext, transfer};

@@ -69,7 +69,19 @@ pub fn compile_text(
 /// The file and range of an `import` (for a file that cannot be read).
 type ImportSite = (usize, std::ops::Range<usize>);
 
+/// The stack every phase runs on, whatever the caller's (a test thread has 2 MiB): the syntax
+/// phase rejects what nests more than [`syntax::MAX_NESTING`] levels, and at that depth the
+/// later phases, which recurse over the tree, need about 16 MiB in a debug build.
+const STACK: usize = 64 << 20;
+
 fn compile_with(
+    root: &str,
+    load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
+) -> Result<Compiled, Failure> {
+    stacker::maybe_grow(STACK / 2, STACK, || compile_on_stack(root, load))
+}
+
+fn compile_on_stack(
     root: &str,
     load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
 ) -> Result<Compiled, Failure> {

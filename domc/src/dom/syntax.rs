@@ -11,9 +11,19 @@ use std::ops::Range;
 #[grammar = "dom/grammar.pest"]
 struct DomParser;
 
+/// How deeply a file may nest: every rule entered counts one level, and so does every operator
+/// of a chain (`a + b + c` is two levels deep in the syntax tree) and every prefix operator.
+/// Every later phase recurses over the tree; the limit bounds the stack they need
+/// (see `STACK` in `dom/mod.rs`).
+pub const MAX_NESTING: usize = 1000;
+
 /// Parses the text of file `id`.
 pub fn parse(id: FileId, text: &str) -> Result<File, Diagnostic> {
     let mut pairs = DomParser::parse(Rule::file, text).map_err(|e| syntax_error(id, text, e))?;
+    if let Some(at) = too_deep(&pairs) {
+        let message = format!("this nests more than {MAX_NESTING} levels deep");
+        return Err(nesting_error(id, text, at, message));
+    }
     let file = pairs.next().map(Pair::into_inner);
     let mut items = Vec::new();
     for pair in file.into_iter().flatten() {
@@ -27,6 +37,46 @@ pub fn parse(id: FileId, text: &str) -> Result<File, Diagnostic> {
     Ok(File { id, items })
 }
 
+fn nesting_error(id: FileId, text: &str, at: usize, message: String) -> Diagnostic {
+    let at = at.min(text.len());
+    let end = at
+        + text
+            .get(at..)
+            .and_then(|t| t.chars().next())
+            .map_or(0, char::len_utf8);
+    Diagnostic::new(id, at..end, message, "too deeply nested")
+        .with_help("split the expression into helper `fn`s")
+}
+
+/// The offset where the nesting first exceeds [`MAX_NESTING`], found without recursion (pairs
+/// come in pre-order; a stack holds the end and depth of the enclosing ones).
+fn too_deep(pairs: &pest::iterators::Pairs<'_, Rule>) -> Option<usize> {
+    let mut enclosing: Vec<(usize, usize)> = Vec::new();
+    for pair in pairs.clone().flatten() {
+        let (start, end) = (pair.as_span().start(), pair.as_span().end());
+        while enclosing
+            .last()
+            .is_some_and(|&(e, _)| e <= start && start < end)
+        {
+            enclosing.pop();
+        }
+        let children = || pair.clone().into_inner().count();
+        let extra = match pair.as_rule() {
+            Rule::or_expr | Rule::and_expr | Rule::cmp_expr | Rule::add_expr | Rule::mul_expr => {
+                children() / 2
+            }
+            Rule::unary | Rule::postfix => children().saturating_sub(1),
+            _ => 0,
+        };
+        let depth = enclosing.last().map_or(0, |&(_, d)| d) + 1 + extra;
+        if depth > MAX_NESTING {
+            return Some(start);
+        }
+        enclosing.push((end, depth));
+    }
+    None
+}
+
 fn syntax_error(id: FileId, text: &str, error: pest::error::Error<Rule>) -> Diagnostic {
     let offset = match error.location {
         pest::error::InputLocation::Pos(p) => p,
@@ -34,7 +84,11 @@ fn syntax_error(id: FileId, text: &str, error: pest::error::Error<Rule>) -> Diag
     };
     let expected = match &error.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => describe(positives),
-        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+        // pest's own guards: the stack, or the number of calls.
+        pest::error::ErrorVariant::CustomError { message } => {
+            let message = format!("this nests too deeply to parse ({message})");
+            return nesting_error(id, text, offset, message);
+        }
     };
     let found = found_at(text, offset);
     let end = (offset + found.len().max(1)).min(text.len().max(offset));
@@ -132,7 +186,6 @@ fn rule_words(rule: Rule) -> &'static str {
         | Rule::unary
         | Rule::postfix
         | Rule::primary
-        | Rule::tuple
         | Rule::paren
         | Rule::call
         | Rule::path
@@ -531,10 +584,21 @@ fn analysis<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<us
 fn expr(pair: Pair<'_, Rule>) -> Expr {
     let whole = span(&pair);
     match pair.as_rule() {
-        Rule::expr | Rule::block | Rule::paren => match pair.into_inner().find(significant) {
+        Rule::expr | Rule::block => match pair.into_inner().find(significant) {
             Some(inner) => expr(inner),
             None => bool_expr(&whole),
         },
+        Rule::paren => {
+            let mut items: Vec<Expr> = pair.into_inner().filter(significant).map(expr).collect();
+            match items.len() {
+                0 => bool_expr(&whole),
+                1 => items.remove(0),
+                _ => Expr {
+                    kind: ExprKind::Tuple(items),
+                    span: whole,
+                },
+            }
+        }
         Rule::let_expr => {
             let mut inner = pair.into_inner().filter(significant);
             let n = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
@@ -637,10 +701,6 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
         },
         Rule::bool_lit => Expr {
             kind: ExprKind::Bool(pair.as_str() == "true"),
-            span: whole,
-        },
-        Rule::tuple => Expr {
-            kind: ExprKind::Tuple(pair.into_inner().filter(significant).map(expr).collect()),
             span: whole,
         },
         Rule::call => {
