@@ -6,7 +6,7 @@
 use absinthe::engine::{Limits, solve};
 use absinthe::lattice::{Flat, Interval};
 use absinthe::value::{DeclaredAnalysis, NonRelational, ValueDomain};
-use absinthe_dsl_examples::dom::const_prop::{ConstProp, ConstValue};
+use absinthe_dsl_examples::dom::const_prop::{ConstPropAnalysis, ConstValue};
 use absinthe_ir::function::Module;
 use std::time::{Duration, Instant};
 
@@ -127,7 +127,7 @@ fn median(times: &mut [Duration]) -> Duration {
 /// condition setting, on the throughput shapes at 10⁴ and 10⁵ statements. Runs alternate between
 /// the two so that both see the same machine; each time is the median of its runs.
 fn dom() {
-    let conditional = <ConstProp as DeclaredAnalysis>::CONDITIONAL;
+    let conditional = <ConstPropAnalysis as DeclaredAnalysis>::CONDITIONAL;
     let generated = NonRelational::<ConstValue>::new(conditional);
     let hand_written = NonRelational::<Flat<i64>>::new(conditional);
     println!(

@@ -254,7 +254,7 @@ fn tests(krate: &str, compiled: &Compiled) -> String {
     }
     for analysis in &compiled.analyses {
         let name = &analysis.name;
-        let ty = camel(name);
+        let ty = analysis.type_name();
         let test = unique(&mut used, format!("{name}_reaches_a_stable_fixpoint"));
         let programs = match analysis.program.as_str() {
             "toy" => "toy_programs()",
@@ -369,20 +369,6 @@ fn snake(name: &str) -> String {
     out
 }
 
-/// `const_prop` → `ConstProp`: the name the generator gives the analysis's unit struct.
-fn camel(name: &str) -> String {
-    name.split('_')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let mut c = p.chars();
-            match c.next() {
-                Some(first) => first.to_uppercase().collect::<String>() + c.as_str(),
-                None => String::new(),
-            }
-        })
-        .collect()
-}
-
 /// `name`, or `name_2`, `name_3`, … if it is taken; records the result in `used`.
 fn unique(used: &mut Vec<String>, name: String) -> String {
     let mut candidate = name.clone();
@@ -403,7 +389,6 @@ mod tests {
     fn names() {
         assert_eq!(snake("ConstValue"), "const_value");
         assert_eq!(snake("Const"), "const");
-        assert_eq!(camel("sccp_prop"), "SccpProp");
         assert_eq!(count(1, "analysis"), "1 analysis");
         assert_eq!(count(2, "analysis"), "2 analyses");
         assert_eq!(count(0, "lattice"), "0 lattices");

@@ -115,7 +115,7 @@ fn take_law_blocks(items: &mut [syn::Item], bodies: &mut Vec<String>) {
 
 /// An analysis: a unit struct with its name, domain and settings.
 fn analysis(a: &super::AnalysisDecl) -> TokenStream {
-    let name = format_ident!("{}Analysis", camel(&a.name));
+    let name = format_ident!("{}", a.type_name());
     let domain = format_ident!("{}", a.domain);
     let text = &a.name;
     let conditional = a.conditional;
@@ -161,18 +161,4 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
             fn limits() -> ::absinthe::__private::Limits { #name::limits() }
         }
     }
-}
-
-/// `const_prop` → `ConstProp`.
-fn camel(name: &str) -> String {
-    name.split('_')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let mut c = p.chars();
-            match c.next() {
-                Some(first) => first.to_uppercase().collect::<String>() + c.as_str(),
-                None => String::new(),
-            }
-        })
-        .collect()
 }

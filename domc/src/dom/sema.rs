@@ -54,6 +54,25 @@ pub struct AnalysisDecl {
     pub describe: String,
 }
 
+impl AnalysisDecl {
+    /// The name of the unit struct generated for it: `const_prop` → `ConstPropAnalysis`.
+    pub fn type_name(&self) -> String {
+        let camel: String = self
+            .name
+            .split('_')
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let mut c = p.chars();
+                match c.next() {
+                    Some(first) => first.to_uppercase().collect::<String>() + c.as_str(),
+                    None => String::new(),
+                }
+            })
+            .collect();
+        format!("{camel}Analysis")
+    }
+}
+
 /// A place in the sources, for diagnostics and provenance.
 #[derive(Clone, Debug)]
 pub struct Place {
