@@ -1,12 +1,20 @@
 //! absinthe's bench binary. `throughput` prints how many statements per second the worklist
 //! solver analyzes on generated programs of 10³ to 10⁶ statements in three shapes, for constant
-//! propagation and intervals, and how the time grows from one size to the next.
+//! propagation and intervals, and how the time grows from one size to the next. `sparse` compares
+//! the dense, sparse and sparse+temporal states on the same sizes and three shapes with many
+//! names: time, peak bytes held by the analysis (a counting allocator), transfer evaluations.
+
+mod alloc;
+mod sparse;
 
 use absinthe::engine::{Limits, solve};
 use absinthe::lattice::{Flat, Interval};
 use absinthe::value::{NonRelational, ValueDomain};
 use absinthe_ir::function::Module;
 use std::time::{Duration, Instant};
+
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting::new();
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -17,10 +25,24 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|v| v.parse::<u32>().ok())
         .unwrap_or(6);
+    let names = args
+        .iter()
+        .position(|a| a == "--names")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse::<usize>().ok());
+    let shape = args
+        .iter()
+        .position(|a| a == "--shape")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
     match command {
         "throughput" => throughput(max_exp),
+        "sparse" => sparse::run(max_exp, names, shape, &ALLOCATOR),
         other => {
-            eprintln!("unknown benchmark `{other}`; known: throughput [--max-exp N]");
+            eprintln!(
+                "unknown benchmark `{other}`; known: throughput [--max-exp N], \
+                 sparse [--max-exp N] [--names N] [--shape NAME]"
+            );
             std::process::exit(2);
         }
     }

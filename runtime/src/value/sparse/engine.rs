@@ -38,8 +38,18 @@ enum EntryChange<D> {
     Unreached,
     /// The block stayed reachable and any name may have changed.
     All,
-    /// These names changed, each given with its previous value (sorted by name).
-    Names(Vec<(NameId, D)>),
+    /// These names changed (sorted by name).
+    Names(Vec<Change<D>>),
+}
+
+/// A name whose value changed at a program point.
+#[derive(Clone, Debug)]
+struct Change<D> {
+    name: NameId,
+    /// The value before (the first of a series of changes).
+    old: D,
+    /// The value now (the last of a series of changes).
+    new: D,
 }
 
 /// How a block's exit state changed, as its successors learn it.
@@ -52,8 +62,8 @@ enum ExitChange<D> {
     Reach,
     /// Any name may have changed.
     All,
-    /// These names changed, each given with its previous value (sorted by name).
-    Names(Vec<(NameId, D)>),
+    /// These names changed (sorted by name).
+    Names(Vec<Change<D>>),
 }
 
 /// What a block has been told since its last visit.
@@ -63,9 +73,9 @@ struct Pending<D> {
     reach: bool,
     /// A predecessor's exit state may have changed in any name.
     all: bool,
-    /// Names whose value changed at a predecessor's exit, with the value before the first change
-    /// (sorted by name).
-    names: Vec<(NameId, D)>,
+    /// Names whose value changed at a predecessor's exit, from the value before the first change
+    /// to the value after the last (sorted by name).
+    names: Vec<Change<D>>,
     /// Names with a new definition site whose iterated dominance frontier holds this block: they
     /// need a head entry here.
     requests: Vec<NameId>,
@@ -86,28 +96,41 @@ impl<D: Clone> Pending<D> {
     /// The value before the first change of `name`, if it changed.
     fn old(&self, name: NameId) -> Option<&D> {
         self.names
-            .binary_search_by_key(&name, |e| e.0)
+            .binary_search_by_key(&name, |c| c.name)
             .ok()
-            .map(|i| &self.names[i].1)
+            .map(|i| &self.names[i].old)
     }
 
-    /// Adds what a predecessor reports, keeping the oldest previous values.
+    /// [`Pending::absorb`] without copying what it can move.
+    fn absorb_owned(&mut self, change: ExitChange<D>) {
+        match change {
+            ExitChange::Names(names) if self.names.is_empty() => self.names = names,
+            other => self.absorb(&other),
+        }
+    }
+
+    /// Adds what a predecessor reports, keeping the oldest previous values and the newest current
+    /// ones.
     fn absorb(&mut self, change: &ExitChange<D>) {
         match change {
             ExitChange::Nothing => {}
             ExitChange::Reach => self.reach = true,
             ExitChange::All => self.all = true,
-            ExitChange::Names(names) if self.names.is_empty() => self.names = names.clone(),
+            ExitChange::Names(names) if self.names.is_empty() => self.names.clone_from(names),
             ExitChange::Names(names) => {
                 let mut merged = Vec::with_capacity(self.names.len() + names.len());
                 let (mut a, mut b) = (self.names.drain(..).peekable(), names.iter().peekable());
                 loop {
                     match (a.peek(), b.peek()) {
-                        (Some(x), Some(y)) if x.0 < y.0 => merged.extend(a.next()),
-                        (Some(x), Some(y)) if x.0 > y.0 => merged.extend(b.next().cloned()),
+                        (Some(x), Some(y)) if x.name < y.name => merged.extend(a.next()),
+                        (Some(x), Some(y)) if x.name > y.name => {
+                            merged.extend(b.next().cloned());
+                        }
                         (Some(_), Some(_)) => {
-                            merged.extend(a.next());
-                            b.next();
+                            if let (Some(mut x), Some(y)) = (a.next(), b.next()) {
+                                x.new = y.new.clone();
+                                merged.push(x);
+                            }
                         }
                         (Some(_), None) => merged.extend(a.next()),
                         (None, Some(_)) => merged.extend(b.next().cloned()),
@@ -499,7 +522,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
                 continue;
             }
             let exit = self.transfer(b, change)?;
-            if self.notify(b, &exit) {
+            if self.notify(b, exit) {
                 for &s in self.program.successors(b) {
                     self.push(s);
                 }
@@ -524,7 +547,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             }
             any_changed = true;
             let exit = self.transfer(b, change)?;
-            if self.notify(b, &exit) {
+            if self.notify(b, exit) {
                 for &s in self.program.successors(b) {
                     if let Some(&p) = self.position.get(s.index()).filter(|&&p| p != NONE) {
                         dirty[p as usize] = true;
@@ -570,15 +593,22 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// Tells the successors of `b` how its exit changed; whether it did.
-    fn notify(&mut self, b: BlockId, exit: &ExitChange<D>) -> bool {
+    fn notify(&mut self, b: BlockId, exit: ExitChange<D>) -> bool {
         if matches!(exit, ExitChange::Nothing) {
             return false;
         }
         let program: &'a P = self.program;
-        for &s in program.successors(b) {
-            if self.position.get(s.index()).is_some_and(|&p| p != NONE) {
-                self.pending_mut(s).absorb(exit);
+        let succs = program.successors(b);
+        for (i, &s) in succs.iter().enumerate() {
+            if self.position.get(s.index()).is_none_or(|&p| p == NONE) {
+                continue;
             }
+            let pending = self.pending[s.index()].get_or_insert_with(Box::default);
+            if i + 1 == succs.len() {
+                pending.absorb_owned(exit);
+                break;
+            }
+            pending.absorb(&exit);
         }
         true
     }
@@ -707,7 +737,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             self.flow_all(b, incoming, out);
             return (true, None);
         }
-        let mut names: Vec<NameId> = pending.names.iter().map(|e| e.0).collect();
+        let mut names: Vec<NameId> = pending.names.iter().map(|c| c.name).collect();
         for edge in &incoming.edges {
             if let EdgeFlow::Feasible(defs) = edge {
                 names.extend(defs.iter().map(|d| d.0));
@@ -906,9 +936,13 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             .zip(new.iter())
             .enumerate()
         {
-            let before = value.clone();
+            let old = value.clone();
             if value.join_with(n).changed() {
-                changes.push((NameId::new(name), before));
+                changes.push(Change {
+                    name: NameId::new(name),
+                    old,
+                    new: value.clone(),
+                });
             }
         }
         names_change(changes)
@@ -928,7 +962,12 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         let mut changes = Vec::new();
         for (name, (slot, value)) in stored.iter_mut().zip(values).enumerate() {
             if *slot != value {
-                changes.push((NameId::new(name), std::mem::replace(slot, value)));
+                let old = std::mem::replace(slot, value.clone());
+                changes.push(Change {
+                    name: NameId::new(name),
+                    old,
+                    new: value,
+                });
             }
         }
         names_change(changes)
@@ -961,8 +1000,12 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             let mut changes = Vec::new();
             let mut compare = |name: usize| {
                 if stored[name] != out[name] {
-                    let before = std::mem::replace(&mut stored[name], out[name].clone());
-                    changes.push((NameId::new(name), before));
+                    let old = std::mem::replace(&mut stored[name], out[name].clone());
+                    changes.push(Change {
+                        name: NameId::new(name),
+                        old,
+                        new: out[name].clone(),
+                    });
                 }
             };
             match names {
@@ -1024,18 +1067,20 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         if pending.all || (pending.reach && !kept_live) {
             return EntryChange::All;
         }
-        for (name, old) in pending.names {
-            if !self.store.has_entry(b, name) && self.store.value_above(b, name) != old {
-                changes.push((name, old));
+        // A name without an entry passes through `b`: its value is the one its predecessors
+        // reported last.
+        for change in pending.names {
+            if change.old != change.new && !self.store.has_entry(b, change.name) {
+                changes.push(change);
             }
         }
-        changes.sort_unstable_by_key(|c| c.0);
+        // Two sorted runs: the stable sort merges them in linear time.
+        changes.sort_by_key(|c| c.name);
         names_change(changes)
     }
 
-    /// Recomputes the head entries of `b` from its incoming edges; gives the entries that changed
-    /// with their previous values.
-    fn recompute_entries(&mut self, b: BlockId, incoming: &Incoming<D>) -> Vec<(NameId, D)> {
+    /// Recomputes the head entries of `b` from its incoming edges; gives the entries that changed.
+    fn recompute_entries(&mut self, b: BlockId, incoming: &Incoming<D>) -> Vec<Change<D>> {
         let new: Vec<D> = self
             .store
             .entries(b)
@@ -1045,7 +1090,12 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         let mut changes = Vec::new();
         for (entry, value) in self.store.entries_mut(b).iter_mut().zip(new) {
             if entry.1 != value {
-                changes.push((entry.0, std::mem::replace(&mut entry.1, value)));
+                let old = std::mem::replace(&mut entry.1, value.clone());
+                changes.push(Change {
+                    name: entry.0,
+                    old,
+                    new: value,
+                });
             }
         }
         changes
@@ -1195,13 +1245,9 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// Evaluates every statement of `b`. With `entry_changes` (the names that changed at its
-    /// head, with their previous values) reports the names whose exit value changed; without,
-    /// reports nothing (the caller knows everything may have changed).
-    fn evaluate_all(
-        &mut self,
-        b: BlockId,
-        entry_changes: Option<Vec<(NameId, D)>>,
-    ) -> ExitChange<D> {
+    /// head) reports the names whose exit value changed; without, reports nothing (the caller
+    /// knows everything may have changed).
+    fn evaluate_all(&mut self, b: BlockId, entry_changes: Option<Vec<Change<D>>>) -> ExitChange<D> {
         let program: &'a P = self.program;
         let stamp = self.defs.fresh();
         let mut slot = self.store.slots(b).start;
@@ -1235,25 +1281,25 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// Temporal sparsity: evaluates only the statements of `b` that read a name whose value
-    /// changed (at the head, given with previous values in `entry_changes`, or earlier in the
-    /// block); reports the names whose exit value changed.
-    fn evaluate_changed(&mut self, b: BlockId, entry_changes: Vec<(NameId, D)>) -> ExitChange<D> {
+    /// changed (at the head, as `entry_changes` says, or earlier in the block); reports the names
+    /// whose exit value changed.
+    fn evaluate_changed(&mut self, b: BlockId, entry_changes: Vec<Change<D>>) -> ExitChange<D> {
         let uses = &self.uses[b.index()];
         let read = entry_changes
             .iter()
-            .any(|(n, _)| uses.binary_search(n).is_ok());
+            .any(|c| uses.binary_search(&c.name).is_ok());
         if !read {
             // No statement reads a changed name: only the names passing through change.
-            let names: Vec<(NameId, D)> = entry_changes
+            let names: Vec<Change<D>> = entry_changes
                 .into_iter()
-                .filter(|(n, _)| self.store.last_def(b, *n).is_none())
+                .filter(|c| self.store.last_def(b, c.name).is_none())
                 .collect();
             return names_exit(names);
         }
         let program: &'a P = self.program;
         let changed = self.changed.fresh();
-        for (n, _) in &entry_changes {
-            self.changed.stamps[n.index()] = changed;
+        for c in &entry_changes {
+            self.changed.stamps[c.name.index()] = changed;
         }
         let stamp = self.defs.fresh();
         let mut slot = self.store.slots(b).start;
@@ -1292,28 +1338,33 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// The names whose value at the exit of the block just evaluated changed: those whose last
-    /// definition in it
-    /// changed (slots in `changed_slots`, sorted, with previous values), and those that changed at
-    /// the head and are not defined in `b`. `stamp` marks the names `b` defines in `self.defs`.
+    /// definition in it changed (slots in `changed_slots`, with previous values), and those that
+    /// changed at its head and are not defined in it. `stamp` marks the names the block defines in
+    /// `self.defs`.
     fn exit_changes(
         &mut self,
         stamp: u32,
-        entry_changes: Vec<(NameId, D)>,
+        entry_changes: Vec<Change<D>>,
         changed_slots: Vec<(usize, D)>,
     ) -> ExitChange<D> {
-        let mut names: Vec<(NameId, D)> = entry_changes
+        let mut names: Vec<Change<D>> = entry_changes
             .into_iter()
-            .filter(|(n, _)| self.defs.stamps[n.index()] != stamp)
+            .filter(|c| self.defs.stamps[c.name.index()] != stamp)
             .collect();
         for (slot, old) in changed_slots {
             let Some(name) = self.store.slot_name(slot) else {
                 continue;
             };
             if self.def_slot[name.index()] as usize == slot {
-                names.push((name, old));
+                names.push(Change {
+                    name,
+                    old,
+                    new: self.store.slot(slot).clone(),
+                });
             }
         }
-        names.sort_unstable_by_key(|c| c.0);
+        // Sorted runs (the names a block assigns come in rotation): the stable sort merges them.
+        names.sort_by_key(|c| c.name);
         names_exit(names)
     }
 
@@ -1328,8 +1379,8 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         match exit {
             ExitChange::Nothing => {}
             ExitChange::Names(names) => {
-                for (name, _) in names {
-                    snapshot.values[name.index()] = self.store.value_at_exit(b, *name);
+                for change in names {
+                    snapshot.values[change.name.index()] = change.new.clone();
                 }
             }
             ExitChange::Reach | ExitChange::All => {
@@ -1366,7 +1417,7 @@ fn env<D: Clone>(reach: bool, values: &[D]) -> Env<D> {
     }
 }
 
-fn names_change<D>(changes: Vec<(NameId, D)>) -> EntryChange<D> {
+fn names_change<D>(changes: Vec<Change<D>>) -> EntryChange<D> {
     if changes.is_empty() {
         EntryChange::Unchanged
     } else {
@@ -1374,7 +1425,7 @@ fn names_change<D>(changes: Vec<(NameId, D)>) -> EntryChange<D> {
     }
 }
 
-fn names_exit<D>(names: Vec<(NameId, D)>) -> ExitChange<D> {
+fn names_exit<D>(names: Vec<Change<D>>) -> ExitChange<D> {
     if names.is_empty() {
         ExitChange::Nothing
     } else {
