@@ -35,13 +35,18 @@ fn main() {
         .position(|a| a == "--shape")
         .and_then(|i| args.get(i + 1))
         .map(String::as_str);
+    let state = args
+        .iter()
+        .position(|a| a == "--state")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| absinthe::value::StateRepr::parse(v));
     match command {
         "throughput" => throughput(max_exp),
-        "sparse" => sparse::run(max_exp, names, shape, &ALLOCATOR),
+        "sparse" => sparse::run(max_exp, names, shape, state, &ALLOCATOR),
         other => {
             eprintln!(
                 "unknown benchmark `{other}`; known: throughput [--max-exp N], \
-                 sparse [--max-exp N] [--names N] [--shape NAME]"
+                 sparse [--max-exp N] [--names N] [--shape NAME] [--state NAME]"
             );
             std::process::exit(2);
         }

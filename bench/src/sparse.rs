@@ -49,7 +49,7 @@ fn measure<D: ValueDomain>(
     let base = counter.reset_peak();
     let start = Instant::now();
     let solution = analysis.solve(function, repr, &limits);
-    let mut time = start.elapsed();
+    let time = start.elapsed();
     let bytes = counter.peak().saturating_sub(base);
     assert!(
         solution.stop().is_stable(),
@@ -58,15 +58,6 @@ fn measure<D: ValueDomain>(
     let stats = solution.stats().clone();
     let last_block = BlockId::new(function.blocks().len().saturating_sub(1));
     let last = format!("{:?}", solution.entry(last_block));
-    drop(solution);
-    // More runs for small programs, so that timer noise stays small; keep the fastest.
-    let runs = (1_000_000 / function.stmt_count().max(1)).clamp(1, 10);
-    for _ in 1..runs {
-        let start = Instant::now();
-        let solution = analysis.solve(function, repr, &limits);
-        time = time.min(start.elapsed());
-        drop(solution);
-    }
     Measure {
         time,
         bytes,
@@ -74,6 +65,36 @@ fn measure<D: ValueDomain>(
         visits: stats.visits,
         last,
     }
+}
+
+/// The time of one more run (the solution is dropped outside the measurement).
+fn time_once<D: ValueDomain>(module: &Module, conditional: bool, repr: StateRepr) -> Duration {
+    let analysis = NonRelational::<D>::new(conditional);
+    let start = Instant::now();
+    let solution = analysis.solve(&module.functions[0], repr, &Limits::default());
+    let time = start.elapsed();
+    drop(solution);
+    time
+}
+
+/// Measures every representation in `reprs` on `module`, then times them a few more times in
+/// turn (so that a busy machine slows them alike) and keeps each one's fastest run.
+fn measure_all<D: ValueDomain>(
+    module: &Module,
+    reprs: &[StateRepr],
+    counter: &Counting,
+) -> Vec<Measure> {
+    let mut results: Vec<Measure> = reprs
+        .iter()
+        .map(|&repr| measure::<D>(module, true, repr, counter))
+        .collect();
+    let runs = (1_000_000 / module.functions[0].stmt_count().max(1)).clamp(3, 10);
+    for _ in 1..runs {
+        for (m, &repr) in results.iter_mut().zip(reprs) {
+            m.time = m.time.min(time_once::<D>(module, true, repr));
+        }
+    }
+    results
 }
 
 fn human(bytes: usize) -> String {
@@ -90,8 +111,14 @@ fn human(bytes: usize) -> String {
 }
 
 /// Runs the benchmark for sizes 10³ to 10^`max_exp` over `names` names, on every shape or
-/// `only` one.
-pub fn run(max_exp: u32, names: Option<usize>, only: Option<&str>, counter: &Counting) {
+/// `only` one, in every representation or in `state` only.
+pub fn run(
+    max_exp: u32,
+    names: Option<usize>,
+    only: Option<&str>,
+    state: Option<StateRepr>,
+    counter: &Counting,
+) {
     let names = names.unwrap_or(DEFAULT_NAMES);
     println!("sparse states: {names} names, peak bytes held by the analysis from start to result");
     println!(
@@ -121,13 +148,17 @@ pub fn run(max_exp: u32, names: Option<usize>, only: Option<&str>, counter: &Cou
                 let function = &module.functions[0];
                 let stmts = function.stmt_count();
                 let blocks = function.blocks().len();
-                let mut results = Vec::new();
-                for (i, repr) in StateRepr::ALL.into_iter().enumerate() {
-                    let m = if interval {
-                        measure::<Interval>(&module, true, repr, counter)
-                    } else {
-                        measure::<Flat<i64>>(&module, true, repr, counter)
-                    };
+                let reprs: Vec<StateRepr> = StateRepr::ALL
+                    .into_iter()
+                    .filter(|&r| state.is_none_or(|s| s == r))
+                    .collect();
+                let results = if interval {
+                    measure_all::<Interval>(&module, &reprs, counter)
+                } else {
+                    measure_all::<Flat<i64>>(&module, &reprs, counter)
+                };
+                for (m, &repr) in results.iter().zip(&reprs) {
+                    let i = repr as usize;
                     let growth = previous[i].map_or_else(
                         || "-".to_owned(),
                         |p| format!("{:.1}x", m.time.as_secs_f64() / p.as_secs_f64()),
@@ -142,7 +173,6 @@ pub fn run(max_exp: u32, names: Option<usize>, only: Option<&str>, counter: &Cou
                         m.evaluations,
                         m.visits,
                     );
-                    results.push(m);
                 }
                 assert!(
                     results.iter().all(|m| m.last == results[0].last),

@@ -38,7 +38,7 @@ enum EntryChange<D> {
     Unreached,
     /// The block stayed reachable and any name may have changed.
     All,
-    /// These names changed (sorted by name).
+    /// These names changed (each once, in no particular order).
     Names(Vec<Change<D>>),
 }
 
@@ -53,7 +53,7 @@ struct Change<D> {
 }
 
 /// How a block's exit state changed, as its successors learn it.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum ExitChange<D> {
     /// Nothing changed.
     Nothing,
@@ -62,7 +62,7 @@ enum ExitChange<D> {
     Reach,
     /// Any name may have changed.
     All,
-    /// These names changed (sorted by name).
+    /// These names changed (each once, in no particular order).
     Names(Vec<Change<D>>),
 }
 
@@ -74,7 +74,7 @@ struct Pending<D> {
     /// A predecessor's exit state may have changed in any name.
     all: bool,
     /// Names whose value changed at a predecessor's exit, from the value before the first change
-    /// to the value after the last (sorted by name).
+    /// to the value after the last (each once).
     names: Vec<Change<D>>,
     /// Names with a new definition site whose iterated dominance frontier holds this block: they
     /// need a head entry here.
@@ -95,50 +95,41 @@ impl<D> Default for Pending<D> {
 impl<D: Clone> Pending<D> {
     /// The value before the first change of `name`, if it changed.
     fn old(&self, name: NameId) -> Option<&D> {
-        self.names
-            .binary_search_by_key(&name, |c| c.name)
-            .ok()
-            .map(|i| &self.names[i].old)
-    }
-
-    /// [`Pending::absorb`] without copying what it can move.
-    fn absorb_owned(&mut self, change: ExitChange<D>) {
-        match change {
-            ExitChange::Names(names) if self.names.is_empty() => self.names = names,
-            other => self.absorb(&other),
-        }
+        self.names.iter().find(|c| c.name == name).map(|c| &c.old)
     }
 
     /// Adds what a predecessor reports, keeping the oldest previous values and the newest current
-    /// ones.
-    fn absorb(&mut self, change: &ExitChange<D>) {
-        match change {
-            ExitChange::Nothing => {}
-            ExitChange::Reach => self.reach = true,
-            ExitChange::All => self.all = true,
-            ExitChange::Names(names) if self.names.is_empty() => self.names.clone_from(names),
-            ExitChange::Names(names) => {
-                let mut merged = Vec::with_capacity(self.names.len() + names.len());
-                let (mut a, mut b) = (self.names.drain(..).peekable(), names.iter().peekable());
-                loop {
-                    match (a.peek(), b.peek()) {
-                        (Some(x), Some(y)) if x.name < y.name => merged.extend(a.next()),
-                        (Some(x), Some(y)) if x.name > y.name => {
-                            merged.extend(b.next().cloned());
-                        }
-                        (Some(_), Some(_)) => {
-                            if let (Some(mut x), Some(y)) = (a.next(), b.next()) {
-                                x.new = y.new.clone();
-                                merged.push(x);
-                            }
-                        }
-                        (Some(_), None) => merged.extend(a.next()),
-                        (None, Some(_)) => merged.extend(b.next().cloned()),
-                        (None, None) => break,
-                    }
-                }
-                drop(a);
-                self.names = merged;
+    /// ones. `marks` and `index` are scratch tables over the names.
+    fn absorb(&mut self, change: ExitChange<D>, marks: &mut Marks, index: &mut [u32]) {
+        let names = match change {
+            ExitChange::Nothing => return,
+            ExitChange::Reach => {
+                self.reach = true;
+                return;
+            }
+            ExitChange::All => {
+                self.all = true;
+                return;
+            }
+            ExitChange::Names(names) => names,
+        };
+        if self.names.is_empty() {
+            self.names = names;
+            return;
+        }
+        let stamp = marks.fresh();
+        for (i, c) in self.names.iter().enumerate() {
+            marks.stamps[c.name.index()] = stamp;
+            index[c.name.index()] = i as u32;
+        }
+        for c in names {
+            let n = c.name.index();
+            if marks.stamps[n] == stamp {
+                self.names[index[n] as usize].new = c.new;
+            } else {
+                marks.stamps[n] = stamp;
+                index[n] = self.names.len() as u32;
+                self.names.push(c);
             }
         }
     }
@@ -344,6 +335,9 @@ pub(crate) struct Engine<'a, D, P: ?Sized> {
     snapshot_slot: Vec<u32>,
     snapshots: Vec<Snapshot<D>>,
     pending: Vec<Option<Box<Pending<D>>>>,
+    /// Cleared `Pending` records and edge lists, reused so that visits do not allocate.
+    spare: Vec<Box<Pending<D>>>,
+    edges_buf: Vec<EdgeFlow<D>>,
     /// Whether the block's definition sites were recorded (at its first evaluation).
     registered: Vec<bool>,
     /// Whether the block was ever reachable.
@@ -360,6 +354,9 @@ pub(crate) struct Engine<'a, D, P: ?Sized> {
     changed: Marks,
     /// Scratch: names written by a materialization.
     seen: Marks,
+    /// Scratch: names of a pending list (name → position), to merge another into it.
+    index_marks: Marks,
+    index: Vec<u32>,
     /// Scratch: blocks visited by an iterated-frontier walk.
     visited: Marks,
     /// Scratch: one value per name.
@@ -466,6 +463,8 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             snapshot_slot,
             snapshots,
             pending: (0..n).map(|_| None).collect(),
+            spare: Vec::new(),
+            edges_buf: Vec::new(),
             registered: vec![false; n],
             ever_reached: vec![false; n],
             uses: if temporal {
@@ -479,6 +478,8 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             def_slot: vec![0; names],
             changed: Marks::new(names),
             seen: Marks::new(names),
+            index_marks: Marks::new(names),
+            index: vec![0; names],
             visited: Marks::new(n),
             buf: vec![D::bottom(); names].into_boxed_slice(),
             buf_new: vec![D::bottom(); names].into_boxed_slice(),
@@ -568,6 +569,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             let pending = self.take_pending(b);
             let incoming = self.incoming(b);
             self.refresh_head(b, slot as usize, &incoming, &pending);
+            self.recycle(pending, incoming);
             let head = &self.heads[slot as usize];
             if !env_leq(
                 head.new_reach,
@@ -581,19 +583,24 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         Ok(any_changed)
     }
 
-    fn take_pending(&mut self, b: BlockId) -> Pending<D> {
-        self.pending[b.index()]
-            .take()
-            .map(|p| *p)
-            .unwrap_or_default()
+    /// What `b` was told since its last visit (cleared there).
+    fn take_pending(&mut self, b: BlockId) -> Box<Pending<D>> {
+        match self.pending[b.index()].take() {
+            Some(p) => p,
+            None => self.spare.pop().unwrap_or_default(),
+        }
     }
 
     fn pending_mut(&mut self, b: BlockId) -> &mut Pending<D> {
-        self.pending[b.index()].get_or_insert_with(Box::default)
+        let slot = &mut self.pending[b.index()];
+        if slot.is_none() {
+            *slot = Some(self.spare.pop().unwrap_or_default());
+        }
+        slot.get_or_insert_with(Box::default)
     }
 
     /// Tells the successors of `b` how its exit changed; whether it did.
-    fn notify(&mut self, b: BlockId, exit: ExitChange<D>) -> bool {
+    fn notify(&mut self, b: BlockId, mut exit: ExitChange<D>) -> bool {
         if matches!(exit, ExitChange::Nothing) {
             return false;
         }
@@ -603,12 +610,15 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             if self.position.get(s.index()).is_none_or(|&p| p == NONE) {
                 continue;
             }
-            let pending = self.pending[s.index()].get_or_insert_with(Box::default);
-            if i + 1 == succs.len() {
-                pending.absorb_owned(exit);
-                break;
+            let change = if i + 1 == succs.len() {
+                std::mem::replace(&mut exit, ExitChange::Nothing)
+            } else {
+                exit.clone()
+            };
+            self.pending_mut(s);
+            if let Some(pending) = self.pending[s.index()].as_mut() {
+                pending.absorb(change, &mut self.index_marks, &mut self.index);
             }
-            pending.absorb(&exit);
         }
         true
     }
@@ -618,7 +628,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         let range = self.in_offsets[b.index()] as usize..self.in_offsets[b.index() + 1] as usize;
         let target = self.position[b.index()];
         let boundary = b == self.program.entry();
-        let mut edges = Vec::with_capacity(range.len());
+        let mut edges = std::mem::take(&mut self.edges_buf);
         let mut flowing = u64::from(boundary);
         for &(from, index) in &self.in_edges[range] {
             let pf = self.position[from.index()];
@@ -693,20 +703,34 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     /// Visits the head of `b`: recomputes what flows in and updates its entry state as the dense
     /// solver would; reports what changed.
     fn flow_in(&mut self, b: BlockId, phase: Phase) -> Result<EntryChange<D>, StopReason> {
-        let pending = self.take_pending(b);
+        let mut pending = self.take_pending(b);
         let incoming = self.incoming(b);
         let slot = self.head_slot[self.position[b.index()] as usize];
-        if slot != NONE {
+        let change = if slot != NONE {
             self.refresh_head(b, slot as usize, &incoming, &pending);
-            return match phase {
+            match phase {
                 Phase::Ascend => self.update_head(b, slot as usize),
                 Phase::Descend => self.narrow_head(b, slot as usize),
-            };
-        }
-        if self.store.is_complete(b) {
-            return Ok(self.flow_complete(b, &incoming, &pending));
-        }
-        Ok(self.flow_entries(b, &incoming, pending))
+            }
+        } else if self.store.is_complete(b) {
+            Ok(self.flow_complete(b, &incoming, &pending))
+        } else {
+            Ok(self.flow_entries(b, &incoming, &mut pending))
+        };
+        self.recycle(pending, incoming);
+        change
+    }
+
+    /// Gives back the buffers a visit used, for the next visits.
+    fn recycle(&mut self, mut pending: Box<Pending<D>>, incoming: Incoming<D>) {
+        pending.reach = false;
+        pending.all = false;
+        pending.names.clear();
+        pending.requests.clear();
+        self.spare.push(pending);
+        let mut edges = incoming.edges;
+        edges.clear();
+        self.edges_buf = edges;
     }
 
     /// Recomputes, into `out`, what flows into the complete block `b`: every name when `full`
@@ -1024,7 +1048,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         &mut self,
         b: BlockId,
         incoming: &Incoming<D>,
-        pending: Pending<D>,
+        pending: &mut Pending<D>,
     ) -> EntryChange<D> {
         let reach_old = self.store.is_reachable(b);
         let reach_new = incoming.reachable();
@@ -1063,20 +1087,16 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
                 self.store.add_entry(b, name, old);
             }
         }
-        let mut changes = self.recompute_entries(b, incoming);
+        let changes = self.recompute_entries(b, incoming);
         if pending.all || (pending.reach && !kept_live) {
             return EntryChange::All;
         }
         // A name without an entry passes through `b`: its value is the one its predecessors
         // reported last.
-        for change in pending.names {
-            if change.old != change.new && !self.store.has_entry(b, change.name) {
-                changes.push(change);
-            }
-        }
-        // Two sorted runs: the stable sort merges them in linear time.
-        changes.sort_by_key(|c| c.name);
-        names_change(changes)
+        let mut passing = std::mem::take(&mut pending.names);
+        passing.retain(|c| c.old != c.new && !self.store.has_entry(b, c.name));
+        passing.extend(changes);
+        names_change(passing)
     }
 
     /// Recomputes the head entries of `b` from its incoming edges; gives the entries that changed.
@@ -1347,25 +1367,23 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         entry_changes: Vec<Change<D>>,
         changed_slots: Vec<(usize, D)>,
     ) -> ExitChange<D> {
-        let mut names: Vec<Change<D>> = entry_changes
-            .into_iter()
-            .filter(|c| self.defs.stamps[c.name.index()] != stamp)
-            .collect();
+        let mut passing = entry_changes;
+        passing.retain(|c| self.defs.stamps[c.name.index()] != stamp);
+        let mut defined = Vec::new();
         for (slot, old) in changed_slots {
             let Some(name) = self.store.slot_name(slot) else {
                 continue;
             };
             if self.def_slot[name.index()] as usize == slot {
-                names.push(Change {
+                defined.push(Change {
                     name,
                     old,
                     new: self.store.slot(slot).clone(),
                 });
             }
         }
-        // Sorted runs (the names a block assigns come in rotation): the stable sort merges them.
-        names.sort_by_key(|c| c.name);
-        names_exit(names)
+        passing.extend(defined);
+        names_exit(passing)
     }
 
     /// Keeps the snapshot of a back-edge source equal to its exit state.
