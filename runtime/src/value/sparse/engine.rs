@@ -357,6 +357,8 @@ pub(crate) struct Engine<'a, D, P: ?Sized> {
     /// Scratch: names of a pending list (name → position), to merge another into it.
     index_marks: Marks,
     index: Vec<u32>,
+    /// Scratch: the slots whose value an evaluation changed, with their previous values.
+    changed_slots: Vec<(usize, D)>,
     /// Scratch: blocks visited by an iterated-frontier walk.
     visited: Marks,
     /// Scratch: one value per name.
@@ -480,6 +482,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             seen: Marks::new(names),
             index_marks: Marks::new(names),
             index: vec![0; names],
+            changed_slots: Vec::new(),
             visited: Marks::new(n),
             buf: vec![D::bottom(); names].into_boxed_slice(),
             buf_new: vec![D::bottom(); names].into_boxed_slice(),
@@ -1271,7 +1274,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         let program: &'a P = self.program;
         let stamp = self.defs.fresh();
         let mut slot = self.store.slots(b).start;
-        let mut changed_slots: Vec<(usize, D)> = Vec::new();
+        let mut changed_slots = std::mem::take(&mut self.changed_slots);
         for stmt in program.stmts(b) {
             let Stmt::Assign { dest, rhs } = stmt else {
                 continue;
@@ -1295,6 +1298,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             slot += 1;
         }
         let Some(entry_changes) = entry_changes else {
+            self.changed_slots = changed_slots;
             return ExitChange::Nothing;
         };
         self.exit_changes(stamp, entry_changes, changed_slots)
@@ -1323,7 +1327,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         }
         let stamp = self.defs.fresh();
         let mut slot = self.store.slots(b).start;
-        let mut changed_slots: Vec<(usize, D)> = Vec::new();
+        let mut changed_slots = std::mem::take(&mut self.changed_slots);
         for stmt in program.stmts(b) {
             let Stmt::Assign { dest, rhs } = stmt else {
                 continue;
@@ -1365,24 +1369,24 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         &mut self,
         stamp: u32,
         entry_changes: Vec<Change<D>>,
-        changed_slots: Vec<(usize, D)>,
+        mut changed_slots: Vec<(usize, D)>,
     ) -> ExitChange<D> {
         let mut passing = entry_changes;
         passing.retain(|c| self.defs.stamps[c.name.index()] != stamp);
-        let mut defined = Vec::new();
-        for (slot, old) in changed_slots {
+        passing.reserve(changed_slots.len());
+        for (slot, old) in changed_slots.drain(..) {
             let Some(name) = self.store.slot_name(slot) else {
                 continue;
             };
             if self.def_slot[name.index()] as usize == slot {
-                defined.push(Change {
+                passing.push(Change {
                     name,
                     old,
                     new: self.store.slot(slot).clone(),
                 });
             }
         }
-        passing.extend(defined);
+        self.changed_slots = changed_slots;
         names_exit(passing)
     }
 

@@ -93,28 +93,26 @@ impl<D: ValueDomain> SparseSolution<D> {
         }
     }
 
-    /// The dense state at the start of `b` (one lookup per name).
+    /// The dense state at the start of `b` (one walk up the dominator tree).
     pub fn entry(&self, b: BlockId) -> Env<D> {
         if !self.is_reachable(b) {
             return Env::Unreachable;
         }
-        Env::Reachable(
-            (0..self.store.names())
-                .map(|n| self.store.value_at_entry(b, NameId::new(n)))
-                .collect(),
-        )
+        let mut values = vec![D::bottom(); self.store.names()];
+        let mut seen = vec![0; self.store.names()];
+        self.store.materialize_entry(b, &mut values, &mut seen, 1);
+        Env::Reachable(values)
     }
 
-    /// The dense state at the end of `b` (one lookup per name).
+    /// The dense state at the end of `b` (one walk up the dominator tree).
     pub fn exit(&self, b: BlockId) -> Env<D> {
         if !self.is_reachable(b) {
             return Env::Unreachable;
         }
-        Env::Reachable(
-            (0..self.store.names())
-                .map(|n| self.store.value_at_exit(b, NameId::new(n)))
-                .collect(),
-        )
+        let mut values = vec![D::bottom(); self.store.names()];
+        let mut seen = vec![0; self.store.names()];
+        self.store.materialize_exit(b, &mut values, &mut seen, 1);
+        Env::Reachable(values)
     }
 
     /// The dense state before statement `index` of `b` (`index == stmts.len()`: before the

@@ -14,17 +14,34 @@ use crate::program::{BlockId, NameId};
 /// Marks "none" in the dense `u32` tables.
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// The one bit of a block's name filter that `name` sets (a multiplicative hash).
-fn bit(name: NameId) -> u64 {
-    1u64 << (name.0.wrapping_mul(0x9E37_79B9) >> 26)
+/// The bits of a block's name filter that `name` sets: one in each half, from two multiplicative
+/// hashes.
+fn bits(name: NameId) -> [u64; 2] {
+    [
+        1u64 << (name.0.wrapping_mul(0x9E37_79B9) >> 26),
+        1u64 << (name.0.wrapping_mul(0x85EB_CA6B) >> 26),
+    ]
 }
 
-/// What a lookup walk reads at each block, packed in 16 bytes so the walk touches one line.
+/// Whether the filter `filter` may hold `name`.
+fn may_hold(filter: [u64; 2], name: NameId) -> bool {
+    let [a, b] = bits(name);
+    filter[0] & a != 0 && filter[1] & b != 0
+}
+
+/// Adds `name` to the filter `filter`.
+fn hold(filter: &mut [u64; 2], name: NameId) {
+    let [a, b] = bits(name);
+    filter[0] |= a;
+    filter[1] |= b;
+}
+
+/// What a lookup walk reads at each block, packed in 24 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Node {
-    /// The names the block's slots define or its entries hold, one hashed bit each: a clear bit
-    /// proves the block does not mention the name, so the walk moves on at once.
-    filter: u64,
+    /// The names the block's slots define or its entries hold, two hashed bits each (a Bloom
+    /// filter): a clear bit proves the block does not mention the name, so the walk moves on.
+    filter: [u64; 2],
     /// The immediate dominator, or `NONE` for the entry and for blocks never reached.
     idom: u32,
     /// Index into `complete` when the block keeps every name at its head, else `NONE`.
@@ -66,7 +83,7 @@ impl<D: Lattice + Top> Store<D> {
         let mut nodes: Vec<Node> = idom
             .iter()
             .map(|&idom| Node {
-                filter: 0,
+                filter: [0; 2],
                 idom,
                 complete: NONE,
             })
@@ -139,7 +156,7 @@ impl<D: Lattice + Top> Store<D> {
     /// Records that `slot` (of block `b`) defines `name`: the block becomes a definition site.
     pub(crate) fn define(&mut self, b: BlockId, slot: usize, name: NameId) {
         self.slot_name[slot] = name.0;
-        self.nodes[b.index()].filter |= bit(name);
+        hold(&mut self.nodes[b.index()].filter, name);
     }
 
     /// The name `slot` defines, once its block was evaluated.
@@ -162,10 +179,14 @@ impl<D: Lattice + Top> Store<D> {
 
     /// The last slot of `b` that defines `name`, if any.
     pub(crate) fn last_def(&self, b: BlockId, name: NameId) -> Option<usize> {
-        if self.nodes[b.index()].filter & bit(name) == 0 {
+        if !may_hold(self.nodes[b.index()].filter, name) {
             return None;
         }
-        self.slots(b).rev().find(|&s| self.slot_name[s] == name.0)
+        let slots = self.slots(b);
+        self.slot_name[slots.clone()]
+            .iter()
+            .rposition(|&n| n == name.0)
+            .map(|i| slots.start + i)
     }
 
     /// The head entries of `b` (empty for complete blocks).
@@ -194,7 +215,7 @@ impl<D: Lattice + Top> Store<D> {
             grown.push((name, value));
             grown.extend_from_slice(&list[at..]);
             *list = grown.into_boxed_slice();
-            self.nodes[b.index()].filter |= bit(name);
+            hold(&mut self.nodes[b.index()].filter, name);
         }
     }
 
@@ -215,7 +236,7 @@ impl<D: Lattice + Top> Store<D> {
         if node.complete != NONE {
             return self.complete[node.complete as usize].get(name.index());
         }
-        if node.filter & bit(name) != 0 {
+        if may_hold(node.filter, name) {
             if let Ok(i) = self.entries[b.index()].binary_search_by_key(&name, |e| e.0) {
                 return Some(&self.entries[b.index()][i].1);
             }
@@ -231,10 +252,13 @@ impl<D: Lattice + Top> Store<D> {
     fn exit_ref(&self, mut b: BlockId, name: NameId) -> Option<&D> {
         loop {
             let node = self.nodes[b.index()];
-            if node.filter & bit(name) != 0 {
+            if may_hold(node.filter, name) {
                 let slots = self.slots(b);
-                if let Some(s) = slots.rev().find(|&s| self.slot_name[s] == name.0) {
-                    return Some(&self.slot_value[s]);
+                if let Some(i) = self.slot_name[slots.clone()]
+                    .iter()
+                    .rposition(|&n| n == name.0)
+                {
+                    return Some(&self.slot_value[slots.start + i]);
                 }
                 if node.complete == NONE {
                     let list = &self.entries[b.index()];
@@ -279,10 +303,41 @@ impl<D: Lattice + Top> Store<D> {
             .unwrap_or_else(|| self.boundary(name))
     }
 
+    /// Writes the value of every name at the head of `b` into `out` (of length `names`); `seen`
+    /// and `stamp` as for [`Store::materialize_exit`].
+    pub(crate) fn materialize_entry(
+        &self,
+        b: BlockId,
+        out: &mut [D],
+        seen: &mut [u32],
+        stamp: u32,
+    ) {
+        let node = self.nodes[b.index()];
+        if node.complete != NONE {
+            out.clone_from_slice(&self.complete[node.complete as usize]);
+            return;
+        }
+        for (name, value) in self.entries[b.index()].iter() {
+            seen[name.index()] = stamp;
+            out[name.index()] = value.clone();
+        }
+        match node.idom {
+            NONE => {
+                for (name, slot) in out.iter_mut().enumerate() {
+                    if seen[name] != stamp {
+                        *slot = self.boundary(NameId::new(name));
+                    }
+                }
+            }
+            d => self.materialize_exit(BlockId(d), out, seen, stamp),
+        }
+    }
+
     /// Writes the value of every name at the end of `b` into `out` (of length `names`), walking
     /// the dominators once; `seen` is scratch of the same length, `stamp` a value not yet in it.
+    /// Names already marked with `stamp` in `seen` are left alone.
     pub(crate) fn materialize_exit(&self, b: BlockId, out: &mut [D], seen: &mut [u32], stamp: u32) {
-        let mut missing = self.names;
+        let mut missing = seen.iter().filter(|&&s| s != stamp).count();
         let mut block = b;
         loop {
             for s in self.slots(block).rev() {
