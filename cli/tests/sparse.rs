@@ -4,15 +4,14 @@
 //! representations give the same state at every program point, the same stop reason and the same
 //! statistics (but for the evaluations temporal sparsity saves).
 
-use absinthe::engine::{Limits, Stats};
-use absinthe::lattice::{Flat, Interval};
-use absinthe::program::{BlockId, Program};
-use absinthe::value::{NonRelational, StateRepr, ValueDomain};
+use absinthe::engine::{Limits, Stats, StopReason};
+use absinthe::lattice::{Flat, Interval, Lattice, Top};
+use absinthe::program::{BlockId, Op, Program};
+use absinthe::value::{Concrete, NonRelational, StateRepr, ValueDomain};
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::generate::{GenConfig, ToyGenConfig, random_function, random_toy};
 use absinthe_ir::ssa::to_ssa;
-
-const PROGRAMS: u64 = 1000;
+use proptest::prelude::*;
 
 /// What a comparison covered, to check the tests exercise what they claim.
 #[derive(Default, Debug)]
@@ -109,23 +108,31 @@ fn alone(function: Function, fields: Vec<String>) -> Module {
     }
 }
 
-fn air_config(seed: u64) -> GenConfig {
-    GenConfig {
-        blocks: 2 + (seed % 11) as usize,
-        max_stmts: 1 + (seed % 5) as usize,
-        names: 2 + (seed % 6) as usize,
-        init_names: seed % 4 != 0,
-        ..GenConfig::default()
-    }
+/// Core-IR generator settings: 2 to 20 blocks, from mostly forward jumps to loop nests and
+/// irreducible cycles.
+fn air_config() -> impl Strategy<Value = GenConfig> {
+    (2usize..20, 1usize..6, 2usize..8, 0u32..=70, any::<bool>()).prop_map(
+        |(blocks, max_stmts, names, back_percent, init_names)| GenConfig {
+            blocks,
+            max_stmts,
+            names,
+            back_percent,
+            init_names,
+            ..GenConfig::default()
+        },
+    )
 }
 
-fn toy_config(seed: u64) -> ToyGenConfig {
-    ToyGenConfig {
-        instrs: 4 + (seed % 29) as usize,
-        names: 2 + (seed % 4) as usize,
-        jump_percent: 15 + (seed % 4) as u32 * 10,
-        init_names: seed % 3 != 0,
-    }
+/// Toy generator settings: 4 to 40 instructions, 15% to 55% jumps.
+fn toy_config() -> impl Strategy<Value = ToyGenConfig> {
+    (4usize..40, 2usize..6, 15u32..55, any::<bool>()).prop_map(
+        |(instrs, names, jump_percent, init_names)| ToyGenConfig {
+            instrs,
+            names,
+            jump_percent,
+            init_names,
+        },
+    )
 }
 
 fn report(what: &str, coverage: &Coverage) {
@@ -137,38 +144,58 @@ fn report(what: &str, coverage: &Coverage) {
     );
 }
 
-#[test]
-fn representations_agree_on_random_toy_programs() {
-    let mut coverage = Coverage::default();
-    for seed in 0..PROGRAMS {
-        let program = random_toy(seed, &toy_config(seed));
-        let (function, _) = program.lower();
+/// Programs per generator; each runs three analyses in three representations.
+const CASES: u32 = 1000;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(CASES))]
+
+    #[test]
+    fn representations_agree_on_random_toy_programs(seed in any::<u64>(), config in toy_config()) {
+        let (function, _) = random_toy(seed, &config).lower();
         let module = alone(function, Vec::new());
-        compare_all(&module, &format!("toy seed {seed}"), &mut coverage);
+        compare_all(&module, &format!("toy seed {seed}, {config:?}"), &mut Coverage::default());
     }
-    report("toy", &coverage);
-}
 
-#[test]
-fn representations_agree_on_random_core_ir() {
-    let mut coverage = Coverage::default();
-    for seed in 0..PROGRAMS {
-        let module = random_function(seed, &air_config(seed));
-        compare_all(&module, &format!("core IR seed {seed}"), &mut coverage);
+    #[test]
+    fn representations_agree_on_random_core_ir(seed in any::<u64>(), config in air_config()) {
+        let module = random_function(seed, &config);
+        compare_all(&module, &format!("core IR seed {seed}, {config:?}"), &mut Coverage::default());
     }
-    report("core IR", &coverage);
-}
 
-#[test]
-fn representations_agree_on_random_ssa() {
-    let mut coverage = Coverage::default();
-    for seed in 0..PROGRAMS {
-        let module = random_function(seed, &air_config(seed));
+    #[test]
+    fn representations_agree_on_random_ssa(seed in any::<u64>(), config in air_config()) {
+        let module = random_function(seed, &config);
         let ssa = alone(to_ssa(&module.functions[0]), module.fields.clone());
-        assert!(ssa.functions[0].is_ssa());
-        compare_all(&ssa, &format!("SSA seed {seed}"), &mut coverage);
+        prop_assert!(ssa.functions[0].is_ssa());
+        compare_all(&ssa, &format!("SSA seed {seed}, {config:?}"), &mut Coverage::default());
     }
-    report("SSA", &coverage);
+}
+
+/// The generators exercise what the comparison claims to cover: widening, narrowing, and
+/// statements temporal sparsity does not re-evaluate.
+#[test]
+fn the_comparison_covers_widening_narrowing_and_savings() {
+    let mut coverage = Coverage::default();
+    for seed in 0..300 {
+        let config = GenConfig {
+            blocks: 4 + (seed % 13) as usize,
+            back_percent: 10 + (seed % 7) as u32 * 10,
+            ..GenConfig::default()
+        };
+        let module = random_function(seed, &config);
+        compare_all(&module, &format!("core IR seed {seed}"), &mut coverage);
+        let ssa = alone(to_ssa(&module.functions[0]), module.fields.clone());
+        compare_all(&ssa, &format!("SSA seed {seed}"), &mut coverage);
+        let (function, _) = random_toy(seed, &ToyGenConfig::default()).lower();
+        compare_all(
+            &alone(function, Vec::new()),
+            &format!("toy seed {seed}"),
+            &mut coverage,
+        );
+    }
+    report("coverage", &coverage);
+    assert!(coverage.points > 10_000, "{coverage:?}");
 }
 
 #[test]
@@ -177,4 +204,115 @@ fn representations_agree_on_prog0() {
     let mut coverage = Coverage::default();
     compare_all(&alone(function, Vec::new()), "prog0", &mut coverage);
     assert!(coverage.widenings > 0);
+}
+
+/// With a visit budget too small, every representation stops after the same visit.
+#[test]
+fn representations_run_out_of_budget_alike() {
+    for seed in 0..200 {
+        let module = random_function(seed, &GenConfig::default());
+        let function = &module.functions[0];
+        let analysis = NonRelational::<Interval>::new(true);
+        let limits = Limits {
+            max_visits: 1 + seed % 7,
+            ..Limits::default()
+        };
+        let dense = analysis.solve(function, StateRepr::Dense, &limits);
+        for repr in [StateRepr::Sparse, StateRepr::SparseTemporal] {
+            let sparse = analysis.solve(function, repr, &limits);
+            assert_eq!(sparse.stop(), dense.stop(), "seed {seed} {repr}");
+            assert_eq!(
+                sparse.stats().visits,
+                dense.stats().visits,
+                "seed {seed} {repr}"
+            );
+        }
+    }
+}
+
+/// Intervals whose widening is broken: `LYING` returns the previous iterate (not an upper
+/// bound), otherwise it is the join (which never stabilises on a counting loop).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Broken<const LYING: bool>(Interval);
+
+impl<const LYING: bool> std::fmt::Display for Broken<LYING> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<const LYING: bool> Lattice for Broken<LYING> {
+    const FINITE_HEIGHT: bool = false;
+    fn bottom() -> Self {
+        Broken(Interval::bottom())
+    }
+    fn is_bottom(&self) -> bool {
+        self.0.is_bottom()
+    }
+    fn leq(&self, other: &Self) -> bool {
+        self.0.leq(&other.0)
+    }
+    fn join(&self, other: &Self) -> Self {
+        Broken(self.0.join(&other.0))
+    }
+    fn meet(&self, other: &Self) -> Self {
+        Broken(self.0.meet(&other.0))
+    }
+    fn widen(&self, newer: &Self) -> Self {
+        if LYING { *self } else { self.join(newer) }
+    }
+}
+
+impl<const LYING: bool> Top for Broken<LYING> {
+    fn top() -> Self {
+        Broken(Interval::top())
+    }
+    fn is_top(&self) -> bool {
+        self.0.is_top()
+    }
+}
+
+impl<const LYING: bool> Concrete for Broken<LYING> {
+    fn contains(&self, v: i64) -> bool {
+        self.0.contains(v)
+    }
+    fn as_constant(&self) -> Option<i64> {
+        self.0.as_constant()
+    }
+}
+
+impl<const LYING: bool> ValueDomain for Broken<LYING> {
+    fn constant(c: i64) -> Self {
+        Broken(Interval::constant(c))
+    }
+    fn binary(op: Op, a: &Self, b: &Self) -> Self {
+        Broken(Interval::binary(op, &a.0, &b.0))
+    }
+}
+
+/// A domain that breaks the widening laws stops every representation with the same report, and
+/// none loops forever.
+#[test]
+fn a_broken_widening_stops_every_representation_alike() {
+    let text =
+        "fn main() {\nbb0:\n    i = 0\n    goto head\nhead:\n    i = i + 1\n    goto head\n}\n";
+    let module = absinthe_ir::parse_module("loop.air", text).expect("valid program");
+    let function = &module.functions[0];
+    fn check<D: ValueDomain>(function: &Function, law: &str) {
+        let analysis = NonRelational::<D>::new(true);
+        let dense = analysis.solve(function, StateRepr::Dense, &Limits::default());
+        let StopReason::LawViolation { message, .. } = dense.stop() else {
+            panic!(
+                "the dense solver did not report the broken law: {:?}",
+                dense.stop()
+            );
+        };
+        assert!(message.contains(law), "{message}");
+        for repr in [StateRepr::Sparse, StateRepr::SparseTemporal] {
+            let sparse = analysis.solve(function, repr, &Limits::default());
+            assert_eq!(sparse.stop(), dense.stop(), "{repr}");
+        }
+    }
+    check::<Broken<true>>(function, "not an upper bound");
+    check::<Broken<false>>(function, "did not stabilise");
 }
