@@ -1,9 +1,11 @@
 //! Conversion of a core-IR function to SSA form (Cytron et al.): φs on the iterated dominance
-//! frontier of each name's definitions, then renaming along the dominator tree.
+//! frontier of each name's definitions where the name is live, then renaming along the dominator
+//! tree.
 //!
-//! Tests use it to get SSA programs of every shape from the random generators. The φs are not
-//! pruned by liveness, so some are dead; a name read before any definition keeps its original
-//! spelling and stays undefined (a parameter keeps its value).
+//! Tests use it to get SSA programs of every shape from the random generators. A name read before
+//! any definition keeps its original spelling and stays undefined (a parameter keeps its value).
+
+use std::collections::BTreeSet;
 
 use absinthe::cfg::{DominanceFrontiers, Dominators};
 use absinthe::program::{BlockId, Cfg, NameId, Operand, Phi, Rhs, Stmt, Terminator};
@@ -33,19 +35,21 @@ pub fn to_ssa(function: &Function) -> Function {
             }
         }
     }
+    let live = live_in(&function);
     let mut phi_names: Vec<Vec<NameId>> = vec![Vec::new(); n];
     for (name, blocks) in def_blocks.iter().enumerate() {
         if blocks.is_empty() {
             continue;
         }
         for b in frontiers.iterated(blocks.iter().copied()) {
-            if dominators.is_reachable(b) {
+            if dominators.is_reachable(b) && live[b.index()][name] {
                 phi_names[b.index()].push(NameId::new(name));
             }
         }
     }
 
     let mut renamer = Renamer {
+        taken: function.names.iter().cloned().collect(),
         names: function.names.clone(),
         stacks: (0..names).map(|i| vec![NameId::new(i)]).collect(),
         versions: vec![0; names],
@@ -127,6 +131,50 @@ pub fn to_ssa(function: &Function) -> Function {
     )
 }
 
+/// Per block, the names some path from its start reads before writing them (whether or not the
+/// path ends).
+fn live_in(function: &Function) -> Vec<Vec<bool>> {
+    let names = function.names.len();
+    let blocks = function.blocks();
+    // Per block: names read before written, and names written.
+    let mut reads = vec![vec![false; names]; blocks.len()];
+    let mut writes = vec![vec![false; names]; blocks.len()];
+    for (b, block) in blocks.iter().enumerate() {
+        let mut read = |o: Operand, writes: &[bool], reads: &mut [bool]| {
+            if let Operand::Name(x) = o {
+                if !writes[x.index()] {
+                    reads[x.index()] = true;
+                }
+            }
+        };
+        for stmt in &block.stmts {
+            stmt.for_each_use(|o| read(o, &writes[b], &mut reads[b]));
+            if let Some(d) = stmt.def() {
+                writes[b][d.index()] = true;
+            }
+        }
+        block
+            .term
+            .for_each_use(|o| read(o, &writes[b], &mut reads[b]));
+    }
+    let mut live = reads.clone();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..blocks.len()).rev() {
+            for &s in function.successors(BlockId::new(b)) {
+                for x in 0..names {
+                    if live[s.index()][x] && !writes[b][x] && !live[b][x] {
+                        live[b][x] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    live
+}
+
 /// Adds a new entry block jumping to the old one when the old one has predecessors.
 fn with_fresh_entry(function: &Function) -> Function {
     if function.predecessors(function.entry()).is_empty() {
@@ -175,6 +223,8 @@ fn with_fresh_entry(function: &Function) -> Function {
 /// The versions of each name during renaming.
 struct Renamer {
     names: Vec<String>,
+    /// Every spelling in use, so that new versions get fresh ones.
+    taken: BTreeSet<String>,
     /// Per original name, the versions visible along the current dominator-tree path.
     stacks: Vec<Vec<NameId>>,
     versions: Vec<u32>,
@@ -183,13 +233,20 @@ struct Renamer {
 impl Renamer {
     /// A fresh version of `original`, now the visible one.
     fn define(&mut self, original: NameId) -> NameId {
-        self.versions[original.index()] += 1;
         let id = NameId::new(self.names.len());
-        self.names.push(format!(
-            "{}.{}",
-            self.names[original.index()],
-            self.versions[original.index()]
-        ));
+        let spelling = loop {
+            self.versions[original.index()] += 1;
+            let candidate = format!(
+                "{}_{}",
+                self.names[original.index()],
+                self.versions[original.index()]
+            );
+            if !self.taken.contains(&candidate) {
+                break candidate;
+            }
+        };
+        self.taken.insert(spelling.clone());
+        self.names.push(spelling);
         self.stacks[original.index()].push(id);
         id
     }
