@@ -140,7 +140,7 @@ fn live_in(function: &Function) -> Vec<Vec<bool>> {
     let mut reads = vec![vec![false; names]; blocks.len()];
     let mut writes = vec![vec![false; names]; blocks.len()];
     for (b, block) in blocks.iter().enumerate() {
-        let mut read = |o: Operand, writes: &[bool], reads: &mut [bool]| {
+        let read = |o: Operand, writes: &[bool], reads: &mut [bool]| {
             if let Operand::Name(x) = o {
                 if !writes[x.index()] {
                     reads[x.index()] = true;

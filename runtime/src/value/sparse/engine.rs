@@ -79,6 +79,8 @@ struct Pending<D> {
     /// Names with a new definition site whose iterated dominance frontier holds this block: they
     /// need a head entry here.
     requests: Vec<NameId>,
+    /// Whether `names` merges reports of several predecessors (a name may have changed back).
+    merged: bool,
 }
 
 impl<D> Default for Pending<D> {
@@ -88,6 +90,7 @@ impl<D> Default for Pending<D> {
             all: false,
             names: Vec::new(),
             requests: Vec::new(),
+            merged: false,
         }
     }
 }
@@ -117,6 +120,7 @@ impl<D: Clone> Pending<D> {
             self.names = names;
             return;
         }
+        self.merged = true;
         let stamp = marks.fresh();
         for (i, c) in self.names.iter().enumerate() {
             marks.stamps[c.name.index()] = stamp;
@@ -730,6 +734,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         pending.all = false;
         pending.names.clear();
         pending.requests.clear();
+        pending.merged = false;
         self.spare.push(pending);
         let mut edges = incoming.edges;
         edges.clear();
@@ -1065,6 +1070,13 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             self.edge_live[base + i] = live;
             self.edge_feasible[base + i] = matches!(edge, EdgeFlow::Feasible(_));
         }
+        if !reach_new || !reach_old {
+            // The entries' values do not matter while the block is unreachable; they are all
+            // recomputed when it becomes reachable.
+            for &name in &pending.requests {
+                self.store.add_entry(b, name, D::bottom());
+            }
+        }
         if !reach_new {
             if reach_old {
                 self.store.set_reachable(b, false);
@@ -1074,9 +1086,6 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         }
         if !reach_old {
             self.register_head(b);
-            for &name in &pending.requests {
-                self.store.add_entry(b, name, D::bottom());
-            }
             self.recompute_entries(b, incoming);
             self.store.set_reachable(b, true);
             return EntryChange::Reached;
@@ -1097,7 +1106,11 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         // A name without an entry passes through `b`: its value is the one its predecessors
         // reported last.
         let mut passing = std::mem::take(&mut pending.names);
-        passing.retain(|c| c.old != c.new && !self.store.has_entry(b, c.name));
+        // Changes reported by one predecessor are real; merged ones may have changed back.
+        let entries = !self.store.entries(b).is_empty();
+        if pending.merged || entries {
+            passing.retain(|c| c.old != c.new && !(entries && self.store.has_entry(b, c.name)));
+        }
         passing.extend(changes);
         names_change(passing)
     }
