@@ -198,6 +198,26 @@ fn the_comparison_covers_widening_narrowing_and_savings() {
     assert!(coverage.points > 10_000, "{coverage:?}");
 }
 
+/// The representation is one word; the result does not depend on it.
+#[test]
+fn one_word_selects_the_representation() {
+    let text = include_str!("../../ir/test_data/count.air");
+    let module = absinthe_ir::parse_module("count.air", text).expect("valid sample");
+    let function = &module.functions[0];
+    let head = function.block_id("head").expect("a loop head");
+    // ANCHOR: select
+    let analysis = NonRelational::<Interval>::new(true);
+    let limits = Limits::default();
+    let dense = analysis.solve(function, StateRepr::Dense, &limits);
+    let sparse = analysis.solve(function, StateRepr::SparseTemporal, &limits);
+    assert_eq!(sparse.entry(head), dense.entry(head));
+    assert_eq!(sparse.stats().visits, dense.stats().visits);
+    // The value of `i` at the head, looked up in the sparse map.
+    let i = function.name_id("i").expect("a counter");
+    assert_eq!(sparse.value_at_entry(head, i), Interval::new(0, 10));
+    // ANCHOR_END: select
+}
+
 #[test]
 fn representations_agree_on_prog0() {
     let (function, _) = absinthe_ir::toy::prog0().lower();
