@@ -340,6 +340,10 @@ pub(crate) struct Engine<'a, D, P: ?Sized> {
     snapshots: Vec<Snapshot<D>>,
     pending: Vec<Option<Box<Pending<D>>>>,
     /// Cleared `Pending` records and edge lists, reused so that visits do not allocate.
+    #[expect(
+        clippy::vec_box,
+        reason = "the boxes themselves are recycled into `pending`, which holds boxes"
+    )]
     spare: Vec<Box<Pending<D>>>,
     edges_buf: Vec<EdgeFlow<D>>,
     /// Whether the block's definition sites were recorded (at its first evaluation).
