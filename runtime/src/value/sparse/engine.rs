@@ -42,14 +42,12 @@ enum EntryChange<D> {
     Names(Vec<Change<D>>),
 }
 
-/// A name whose value changed at a program point.
+/// A name whose value changed at a program point, with its value before (the first of a series
+/// of changes).
 #[derive(Clone, Debug)]
 struct Change<D> {
     name: NameId,
-    /// The value before (the first of a series of changes).
     old: D,
-    /// The value now (the last of a series of changes).
-    new: D,
 }
 
 /// How a block's exit state changed, as its successors learn it.
@@ -73,8 +71,8 @@ struct Pending<D> {
     reach: bool,
     /// A predecessor's exit state may have changed in any name.
     all: bool,
-    /// Names whose value changed at a predecessor's exit, from the value before the first change
-    /// to the value after the last (each once).
+    /// Names whose value changed at a predecessor's exit, with the value before the first change
+    /// (each once).
     names: Vec<Change<D>>,
     /// Names with a new definition site whose iterated dominance frontier holds this block: they
     /// need a head entry here.
@@ -101,9 +99,9 @@ impl<D: Clone> Pending<D> {
         self.names.iter().find(|c| c.name == name).map(|c| &c.old)
     }
 
-    /// Adds what a predecessor reports, keeping the oldest previous values and the newest current
-    /// ones. `marks` and `index` are scratch tables over the names.
-    fn absorb(&mut self, change: ExitChange<D>, marks: &mut Marks, index: &mut [u32]) {
+    /// Adds what a predecessor reports, keeping the oldest previous values. `marks` is a scratch
+    /// table over the names.
+    fn absorb(&mut self, change: ExitChange<D>, marks: &mut Marks) {
         let names = match change {
             ExitChange::Nothing => return,
             ExitChange::Reach => {
@@ -122,17 +120,12 @@ impl<D: Clone> Pending<D> {
         }
         self.merged = true;
         let stamp = marks.fresh();
-        for (i, c) in self.names.iter().enumerate() {
+        for c in &self.names {
             marks.stamps[c.name.index()] = stamp;
-            index[c.name.index()] = i as u32;
         }
         for c in names {
-            let n = c.name.index();
-            if marks.stamps[n] == stamp {
-                self.names[index[n] as usize].new = c.new;
-            } else {
-                marks.stamps[n] = stamp;
-                index[n] = self.names.len() as u32;
+            if marks.stamps[c.name.index()] != stamp {
+                marks.stamps[c.name.index()] = stamp;
                 self.names.push(c);
             }
         }
@@ -362,9 +355,8 @@ pub(crate) struct Engine<'a, D, P: ?Sized> {
     changed: Marks,
     /// Scratch: names written by a materialization.
     seen: Marks,
-    /// Scratch: names of a pending list (name → position), to merge another into it.
+    /// Scratch: names of a pending list, to merge another into it.
     index_marks: Marks,
-    index: Vec<u32>,
     /// Scratch: the slots whose value an evaluation changed, with their previous values.
     changed_slots: Vec<(usize, D)>,
     /// Scratch: blocks visited by an iterated-frontier walk.
@@ -489,7 +481,6 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             changed: Marks::new(names),
             seen: Marks::new(names),
             index_marks: Marks::new(names),
-            index: vec![0; names],
             changed_slots: Vec::new(),
             visited: Marks::new(n),
             buf: vec![D::bottom(); names].into_boxed_slice(),
@@ -628,7 +619,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             };
             self.pending_mut(s);
             if let Some(pending) = self.pending[s.index()].as_mut() {
-                pending.absorb(change, &mut self.index_marks, &mut self.index);
+                pending.absorb(change, &mut self.index_marks);
             }
         }
         true
@@ -977,7 +968,6 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
                 changes.push(Change {
                     name: NameId::new(name),
                     old,
-                    new: value.clone(),
                 });
             }
         }
@@ -1002,7 +992,6 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
                 changes.push(Change {
                     name: NameId::new(name),
                     old,
-                    new: value,
                 });
             }
         }
@@ -1040,7 +1029,6 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
                     changes.push(Change {
                         name: NameId::new(name),
                         old,
-                        new: out[name].clone(),
                     });
                 }
             };
@@ -1107,13 +1095,14 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         if pending.all || (pending.reach && !kept_live) {
             return EntryChange::All;
         }
-        // A name without an entry passes through `b`: its value is the one its predecessors
-        // reported last.
+        // A name without an entry passes through `b`: it changed as its predecessors report.
         let mut passing = std::mem::take(&mut pending.names);
-        // Changes reported by one predecessor are real; merged ones may have changed back.
-        let entries = !self.store.entries(b).is_empty();
-        if pending.merged || entries {
-            passing.retain(|c| c.old != c.new && !(entries && self.store.has_entry(b, c.name)));
+        if !self.store.entries(b).is_empty() {
+            passing.retain(|c| !self.store.has_entry(b, c.name));
+        }
+        if pending.merged {
+            // Changes reported by one predecessor are real; merged ones may have changed back.
+            passing.retain(|c| self.store.value_above(b, c.name) != c.old);
         }
         passing.extend(changes);
         names_change(passing)
@@ -1131,11 +1120,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         for (entry, value) in self.store.entries_mut(b).iter_mut().zip(new) {
             if entry.1 != value {
                 let old = std::mem::replace(&mut entry.1, value.clone());
-                changes.push(Change {
-                    name: entry.0,
-                    old,
-                    new: value,
-                });
+                changes.push(Change { name: entry.0, old });
             }
         }
         changes
@@ -1396,11 +1381,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
                 continue;
             };
             if self.def_slot[name.index()] as usize == slot {
-                passing.push(Change {
-                    name,
-                    old,
-                    new: self.store.slot(slot).clone(),
-                });
+                passing.push(Change { name, old });
             }
         }
         self.changed_slots = changed_slots;
@@ -1419,7 +1400,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             ExitChange::Nothing => {}
             ExitChange::Names(names) => {
                 for change in names {
-                    snapshot.values[change.name.index()] = change.new.clone();
+                    snapshot.values[change.name.index()] = self.store.value_at_exit(b, change.name);
                 }
             }
             ExitChange::Reach | ExitChange::All => {
