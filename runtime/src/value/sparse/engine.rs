@@ -1158,21 +1158,20 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             return;
         }
         let program: &'a P = self.program;
-        let stmts = program.stmts(b);
         let mut slot = self.store.slots(b).start;
-        let mut defined = Vec::new();
         let stamp = self.defs.fresh();
         let mut uses = Vec::new();
-        for stmt in stmts {
+        for stmt in program.stmts(b) {
             if let Stmt::Assign { dest, rhs } = stmt {
-                value_reads(rhs, |n| {
-                    if self.defs.stamps[n.index()] != stamp {
-                        uses.push(n);
-                    }
-                });
+                if self.temporal {
+                    value_reads(rhs, |n| {
+                        if self.defs.stamps[n.index()] != stamp {
+                            uses.push(n);
+                        }
+                    });
+                }
                 self.defs.stamps[dest.index()] = stamp;
                 self.store.define(b, slot, *dest);
-                defined.push(*dest);
                 slot += 1;
             }
         }
@@ -1181,16 +1180,19 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             uses.dedup();
             self.uses[b.index()] = uses.into_boxed_slice();
         }
-        if self.store.is_complete(b) {
-            // Its frontier is made of complete blocks, which keep every name already.
+        if self.store.is_complete(b) || self.df_offsets[b.index()] == self.df_offsets[b.index() + 1]
+        {
+            // The frontier is empty, or made of complete blocks, which keep every name already.
             return;
         }
+        let mut defined: Vec<NameId> = self
+            .store
+            .slots(b)
+            .filter_map(|s| self.store.slot_name(s))
+            .collect();
         defined.extend(self.edge_defs(b));
         defined.sort_unstable();
         defined.dedup();
-        if defined.is_empty() {
-            return;
-        }
         for s in self.frontier_targets(b) {
             let missing: Vec<NameId> = defined
                 .iter()
