@@ -343,7 +343,7 @@ pub(crate) struct Engine<'a, D, P: ?Sized> {
     registered: Vec<bool>,
     /// Whether the block was ever reachable.
     ever_reached: Vec<bool>,
-    /// Temporal sparsity: the names each block reads before defining them, sorted.
+    /// Temporal sparsity: the names each block reads before defining them.
     uses: Vec<Box<[NameId]>>,
     worklist: BinaryHeap<Reverse<u32>>,
     queued: Vec<bool>,
@@ -1312,23 +1312,27 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     /// changed (at the head, as `entry_changes` says, or earlier in the block); reports the names
     /// whose exit value changed.
     fn evaluate_changed(&mut self, b: BlockId, entry_changes: Vec<Change<D>>) -> ExitChange<D> {
-        let uses = &self.uses[b.index()];
-        let read = entry_changes
-            .iter()
-            .any(|c| uses.binary_search(&c.name).is_ok());
-        if !read {
-            // No statement reads a changed name: only the names passing through change.
-            let names: Vec<Change<D>> = entry_changes
-                .into_iter()
-                .filter(|c| self.store.last_def(b, c.name).is_none())
-                .collect();
-            return names_exit(names);
-        }
-        let program: &'a P = self.program;
         let changed = self.changed.fresh();
         for c in &entry_changes {
             self.changed.stamps[c.name.index()] = changed;
         }
+        let uses = &self.uses[b.index()];
+        if !uses
+            .iter()
+            .any(|n| self.changed.stamps[n.index()] == changed)
+        {
+            // No statement reads a changed name: only the names passing through change.
+            let stamp = self.defs.fresh();
+            for slot in self.store.slots(b) {
+                if let Some(name) = self.store.slot_name(slot) {
+                    self.defs.stamps[name.index()] = stamp;
+                }
+            }
+            let mut names = entry_changes;
+            names.retain(|c| self.defs.stamps[c.name.index()] != stamp);
+            return names_exit(names);
+        }
+        let program: &'a P = self.program;
         let stamp = self.defs.fresh();
         let mut slot = self.store.slots(b).start;
         let mut changed_slots = std::mem::take(&mut self.changed_slots);

@@ -177,18 +177,6 @@ impl<D: Lattice + Top> Store<D> {
         std::mem::replace(&mut self.slot_value[slot], value)
     }
 
-    /// The last slot of `b` that defines `name`, if any.
-    pub(crate) fn last_def(&self, b: BlockId, name: NameId) -> Option<usize> {
-        if !may_hold(self.nodes[b.index()].filter, name) {
-            return None;
-        }
-        let slots = self.slots(b);
-        self.slot_name[slots.clone()]
-            .iter()
-            .rposition(|&n| n == name.0)
-            .map(|i| slots.start + i)
-    }
-
     /// The head entries of `b` (empty for complete blocks).
     pub(crate) fn entries(&self, b: BlockId) -> &[(NameId, D)] {
         &self.entries[b.index()]
