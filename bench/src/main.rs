@@ -5,6 +5,7 @@
 //! names: time, peak bytes held by the analysis (a counting allocator), transfer evaluations.
 
 mod alloc;
+mod clock;
 mod sparse;
 
 use absinthe::engine::{Limits, solve};

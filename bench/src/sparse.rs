@@ -1,17 +1,19 @@
 //! The `sparse` benchmark: constant propagation and intervals with dense, sparse and
 //! sparse+temporal states on generated programs of 10³ to 10⁶ statements in three shapes with many
-//! names. For each run it prints the time, the peak bytes the analysis held (counted by the
-//! global allocator, from the start of the run to its end, result included) and the transfer
+//! names. For each run it prints the time (CPU time of the thread where the platform reports it,
+//! so that a busy machine disturbs the figures less), the peak bytes the analysis held (counted by
+//! the global allocator, from the start of the run to its end, result included) and the transfer
 //! evaluations; then, per shape, the dense/sparse ratios at the largest size.
 
 use crate::alloc::Counting;
+use crate::clock::Clock;
 use absinthe::engine::Limits;
 use absinthe::lattice::{Flat, Interval};
 use absinthe::program::BlockId;
 use absinthe::value::{NonRelational, StateRepr, ValueDomain};
 use absinthe_ir::function::Module;
 use absinthe_ir::generate::{wide_diamonds, wide_nested_loops, wide_straight_line};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Names of the generated programs unless `--names` says otherwise.
 const DEFAULT_NAMES: usize = 256;
@@ -47,7 +49,7 @@ fn measure<D: ValueDomain>(
     let analysis = NonRelational::<D>::new(conditional);
     let limits = Limits::default();
     let base = counter.reset_peak();
-    let start = Instant::now();
+    let start = Clock::start();
     let solution = analysis.solve(function, repr, &limits);
     let time = start.elapsed();
     let bytes = counter.peak().saturating_sub(base);
@@ -70,7 +72,7 @@ fn measure<D: ValueDomain>(
 /// The time of one more run (the solution is dropped outside the measurement).
 fn time_once<D: ValueDomain>(module: &Module, conditional: bool, repr: StateRepr) -> Duration {
     let analysis = NonRelational::<D>::new(conditional);
-    let start = Instant::now();
+    let start = Clock::start();
     let solution = analysis.solve(&module.functions[0], repr, &Limits::default());
     let time = start.elapsed();
     drop(solution);
@@ -121,6 +123,14 @@ pub fn run(
 ) {
     let names = names.unwrap_or(DEFAULT_NAMES);
     println!("sparse states: {names} names, peak bytes held by the analysis from start to result");
+    println!(
+        "time: {}, fastest of several runs",
+        if Clock::is_cpu_time() {
+            "CPU time of the thread (other processes excluded)"
+        } else {
+            "wall clock"
+        }
+    );
     println!(
         "{:<14} {:<9} {:>8} {:>7} {:<16} {:>11} {:>11} {:>12} {:>9} {:>7}",
         "shape",
