@@ -29,7 +29,7 @@ use crate::value::{Env, NonRelational, ValueDomain};
 
 /// How the state flowing into a block's statements changed at a visit.
 #[derive(Debug)]
-enum EntryChange<D> {
+enum EntryChange {
     /// Nothing changed.
     Unchanged,
     /// The block became reachable.
@@ -39,20 +39,12 @@ enum EntryChange<D> {
     /// The block stayed reachable and any name may have changed.
     All,
     /// These names changed (each once, in no particular order).
-    Names(Vec<Change<D>>),
-}
-
-/// A name whose value changed at a program point, with its value before (the first of a series
-/// of changes).
-#[derive(Clone, Debug)]
-struct Change<D> {
-    name: NameId,
-    old: D,
+    Names(Vec<NameId>),
 }
 
 /// How a block's exit state changed, as its successors learn it.
 #[derive(Clone, Debug)]
-enum ExitChange<D> {
+enum ExitChange {
     /// Nothing changed.
     Nothing,
     /// The block became reachable for the first time, or unreachable: the edges out of it must be
@@ -61,47 +53,26 @@ enum ExitChange<D> {
     /// Any name may have changed.
     All,
     /// These names changed (each once, in no particular order).
-    Names(Vec<Change<D>>),
+    Names(Vec<NameId>),
 }
 
 /// What a block has been told since its last visit.
-#[derive(Debug)]
-struct Pending<D> {
+#[derive(Debug, Default)]
+struct Pending {
     /// A predecessor became reachable for the first time, or unreachable.
     reach: bool,
     /// A predecessor's exit state may have changed in any name.
     all: bool,
-    /// Names whose value changed at a predecessor's exit, with the value before the first change
-    /// (each once).
-    names: Vec<Change<D>>,
+    /// Names whose value changed at a predecessor's exit (each once).
+    names: Vec<NameId>,
     /// Names with a new definition site whose iterated dominance frontier holds this block: they
     /// need a head entry here.
     requests: Vec<NameId>,
-    /// Whether `names` merges reports of several predecessors (a name may have changed back).
-    merged: bool,
 }
 
-impl<D> Default for Pending<D> {
-    fn default() -> Pending<D> {
-        Pending {
-            reach: false,
-            all: false,
-            names: Vec::new(),
-            requests: Vec::new(),
-            merged: false,
-        }
-    }
-}
-
-impl<D: Clone> Pending<D> {
-    /// The value before the first change of `name`, if it changed.
-    fn old(&self, name: NameId) -> Option<&D> {
-        self.names.iter().find(|c| c.name == name).map(|c| &c.old)
-    }
-
-    /// Adds what a predecessor reports, keeping the oldest previous values. `marks` is a scratch
-    /// table over the names.
-    fn absorb(&mut self, change: ExitChange<D>, marks: &mut Marks) {
+impl Pending {
+    /// Adds what a predecessor reports. `marks` is a scratch table over the names.
+    fn absorb(&mut self, change: ExitChange, marks: &mut Marks) {
         let names = match change {
             ExitChange::Nothing => return,
             ExitChange::Reach => {
@@ -118,15 +89,14 @@ impl<D: Clone> Pending<D> {
             self.names = names;
             return;
         }
-        self.merged = true;
         let stamp = marks.fresh();
-        for c in &self.names {
-            marks.stamps[c.name.index()] = stamp;
+        for n in &self.names {
+            marks.stamps[n.index()] = stamp;
         }
-        for c in names {
-            if marks.stamps[c.name.index()] != stamp {
-                marks.stamps[c.name.index()] = stamp;
-                self.names.push(c);
+        for n in names {
+            if marks.stamps[n.index()] != stamp {
+                marks.stamps[n.index()] = stamp;
+                self.names.push(n);
             }
         }
     }
@@ -331,13 +301,13 @@ pub(crate) struct Engine<'a, D, P: ?Sized> {
     /// Per block: index into `snapshots` when the block is the source of a back edge.
     snapshot_slot: Vec<u32>,
     snapshots: Vec<Snapshot<D>>,
-    pending: Vec<Option<Box<Pending<D>>>>,
+    pending: Vec<Option<Box<Pending>>>,
     /// Cleared `Pending` records and edge lists, reused so that visits do not allocate.
     #[expect(
         clippy::vec_box,
         reason = "the boxes themselves are recycled into `pending`, which holds boxes"
     )]
-    spare: Vec<Box<Pending<D>>>,
+    spare: Vec<Box<Pending>>,
     edges_buf: Vec<EdgeFlow<D>>,
     /// Whether the block's definition sites were recorded (at its first evaluation).
     registered: Vec<bool>,
@@ -357,8 +327,8 @@ pub(crate) struct Engine<'a, D, P: ?Sized> {
     seen: Marks,
     /// Scratch: names of a pending list, to merge another into it.
     index_marks: Marks,
-    /// Scratch: the slots whose value an evaluation changed, with their previous values.
-    changed_slots: Vec<(usize, D)>,
+    /// Scratch: the slots whose value an evaluation changed.
+    changed_slots: Vec<usize>,
     /// Scratch: blocks visited by an iterated-frontier walk.
     visited: Marks,
     /// Scratch: one value per name.
@@ -586,14 +556,14 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// What `b` was told since its last visit (cleared there).
-    fn take_pending(&mut self, b: BlockId) -> Box<Pending<D>> {
+    fn take_pending(&mut self, b: BlockId) -> Box<Pending> {
         match self.pending[b.index()].take() {
             Some(p) => p,
             None => self.spare.pop().unwrap_or_default(),
         }
     }
 
-    fn pending_mut(&mut self, b: BlockId) -> &mut Pending<D> {
+    fn pending_mut(&mut self, b: BlockId) -> &mut Pending {
         let slot = &mut self.pending[b.index()];
         if slot.is_none() {
             *slot = Some(self.spare.pop().unwrap_or_default());
@@ -602,7 +572,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// Tells the successors of `b` how its exit changed; whether it did.
-    fn notify(&mut self, b: BlockId, mut exit: ExitChange<D>) -> bool {
+    fn notify(&mut self, b: BlockId, mut exit: ExitChange) -> bool {
         if matches!(exit, ExitChange::Nothing) {
             return false;
         }
@@ -704,7 +674,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
 
     /// Visits the head of `b`: recomputes what flows in and updates its entry state as the dense
     /// solver would; reports what changed.
-    fn flow_in(&mut self, b: BlockId, phase: Phase) -> Result<EntryChange<D>, StopReason> {
+    fn flow_in(&mut self, b: BlockId, phase: Phase) -> Result<EntryChange, StopReason> {
         let mut pending = self.take_pending(b);
         let incoming = self.incoming(b);
         let slot = self.head_slot[self.position[b.index()] as usize];
@@ -724,12 +694,11 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// Gives back the buffers a visit used, for the next visits.
-    fn recycle(&mut self, mut pending: Box<Pending<D>>, incoming: Incoming<D>) {
+    fn recycle(&mut self, mut pending: Box<Pending>, incoming: Incoming<D>) {
         pending.reach = false;
         pending.all = false;
         pending.names.clear();
         pending.requests.clear();
-        pending.merged = false;
         self.spare.push(pending);
         let mut edges = incoming.edges;
         edges.clear();
@@ -743,7 +712,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         &mut self,
         b: BlockId,
         incoming: &Incoming<D>,
-        pending: &Pending<D>,
+        pending: &Pending,
         out: &mut [D],
         full: bool,
     ) -> (bool, Option<Vec<NameId>>) {
@@ -764,7 +733,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             self.flow_all(b, incoming, out);
             return (true, None);
         }
-        let mut names: Vec<NameId> = pending.names.iter().map(|c| c.name).collect();
+        let mut names: Vec<NameId> = pending.names.clone();
         for edge in &incoming.edges {
             if let EdgeFlow::Feasible(defs) = edge {
                 names.extend(defs.iter().map(|d| d.0));
@@ -818,13 +787,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// Brings the head `b`'s record of what flows in up to date.
-    fn refresh_head(
-        &mut self,
-        b: BlockId,
-        slot: usize,
-        incoming: &Incoming<D>,
-        pending: &Pending<D>,
-    ) {
+    fn refresh_head(&mut self, b: BlockId, slot: usize, incoming: &Incoming<D>, pending: &Pending) {
         let full = !self.heads[slot].fresh;
         let mut out = std::mem::take(&mut self.heads[slot].new_values);
         let (reach, _) = self.complete_flow(b, incoming, pending, &mut out, full);
@@ -835,7 +798,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// The dense solver's `update_head` on the complete state of the head `b`.
-    fn update_head(&mut self, b: BlockId, slot: usize) -> Result<EntryChange<D>, StopReason> {
+    fn update_head(&mut self, b: BlockId, slot: usize) -> Result<EntryChange, StopReason> {
         let old_reach = self.store.is_reachable(b);
         let head = &self.heads[slot];
         if env_leq(
@@ -906,7 +869,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// The dense solver's `narrow_head` on the complete state of the head `b`.
-    fn narrow_head(&mut self, b: BlockId, slot: usize) -> Result<EntryChange<D>, StopReason> {
+    fn narrow_head(&mut self, b: BlockId, slot: usize) -> Result<EntryChange, StopReason> {
         let old_reach = self.store.is_reachable(b);
         let head = &self.heads[slot];
         let old = self.store.complete(b);
@@ -949,7 +912,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// Joins `new` into the complete state of `b`, as `Env::join_with` does.
-    fn join_into_complete(&mut self, b: BlockId, new: &[D]) -> EntryChange<D> {
+    fn join_into_complete(&mut self, b: BlockId, new: &[D]) -> EntryChange {
         if !self.store.is_reachable(b) {
             self.store.complete_mut(b).clone_from_slice(new);
             self.store.set_reachable(b, true);
@@ -963,19 +926,15 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             .zip(new.iter())
             .enumerate()
         {
-            let old = value.clone();
             if value.join_with(n).changed() {
-                changes.push(Change {
-                    name: NameId::new(name),
-                    old,
-                });
+                changes.push(NameId::new(name));
             }
         }
         names_change(changes)
     }
 
     /// Replaces the complete state of `b` by `values` (reachable), reporting what changed.
-    fn replace_complete(&mut self, b: BlockId, values: Vec<D>) -> EntryChange<D> {
+    fn replace_complete(&mut self, b: BlockId, values: Vec<D>) -> EntryChange {
         let was_reachable = self.store.is_reachable(b);
         self.store.set_reachable(b, true);
         let stored = self.store.complete_mut(b);
@@ -988,11 +947,8 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         let mut changes = Vec::new();
         for (name, (slot, value)) in stored.iter_mut().zip(values).enumerate() {
             if *slot != value {
-                let old = std::mem::replace(slot, value.clone());
-                changes.push(Change {
-                    name: NameId::new(name),
-                    old,
-                });
+                *slot = value;
+                changes.push(NameId::new(name));
             }
         }
         names_change(changes)
@@ -1004,8 +960,8 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         &mut self,
         b: BlockId,
         incoming: &Incoming<D>,
-        pending: &Pending<D>,
-    ) -> EntryChange<D> {
+        pending: &Pending,
+    ) -> EntryChange {
         let old_reach = self.store.is_reachable(b);
         let mut out = std::mem::take(&mut self.buf_new);
         let (reach, names) = self.complete_flow(b, incoming, pending, &mut out, !old_reach);
@@ -1025,11 +981,8 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             let mut changes = Vec::new();
             let mut compare = |name: usize| {
                 if stored[name] != out[name] {
-                    let old = std::mem::replace(&mut stored[name], out[name].clone());
-                    changes.push(Change {
-                        name: NameId::new(name),
-                        old,
-                    });
+                    stored[name] = out[name].clone();
+                    changes.push(NameId::new(name));
                 }
             };
             match names {
@@ -1048,8 +1001,8 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         &mut self,
         b: BlockId,
         incoming: &Incoming<D>,
-        pending: &mut Pending<D>,
-    ) -> EntryChange<D> {
+        pending: &mut Pending,
+    ) -> EntryChange {
         let reach_old = self.store.is_reachable(b);
         let reach_new = incoming.reachable();
         // The values passing through `b` come from its immediate dominator; every change of them
@@ -1082,34 +1035,39 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             self.store.set_reachable(b, true);
             return EntryChange::Reached;
         }
+        // A new entry starts with the value the name had passing through `b`. If that value
+        // changed since the last visit (a predecessor reports it), the name changed at `b`'s head
+        // whatever the entry's value now.
+        let mut moved = Vec::new();
         for &name in &pending.requests {
             if !self.store.has_entry(b, name) {
-                let old = match pending.old(name) {
-                    Some(old) => old.clone(),
-                    None => self.store.value_above(b, name),
-                };
-                self.store.add_entry(b, name, old);
+                self.store
+                    .add_entry(b, name, self.store.value_above(b, name));
+                if pending.names.contains(&name) {
+                    moved.push(name);
+                }
             }
         }
-        let changes = self.recompute_entries(b, incoming);
+        let mut changes = self.recompute_entries(b, incoming);
         if pending.all || (pending.reach && !kept_live) {
             return EntryChange::All;
+        }
+        for name in moved {
+            if !changes.contains(&name) {
+                changes.push(name);
+            }
         }
         // A name without an entry passes through `b`: it changed as its predecessors report.
         let mut passing = std::mem::take(&mut pending.names);
         if !self.store.entries(b).is_empty() {
-            passing.retain(|c| !self.store.has_entry(b, c.name));
-        }
-        if pending.merged {
-            // Changes reported by one predecessor are real; merged ones may have changed back.
-            passing.retain(|c| self.store.value_above(b, c.name) != c.old);
+            passing.retain(|&n| !self.store.has_entry(b, n));
         }
         passing.extend(changes);
         names_change(passing)
     }
 
     /// Recomputes the head entries of `b` from its incoming edges; gives the entries that changed.
-    fn recompute_entries(&mut self, b: BlockId, incoming: &Incoming<D>) -> Vec<Change<D>> {
+    fn recompute_entries(&mut self, b: BlockId, incoming: &Incoming<D>) -> Vec<NameId> {
         let new: Vec<D> = self
             .store
             .entries(b)
@@ -1119,8 +1077,8 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         let mut changes = Vec::new();
         for (entry, value) in self.store.entries_mut(b).iter_mut().zip(new) {
             if entry.1 != value {
-                let old = std::mem::replace(&mut entry.1, value.clone());
-                changes.push(Change { name: entry.0, old });
+                entry.1 = value;
+                changes.push(entry.0);
             }
         }
         changes
@@ -1230,11 +1188,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
 
     /// Applies the statements of `b` after its head changed by `change`; reports how its exit
     /// changed.
-    fn transfer(
-        &mut self,
-        b: BlockId,
-        change: EntryChange<D>,
-    ) -> Result<ExitChange<D>, StopReason> {
+    fn transfer(&mut self, b: BlockId, change: EntryChange) -> Result<ExitChange, StopReason> {
         if self.stats.visits >= self.limits.max_visits {
             return Err(StopReason::Budget {
                 visits: self.stats.visits,
@@ -1274,7 +1228,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     /// Evaluates every statement of `b`. With `entry_changes` (the names that changed at its
     /// head) reports the names whose exit value changed; without, reports nothing (the caller
     /// knows everything may have changed).
-    fn evaluate_all(&mut self, b: BlockId, entry_changes: Option<Vec<Change<D>>>) -> ExitChange<D> {
+    fn evaluate_all(&mut self, b: BlockId, entry_changes: Option<Vec<NameId>>) -> ExitChange {
         let program: &'a P = self.program;
         let stamp = self.defs.fresh();
         let mut slot = self.store.slots(b).start;
@@ -1295,7 +1249,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             };
             let old = self.store.set_slot(slot, value);
             if entry_changes.is_some() && old != *self.store.slot(slot) {
-                changed_slots.push((slot, old));
+                changed_slots.push(slot);
             }
             self.defs.stamps[dest.index()] = stamp;
             self.def_slot[dest.index()] = slot as u32;
@@ -1311,10 +1265,10 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     /// Temporal sparsity: evaluates only the statements of `b` that read a name whose value
     /// changed (at the head, as `entry_changes` says, or earlier in the block); reports the names
     /// whose exit value changed.
-    fn evaluate_changed(&mut self, b: BlockId, entry_changes: Vec<Change<D>>) -> ExitChange<D> {
+    fn evaluate_changed(&mut self, b: BlockId, entry_changes: Vec<NameId>) -> ExitChange {
         let changed = self.changed.fresh();
-        for c in &entry_changes {
-            self.changed.stamps[c.name.index()] = changed;
+        for n in &entry_changes {
+            self.changed.stamps[n.index()] = changed;
         }
         let uses = &self.uses[b.index()];
         if !uses
@@ -1329,7 +1283,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
                 }
             }
             let mut names = entry_changes;
-            names.retain(|c| self.defs.stamps[c.name.index()] != stamp);
+            names.retain(|n| self.defs.stamps[n.index()] != stamp);
             return names_exit(names);
         }
         let program: &'a P = self.program;
@@ -1357,7 +1311,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
                 self.stats.evaluations += 1;
                 let old = self.store.set_slot(slot, value);
                 if old != *self.store.slot(slot) {
-                    changed_slots.push((slot, old));
+                    changed_slots.push(slot);
                     now_changed = true;
                 }
             }
@@ -1370,24 +1324,24 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// The names whose value at the exit of the block just evaluated changed: those whose last
-    /// definition in it changed (slots in `changed_slots`, with previous values), and those that
-    /// changed at its head and are not defined in it. `stamp` marks the names the block defines in
+    /// definition in it changed (slots in `changed_slots`), and those that changed at its head and
+    /// are not defined in it. `stamp` marks the names the block defines in
     /// `self.defs`.
     fn exit_changes(
         &mut self,
         stamp: u32,
-        entry_changes: Vec<Change<D>>,
-        mut changed_slots: Vec<(usize, D)>,
-    ) -> ExitChange<D> {
+        entry_changes: Vec<NameId>,
+        mut changed_slots: Vec<usize>,
+    ) -> ExitChange {
         let mut passing = entry_changes;
-        passing.retain(|c| self.defs.stamps[c.name.index()] != stamp);
+        passing.retain(|n| self.defs.stamps[n.index()] != stamp);
         passing.reserve(changed_slots.len());
-        for (slot, old) in changed_slots.drain(..) {
+        for slot in changed_slots.drain(..) {
             let Some(name) = self.store.slot_name(slot) else {
                 continue;
             };
             if self.def_slot[name.index()] as usize == slot {
-                passing.push(Change { name, old });
+                passing.push(name);
             }
         }
         self.changed_slots = changed_slots;
@@ -1395,7 +1349,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     }
 
     /// Keeps the snapshot of a back-edge source equal to its exit state.
-    fn update_snapshot(&mut self, b: BlockId, exit: &ExitChange<D>) {
+    fn update_snapshot(&mut self, b: BlockId, exit: &ExitChange) {
         let slot = self.snapshot_slot[b.index()];
         if slot == NONE {
             return;
@@ -1405,8 +1359,8 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         match exit {
             ExitChange::Nothing => {}
             ExitChange::Names(names) => {
-                for change in names {
-                    snapshot.values[change.name.index()] = self.store.value_at_exit(b, change.name);
+                for &name in names {
+                    snapshot.values[name.index()] = self.store.value_at_exit(b, name);
                 }
             }
             ExitChange::Reach | ExitChange::All => {
@@ -1443,7 +1397,7 @@ fn env<D: Clone>(reach: bool, values: &[D]) -> Env<D> {
     }
 }
 
-fn names_change<D>(changes: Vec<Change<D>>) -> EntryChange<D> {
+fn names_change(changes: Vec<NameId>) -> EntryChange {
     if changes.is_empty() {
         EntryChange::Unchanged
     } else {
@@ -1451,7 +1405,7 @@ fn names_change<D>(changes: Vec<Change<D>>) -> EntryChange<D> {
     }
 }
 
-fn names_exit<D>(names: Vec<Change<D>>) -> ExitChange<D> {
+fn names_exit(names: Vec<NameId>) -> ExitChange {
     if names.is_empty() {
         ExitChange::Nothing
     } else {
