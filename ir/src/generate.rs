@@ -420,8 +420,6 @@ impl Shape {
     /// in rotation and reads names defined shortly before (one read in 32 goes anywhere).
     fn local_arith(&mut self) -> Stmt {
         const OPS: [Op; 6] = [Op::Add, Op::Sub, Op::Mul, Op::Xor, Op::And, Op::Or];
-        let dest = NameId::new(self.next_dest);
-        self.next_dest = (self.next_dest + 1) % self.names;
         let a = if self.rng.percent(3) {
             Operand::Name(NameId::new(self.rng.below(self.names)))
         } else {
@@ -432,6 +430,8 @@ impl Shape {
         } else {
             self.recent()
         };
+        let dest = NameId::new(self.next_dest);
+        self.next_dest = (self.next_dest + 1) % self.names;
         Stmt::Assign {
             dest,
             rhs: Rhs::Binary(self.rng.pick(&OPS, Op::Add), a, b),

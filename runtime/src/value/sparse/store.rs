@@ -133,6 +133,14 @@ impl<D: Lattice + Top> Store<D> {
         }
     }
 
+    /// The immediate dominator of `b`, if any.
+    pub(crate) fn idom(&self, b: BlockId) -> Option<BlockId> {
+        match self.nodes[b.index()].idom {
+            NONE => None,
+            d => Some(BlockId(d)),
+        }
+    }
+
     /// Whether `b` keeps a value for every name at its head.
     pub(crate) fn is_complete(&self, b: BlockId) -> bool {
         self.nodes[b.index()].complete != NONE
@@ -189,9 +197,8 @@ impl<D: Lattice + Top> Store<D> {
 
     /// Whether `b` has a head entry for `name`.
     pub(crate) fn has_entry(&self, b: BlockId, name: NameId) -> bool {
-        self.entries[b.index()]
-            .binary_search_by_key(&name, |e| e.0)
-            .is_ok()
+        let list = &self.entries[b.index()];
+        !list.is_empty() && list.binary_search_by_key(&name, |e| e.0).is_ok()
     }
 
     /// Adds a head entry for `name` at the (not complete) block `b`, holding `value`.
