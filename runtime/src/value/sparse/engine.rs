@@ -6,7 +6,9 @@
 //! instead of copying and comparing an environment of every name, a visit recomputes the few
 //! head entries of the block, re-evaluates its statements (all of them, or with temporal sparsity
 //! only those reading a name that changed) and tells its successors which names changed at its
-//! exit, with their previous values.
+//! exit. (A name reported has changed as long as values at a point change monotonically between
+//! two visits, which they do in each phase when transfers are monotone; otherwise the engine may
+//! revisit more blocks than the dense solver, which changes no result.)
 //!
 //! Why the results are the same: when the dense solver takes a block from its worklist, every
 //! block before it in the weak topological order holds exactly what flows into it, so the states
