@@ -6,7 +6,8 @@
 //! - [`engine`]: the worklist solver, the naive reference solver and tracing.
 //! - [`graph_free`]: the graph-free instruction-level solver for instruction lists.
 //! - [`liveness`]: live names, the reference backward analysis.
-//! - [`value`]: non-relational value analysis over any value domain (constants, intervals).
+//! - [`value`]: non-relational value analysis over any value domain (constants, intervals), with
+//!   dense or sparse states ([`value::StateRepr`]).
 //! - `laws` (feature `laws`): the generic lattice-law checker and proptest strategies.
 //!
 //! The runtime knows nothing about syntax: no parser, no proc-macro machinery.
