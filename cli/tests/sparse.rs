@@ -336,3 +336,41 @@ fn a_broken_widening_stops_every_representation_alike() {
     check::<Broken<true>>(function, "not an upper bound");
     check::<Broken<false>>(function, "did not stabilise");
 }
+
+/// A loop around a long chain of blocks that read a parameter and a name assigned far above:
+/// lookups walk long enough to leave forward pointers, and a definition found in a late iteration
+/// (the arm taken once `i` reaches 2) must invalidate them.
+fn long_chain(blocks: usize) -> Module {
+    let mut text = String::from(
+        "fn main(p) {\nbb0:\n    t = 1\n    i = 0\n    goto head\nhead:\n    br i < 4, c0, done\n",
+    );
+    for k in 0..blocks {
+        let next = if k + 1 == blocks {
+            "latch".to_string()
+        } else {
+            format!("c{}", k + 1)
+        };
+        text.push_str(&format!("c{k}:\n    a = p + t\n    b = a * {k}\n"));
+        if k == blocks / 2 {
+            text.push_str(&format!(
+                "    br i == 2, late, {next}\nlate:\n    t = t + b\n"
+            ));
+        }
+        text.push_str(&format!("    goto {next}\n"));
+    }
+    text.push_str("latch:\n    i = i + 1\n    goto head\ndone:\n    ret t\n}\n");
+    absinthe_ir::parse_module("chain.air", &text).expect("valid chain")
+}
+
+#[test]
+fn long_walks_leave_forward_pointers_that_stay_correct() {
+    let mut coverage = Coverage::default();
+    for blocks in [10, 40, 120] {
+        compare_all(
+            &long_chain(blocks),
+            &format!("chain of {blocks}"),
+            &mut coverage,
+        );
+    }
+    assert!(coverage.widenings > 0, "{coverage:?}");
+}

@@ -8,8 +8,16 @@
 //! (loop heads and their iterated dominance frontier) a value for every name. The store knows
 //! nothing about transfer functions: the engine in `super::engine` decides what goes where.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::lattice::{Lattice, Top};
 use crate::program::{BlockId, NameId};
+
+/// A lookup that walks past this many blocks leaves a forward pointer at the block it started
+/// from, so that later lookups through that block jump to the definition (use-forwarding).
+const FORWARD_AFTER: u32 = 16;
 
 /// Marks "none" in the dense `u32` tables.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -67,6 +75,27 @@ pub(crate) struct Store<D> {
     reach: Vec<bool>,
     /// Parameters are top at the entry; every other name is bottom there.
     is_param: Vec<bool>,
+    /// Per name: how many definition sites it has had; a forward pointer recorded under an older
+    /// count may skip a definition found since, and is ignored.
+    epoch: Vec<u32>,
+    /// Per block: whether some forward pointer starts there.
+    forwarded: Vec<AtomicBool>,
+    /// Forward pointers: `(block, name)` → (the block where a lookup of `name` from the end of
+    /// `block` ends, `NONE` for the boundary; the name's epoch then). Read by key only.
+    forwards: Mutex<HashMap<(u32, u32), (u32, u32)>>,
+}
+
+/// Where a lookup ended.
+#[derive(Clone, Copy, Debug)]
+enum Found {
+    /// At a slot (of the block given).
+    Slot(BlockId, usize),
+    /// At a head entry (block, index in its entries).
+    Entry(BlockId, usize),
+    /// At a complete block.
+    Complete(BlockId),
+    /// Nowhere: the boundary value.
+    Boundary,
 }
 
 impl<D: Lattice + Top> Store<D> {
@@ -116,6 +145,9 @@ impl<D: Lattice + Top> Store<D> {
             complete: complete_values,
             reach: vec![false; idom.len()],
             is_param,
+            epoch: vec![0; names],
+            forwarded: (0..idom.len()).map(|_| AtomicBool::new(false)).collect(),
+            forwards: Mutex::new(HashMap::new()),
         }
     }
 
@@ -165,6 +197,7 @@ impl<D: Lattice + Top> Store<D> {
     pub(crate) fn define(&mut self, b: BlockId, slot: usize, name: NameId) {
         self.slot_name[slot] = name.0;
         hold(&mut self.nodes[b.index()].filter, name);
+        self.epoch[name.index()] = self.epoch[name.index()].wrapping_add(1);
     }
 
     /// The name `slot` defines, once its block was evaluated.
@@ -211,6 +244,7 @@ impl<D: Lattice + Top> Store<D> {
             grown.extend_from_slice(&list[at..]);
             *list = grown.into_boxed_slice();
             hold(&mut self.nodes[b.index()].filter, name);
+            self.epoch[name.index()] = self.epoch[name.index()].wrapping_add(1);
         }
     }
 
@@ -244,8 +278,23 @@ impl<D: Lattice + Top> Store<D> {
 
     /// The value of `name` at the end of `b`: its last definition in `b`, else its value at the
     /// head of `b`; `None` means the boundary value.
-    fn exit_ref(&self, mut b: BlockId, name: NameId) -> Option<&D> {
-        loop {
+    fn exit_ref(&self, b: BlockId, name: NameId) -> Option<&D> {
+        match self.resolve(b, name) {
+            Found::Slot(_, s) => Some(&self.slot_value[s]),
+            Found::Entry(d, i) => Some(&self.entries[d.index()][i].1),
+            Found::Complete(d) => {
+                self.complete[self.nodes[d.index()].complete as usize].get(name.index())
+            }
+            Found::Boundary => None,
+        }
+    }
+
+    /// Where the lookup of `name` at the end of `start` ends: the walk up the dominator tree,
+    /// following forward pointers, and leaving one at `start` when the walk was long.
+    fn resolve(&self, start: BlockId, name: NameId) -> Found {
+        let mut b = start;
+        let mut steps = 0u32;
+        let found = loop {
             let node = self.nodes[b.index()];
             if may_hold(node.filter, name) {
                 let slots = self.slots(b);
@@ -253,23 +302,60 @@ impl<D: Lattice + Top> Store<D> {
                     .iter()
                     .rposition(|&n| n == name.0)
                 {
-                    return Some(&self.slot_value[slots.start + i]);
+                    break Found::Slot(b, slots.start + i);
                 }
                 if node.complete == NONE {
                     let list = &self.entries[b.index()];
                     if let Ok(i) = list.binary_search_by_key(&name, |e| e.0) {
-                        return Some(&list[i].1);
+                        break Found::Entry(b, i);
                     }
                 }
             }
             if node.complete != NONE {
-                return self.complete[node.complete as usize].get(name.index());
+                break Found::Complete(b);
+            }
+            if self.forwarded[b.index()].load(Ordering::Relaxed) {
+                let target = self.forward(b, name);
+                if let Some((t, epoch)) = target {
+                    if epoch == self.epoch[name.index()] {
+                        if t == NONE {
+                            break Found::Boundary;
+                        }
+                        b = BlockId(t);
+                        steps += 1;
+                        continue;
+                    }
+                }
             }
             match node.idom {
-                NONE => return None,
+                NONE => break Found::Boundary,
                 d => b = BlockId(d),
             }
+            steps += 1;
+        };
+        if steps > FORWARD_AFTER {
+            let target = match found {
+                Found::Slot(d, _) | Found::Entry(d, _) | Found::Complete(d) => d.0,
+                Found::Boundary => NONE,
+            };
+            let epoch = self.epoch[name.index()];
+            self.forwards_map()
+                .insert((start.0, name.0), (target, epoch));
+            self.forwarded[start.index()].store(true, Ordering::Relaxed);
         }
+        found
+    }
+
+    /// The forward pointer of `name` at `b`, if any.
+    fn forward(&self, b: BlockId, name: NameId) -> Option<(u32, u32)> {
+        self.forwards_map().get(&(b.0, name.0)).copied()
+    }
+
+    /// The forward pointers (a poisoned lock only means a panic elsewhere; the map is intact).
+    fn forwards_map(&self) -> std::sync::MutexGuard<'_, HashMap<(u32, u32), (u32, u32)>> {
+        self.forwards
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The value of `name` at the head of `b`.
