@@ -108,10 +108,10 @@ fn alone(function: Function, fields: Vec<String>) -> Module {
     }
 }
 
-/// Core-IR generator settings: 2 to 20 blocks, from mostly forward jumps to loop nests and
+/// Core-IR generator settings: 2 to 40 blocks, from mostly forward jumps to loop nests and
 /// irreducible cycles.
 fn air_config() -> impl Strategy<Value = GenConfig> {
-    (2usize..20, 1usize..6, 2usize..8, 0u32..=70, any::<bool>()).prop_map(
+    (2usize..40, 1usize..6, 2usize..8, 0u32..=70, any::<bool>()).prop_map(
         |(blocks, max_stmts, names, back_percent, init_names)| GenConfig {
             blocks,
             max_stmts,

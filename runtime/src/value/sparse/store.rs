@@ -5,8 +5,9 @@
 //! keeps φ summaries out of band: for most blocks a short sorted list of *entries* (the names
 //! whose value may differ from the one at the immediate dominator: names merged from several
 //! definitions, and names an incoming edge refines or a φ defines), and for *complete* blocks
-//! (loop heads and their iterated dominance frontier) a value for every name. The store knows
-//! nothing about transfer functions: the engine in `super::engine` decides what goes where.
+//! (loop heads and their iterated dominance frontier) a value for every name. A lookup that walks
+//! far leaves a forward pointer where it started, so the next one through there jumps. The store
+//! knows nothing about transfer functions: the engine in `super::engine` decides what goes where.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
