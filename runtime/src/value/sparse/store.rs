@@ -17,8 +17,11 @@ use crate::lattice::{Lattice, Top};
 use crate::program::{BlockId, NameId};
 
 /// A lookup that walks past this many blocks leaves a forward pointer at the block it started
-/// from, so that later lookups through that block jump to the definition (use-forwarding).
+/// from, so that later lookups through that block jump to the definition (use-forwarding)...
 const FORWARD_AFTER: u32 = 16;
+/// ...when the name has had at most this many definition sites: the pointers of names defined
+/// all over the function would keep going stale.
+const FORWARD_SITES: u32 = 4;
 
 /// Marks "none" in the dense `u32` tables.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -76,8 +79,8 @@ pub(crate) struct Store<D> {
     reach: Vec<bool>,
     /// Parameters are top at the entry; every other name is bottom there.
     is_param: Vec<bool>,
-    /// Per name: how many definition sites it has had; a forward pointer recorded under an older
-    /// count may skip a definition found since, and is ignored.
+    /// Per name: how many definition sites it has had (wrapping); a forward pointer recorded
+    /// under an older count may skip a definition found since, and is ignored.
     epoch: Vec<u32>,
     /// Per block: whether some forward pointer starts there.
     forwarded: Vec<AtomicBool>,
@@ -334,7 +337,7 @@ impl<D: Lattice + Top> Store<D> {
             }
             steps += 1;
         };
-        if steps > FORWARD_AFTER {
+        if steps > FORWARD_AFTER && self.epoch[name.index()] <= FORWARD_SITES {
             let target = match found {
                 Found::Slot(d, _) | Found::Entry(d, _) | Found::Complete(d) => d.0,
                 Found::Boundary => NONE,
