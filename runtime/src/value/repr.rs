@@ -73,7 +73,7 @@ pub struct ValueSolution<D> {
 #[derive(Debug)]
 enum Inner<D> {
     Dense(Solution<Env<D>>),
-    Sparse(SparseSolution<D>),
+    Sparse(Box<SparseSolution<D>>),
 }
 
 impl<D: ValueDomain> ValueSolution<D> {
@@ -133,7 +133,7 @@ impl<D: ValueDomain> ValueSolution<D> {
     pub fn into_dense(self) -> Solution<Env<D>> {
         match self.inner {
             Inner::Dense(s) => s,
-            Inner::Sparse(s) => s.into_dense(),
+            Inner::Sparse(s) => (*s).into_dense(),
         }
     }
 
@@ -141,7 +141,7 @@ impl<D: ValueDomain> ValueSolution<D> {
     pub fn as_sparse(&self) -> Option<&SparseSolution<D>> {
         match &self.inner {
             Inner::Dense(_) => None,
-            Inner::Sparse(s) => Some(s),
+            Inner::Sparse(s) => Some(s.as_ref()),
         }
     }
 }
@@ -158,8 +158,12 @@ impl<D: ValueDomain> NonRelational<D> {
     ) -> ValueSolution<D> {
         let inner = match repr {
             StateRepr::Dense => Inner::Dense(solve(program, self, limits)),
-            StateRepr::Sparse => Inner::Sparse(sparse::solve(program, self, limits, false)),
-            StateRepr::SparseTemporal => Inner::Sparse(sparse::solve(program, self, limits, true)),
+            StateRepr::Sparse => {
+                Inner::Sparse(Box::new(sparse::solve(program, self, limits, false)))
+            }
+            StateRepr::SparseTemporal => {
+                Inner::Sparse(Box::new(sparse::solve(program, self, limits, true)))
+            }
         };
         ValueSolution { inner }
     }
