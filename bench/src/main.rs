@@ -1,7 +1,14 @@
 //! absinthe's bench binary. `throughput` prints how many statements per second the worklist
 //! solver analyzes on generated programs of 10³ to 10⁶ statements in three shapes, for constant
-//! propagation and intervals, and how the time grows from one size to the next. `dom` compares
-//! constant propagation declared in a `.dom` file with the hand-written one on the same programs.
+//! propagation and intervals, and how the time grows from one size to the next. `sparse` compares
+//! the dense, sparse and sparse+temporal states on the same sizes and three shapes with many
+//! names: time, peak bytes held by the analysis (a counting allocator), transfer evaluations.
+//! `dom` compares constant propagation declared in a `.dom` file with the hand-written one on the
+//! same programs.
+
+mod alloc;
+mod clock;
+mod sparse;
 
 use absinthe::engine::{Limits, solve};
 use absinthe::lattice::{Flat, Interval};
@@ -9,6 +16,9 @@ use absinthe::value::{DeclaredAnalysis, NonRelational, ValueDomain};
 use absinthe_dsl_examples::dom::const_prop::{ConstPropAnalysis, ConstValue};
 use absinthe_ir::function::Module;
 use std::time::{Duration, Instant};
+
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting::new();
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -19,11 +29,30 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|v| v.parse::<u32>().ok())
         .unwrap_or(6);
+    let names = args
+        .iter()
+        .position(|a| a == "--names")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse::<usize>().ok());
+    let shape = args
+        .iter()
+        .position(|a| a == "--shape")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
+    let state = args
+        .iter()
+        .position(|a| a == "--state")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| absinthe::value::StateRepr::parse(v));
     match command {
         "throughput" => throughput(max_exp),
+        "sparse" => sparse::run(max_exp, names, shape, state, &ALLOCATOR),
         "dom" => dom(),
         other => {
-            eprintln!("unknown benchmark `{other}`; known: throughput [--max-exp N], dom");
+            eprintln!(
+                "unknown benchmark `{other}`; known: throughput [--max-exp N], \
+                 sparse [--max-exp N] [--names N] [--shape NAME] [--state NAME], dom"
+            );
             std::process::exit(2);
         }
     }

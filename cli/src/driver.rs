@@ -3,11 +3,11 @@
 
 use crate::analyses::AnalysisName;
 use crate::render::{annotated, env_json, env_text};
-use absinthe::engine::{Limits, Solution, StopReason, solve};
+use absinthe::engine::{Limits, Solution, StopReason};
 use absinthe::graph_free::{Flow, InstrProgram, solve_graph_free};
 use absinthe::lattice::{Flat, Interval};
 use absinthe::program::{Rhs, Stmt};
-use absinthe::value::{Env, NonRelational, ValueDomain};
+use absinthe::value::{Env, NonRelational, StateRepr, ValueDomain};
 use absinthe_dsl_examples::disjunctive::value::Disjunctive;
 use absinthe_dsl_examples::dom;
 use absinthe_dsl_examples::seed::value::SeedValue;
@@ -100,41 +100,55 @@ pub struct Report {
     pub warnings: Vec<String>,
 }
 
-/// Runs `analysis` on `input` and renders it.
+/// Runs `analysis` on `input` with states kept as `state` says, and renders it. The output does
+/// not depend on `state`.
 pub fn run(
     input: &Input,
     analysis: AnalysisName,
     strategy: Strategy,
+    state: StateRepr,
     limits: &Limits,
     format: Format,
 ) -> Result<Report, String> {
+    if strategy == Strategy::GraphFree && state != StateRepr::Dense {
+        return Err(format!(
+            "the graph-free strategy keeps one dense state per instruction; `--state {state}` \
+             needs `--strategy worklist`"
+        ));
+    }
     match analysis {
         AnalysisName::Const | AnalysisName::Sccp => {
-            run_with::<Flat<i64>>(input, analysis, strategy, limits, format)
+            run_with::<Flat<i64>>(input, analysis, strategy, state, limits, format)
         }
-        AnalysisName::Interval => run_with::<Interval>(input, analysis, strategy, limits, format),
-        AnalysisName::Seed => run_with::<SeedValue>(input, analysis, strategy, limits, format),
-        AnalysisName::Signs => run_with::<Signals>(input, analysis, strategy, limits, format),
+        AnalysisName::Interval => {
+            run_with::<Interval>(input, analysis, strategy, state, limits, format)
+        }
+        AnalysisName::Seed => {
+            run_with::<SeedValue>(input, analysis, strategy, state, limits, format)
+        }
+        AnalysisName::Signs => {
+            run_with::<Signals>(input, analysis, strategy, state, limits, format)
+        }
         AnalysisName::SignsDirect => {
-            run_with::<DirectSignals>(input, analysis, strategy, limits, format)
+            run_with::<DirectSignals>(input, analysis, strategy, state, limits, format)
         }
         AnalysisName::Disjunctive => {
-            run_with::<Disjunctive>(input, analysis, strategy, limits, format)
+            run_with::<Disjunctive>(input, analysis, strategy, state, limits, format)
         }
-        AnalysisName::ConstDom | AnalysisName::SccpDom => {
-            run_with::<dom::const_prop::ConstValue>(input, analysis, strategy, limits, format)
-        }
+        AnalysisName::ConstDom | AnalysisName::SccpDom => run_with::<dom::const_prop::ConstValue>(
+            input, analysis, strategy, state, limits, format,
+        ),
         AnalysisName::SeedDom => {
-            run_with::<dom::seed::SeedValue>(input, analysis, strategy, limits, format)
+            run_with::<dom::seed::SeedValue>(input, analysis, strategy, state, limits, format)
         }
         AnalysisName::SignsDom => {
-            run_with::<dom::signs::Signals>(input, analysis, strategy, limits, format)
+            run_with::<dom::signs::Signals>(input, analysis, strategy, state, limits, format)
         }
-        AnalysisName::DisjunctiveDom => {
-            run_with::<dom::disjunctive::Disjunctive>(input, analysis, strategy, limits, format)
-        }
+        AnalysisName::DisjunctiveDom => run_with::<dom::disjunctive::Disjunctive>(
+            input, analysis, strategy, state, limits, format,
+        ),
         AnalysisName::IntervalDom => {
-            run_with::<dom::interval::Range>(input, analysis, strategy, limits, format)
+            run_with::<dom::interval::Range>(input, analysis, strategy, state, limits, format)
         }
     }
 }
@@ -143,13 +157,14 @@ fn run_with<D: ValueDomain>(
     input: &Input,
     analysis: AnalysisName,
     strategy: Strategy,
+    state: StateRepr,
     limits: &Limits,
     format: Format,
 ) -> Result<Report, String> {
     let conditional = analysis.conditional();
     match input {
         Input::Toy { program, .. } => {
-            let result = analyze_toy::<D>(program, conditional, strategy, limits);
+            let result = analyze_toy_with::<D>(program, conditional, strategy, state, limits);
             let warnings = stop_warning(&result.stop, "the program");
             let output = match format {
                 Format::Text => toy_text(program, analysis, strategy, &result),
@@ -171,7 +186,7 @@ fn run_with<D: ValueDomain>(
             let results: Vec<FunctionAnalysis<D>> = module
                 .functions
                 .iter()
-                .map(|f| analyze_function::<D>(f, conditional, limits))
+                .map(|f| analyze_function_with::<D>(f, conditional, state, limits))
                 .collect();
             let mut warnings = Vec::new();
             for (f, r) in module.functions.iter().zip(&results) {
@@ -225,11 +240,23 @@ pub fn analyze_toy<D: ValueDomain>(
     strategy: Strategy,
     limits: &Limits,
 ) -> ToyAnalysis<D> {
+    analyze_toy_with(program, conditional, strategy, StateRepr::Dense, limits)
+}
+
+/// [`analyze_toy`] with the worklist strategy's states kept as `state` says (the graph-free
+/// strategy always keeps dense states).
+pub fn analyze_toy_with<D: ValueDomain>(
+    program: &ToyProgram,
+    conditional: bool,
+    strategy: Strategy,
+    state: StateRepr,
+    limits: &Limits,
+) -> ToyAnalysis<D> {
     let analysis = NonRelational::<D>::new(conditional);
     match strategy {
         Strategy::Worklist => {
             let (function, pcs) = program.lower();
-            let solution = solve(&function, &analysis, limits);
+            let solution = analysis.solve(&function, state, limits).into_dense();
             let block_points: Vec<Vec<Env<D>>> = (0..function.blocks().len())
                 .map(|b| {
                     let b = absinthe::program::BlockId::new(b);
@@ -334,8 +361,18 @@ pub fn analyze_function<D: ValueDomain>(
     conditional: bool,
     limits: &Limits,
 ) -> FunctionAnalysis<D> {
+    analyze_function_with(function, conditional, StateRepr::Dense, limits)
+}
+
+/// [`analyze_function`] with states kept as `state` says (the result is the same).
+pub fn analyze_function_with<D: ValueDomain>(
+    function: &Function,
+    conditional: bool,
+    state: StateRepr,
+    limits: &Limits,
+) -> FunctionAnalysis<D> {
     let analysis = NonRelational::<D>::new(conditional);
-    let solution = solve(function, &analysis, limits);
+    let solution = analysis.solve(function, state, limits).into_dense();
     let points = (0..function.blocks().len())
         .map(|b| {
             let b = absinthe::program::BlockId::new(b);

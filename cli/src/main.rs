@@ -2,6 +2,7 @@
 //! writes to the terminal.
 
 use absinthe::engine::Limits;
+use absinthe::value::StateRepr;
 use absinthe_cli::analyses::AnalysisName;
 use absinthe_cli::dom;
 use absinthe_cli::driver::{self, Format, Input, Strategy};
@@ -67,6 +68,9 @@ struct VerifyArgs {
     /// Steps each concrete run may take.
     #[arg(long, default_value_t = 10_000)]
     max_steps: u64,
+    /// How the analysis keeps its states (the verdict is the same).
+    #[arg(long, default_value = "dense")]
+    state: StateArg,
 }
 
 #[derive(Debug, clap::Args)]
@@ -83,6 +87,11 @@ struct AnalyzeArgs {
     /// The fixpoint strategy (`graph-free` only applies to toy programs).
     #[arg(long, default_value = "worklist")]
     strategy: StrategyArg,
+    /// How the worklist strategy keeps its states: an environment per block (`dense`), values
+    /// at definitions only (`sparse`), and re-evaluating only what a change reaches
+    /// (`sparse-temporal`). The output is the same.
+    #[arg(long, default_value = "dense")]
+    state: StateArg,
     /// Stop after this many block visits (or instruction evaluations).
     #[arg(long, default_value_t = Limits::default().max_visits)]
     max_visits: u64,
@@ -98,6 +107,23 @@ enum FormatArg {
 enum StrategyArg {
     Worklist,
     GraphFree,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum StateArg {
+    Dense,
+    Sparse,
+    SparseTemporal,
+}
+
+impl StateArg {
+    fn repr(self) -> StateRepr {
+        match self {
+            StateArg::Dense => StateRepr::Dense,
+            StateArg::Sparse => StateRepr::Sparse,
+            StateArg::SparseTemporal => StateRepr::SparseTemporal,
+        }
+    }
 }
 
 fn parse_analysis(name: &str) -> Result<AnalysisName, String> {
@@ -174,6 +200,7 @@ fn verify(args: VerifyArgs) -> ExitCode {
         runs: args.runs,
         seed: args.seed,
         max_steps: args.max_steps,
+        state: args.state.repr(),
     };
     let report = verify::run(
         &input,
@@ -221,7 +248,14 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         StrategyArg::Worklist => Strategy::Worklist,
         StrategyArg::GraphFree => Strategy::GraphFree,
     };
-    match driver::run(&input, args.analysis, strategy, &limits, format) {
+    match driver::run(
+        &input,
+        args.analysis,
+        strategy,
+        args.state.repr(),
+        &limits,
+        format,
+    ) {
         Ok(report) => {
             print!("{}", report.output);
             for warning in &report.warnings {

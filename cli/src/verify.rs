@@ -4,7 +4,7 @@
 
 use crate::driver::FunctionAnalysis;
 use absinthe::program::{BlockId, Cond, FuncId, NameId, Op, Operand, Program, Stmt, Terminator};
-use absinthe::value::{Env, NonRelational, ValueDomain};
+use absinthe::value::{Env, NonRelational, StateRepr, ValueDomain};
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::generate::Rng;
 use absinthe_ir::interp::{self, Value};
@@ -19,6 +19,8 @@ pub struct VerifyConfig {
     pub seed: u64,
     /// Steps each run may take.
     pub max_steps: u64,
+    /// How the analysis keeps its states (the verdict does not depend on it).
+    pub state: StateRepr,
 }
 
 impl Default for VerifyConfig {
@@ -27,6 +29,7 @@ impl Default for VerifyConfig {
             runs: 100,
             seed: 0,
             max_steps: 10_000,
+            state: StateRepr::Dense,
         }
     }
 }
@@ -563,7 +566,8 @@ pub fn verify_module<D: ValueDomain>(
 ) -> VerifyReport {
     let mut report = VerifyReport::default();
     for (i, function) in module.functions.iter().enumerate() {
-        let analysis = crate::driver::analyze_function::<D>(function, conditional, limits);
+        let analysis =
+            crate::driver::analyze_function_with::<D>(function, conditional, config.state, limits);
         report.absorb(verify_function(module, FuncId::new(i), &analysis, config));
     }
     report

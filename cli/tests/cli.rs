@@ -150,3 +150,75 @@ fn a_budget_that_runs_out_is_reported() {
     );
     assert!(stderr.contains("ran out of budget"), "{stderr}");
 }
+
+#[test]
+fn every_state_representation_prints_the_same() {
+    let files: [&[&str]; 5] = [
+        &[],
+        &["ir/test_data/prog0.toy"],
+        &["ir/test_data/count.air"],
+        &["ir/test_data/ssa_sum.air"],
+        &["ir/test_data/memory.air"],
+    ];
+    for file in files {
+        for analysis in ["const", "sccp", "interval"] {
+            for format in ["text", "json"] {
+                let run = |state: &str| {
+                    let mut args = vec!["analyze"];
+                    args.extend_from_slice(file);
+                    args.extend(["--analysis", analysis, "--format", format]);
+                    args.extend(["--state", state]);
+                    absinthe(&args)
+                };
+                let dense = run("dense");
+                assert_eq!(dense.0, 0, "{file:?} {analysis}: {}", dense.2);
+                for state in ["sparse", "sparse-temporal"] {
+                    assert_eq!(run(state), dense, "{file:?} {analysis} {format} {state}");
+                }
+            }
+        }
+    }
+    for file in ["ir/test_data/count.air", "ir/test_data/prog0.toy"] {
+        let verify = |state: &str| absinthe(&["verify", file, "--runs", "20", "--state", state]);
+        let dense = verify("dense");
+        assert_eq!(dense.0, 0, "{file}: {}", dense.1);
+        assert_eq!(verify("sparse"), dense, "{file}");
+        assert_eq!(verify("sparse-temporal"), dense, "{file}");
+    }
+}
+
+#[test]
+fn sparse_states_of_a_loop() {
+    check(
+        &[
+            "analyze",
+            "ir/test_data/count.air",
+            "--analysis",
+            "interval",
+            "--state",
+            "sparse-temporal",
+        ],
+        expect![[r#"
+            exit 0
+            --- stdout
+            # analysis: interval
+            # main: stable; 9 block visits
+            fn main() {
+            bb0:
+                i = 0                  │ i = ⊥
+                goto head              │ i = [0, 0]
+            head:
+                br i < 10, body, done  │ i = [0, 10]
+            body:
+                i = i + 1              │ i = [0, 9]
+                goto head              │ i = [1, 10]
+            done:
+                ret i                  │ i = [10, 10]
+            }
+            --- stderr
+        "#]],
+    );
+    let (code, _, stderr) = absinthe(&["analyze", "--strategy", "graph-free", "--state", "sparse"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("needs `--strategy worklist`"), "{stderr}");
+}

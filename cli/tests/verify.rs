@@ -114,6 +114,7 @@ fn verify<D: ValueDomain>(module: &Module, runs: usize) -> VerifyReport {
         runs,
         seed: 1,
         max_steps: 10_000,
+        ..VerifyConfig::default()
     };
     verify_function(module, FuncId(0), &analysis, &config)
 }

@@ -338,6 +338,8 @@ struct Shape {
     blocks: Vec<Block>,
     names: usize,
     rng: Rng,
+    /// The name the next local statement defines (the wide shapes assign names in rotation).
+    next_dest: usize,
 }
 
 /// Statements per block when a long run of statements is split.
@@ -346,6 +348,8 @@ const CHUNK: usize = 24;
 const SHAPE_NAMES: usize = 8;
 /// Iterations of each loop of [`nested_loops`].
 const TRIP_COUNT: i64 = 5;
+/// How far back the statements of the wide shapes read.
+const WINDOW: usize = 16;
 
 impl Shape {
     fn new(names: usize) -> Shape {
@@ -353,6 +357,7 @@ impl Shape {
             blocks: Vec::new(),
             names: names.max(1),
             rng: Rng::new(0x5eed),
+            next_dest: 0,
         };
         let entry = shape.block();
         for i in 0..shape.names {
@@ -403,16 +408,50 @@ impl Shape {
         }
     }
 
-    /// Appends `count` statements starting in `b`, chaining new blocks every [`CHUNK`]
-    /// statements; gives the last block, still to be terminated.
-    fn fill(&mut self, mut b: BlockId, count: usize) -> BlockId {
+    /// A name defined by one of the last [`WINDOW`] local statements.
+    fn recent(&mut self) -> Operand {
+        let back = 1 + self.rng.below(WINDOW);
+        Operand::Name(NameId::new(
+            (self.next_dest + self.names * WINDOW - back) % self.names,
+        ))
+    }
+
+    /// One arithmetic statement with locality, as compiled code has it: it defines the next name
+    /// in rotation and reads names defined shortly before (one read in 32 goes anywhere).
+    fn local_arith(&mut self) -> Stmt {
+        const OPS: [Op; 6] = [Op::Add, Op::Sub, Op::Mul, Op::Xor, Op::And, Op::Or];
+        let a = if self.rng.percent(3) {
+            Operand::Name(NameId::new(self.rng.below(self.names)))
+        } else {
+            self.recent()
+        };
+        let b = if self.rng.percent(50) {
+            Operand::Int(self.rng.below(100) as i64)
+        } else {
+            self.recent()
+        };
+        let dest = NameId::new(self.next_dest);
+        self.next_dest = (self.next_dest + 1) % self.names;
+        Stmt::Assign {
+            dest,
+            rhs: Rhs::Binary(self.rng.pick(&OPS, Op::Add), a, b),
+        }
+    }
+
+    /// Appends `count` statements (local ones when `local`) starting in `b`, chaining new blocks
+    /// every [`CHUNK`] statements; gives the last block, still to be terminated.
+    fn fill_with(&mut self, mut b: BlockId, count: usize, local: bool) -> BlockId {
         for i in 0..count {
             if i > 0 && i % CHUNK == 0 {
                 let next = self.block();
                 self.set_term(b, Terminator::Goto(next));
                 b = next;
             }
-            let stmt = self.arith();
+            let stmt = if local {
+                self.local_arith()
+            } else {
+                self.arith()
+            };
             self.push(b, stmt);
         }
         b
@@ -449,12 +488,38 @@ pub fn straight_line(n_stmts: usize, n_names: usize) -> Module {
     shape.finish(shape_names(names))
 }
 
+/// A chain of blocks of 24 statements, `n_stmts` in all, over `n_names` names (the first
+/// `n_names` statements initialise them): straight-line code with many names. Statements assign
+/// the names in rotation and read names assigned shortly before, as compiled code does.
+pub fn wide_straight_line(n_stmts: usize, n_names: usize) -> Module {
+    let mut shape = Shape::new(n_names);
+    let names = shape.names;
+    let end = shape.fill_with(BlockId(0), n_stmts.saturating_sub(names), true);
+    shape.set_term(end, Terminator::Return(Some(Operand::Name(NameId(0)))));
+    shape.finish(shape_names(names))
+}
+
+/// [`nested_loops`] over `n_names` names, with the statements of [`wide_straight_line`].
+pub fn wide_nested_loops(n_stmts: usize, depth: usize, n_names: usize) -> Module {
+    loops(n_stmts, depth, n_names.max(1), true)
+}
+
+/// [`diamonds`] over `n_names` names, with the statements of [`wide_straight_line`]: each arm and
+/// each join assigns three names, and the condition compares two recently assigned names.
+pub fn wide_diamonds(n_stmts: usize, n_names: usize) -> Module {
+    branches(n_stmts, n_names.max(1), true)
+}
+
 /// `depth` nested counting loops (each runs 5 times) with about `n_stmts` arithmetic statements
 /// spread over the loop bodies in blocks of at most 24 statements.
 pub fn nested_loops(n_stmts: usize, depth: usize) -> Module {
+    loops(n_stmts, depth, SHAPE_NAMES, false)
+}
+
+fn loops(n_stmts: usize, depth: usize, n_names: usize, local: bool) -> Module {
     let depth = depth.max(1);
-    let mut shape = Shape::new(SHAPE_NAMES);
-    let counter = |level: usize| NameId::new(SHAPE_NAMES + level);
+    let mut shape = Shape::new(n_names);
+    let counter = |level: usize| NameId::new(n_names + level);
     let per_level = n_stmts / depth;
     let mut current = BlockId(0);
     let mut heads = Vec::with_capacity(depth);
@@ -488,7 +553,7 @@ pub fn nested_loops(n_stmts: usize, depth: usize) -> Module {
         } else {
             0
         };
-        current = shape.fill(body, per_level + extra);
+        current = shape.fill_with(body, per_level + extra, local);
         heads.push(head);
         exits.push(exit);
     }
@@ -505,7 +570,7 @@ pub fn nested_loops(n_stmts: usize, depth: usize) -> Module {
         current = exits[level];
     }
     shape.set_term(current, Terminator::Return(Some(Operand::Name(NameId(0)))));
-    let mut names = shape_names(SHAPE_NAMES);
+    let mut names = shape_names(n_names);
     names.extend((0..depth).map(|l| format!("i{l}")));
     shape.finish(names)
 }
@@ -513,13 +578,23 @@ pub fn nested_loops(n_stmts: usize, depth: usize) -> Module {
 /// A chain of if-then-else diamonds, each a condition block, two arms and a join, with about
 /// `n_stmts` arithmetic statements overall (three per block).
 pub fn diamonds(n_stmts: usize) -> Module {
+    branches(n_stmts, SHAPE_NAMES, false)
+}
+
+fn branches(n_stmts: usize, n_names: usize, local: bool) -> Module {
     const PER_BLOCK: usize = 3;
-    let mut shape = Shape::new(SHAPE_NAMES);
+    let mut shape = Shape::new(n_names);
     let mut current = BlockId(0);
-    let mut emitted = SHAPE_NAMES;
+    let mut emitted = n_names;
     while emitted < n_stmts {
-        let a = Operand::Name(NameId::new(shape.rng.below(SHAPE_NAMES)));
-        let b = Operand::Name(NameId::new(shape.rng.below(SHAPE_NAMES)));
+        let (a, b) = if local {
+            (shape.recent(), shape.recent())
+        } else {
+            (
+                Operand::Name(NameId::new(shape.rng.below(n_names))),
+                Operand::Name(NameId::new(shape.rng.below(n_names))),
+            )
+        };
         let then_to = shape.block();
         let else_to = shape.block();
         let join = shape.block();
@@ -532,14 +607,14 @@ pub fn diamonds(n_stmts: usize) -> Module {
             },
         );
         for arm in [then_to, else_to] {
-            let end = shape.fill(arm, PER_BLOCK);
+            let end = shape.fill_with(arm, PER_BLOCK, local);
             shape.set_term(end, Terminator::Goto(join));
         }
-        current = shape.fill(join, PER_BLOCK);
+        current = shape.fill_with(join, PER_BLOCK, local);
         emitted += 3 * PER_BLOCK;
     }
     shape.set_term(current, Terminator::Return(Some(Operand::Name(NameId(0)))));
-    shape.finish(shape_names(SHAPE_NAMES))
+    shape.finish(shape_names(n_names))
 }
 
 /// The callee id `main` has in generated modules.

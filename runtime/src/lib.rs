@@ -8,7 +8,8 @@
 //! - [`liveness`]: live names, the reference backward analysis.
 //! - [`product`]: reduced products (the reduction policy, the trait generated products
 //!   implement).
-//! - [`value`]: non-relational value analysis over any value domain (constants, intervals).
+//! - [`value`]: non-relational value analysis over any value domain (constants, intervals), with
+//!   dense or sparse states ([`value::StateRepr`]).
 //! - `laws` (feature `laws`): the generic lattice-law checker and proptest strategies.
 //!
 //! With the default feature `macros`, the attribute macros are re-exported here:

@@ -69,6 +69,13 @@ pub trait Analysis<G: Cfg + ?Sized> {
         let _ = (graph, blocks);
         Thresholds::none()
     }
+
+    /// How many transfer evaluations one [`Analysis::transfer_block`] of `block` counts for in
+    /// [`Stats::evaluations`] (for example one per statement). The default counts the block as one.
+    fn transfer_evaluations(&self, graph: &G, block: BlockId) -> u64 {
+        let _ = (graph, block);
+        1
+    }
 }
 
 /// Bounds on the work an engine may do.
@@ -123,6 +130,11 @@ impl StopReason {
 pub struct Stats {
     /// Blocks visited (each visit applies one block transfer).
     pub visits: u64,
+    /// Transfer evaluations: what the block transfers of the visits count for
+    /// ([`Analysis::transfer_evaluations`], one per statement for the value analyses). A
+    /// temporally sparse engine re-evaluates only the statements whose inputs changed, so its count
+    /// can be far below the dense engine's for the same visits.
+    pub evaluations: u64,
     /// Edge transfers computed.
     pub edge_transfers: u64,
     /// Joins into a block's incoming state.

@@ -55,6 +55,7 @@ where
             let mut state = incoming[b.index()].clone();
             if !state.is_bottom() {
                 analysis.transfer_block(graph, b, &mut state);
+                stats.evaluations += analysis.transfer_evaluations(graph, b);
             }
             stats.visits += 1;
             changed |= replace_if_changed(&mut outgoing[b.index()], state).changed();

@@ -385,6 +385,7 @@ where
         let mut state = before.clone();
         if !state.is_bottom() {
             self.analysis.transfer_block(self.graph, b, &mut state);
+            self.stats.evaluations += self.analysis.transfer_evaluations(self.graph, b);
         }
         if self.tracer.enabled() {
             self.tracer.event(Event::Transfer {

@@ -5,16 +5,23 @@
 //! This is the Green Fairy's "variable state over any value domain": instantiate it with flat
 //! constants and it is constant propagation; turn on conditions and it is Wegman–Zadeck
 //! conditional constant propagation; instantiate it with intervals and it is interval analysis.
+//!
+//! States are kept densely or sparsely as [`StateRepr`] says ([`NonRelational::solve`]); see
+//! [`sparse`] for how the sparse representation works.
 
 mod concrete;
 mod constant;
 mod env;
 mod interval;
 mod nonrel;
+mod repr;
+pub mod sparse;
 
 pub use concrete::Concrete;
 pub use env::Env;
 pub use nonrel::{NonRelational, PointStates};
+pub use repr::{StateRepr, ValueSolution};
+pub use sparse::SparseSolution;
 
 use crate::lattice::{Lattice, Top};
 use crate::program::Op;

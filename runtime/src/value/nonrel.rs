@@ -2,7 +2,7 @@
 
 use super::{Env, Truth, ValueDomain};
 use crate::engine::{Analysis, Direction};
-use crate::lattice::Thresholds;
+use crate::lattice::{Lattice, Thresholds};
 use crate::program::{BlockId, Cond, NameId, Op, Operand, Program, Rhs, Stmt, Terminator};
 use std::marker::PhantomData;
 
@@ -50,9 +50,27 @@ impl<D: ValueDomain> NonRelational<D> {
 
     /// The abstract value of `operand` in `env`.
     pub fn operand(env: &Env<D>, operand: Operand) -> D {
+        Self::operand_in(env, operand)
+    }
+
+    /// The abstract value of `operand` in `values`.
+    pub(crate) fn operand_in(values: &impl Bindings<D>, operand: Operand) -> D {
         match operand {
-            Operand::Name(n) => env.get(n),
+            Operand::Name(n) => values.get(n),
             Operand::Int(c) => D::constant(c),
+        }
+    }
+
+    /// The value an assignment of `rhs` gives its destination, reading names from `values`.
+    pub(crate) fn eval_rhs(rhs: &Rhs, values: &impl Bindings<D>) -> D {
+        match rhs {
+            Rhs::Use(a) => Self::operand_in(values, *a),
+            Rhs::Binary(op, a, b) => D::binary(
+                *op,
+                &Self::operand_in(values, *a),
+                &Self::operand_in(values, *b),
+            ),
+            Rhs::New | Rhs::Load(..) | Rhs::Call(..) => D::top(),
         }
     }
 
@@ -63,13 +81,7 @@ impl<D: ValueDomain> NonRelational<D> {
         }
         match stmt {
             Stmt::Assign { dest, rhs } => {
-                let value = match rhs {
-                    Rhs::Use(a) => Self::operand(env, *a),
-                    Rhs::Binary(op, a, b) => {
-                        D::binary(*op, &Self::operand(env, *a), &Self::operand(env, *b))
-                    }
-                    Rhs::New | Rhs::Load(..) | Rhs::Call(..) => D::top(),
-                };
+                let value = Self::eval_rhs(rhs, env);
                 env.set(*dest, value);
             }
             Stmt::Store { .. } | Stmt::Call { .. } => {}
@@ -98,6 +110,25 @@ impl<D: ValueDomain> NonRelational<D> {
     /// Refines `env` with the knowledge that `cond` evaluated to `outcome`; returns the
     /// unreachable state when that cannot happen.
     pub fn assume_cond(&self, cond: Cond, outcome: bool, env: &Env<D>) -> Env<D> {
+        if !env.is_reachable() {
+            return Env::Unreachable;
+        }
+        let mut out = env.clone();
+        if self.assume_cond_in(cond, outcome, &mut out) {
+            out
+        } else {
+            Env::Unreachable
+        }
+    }
+
+    /// [`NonRelational::assume_cond`] on `values` in place; false when the outcome is impossible
+    /// (`values` is then left partly refined and must be dropped).
+    pub(crate) fn assume_cond_in(
+        &self,
+        cond: Cond,
+        outcome: bool,
+        values: &mut impl BindingsMut<D>,
+    ) -> bool {
         let (op, a, b) = match cond {
             Cond::NonZero(a) => (if outcome { Op::Ne } else { Op::Eq }, a, Operand::Int(0)),
             Cond::Compare(op, a, b) => {
@@ -107,72 +138,162 @@ impl<D: ValueDomain> NonRelational<D> {
                     // A non-comparison used as a condition is tested against zero.
                     match op.negated() {
                         Some(negated) => negated,
-                        None => return env.clone(),
+                        None => return true,
                     }
                 };
                 (op, a, b)
             }
         };
-        self.assume(op, a, b, env)
+        Self::assume_in(op, a, b, values)
     }
 
-    fn assume(&self, op: Op, a: Operand, b: Operand, env: &Env<D>) -> Env<D> {
-        if !env.is_reachable() {
-            return Env::Unreachable;
-        }
-        let (va, vb) = (Self::operand(env, a), Self::operand(env, b));
+    /// Refines the values of `a` and `b` in `values` knowing that `a op b` holds; false when it
+    /// cannot (`values` is then left partly refined and must be dropped).
+    fn assume_in(op: Op, a: Operand, b: Operand, values: &mut impl BindingsMut<D>) -> bool {
+        let (va, vb) = (Self::operand_in(values, a), Self::operand_in(values, b));
         let truth = Truth::of(&D::binary(op, &va, &vb));
         if !truth.allows(true) {
-            return Env::Unreachable;
+            return false;
         }
         let (ra, rb) = D::assume(op, &va, &vb);
         if ra.is_bottom() || rb.is_bottom() {
-            return Env::Unreachable;
+            return false;
         }
-        let mut out = env.clone();
         if let Operand::Name(n) = a {
-            out.set(n, ra);
+            values.set(n, ra);
         }
         if let Operand::Name(n) = b {
-            let refined = if a == b { out.get(n).meet(&rb) } else { rb };
+            let refined = if a == b { values.get(n).meet(&rb) } else { rb };
             if refined.is_bottom() {
-                return Env::Unreachable;
+                return false;
             }
-            out.set(n, refined);
+            values.set(n, refined);
         }
-        out
+        true
     }
 
-    fn refine_edge<P: Program + ?Sized>(
+    /// Refines `values` along the edge `from → successors(from)[succ_index]` (identity unless
+    /// conditions are evaluated); false when the edge cannot be taken.
+    pub(crate) fn refine_edge_in<P: Program + ?Sized>(
         &self,
         program: &P,
         from: BlockId,
         succ_index: usize,
-        env: &Env<D>,
-    ) -> Env<D> {
+        values: &mut impl BindingsMut<D>,
+    ) -> bool {
         if !self.conditional {
-            return env.clone();
+            return true;
         }
         match program.terminator(from) {
-            Terminator::Branch { cond, .. } => self.assume_cond(*cond, succ_index == 0, env),
+            Terminator::Branch { cond, .. } => self.assume_cond_in(*cond, succ_index == 0, values),
             Terminator::Switch { on, cases, .. } => match cases.get(succ_index) {
                 Some(&(value, _)) => {
                     // Earlier cases did not match.
-                    let mut out = env.clone();
-                    for &(earlier, _) in &cases[..succ_index] {
-                        out = self.assume(Op::Ne, *on, Operand::Int(earlier), &out);
-                    }
-                    self.assume(Op::Eq, *on, Operand::Int(value), &out)
+                    cases[..succ_index].iter().all(|&(earlier, _)| {
+                        Self::assume_in(Op::Ne, *on, Operand::Int(earlier), values)
+                    }) && Self::assume_in(Op::Eq, *on, Operand::Int(value), values)
                 }
-                None => cases.iter().fold(env.clone(), |out, &(value, _)| {
-                    self.assume(Op::Ne, *on, Operand::Int(value), &out)
-                }),
+                None => cases
+                    .iter()
+                    .all(|&(value, _)| Self::assume_in(Op::Ne, *on, Operand::Int(value), values)),
             },
             Terminator::Goto(_)
             | Terminator::Return(_)
             | Terminator::Throw(_)
-            | Terminator::Unreachable => env.clone(),
+            | Terminator::Unreachable => true,
         }
+    }
+
+    /// Evaluates the φs of the target of the edge `from → successors(from)[succ_index]` on
+    /// `values` (already refined for the edge): a parallel copy of each φ's operand for `from`.
+    pub(crate) fn phis_in<P: Program + ?Sized>(
+        program: &P,
+        from: BlockId,
+        succ_index: usize,
+        values: &mut impl BindingsMut<D>,
+    ) {
+        let Some(&to) = program.successors(from).get(succ_index) else {
+            return;
+        };
+        let phis = program.phis(to);
+        if phis.is_empty() {
+            return;
+        }
+        // φs are a parallel copy: read every incoming operand before writing any.
+        let read: Vec<(NameId, D)> = phis
+            .iter()
+            .map(|phi| {
+                let value = phi
+                    .incoming
+                    .iter()
+                    .find(|(pred, _)| *pred == from)
+                    .map_or_else(D::bottom, |&(_, operand)| Self::operand_in(values, operand));
+                (phi.dest, value)
+            })
+            .collect();
+        for (dest, value) in read {
+            values.set(dest, value);
+        }
+    }
+
+    /// The names the edge `from → successors(from)[succ_index]` may write: the compared names of
+    /// `from`'s condition when conditions are evaluated, and the φ destinations of the target.
+    pub(crate) fn edge_defs<P: Program + ?Sized>(
+        &self,
+        program: &P,
+        from: BlockId,
+        succ_index: usize,
+        out: &mut Vec<NameId>,
+    ) {
+        if self.conditional {
+            let mut name = |o: Operand| {
+                if let Operand::Name(n) = o {
+                    out.push(n);
+                }
+            };
+            match program.terminator(from) {
+                Terminator::Branch { cond, .. } => match *cond {
+                    Cond::NonZero(a) => name(a),
+                    Cond::Compare(_, a, b) => {
+                        name(a);
+                        name(b);
+                    }
+                },
+                Terminator::Switch { on, .. } => name(*on),
+                Terminator::Goto(_)
+                | Terminator::Return(_)
+                | Terminator::Throw(_)
+                | Terminator::Unreachable => {}
+            }
+        }
+        if let Some(&to) = program.successors(from).get(succ_index) {
+            out.extend(program.phis(to).iter().map(|phi| phi.dest));
+        }
+    }
+}
+
+/// Where transfer functions read the values of names: a dense [`Env`] (reachable), or a view of
+/// the sparse state.
+pub(crate) trait Bindings<D> {
+    /// The value of `name`.
+    fn get(&self, name: NameId) -> D;
+}
+
+/// [`Bindings`] that transfer functions may also write (edge refinements and φs).
+pub(crate) trait BindingsMut<D>: Bindings<D> {
+    /// Sets the value of `name`.
+    fn set(&mut self, name: NameId, value: D);
+}
+
+impl<D: Lattice> Bindings<D> for Env<D> {
+    fn get(&self, name: NameId) -> D {
+        Env::get(self, name)
+    }
+}
+
+impl<D: Lattice> BindingsMut<D> for Env<D> {
+    fn set(&mut self, name: NameId, value: D) {
+        Env::set(self, name, value);
     }
 }
 
@@ -201,30 +322,19 @@ impl<D: ValueDomain, P: Program + ?Sized> Analysis<P> for NonRelational<D> {
         succ_index: usize,
         state: &Env<D>,
     ) -> Env<D> {
-        let mut out = self.refine_edge(program, from, succ_index, state);
-        let Some(&to) = program.successors(from).get(succ_index) else {
-            return out;
-        };
-        let phis = program.phis(to);
-        if phis.is_empty() || !out.is_reachable() {
-            return out;
+        if !state.is_reachable() {
+            return Env::Unreachable;
         }
-        // φs are a parallel copy: read every incoming operand before writing any.
-        let values: Vec<(NameId, D)> = phis
-            .iter()
-            .map(|phi| {
-                let value = phi
-                    .incoming
-                    .iter()
-                    .find(|(pred, _)| *pred == from)
-                    .map_or_else(D::bottom, |&(_, operand)| Self::operand(&out, operand));
-                (phi.dest, value)
-            })
-            .collect();
-        for (dest, value) in values {
-            out.set(dest, value);
+        let mut out = state.clone();
+        if !self.refine_edge_in(program, from, succ_index, &mut out) {
+            return Env::Unreachable;
         }
+        Self::phis_in(program, from, succ_index, &mut out);
         out
+    }
+
+    fn transfer_evaluations(&self, program: &P, block: BlockId) -> u64 {
+        program.stmts(block).len() as u64
     }
 
     fn loop_thresholds(&self, program: &P, blocks: &[BlockId]) -> Thresholds {

@@ -1,0 +1,170 @@
+//! The state representation of the non-relational analysis: the one word that selects dense,
+//! sparse or sparse-and-temporal states, and the solution either gives.
+
+use super::sparse::{self, SparseSolution};
+use super::{Env, NonRelational, ValueDomain};
+use crate::engine::{Limits, Solution, Stats, StopReason, solve};
+use crate::program::{BlockId, NameId, Program};
+use std::fmt;
+
+/// How a non-relational analysis stores its states while it runs.
+///
+/// This is the selector generated code and the command line name: running any [`ValueDomain`]
+/// with either representation is
+/// `NonRelational::<D>::new(conditional).solve(&program, StateRepr::Sparse, &limits)`. All three
+/// give the same value for every name at every program point (they take the same steps); they
+/// differ in memory and time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StateRepr {
+    /// An environment of every name at the entry and exit of every block (the worklist solver of
+    /// [`crate::engine`]). Best for small functions and few names.
+    #[default]
+    Dense,
+    /// Values stored only where names are defined, found by walking the dominator tree; φ
+    /// summaries at the heads of blocks where definitions merge. Best when functions are large
+    /// and have many names.
+    Sparse,
+    /// [`StateRepr::Sparse`], and a statement is re-evaluated only when a value it reads changed
+    /// (transfer evaluations then track value changes, not blocks × iterations).
+    SparseTemporal,
+}
+
+impl StateRepr {
+    /// Every representation, in the order `--help` lists them.
+    pub const ALL: [StateRepr; 3] = [
+        StateRepr::Dense,
+        StateRepr::Sparse,
+        StateRepr::SparseTemporal,
+    ];
+
+    /// The name used on the command line and in declarations: `dense`, `sparse`,
+    /// `sparse-temporal`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StateRepr::Dense => "dense",
+            StateRepr::Sparse => "sparse",
+            StateRepr::SparseTemporal => "sparse-temporal",
+        }
+    }
+
+    /// The representation called `name`, if any.
+    pub fn parse(name: &str) -> Option<StateRepr> {
+        StateRepr::ALL.into_iter().find(|r| r.as_str() == name)
+    }
+
+    /// Whether values are stored sparsely.
+    pub fn is_sparse(self) -> bool {
+        !matches!(self, StateRepr::Dense)
+    }
+}
+
+impl fmt::Display for StateRepr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The result of [`NonRelational::solve`] in either representation.
+#[derive(Debug)]
+pub struct ValueSolution<D> {
+    inner: Inner<D>,
+}
+
+#[derive(Debug)]
+enum Inner<D> {
+    Dense(Solution<Env<D>>),
+    Sparse(Box<SparseSolution<D>>),
+}
+
+impl<D: ValueDomain> ValueSolution<D> {
+    /// The representation the states were kept in.
+    pub fn repr(&self) -> StateRepr {
+        match &self.inner {
+            Inner::Dense(_) => StateRepr::Dense,
+            Inner::Sparse(s) if s.is_temporal() => StateRepr::SparseTemporal,
+            Inner::Sparse(_) => StateRepr::Sparse,
+        }
+    }
+
+    /// Why the engine stopped.
+    pub fn stop(&self) -> &StopReason {
+        match &self.inner {
+            Inner::Dense(s) => &s.stop,
+            Inner::Sparse(s) => &s.stop,
+        }
+    }
+
+    /// What the engine did.
+    pub fn stats(&self) -> &Stats {
+        match &self.inner {
+            Inner::Dense(s) => &s.stats,
+            Inner::Sparse(s) => &s.stats,
+        }
+    }
+
+    /// The state at the start of `b`.
+    pub fn entry(&self, b: BlockId) -> Env<D> {
+        match &self.inner {
+            Inner::Dense(s) => s.entry.get(b.index()).cloned().unwrap_or(Env::Unreachable),
+            Inner::Sparse(s) => s.entry(b),
+        }
+    }
+
+    /// The state at the end of `b`, after its statements.
+    pub fn exit(&self, b: BlockId) -> Env<D> {
+        match &self.inner {
+            Inner::Dense(s) => s.exit.get(b.index()).cloned().unwrap_or(Env::Unreachable),
+            Inner::Sparse(s) => s.exit(b),
+        }
+    }
+
+    /// The value of `name` at the start of `b`.
+    pub fn value_at_entry(&self, b: BlockId, name: NameId) -> D {
+        match &self.inner {
+            Inner::Dense(s) => s
+                .entry
+                .get(b.index())
+                .map_or_else(D::bottom, |e| e.get(name)),
+            Inner::Sparse(s) => s.value_at_entry(b, name),
+        }
+    }
+
+    /// The dense solution (materialized from a sparse one).
+    pub fn into_dense(self) -> Solution<Env<D>> {
+        match self.inner {
+            Inner::Dense(s) => s,
+            Inner::Sparse(s) => (*s).into_dense(),
+        }
+    }
+
+    /// The sparse solution, when the states were kept sparsely.
+    pub fn as_sparse(&self) -> Option<&SparseSolution<D>> {
+        match &self.inner {
+            Inner::Dense(_) => None,
+            Inner::Sparse(s) => Some(s.as_ref()),
+        }
+    }
+}
+
+impl<D: ValueDomain> NonRelational<D> {
+    /// Runs this analysis over `program` to a fixpoint within `limits`, keeping states as `repr`
+    /// says. Every representation gives the same states and the same statistics, but for
+    /// [`Stats::evaluations`] under [`StateRepr::SparseTemporal`].
+    pub fn solve<P: Program + ?Sized>(
+        &self,
+        program: &P,
+        repr: StateRepr,
+        limits: &Limits,
+    ) -> ValueSolution<D> {
+        let inner = match repr {
+            StateRepr::Dense => Inner::Dense(solve(program, self, limits)),
+            StateRepr::Sparse => {
+                Inner::Sparse(Box::new(sparse::solve(program, self, limits, false)))
+            }
+            StateRepr::SparseTemporal => {
+                Inner::Sparse(Box::new(sparse::solve(program, self, limits, true)))
+            }
+        };
+        ValueSolution { inner }
+    }
+}
