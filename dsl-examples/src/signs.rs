@@ -310,3 +310,13 @@ pub mod value {
         }
     }
 }
+
+/// The signs analysis, states stored densely (the attribute form of an analysis declaration).
+#[absinthe::analysis(domain = value::Signals, conditions = "evaluated")]
+#[derive(Debug)]
+pub struct SignsDense;
+
+/// The same analysis with states stored sparsely: one word of the declaration differs.
+#[absinthe::analysis(domain = value::Signals, conditions = "evaluated", state = "sparse")]
+#[derive(Debug)]
+pub struct SignsSparse;

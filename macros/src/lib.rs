@@ -14,6 +14,7 @@
 //! Each macro goes syn → model → check → expand; on an error it still emits the item (and a
 //! stub implementation) so the user sees the one error that matters.
 
+mod analysis;
 mod args;
 mod domain;
 mod errors;
@@ -34,6 +35,13 @@ pub fn lattice(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn domain(args: TokenStream, item: TokenStream) -> TokenStream {
     domain::expand(args.into(), item.into()).into()
+}
+
+/// Declares an analysis on a unit struct: its value domain, whether conditions are evaluated,
+/// and how states are stored (`state = "dense" | "sparse" | "sparse-temporal"`).
+#[proc_macro_attribute]
+pub fn analysis(args: TokenStream, item: TokenStream) -> TokenStream {
+    analysis::expand(args.into(), item.into()).into()
 }
 
 /// Marks a reduction `fn(&Target, &Source) -> Target` inside a `#[absinthe::domain]` module.

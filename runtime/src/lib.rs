@@ -67,4 +67,4 @@ macro_rules! if_laws {
 pub mod __private;
 
 #[cfg(feature = "macros")]
-pub use absinthe_macros::{domain, include_dom, lattice, meet_ext, transfer};
+pub use absinthe_macros::{analysis, domain, include_dom, lattice, meet_ext, transfer};

@@ -6,7 +6,9 @@ pub use crate::lattice::{Changed, Lattice, Thresholds, Top, replace_if_changed};
 pub use crate::lattice::{FiniteSum, Flat, Interval};
 pub use crate::product::{ReducePolicy, ReducedProduct};
 pub use crate::program::Op;
-pub use crate::value::{Concrete, DeclaredAnalysis as DomAnalysis, NonRelational, ValueDomain};
+pub use crate::value::{
+    Concrete, DeclaredAnalysis as DomAnalysis, NonRelational, StateRepr, ValueDomain,
+};
 pub use core::clone::Clone;
 pub use core::cmp::{Eq, PartialEq};
 pub use core::default::Default;

@@ -119,7 +119,11 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
     let domain = format_ident!("{}", a.domain);
     let text = &a.name;
     let conditional = a.conditional;
-    let sparse = a.sparse;
+    let state = match a.state.as_str() {
+        "sparse" => quote!(::absinthe::__private::StateRepr::Sparse),
+        "sparse-temporal" => quote!(::absinthe::__private::StateRepr::SparseTemporal),
+        _ => quote!(::absinthe::__private::StateRepr::Dense),
+    };
     let delay = a.widening_delay;
     let narrowing = a.narrowing;
     let program = &a.program;
@@ -134,8 +138,8 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
             pub const NAME: &'static str = #text;
             /// Whether branch conditions are evaluated (conditional propagation).
             pub const CONDITIONAL: bool = #conditional;
-            /// Whether the declaration asks for the sparse state representation.
-            pub const SPARSE: bool = #sparse;
+            /// How the declaration asks states to be stored.
+            pub const STATE: ::absinthe::__private::StateRepr = #state;
             /// The programs it is declared for: `toy`, `air` or `any`.
             pub const PROGRAM: &'static str = #program;
 
@@ -158,6 +162,7 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
             type Domain = #domain;
             const NAME: &'static str = #text;
             const CONDITIONAL: bool = #conditional;
+            const STATE: ::absinthe::__private::StateRepr = #name::STATE;
             fn limits() -> ::absinthe::__private::Limits { #name::limits() }
         }
     }

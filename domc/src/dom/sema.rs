@@ -42,8 +42,8 @@ pub struct AnalysisDecl {
     pub domain: String,
     /// Whether branch conditions are evaluated.
     pub conditional: bool,
-    /// Whether the state is stored sparsely.
-    pub sparse: bool,
+    /// How states are stored: `dense`, `sparse` or `sparse-temporal`.
+    pub state: String,
     /// Joins at a loop head before widening.
     pub widening_delay: u32,
     /// Descending passes after the ascending phase.
@@ -1373,7 +1373,7 @@ impl Sema {
             name: a.name.text.clone(),
             domain: String::new(),
             conditional: true,
-            sparse: false,
+            state: "dense".into(),
             widening_delay: 2,
             narrowing: 2,
             program: "any".into(),
@@ -1428,9 +1428,14 @@ impl Sema {
                     _ => self.error(file, span, "expected `evaluated` or `ignored`".into(), "unknown setting"),
                 },
                 "state" => match word(values).as_deref() {
-                    Some("dense") => decl.sparse = false,
-                    Some("sparse") => decl.sparse = true,
-                    _ => self.error(file, span, "expected `dense` or `sparse`".into(), "unknown state"),
+                    Some(state @ ("dense" | "sparse")) => decl.state = state.into(),
+                    Some("sparse_temporal") => decl.state = "sparse-temporal".into(),
+                    _ => self.error(
+                        file,
+                        span,
+                        "expected `dense`, `sparse` or `sparse_temporal`".into(),
+                        "unknown state",
+                    ),
                 },
                 "widening_delay" => match int(values) {
                     Some(k) => decl.widening_delay = k,

@@ -113,15 +113,29 @@ impl Truth {
     }
 }
 
-/// An analysis declared in a `.dom` file: the `.dom` compiler implements this for a unit struct
-/// per `analysis` declaration, so tools (the CLI, tests) can run it by type.
+/// A declared analysis: the `.dom` compiler implements this for a unit struct per `analysis`
+/// declaration, and `#[absinthe::analysis]` for the unit struct it marks, so that tools (the CLI,
+/// tests) can run it by type. The state representation is one word of the declaration
+/// (`state dense|sparse|sparse-temporal`): [`DeclaredAnalysis::solve`] selects it, and the
+/// author writes no sparse code.
 pub trait DeclaredAnalysis {
     /// The value domain (a generated product).
     type Domain: ValueDomain;
-    /// The name in the `.dom` file.
+    /// The name in the declaration.
     const NAME: &'static str;
     /// Whether branch conditions are evaluated.
     const CONDITIONAL: bool;
+    /// How states are stored.
+    const STATE: StateRepr = StateRepr::Dense;
     /// The engine limits the declaration asks for.
     fn limits() -> crate::engine::Limits;
+
+    /// Runs the analysis on `program` with the declared state representation and limits.
+    fn solve<P: crate::program::Program + ?Sized>(program: &P) -> ValueSolution<Self::Domain> {
+        NonRelational::<Self::Domain>::new(Self::CONDITIONAL).solve(
+            program,
+            Self::STATE,
+            &Self::limits(),
+        )
+    }
 }

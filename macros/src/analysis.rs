@@ -1,0 +1,117 @@
+//! `#[absinthe::analysis(domain = D, …)]` on a unit struct: the attribute form of a `.dom`
+//! `analysis` declaration. It implements `DeclaredAnalysis`, whose `solve` runs the
+//! non-relational analysis of `D` with the declared state representation — one word, `state =
+//! "sparse"`, selects the sparse engine.
+
+use crate::args;
+use crate::errors::Errors;
+use darling::FromMeta;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The options of `#[absinthe::analysis(…)]`.
+#[derive(Debug, Default, FromMeta)]
+#[darling(default)]
+struct AnalysisArgs {
+    /// The value domain.
+    domain: Option<syn::Path>,
+    /// `"dense"`, `"sparse"` or `"sparse-temporal"`.
+    state: Option<darling::util::SpannedValue<String>>,
+    /// `"evaluated"` or `"ignored"`.
+    conditions: Option<darling::util::SpannedValue<String>>,
+    /// Joins at a loop head before widening.
+    widening_delay: Option<u32>,
+    /// Descending passes after the ascending phase.
+    narrowing: Option<u32>,
+    /// The analysis's name (defaults to the struct's).
+    name: Option<String>,
+}
+
+/// Expands `#[absinthe::analysis(args)] struct X;`.
+pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let options: AnalysisArgs = match args::parse(args) {
+        Ok(options) => options,
+        Err(error) => {
+            errors.darling(error);
+            AnalysisArgs::default()
+        }
+    };
+    let item: syn::ItemStruct = match syn::parse2(item.clone()) {
+        Ok(item) => item,
+        Err(_) => {
+            let error = syn::Error::new_spanned(
+                &item,
+                "`#[absinthe::analysis]` applies to a unit struct: `struct MyAnalysis;`",
+            )
+            .to_compile_error();
+            return quote!(#item #error);
+        }
+    };
+    if !matches!(item.fields, syn::Fields::Unit) {
+        errors.at(
+            &item.fields,
+            "an analysis is a unit struct: `struct MyAnalysis;`",
+        );
+    }
+    let rt = quote!(::absinthe::__private);
+    let state = match options.state.as_ref().map(|s| s.as_str()) {
+        None | Some("dense") => quote!(#rt::StateRepr::Dense),
+        Some("sparse") => quote!(#rt::StateRepr::Sparse),
+        Some("sparse-temporal") => quote!(#rt::StateRepr::SparseTemporal),
+        Some(other) => {
+            let span = options.state.as_ref().map(|s| s.span());
+            errors.push(syn::Error::new(
+                span.unwrap_or_else(proc_macro2::Span::call_site),
+                format!("unknown state `{other}`; expected `dense`, `sparse` or `sparse-temporal`"),
+            ));
+            quote!(#rt::StateRepr::Dense)
+        }
+    };
+    let conditional = match options.conditions.as_ref().map(|s| s.as_str()) {
+        None | Some("evaluated") => true,
+        Some("ignored") => false,
+        Some(other) => {
+            let span = options.conditions.as_ref().map(|s| s.span());
+            errors.push(syn::Error::new(
+                span.unwrap_or_else(proc_macro2::Span::call_site),
+                format!("unknown `conditions = \"{other}\"`; expected `evaluated` or `ignored`"),
+            ));
+            true
+        }
+    };
+    let Some(domain) = options.domain else {
+        errors.at(
+            &item.ident,
+            "say which value domain the analysis runs: `#[absinthe::analysis(domain = MyProduct)]`",
+        );
+        let errors = errors.to_compile_errors();
+        return quote!(#item #errors);
+    };
+    if !errors.is_empty() {
+        let errors = errors.to_compile_errors();
+        return quote!(#item #errors);
+    }
+    let ident = &item.ident;
+    let name = options.name.unwrap_or_else(|| ident.to_string());
+    let delay = options.widening_delay.map(|d| quote!(widening_delay: #d,));
+    let narrowing = options.narrowing.map(|n| quote!(narrowing_passes: #n,));
+    quote! {
+        #item
+
+        impl #rt::DomAnalysis for #ident {
+            type Domain = #domain;
+            const NAME: &'static str = #name;
+            const CONDITIONAL: bool = #conditional;
+            const STATE: #rt::StateRepr = #state;
+
+            fn limits() -> #rt::Limits {
+                #rt::Limits {
+                    #delay
+                    #narrowing
+                    ..#rt::Default::default()
+                }
+            }
+        }
+    }
+}
