@@ -9,8 +9,9 @@ use std::marker::PhantomData;
 /// A forward analysis mapping every name to a value of `D`.
 ///
 /// - Parameters start at top, every other name at bottom ("never assigned").
-/// - Assignments evaluate their right-hand side with [`ValueDomain::binary`]; `new`, field loads
-///   and call results are top (the domain knows nothing about the heap or other functions, and a
+/// - Assignments evaluate their right-hand side with [`ValueDomain::binary`]; a `select` takes
+///   the operand its condition picks, or the join of both when the condition may go either way;
+///   `new`, field loads and call results are top (the domain knows nothing about the heap or other functions, and a
 ///   call cannot change the caller's names).
 /// - With `conditional` set, branch conditions are evaluated: an edge whose condition cannot hold
 ///   carries the unreachable state, and the values of the compared names are refined with
@@ -69,6 +70,12 @@ impl<D: ValueDomain> NonRelational<D> {
                         D::binary(*op, &Self::operand(env, *a), &Self::operand(env, *b))
                     }
                     Rhs::New | Rhs::Load(..) | Rhs::Call(..) => D::top(),
+                    Rhs::Select(c, a, b) => match Truth::of(&Self::operand(env, *c)) {
+                        Truth::Neither => D::bottom(),
+                        Truth::True => Self::operand(env, *a),
+                        Truth::False => Self::operand(env, *b),
+                        Truth::Unknown => Self::operand(env, *a).join(&Self::operand(env, *b)),
+                    },
                 };
                 env.set(*dest, value);
             }
