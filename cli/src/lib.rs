@@ -1,9 +1,19 @@
 //! The library behind the `absinthe` command: the registry of analyses, the drivers that run
-//! them on toy programs and core-IR modules, and the text and JSON renderers.
+//! them on toy programs, core-IR modules and (with the `llvm` feature) LLVM modules, and the
+//! text and JSON renderers.
 //!
 //! `main.rs` only parses arguments and prints; everything a test needs is here.
 
 pub mod analyses;
 pub mod driver;
+#[cfg(feature = "llvm")]
+pub mod llvm;
+pub mod progress;
 pub mod render;
 pub mod verify;
+
+/// Whether `path` names an LLVM module (`.ll` text or `.bc` bitcode), which `analyze` hands to
+/// the LLVM front end.
+pub fn is_llvm_file(path: &std::path::Path) -> bool {
+    path.extension().is_some_and(|e| e == "ll" || e == "bc")
+}

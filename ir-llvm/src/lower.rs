@@ -1,0 +1,1264 @@
+//! Lowering LLVM functions to absinthe's core IR.
+//!
+//! **Values.** Integers of up to 64 bits and pointers are modelled; an `iN` value is kept
+//! sign-extended in 64 bits (so `sext` is free and signed comparisons are the core IR's), except
+//! `i1`, which is 0 or 1. Results that may leave `N` bits are wrapped with `trunc N` (`& 1` for
+//! `i1`) unless the instruction has `nsw`; unsigned operations use the core IR's `ult`, `udiv`,
+//! `lshr` (after masking to `N` bits where the sign-extended pattern would differ). A pointer is
+//! its address; `null` is 0. Floats, vectors, aggregates and wider integers are not modelled:
+//! an integer or pointer computed from them is unknown (the function's `unknown` name, ⊤).
+//!
+//! **Memory and calls.** `alloca` is `new`; `load` and `store` read and write the field `mem` of
+//! the pointer (one cell per pointer value); `getelementptr` is a call of the pseudo function
+//! `gep` on its operands; calls are calls (direct ones to the module's function, indirect ones
+//! through the pseudo function `indirect`). A pseudo or external function has no body, so
+//! domains treat its calls as unknown: the result is ⊤ and, for domains that track memory,
+//! whatever escapes to it is clobbered. A load from a constant global at a constant offset is
+//! folded at lowering time, as LLVM's SCCP does.
+//!
+//! **Undefined values.** `undef` and `poison` are a name that is never assigned, that is ⊥: the
+//! analysis may pick any value for them, as LLVM's SCCP does (a `phi [1, undef]` is 1). `freeze`
+//! is unknown.
+//!
+//! **Control.** Blocks keep LLVM's order (the entry first); `br` on an `icmp` of the same
+//! function branches on the comparison itself, so that domains refine its operands on each
+//! edge; `switch` is a switch; `indirectbr`, `invoke` and `callbr` branch on an unknown value.
+
+use std::collections::{HashMap, HashSet};
+
+use absinthe::program::{
+    BlockId, Cond, FieldId, FuncId, NameId, Op, Operand, Phi, Rhs, Stmt, Terminator,
+};
+use absinthe_ir::{Block, Function, Module};
+use llvm_ir::{
+    Constant, ConstantRef, Instruction, IntPredicate, Name, Terminator as LTerm, Type, TypeRef,
+};
+
+use crate::flags::NswFlags;
+
+/// A lowered module: the core IR and, per LLVM function, where its values went.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    /// The core IR. `functions[i]` for `i < functions.len()` of [`Lowered::functions`] is the
+    /// `i`-th defined LLVM function; declarations and pseudo functions (no blocks) follow.
+    pub module: Module,
+    /// One entry per defined LLVM function, in the module's order.
+    pub functions: Vec<LoweredFunction>,
+}
+
+/// What the lowering knows about one LLVM function.
+#[derive(Clone, Debug)]
+pub struct LoweredFunction {
+    /// The LLVM name (without `@`).
+    pub name: String,
+    /// Every named integer or pointer value the function defines (arguments excluded), in
+    /// program order.
+    pub values: Vec<LlvmValue>,
+    /// Instructions, terminators included.
+    pub instructions: usize,
+}
+
+/// An LLVM value and where it lives in the core IR.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LlvmValue {
+    /// The LLVM name, without `%`.
+    pub name: String,
+    /// The core IR operand holding it: its own name, another value's name (a no-op cast), or a
+    /// literal the lowering folded.
+    pub operand: Operand,
+    /// The block that defines it.
+    pub block: BlockId,
+    /// Whether it is an integer (otherwise a pointer).
+    pub integer: bool,
+}
+
+/// How a value's type is modelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// An integer of this many bits (1 to 64).
+    Int(u32),
+    /// A pointer (an address, 64 bits).
+    Ptr,
+    /// Anything else: not modelled.
+    Other,
+}
+
+fn kind(ty: &Type) -> Kind {
+    match ty {
+        Type::IntegerType { bits } if (1..=64).contains(bits) => Kind::Int(*bits),
+        Type::PointerType { .. } => Kind::Ptr,
+        _ => Kind::Other,
+    }
+}
+
+fn bits_of(k: Kind) -> u32 {
+    match k {
+        Kind::Int(bits) => bits,
+        Kind::Ptr | Kind::Other => 64,
+    }
+}
+
+/// `2^bits - 1` for `bits < 64`, all ones otherwise.
+fn mask(bits: u32) -> i64 {
+    if bits >= 64 {
+        -1
+    } else {
+        ((1u64 << bits) - 1) as i64
+    }
+}
+
+/// The canonical 64-bit form of the `bits`-bit pattern `raw`: sign-extended, or 0/1 for `i1`.
+/// `None` for integers wider than 64 bits.
+pub fn canonical(bits: u32, raw: u64) -> Option<i64> {
+    match bits {
+        0 | 65.. => None,
+        1 => Some((raw & 1) as i64),
+        64 => Some(raw as i64),
+        _ => {
+            let shift = 64 - bits;
+            Some(((raw << shift) as i64) >> shift)
+        }
+    }
+}
+
+/// The spelling of an LLVM name (without sigil).
+pub fn name_text(name: &Name) -> String {
+    match name {
+        Name::Name(s) => s.as_ref().clone(),
+        Name::Number(n) => n.to_string(),
+    }
+}
+
+/// The pseudo functions the lowering calls; they have no body.
+const ADDRESS: &str = "absinthe.address";
+const UNKNOWN: &str = "absinthe.unknown";
+const GEP: &str = "absinthe.gep";
+const INDIRECT: &str = "absinthe.indirect";
+const ASM: &str = "absinthe.asm";
+const FREEZE: &str = "absinthe.freeze";
+const VA_ARG: &str = "absinthe.va_arg";
+const ATOMIC: &str = "absinthe.atomic";
+
+/// Lowers every defined function of `module`. `flags` gives the `nsw` flags (see
+/// [`NswFlags`]); `progress(done, total)` is called after each function.
+pub fn lower_module(
+    module: &llvm_ir::Module,
+    flags: &NswFlags,
+    mut progress: impl FnMut(usize, usize),
+) -> Lowered {
+    let globals: HashMap<String, &llvm_ir::module::GlobalVariable> = module
+        .global_vars
+        .iter()
+        .map(|g| (name_text(&g.name), g))
+        .collect();
+    let mut callees = Callees::default();
+    for f in &module.functions {
+        callees.id(&f.name);
+    }
+    let mut functions = Vec::with_capacity(module.functions.len());
+    let mut infos = Vec::with_capacity(module.functions.len());
+    let total = module.functions.len();
+    for (i, f) in module.functions.iter().enumerate() {
+        let lowering = FnLower::new(module, &globals, &mut callees, flags.function(&f.name));
+        let (function, info) = lowering.lower(f);
+        functions.push(function);
+        infos.push(info);
+        progress(i + 1, total);
+    }
+    for name in callees.names.iter().skip(functions.len()) {
+        functions.push(Function::new(
+            name.clone(),
+            true,
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+        ));
+    }
+    Lowered {
+        module: Module {
+            functions,
+            fields: vec!["mem".to_owned()],
+        },
+        functions: infos,
+    }
+}
+
+/// The module's function table: defined functions first, then the others as they are called.
+#[derive(Default)]
+struct Callees {
+    ids: HashMap<String, FuncId>,
+    names: Vec<String>,
+}
+
+impl Callees {
+    fn id(&mut self, name: &str) -> FuncId {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = FuncId::new(self.names.len());
+        self.ids.insert(name.to_owned(), id);
+        self.names.push(name.to_owned());
+        id
+    }
+}
+
+/// How an LLVM value is lowered.
+#[derive(Clone, Debug)]
+enum Slot {
+    /// Defined by statements into its own name.
+    Name(NameId),
+    /// The same value as this LLVM operand (a no-op cast).
+    Alias(llvm_ir::Operand),
+    /// A known operand (a folded constant, or the unknown name).
+    Value(Operand),
+}
+
+/// The state of lowering one function.
+struct FnLower<'a> {
+    module: &'a llvm_ir::Module,
+    globals: &'a HashMap<String, &'a llvm_ir::module::GlobalVariable>,
+    callees: &'a mut Callees,
+    nsw: Option<&'a HashSet<String>>,
+    names: Vec<String>,
+    slots: HashMap<Name, Slot>,
+    blocks: HashMap<Name, BlockId>,
+    /// `icmp` results: the comparison in core IR terms, for branches on them.
+    compares: HashMap<Name, (Op, Operand, Operand)>,
+    /// Statements that open the entry block: addresses of globals, the unknown name.
+    prologue: Vec<Stmt>,
+    unknown: Option<NameId>,
+    undef: Option<NameId>,
+    addresses: HashMap<String, NameId>,
+    /// The statements of the block being lowered.
+    stmts: Vec<Stmt>,
+    temps: usize,
+}
+
+const MEM: FieldId = FieldId(0);
+
+impl<'a> FnLower<'a> {
+    fn new(
+        module: &'a llvm_ir::Module,
+        globals: &'a HashMap<String, &'a llvm_ir::module::GlobalVariable>,
+        callees: &'a mut Callees,
+        nsw: Option<&'a HashSet<String>>,
+    ) -> FnLower<'a> {
+        FnLower {
+            module,
+            globals,
+            callees,
+            nsw,
+            names: Vec::new(),
+            slots: HashMap::new(),
+            blocks: HashMap::new(),
+            compares: HashMap::new(),
+            prologue: Vec::new(),
+            unknown: None,
+            undef: None,
+            addresses: HashMap::new(),
+            stmts: Vec::new(),
+            temps: 0,
+        }
+    }
+
+    fn lower(mut self, f: &llvm_ir::Function) -> (Function, LoweredFunction) {
+        let mut params = Vec::new();
+        for p in &f.parameters {
+            if kind(&p.ty) != Kind::Other {
+                let id = self.fresh(format!("%{}", name_text(&p.name)));
+                self.slots.insert(p.name.clone(), Slot::Name(id));
+                params.push(id);
+            }
+        }
+        for (i, bb) in f.basic_blocks.iter().enumerate() {
+            self.blocks.insert(bb.name.clone(), BlockId::new(i));
+        }
+        // Decide every value's slot first: φs and branches may name values defined later.
+        for bb in &f.basic_blocks {
+            for inst in &bb.instrs {
+                self.plan(inst);
+            }
+            if let LTerm::Invoke(invoke) = &bb.term {
+                let ty = self.module.type_of(&bb.term);
+                if kind(&ty) != Kind::Other {
+                    let id = self.fresh(format!("%{}", name_text(&invoke.result)));
+                    self.slots.insert(invoke.result.clone(), Slot::Name(id));
+                }
+            }
+        }
+        let mut blocks = Vec::with_capacity(f.basic_blocks.len());
+        let mut values = Vec::new();
+        let mut instructions = 0;
+        for (i, bb) in f.basic_blocks.iter().enumerate() {
+            let here = BlockId::new(i);
+            let mut phis = Vec::new();
+            for inst in &bb.instrs {
+                instructions += 1;
+                match inst {
+                    Instruction::Phi(phi) => {
+                        if let Some(p) = self.phi(phi) {
+                            phis.push(p);
+                        }
+                    }
+                    _ => self.instruction(inst),
+                }
+                if let Some(dest) = inst.try_get_result() {
+                    let ty = self.module.type_of(inst);
+                    let k = kind(&ty);
+                    if k != Kind::Other {
+                        let operand = self.local(dest, 0);
+                        values.push(LlvmValue {
+                            name: name_text(dest),
+                            operand,
+                            block: here,
+                            integer: matches!(k, Kind::Int(_)),
+                        });
+                    }
+                }
+            }
+            instructions += 1;
+            let term = self.terminator(&bb.term);
+            blocks.push(Block {
+                label: name_text(&bb.name),
+                phis,
+                stmts: std::mem::take(&mut self.stmts),
+                term,
+            });
+        }
+        if let Some(entry) = blocks.first_mut() {
+            let mut stmts = std::mem::take(&mut self.prologue);
+            stmts.append(&mut entry.stmts);
+            entry.stmts = stmts;
+        }
+        let function = Function::new(f.name.clone(), true, params, self.names, blocks);
+        let info = LoweredFunction {
+            name: f.name.clone(),
+            values,
+            instructions,
+        };
+        (function, info)
+    }
+
+    // ---- names and operands ----
+
+    fn fresh(&mut self, spelling: String) -> NameId {
+        let id = NameId::new(self.names.len());
+        self.names.push(spelling);
+        id
+    }
+
+    fn temp(&mut self, base: &Name) -> NameId {
+        self.temps += 1;
+        let spelling = format!("%{}#{}", name_text(base), self.temps);
+        self.fresh(spelling)
+    }
+
+    fn pseudo(&mut self, name: &str) -> FuncId {
+        self.callees.id(name)
+    }
+
+    /// The name that holds an unknown value (⊤) everywhere in the function.
+    fn unknown(&mut self) -> Operand {
+        let id = match self.unknown {
+            Some(id) => id,
+            None => {
+                let id = self.fresh("unknown".to_owned());
+                let callee = self.pseudo(UNKNOWN);
+                self.prologue.push(Stmt::Assign {
+                    dest: id,
+                    rhs: Rhs::Call(callee, Box::new([])),
+                });
+                self.unknown = Some(id);
+                id
+            }
+        };
+        Operand::Name(id)
+    }
+
+    /// The name that stands for `undef` and `poison`: never assigned, so ⊥.
+    fn undef(&mut self) -> Operand {
+        let id = match self.undef {
+            Some(id) => id,
+            None => {
+                let id = self.fresh("undef".to_owned());
+                self.undef = Some(id);
+                id
+            }
+        };
+        Operand::Name(id)
+    }
+
+    /// The name holding the address of the global `name`, defined in the entry block.
+    fn address(&mut self, name: &str) -> Operand {
+        if let Some(&id) = self.addresses.get(name) {
+            return Operand::Name(id);
+        }
+        let id = self.fresh(format!("@{name}"));
+        let callee = self.pseudo(ADDRESS);
+        self.prologue.push(Stmt::Assign {
+            dest: id,
+            rhs: Rhs::Call(callee, Box::new([])),
+        });
+        self.addresses.insert(name.to_owned(), id);
+        Operand::Name(id)
+    }
+
+    fn operand(&mut self, op: &llvm_ir::Operand) -> Operand {
+        self.operand_at(op, 0)
+    }
+
+    fn operand_at(&mut self, op: &llvm_ir::Operand, depth: u32) -> Operand {
+        match op {
+            llvm_ir::Operand::LocalOperand { name, .. } => self.local(name, depth),
+            llvm_ir::Operand::ConstantOperand(c) => self.constant(c),
+            llvm_ir::Operand::MetadataOperand => self.unknown(),
+        }
+    }
+
+    fn local(&mut self, name: &Name, depth: u32) -> Operand {
+        match self.slots.get(name) {
+            Some(Slot::Name(id)) => Operand::Name(*id),
+            Some(Slot::Value(o)) => *o,
+            Some(Slot::Alias(target)) if depth < 64 => {
+                let target = target.clone();
+                self.operand_at(&target, depth + 1)
+            }
+            // Values of types the lowering does not model (or alias chains that never end,
+            // which SSA rules out).
+            Some(Slot::Alias(_)) | None => self.unknown(),
+        }
+    }
+
+    fn constant(&mut self, c: &ConstantRef) -> Operand {
+        if let Some(v) = self.eval_constant(c) {
+            return Operand::Int(v);
+        }
+        match c.as_ref() {
+            Constant::Undef(_) | Constant::Poison(_) => self.undef(),
+            Constant::GlobalReference { name, .. } => self.address(&name_text(name)),
+            _ => self.unknown(),
+        }
+    }
+
+    /// The bit width of a constant, when it is a modelled integer or pointer.
+    fn constant_bits(&self, c: &ConstantRef) -> Option<u32> {
+        match kind(&self.module.type_of(c)) {
+            Kind::Int(bits) => Some(bits),
+            Kind::Ptr => Some(64),
+            Kind::Other => None,
+        }
+    }
+
+    /// The canonical value of an integer constant expression, if it has one.
+    fn eval_constant(&self, c: &ConstantRef) -> Option<i64> {
+        let bits = self.constant_bits(c)?;
+        let raw = self.eval_raw(c, 0)?;
+        canonical(bits, raw)
+    }
+
+    /// The bit pattern (zero-extended to 64 bits) of an integer constant expression.
+    fn eval_raw(&self, c: &ConstantRef, depth: u32) -> Option<u64> {
+        if depth > 32 {
+            return None;
+        }
+        let bits = self.constant_bits(c)?;
+        let m = mask(bits) as u64;
+        let raw = |x: &ConstantRef| self.eval_raw(x, depth + 1);
+        let signed = |x: &ConstantRef| {
+            let b = self.constant_bits(x)?;
+            let r = self.eval_raw(x, depth + 1)?;
+            // Signed reading, whatever the width (i1 true is -1 here).
+            let shift = 64 - b;
+            Some(((r << shift) as i64) >> shift)
+        };
+        let v = match c.as_ref() {
+            Constant::Int { bits: b, value } if *b <= 64 => *value,
+            Constant::Null(_) => 0,
+            Constant::Add(e) => raw(&e.operand0)?.wrapping_add(raw(&e.operand1)?),
+            Constant::Sub(e) => raw(&e.operand0)?.wrapping_sub(raw(&e.operand1)?),
+            Constant::Mul(e) => raw(&e.operand0)?.wrapping_mul(raw(&e.operand1)?),
+            Constant::And(e) => raw(&e.operand0)? & raw(&e.operand1)?,
+            Constant::Or(e) => raw(&e.operand0)? | raw(&e.operand1)?,
+            Constant::Xor(e) => raw(&e.operand0)? ^ raw(&e.operand1)?,
+            Constant::Shl(e) => {
+                let k = raw(&e.operand1)?;
+                if k >= u64::from(bits) {
+                    return None;
+                }
+                raw(&e.operand0)? << k
+            }
+            Constant::LShr(e) => {
+                let k = raw(&e.operand1)?;
+                if k >= u64::from(bits) {
+                    return None;
+                }
+                raw(&e.operand0)? >> k
+            }
+            Constant::AShr(e) => {
+                let k = raw(&e.operand1)?;
+                if k >= u64::from(bits) {
+                    return None;
+                }
+                (signed(&e.operand0)? >> k) as u64
+            }
+            Constant::Trunc(e) => raw(&e.operand)?,
+            Constant::ZExt(e) => raw(&e.operand)?,
+            Constant::SExt(e) => signed(&e.operand)? as u64,
+            Constant::ICmp(e) => {
+                let holds = match e.predicate {
+                    IntPredicate::EQ => raw(&e.operand0)? == raw(&e.operand1)?,
+                    IntPredicate::NE => raw(&e.operand0)? != raw(&e.operand1)?,
+                    IntPredicate::ULT => raw(&e.operand0)? < raw(&e.operand1)?,
+                    IntPredicate::ULE => raw(&e.operand0)? <= raw(&e.operand1)?,
+                    IntPredicate::UGT => raw(&e.operand0)? > raw(&e.operand1)?,
+                    IntPredicate::UGE => raw(&e.operand0)? >= raw(&e.operand1)?,
+                    IntPredicate::SLT => signed(&e.operand0)? < signed(&e.operand1)?,
+                    IntPredicate::SLE => signed(&e.operand0)? <= signed(&e.operand1)?,
+                    IntPredicate::SGT => signed(&e.operand0)? > signed(&e.operand1)?,
+                    IntPredicate::SGE => signed(&e.operand0)? >= signed(&e.operand1)?,
+                };
+                u64::from(holds)
+            }
+            Constant::Select(e) => {
+                if raw(&e.condition)? & 1 == 1 {
+                    raw(&e.true_value)?
+                } else {
+                    raw(&e.false_value)?
+                }
+            }
+            _ => return None,
+        };
+        Some(v & m)
+    }
+
+    // ---- planning: how each value is lowered ----
+
+    fn plan(&mut self, inst: &Instruction) {
+        let Some(dest) = inst.try_get_result() else {
+            return;
+        };
+        let ty = self.module.type_of(inst);
+        let k = kind(&ty);
+        if k == Kind::Other {
+            return;
+        }
+        let slot = match self.plan_slot(inst, k) {
+            Some(slot) => slot,
+            None => Slot::Name(self.fresh(format!("%{}", name_text(dest)))),
+        };
+        self.slots.insert(dest.clone(), slot);
+    }
+
+    /// The slot of a value that needs no statement, if it is one.
+    fn plan_slot(&mut self, inst: &Instruction, k: Kind) -> Option<Slot> {
+        let from = |op: &llvm_ir::Operand| kind(&self.module.type_of(op));
+        match inst {
+            Instruction::SExt(i) if from(&i.operand) != Kind::Int(1) => {
+                Some(Slot::Alias(i.operand.clone()))
+            }
+            Instruction::ZExt(i) if from(&i.operand) == Kind::Int(1) => {
+                Some(Slot::Alias(i.operand.clone()))
+            }
+            Instruction::BitCast(i) if from(&i.operand) == k => Some(Slot::Alias(i.operand.clone())),
+            Instruction::AddrSpaceCast(i) => Some(Slot::Alias(i.operand.clone())),
+            Instruction::PtrToInt(i) if k == Kind::Int(64) => Some(Slot::Alias(i.operand.clone())),
+            Instruction::IntToPtr(i) if from(&i.operand) == Kind::Int(64) => {
+                Some(Slot::Alias(i.operand.clone()))
+            }
+            Instruction::GetElementPtr(g) if g.indices.iter().all(is_zero) => {
+                Some(Slot::Alias(g.address.clone()))
+            }
+            Instruction::Call(call) => match intrinsic(call) {
+                Some(name) if name.starts_with("llvm.expect.") => {
+                    call.arguments.first().map(|(a, _)| Slot::Alias(a.clone()))
+                }
+                _ => None,
+            },
+            Instruction::Load(load) => self
+                .fold_load(&load.address, k)
+                .map(|v| Slot::Value(Operand::Int(v))),
+            Instruction::FPToSI(i) => self.fold_fp_to_int(&i.operand, k, true),
+            Instruction::FPToUI(i) => self.fold_fp_to_int(&i.operand, k, false),
+            // Results the lowering cannot compute are unknown; they need no name of their own.
+            Instruction::BitCast(_)
+            | Instruction::ExtractValue(_)
+            | Instruction::ExtractElement(_)
+            | Instruction::FCmp(_)
+            | Instruction::LandingPad(_)
+            | Instruction::CatchPad(_)
+            | Instruction::CleanupPad(_) => Some(Slot::Value(self.unknown())),
+            _ => None,
+        }
+    }
+
+    fn fold_fp_to_int(&mut self, op: &llvm_ir::Operand, k: Kind, signed: bool) -> Option<Slot> {
+        let bits = bits_of(k);
+        let value = match op {
+            llvm_ir::Operand::ConstantOperand(c) => match c.as_ref() {
+                Constant::Float(llvm_ir::constant::Float::Double(d)) => Some(*d),
+                Constant::Float(llvm_ir::constant::Float::Single(s)) => Some(f64::from(*s)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let folded = value.and_then(|d| {
+            let t = d.trunc();
+            if !t.is_finite() {
+                return None;
+            }
+            let (lo, hi) = if signed {
+                (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1))
+            } else {
+                (0.0, 2f64.powi(bits as i32))
+            };
+            // Out of range is poison: leave it unknown.
+            if t < lo || t >= hi {
+                return None;
+            }
+            let raw = if signed { t as i64 as u64 } else { t as u64 };
+            canonical(bits, raw)
+        });
+        Some(Slot::Value(match folded {
+            Some(v) => Operand::Int(v),
+            None => self.unknown(),
+        }))
+    }
+
+    /// The value a load of type `k` from the constant address `address` reads, when the address
+    /// is a constant global with a definitive initializer and a constant offset into it.
+    fn fold_load(&self, address: &llvm_ir::Operand, k: Kind) -> Option<i64> {
+        let Kind::Int(bits) = k else {
+            return None;
+        };
+        let llvm_ir::Operand::ConstantOperand(c) = address else {
+            return None;
+        };
+        let (global, path): (&Name, Vec<u64>) = match c.as_ref() {
+            Constant::GlobalReference { name, .. } => (name, Vec::new()),
+            Constant::GetElementPtr(g) => {
+                let Constant::GlobalReference { name, .. } = g.address.as_ref() else {
+                    return None;
+                };
+                let mut indices = Vec::with_capacity(g.indices.len());
+                for i in &g.indices {
+                    let raw = self.eval_raw(i, 0)?;
+                    indices.push(raw);
+                }
+                // The first index steps over whole globals: only 0 stays inside this one.
+                if indices.first().is_some_and(|&first| first != 0) {
+                    return None;
+                }
+                (name, indices.into_iter().skip(1).collect())
+            }
+            _ => return None,
+        };
+        let g = self.globals.get(&name_text(global))?;
+        if !g.is_constant || !definitive(g.linkage) {
+            return None;
+        }
+        let mut value = g.initializer.clone()?;
+        let mut ty = g.ty.clone();
+        for &index in &path {
+            let (next_value, next_ty) = element(&value, &ty, index)?;
+            value = next_value;
+            ty = next_ty;
+        }
+        // A load of the first scalar of an aggregate reads offset 0.
+        for _ in 0..16 {
+            if matches!(ty.as_ref(), Type::IntegerType { .. }) {
+                break;
+            }
+            let (next_value, next_ty) = element(&value, &ty, 0)?;
+            value = next_value;
+            ty = next_ty;
+        }
+        match (ty.as_ref(), value.as_ref()) {
+            (Type::IntegerType { bits: b }, Constant::Int { value, .. }) if *b == bits => {
+                canonical(bits, *value)
+            }
+            (Type::IntegerType { bits: b }, Constant::AggregateZero(_)) if *b == bits => Some(0),
+            _ => None,
+        }
+    }
+
+    // ---- lowering instructions ----
+
+    fn emit(&mut self, dest: NameId, rhs: Rhs) {
+        self.stmts.push(Stmt::Assign { dest, rhs });
+    }
+
+    /// `a op b` into a new temporary (folded when both are literals).
+    fn temp_binary(&mut self, base: &Name, op: Op, a: Operand, b: Operand) -> Operand {
+        if let (Operand::Int(x), Operand::Int(y)) = (a, b) {
+            if let Some(v) = op.eval(x, y) {
+                return Operand::Int(v);
+            }
+        }
+        let t = self.temp(base);
+        self.emit(t, Rhs::Binary(op, a, b));
+        Operand::Name(t)
+    }
+
+    /// `dest = t` wrapped to `bits` bits.
+    fn wrap_into(&mut self, dest: NameId, t: Operand, bits: u32) {
+        match bits {
+            64.. => self.emit(dest, Rhs::Use(t)),
+            1 => self.emit(dest, Rhs::Binary(Op::And, t, Operand::Int(1))),
+            _ => self.emit(dest, Rhs::Binary(Op::Trunc, t, Operand::Int(i64::from(bits)))),
+        }
+    }
+
+    /// `dest = a op b` for an `iN` result, wrapped to `bits` unless `exact` says the result
+    /// cannot leave them.
+    #[expect(clippy::too_many_arguments, reason = "one call per arithmetic opcode")]
+    fn arith(
+        &mut self,
+        dest: NameId,
+        base: &Name,
+        bits: u32,
+        op: Op,
+        a: Operand,
+        b: Operand,
+        exact: bool,
+    ) {
+        if bits >= 64 || exact {
+            self.emit(dest, Rhs::Binary(op, a, b));
+        } else {
+            let t = self.temp_binary(base, op, a, b);
+            self.wrap_into(dest, t, bits);
+        }
+    }
+
+    /// `a` masked to its low `bits` bits: the unsigned reading of an `iN` value.
+    fn zext(&mut self, base: &Name, a: Operand, bits: u32) -> Operand {
+        if bits >= 64 || bits == 1 {
+            return a;
+        }
+        self.temp_binary(base, Op::And, a, Operand::Int(mask(bits)))
+    }
+
+    /// `a` read as a signed `iN` value: the identity except for `i1` (0 or -1).
+    fn signed(&mut self, base: &Name, a: Operand, bits: u32) -> Operand {
+        if bits == 1 {
+            self.temp_binary(base, Op::Sub, Operand::Int(0), a)
+        } else {
+            a
+        }
+    }
+
+    fn operand_bits(&self, op: &llvm_ir::Operand) -> u32 {
+        bits_of(kind(&self.module.type_of(op)))
+    }
+
+    fn args(&mut self, args: &[(llvm_ir::Operand, Vec<llvm_ir::function::ParameterAttribute>)]) -> Box<[Operand]> {
+        args.iter().map(|(a, _)| self.operand(a)).collect()
+    }
+
+    /// The callee of a call: the module's function for a direct call, else a pseudo function;
+    /// indirect calls pass the function pointer first.
+    fn callee(
+        &mut self,
+        function: &either::Either<llvm_ir::instruction::InlineAssembly, llvm_ir::Operand>,
+        args: Box<[Operand]>,
+    ) -> (FuncId, Box<[Operand]>) {
+        match function {
+            either::Either::Left(_) => (self.pseudo(ASM), args),
+            either::Either::Right(llvm_ir::Operand::ConstantOperand(c))
+                if matches!(c.as_ref(), Constant::GlobalReference { .. }) =>
+            {
+                let Constant::GlobalReference { name, .. } = c.as_ref() else {
+                    return (self.pseudo(INDIRECT), args);
+                };
+                (self.callees.id(&name_text(name)), args)
+            }
+            either::Either::Right(target) => {
+                let target = self.operand(target);
+                let mut all = Vec::with_capacity(args.len() + 1);
+                all.push(target);
+                all.extend(args.iter().copied());
+                (self.pseudo(INDIRECT), all.into_boxed_slice())
+            }
+        }
+    }
+
+    /// Statements for an instruction whose result (if any) is not modelled.
+    fn effect(&mut self, inst: &Instruction) {
+        use Instruction as I;
+        match inst {
+            I::Store(store) => {
+                let object = self.operand(&store.address);
+                let value = self.operand(&store.value);
+                self.stmts.push(Stmt::Store {
+                    object,
+                    field: MEM,
+                    value,
+                });
+            }
+            I::Call(call) => {
+                if let Some(name) = intrinsic(call) {
+                    if ignored_intrinsic(name) {
+                        return;
+                    }
+                }
+                let args = self.args(&call.arguments);
+                let (callee, args) = self.callee(&call.function, args);
+                self.stmts.push(Stmt::Call { callee, args });
+            }
+            I::AtomicRMW(a) => {
+                let args = Box::new([self.operand(&a.address), self.operand(&a.value)]);
+                let callee = self.pseudo(ATOMIC);
+                self.stmts.push(Stmt::Call { callee, args });
+            }
+            I::CmpXchg(c) => {
+                let args = Box::new([
+                    self.operand(&c.address),
+                    self.operand(&c.expected),
+                    self.operand(&c.replacement),
+                ]);
+                let callee = self.pseudo(ATOMIC);
+                self.stmts.push(Stmt::Call { callee, args });
+            }
+            I::VAArg(v) => {
+                let args = Box::new([self.operand(&v.arg_list)]);
+                let callee = self.pseudo(VA_ARG);
+                self.stmts.push(Stmt::Call { callee, args });
+            }
+            // Arithmetic on unmodelled types, fences, aggregates and vectors: no effect the
+            // domains see.
+            _ => {}
+        }
+    }
+
+    fn instruction(&mut self, inst: &Instruction) {
+        let Some(dest_name) = inst.try_get_result() else {
+            self.effect(inst);
+            return;
+        };
+        let dest = match self.slots.get(dest_name) {
+            Some(Slot::Name(id)) => *id,
+            // Folded, aliased or unknown values need no statement.
+            Some(_) => return,
+            // Unmodelled results may still have effects.
+            None => {
+                self.effect(inst);
+                return;
+            }
+        };
+        let bits = bits_of(kind(&self.module.type_of(inst)));
+        let nsw = self
+            .nsw
+            .is_some_and(|set| set.contains(&name_text(dest_name)));
+        let d = dest_name;
+        use Instruction as I;
+        match inst {
+            I::Add(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                self.arith(dest, d, bits, Op::Add, a, b, nsw);
+            }
+            I::Sub(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                self.arith(dest, d, bits, Op::Sub, a, b, nsw);
+            }
+            I::Mul(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                self.arith(dest, d, bits, Op::Mul, a, b, nsw);
+            }
+            I::Shl(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                self.arith(dest, d, bits, Op::Shl, a, b, nsw);
+            }
+            I::And(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                self.emit(dest, Rhs::Binary(Op::And, a, b));
+            }
+            I::Or(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                self.emit(dest, Rhs::Binary(Op::Or, a, b));
+            }
+            I::Xor(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                self.emit(dest, Rhs::Binary(Op::Xor, a, b));
+            }
+            // Signed division and arithmetic shifts of `i1` (where true is -1) are not worth
+            // modelling.
+            I::SDiv(_) | I::SRem(_) | I::AShr(_) if bits == 1 => {
+                let u = self.unknown();
+                self.emit(dest, Rhs::Use(u));
+            }
+            I::SDiv(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                self.emit(dest, Rhs::Binary(Op::Div, a, b));
+            }
+            I::SRem(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                self.emit(dest, Rhs::Binary(Op::Rem, a, b));
+            }
+            I::AShr(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                self.emit(dest, Rhs::Binary(Op::Shr, a, b));
+            }
+            I::UDiv(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                self.unsigned_div(dest, d, bits, Op::UDiv, a, b);
+            }
+            I::URem(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                self.unsigned_div(dest, d, bits, Op::URem, a, b);
+            }
+            I::LShr(i) => {
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                if bits >= 64 {
+                    self.emit(dest, Rhs::Binary(Op::LShr, a, b));
+                } else {
+                    // The masked value is non-negative, so `>>` shifts in zeros; a shift by at
+                    // least one leaves fewer than N - 1 bits, which needs no wrapping.
+                    let za = self.zext(d, a, bits);
+                    let by_one_or_more = matches!(b, Operand::Int(k) if k >= 1);
+                    if bits == 1 || by_one_or_more {
+                        self.emit(dest, Rhs::Binary(Op::Shr, za, b));
+                    } else {
+                        let t = self.temp_binary(d, Op::Shr, za, b);
+                        self.wrap_into(dest, t, bits);
+                    }
+                }
+            }
+            I::ICmp(i) => {
+                let width = self.operand_bits(&i.operand0);
+                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                let (op, a, b) = self.comparison(d, i.predicate, width, a, b);
+                self.compares.insert(d.clone(), (op, a, b));
+                self.emit(dest, Rhs::Binary(op, a, b));
+            }
+            I::Select(i) => {
+                let c = self.operand(&i.condition);
+                let (a, b) = (self.operand(&i.true_value), self.operand(&i.false_value));
+                self.emit(dest, Rhs::Select(c, a, b));
+            }
+            I::Trunc(i) => {
+                let a = self.operand(&i.operand);
+                self.wrap_into(dest, a, bits);
+            }
+            I::ZExt(i) => {
+                let from = self.operand_bits(&i.operand);
+                let a = self.operand(&i.operand);
+                self.emit(dest, Rhs::Binary(Op::And, a, Operand::Int(mask(from))));
+            }
+            I::SExt(i) => {
+                // Only `i1` gets here: true becomes -1.
+                let a = self.operand(&i.operand);
+                self.emit(dest, Rhs::Binary(Op::Sub, Operand::Int(0), a));
+            }
+            I::PtrToInt(i) => {
+                let a = self.operand(&i.operand);
+                self.wrap_into(dest, a, bits);
+            }
+            I::IntToPtr(i) => {
+                let from = self.operand_bits(&i.operand);
+                let a = self.operand(&i.operand);
+                self.emit(dest, Rhs::Binary(Op::And, a, Operand::Int(mask(from))));
+            }
+            I::Alloca(_) => self.emit(dest, Rhs::New),
+            I::Load(load) => {
+                let p = self.operand(&load.address);
+                self.emit(dest, Rhs::Load(p, MEM));
+            }
+            I::GetElementPtr(g) => {
+                let mut args = Vec::with_capacity(g.indices.len() + 1);
+                args.push(self.operand(&g.address));
+                for i in &g.indices {
+                    args.push(self.operand(i));
+                }
+                let callee = self.pseudo(GEP);
+                self.emit(dest, Rhs::Call(callee, args.into_boxed_slice()));
+            }
+            I::Call(call) => self.call(dest, d, bits, call),
+            I::Freeze(f) => {
+                let a = self.operand(&f.operand);
+                let callee = self.pseudo(FREEZE);
+                self.emit(dest, Rhs::Call(callee, Box::new([a])));
+            }
+            I::VAArg(v) => {
+                let list = self.operand(&v.arg_list);
+                let callee = self.pseudo(VA_ARG);
+                self.emit(dest, Rhs::Call(callee, Box::new([list])));
+            }
+            I::AtomicRMW(a) => {
+                let args = Box::new([self.operand(&a.address), self.operand(&a.value)]);
+                let callee = self.pseudo(ATOMIC);
+                self.emit(dest, Rhs::Call(callee, args));
+            }
+            // Anything else that yields an integer or a pointer (a float conversion, a vector
+            // extraction, …) is unknown.
+            _ => {
+                let u = self.unknown();
+                self.emit(dest, Rhs::Use(u));
+            }
+        }
+    }
+
+    /// `udiv` and `urem` on `iN`: on the zero-extended values, then wrapped back.
+    fn unsigned_div(&mut self, dest: NameId, d: &Name, bits: u32, op: Op, a: Operand, b: Operand) {
+        if bits >= 64 {
+            self.emit(dest, Rhs::Binary(op, a, b));
+            return;
+        }
+        let za = self.zext(d, a, bits);
+        let zb = self.zext(d, b, bits);
+        let t = self.temp_binary(d, op, za, zb);
+        self.wrap_into(dest, t, bits);
+    }
+
+    /// The core IR comparison for an `icmp` on `width`-bit operands.
+    fn comparison(
+        &mut self,
+        d: &Name,
+        predicate: IntPredicate,
+        width: u32,
+        a: Operand,
+        b: Operand,
+    ) -> (Op, Operand, Operand) {
+        use IntPredicate as P;
+        let unsigned = |op| (op, a, b);
+        match predicate {
+            P::EQ => (Op::Eq, a, b),
+            P::NE => (Op::Ne, a, b),
+            // Sign-extension preserves the unsigned order of bit patterns, so the unsigned
+            // comparisons work on the 64-bit forms directly.
+            P::ULT => unsigned(Op::ULt),
+            P::ULE => unsigned(Op::ULe),
+            P::UGT => unsigned(Op::UGt),
+            P::UGE => unsigned(Op::UGe),
+            P::SLT | P::SLE | P::SGT | P::SGE => {
+                let op = match predicate {
+                    P::SLT => Op::Lt,
+                    P::SLE => Op::Le,
+                    P::SGT => Op::Gt,
+                    _ => Op::Ge,
+                };
+                let sa = self.signed(d, a, width);
+                let sb = self.signed(d, b, width);
+                (op, sa, sb)
+            }
+        }
+    }
+
+    fn call(&mut self, dest: NameId, d: &Name, bits: u32, call: &llvm_ir::instruction::Call) {
+        let arg = |i: usize| call.arguments.get(i).map(|(a, _)| a);
+        if let (Some(name), Some(a0), Some(a1)) = (intrinsic(call), arg(0), arg(1)) {
+            let select = match name.split('.').nth(1) {
+                Some("smax") => Some(Op::Gt),
+                Some("smin") => Some(Op::Lt),
+                Some("umax") => Some(Op::UGt),
+                Some("umin") => Some(Op::ULt),
+                _ => None,
+            };
+            if let Some(op) = select {
+                let (a, b) = (self.operand(a0), self.operand(a1));
+                let c = self.temp_binary(d, op, a, b);
+                self.emit(dest, Rhs::Select(c, a, b));
+                return;
+            }
+            if name.starts_with("llvm.abs.") {
+                let a = self.operand(a0);
+                let negative = self.temp_binary(d, Op::Lt, a, Operand::Int(0));
+                let minus = self.temp_binary(d, Op::Sub, Operand::Int(0), a);
+                let minus = if bits < 64 {
+                    self.temp_binary(d, Op::Trunc, minus, Operand::Int(i64::from(bits)))
+                } else {
+                    minus
+                };
+                self.emit(dest, Rhs::Select(negative, minus, a));
+                return;
+            }
+        }
+        let args = self.args(&call.arguments);
+        let (callee, args) = self.callee(&call.function, args);
+        self.emit(dest, Rhs::Call(callee, args));
+    }
+
+    fn phi(&mut self, phi: &llvm_ir::instruction::Phi) -> Option<Phi> {
+        let Some(Slot::Name(dest)) = self.slots.get(&phi.dest).cloned() else {
+            return None;
+        };
+        let mut incoming = Vec::with_capacity(phi.incoming_values.len());
+        for (value, from) in &phi.incoming_values {
+            let Some(&block) = self.blocks.get(from) else {
+                continue;
+            };
+            let operand = self.operand(value);
+            incoming.push((block, operand));
+        }
+        Some(Phi {
+            dest,
+            incoming: incoming.into_boxed_slice(),
+        })
+    }
+
+    fn block(&mut self, name: &Name) -> BlockId {
+        // LLVM's verifier guarantees targets exist; a missing one would be a malformed module,
+        // so it goes to the entry block rather than panicking.
+        self.blocks.get(name).copied().unwrap_or(BlockId(0))
+    }
+
+    fn terminator(&mut self, term: &LTerm) -> Terminator {
+        match term {
+            LTerm::Ret(r) => Terminator::Return(r.return_operand.as_ref().map(|o| self.operand(o))),
+            LTerm::Br(b) => Terminator::Goto(self.block(&b.dest)),
+            LTerm::CondBr(b) => {
+                let cond = match &b.condition {
+                    llvm_ir::Operand::LocalOperand { name, .. } => {
+                        match self.compares.get(name) {
+                            Some(&(op, a, c)) => Cond::Compare(op, a, c),
+                            None => Cond::NonZero(self.local(name, 0)),
+                        }
+                    }
+                    other => Cond::NonZero(self.operand(other)),
+                };
+                Terminator::Branch {
+                    cond,
+                    then_to: self.block(&b.true_dest),
+                    else_to: self.block(&b.false_dest),
+                }
+            }
+            LTerm::Switch(s) => {
+                let on = self.operand(&s.operand);
+                let mut cases = Vec::with_capacity(s.dests.len());
+                for (value, target) in &s.dests {
+                    let target = self.block(target);
+                    match self.eval_constant(value) {
+                        Some(v) => cases.push((v, target)),
+                        // A case on a value the lowering cannot read (wider than 64 bits):
+                        // control may go there whatever `on` is.
+                        None => return self.unknown_branch(s.dests.iter().map(|(_, t)| t).chain([&s.default_dest])),
+                    }
+                }
+                Terminator::Switch {
+                    on,
+                    cases: cases.into_boxed_slice(),
+                    default: self.block(&s.default_dest),
+                }
+            }
+            LTerm::IndirectBr(b) => self.unknown_branch(b.possible_dests.iter()),
+            LTerm::Invoke(invoke) => {
+                let args = self.args(&invoke.arguments);
+                let (callee, args) = self.callee(&invoke.function, args);
+                match self.slots.get(&invoke.result) {
+                    Some(Slot::Name(dest)) => {
+                        let dest = *dest;
+                        self.emit(dest, Rhs::Call(callee, args));
+                    }
+                    _ => self.stmts.push(Stmt::Call { callee, args }),
+                }
+                self.unknown_branch([&invoke.return_label, &invoke.exception_label].into_iter())
+            }
+            LTerm::CallBr(c) => {
+                let args = self.args(&c.arguments);
+                let (callee, args) = self.callee(&c.function, args);
+                self.stmts.push(Stmt::Call { callee, args });
+                Terminator::Goto(self.block(&c.return_label))
+            }
+            LTerm::Unreachable(_) => Terminator::Unreachable,
+            LTerm::Resume(_) | LTerm::CleanupRet(_) | LTerm::CatchRet(_) | LTerm::CatchSwitch(_) => {
+                Terminator::Throw(None)
+            }
+        }
+    }
+
+    /// A branch to any of `targets`, on a value nobody knows.
+    fn unknown_branch<'n>(&mut self, targets: impl Iterator<Item = &'n Name>) -> Terminator {
+        let targets: Vec<BlockId> = targets.map(|t| self.block(t)).collect();
+        let on = self.unknown();
+        match targets.split_last() {
+            Some((&last, rest)) => Terminator::Switch {
+                on,
+                cases: rest
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &t)| (i as i64, t))
+                    .collect(),
+                default: last,
+            },
+            None => Terminator::Unreachable,
+        }
+    }
+}
+
+/// Intrinsics with no effect on values or on memory the domains track.
+fn ignored_intrinsic(name: &str) -> bool {
+    name.starts_with("llvm.dbg.")
+        || name.starts_with("llvm.lifetime.")
+        || name.starts_with("llvm.assume")
+        || name.starts_with("llvm.experimental.noalias.scope.decl")
+        || name.starts_with("llvm.var.annotation")
+        || name.starts_with("llvm.prefetch")
+}
+
+/// Whether a GEP index is the constant 0.
+fn is_zero(op: &llvm_ir::Operand) -> bool {
+    match op {
+        llvm_ir::Operand::ConstantOperand(c) => matches!(c.as_ref(), Constant::Int { value: 0, .. }),
+        _ => false,
+    }
+}
+
+/// Whether a global's initializer is the one every execution sees (LLVM's
+/// `hasDefinitiveInitializer`: not replaceable at link time).
+fn definitive(linkage: llvm_ir::module::Linkage) -> bool {
+    use llvm_ir::module::Linkage as L;
+    matches!(
+        linkage,
+        L::Private | L::Internal | L::External | L::AvailableExternally
+    )
+}
+
+/// The `index`-th element of an aggregate constant and its type.
+fn element(value: &ConstantRef, ty: &TypeRef, index: u64) -> Option<(ConstantRef, TypeRef)> {
+    let i = usize::try_from(index).ok()?;
+    match (ty.as_ref(), value.as_ref()) {
+        (Type::ArrayType { element_type, num_elements }, _) if i < *num_elements => {
+            let v = match value.as_ref() {
+                Constant::Array { elements, .. } => elements.get(i)?.clone(),
+                Constant::AggregateZero(_) => zero_of(element_type)?,
+                _ => return None,
+            };
+            Some((v, element_type.clone()))
+        }
+        (Type::StructType { element_types, .. }, _) => {
+            let field_ty = element_types.get(i)?.clone();
+            let v = match value.as_ref() {
+                Constant::Struct { values, .. } => values.get(i)?.clone(),
+                Constant::AggregateZero(_) => zero_of(&field_ty)?,
+                _ => return None,
+            };
+            Some((v, field_ty))
+        }
+        _ => None,
+    }
+}
+
+fn zero_of(ty: &TypeRef) -> Option<ConstantRef> {
+    match ty.as_ref() {
+        Type::IntegerType { bits } => Some(ConstantRef::new(Constant::Int {
+            bits: *bits,
+            value: 0,
+        })),
+        Type::ArrayType { .. } | Type::StructType { .. } => {
+            Some(ConstantRef::new(Constant::AggregateZero(ty.clone())))
+        }
+        _ => None,
+    }
+}
+
+/// The name of the intrinsic or function a call calls directly, if any.
+fn intrinsic(call: &llvm_ir::instruction::Call) -> Option<&str> {
+    match call.function.as_ref().right()? {
+        llvm_ir::Operand::ConstantOperand(c) => match c.as_ref() {
+            Constant::GlobalReference {
+                name: Name::Name(n),
+                ..
+            } => Some(n.as_str()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
