@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use absinthe::engine::{Analysis, Limits, StopReason, solve};
+use absinthe::lattice::Lattice;
 use absinthe::program::{BlockId, Cfg, Operand, Program, Terminator};
 use absinthe::value::{Env, NonRelational, ValueDomain};
 use absinthe_ir::Function;
@@ -134,9 +135,22 @@ pub fn analyze_function<D: ValueDomain>(
     limits: &Limits,
 ) -> FunctionAnalysis {
     let analysis = NonRelational::<D>::new(conditional);
+    // Descending passes cannot improve a least fixpoint of a finite-height lattice: skip them.
+    let limits = if <D as Lattice>::FINITE_HEIGHT {
+        Limits {
+            narrowing_passes: 0,
+            ..limits.clone()
+        }
+    } else {
+        limits.clone()
+    };
     let start = Instant::now();
-    let solution = solve(function, &analysis, limits);
+    let solution = solve(function, &analysis, &limits);
     let time = start.elapsed();
+    if std::env::var_os("ABSINTHE_DEBUG").is_some() && time.as_millis() > 5 {
+        let ptrs = info.values.iter().filter(|v| !v.integer).count();
+        eprintln!("{}: {} blocks, {} names ({} llvm values, {} ptr), {:?}, {:?}", info.name, function.block_count(), function.name_count(), info.values.len(), ptrs, solution.stats, time);
+    }
 
     let n = function.block_count();
     let reachable = graph_reachable(function);

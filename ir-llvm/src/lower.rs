@@ -9,9 +9,9 @@
 //! an integer or pointer computed from them is unknown (the function's `unknown` name, ⊤).
 //!
 //! **Memory and calls.** `alloca` is `new`; `load` and `store` read and write the field `mem` of
-//! the pointer (one cell per pointer value); `getelementptr` is a call of the pseudo function
-//! `gep` on its operands; calls are calls (direct ones to the module's function, indirect ones
-//! through the pseudo function `indirect`). A pseudo or external function has no body, so
+//! the pointer (one cell per pointer value); `getelementptr` gives an unknown pointer (the
+//! base itself when every index is 0); calls are calls (direct ones to the module's function,
+//! indirect ones through the pseudo function `indirect`). A pseudo or external function has no body, so
 //! domains treat its calls as unknown: the result is ⊤ and, for domains that track memory,
 //! whatever escapes to it is clobbered. A load from a constant global at a constant offset is
 //! folded at lowering time, as LLVM's SCCP does.
@@ -132,7 +132,6 @@ pub fn name_text(name: &Name) -> String {
 /// The pseudo functions the lowering calls; they have no body.
 const ADDRESS: &str = "absinthe.address";
 const UNKNOWN: &str = "absinthe.unknown";
-const GEP: &str = "absinthe.gep";
 const INDIRECT: &str = "absinthe.indirect";
 const ASM: &str = "absinthe.asm";
 const FREEZE: &str = "absinthe.freeze";
@@ -568,6 +567,8 @@ impl<'a> FnLower<'a> {
             Instruction::GetElementPtr(g) if g.indices.iter().all(is_zero) => {
                 Some(Slot::Alias(g.address.clone()))
             }
+            // Address arithmetic: an unknown pointer (its memory is whatever escaped).
+            Instruction::GetElementPtr(_) => Some(Slot::Value(self.unknown())),
             Instruction::Call(call) => match intrinsic(call) {
                 Some(name) if name.starts_with("llvm.expect.") => {
                     call.arguments.first().map(|(a, _)| Slot::Alias(a.clone()))
@@ -961,15 +962,6 @@ impl<'a> FnLower<'a> {
             I::Load(load) => {
                 let p = self.operand(&load.address);
                 self.emit(dest, Rhs::Load(p, MEM));
-            }
-            I::GetElementPtr(g) => {
-                let mut args = Vec::with_capacity(g.indices.len() + 1);
-                args.push(self.operand(&g.address));
-                for i in &g.indices {
-                    args.push(self.operand(i));
-                }
-                let callee = self.pseudo(GEP);
-                self.emit(dest, Rhs::Call(callee, args.into_boxed_slice()));
             }
             I::Call(call) => self.call(dest, d, bits, call),
             I::Freeze(f) => {

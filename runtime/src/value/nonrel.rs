@@ -150,6 +150,35 @@ impl<D: ValueDomain> NonRelational<D> {
         out
     }
 
+    /// Refines `env` knowing that `on` matches none of the `cases` (the default edge of a
+    /// switch), in one pass over the cases rather than one state per case.
+    fn assume_none_of(&self, on: Operand, cases: &[(i64, BlockId)], env: &Env<D>) -> Env<D> {
+        if !env.is_reachable() {
+            return Env::Unreachable;
+        }
+        let mut value = Self::operand(env, on);
+        let mut values: Vec<i64> = cases.iter().map(|&(c, _)| c).collect();
+        values.sort_unstable();
+        values.dedup();
+        // Excluding a value only shrinks a domain element at its ends (intervals), so go up and
+        // then down the sorted cases.
+        for &c in values.iter().chain(values.iter().rev()) {
+            let constant = D::constant(c);
+            if !Truth::of(&D::binary(Op::Ne, &value, &constant)).allows(true) {
+                return Env::Unreachable;
+            }
+            value = D::assume(Op::Ne, &value, &constant).0;
+            if value.is_bottom() {
+                return Env::Unreachable;
+            }
+        }
+        let mut out = env.clone();
+        if let Operand::Name(n) = on {
+            out.set(n, value);
+        }
+        out
+    }
+
     fn refine_edge<P: Program + ?Sized>(
         &self,
         program: &P,
@@ -164,16 +193,14 @@ impl<D: ValueDomain> NonRelational<D> {
             Terminator::Branch { cond, .. } => self.assume_cond(*cond, succ_index == 0, env),
             Terminator::Switch { on, cases, .. } => match cases.get(succ_index) {
                 Some(&(value, _)) => {
-                    // Earlier cases did not match.
-                    let mut out = env.clone();
-                    for &(earlier, _) in &cases[..succ_index] {
-                        out = self.assume(Op::Ne, *on, Operand::Int(earlier), &out);
+                    // The first matching case wins: an earlier case with the same value takes
+                    // every execution. Otherwise `on == value` implies every earlier `!=`.
+                    if cases[..succ_index].iter().any(|&(earlier, _)| earlier == value) {
+                        return Env::Unreachable;
                     }
-                    self.assume(Op::Eq, *on, Operand::Int(value), &out)
+                    self.assume(Op::Eq, *on, Operand::Int(value), env)
                 }
-                None => cases.iter().fold(env.clone(), |out, &(value, _)| {
-                    self.assume(Op::Ne, *on, Operand::Int(value), &out)
-                }),
+                None => self.assume_none_of(*on, cases, env),
             },
             Terminator::Goto(_)
             | Terminator::Return(_)
