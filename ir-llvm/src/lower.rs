@@ -658,9 +658,10 @@ impl<'a> FnLower<'a> {
             return None;
         }
         let mut value = g.initializer.clone()?;
-        let mut ty = g.ty.clone();
+        // A global's own type is `ptr`; what it holds has the initializer's type.
+        let mut ty = self.module.type_of(&value);
         for &index in &path {
-            let (next_value, next_ty) = element(&value, &ty, index)?;
+            let (next_value, next_ty) = element(&self.module.types, &value, &ty, index)?;
             value = next_value;
             ty = next_ty;
         }
@@ -669,7 +670,7 @@ impl<'a> FnLower<'a> {
             if matches!(ty.as_ref(), Type::IntegerType { .. }) {
                 break;
             }
-            let (next_value, next_ty) = element(&value, &ty, 0)?;
+            let (next_value, next_ty) = element(&self.module.types, &value, &ty, 0)?;
             value = next_value;
             ty = next_ty;
         }
@@ -1204,8 +1205,22 @@ fn definitive(linkage: llvm_ir::module::Linkage) -> bool {
 }
 
 /// The `index`-th element of an aggregate constant and its type.
-fn element(value: &ConstantRef, ty: &TypeRef, index: u64) -> Option<(ConstantRef, TypeRef)> {
+fn element(
+    types: &llvm_ir::types::Types,
+    value: &ConstantRef,
+    ty: &TypeRef,
+    index: u64,
+) -> Option<(ConstantRef, TypeRef)> {
     let i = usize::try_from(index).ok()?;
+    if let Type::NamedStructType { name } = ty.as_ref() {
+        return match types.named_struct_def(name)? {
+            llvm_ir::types::NamedStructDef::Defined(def) => {
+                let def = def.clone();
+                element(types, value, &def, index)
+            }
+            llvm_ir::types::NamedStructDef::Opaque => None,
+        };
+    }
     match (ty.as_ref(), value.as_ref()) {
         (Type::ArrayType { element_type, num_elements }, _) if i < *num_elements => {
             let v = match value.as_ref() {

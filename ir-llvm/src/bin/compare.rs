@@ -338,7 +338,13 @@ fn run_opt(opt: &str, file: &Path, output: &Path) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(*wall))
 }
 
-/// What SCCP changed in `before`: blocks no longer reachable and named values that are gone.
+/// What SCCP changed in `before`: blocks no longer reachable and named values replaced by
+/// constants.
+///
+/// SCCP deletes exactly the instructions it replaces with constants (and the contents of dead
+/// blocks), so a named non-φ instruction of a live block that is gone was folded. A φ can also
+/// vanish because removing an infeasible edge left it a single incoming value; it was folded
+/// only if every incoming value on an edge that survives is a constant (or was folded).
 fn llvm_effect(before: &llvm_ir::Function, after: Option<&llvm_ir::Function>) -> LlvmFunction {
     let Some(after) = after else {
         return LlvmFunction::default();
@@ -355,16 +361,64 @@ fn llvm_effect(before: &llvm_ir::Function, after: Option<&llvm_ir::Function>) ->
         .flat_map(|bb| &bb.instrs)
         .filter_map(|i| i.try_get_result().map(name_text))
         .collect();
-    let folded = before
+    // The edges that survive in the output, by block labels.
+    let edges: HashSet<(String, String)> = after
         .basic_blocks
         .iter()
-        .filter(|bb| reach_before.contains(&name_text(&bb.name)))
-        .filter(|bb| !dead.contains(&name_text(&bb.name)))
-        .flat_map(|bb| &bb.instrs)
-        .filter_map(|i| i.try_get_result().map(name_text))
-        .filter(|n| !remaining.contains(n))
+        .flat_map(|bb| {
+            successors(&bb.term)
+                .into_iter()
+                .map(move |t| (name_text(&bb.name), name_text(t)))
+        })
+        .collect();
+    let mut gone: HashMap<String, (&llvm_ir::Instruction, String)> = HashMap::new();
+    for bb in &before.basic_blocks {
+        let label = name_text(&bb.name);
+        if !reach_before.contains(&label) || dead.contains(&label) {
+            continue;
+        }
+        for inst in &bb.instrs {
+            if let Some(n) = inst.try_get_result().map(name_text) {
+                if !remaining.contains(&n) {
+                    gone.insert(n, (inst, label.clone()));
+                }
+            }
+        }
+    }
+    let folded = gone
+        .keys()
+        .filter(|n| folded_value(n, &gone, &edges, 0))
+        .cloned()
         .collect();
     LlvmFunction { dead, folded }
+}
+
+/// Whether the vanished value `name` was replaced by a constant (see [`llvm_effect`]).
+fn folded_value(
+    name: &str,
+    gone: &HashMap<String, (&llvm_ir::Instruction, String)>,
+    edges: &HashSet<(String, String)>,
+    depth: u32,
+) -> bool {
+    let Some((inst, block)) = gone.get(name) else {
+        return false;
+    };
+    let llvm_ir::Instruction::Phi(phi) = inst else {
+        return true;
+    };
+    if depth > 16 {
+        return false;
+    }
+    phi.incoming_values
+        .iter()
+        .filter(|(_, from)| edges.contains(&(name_text(from), block.clone())))
+        .all(|(value, _)| match value {
+            llvm_ir::Operand::ConstantOperand(_) => true,
+            llvm_ir::Operand::LocalOperand { name, .. } => {
+                folded_value(&name_text(name), gone, edges, depth + 1)
+            }
+            llvm_ir::Operand::MetadataOperand => false,
+        })
 }
 
 /// The labels of the blocks reachable from the entry.
