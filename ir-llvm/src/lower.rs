@@ -374,6 +374,21 @@ impl<'a> FnLower<'a> {
         Operand::Name(id)
     }
 
+    /// `o`, or a fresh copy of it when it is the shared unknown name. Branches refine the names
+    /// they test on each edge; refining the name that stands for every unknown value at once
+    /// would be unsound, so a terminator tests a private copy instead.
+    fn private(&mut self, o: Operand) -> Operand {
+        match (o, self.unknown) {
+            (Operand::Name(n), Some(u)) if n == u => {
+                self.temps += 1;
+                let t = self.fresh(format!("unknown#{}", self.temps));
+                self.emit(t, Rhs::Use(o));
+                Operand::Name(t)
+            }
+            _ => o,
+        }
+    }
+
     /// The name that stands for `undef` and `poison`: never assigned, so ⊥.
     fn undef(&mut self) -> Operand {
         let id = match self.undef {
@@ -1101,11 +1116,20 @@ impl<'a> FnLower<'a> {
                 let cond = match &b.condition {
                     llvm_ir::Operand::LocalOperand { name, .. } => {
                         match self.compares.get(name) {
-                            Some(&(op, a, c)) => Cond::Compare(op, a, c),
-                            None => Cond::NonZero(self.local(name, 0)),
+                            Some(&(op, a, c)) => {
+                                let (a, c) = (self.private(a), self.private(c));
+                                Cond::Compare(op, a, c)
+                            }
+                            None => {
+                                let c = self.local(name, 0);
+                                Cond::NonZero(self.private(c))
+                            }
                         }
                     }
-                    other => Cond::NonZero(self.operand(other)),
+                    other => {
+                        let c = self.operand(other);
+                        Cond::NonZero(self.private(c))
+                    }
                 };
                 Terminator::Branch {
                     cond,
@@ -1115,6 +1139,7 @@ impl<'a> FnLower<'a> {
             }
             LTerm::Switch(s) => {
                 let on = self.operand(&s.operand);
+                let on = self.private(on);
                 let mut cases = Vec::with_capacity(s.dests.len());
                 for (value, target) in &s.dests {
                     let target = self.block(target);
@@ -1161,6 +1186,7 @@ impl<'a> FnLower<'a> {
     fn unknown_branch<'n>(&mut self, targets: impl Iterator<Item = &'n Name>) -> Terminator {
         let targets: Vec<BlockId> = targets.map(|t| self.block(t)).collect();
         let on = self.unknown();
+        let on = self.private(on);
         match targets.split_last() {
             Some((&last, rest)) => Terminator::Switch {
                 on,
