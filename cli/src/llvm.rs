@@ -10,6 +10,7 @@ use absinthe::lattice::{Flat, Interval};
 use absinthe::value::ValueDomain;
 use absinthe_llvm::analyze::{FunctionCounts, ModuleCounts, analyze_module};
 use absinthe_llvm::flags::NswFlags;
+use absinthe_llvm::lower::Memory;
 use absinthe_llvm::{load_module, lower_module};
 use serde_json::json;
 
@@ -64,7 +65,9 @@ fn run_with<D: ValueDomain>(
     let total = module.functions.len();
     let start = Instant::now();
     let mut bar = Progress::new("lowering", total, PROGRESS_FROM);
-    let lowered = lower_module(&module, &flags, |done, total| bar.update(done, total));
+    let lowered = lower_module(&module, &flags, Memory::Erase, |done, total| {
+        bar.update(done, total);
+    });
     bar.finish();
     let lower = start.elapsed();
     drop(module);

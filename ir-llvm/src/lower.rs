@@ -138,11 +138,25 @@ const FREEZE: &str = "absinthe.freeze";
 const VA_ARG: &str = "absinthe.va_arg";
 const ATOMIC: &str = "absinthe.atomic";
 
+/// What the lowering keeps of memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Memory {
+    /// Every memory operation and call result: `alloca` is `new`, loads and stores use the
+    /// field `mem`, call results are names.
+    Keep,
+    /// Only what a value analysis can see, which knows nothing about memory: loaded values and
+    /// call results are the unknown value (⊤) without a name of their own, and `alloca`s and
+    /// stores disappear; calls stay (as statements). A domain that tracks no memory computes the
+    /// same facts either way, with far fewer names to carry through the fixpoint.
+    Erase,
+}
+
 /// Lowers every defined function of `module`. `flags` gives the `nsw` flags (see
 /// [`NswFlags`]); `progress(done, total)` is called after each function.
 pub fn lower_module(
     module: &llvm_ir::Module,
     flags: &NswFlags,
+    memory: Memory,
     mut progress: impl FnMut(usize, usize),
 ) -> Lowered {
     let globals: HashMap<String, &llvm_ir::module::GlobalVariable> = module
@@ -158,7 +172,8 @@ pub fn lower_module(
     let mut infos = Vec::with_capacity(module.functions.len());
     let total = module.functions.len();
     for (i, f) in module.functions.iter().enumerate() {
-        let lowering = FnLower::new(module, &globals, &mut callees, flags.function(&f.name));
+        let mut lowering = FnLower::new(module, &globals, &mut callees, flags.function(&f.name));
+        lowering.memory = memory;
         let (function, info) = lowering.lower(f);
         functions.push(function);
         infos.push(info);
@@ -231,6 +246,7 @@ struct FnLower<'a> {
     /// The statements of the block being lowered.
     stmts: Vec<Stmt>,
     temps: usize,
+    memory: Memory,
 }
 
 const MEM: FieldId = FieldId(0);
@@ -257,6 +273,7 @@ impl<'a> FnLower<'a> {
             addresses: HashMap::new(),
             stmts: Vec::new(),
             temps: 0,
+            memory: Memory::Keep,
         }
     }
 
@@ -588,11 +605,20 @@ impl<'a> FnLower<'a> {
                 Some(name) if name.starts_with("llvm.expect.") => {
                     call.arguments.first().map(|(a, _)| Slot::Alias(a.clone()))
                 }
+                Some(name) if modelled_intrinsic(name) => None,
+                _ if self.memory == Memory::Erase => Some(Slot::Value(self.unknown())),
                 _ => None,
             },
-            Instruction::Load(load) => self
-                .fold_load(&load.address, k)
-                .map(|v| Slot::Value(Operand::Int(v))),
+            Instruction::Load(load) => match self.fold_load(&load.address, k) {
+                Some(v) => Some(Slot::Value(Operand::Int(v))),
+                None if self.memory == Memory::Erase => Some(Slot::Value(self.unknown())),
+                None => None,
+            },
+            Instruction::Alloca(_) | Instruction::AtomicRMW(_) | Instruction::VAArg(_)
+                if self.memory == Memory::Erase =>
+            {
+                Some(Slot::Value(self.unknown()))
+            }
             Instruction::FPToSI(i) => self.fold_fp_to_int(&i.operand, k, true),
             Instruction::FPToUI(i) => self.fold_fp_to_int(&i.operand, k, false),
             // Results the lowering cannot compute are unknown; they need no name of their own.
@@ -802,6 +828,7 @@ impl<'a> FnLower<'a> {
     fn effect(&mut self, inst: &Instruction) {
         use Instruction as I;
         match inst {
+            I::Store(_) if self.memory == Memory::Erase => {}
             I::Store(store) => {
                 let object = self.operand(&store.address);
                 let value = self.operand(&store.value);
@@ -853,8 +880,12 @@ impl<'a> FnLower<'a> {
         };
         let dest = match self.slots.get(dest_name) {
             Some(Slot::Name(id)) => *id,
-            // Folded, aliased or unknown values need no statement.
-            Some(_) => return,
+            // Folded, aliased or unknown values need no statement of their own, but a call
+            // whose result is unknown still happens.
+            Some(_) => {
+                self.effect(inst);
+                return;
+            }
             // Unmodelled results may still have effects.
             None => {
                 self.effect(inst);
@@ -1202,9 +1233,17 @@ impl<'a> FnLower<'a> {
     }
 }
 
+/// Intrinsics the lowering turns into statements on values.
+fn modelled_intrinsic(name: &str) -> bool {
+    ["llvm.smax.", "llvm.smin.", "llvm.umax.", "llvm.umin.", "llvm.abs."]
+        .iter()
+        .any(|p| name.starts_with(p))
+}
+
 /// Intrinsics with no effect on values or on memory the domains track.
 fn ignored_intrinsic(name: &str) -> bool {
-    name.starts_with("llvm.dbg.")
+    name.starts_with("llvm.expect.")
+        || name.starts_with("llvm.dbg.")
         || name.starts_with("llvm.lifetime.")
         || name.starts_with("llvm.assume")
         || name.starts_with("llvm.experimental.noalias.scope.decl")

@@ -18,7 +18,7 @@ use absinthe::engine::Limits;
 use absinthe::lattice::Flat;
 use absinthe_llvm::analyze::{Fact, FunctionAnalysis, analyze_module};
 use absinthe_llvm::flags::NswFlags;
-use absinthe_llvm::lower::name_text;
+use absinthe_llvm::lower::{Memory, name_text};
 use absinthe_llvm::{load_module, lower_module};
 use llvm_ir::{Constant, Name, Terminator};
 
@@ -190,7 +190,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
 
     let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let flags = NswFlags::scan(&text);
-    let lowered = lower_module(&input, &flags, |_, _| {});
+    let lowered = lower_module(&input, &flags, Memory::Erase, |_, _| {});
     let limits = Limits::default();
     let mut absinthe_time = Duration::MAX;
     let mut results: Vec<FunctionAnalysis> = Vec::new();
