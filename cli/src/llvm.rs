@@ -67,7 +67,8 @@ fn run_with<D: ValueDomain>(
     let mut bar = Progress::new("lowering", total, PROGRESS_FROM);
     let lowered = lower_module(&module, &flags, Memory::Erase, |done, total| {
         bar.update(done, total);
-    });
+    })
+    .map_err(|e| format!("{}: error: {e}", path.display()))?;
     bar.finish();
     let lower = start.elapsed();
     drop(module);

@@ -147,10 +147,6 @@ pub fn analyze_function<D: ValueDomain>(
     let start = Instant::now();
     let solution = solve(function, &analysis, &limits);
     let time = start.elapsed();
-    if std::env::var_os("ABSINTHE_DEBUG").is_some() && time.as_millis() > 5 {
-        let ptrs = info.values.iter().filter(|v| !v.integer).count();
-        eprintln!("{}: {} blocks, {} names ({} llvm values, {} ptr), {:?}, {:?}", info.name, function.block_count(), function.name_count(), info.values.len(), ptrs, solution.stats, time);
-    }
 
     let n = function.block_count();
     let reachable = graph_reachable(function);

@@ -35,6 +35,7 @@ use llvm_ir::{
 };
 
 use crate::flags::NswFlags;
+use crate::load::contain_panics;
 
 /// A lowered module: the core IR and, per LLVM function, where its values went.
 #[derive(Clone, Debug)]
@@ -151,14 +152,35 @@ pub enum Memory {
     Erase,
 }
 
+/// A function the lowering could not handle (`llvm-ir` panicked while answering a question
+/// about it, such as the type of a malformed constant expression).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LowerError {
+    /// The function.
+    pub function: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for LowerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot lower function `{}`: {}",
+            self.function, self.message
+        )
+    }
+}
+
 /// Lowers every defined function of `module`. `flags` gives the `nsw` flags (see
-/// [`NswFlags`]); `progress(done, total)` is called after each function.
+/// [`NswFlags`]); `progress(done, total)` is called after each function. Panics inside
+/// `llvm-ir` are contained and reported as a [`LowerError`].
 pub fn lower_module(
     module: &llvm_ir::Module,
     flags: &NswFlags,
     memory: Memory,
     mut progress: impl FnMut(usize, usize),
-) -> Lowered {
+) -> Result<Lowered, LowerError> {
     let globals: HashMap<String, &llvm_ir::module::GlobalVariable> = module
         .global_vars
         .iter()
@@ -172,9 +194,16 @@ pub fn lower_module(
     let mut infos = Vec::with_capacity(module.functions.len());
     let total = module.functions.len();
     for (i, f) in module.functions.iter().enumerate() {
-        let mut lowering = FnLower::new(module, &globals, &mut callees, flags.function(&f.name));
-        lowering.memory = memory;
-        let (function, info) = lowering.lower(f);
+        let lowered = contain_panics(|| {
+            let mut lowering =
+                FnLower::new(module, &globals, &mut callees, flags.function(&f.name));
+            lowering.memory = memory;
+            lowering.lower(f)
+        });
+        let (function, info) = lowered.map_err(|message| LowerError {
+            function: f.name.clone(),
+            message,
+        })?;
         functions.push(function);
         infos.push(info);
         progress(i + 1, total);
@@ -188,13 +217,13 @@ pub fn lower_module(
             Vec::new(),
         ));
     }
-    Lowered {
+    Ok(Lowered {
         module: Module {
             functions,
             fields: vec!["mem".to_owned()],
         },
         functions: infos,
-    }
+    })
 }
 
 /// The module's function table: defined functions first, then the others as they are called.
@@ -715,13 +744,29 @@ impl<'a> FnLower<'a> {
             value = next_value;
             ty = next_ty;
         }
-        match (ty.as_ref(), value.as_ref()) {
-            (Type::IntegerType { bits: b }, Constant::Int { value, .. }) if *b == bits => {
-                canonical(bits, *value)
+        let raw = match (ty.as_ref(), value.as_ref()) {
+            (Type::IntegerType { bits: b }, Constant::Int { value, .. }) if *b <= 64 => {
+                (*b, *value)
             }
-            (Type::IntegerType { bits: b }, Constant::AggregateZero(_)) if *b == bits => Some(0),
+            (Type::IntegerType { bits: b }, Constant::AggregateZero(_)) => (*b, 0),
+            _ => return None,
+        };
+        match raw {
+            (b, value) if b == bits => canonical(bits, value),
+            // A narrower load at the start of a wider integer (a union read through another
+            // member): on a little-endian target it reads the low bytes.
+            (b, value) if b > bits && bits % 8 == 0 && self.little_endian() => {
+                canonical(bits, value & (mask(bits) as u64))
+            }
             _ => None,
         }
+    }
+
+    fn little_endian(&self) -> bool {
+        matches!(
+            self.module.data_layout.endianness,
+            llvm_ir::module::Endianness::LittleEndian
+        )
     }
 
     // ---- lowering instructions ----

@@ -7,7 +7,10 @@
 //! and absinthe's analysis time divided by LLVM's SCCP pass time (best of `--runs` runs each).
 //! Every value LLVM folds that absinthe does not is listed with its instruction (`--misses N`).
 //!
-//! Usage: `absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] FILE.ll...`
+//! With `--check` it fails (exit status 1) when a value both prove constant gets different
+//! constants from each: one of the two is unsound there.
+//!
+//! Usage: `absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--check] FILE.ll...`
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -15,15 +18,17 @@ use std::process::{Command, ExitCode};
 use std::time::Duration;
 
 use absinthe::engine::Limits;
-use absinthe::lattice::Flat;
+use absinthe::lattice::{Flat, Interval};
+use absinthe::value::ValueDomain;
 use absinthe_llvm::analyze::{Fact, FunctionAnalysis, analyze_module};
 use absinthe_llvm::flags::NswFlags;
-use absinthe_llvm::lower::{Memory, name_text};
+use absinthe_llvm::lower::{Memory, canonical, name_text};
 use absinthe_llvm::{load_module, lower_module};
 use llvm_ir::{Constant, Name, Terminator};
 
 struct Options {
     runs: usize,
+    check: bool,
     misses: usize,
     opt: String,
     files: Vec<PathBuf>,
@@ -32,6 +37,7 @@ struct Options {
 fn parse_args() -> Result<Options, String> {
     let mut options = Options {
         runs: 5,
+        check: false,
         misses: 20,
         opt: "opt-15".to_owned(),
         files: Vec::new(),
@@ -51,9 +57,10 @@ fn parse_args() -> Result<Options, String> {
                     .map_err(|e| format!("--misses: {e}"))?;
             }
             "--opt" => options.opt = value("--opt")?,
+            "--check" => options.check = true,
             "-h" | "--help" => {
                 return Err(
-                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] FILE.ll..."
+                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--check] FILE.ll..."
                         .to_owned(),
                 );
             }
@@ -79,7 +86,17 @@ fn main() -> ExitCode {
     let mut rows = Vec::new();
     for file in &options.files {
         match compare(file, &options) {
-            Ok(row) => rows.push(row),
+            Ok(row) => {
+                if options.check && row.disagreements > 0 {
+                    eprintln!(
+                        "{}: error: {} constants differ from LLVM's",
+                        file.display(),
+                        row.disagreements
+                    );
+                    failed = true;
+                }
+                rows.push(row);
+            }
             Err(message) => {
                 eprintln!("{}: error: {message}", file.display());
                 failed = true;
@@ -103,6 +120,7 @@ fn main() -> ExitCode {
 /// One module's figures.
 struct Row {
     module: String,
+    disagreements: usize,
     llvm_constants: usize,
     also: usize,
     absinthe_only: usize,
@@ -163,6 +181,9 @@ struct LlvmFunction {
     dead: HashSet<String>,
     /// Named values of live blocks that are gone from the output: replaced by constants.
     folded: HashSet<String>,
+    /// The constant a folded integer value became, where a surviving user shows it (in the
+    /// core IR's 64-bit form).
+    values: HashMap<String, i64>,
 }
 
 fn compare(file: &Path, options: &Options) -> Result<Row, String> {
@@ -190,15 +211,10 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
 
     let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let flags = NswFlags::scan(&text);
-    let lowered = lower_module(&input, &flags, Memory::Erase, |_, _| {});
-    let limits = Limits::default();
-    let mut absinthe_time = Duration::MAX;
-    let mut results: Vec<FunctionAnalysis> = Vec::new();
-    for _ in 0..options.runs {
-        results = analyze_module::<Flat<i64>>(&lowered, true, &limits, |_, _| {});
-        let total: Duration = results.iter().map(|r| r.counts.time).sum();
-        absinthe_time = absinthe_time.min(total);
-    }
+    let lowered =
+        lower_module(&input, &flags, Memory::Erase, |_, _| {}).map_err(|e| e.to_string())?;
+    let (results, absinthe_time) = run_absinthe::<Flat<i64>>(&lowered, options.runs);
+    let (ranges, interval_time) = run_absinthe::<Interval>(&lowered, options.runs);
 
     let mut llvm_constants = 0;
     let mut also = 0;
@@ -209,8 +225,18 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let mut absinthe_unreachable = 0;
     let mut llvm_only_unreachable = 0;
     let mut misses: Vec<String> = Vec::new();
+    let mut checked = 0;
+    let mut unreachable_misses: Vec<String> = Vec::new();
+    let mut disagreements: Vec<String> = Vec::new();
     let mut miss_kinds: HashMap<String, usize> = HashMap::new();
-    for ((f, info), result) in input.functions.iter().zip(&lowered.functions).zip(&results) {
+    let mut interval_also = 0;
+    for (((f, info), result), ranged) in input
+        .functions
+        .iter()
+        .zip(&lowered.functions)
+        .zip(&results)
+        .zip(&ranges)
+    {
         let Some(effect) = llvm.get(&f.name) else {
             continue;
         };
@@ -219,6 +245,14 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         for (bb, &dead) in f.basic_blocks.iter().zip(&result.dead) {
             if effect.dead.contains(&name_text(&bb.name)) && !dead {
                 llvm_only_unreachable += 1;
+                if unreachable_misses.len() < options.misses {
+                    unreachable_misses.push(format!(
+                        "  block {} in {}: {}",
+                        name_text(&bb.name),
+                        f.name,
+                        bb.term
+                    ));
+                }
             }
         }
         let instructions: HashMap<String, &llvm_ir::Instruction> = f
@@ -228,7 +262,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
             .filter_map(|i| i.try_get_result().map(|n| (name_text(n), i)))
             .collect();
         let block_names: Vec<String> = f.basic_blocks.iter().map(|b| name_text(&b.name)).collect();
-        for (value, fact) in info.values.iter().zip(&result.facts) {
+        for ((value, fact), range_fact) in info.values.iter().zip(&result.facts).zip(&ranged.facts) {
             let in_llvm_dead_block = block_names
                 .get(value.block.index())
                 .is_some_and(|b| effect.dead.contains(b));
@@ -239,19 +273,33 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
             if llvm_folds {
                 llvm_constants += 1;
                 match fact {
-                    Fact::Constant(_) => also += 1,
+                    Fact::Constant(c) => {
+                        also += 1;
+                        if let Some(&l) = effect.values.get(&value.name) {
+                            checked += 1;
+                            if l != *c {
+                                disagreements.push(format!(
+                                    "  {} in {}: LLVM {l}, absinthe {c}",
+                                    value.name, f.name
+                                ));
+                            }
+                        }
+                    }
                     Fact::Unreachable => also_dead += 1,
                     Fact::Undefined => also_undefined += 1,
                     Fact::Unknown => {
                         let inst = instructions.get(&value.name);
                         let kind = inst.map_or("?".to_owned(), |i| opcode(i));
                         *miss_kinds.entry(kind).or_default() += 1;
+                        let by_ranges = !matches!(range_fact, Fact::Unknown);
+                        interval_also += usize::from(by_ranges);
                         if misses.len() < options.misses {
                             misses.push(format!(
-                                "  {} in {}: {}",
+                                "  {} in {}: {}{}",
                                 value.name,
                                 f.name,
-                                inst.map_or(String::new(), |i| i.to_string())
+                                inst.map_or(String::new(), |i| i.to_string()),
+                                if by_ranges { "   [interval proves it]" } else { "" }
                             ));
                         }
                     }
@@ -262,6 +310,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         }
     }
     let row = Row {
+        disagreements: disagreements.len(),
         module: file
             .file_name()
             .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
@@ -288,7 +337,22 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         options.runs,
         ratio(absinthe_time, llvm_time)
     );
+    for m in &unreachable_misses {
+        println!("{m}");
+    }
+    println!(
+        "  values: {checked} of the common constants checked against LLVM's, {} disagree",
+        disagreements.len()
+    );
+    for d in &disagreements {
+        println!("{d}");
+    }
     let missed = llvm_constants - row.also;
+    println!(
+        "  with ranges: absinthe's interval analysis proves {interval_also} of the {missed} values sccp misses; its time {:.2} ms, ratio {:.2}",
+        ms(interval_time),
+        ratio(interval_time, llvm_time)
+    );
     if missed > 0 {
         let mut kinds: Vec<_> = miss_kinds.into_iter().collect();
         kinds.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -303,6 +367,23 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         }
     }
     Ok(row)
+}
+
+/// Runs absinthe's `NonRelational<D>` with conditions on every function, `runs` times; returns
+/// the last results and the best total fixpoint time.
+fn run_absinthe<D: ValueDomain>(
+    lowered: &absinthe_llvm::Lowered,
+    runs: usize,
+) -> (Vec<FunctionAnalysis>, Duration) {
+    let limits = Limits::default();
+    let mut best = Duration::MAX;
+    let mut results = Vec::new();
+    for _ in 0..runs {
+        results = analyze_module::<D>(lowered, true, &limits, |_, _| {});
+        let total: Duration = results.iter().map(|r| r.counts.time).sum();
+        best = best.min(total);
+    }
+    (results, best)
 }
 
 /// Runs `opt -passes=sccp -time-passes` on `file`, writing the result to `output`; returns the
@@ -385,12 +466,100 @@ fn llvm_effect(before: &llvm_ir::Function, after: Option<&llvm_ir::Function>) ->
             }
         }
     }
-    let folded = gone
+    let folded: HashSet<String> = gone
         .keys()
         .filter(|n| folded_value(n, &gone, &edges, 0))
         .cloned()
         .collect();
-    LlvmFunction { dead, folded }
+    // The constants: read where a user that survives now has a literal instead of the value.
+    let users_after: HashMap<String, &llvm_ir::Instruction> = after
+        .basic_blocks
+        .iter()
+        .flat_map(|bb| &bb.instrs)
+        .filter_map(|i| i.try_get_result().map(|n| (name_text(n), i)))
+        .collect();
+    let mut values = HashMap::new();
+    let mut record = |b: &llvm_ir::Operand, a: &llvm_ir::Operand| {
+        let (llvm_ir::Operand::LocalOperand { name, .. }, llvm_ir::Operand::ConstantOperand(c)) =
+            (b, a)
+        else {
+            return;
+        };
+        let name = name_text(name);
+        if !folded.contains(&name) {
+            return;
+        }
+        let constant = match c.as_ref() {
+            Constant::Int { bits, value } => canonical(*bits, *value),
+            Constant::Null(_) => Some(0),
+            _ => None,
+        };
+        if let Some(v) = constant {
+            values.insert(name, v);
+        }
+    };
+    let blocks_after: HashMap<String, &llvm_ir::BasicBlock> = after
+        .basic_blocks
+        .iter()
+        .map(|bb| (name_text(&bb.name), bb))
+        .collect();
+    for bb in &before.basic_blocks {
+        if let (Terminator::Ret(r), Some(Terminator::Ret(r_after))) = (
+            &bb.term,
+            blocks_after.get(&name_text(&bb.name)).map(|b| &b.term),
+        ) {
+            if let (Some(b), Some(a)) = (&r.return_operand, &r_after.return_operand) {
+                record(b, a);
+            }
+        }
+        for user in &bb.instrs {
+            let Some(user_name) = user.try_get_result().map(name_text) else {
+                continue;
+            };
+            let Some(user_after) = users_after.get(&user_name) else {
+                continue;
+            };
+            let (ops_before, ops_after) = (operands(user), operands(user_after));
+            if ops_before.len() != ops_after.len() {
+                continue;
+            }
+            for (b, a) in ops_before.iter().zip(&ops_after) {
+                record(b, a);
+            }
+        }
+    }
+    LlvmFunction {
+        dead,
+        folded,
+        values,
+    }
+}
+
+/// The value operands of the instructions whose operands can be compared position by position.
+fn operands(inst: &llvm_ir::Instruction) -> Vec<&llvm_ir::Operand> {
+    use llvm_ir::Instruction as I;
+    match inst {
+        I::Add(i) => vec![&i.operand0, &i.operand1],
+        I::Sub(i) => vec![&i.operand0, &i.operand1],
+        I::Mul(i) => vec![&i.operand0, &i.operand1],
+        I::UDiv(i) => vec![&i.operand0, &i.operand1],
+        I::SDiv(i) => vec![&i.operand0, &i.operand1],
+        I::URem(i) => vec![&i.operand0, &i.operand1],
+        I::SRem(i) => vec![&i.operand0, &i.operand1],
+        I::And(i) => vec![&i.operand0, &i.operand1],
+        I::Or(i) => vec![&i.operand0, &i.operand1],
+        I::Xor(i) => vec![&i.operand0, &i.operand1],
+        I::Shl(i) => vec![&i.operand0, &i.operand1],
+        I::LShr(i) => vec![&i.operand0, &i.operand1],
+        I::AShr(i) => vec![&i.operand0, &i.operand1],
+        I::ICmp(i) => vec![&i.operand0, &i.operand1],
+        I::Select(i) => vec![&i.condition, &i.true_value, &i.false_value],
+        I::Trunc(i) => vec![&i.operand],
+        I::ZExt(i) => vec![&i.operand],
+        I::SExt(i) => vec![&i.operand],
+        I::Call(c) => c.arguments.iter().map(|(a, _)| a).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Whether the vanished value `name` was replaced by a constant (see [`llvm_effect`]).
