@@ -8,7 +8,10 @@ use absinthe_cli::driver::analyze_function;
 use absinthe_ir::{Loaded, load_file};
 
 fn sample() -> absinthe_ir::Module {
-    let path = format!("{}/../ir/test_data/fixed_width.air", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../ir/test_data/fixed_width.air",
+        env!("CARGO_MANIFEST_DIR")
+    );
     match load_file(path) {
         Ok(Loaded::Air(module)) => module,
         other => panic!("fixed_width.air: {other:?}"),

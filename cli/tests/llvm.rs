@@ -76,10 +76,8 @@ fn analyze_prints_json() {
 
 #[test]
 fn unreadable_modules_are_errors_not_crashes() {
-    let (code, stdout, stderr) = absinthe(&[
-        "analyze",
-        "ir-llvm/test_data/err/dso_local_equivalent.ll",
-    ]);
+    let (code, stdout, stderr) =
+        absinthe(&["analyze", "ir-llvm/test_data/err/dso_local_equivalent.ll"]);
     assert_eq!(code, 1);
     assert_eq!(stdout, "");
     assert_eq!(

@@ -619,7 +619,9 @@ impl<'a> FnLower<'a> {
             Instruction::ZExt(i) if from(&i.operand) == Kind::Int(1) => {
                 Some(Slot::Alias(i.operand.clone()))
             }
-            Instruction::BitCast(i) if from(&i.operand) == k => Some(Slot::Alias(i.operand.clone())),
+            Instruction::BitCast(i) if from(&i.operand) == k => {
+                Some(Slot::Alias(i.operand.clone()))
+            }
             Instruction::AddrSpaceCast(i) => Some(Slot::Alias(i.operand.clone())),
             Instruction::PtrToInt(i) if k == Kind::Int(64) => Some(Slot::Alias(i.operand.clone())),
             Instruction::IntToPtr(i) if from(&i.operand) == Kind::Int(64) => {
@@ -792,7 +794,10 @@ impl<'a> FnLower<'a> {
         match bits {
             64.. => self.emit(dest, Rhs::Use(t)),
             1 => self.emit(dest, Rhs::Binary(Op::And, t, Operand::Int(1))),
-            _ => self.emit(dest, Rhs::Binary(Op::Trunc, t, Operand::Int(i64::from(bits)))),
+            _ => self.emit(
+                dest,
+                Rhs::Binary(Op::Trunc, t, Operand::Int(i64::from(bits))),
+            ),
         }
     }
 
@@ -838,7 +843,10 @@ impl<'a> FnLower<'a> {
         bits_of(kind(&self.module.type_of(op)))
     }
 
-    fn args(&mut self, args: &[(llvm_ir::Operand, Vec<llvm_ir::function::ParameterAttribute>)]) -> Box<[Operand]> {
+    fn args(
+        &mut self,
+        args: &[(llvm_ir::Operand, Vec<llvm_ir::function::ParameterAttribute>)],
+    ) -> Box<[Operand]> {
         args.iter().map(|(a, _)| self.operand(a)).collect()
     }
 
@@ -1190,18 +1198,16 @@ impl<'a> FnLower<'a> {
             LTerm::Br(b) => Terminator::Goto(self.block(&b.dest)),
             LTerm::CondBr(b) => {
                 let cond = match &b.condition {
-                    llvm_ir::Operand::LocalOperand { name, .. } => {
-                        match self.compares.get(name) {
-                            Some(&(op, a, c)) => {
-                                let (a, c) = (self.private(a), self.private(c));
-                                Cond::Compare(op, a, c)
-                            }
-                            None => {
-                                let c = self.local(name, 0);
-                                Cond::NonZero(self.private(c))
-                            }
+                    llvm_ir::Operand::LocalOperand { name, .. } => match self.compares.get(name) {
+                        Some(&(op, a, c)) => {
+                            let (a, c) = (self.private(a), self.private(c));
+                            Cond::Compare(op, a, c)
                         }
-                    }
+                        None => {
+                            let c = self.local(name, 0);
+                            Cond::NonZero(self.private(c))
+                        }
+                    },
                     other => {
                         let c = self.operand(other);
                         Cond::NonZero(self.private(c))
@@ -1223,7 +1229,11 @@ impl<'a> FnLower<'a> {
                         Some(v) => cases.push((v, target)),
                         // A case on a value the lowering cannot read (wider than 64 bits):
                         // control may go there whatever `on` is.
-                        None => return self.unknown_branch(s.dests.iter().map(|(_, t)| t).chain([&s.default_dest])),
+                        None => {
+                            return self.unknown_branch(
+                                s.dests.iter().map(|(_, t)| t).chain([&s.default_dest]),
+                            );
+                        }
                     }
                 }
                 Terminator::Switch {
@@ -1252,9 +1262,10 @@ impl<'a> FnLower<'a> {
                 Terminator::Goto(self.block(&c.return_label))
             }
             LTerm::Unreachable(_) => Terminator::Unreachable,
-            LTerm::Resume(_) | LTerm::CleanupRet(_) | LTerm::CatchRet(_) | LTerm::CatchSwitch(_) => {
-                Terminator::Throw(None)
-            }
+            LTerm::Resume(_)
+            | LTerm::CleanupRet(_)
+            | LTerm::CatchRet(_)
+            | LTerm::CatchSwitch(_) => Terminator::Throw(None),
         }
     }
 
@@ -1280,9 +1291,15 @@ impl<'a> FnLower<'a> {
 
 /// Intrinsics the lowering turns into statements on values.
 fn modelled_intrinsic(name: &str) -> bool {
-    ["llvm.smax.", "llvm.smin.", "llvm.umax.", "llvm.umin.", "llvm.abs."]
-        .iter()
-        .any(|p| name.starts_with(p))
+    [
+        "llvm.smax.",
+        "llvm.smin.",
+        "llvm.umax.",
+        "llvm.umin.",
+        "llvm.abs.",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
 }
 
 /// Intrinsics with no effect on values or on memory the domains track.
@@ -1299,7 +1316,9 @@ fn ignored_intrinsic(name: &str) -> bool {
 /// Whether a GEP index is the constant 0.
 fn is_zero(op: &llvm_ir::Operand) -> bool {
     match op {
-        llvm_ir::Operand::ConstantOperand(c) => matches!(c.as_ref(), Constant::Int { value: 0, .. }),
+        llvm_ir::Operand::ConstantOperand(c) => {
+            matches!(c.as_ref(), Constant::Int { value: 0, .. })
+        }
         _ => false,
     }
 }
@@ -1332,7 +1351,13 @@ fn element(
         };
     }
     match (ty.as_ref(), value.as_ref()) {
-        (Type::ArrayType { element_type, num_elements }, _) if i < *num_elements => {
+        (
+            Type::ArrayType {
+                element_type,
+                num_elements,
+            },
+            _,
+        ) if i < *num_elements => {
             let v = match value.as_ref() {
                 Constant::Array { elements, .. } => elements.get(i)?.clone(),
                 Constant::AggregateZero(_) => zero_of(element_type)?,

@@ -14,7 +14,9 @@ use absinthe_llvm::flags::NswFlags;
 use absinthe_llvm::{Lowered, Memory, load_module, lower_module};
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("test_data")
+        .join(name)
 }
 
 fn lower(path: &Path, memory: Memory) -> Lowered {
@@ -139,7 +141,10 @@ fn bitcode_gives_the_same_facts_as_text() {
         return;
     };
     assert!(status.success());
-    let bitcode = lower(&std::env::temp_dir().join("absinthe-control.bc"), Memory::Erase);
+    let bitcode = lower(
+        &std::env::temp_dir().join("absinthe-control.bc"),
+        Memory::Erase,
+    );
     let text = lower(&data("control.ll"), Memory::Erase);
     assert_eq!(facts::<Flat<i64>>(&bitcode), facts::<Flat<i64>>(&text));
 }
@@ -163,7 +168,10 @@ fn syntax_errors_name_the_file_and_the_place() {
         panic!("syntax.ll loaded");
     };
     let text = err.to_string();
-    assert!(text.contains("syntax.ll:3:3: error: expected type"), "{text}");
+    assert!(
+        text.contains("syntax.ll:3:3: error: expected type"),
+        "{text}"
+    );
 }
 
 #[test]

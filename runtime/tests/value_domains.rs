@@ -191,8 +191,14 @@ fn flat_folds_operations_one_operand_decides() {
     let top = Flat::<i64>::Top;
     assert_eq!(Flat::binary(Op::Mul, &top, &Flat::Value(0)), Flat::Value(0));
     assert_eq!(Flat::binary(Op::And, &Flat::Value(0), &top), Flat::Value(0));
-    assert_eq!(Flat::binary(Op::Or, &top, &Flat::Value(-1)), Flat::Value(-1));
+    assert_eq!(
+        Flat::binary(Op::Or, &top, &Flat::Value(-1)),
+        Flat::Value(-1)
+    );
     assert_eq!(Flat::binary(Op::ULt, &top, &Flat::Value(0)), Flat::Value(0));
     assert_eq!(Flat::binary(Op::Add, &top, &Flat::Value(0)), top);
-    assert_eq!(Flat::binary(Op::Mul, &Flat::Bottom, &Flat::Value(0)), Flat::Bottom);
+    assert_eq!(
+        Flat::binary(Op::Mul, &Flat::Bottom, &Flat::Value(0)),
+        Flat::Bottom
+    );
 }

@@ -190,7 +190,8 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let output = std::env::temp_dir().join(format!(
         "absinthe-compare-{}-{}.ll",
         std::process::id(),
-        file.file_stem().map_or("module".into(), |s| s.to_string_lossy())
+        file.file_stem()
+            .map_or("module".into(), |s| s.to_string_lossy())
     ));
     let mut llvm_time = Duration::MAX;
     for _ in 0..options.runs {
@@ -262,7 +263,8 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
             .filter_map(|i| i.try_get_result().map(|n| (name_text(n), i)))
             .collect();
         let block_names: Vec<String> = f.basic_blocks.iter().map(|b| name_text(&b.name)).collect();
-        for ((value, fact), range_fact) in info.values.iter().zip(&result.facts).zip(&ranged.facts) {
+        for ((value, fact), range_fact) in info.values.iter().zip(&result.facts).zip(&ranged.facts)
+        {
             let in_llvm_dead_block = block_names
                 .get(value.block.index())
                 .is_some_and(|b| effect.dead.contains(b));
@@ -299,7 +301,11 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
                                 value.name,
                                 f.name,
                                 inst.map_or(String::new(), |i| i.to_string()),
-                                if by_ranges { "   [interval proves it]" } else { "" }
+                                if by_ranges {
+                                    "   [interval proves it]"
+                                } else {
+                                    ""
+                                }
                             ));
                         }
                     }
@@ -413,9 +419,7 @@ fn run_opt(opt: &str, file: &Path, output: &Path) -> Result<Duration, String> {
         .split_whitespace()
         .filter_map(|w| w.parse::<f64>().ok())
         .collect();
-    let wall = numbers
-        .last()
-        .ok_or("cannot read the SCCPPass time")?;
+    let wall = numbers.last().ok_or("cannot read the SCCPPass time")?;
     Ok(Duration::from_secs_f64(*wall))
 }
 
@@ -432,10 +436,7 @@ fn llvm_effect(before: &llvm_ir::Function, after: Option<&llvm_ir::Function>) ->
     };
     let reach_before = reachable(before);
     let reach_after = reachable(after);
-    let dead: HashSet<String> = reach_before
-        .difference(&reach_after)
-        .cloned()
-        .collect();
+    let dead: HashSet<String> = reach_before.difference(&reach_after).cloned().collect();
     let remaining: HashSet<String> = after
         .basic_blocks
         .iter()

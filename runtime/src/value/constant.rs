@@ -17,8 +17,12 @@ impl ValueDomain for Flat<i64> {
     fn binary(op: Op, a: &Flat<i64>, b: &Flat<i64>) -> Flat<i64> {
         match (a, b) {
             (Flat::Bottom, _) | (_, Flat::Bottom) => Flat::Bottom,
-            (Flat::Top, Flat::Value(y)) => absorbed(op, None, Some(*y)).map_or(Flat::Top, Flat::Value),
-            (Flat::Value(x), Flat::Top) => absorbed(op, Some(*x), None).map_or(Flat::Top, Flat::Value),
+            (Flat::Top, Flat::Value(y)) => {
+                absorbed(op, None, Some(*y)).map_or(Flat::Top, Flat::Value)
+            }
+            (Flat::Value(x), Flat::Top) => {
+                absorbed(op, Some(*x), None).map_or(Flat::Top, Flat::Value)
+            }
             (Flat::Top, Flat::Top) => Flat::Top,
             (Flat::Value(x), Flat::Value(y)) => op.eval(*x, *y).map_or(Flat::Bottom, Flat::Value),
         }

@@ -267,13 +267,18 @@ impl ValueDomain for Interval {
             Op::ULt => {
                 let (ua, ub) = (unsigned(x), unsigned(y));
                 match (ub.1.checked_sub(1), ua.0.checked_add(1)) {
-                    (Some(h), Some(l)) => (within_unsigned(x, 0, h), within_unsigned(y, l, u64::MAX)),
+                    (Some(h), Some(l)) => {
+                        (within_unsigned(x, 0, h), within_unsigned(y, l, u64::MAX))
+                    }
                     _ => (Interval::empty(), Interval::empty()),
                 }
             }
             Op::ULe => {
                 let (ua, ub) = (unsigned(x), unsigned(y));
-                (within_unsigned(x, 0, ub.1), within_unsigned(y, ua.0, u64::MAX))
+                (
+                    within_unsigned(x, 0, ub.1),
+                    within_unsigned(y, ua.0, u64::MAX),
+                )
             }
             Op::UGt => {
                 let (rb, ra) = Self::assume(Op::ULt, b, a);

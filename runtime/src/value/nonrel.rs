@@ -195,7 +195,10 @@ impl<D: ValueDomain> NonRelational<D> {
                 Some(&(value, _)) => {
                     // The first matching case wins: an earlier case with the same value takes
                     // every execution. Otherwise `on == value` implies every earlier `!=`.
-                    if cases[..succ_index].iter().any(|&(earlier, _)| earlier == value) {
+                    if cases[..succ_index]
+                        .iter()
+                        .any(|&(earlier, _)| earlier == value)
+                    {
                         return Env::Unreachable;
                     }
                     self.assume(Op::Eq, *on, Operand::Int(value), env)
