@@ -2,9 +2,9 @@
 //! and lowers every function to absinthe's core IR, so that the generic analyses (`sccp`,
 //! `interval`) run on real programs.
 //!
-//! The pipeline is [`load`] (parse, with `llvm-ir`'s panics contained) → [`lower`] (one core IR
+//! The pipeline is `load` (parse, with `llvm-ir`'s panics contained) → `lower` (one core IR
 //! function per LLVM function, plus the map from LLVM value names to core IR operands) →
-//! [`analyze`] (the runtime's `NonRelational` analysis per function, with the counts the CLI
+//! `analyze` (the runtime's `NonRelational` analysis per function, with the counts the CLI
 //! and the comparison with LLVM's SCCP print). Everything here needs the `llvm` feature, which
 //! links LLVM; without it the crate is empty, so the workspace builds on machines without LLVM.
 
