@@ -1199,10 +1199,16 @@ impl<'a> FnLower<'a> {
             LTerm::CondBr(b) => {
                 let cond = match &b.condition {
                     llvm_ir::Operand::LocalOperand { name, .. } => match self.compares.get(name) {
-                        Some(&(op, a, c)) => {
-                            let (a, c) = (self.private(a), self.private(c));
-                            Cond::Compare(op, a, c)
+                        // Comparing with the unknown value refines nothing worth having: branch
+                        // on the comparison's own result rather than on a named copy.
+                        Some(&(_, a, c))
+                            if self.unknown.is_some_and(|u| {
+                                a == Operand::Name(u) || c == Operand::Name(u)
+                            }) =>
+                        {
+                            Cond::NonZero(self.local(name, 0))
                         }
+                        Some(&(op, a, c)) => Cond::Compare(op, a, c),
                         None => {
                             let c = self.local(name, 0);
                             Cond::NonZero(self.private(c))
