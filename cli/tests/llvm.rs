@@ -44,15 +44,16 @@ fn analyze_prints_counts_per_function_and_in_total() {
     assert_eq!((code, stderr.as_str()), (0, ""));
     expect_test::expect![[r#"
         # ir-llvm/test_data/control.ll: analysis sccp
-        function        blocks unreach   values constants branches decided
-        dead_branch          4       1        3         2        1       1
-        switch_const         4       2        1         1        1       1
-        undef_phi            3       0        1         1        1       0
-        constant_loads       1       0       11         9        0       0
-        unknowns             3       0        4         0        1       0
-        loop                 4       0        4         1        1       0
-        total               19       3       24        14        5       2
-        # 6 functions; values proven constant: 14; branches decided: 2; blocks proven unreachable: 3"#]]
+        function               blocks unreach   values constants branches decided
+        dead_branch                 4       1        3         2        1       1
+        switch_const                4       2        1         1        1       1
+        undef_phi                   3       0        1         1        1       0
+        constant_loads              1       0       11         9        0       0
+        unknowns                    3       0        4         0        1       0
+        loop                        4       0        4         1        1       0
+        unknowns_stay_unknown       5       0        8         0        3       0
+        total                      24       3       32        14        8       2
+        # 7 functions; values proven constant: 14; branches decided: 2; blocks proven unreachable: 3"#]]
     .assert_eq(&without_times(&stdout));
     assert!(stdout.contains("# time: parse "), "{stdout}");
 }

@@ -14,7 +14,7 @@ use absinthe::program::{BlockId, Cfg, Operand, Program, Terminator};
 use absinthe::value::{Env, NonRelational, ValueDomain};
 use absinthe_ir::Function;
 
-use crate::lower::{Lowered, LoweredFunction};
+use crate::lower::{Home, Lowered, LoweredFunction};
 
 /// What the analysis says about one LLVM value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,9 +197,14 @@ pub fn analyze_function<D: ValueDomain>(
             if !exit.is_reachable() {
                 return Fact::Unreachable;
             }
-            let value = match v.operand {
-                Operand::Int(c) => return Fact::Constant(c),
+            let of = |o: Operand| match o {
+                Operand::Int(c) => D::constant(c),
                 Operand::Name(name) => exit.get(name),
+            };
+            let value = match v.home {
+                Home::Operand(Operand::Int(c)) => return Fact::Constant(c),
+                Home::Operand(o) => of(o),
+                Home::Compare(op, a, b) => D::binary(op, &of(a), &of(b)),
             };
             if value.is_bottom() {
                 Fact::Undefined

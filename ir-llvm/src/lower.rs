@@ -64,13 +64,24 @@ pub struct LoweredFunction {
 pub struct LlvmValue {
     /// The LLVM name, without `%`.
     pub name: String,
-    /// The core IR operand holding it: its own name, another value's name (a no-op cast), or a
-    /// literal the lowering folded.
-    pub operand: Operand,
+    /// Where its value is in the core IR.
+    pub home: Home,
     /// The block that defines it.
     pub block: BlockId,
     /// Whether it is an integer (otherwise a pointer).
     pub integer: bool,
+}
+
+/// Where an LLVM value's value is in the core IR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Home {
+    /// In this operand: the value's own name, another value's name (a no-op cast), or a literal
+    /// the lowering folded.
+    Operand(Operand),
+    /// An `icmp` whose only use is the branch that ends its block: it has no name, the branch
+    /// tests the comparison itself, and its value is the comparison of these operands (at the
+    /// end of the block).
+    Compare(Op, Operand, Operand),
 }
 
 /// How a value's type is modelled.
@@ -254,6 +265,8 @@ enum Slot {
     Alias(llvm_ir::Operand),
     /// A known operand (a folded constant, or the unknown name).
     Value(Operand),
+    /// An `icmp` only its block's branch uses: no statement, the branch tests the comparison.
+    Virtual,
 }
 
 /// The state of lowering one function.
@@ -276,6 +289,8 @@ struct FnLower<'a> {
     stmts: Vec<Stmt>,
     temps: usize,
     memory: Memory,
+    /// The `icmp`s whose only use is their block's branch.
+    virtual_compares: HashSet<Name>,
 }
 
 const MEM: FieldId = FieldId(0);
@@ -303,6 +318,7 @@ impl<'a> FnLower<'a> {
             stmts: Vec::new(),
             temps: 0,
             memory: Memory::Keep,
+            virtual_compares: HashSet::new(),
         }
     }
 
@@ -318,6 +334,7 @@ impl<'a> FnLower<'a> {
         for (i, bb) in f.basic_blocks.iter().enumerate() {
             self.blocks.insert(bb.name.clone(), BlockId::new(i));
         }
+        self.virtual_compares = virtual_compares(f);
         // Decide every value's slot first: φs and branches may name values defined later.
         for bb in &f.basic_blocks {
             for inst in &bb.instrs {
@@ -351,10 +368,16 @@ impl<'a> FnLower<'a> {
                     let ty = self.module.type_of(inst);
                     let k = kind(&ty);
                     if k != Kind::Other {
-                        let operand = self.local(dest, 0);
+                        let home = match self.slots.get(dest) {
+                            Some(Slot::Virtual) => match self.compares.get(dest) {
+                                Some(&(op, a, b)) => Home::Compare(op, a, b),
+                                None => Home::Operand(self.unknown()),
+                            },
+                            _ => Home::Operand(self.local(dest, 0)),
+                        };
                         values.push(LlvmValue {
                             name: name_text(dest),
-                            operand,
+                            home,
                             block: here,
                             integer: matches!(k, Kind::Int(_)),
                         });
@@ -485,7 +508,7 @@ impl<'a> FnLower<'a> {
             }
             // Values of types the lowering does not model (or alias chains that never end,
             // which SSA rules out).
-            Some(Slot::Alias(_)) | None => self.unknown(),
+            Some(Slot::Alias(_) | Slot::Virtual) | None => self.unknown(),
         }
     }
 
@@ -600,6 +623,10 @@ impl<'a> FnLower<'a> {
         let ty = self.module.type_of(inst);
         let k = kind(&ty);
         if k == Kind::Other {
+            return;
+        }
+        if self.virtual_compares.contains(dest) {
+            self.slots.insert(dest.clone(), Slot::Virtual);
             return;
         }
         let slot = match self.plan_slot(inst, k) {
@@ -933,6 +960,15 @@ impl<'a> FnLower<'a> {
         };
         let dest = match self.slots.get(dest_name) {
             Some(Slot::Name(id)) => *id,
+            Some(Slot::Virtual) => {
+                if let Instruction::ICmp(i) = inst {
+                    let width = self.operand_bits(&i.operand0);
+                    let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+                    let compare = self.comparison(dest_name, i.predicate, width, a, b);
+                    self.compares.insert(dest_name.clone(), compare);
+                }
+                return;
+            }
             // Folded, aliased or unknown values need no statement of their own, but a call
             // whose result is unknown still happens.
             Some(_) => {
@@ -1206,7 +1242,16 @@ impl<'a> FnLower<'a> {
                                 a == Operand::Name(u) || c == Operand::Name(u)
                             }) =>
                         {
-                            Cond::NonZero(self.local(name, 0))
+                            match self.slots.get(name) {
+                                Some(Slot::Name(n)) => Cond::NonZero(Operand::Name(*n)),
+                                // A comparison without a name of its own: test it on a private
+                                // copy of the unknown value.
+                                _ => {
+                                    let (op, a, c) = self.compares[name];
+                                    let (a, c) = (self.private(a), self.private(c));
+                                    Cond::Compare(op, a, c)
+                                }
+                            }
                         }
                         Some(&(op, a, c)) => Cond::Compare(op, a, c),
                         None => {
@@ -1317,6 +1362,127 @@ fn ignored_intrinsic(name: &str) -> bool {
         || name.starts_with("llvm.experimental.noalias.scope.decl")
         || name.starts_with("llvm.var.annotation")
         || name.starts_with("llvm.prefetch")
+}
+
+/// The `icmp`s of `f` used exactly once, by the conditional branch that ends their own block.
+/// When `f` has an instruction whose operands [`operands_of`] does not know, none.
+fn virtual_compares(f: &llvm_ir::Function) -> HashSet<Name> {
+    let mut uses: HashMap<&Name, usize> = HashMap::new();
+    let mut operands: Vec<&llvm_ir::Operand> = Vec::new();
+    for bb in &f.basic_blocks {
+        for inst in &bb.instrs {
+            match operands_of(inst) {
+                Some(ops) => operands.extend(ops),
+                None => return HashSet::new(),
+            }
+        }
+        match &bb.term {
+            LTerm::Ret(r) => operands.extend(&r.return_operand),
+            LTerm::CondBr(b) => operands.push(&b.condition),
+            LTerm::Switch(s) => operands.push(&s.operand),
+            LTerm::IndirectBr(b) => operands.push(&b.operand),
+            LTerm::Invoke(i) => {
+                operands.extend(i.function.as_ref().right());
+                operands.extend(i.arguments.iter().map(|(a, _)| a));
+            }
+            LTerm::CallBr(c) => {
+                operands.extend(c.function.as_ref().right());
+                operands.extend(c.arguments.iter().map(|(a, _)| a));
+            }
+            LTerm::Resume(r) => operands.push(&r.operand),
+            LTerm::Br(_) | LTerm::Unreachable(_) => {}
+            LTerm::CleanupRet(_) | LTerm::CatchRet(_) | LTerm::CatchSwitch(_) => {
+                return HashSet::new();
+            }
+        }
+    }
+    for op in operands {
+        if let llvm_ir::Operand::LocalOperand { name, .. } = op {
+            *uses.entry(name).or_default() += 1;
+        }
+    }
+    let mut out = HashSet::new();
+    for bb in &f.basic_blocks {
+        let LTerm::CondBr(b) = &bb.term else {
+            continue;
+        };
+        let llvm_ir::Operand::LocalOperand { name, .. } = &b.condition else {
+            continue;
+        };
+        let defined_here = bb.instrs.iter().any(|i| match i {
+            Instruction::ICmp(c) => c.dest == *name,
+            _ => false,
+        });
+        if defined_here && uses.get(name) == Some(&1) {
+            out.insert(name.clone());
+        }
+    }
+    out
+}
+
+/// The operands of `inst`, or `None` when the instruction kind is not known here.
+fn operands_of(inst: &Instruction) -> Option<Vec<&llvm_ir::Operand>> {
+    use Instruction as I;
+    Some(match inst {
+        I::Add(i) => vec![&i.operand0, &i.operand1],
+        I::Sub(i) => vec![&i.operand0, &i.operand1],
+        I::Mul(i) => vec![&i.operand0, &i.operand1],
+        I::UDiv(i) => vec![&i.operand0, &i.operand1],
+        I::SDiv(i) => vec![&i.operand0, &i.operand1],
+        I::URem(i) => vec![&i.operand0, &i.operand1],
+        I::SRem(i) => vec![&i.operand0, &i.operand1],
+        I::And(i) => vec![&i.operand0, &i.operand1],
+        I::Or(i) => vec![&i.operand0, &i.operand1],
+        I::Xor(i) => vec![&i.operand0, &i.operand1],
+        I::Shl(i) => vec![&i.operand0, &i.operand1],
+        I::LShr(i) => vec![&i.operand0, &i.operand1],
+        I::AShr(i) => vec![&i.operand0, &i.operand1],
+        I::FAdd(i) => vec![&i.operand0, &i.operand1],
+        I::FSub(i) => vec![&i.operand0, &i.operand1],
+        I::FMul(i) => vec![&i.operand0, &i.operand1],
+        I::FDiv(i) => vec![&i.operand0, &i.operand1],
+        I::FRem(i) => vec![&i.operand0, &i.operand1],
+        I::ICmp(i) => vec![&i.operand0, &i.operand1],
+        I::FCmp(i) => vec![&i.operand0, &i.operand1],
+        I::FNeg(i) => vec![&i.operand],
+        I::Trunc(i) => vec![&i.operand],
+        I::ZExt(i) => vec![&i.operand],
+        I::SExt(i) => vec![&i.operand],
+        I::FPTrunc(i) => vec![&i.operand],
+        I::FPExt(i) => vec![&i.operand],
+        I::FPToUI(i) => vec![&i.operand],
+        I::FPToSI(i) => vec![&i.operand],
+        I::UIToFP(i) => vec![&i.operand],
+        I::SIToFP(i) => vec![&i.operand],
+        I::PtrToInt(i) => vec![&i.operand],
+        I::IntToPtr(i) => vec![&i.operand],
+        I::BitCast(i) => vec![&i.operand],
+        I::AddrSpaceCast(i) => vec![&i.operand],
+        I::Freeze(i) => vec![&i.operand],
+        I::Select(i) => vec![&i.condition, &i.true_value, &i.false_value],
+        I::Phi(p) => p.incoming_values.iter().map(|(v, _)| v).collect(),
+        I::Alloca(a) => vec![&a.num_elements],
+        I::Load(l) => vec![&l.address],
+        I::Store(s) => vec![&s.address, &s.value],
+        I::GetElementPtr(g) => std::iter::once(&g.address).chain(&g.indices).collect(),
+        I::Call(c) => c
+            .function
+            .as_ref()
+            .right()
+            .into_iter()
+            .chain(c.arguments.iter().map(|(a, _)| a))
+            .collect(),
+        I::ExtractValue(e) => vec![&e.aggregate],
+        I::InsertValue(e) => vec![&e.aggregate, &e.element],
+        I::ExtractElement(e) => vec![&e.vector, &e.index],
+        I::InsertElement(e) => vec![&e.vector, &e.element, &e.index],
+        I::ShuffleVector(s) => vec![&s.operand0, &s.operand1],
+        I::AtomicRMW(a) => vec![&a.address, &a.value],
+        I::CmpXchg(c) => vec![&c.address, &c.expected, &c.replacement],
+        I::VAArg(v) => vec![&v.arg_list],
+        I::Fence(_) => Vec::new(),
+        _ => return None,
+    })
 }
 
 /// Whether a GEP index is the constant 0.

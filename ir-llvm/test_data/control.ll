@@ -95,3 +95,28 @@ body:
 exit:
   ret i32 %flag
 }
+
+; Branching on one unknown value must not make another one known: every load stands for a
+; different unknown value, so %d and %e stay unknown and both x and y are reachable.
+define i32 @unknowns_stay_unknown(ptr %p, ptr %q) {
+entry:
+  %a = load i32, ptr %p
+  %c = icmp eq i32 %a, 0
+  br i1 %c, label %zero, label %nonzero
+zero:
+  %b = load i32, ptr %q
+  %d = icmp eq i32 %b, 0
+  %e = zext i1 %d to i32
+  br i1 %d, label %x, label %y
+nonzero:
+  %f = call i32 @opaque()
+  %g = icmp slt i32 %f, 0
+  br i1 %g, label %x, label %y
+x:
+  %r = phi i32 [ %e, %zero ], [ 5, %nonzero ]
+  ret i32 %r
+y:
+  ret i32 2
+}
+
+declare i32 @opaque()

@@ -118,7 +118,6 @@ fn memory_operations_are_lowered_when_kept() {
         entry:
             %a = %p.mem
             %b = %q.mem
-            %c = %a == 7
             br %a == 7, seven, other
         seven:
             %d#1 = %b + 0
@@ -181,3 +180,4 @@ fn missing_files_are_errors() {
     };
     assert!(err.message.starts_with("cannot read the file"), "{err}");
 }
+
