@@ -52,8 +52,9 @@ fn analyze_prints_counts_per_function_and_in_total() {
         unknowns                    3       0        4         0        1       0
         loop                        4       0        4         1        1       0
         unknowns_stay_unknown       5       0        8         0        3       0
-        total                      24       3       32        14        8       2
-        # 7 functions; values proven constant: 14; branches decided: 2; blocks proven unreachable: 3"#]]
+        tested_load                 3       0        4         1        1       0
+        total                      27       3       36        15        9       2
+        # 8 functions; values proven constant: 15; branches decided: 2; blocks proven unreachable: 3"#]]
     .assert_eq(&without_times(&stdout));
     assert!(stdout.contains("# time: parse "), "{stdout}");
 }

@@ -291,6 +291,8 @@ struct FnLower<'a> {
     memory: Memory,
     /// The `icmp`s whose only use is their block's branch.
     virtual_compares: HashSet<Name>,
+    /// The values a comparison or a switch tests (through no-op casts).
+    tested: HashSet<Name>,
 }
 
 const MEM: FieldId = FieldId(0);
@@ -319,6 +321,7 @@ impl<'a> FnLower<'a> {
             temps: 0,
             memory: Memory::Keep,
             virtual_compares: HashSet::new(),
+            tested: HashSet::new(),
         }
     }
 
@@ -335,6 +338,7 @@ impl<'a> FnLower<'a> {
             self.blocks.insert(bb.name.clone(), BlockId::new(i));
         }
         self.virtual_compares = virtual_compares(f);
+        self.tested = tested_values(f);
         // Decide every value's slot first: φs and branches may name values defined later.
         for bb in &f.basic_blocks {
             for inst in &bb.instrs {
@@ -664,16 +668,16 @@ impl<'a> FnLower<'a> {
                     call.arguments.first().map(|(a, _)| Slot::Alias(a.clone()))
                 }
                 Some(name) if modelled_intrinsic(name) => None,
-                _ if self.memory == Memory::Erase => Some(Slot::Value(self.unknown())),
+                _ if self.erased(inst) => Some(Slot::Value(self.unknown())),
                 _ => None,
             },
             Instruction::Load(load) => match self.fold_load(&load.address, k) {
                 Some(v) => Some(Slot::Value(Operand::Int(v))),
-                None if self.memory == Memory::Erase => Some(Slot::Value(self.unknown())),
+                None if self.erased(inst) => Some(Slot::Value(self.unknown())),
                 None => None,
             },
             Instruction::Alloca(_) | Instruction::AtomicRMW(_) | Instruction::VAArg(_)
-                if self.memory == Memory::Erase =>
+                if self.erased(inst) =>
             {
                 Some(Slot::Value(self.unknown()))
             }
@@ -689,6 +693,17 @@ impl<'a> FnLower<'a> {
             | Instruction::CleanupPad(_) => Some(Slot::Value(self.unknown())),
             _ => None,
         }
+    }
+
+    /// Whether the result of the memory operation or call `inst` is erased to the unknown value:
+    /// with [`Memory::Erase`], unless a comparison or a switch tests it. Branches refine the
+    /// values they test, and a value refined on an edge must have a name of its own for its
+    /// other uses to see it; untested values gain nothing from one.
+    fn erased(&self, inst: &Instruction) -> bool {
+        self.memory == Memory::Erase
+            && inst
+                .try_get_result()
+                .is_none_or(|dest| !self.tested.contains(dest))
     }
 
     fn fold_fp_to_int(&mut self, op: &llvm_ir::Operand, k: Kind, signed: bool) -> Option<Slot> {
@@ -1362,6 +1377,52 @@ fn ignored_intrinsic(name: &str) -> bool {
         || name.starts_with("llvm.experimental.noalias.scope.decl")
         || name.starts_with("llvm.var.annotation")
         || name.starts_with("llvm.prefetch")
+}
+
+/// The values of `f` an `icmp` or a `switch` tests, directly or through casts that the lowering
+/// turns into aliases (`sext`, `zext` of `i1`, same-width `bitcast`, 64-bit pointer casts, …).
+fn tested_values(f: &llvm_ir::Function) -> HashSet<Name> {
+    let local = |op: &llvm_ir::Operand| match op {
+        llvm_ir::Operand::LocalOperand { name, .. } => Some(name.clone()),
+        _ => None,
+    };
+    let mut tested: HashSet<Name> = HashSet::new();
+    let mut casts: Vec<(&Name, &llvm_ir::Operand)> = Vec::new();
+    for bb in &f.basic_blocks {
+        for inst in &bb.instrs {
+            match inst {
+                Instruction::ICmp(c) => {
+                    tested.extend(local(&c.operand0));
+                    tested.extend(local(&c.operand1));
+                }
+                Instruction::SExt(c) => casts.push((&c.dest, &c.operand)),
+                Instruction::ZExt(c) => casts.push((&c.dest, &c.operand)),
+                Instruction::Trunc(c) => casts.push((&c.dest, &c.operand)),
+                Instruction::BitCast(c) => casts.push((&c.dest, &c.operand)),
+                Instruction::AddrSpaceCast(c) => casts.push((&c.dest, &c.operand)),
+                Instruction::PtrToInt(c) => casts.push((&c.dest, &c.operand)),
+                Instruction::IntToPtr(c) => casts.push((&c.dest, &c.operand)),
+                Instruction::Freeze(c) => casts.push((&c.dest, &c.operand)),
+                _ => {}
+            }
+        }
+        if let LTerm::Switch(s) = &bb.term {
+            tested.extend(local(&s.operand));
+        }
+    }
+    // A tested cast tests what it casts (a superset of the no-op casts is harmless: it only
+    // gives a few more values names).
+    loop {
+        let before = tested.len();
+        for (dest, operand) in &casts {
+            if tested.contains(*dest) {
+                tested.extend(local(operand));
+            }
+        }
+        if tested.len() == before {
+            return tested;
+        }
+    }
 }
 
 /// The `icmp`s of `f` used exactly once, by the conditional branch that ends their own block.

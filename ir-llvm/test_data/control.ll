@@ -120,3 +120,18 @@ y:
 }
 
 declare i32 @opaque()
+
+; A loaded value that a branch tests is refined on each edge, so its other uses see it: %b is
+; 6, whether or not memory operations are kept.
+define i32 @tested_load(ptr %p) {
+entry:
+  %a = load i32, ptr %p
+  %w = sext i32 %a to i64
+  %c = icmp eq i64 %w, 5
+  br i1 %c, label %five, label %other
+five:
+  %b = add i32 %a, 1
+  ret i32 %b
+other:
+  ret i32 0
+}

@@ -180,4 +180,3 @@ fn missing_files_are_errors() {
     };
     assert!(err.message.starts_with("cannot read the file"), "{err}");
 }
-

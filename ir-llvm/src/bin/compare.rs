@@ -10,7 +10,11 @@
 //! With `--check` it fails (exit status 1) when a value both prove constant gets different
 //! constants from each: one of the two is unsound there.
 //!
-//! Usage: `absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--check] FILE.ll...`
+//! `--keep-memory` lowers memory operations instead of erasing them (slower; the facts must be
+//! the same).
+//!
+//! Usage: `absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--check]
+//! [--keep-memory] FILE.ll...`
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -27,6 +31,7 @@ use absinthe_llvm::{load_module, lower_module};
 use llvm_ir::{Constant, Name, Terminator};
 
 struct Options {
+    memory: Memory,
     runs: usize,
     check: bool,
     misses: usize,
@@ -36,6 +41,7 @@ struct Options {
 
 fn parse_args() -> Result<Options, String> {
     let mut options = Options {
+        memory: Memory::Erase,
         runs: 5,
         check: false,
         misses: 20,
@@ -58,9 +64,10 @@ fn parse_args() -> Result<Options, String> {
             }
             "--opt" => options.opt = value("--opt")?,
             "--check" => options.check = true,
+            "--keep-memory" => options.memory = Memory::Keep,
             "-h" | "--help" => {
                 return Err(
-                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--check] FILE.ll..."
+                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--check] [--keep-memory] FILE.ll..."
                         .to_owned(),
                 );
             }
@@ -213,7 +220,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let flags = NswFlags::scan(&text);
     let lowered =
-        lower_module(&input, &flags, Memory::Erase, |_, _| {}).map_err(|e| e.to_string())?;
+        lower_module(&input, &flags, options.memory, |_, _| {}).map_err(|e| e.to_string())?;
     let (results, absinthe_time) = run_absinthe::<Flat<i64>>(&lowered, options.runs);
     let (ranges, interval_time) = run_absinthe::<Interval>(&lowered, options.runs);
 
