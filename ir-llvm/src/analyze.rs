@@ -51,8 +51,10 @@ pub struct FunctionCounts {
     pub decided: usize,
     /// Why the engine stopped.
     pub stop: StopReason,
-    /// Time in the fixpoint engine.
+    /// Time in the fixpoint engine (wall clock).
     pub time: Duration,
+    /// CPU time of this thread in the fixpoint engine (less sensitive to a busy machine).
+    pub cpu: Duration,
 }
 
 /// The analysis of one function: counts and, per LLVM value (in [`LoweredFunction::values`]
@@ -144,9 +146,11 @@ pub fn analyze_function<D: ValueDomain>(
     } else {
         limits.clone()
     };
+    let cpu_start = cpu_time::ThreadTime::try_now().ok();
     let start = Instant::now();
     let solution = solve(function, &analysis, &limits);
     let time = start.elapsed();
+    let cpu = cpu_start.map_or(time, |c| c.elapsed());
 
     let n = function.block_count();
     let reachable = graph_reachable(function);
@@ -233,6 +237,7 @@ pub fn analyze_function<D: ValueDomain>(
         decided,
         stop: solution.stop,
         time,
+        cpu,
     };
     FunctionAnalysis {
         counts,
