@@ -339,9 +339,14 @@ impl<'a> FnLower<'a> {
         }
         self.virtual_compares = virtual_compares(f);
         self.tested = tested_values(f);
-        // Decide every value's slot first: φs and branches may name values defined later.
+        // Decide every value's slot first: φs and branches may name values defined later. φs go
+        // last, once it is known which of their inputs are unknown.
         for bb in &f.basic_blocks {
-            for inst in &bb.instrs {
+            for inst in bb
+                .instrs
+                .iter()
+                .filter(|i| !matches!(i, Instruction::Phi(_)))
+            {
                 self.plan(inst);
             }
             if let LTerm::Invoke(invoke) = &bb.term {
@@ -349,6 +354,20 @@ impl<'a> FnLower<'a> {
                 if kind(&ty) != Kind::Other {
                     let id = self.fresh(format!("%{}", name_text(&invoke.result)));
                     self.slots.insert(invoke.result.clone(), Slot::Name(id));
+                }
+            }
+        }
+        let unknown_phis = self.unknown_phis(f);
+        for bb in &f.basic_blocks {
+            for inst in &bb.instrs {
+                let Instruction::Phi(phi) = inst else {
+                    continue;
+                };
+                if unknown_phis.contains(&phi.dest) {
+                    let u = self.unknown();
+                    self.slots.insert(phi.dest.clone(), Slot::Value(u));
+                } else {
+                    self.plan(inst);
                 }
             }
         }
@@ -638,6 +657,77 @@ impl<'a> FnLower<'a> {
             None => Slot::Name(self.fresh(format!("%{}", name_text(dest)))),
         };
         self.slots.insert(dest.clone(), slot);
+    }
+
+    /// The φs (of modelled types, untested) whose every input is unknown, an address, `undef`,
+    /// or such a φ: they are ⊤ in every domain, so they need no name of their own. The greatest
+    /// such set, found by discarding φs with another input until none is left to discard.
+    fn unknown_phis(&self, f: &llvm_ir::Function) -> HashSet<Name> {
+        let mut phis: HashMap<&Name, &llvm_ir::instruction::Phi> = HashMap::new();
+        let mut modelled: HashSet<&Name> = HashSet::new();
+        for bb in &f.basic_blocks {
+            for inst in &bb.instrs {
+                if let Instruction::Phi(phi) = inst {
+                    if kind(&phi.to_type) == Kind::Other {
+                        continue;
+                    }
+                    modelled.insert(&phi.dest);
+                    if !self.tested.contains(&phi.dest) {
+                        phis.insert(&phi.dest, phi);
+                    }
+                }
+            }
+        }
+        let mut set: HashSet<Name> = phis.keys().map(|&n| n.clone()).collect();
+        loop {
+            let discard: Vec<Name> = set
+                .iter()
+                .filter(|n| {
+                    phis[n]
+                        .incoming_values
+                        .iter()
+                        .any(|(v, _)| !self.unknown_like(v, &set, &modelled, 0))
+                })
+                .cloned()
+                .collect();
+            if discard.is_empty() {
+                return set;
+            }
+            for n in discard {
+                set.remove(&n);
+            }
+        }
+    }
+
+    /// Whether `op` is ⊤ in every domain (or `undef`, which joins to anything), given that the
+    /// φs in `phis` are.
+    fn unknown_like(
+        &self,
+        op: &llvm_ir::Operand,
+        phis: &HashSet<Name>,
+        modelled_phis: &HashSet<&Name>,
+        depth: u32,
+    ) -> bool {
+        match op {
+            llvm_ir::Operand::ConstantOperand(c) => self.eval_constant(c).is_none(),
+            llvm_ir::Operand::MetadataOperand => true,
+            llvm_ir::Operand::LocalOperand { name, .. } => {
+                if phis.contains(name) {
+                    return true;
+                }
+                match self.slots.get(name) {
+                    Some(Slot::Value(Operand::Name(n))) => Some(*n) == self.unknown,
+                    Some(Slot::Alias(target)) if depth < 64 => {
+                        self.unknown_like(target, phis, modelled_phis, depth + 1)
+                    }
+                    Some(Slot::Name(_) | Slot::Virtual | Slot::Value(Operand::Int(_))) => false,
+                    Some(Slot::Alias(_)) => false,
+                    // A φ not in the set (φs are planned last), or a value of a type the
+                    // lowering does not model, which is unknown.
+                    None => !modelled_phis.contains(name),
+                }
+            }
+        }
     }
 
     /// The slot of a value that needs no statement, if it is one.
