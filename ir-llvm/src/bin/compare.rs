@@ -429,7 +429,7 @@ fn run_opt(opt: &str, file: &Path, output: &Path) -> Result<Duration, String> {
         .collect();
     // The system column is left out when it is zero: user+system is second to last either way.
     let cpu = match numbers[..] {
-        [_user, _system, cpu, _wall] | [_user, cpu, _wall] => cpu,
+        [_, _, cpu, _] | [_, cpu, _] => cpu,
         _ => return Err(format!("cannot read the SCCPPass time in `{line}`")),
     };
     Ok(Duration::from_secs_f64(cpu))
