@@ -291,8 +291,11 @@ struct FnLower<'a> {
     memory: Memory,
     /// The `icmp`s whose only use is their block's branch.
     virtual_compares: HashSet<Name>,
-    /// The values a comparison or a switch tests (through no-op casts).
+    /// The values a comparison or a switch tests (through no-op casts) and that are used again.
     tested: HashSet<Name>,
+    /// The named `icmp`s a branch should test as comparisons (refining their operands) rather
+    /// than as values (refining their result).
+    refines_operands: HashSet<Name>,
 }
 
 const MEM: FieldId = FieldId(0);
@@ -322,6 +325,7 @@ impl<'a> FnLower<'a> {
             memory: Memory::Keep,
             virtual_compares: HashSet::new(),
             tested: HashSet::new(),
+            refines_operands: HashSet::new(),
         }
     }
 
@@ -337,8 +341,9 @@ impl<'a> FnLower<'a> {
         for (i, bb) in f.basic_blocks.iter().enumerate() {
             self.blocks.insert(bb.name.clone(), BlockId::new(i));
         }
-        self.virtual_compares = virtual_compares(f);
-        self.tested = tested_values(f);
+        let uses = use_counts(f);
+        self.virtual_compares = virtual_compares(f, uses.as_ref());
+        self.tested = tested_values(f, uses.as_ref());
         // Decide every value's slot first: φs and branches may name values defined later. φs go
         // last, once it is known which of their inputs are unknown.
         for bb in &f.basic_blocks {
@@ -785,6 +790,21 @@ impl<'a> FnLower<'a> {
         }
     }
 
+    /// Whether refining `op` on a branch edge can reach another use of it: it is tested and used
+    /// again (see [`tested_values`]), itself or through no-op casts.
+    fn worth_refining(&self, op: &llvm_ir::Operand, depth: u32) -> bool {
+        let llvm_ir::Operand::LocalOperand { name, .. } = op else {
+            return false;
+        };
+        if self.tested.contains(name) {
+            return true;
+        }
+        match self.slots.get(name) {
+            Some(Slot::Alias(target)) if depth < 64 => self.worth_refining(target, depth + 1),
+            _ => false,
+        }
+    }
+
     /// Whether the result of the memory operation or call `inst` is erased to the unknown value:
     /// with [`Memory::Erase`], unless a comparison or a switch tests it. Branches refine the
     /// values they test, and a value refined on an edge must have a name of its own for its
@@ -1169,6 +1189,9 @@ impl<'a> FnLower<'a> {
                 let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
                 let (op, a, b) = self.comparison(d, i.predicate, width, a, b);
                 self.compares.insert(d.clone(), (op, a, b));
+                if self.worth_refining(&i.operand0, 0) || self.worth_refining(&i.operand1, 0) {
+                    self.refines_operands.insert(d.clone());
+                }
                 self.emit(dest, Rhs::Binary(op, a, b));
             }
             I::Select(i) => {
@@ -1340,25 +1363,18 @@ impl<'a> FnLower<'a> {
             LTerm::CondBr(b) => {
                 let cond = match &b.condition {
                     llvm_ir::Operand::LocalOperand { name, .. } => match self.compares.get(name) {
-                        // Comparing with the unknown value refines nothing worth having: branch
-                        // on the comparison's own result rather than on a named copy.
-                        Some(&(_, a, c))
-                            if self.unknown.is_some_and(|u| {
-                                a == Operand::Name(u) || c == Operand::Name(u)
-                            }) =>
+                        // A comparison used elsewhere whose operands have no other use to
+                        // refine: the branch refines the comparison's result instead.
+                        Some(_)
+                            if !self.refines_operands.contains(name)
+                                && matches!(self.slots.get(name), Some(Slot::Name(_))) =>
                         {
-                            match self.slots.get(name) {
-                                Some(Slot::Name(n)) => Cond::NonZero(Operand::Name(*n)),
-                                // A comparison without a name of its own: test it on a private
-                                // copy of the unknown value.
-                                _ => {
-                                    let (op, a, c) = self.compares[name];
-                                    let (a, c) = (self.private(a), self.private(c));
-                                    Cond::Compare(op, a, c)
-                                }
-                            }
+                            Cond::NonZero(self.local(name, 0))
                         }
-                        Some(&(op, a, c)) => Cond::Compare(op, a, c),
+                        Some(&(op, a, c)) => {
+                            let (a, c) = (self.private(a), self.private(c));
+                            Cond::Compare(op, a, c)
+                        }
                         None => {
                             let c = self.local(name, 0);
                             Cond::NonZero(self.private(c))
@@ -1470,8 +1486,10 @@ fn ignored_intrinsic(name: &str) -> bool {
 }
 
 /// The values of `f` an `icmp` or a `switch` tests, directly or through casts that the lowering
-/// turns into aliases (`sext`, `zext` of `i1`, same-width `bitcast`, 64-bit pointer casts, …).
-fn tested_values(f: &llvm_ir::Function) -> HashSet<Name> {
+/// turns into aliases (`sext`, `zext` of `i1`, same-width `bitcast`, 64-bit pointer casts, …),
+/// and that have another use a refinement on a branch edge could reach: a value whose only use
+/// is the test gains nothing from a name of its own.
+fn tested_values(f: &llvm_ir::Function, uses: Option<&HashMap<&Name, usize>>) -> HashSet<Name> {
     let local = |op: &llvm_ir::Operand| match op {
         llvm_ir::Operand::LocalOperand { name, .. } => Some(name.clone()),
         _ => None,
@@ -1500,32 +1518,48 @@ fn tested_values(f: &llvm_ir::Function) -> HashSet<Name> {
             tested.extend(local(&s.operand));
         }
     }
-    // A tested cast tests what it casts (a superset of the no-op casts is harmless: it only
-    // gives a few more values names).
+    // A tested cast tests what it casts, and a cast used twice makes what it casts worth a name
+    // (a superset of the no-op casts is harmless: it only gives a few more values names).
+    let Some(uses) = uses else {
+        return closure(tested, &casts);
+    };
+    let used_again: HashSet<Name> = uses
+        .iter()
+        .filter(|&(_, &n)| n >= 2)
+        .map(|(&name, _)| name.clone())
+        .collect();
+    let used_again = closure(used_again, &casts);
+    closure(tested, &casts)
+        .intersection(&used_again)
+        .cloned()
+        .collect()
+}
+
+/// `set` with the operands of every cast whose result is in it, repeatedly.
+fn closure(mut set: HashSet<Name>, casts: &[(&Name, &llvm_ir::Operand)]) -> HashSet<Name> {
     loop {
-        let before = tested.len();
-        for (dest, operand) in &casts {
-            if tested.contains(*dest) {
-                tested.extend(local(operand));
+        let before = set.len();
+        for (dest, operand) in casts {
+            if set.contains(*dest) {
+                if let llvm_ir::Operand::LocalOperand { name, .. } = operand {
+                    set.insert(name.clone());
+                }
             }
         }
-        if tested.len() == before {
-            return tested;
+        if set.len() == before {
+            return set;
         }
     }
 }
 
-/// The `icmp`s of `f` used exactly once, by the conditional branch that ends their own block.
-/// When `f` has an instruction whose operands [`operands_of`] does not know, none.
-fn virtual_compares(f: &llvm_ir::Function) -> HashSet<Name> {
+/// How many times each value of `f` is used; `None` when `f` has an instruction whose operands
+/// [`operands_of`] does not know.
+fn use_counts(f: &llvm_ir::Function) -> Option<HashMap<&Name, usize>> {
     let mut uses: HashMap<&Name, usize> = HashMap::new();
     let mut operands: Vec<&llvm_ir::Operand> = Vec::new();
     for bb in &f.basic_blocks {
         for inst in &bb.instrs {
-            match operands_of(inst) {
-                Some(ops) => operands.extend(ops),
-                None => return HashSet::new(),
-            }
+            operands.extend(operands_of(inst)?);
         }
         match &bb.term {
             LTerm::Ret(r) => operands.extend(&r.return_operand),
@@ -1542,9 +1576,7 @@ fn virtual_compares(f: &llvm_ir::Function) -> HashSet<Name> {
             }
             LTerm::Resume(r) => operands.push(&r.operand),
             LTerm::Br(_) | LTerm::Unreachable(_) => {}
-            LTerm::CleanupRet(_) | LTerm::CatchRet(_) | LTerm::CatchSwitch(_) => {
-                return HashSet::new();
-            }
+            LTerm::CleanupRet(_) | LTerm::CatchRet(_) | LTerm::CatchSwitch(_) => return None,
         }
     }
     for op in operands {
@@ -1552,6 +1584,15 @@ fn virtual_compares(f: &llvm_ir::Function) -> HashSet<Name> {
             *uses.entry(name).or_default() += 1;
         }
     }
+    Some(uses)
+}
+
+/// The `icmp`s of `f` used exactly once, by the conditional branch that ends their own block
+/// (none when the uses are not known).
+fn virtual_compares(f: &llvm_ir::Function, uses: Option<&HashMap<&Name, usize>>) -> HashSet<Name> {
+    let Some(uses) = uses else {
+        return HashSet::new();
+    };
     let mut out = HashSet::new();
     for bb in &f.basic_blocks {
         let LTerm::CondBr(b) = &bb.term else {
