@@ -8,21 +8,30 @@
 //! its address; `null` is 0. Floats, vectors, aggregates and wider integers are not modelled:
 //! an integer or pointer computed from them is unknown (the function's `unknown` name, ⊤).
 //!
-//! **Memory and calls.** `alloca` is `new`; `load` and `store` read and write the field `mem` of
-//! the pointer (one cell per pointer value); `getelementptr` gives an unknown pointer (the
-//! base itself when every index is 0); calls are calls (direct ones to the module's function,
-//! indirect ones through the pseudo function `indirect`). A pseudo or external function has no body, so
-//! domains treat its calls as unknown: the result is ⊤ and, for domains that track memory,
-//! whatever escapes to it is clobbered. A load from a constant global at a constant offset is
+//! **Memory and calls.** With [`Memory::Keep`], `alloca` is `new`; `load` and `store` read and
+//! write the field `mem` of the pointer (one cell per pointer value); calls are calls (direct
+//! ones to the module's function, indirect ones through the pseudo function `indirect`). A pseudo
+//! or external function has no body, so domains treat its calls as unknown: the result is ⊤ and,
+//! for domains that track memory, whatever escapes to it is clobbered. With [`Memory::Erase`]
+//! (what value analyses use) loaded values and call results are the unknown value, unless a
+//! comparison tests them and they are used again. `getelementptr` gives an unknown pointer (the
+//! base itself when every index is 0). A load from a constant global at a constant offset is
 //! folded at lowering time, as LLVM's SCCP does.
 //!
 //! **Undefined values.** `undef` and `poison` are a name that is never assigned, that is ⊥: the
 //! analysis may pick any value for them, as LLVM's SCCP does (a `phi [1, undef]` is 1). `freeze`
 //! is unknown.
 //!
-//! **Control.** Blocks keep LLVM's order (the entry first); `br` on an `icmp` of the same
-//! function branches on the comparison itself, so that domains refine its operands on each
-//! edge; `switch` is a switch; `indirectbr`, `invoke` and `callbr` branch on an unknown value.
+//! **Control.** Blocks keep LLVM's order (the entry first). A `br` on an `icmp` branches on the
+//! comparison itself, so that domains refine its operands on each edge, when an operand is used
+//! again; otherwise on the comparison's result. An `icmp` used only by its block's branch gets no
+//! name ([`Home::Compare`]). `switch` is a switch; `indirectbr`, `invoke` and `callbr` branch on
+//! an unknown value. Branches never refine the shared unknown name (they test a private copy),
+//! since it stands for many different values.
+//!
+//! **Names.** Every name is carried through every block state of the dense engine, so the
+//! lowering names only what can hold a fact: no-op casts alias their operand, φs whose inputs are
+//! all unknown are unknown, values that are only tested need no name of their own.
 
 use std::collections::{HashMap, HashSet};
 
