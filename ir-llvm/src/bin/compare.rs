@@ -238,6 +238,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let mut disagreements: Vec<String> = Vec::new();
     let mut miss_kinds: HashMap<String, usize> = HashMap::new();
     let mut interval_also = 0;
+    let mut interval_unreachable = 0;
     for (((f, info), result), ranged) in input
         .functions
         .iter()
@@ -250,9 +251,12 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         };
         llvm_unreachable += effect.dead.len();
         absinthe_unreachable += result.counts.unreachable;
-        for (bb, &dead) in f.basic_blocks.iter().zip(&result.dead) {
+        for ((bb, &dead), &dead_by_ranges) in
+            f.basic_blocks.iter().zip(&result.dead).zip(&ranged.dead)
+        {
             if effect.dead.contains(&name_text(&bb.name)) && !dead {
                 llvm_only_unreachable += 1;
+                interval_unreachable += usize::from(dead_by_ranges);
                 if unreachable_misses.len() < options.misses {
                     unreachable_misses.push(format!(
                         "  block {} in {}: {}",
@@ -362,7 +366,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     }
     let missed = llvm_constants - row.also;
     println!(
-        "  with ranges: absinthe's interval analysis proves {interval_also} of the {missed} values sccp misses; its time {:.2} ms, ratio {:.2}",
+        "  with ranges: absinthe's interval analysis proves {interval_also} of the {missed} values and {interval_unreachable} of the {llvm_only_unreachable} blocks sccp misses; its time {:.2} ms, ratio {:.2}",
         ms(interval_time),
         ratio(interval_time, llvm_time)
     );
