@@ -775,6 +775,11 @@ impl<'a> FnLower<'a> {
                 _ if self.erased(inst) => Some(Slot::Value(self.unknown())),
                 _ => None,
             },
+            // A volatile load may see memory change behind the program's back: never folded.
+            Instruction::Load(load) if load.volatile && self.erased(inst) => {
+                Some(Slot::Value(self.unknown()))
+            }
+            Instruction::Load(load) if load.volatile => None,
             Instruction::Load(load) => match self.fold_load(&load.address, k) {
                 Some(v) => Some(Slot::Value(Operand::Int(v))),
                 None if self.erased(inst) => Some(Slot::Value(self.unknown())),
