@@ -1,11 +1,20 @@
 //! The library behind the `absinthe` command: the registry of analyses, the drivers that run
-//! them on toy programs and core-IR modules, the text and JSON renderers, and the `.dom` tools
-//! (`dom check`, and `dom build`'s standalone crate).
+//! them on toy programs, core-IR modules and (with the `llvm` feature) LLVM modules, the text
+//! and JSON renderers, and the `.dom` tools (`dom check`, and `dom build`'s standalone crate).
 //!
 //! `main.rs` only parses arguments and prints; everything a test needs is here.
 
 pub mod analyses;
 pub mod dom;
 pub mod driver;
+#[cfg(feature = "llvm")]
+pub mod llvm;
+pub mod progress;
 pub mod render;
 pub mod verify;
+
+/// Whether `path` names an LLVM module (`.ll` text or `.bc` bitcode), which `analyze` hands to
+/// the LLVM front end.
+pub fn is_llvm_file(path: &std::path::Path) -> bool {
+    path.extension().is_some_and(|e| e == "ll" || e == "bc")
+}

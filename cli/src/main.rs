@@ -75,8 +75,8 @@ struct VerifyArgs {
 
 #[derive(Debug, clap::Args)]
 struct AnalyzeArgs {
-    /// A toy program (`.toy`) or a core-IR module (any other extension). Without it, the
-    /// built-in sample `prog0` is analyzed.
+    /// A toy program (`.toy`), an LLVM module (`.ll` or `.bc`, with the `llvm` feature) or a
+    /// core-IR module (any other extension). Without it, the built-in sample `prog0` is analyzed.
     file: Option<PathBuf>,
     /// The analysis to run.
     #[arg(long, short, default_value = "const", value_parser = parse_analysis)]
@@ -232,18 +232,15 @@ fn verify(args: VerifyArgs) -> ExitCode {
 }
 
 fn analyze(args: AnalyzeArgs) -> ExitCode {
+    if let Some(path) = args.file.as_ref().filter(|p| absinthe_cli::is_llvm_file(p)) {
+        return analyze_llvm(path, &args);
+    }
     let input = match load(args.file.as_ref()) {
         Ok(input) => input,
         Err(code) => return code,
     };
-    let limits = Limits {
-        max_visits: args.max_visits,
-        ..Limits::default()
-    };
-    let format = match args.format {
-        FormatArg::Text => Format::Text,
-        FormatArg::Json => Format::Json,
-    };
+    let limits = limits_of(&args);
+    let format = format_of(&args);
     let strategy = match args.strategy {
         StrategyArg::Worklist => Strategy::Worklist,
         StrategyArg::GraphFree => Strategy::GraphFree,
@@ -272,4 +269,51 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn limits_of(args: &AnalyzeArgs) -> Limits {
+    Limits {
+        max_visits: args.max_visits,
+        ..Limits::default()
+    }
+}
+
+fn format_of(args: &AnalyzeArgs) -> Format {
+    match args.format {
+        FormatArg::Text => Format::Text,
+        FormatArg::Json => Format::Json,
+    }
+}
+
+#[cfg(feature = "llvm")]
+fn analyze_llvm(path: &std::path::Path, args: &AnalyzeArgs) -> ExitCode {
+    let limits = limits_of(args);
+    match absinthe_cli::llvm::run(path, args.analysis, &limits, format_of(args)) {
+        Ok(report) => {
+            print!("{}", report.output);
+            for warning in &report.warnings {
+                eprintln!("warning: {warning}");
+            }
+            if report.stable {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(3)
+            }
+        }
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(not(feature = "llvm"))]
+fn analyze_llvm(path: &Path, args: &AnalyzeArgs) -> ExitCode {
+    let _ = (limits_of(args), format_of(args));
+    eprintln!(
+        "{}: error: this absinthe was built without the LLVM front end; install LLVM 15 with \
+         scripts/install-llvm.sh and build with `cargo build --release -p absinthe-cli --features llvm`",
+        path.display()
+    );
+    ExitCode::FAILURE
 }

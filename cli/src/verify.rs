@@ -376,6 +376,7 @@ fn statement_culprit<D: ValueDomain>(
             absinthe::program::Rhs::New => "new (top)".to_owned(),
             absinthe::program::Rhs::Load(..) => "load (top)".to_owned(),
             absinthe::program::Rhs::Call(..) => "call (top)".to_owned(),
+            absinthe::program::Rhs::Select(..) => "select".to_owned(),
         },
         Stmt::Store { .. } | Stmt::Call { .. } => "no effect on names".to_owned(),
     };

@@ -222,3 +222,17 @@ fn sparse_states_of_a_loop() {
     assert_eq!(code, 1);
     assert!(stderr.contains("needs `--strategy worklist`"), "{stderr}");
 }
+
+#[cfg(not(feature = "llvm"))]
+#[test]
+fn llvm_modules_need_the_llvm_feature() {
+    check(
+        &["analyze", "ir-llvm/test_data/control.ll"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            ir-llvm/test_data/control.ll: error: this absinthe was built without the LLVM front end; install LLVM 15 with scripts/install-llvm.sh and build with `cargo build --release -p absinthe-cli --features llvm`
+        "#]],
+    );
+}

@@ -64,6 +64,8 @@ fn value(s: &[V], o: Operand) -> V {
 fn binary(op: Op, a: V, b: V) -> V {
     match (a, b) {
         (V::Bot, _) | (_, V::Bot) => V::Bot,
+        // Multiplying by zero gives zero whatever the other operand is.
+        (V::Top, V::C(0)) | (V::C(0), V::Top) if op == Op::Mul => V::C(0),
         (V::Top, _) | (_, V::Top) => V::Top,
         (V::C(x), V::C(y)) => V::C(fold(op, x, y)),
     }

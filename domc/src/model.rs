@@ -407,7 +407,7 @@ pub enum RuleKind {
 
 /// The operations of the runtime's `Op`, as `(symbol, variant)`. Front ends accept the symbols;
 /// generated code names the variants.
-pub const OPERATIONS: [(&str, &str); 16] = [
+pub const OPERATIONS: [(&str, &str); 24] = [
     ("+", "Add"),
     ("-", "Sub"),
     ("*", "Mul"),
@@ -424,10 +424,18 @@ pub const OPERATIONS: [(&str, &str); 16] = [
     (">=", "Ge"),
     ("==", "Eq"),
     ("!=", "Ne"),
+    ("ult", "ULt"),
+    ("ule", "ULe"),
+    ("ugt", "UGt"),
+    ("uge", "UGe"),
+    ("udiv", "UDiv"),
+    ("urem", "URem"),
+    ("lshr", "LShr"),
+    ("trunc", "Trunc"),
 ];
 
 /// The comparison operations, the only ones a branch can assume.
-pub const COMPARISONS: [&str; 6] = ["<", "<=", ">", ">=", "==", "!="];
+pub const COMPARISONS: [&str; 10] = ["<", "<=", ">", ">=", "==", "!=", "ult", "ule", "ugt", "uge"];
 
 /// The `Op` variant for an operation symbol.
 pub fn op_variant(symbol: &str) -> Option<&'static str> {

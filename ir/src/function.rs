@@ -200,6 +200,11 @@ pub(crate) fn for_each_operand_mut(stmt: &mut Stmt, mut f: impl FnMut(Slot<'_>))
                 }
                 Rhs::New => {}
                 Rhs::Call(_, args) => args.iter_mut().for_each(|a| f(Slot::Use(a))),
+                Rhs::Select(c, a, b) => {
+                    f(Slot::Use(c));
+                    f(Slot::Use(a));
+                    f(Slot::Use(b));
+                }
             }
         }
         Stmt::Store { object, value, .. } => {

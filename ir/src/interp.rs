@@ -445,6 +445,10 @@ fn statement<'m>(
             }
             Rhs::Call(callee, args) => call(module, env, *callee, args, depth, limits)
                 .map(|f| Effect::Call(f, Some(*dest))),
+            Rhs::Select(c, a, b) => {
+                let taken = read_int(env, *c, TrapReason::BranchOnRef)? != 0;
+                assign(*dest, read(env, if taken { *a } else { *b })?)
+            }
         },
         Stmt::Store {
             object: o,

@@ -274,6 +274,11 @@ fn rename_uses(stmt: &mut Stmt, r: &Renamer) {
                 r.operand(a);
                 r.operand(b);
             }
+            Rhs::Select(c, a, b) => {
+                r.operand(c);
+                r.operand(a);
+                r.operand(b);
+            }
             Rhs::New => {}
             Rhs::Call(_, args) => args.iter_mut().for_each(|a| r.operand(a)),
         },

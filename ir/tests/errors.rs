@@ -46,8 +46,8 @@ fn air_missing_operand() {
     check_air(
         "fn f() {\nbb0:\n    x = \n    ret\n}\n",
         expect![[r#"
-        t.air:3:9: error: expected `call`, `new`, `phi` or an operand, found end of line
-    "#]],
+            t.air:3:9: error: expected `call`, `new`, `phi`, `select` or an operand, found end of line
+        "#]],
     );
 }
 

@@ -69,6 +69,10 @@ fn random_functions_cover_the_vocabulary_and_all_outcomes() {
                         rhs: Rhs::Call(..), ..
                     }
                     | Stmt::Call { .. } => "call",
+                    Stmt::Assign {
+                        rhs: Rhs::Select(..),
+                        ..
+                    } => "select",
                     Stmt::Store { .. } => "store",
                 });
             }

@@ -70,6 +70,7 @@ fn mutate_function(func: Function, names: &[String], literals: &[i64]) -> Functi
                     Rhs::Binary(_, a, b) => vec![a, b],
                     Rhs::New => vec![],
                     Rhs::Call(_, args) => args.iter_mut().collect(),
+                    Rhs::Select(c, a, b) => vec![c, a, b],
                 },
                 Stmt::Store { object, value, .. } => vec![object, value],
                 Stmt::Call { args, .. } => args.iter_mut().collect(),

@@ -14,7 +14,7 @@ fn toy_sample_loads_as_toy() {
 
 #[test]
 fn air_samples_load_and_print_canonically() {
-    for name in ["count.air", "ssa_sum.air", "memory.air"] {
+    for name in ["count.air", "ssa_sum.air", "memory.air", "fixed_width.air"] {
         let Ok(Loaded::Air(module)) = load_file(sample(name)) else {
             panic!("{name} does not load");
         };
@@ -30,4 +30,25 @@ fn missing_file_is_an_error_value() {
     let err = load_file(sample("no_such_file.air")).unwrap_err();
     assert_eq!((err.line, err.col), (1, 1));
     assert!(err.to_string().contains("cannot read the file"), "{err}");
+}
+
+#[test]
+fn fixed_width_ops_run_with_their_concrete_semantics() {
+    use absinthe_ir::interp::{Limits, NoObserver, Outcome, Value, run};
+    let Ok(Loaded::Air(module)) = load_file(sample("fixed_width.air")) else {
+        panic!("fixed_width.air does not load");
+    };
+    let f = module.func_id("clamp_add").unwrap();
+    let result = |a: i64, b: i64| run(&module, f, &[a, b], &Limits::default(), &mut NoObserver);
+    // 100 + 100 wraps to -56 in 8 bits, which is not below 100 unsigned: clamped to 99, and
+    // 99 / 3 / 2 = 16.
+    assert_eq!(
+        result(100, 100).outcome,
+        Outcome::Returned(Some(Value::Int(16)))
+    );
+    // 300 truncates to 44; 44 + 1 = 45; 45 / 3 = 15; 15 >> 1 = 7.
+    assert_eq!(
+        result(300, 1).outcome,
+        Outcome::Returned(Some(Value::Int(7)))
+    );
 }

@@ -60,7 +60,10 @@ id_type!(
 
 /// A binary operation on 64-bit integers.
 ///
-/// Arithmetic wraps; comparisons give 1 or 0; division and remainder by zero trap.
+/// Arithmetic wraps; comparisons give 1 or 0; division and remainder by zero trap. The unsigned
+/// operations (`ult`, `udiv`, `lshr`, …) read the operands' 64-bit patterns as unsigned numbers,
+/// and `trunc` keeps the low bits of a value, so that a front end can express the fixed-width
+/// arithmetic of a real IR (LLVM's `i8` … `i64`) on 64-bit values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Op {
     /// `+`, wrapping.
@@ -95,11 +98,29 @@ pub enum Op {
     Eq,
     /// `!=`
     Ne,
+    /// `ult`: `<` on the operands read as unsigned 64-bit numbers.
+    ULt,
+    /// `ule`: `<=` on unsigned 64-bit numbers.
+    ULe,
+    /// `ugt`: `>` on unsigned 64-bit numbers.
+    UGt,
+    /// `uge`: `>=` on unsigned 64-bit numbers.
+    UGe,
+    /// `udiv`: division of unsigned 64-bit numbers; traps on a zero divisor.
+    UDiv,
+    /// `urem`: remainder of unsigned 64-bit numbers; traps on a zero divisor.
+    URem,
+    /// `lshr`: logical (zero-filling) shift right, by the amount modulo 64.
+    LShr,
+    /// `trunc`: `a trunc n` keeps the low `n` bits of `a` and sign-extends them back to 64 bits
+    /// (for `1 <= n <= 63`; any other `n` leaves `a` unchanged). This is how a front end that
+    /// keeps `iN` values sign-extended in 64 bits wraps a result to `N` bits.
+    Trunc,
 }
 
 impl Op {
     /// Every operation, in declaration order.
-    pub const ALL: [Op; 16] = [
+    pub const ALL: [Op; 24] = [
         Op::Add,
         Op::Sub,
         Op::Mul,
@@ -116,6 +137,14 @@ impl Op {
         Op::Ge,
         Op::Eq,
         Op::Ne,
+        Op::ULt,
+        Op::ULe,
+        Op::UGt,
+        Op::UGe,
+        Op::UDiv,
+        Op::URem,
+        Op::LShr,
+        Op::Trunc,
     ];
 
     /// The concrete semantics: `None` when the operation traps (division by zero).
@@ -147,12 +176,48 @@ impl Op {
             Op::Ge => i64::from(a >= b),
             Op::Eq => i64::from(a == b),
             Op::Ne => i64::from(a != b),
+            Op::ULt => i64::from((a as u64) < (b as u64)),
+            Op::ULe => i64::from((a as u64) <= (b as u64)),
+            Op::UGt => i64::from((a as u64) > (b as u64)),
+            Op::UGe => i64::from((a as u64) >= (b as u64)),
+            Op::UDiv => {
+                if b == 0 {
+                    return None;
+                }
+                ((a as u64) / (b as u64)) as i64
+            }
+            Op::URem => {
+                if b == 0 {
+                    return None;
+                }
+                ((a as u64) % (b as u64)) as i64
+            }
+            Op::LShr => ((a as u64) >> (b & 63)) as i64,
+            Op::Trunc => match b {
+                1..=63 => {
+                    let shift = 64 - b as u32;
+                    (a << shift) >> shift
+                }
+                _ => a,
+            },
         })
     }
 
     /// Whether this is a comparison (its result is 0 or 1).
     pub fn is_comparison(self) -> bool {
-        matches!(self, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne)
+        matches!(
+            self,
+            Op::Lt
+                | Op::Le
+                | Op::Gt
+                | Op::Ge
+                | Op::Eq
+                | Op::Ne
+                | Op::ULt
+                | Op::ULe
+                | Op::UGt
+                | Op::UGe
+        )
     }
 
     /// For a comparison, the comparison that holds exactly when this one does not
@@ -165,6 +230,10 @@ impl Op {
             Op::Ge => Op::Lt,
             Op::Eq => Op::Ne,
             Op::Ne => Op::Eq,
+            Op::ULt => Op::UGe,
+            Op::ULe => Op::UGt,
+            Op::UGt => Op::ULe,
+            Op::UGe => Op::ULt,
             _ => return None,
         })
     }
@@ -179,6 +248,10 @@ impl Op {
             Op::Ge => Op::Le,
             Op::Eq => Op::Eq,
             Op::Ne => Op::Ne,
+            Op::ULt => Op::UGt,
+            Op::ULe => Op::UGe,
+            Op::UGt => Op::ULt,
+            Op::UGe => Op::ULe,
             _ => return None,
         })
     }
@@ -202,6 +275,14 @@ impl Op {
             Op::Ge => ">=",
             Op::Eq => "==",
             Op::Ne => "!=",
+            Op::ULt => "ult",
+            Op::ULe => "ule",
+            Op::UGt => "ugt",
+            Op::UGe => "uge",
+            Op::UDiv => "udiv",
+            Op::URem => "urem",
+            Op::LShr => "lshr",
+            Op::Trunc => "trunc",
         }
     }
 
@@ -245,6 +326,8 @@ pub enum Rhs {
     Load(Operand, FieldId),
     /// A call of a function of the same module: `x = call f(a, 1)`.
     Call(FuncId, Box<[Operand]>),
+    /// A choice without a branch: `x = select c, a, b` is `a` when `c` is non-zero, else `b`.
+    Select(Operand, Operand, Operand),
 }
 
 /// A statement: one step inside a block.
@@ -295,6 +378,11 @@ impl Stmt {
                 }
                 Rhs::New => {}
                 Rhs::Call(_, args) => args.iter().copied().for_each(f),
+                Rhs::Select(c, a, b) => {
+                    f(*c);
+                    f(*a);
+                    f(*b);
+                }
             },
             Stmt::Store { object, value, .. } => {
                 f(*object);

@@ -41,7 +41,12 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 fn comparison() -> impl Strategy<Value = Op> {
-    proptest::sample::select(vec![Op::Lt, Op::Le, Op::Gt, Op::Ge, Op::Eq, Op::Ne])
+    proptest::sample::select(
+        Op::ALL
+            .into_iter()
+            .filter(|op| op.is_comparison())
+            .collect::<Vec<_>>(),
+    )
 }
 
 proptest! {
@@ -121,4 +126,79 @@ fn interval_arithmetic_that_may_wrap_is_top() {
     );
     // Division by exactly zero always traps: nothing flows out.
     assert!(Interval::binary(Op::Div, &Interval::new(1, 2), &Interval::constant(0)).is_bottom());
+}
+
+#[test]
+fn unsigned_and_fixed_width_ops_evaluate_like_llvm() {
+    assert_eq!(Op::ULt.eval(-1, 1), Some(0));
+    assert_eq!(Op::UGt.eval(-1, 1), Some(1));
+    assert_eq!(Op::UDiv.eval(-2, 2), Some(i64::MAX));
+    assert_eq!(Op::URem.eval(-1, 10), Some(5)); // 2^64 - 1 = 18446744073709551615
+    assert_eq!(Op::UDiv.eval(1, 0), None);
+    assert_eq!(Op::LShr.eval(-1, 60), Some(15));
+    assert_eq!(Op::Trunc.eval(255, 8), Some(-1));
+    assert_eq!(Op::Trunc.eval(128, 8), Some(-128));
+    assert_eq!(Op::Trunc.eval(0x1_0000_0005, 32), Some(5));
+    assert_eq!(Op::Trunc.eval(7, 64), Some(7));
+    assert_eq!(Op::Trunc.eval(3, 1), Some(-1));
+    for op in Op::ALL {
+        assert_eq!(Op::from_symbol(op.symbol()), Some(op));
+        if let Some(negated) = op.negated() {
+            assert_eq!(negated.eval(-3, 5), op.eval(-3, 5).map(|v| 1 - v), "{op}");
+        }
+        if let Some(swapped) = op.swapped() {
+            assert_eq!(swapped.eval(5, -3), op.eval(-3, 5), "{op}");
+        }
+    }
+}
+
+#[test]
+fn interval_reasons_about_unsigned_comparisons_and_widths() {
+    let i8_range = Interval::new(-128, 127);
+    // Any value truncated to 8 bits lies in the i8 range; one already there is kept.
+    assert_eq!(
+        Interval::binary(Op::Trunc, &Interval::top(), &Interval::constant(8)),
+        i8_range
+    );
+    assert_eq!(
+        Interval::binary(Op::Trunc, &Interval::new(-3, 9), &Interval::constant(8)),
+        Interval::new(-3, 9)
+    );
+    // A bounds check `i ult n` taken gives 0 <= i < n, even when i may be negative.
+    let (i, _) = Interval::assume(Op::ULt, &Interval::top(), &Interval::new(0, 10));
+    assert_eq!(i, Interval::new(0, 9));
+    // Negative numbers are huge when unsigned.
+    assert_eq!(
+        Interval::binary(Op::UGt, &Interval::new(-5, -1), &Interval::new(0, 1000)),
+        Interval::constant(1)
+    );
+    assert_eq!(
+        Interval::binary(Op::LShr, &Interval::new(-8, -1), &Interval::constant(62)),
+        Interval::constant(3)
+    );
+    assert_eq!(
+        Interval::binary(Op::URem, &Interval::top(), &Interval::new(1, 16)),
+        Interval::new(0, 15)
+    );
+    assert_eq!(
+        Interval::binary(Op::Shl, &Interval::new(0, 10), &Interval::constant(2)),
+        Interval::new(0, 40)
+    );
+}
+
+#[test]
+fn flat_folds_operations_one_operand_decides() {
+    let top = Flat::<i64>::Top;
+    assert_eq!(Flat::binary(Op::Mul, &top, &Flat::Value(0)), Flat::Value(0));
+    assert_eq!(Flat::binary(Op::And, &Flat::Value(0), &top), Flat::Value(0));
+    assert_eq!(
+        Flat::binary(Op::Or, &top, &Flat::Value(-1)),
+        Flat::Value(-1)
+    );
+    assert_eq!(Flat::binary(Op::ULt, &top, &Flat::Value(0)), Flat::Value(0));
+    assert_eq!(Flat::binary(Op::Add, &top, &Flat::Value(0)), top);
+    assert_eq!(
+        Flat::binary(Op::Mul, &Flat::Bottom, &Flat::Value(0)),
+        Flat::Bottom
+    );
 }

@@ -135,6 +135,14 @@ impl Printer<'_> {
                         write!(out, ".{}", self.module.field_name(*field))
                     }
                     Rhs::Call(callee, args) => self.call(out, *callee, args),
+                    Rhs::Select(c, a, b) => {
+                        out.write_str("select ")?;
+                        self.operand(out, *c)?;
+                        out.write_str(", ")?;
+                        self.operand(out, *a)?;
+                        out.write_str(", ")?;
+                        self.operand(out, *b)
+                    }
                 }
             }
             Stmt::Store {

@@ -304,6 +304,11 @@ impl<'a, 't> Ctx<'a, 't> {
                             let callee = self.callee(*callee, args.len());
                             Rhs::Call(callee, self.args(&mut fx, args))
                         }
+                        RhsAst::Select(c, a, b) => {
+                            let c = self.operand(&mut fx, *c);
+                            let a = self.operand(&mut fx, *a);
+                            Rhs::Select(c, a, self.operand(&mut fx, *b))
+                        }
                     };
                     block.stmts.push(Stmt::Assign { dest, rhs });
                 }

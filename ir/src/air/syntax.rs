@@ -36,6 +36,7 @@ pub(crate) enum RhsAst<'a> {
     New,
     Load(OperandAst<'a>, Word<'a>),
     Call(Word<'a>, Vec<OperandAst<'a>>),
+    Select(OperandAst<'a>, OperandAst<'a>, OperandAst<'a>),
 }
 
 /// A branch condition as written.
@@ -106,7 +107,7 @@ fn describe(rule: Rule) -> &'static str {
         Rule::goto | Rule::br | Rule::switch | Rule::ret | Rule::throw | Rule::unreachable => {
             "a terminator"
         }
-        Rule::new_rhs | Rule::call | Rule::operand_rhs => "an expression",
+        Rule::new_rhs | Rule::call | Rule::select_rhs | Rule::operand_rhs => "an expression",
         Rule::load_tail => "`.`",
         Rule::binary_tail => "an operator",
         Rule::operand => "an operand",
@@ -121,6 +122,7 @@ fn describe(rule: Rule) -> &'static str {
         Rule::kw_ssa => "`ssa`",
         Rule::kw_phi => "`phi`",
         Rule::kw_new => "`new`",
+        Rule::kw_select => "`select`",
         Rule::kw_call => "`call`",
         Rule::kw_goto
         | Rule::kw_br
@@ -188,6 +190,7 @@ fn parts(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
                 | Rule::kw_ret
                 | Rule::kw_throw
                 | Rule::kw_unreachable
+                | Rule::kw_select
         )
     })
 }
@@ -295,6 +298,12 @@ fn cond(pair: Pair<'_, Rule>) -> CondAst<'_> {
 fn rhs(pair: Pair<'_, Rule>) -> RhsAst<'_> {
     match pair.as_rule() {
         Rule::new_rhs => RhsAst::New,
+        Rule::select_rhs => {
+            let mut c = Children::of(pair);
+            let cond = c.operand();
+            let a = c.operand();
+            RhsAst::Select(cond, a, c.operand())
+        }
         Rule::call => {
             let (callee, args) = call(pair);
             RhsAst::Call(callee, args)

@@ -67,7 +67,58 @@ fn remainder(a: (i64, i64), b: (i64, i64)) -> Interval {
     fit(lo, hi)
 }
 
+/// The unsigned reading of the bit patterns of `x`: exact when `x` lies on one side of zero,
+/// every `u64` otherwise.
+fn unsigned(x: (i64, i64)) -> (u64, u64) {
+    if x.0 >= 0 || x.1 < 0 {
+        (x.0 as u64, x.1 as u64)
+    } else {
+        (0, u64::MAX)
+    }
+}
+
+/// The values of `x` whose bit patterns, read as unsigned, lie in `[ulo, uhi]`: the hull of the
+/// non-negative part and the negative part (each is an interval in both readings).
+fn within_unsigned(x: (i64, i64), ulo: u64, uhi: u64) -> Interval {
+    const HALF: u64 = 1 << 63;
+    if ulo > uhi {
+        return Interval::empty();
+    }
+    let nonneg = if x.1 >= 0 && ulo < HALF {
+        Interval::new(x.0.max(ulo as i64), x.1.min(uhi.min(HALF - 1) as i64))
+    } else {
+        Interval::empty()
+    };
+    let negative = if x.0 < 0 && uhi >= HALF {
+        Interval::new(x.0.max(ulo.max(HALF) as i64), x.1.min(-1).min(uhi as i64))
+    } else {
+        Interval::empty()
+    };
+    nonneg.join(&negative)
+}
+
+/// Every `i64` whose bit pattern, read as unsigned, lies in `[ulo, uhi]` (as an interval).
+fn from_unsigned(ulo: u64, uhi: u64) -> Interval {
+    within_unsigned((i64::MIN, i64::MAX), ulo, uhi)
+}
+
+/// The comparison `op` of the unsigned readings of `a` and `b`.
+fn compare_unsigned(op: Op, a: (i64, i64), b: (i64, i64)) -> Interval {
+    let signed = match op {
+        Op::ULt => Op::Lt,
+        Op::ULe => Op::Le,
+        Op::UGt => Op::Gt,
+        _ => Op::Ge,
+    };
+    decide(signed, unsigned(a), unsigned(b))
+}
+
 fn compare(op: Op, a: (i64, i64), b: (i64, i64)) -> Interval {
+    decide(op, a, b)
+}
+
+/// Decides the comparison `op` (a signed one) of every member of `a` with every member of `b`.
+fn decide<T: Ord + Copy>(op: Op, a: (T, T), b: (T, T)) -> Interval {
     let (always, never) = match op {
         Op::Lt => (a.1 < b.0, a.0 >= b.1),
         Op::Le => (a.1 <= b.0, a.0 > b.1),
@@ -133,8 +184,53 @@ impl ValueDomain for Interval {
                 None if x.0 >= 0 => Interval::new(0, x.1),
                 None => Interval::top(),
             },
-            Op::Or | Op::Xor | Op::Shl => Interval::top(),
+            Op::Shl => match b.as_constant() {
+                Some(k) => {
+                    let factor = 1i128 << (k & 63);
+                    fit(x0 * factor, x1 * factor)
+                }
+                None => Interval::top(),
+            },
+            Op::Or | Op::Xor => Interval::top(),
             Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne => compare(op, x, y),
+            Op::ULt | Op::ULe | Op::UGt | Op::UGe => compare_unsigned(op, x, y),
+            Op::UDiv | Op::URem => {
+                let (ua, ub) = (unsigned(x), unsigned(y));
+                if ub.1 == 0 {
+                    // The divisor is exactly zero: the operation always traps.
+                    return Interval::empty();
+                }
+                let ub = (ub.0.max(1), ub.1);
+                if op == Op::UDiv {
+                    from_unsigned(ua.0 / ub.1, ua.1 / ub.0)
+                } else if ua.1 < ub.0 {
+                    // Every dividend is below every divisor: the remainder is the dividend.
+                    *a
+                } else {
+                    from_unsigned(0, ua.1.min(ub.1 - 1))
+                }
+            }
+            Op::LShr => {
+                let ua = unsigned(x);
+                let (kmin, kmax) = if y.0 >= 0 && y.1 <= 63 {
+                    (y.0 as u32, y.1 as u32)
+                } else {
+                    (0, 63)
+                };
+                from_unsigned(ua.0 >> kmax, ua.1 >> kmin)
+            }
+            Op::Trunc => match b.as_constant() {
+                Some(n @ 1..=63) => {
+                    let m = 1i64 << (n - 1);
+                    if x.0 >= -m && x.1 < m {
+                        *a
+                    } else {
+                        Interval::new(-m, m - 1)
+                    }
+                }
+                Some(_) => *a,
+                None => Interval::top(),
+            },
         }
     }
 
@@ -166,6 +262,32 @@ impl ValueDomain for Interval {
                 (both, both)
             }
             Op::Ne => (exclude(a, b.as_constant()), exclude(b, a.as_constant())),
+            // a <u b: the unsigned reading of a is at most b's largest minus one, and b's is at
+            // least a's smallest plus one.
+            Op::ULt => {
+                let (ua, ub) = (unsigned(x), unsigned(y));
+                match (ub.1.checked_sub(1), ua.0.checked_add(1)) {
+                    (Some(h), Some(l)) => {
+                        (within_unsigned(x, 0, h), within_unsigned(y, l, u64::MAX))
+                    }
+                    _ => (Interval::empty(), Interval::empty()),
+                }
+            }
+            Op::ULe => {
+                let (ua, ub) = (unsigned(x), unsigned(y));
+                (
+                    within_unsigned(x, 0, ub.1),
+                    within_unsigned(y, ua.0, u64::MAX),
+                )
+            }
+            Op::UGt => {
+                let (rb, ra) = Self::assume(Op::ULt, b, a);
+                (ra, rb)
+            }
+            Op::UGe => {
+                let (rb, ra) = Self::assume(Op::ULe, b, a);
+                (ra, rb)
+            }
             _ => (*a, *b),
         }
     }

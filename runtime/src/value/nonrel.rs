@@ -9,7 +9,9 @@ use std::marker::PhantomData;
 /// A forward analysis mapping every name to a value of `D`.
 ///
 /// - Parameters start at top, every other name at bottom ("never assigned").
-/// - Assignments evaluate their right-hand side with [`ValueDomain::binary`]; `new`, field loads
+/// - Assignments evaluate their right-hand side with [`ValueDomain::binary`]; a `select` takes
+///   the operand its condition picks, or the join of both when the condition may go either way;
+///   `new`, field loads
 ///   and call results are top (the domain knows nothing about the heap or other functions, and a
 ///   call cannot change the caller's names).
 /// - With `conditional` set, branch conditions are evaluated: an edge whose condition cannot hold
@@ -71,6 +73,12 @@ impl<D: ValueDomain> NonRelational<D> {
                 &Self::operand_in(values, *b),
             ),
             Rhs::New | Rhs::Load(..) | Rhs::Call(..) => D::top(),
+            Rhs::Select(c, a, b) => match Truth::of(&Self::operand_in(values, *c)) {
+                Truth::Neither => D::bottom(),
+                Truth::True => Self::operand_in(values, *a),
+                Truth::False => Self::operand_in(values, *b),
+                Truth::Unknown => Self::operand_in(values, *a).join(&Self::operand_in(values, *b)),
+            },
         }
     }
 
@@ -172,6 +180,36 @@ impl<D: ValueDomain> NonRelational<D> {
         true
     }
 
+    /// Refines `values` knowing that `on` matches none of the `cases` (the default edge of a
+    /// switch), in one pass over the sorted cases rather than one refinement per case; false
+    /// when no value is left.
+    fn assume_none_of(
+        on: Operand,
+        cases: &[(i64, BlockId)],
+        values: &mut impl BindingsMut<D>,
+    ) -> bool {
+        let mut value = Self::operand_in(values, on);
+        let mut constants: Vec<i64> = cases.iter().map(|&(c, _)| c).collect();
+        constants.sort_unstable();
+        constants.dedup();
+        // Excluding a value only shrinks a domain element at its ends (intervals), so go up and
+        // then down the sorted cases.
+        for &c in constants.iter().chain(constants.iter().rev()) {
+            let constant = D::constant(c);
+            if !Truth::of(&D::binary(Op::Ne, &value, &constant)).allows(true) {
+                return false;
+            }
+            value = D::assume(Op::Ne, &value, &constant).0;
+            if value.is_bottom() {
+                return false;
+            }
+        }
+        if let Operand::Name(n) = on {
+            values.set(n, value);
+        }
+        true
+    }
+
     /// Refines `values` along the edge `from → successors(from)[succ_index]` (identity unless
     /// conditions are evaluated); false when the edge cannot be taken.
     pub(crate) fn refine_edge_in<P: Program + ?Sized>(
@@ -188,14 +226,14 @@ impl<D: ValueDomain> NonRelational<D> {
             Terminator::Branch { cond, .. } => self.assume_cond_in(*cond, succ_index == 0, values),
             Terminator::Switch { on, cases, .. } => match cases.get(succ_index) {
                 Some(&(value, _)) => {
-                    // Earlier cases did not match.
-                    cases[..succ_index].iter().all(|&(earlier, _)| {
-                        Self::assume_in(Op::Ne, *on, Operand::Int(earlier), values)
-                    }) && Self::assume_in(Op::Eq, *on, Operand::Int(value), values)
+                    // The first matching case wins: an earlier case with the same value takes
+                    // every execution. Otherwise `on == value` implies every earlier `!=`.
+                    !cases[..succ_index]
+                        .iter()
+                        .any(|&(earlier, _)| earlier == value)
+                        && Self::assume_in(Op::Eq, *on, Operand::Int(value), values)
                 }
-                None => cases
-                    .iter()
-                    .all(|&(value, _)| Self::assume_in(Op::Ne, *on, Operand::Int(value), values)),
+                None => Self::assume_none_of(*on, cases, values),
             },
             Terminator::Goto(_)
             | Terminator::Return(_)

@@ -10,14 +10,14 @@
     clippy::pedantic
 )]
 pub mod const_prop {
-    /// The lattice `Const`, from test_data/codegen/ok/const_prop.dom:5:1.
+    /// The lattice `Const`, from test_data/codegen/ok/const_prop.dom:6:1.
     #[derive(Clone, Copy)]
     pub enum Const {
         Bottom,
         Value(i64),
         Top,
     }
-    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/const_prop.dom:5:1.
+    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1.
     impl ::absinthe::__private::PartialEq for Const {
         fn eq(&self, other: &Self) -> bool {
             match (self, other) {
@@ -29,7 +29,7 @@ pub mod const_prop {
         }
     }
     impl ::absinthe::__private::Eq for Const {}
-    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/const_prop.dom:5:1.
+    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1.
     impl ::absinthe::__private::Lattice for Const {
         const FINITE_HEIGHT: bool = true;
         fn bottom() -> Self {
@@ -60,7 +60,7 @@ pub mod const_prop {
             }
         }
     }
-    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/const_prop.dom:5:1.
+    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1.
     impl ::absinthe::__private::Top for Const {
         fn top() -> Self {
             Const::Top
@@ -141,7 +141,7 @@ pub mod const_prop {
             }
         }
     }
-    /// The product `ConstValue`, from test_data/codegen/ok/const_prop.dom:8:1.
+    /// The product `ConstValue`, from test_data/codegen/ok/const_prop.dom:11:1.
     #[derive(Clone)]
     pub struct ConstValue {
         pub constant: Const,
@@ -166,7 +166,7 @@ pub mod const_prop {
             value
         }
     }
-    /// The reduced product, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:8:1.
+    /// The reduced product, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1.
     impl ::absinthe::__private::PartialEq for ConstValue {
         fn eq(&self, other: &Self) -> bool {
             let (a, b) = (
@@ -180,7 +180,7 @@ pub mod const_prop {
         }
     }
     impl ::absinthe::__private::Eq for ConstValue {}
-    /// The reduced product, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:8:1.
+    /// The reduced product, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1.
     impl ::absinthe::__private::Lattice for ConstValue {
         const FINITE_HEIGHT: bool = true
             && <Const as ::absinthe::__private::Lattice>::FINITE_HEIGHT;
@@ -281,7 +281,7 @@ pub mod const_prop {
             }
         }
     }
-    /// The reduced product, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:8:1.
+    /// The reduced product, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1.
     impl ::absinthe::__private::Top for ConstValue {
         fn top() -> Self {
             ConstValue {
@@ -292,7 +292,7 @@ pub mod const_prop {
             true && <Const as ::absinthe::__private::Top>::is_top(&self.constant)
         }
     }
-    /// The reduced product, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:8:1.
+    /// The reduced product, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1.
     impl ::absinthe::__private::ReducedProduct for ConstValue {
         const POLICY: ::absinthe::__private::ReducePolicy = ::absinthe::__private::ReducePolicy::Never;
         const REDUCTIONS: usize = 0usize;
@@ -313,7 +313,7 @@ pub mod const_prop {
             ::absinthe::__private::Changed::No
         }
     }
-    /// The reduced product, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:8:1.
+    /// The reduced product, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1.
     impl ::absinthe::__private::Concrete for ConstValue {
         fn contains(&self, v: ::absinthe::__private::i64) -> bool {
             true
@@ -395,7 +395,7 @@ pub mod const_prop {
             (Self::__absinthe_reduced(ra, policy), Self::__absinthe_reduced(rb, policy))
         }
     }
-    /// The transfer dispatch, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:8:1.
+    /// The transfer dispatch, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1.
     impl ::absinthe::__private::ValueDomain for ConstValue {
         fn constant(c: ::absinthe::__private::i64) -> Self {
             Self::__absinthe_constant(
@@ -437,7 +437,7 @@ pub mod const_prop {
             };
             if !<Const as ::absinthe::__private::Concrete>::contains(&raw.constant, v) {
                 let rule: &str = match op {
-                    _ => "`transfer fold` at test_data/codegen/ok/const_prop.dom:17:1",
+                    _ => "`transfer fold` at test_data/codegen/ok/const_prop.dom:25:1",
                 };
                 return ::absinthe::__private::Option::Some(
                     ::std::format!("{}{}", "component `constant`: ", rule),
@@ -455,7 +455,7 @@ pub mod const_prop {
                 return ::absinthe::__private::Option::Some(
                     ::std::format!(
                         "{}{}", "component `constant`: ",
-                        "`transfer from_literal` at test_data/codegen/ok/const_prop.dom:13:1"
+                        "`transfer from_literal` at test_data/codegen/ok/const_prop.dom:18:1"
                     ),
                 );
             }
@@ -497,7 +497,7 @@ pub mod const_prop {
             {
                 let rule: &str = match op {
                     ::absinthe::__private::Op::Eq => {
-                        "`transfer equal` at test_data/codegen/ok/const_prop.dom:29:1"
+                        "`transfer equal` at test_data/codegen/ok/const_prop.dom:71:1"
                     }
                     _ => "no rule (not refined)",
                 };
@@ -570,7 +570,7 @@ pub mod const_prop {
             }
         }
     }
-    /// Concretization of `Const`, from test_data/codegen/ok/const_prop.dom:5:1.
+    /// Concretization of `Const`, from test_data/codegen/ok/const_prop.dom:6:1.
     impl ::absinthe::__private::Concrete for Const {
         fn contains(&self, v: i64) -> bool {
             match self {
@@ -586,7 +586,7 @@ pub mod const_prop {
             }
         }
     }
-    /// From `transfer from_literal` at test_data/codegen/ok/const_prop.dom:13:1.
+    /// From `transfer from_literal` at test_data/codegen/ok/const_prop.dom:18:1.
     pub fn from_literal(c: i64) -> Const {
         let _ = (&c);
         let result: ::core::option::Option<Const> = (|| {
@@ -594,7 +594,7 @@ pub mod const_prop {
         })();
         result.unwrap_or_else(|| <Const as ::absinthe::__private::Top>::top())
     }
-    /// From `transfer fold` at test_data/codegen/ok/const_prop.dom:17:1.
+    /// From `transfer fold` at test_data/codegen/ok/const_prop.dom:25:1.
     pub fn fold(op: ::absinthe::__private::Op, a: &ConstValue, b: &ConstValue) -> Const {
         let _ = (&op, &a, &b);
         let result: ::core::option::Option<Const> = (|| {
@@ -612,17 +612,132 @@ pub mod const_prop {
                                 }
                             }
                             Const::Bottom => Const::Bottom,
-                            Const::Top => Const::Top,
+                            Const::Top => left_decides(op, x)?,
                         }
                     }
                     Const::Bottom => Const::Bottom,
-                    Const::Top => Const::Top,
+                    Const::Top => {
+                        match ::core::clone::Clone::clone(&b.constant) {
+                            Const::Value(y) => {
+                                let _ = &y;
+                                right_decides(op, y)?
+                            }
+                            Const::Bottom => Const::Bottom,
+                            Const::Top => Const::Top,
+                        }
+                    }
                 },
             )
         })();
         result.unwrap_or_else(|| <Const as ::absinthe::__private::Top>::top())
     }
-    /// From `transfer equal` at test_data/codegen/ok/const_prop.dom:29:1.
+    /// `fn left_decides`, from test_data/codegen/ok/const_prop.dom:42:1.
+    pub fn left_decides(
+        op: ::absinthe::__private::Op,
+        x: i64,
+    ) -> ::core::option::Option<Const> {
+        ::core::option::Option::Some(
+            match op {
+                ::absinthe::__private::Op::Mul
+                | ::absinthe::__private::Op::And
+                | ::absinthe::__private::Op::Shl
+                | ::absinthe::__private::Op::LShr
+                | ::absinthe::__private::Op::Div
+                | ::absinthe::__private::Op::UDiv
+                | ::absinthe::__private::Op::Rem
+                | ::absinthe::__private::Op::URem => {
+                    if (x) == (0i64) { Const::Value(0i64) } else { Const::Top }
+                }
+                ::absinthe::__private::Op::Shr => {
+                    if ((x) == (0i64)) || ((x) == ((1i64).checked_neg()?)) {
+                        Const::Value(x)
+                    } else {
+                        Const::Top
+                    }
+                }
+                ::absinthe::__private::Op::Or => {
+                    if (x) == ((1i64).checked_neg()?) {
+                        Const::Value((1i64).checked_neg()?)
+                    } else {
+                        Const::Top
+                    }
+                }
+                ::absinthe::__private::Op::UGt => {
+                    if (x) == (0i64) { Const::Value(0i64) } else { Const::Top }
+                }
+                ::absinthe::__private::Op::ULe => {
+                    if (x) == (0i64) { Const::Value(1i64) } else { Const::Top }
+                }
+                ::absinthe::__private::Op::UGe => {
+                    if (x) == ((1i64).checked_neg()?) {
+                        Const::Value(1i64)
+                    } else {
+                        Const::Top
+                    }
+                }
+                ::absinthe::__private::Op::ULt => {
+                    if (x) == ((1i64).checked_neg()?) {
+                        Const::Value(0i64)
+                    } else {
+                        Const::Top
+                    }
+                }
+                _ => Const::Top,
+            },
+        )
+    }
+    /// `fn right_decides`, from test_data/codegen/ok/const_prop.dom:56:1.
+    pub fn right_decides(
+        op: ::absinthe::__private::Op,
+        y: i64,
+    ) -> ::core::option::Option<Const> {
+        ::core::option::Option::Some(
+            match op {
+                ::absinthe::__private::Op::Mul | ::absinthe::__private::Op::And => {
+                    if (y) == (0i64) { Const::Value(0i64) } else { Const::Top }
+                }
+                ::absinthe::__private::Op::Or => {
+                    if (y) == ((1i64).checked_neg()?) {
+                        Const::Value((1i64).checked_neg()?)
+                    } else {
+                        Const::Top
+                    }
+                }
+                ::absinthe::__private::Op::Rem => {
+                    if ((y) == (1i64)) || ((y) == ((1i64).checked_neg()?)) {
+                        Const::Value(0i64)
+                    } else {
+                        Const::Top
+                    }
+                }
+                ::absinthe::__private::Op::URem => {
+                    if (y) == (1i64) { Const::Value(0i64) } else { Const::Top }
+                }
+                ::absinthe::__private::Op::ULt => {
+                    if (y) == (0i64) { Const::Value(0i64) } else { Const::Top }
+                }
+                ::absinthe::__private::Op::UGe => {
+                    if (y) == (0i64) { Const::Value(1i64) } else { Const::Top }
+                }
+                ::absinthe::__private::Op::ULe => {
+                    if (y) == ((1i64).checked_neg()?) {
+                        Const::Value(1i64)
+                    } else {
+                        Const::Top
+                    }
+                }
+                ::absinthe::__private::Op::UGt => {
+                    if (y) == ((1i64).checked_neg()?) {
+                        Const::Value(0i64)
+                    } else {
+                        Const::Top
+                    }
+                }
+                _ => Const::Top,
+            },
+        )
+    }
+    /// From `transfer equal` at test_data/codegen/ok/const_prop.dom:71:1.
     pub fn equal(a: &ConstValue, b: &ConstValue) -> (Const, Const) {
         let _ = (&a, &b);
         let result: ::core::option::Option<(Const, Const)> = (|| {
@@ -641,7 +756,7 @@ pub mod const_prop {
                 ::core::clone::Clone::clone(&b.constant),
             ))
     }
-    /// From `analysis const_prop` at test_data/codegen/ok/const_prop.dom:34:1.
+    /// From `analysis const_prop` at test_data/codegen/ok/const_prop.dom:78:1.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct ConstPropAnalysis;
     impl ConstPropAnalysis {
@@ -649,8 +764,8 @@ pub mod const_prop {
         pub const NAME: &'static str = "const_prop";
         /// Whether branch conditions are evaluated (conditional propagation).
         pub const CONDITIONAL: bool = false;
-        /// Whether the declaration asks for the sparse state representation.
-        pub const SPARSE: bool = false;
+        /// How the declaration asks states to be stored.
+        pub const STATE: ::absinthe::__private::StateRepr = ::absinthe::__private::StateRepr::Dense;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
         /// The analysis, ready for `absinthe::engine::solve`.
@@ -670,11 +785,12 @@ pub mod const_prop {
         type Domain = ConstValue;
         const NAME: &'static str = "const_prop";
         const CONDITIONAL: bool = false;
+        const STATE: ::absinthe::__private::StateRepr = ConstPropAnalysis::STATE;
         fn limits() -> ::absinthe::__private::Limits {
             ConstPropAnalysis::limits()
         }
     }
-    /// From `analysis sccp_prop` at test_data/codegen/ok/const_prop.dom:41:1.
+    /// From `analysis sccp_prop` at test_data/codegen/ok/const_prop.dom:85:1.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct SccpPropAnalysis;
     impl SccpPropAnalysis {
@@ -682,8 +798,8 @@ pub mod const_prop {
         pub const NAME: &'static str = "sccp_prop";
         /// Whether branch conditions are evaluated (conditional propagation).
         pub const CONDITIONAL: bool = true;
-        /// Whether the declaration asks for the sparse state representation.
-        pub const SPARSE: bool = false;
+        /// How the declaration asks states to be stored.
+        pub const STATE: ::absinthe::__private::StateRepr = ::absinthe::__private::StateRepr::Dense;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
         /// The analysis, ready for `absinthe::engine::solve`.
@@ -703,6 +819,7 @@ pub mod const_prop {
         type Domain = ConstValue;
         const NAME: &'static str = "sccp_prop";
         const CONDITIONAL: bool = true;
+        const STATE: ::absinthe::__private::StateRepr = SccpPropAnalysis::STATE;
         fn limits() -> ::absinthe::__private::Limits {
             SccpPropAnalysis::limits()
         }

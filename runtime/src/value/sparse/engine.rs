@@ -243,6 +243,11 @@ fn value_reads(rhs: &Rhs, mut f: impl FnMut(NameId)) {
             name(*a);
             name(*b);
         }
+        Rhs::Select(c, a, b) => {
+            name(*c);
+            name(*a);
+            name(*b);
+        }
         Rhs::New | Rhs::Load(..) | Rhs::Call(..) => {}
     }
 }

@@ -1,0 +1,234 @@
+//! `absinthe analyze FILE.ll|FILE.bc`: the LLVM front end (`absinthe-llvm`) lowers the module,
+//! the generic value analysis runs on every function, and the result is a table of per-function
+//! and total counts with the time of each phase. Compiled with the `llvm` feature only.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use absinthe::engine::Limits;
+use absinthe::lattice::{Flat, Interval};
+use absinthe::value::ValueDomain;
+use absinthe_llvm::analyze::{FunctionCounts, ModuleCounts, analyze_module};
+use absinthe_llvm::flags::NswFlags;
+use absinthe_llvm::lower::Memory;
+use absinthe_llvm::{load_module, lower_module};
+use serde_json::json;
+
+use crate::analyses::AnalysisName;
+use crate::driver::{Format, Report};
+use crate::progress::Progress;
+
+/// Modules with at least this many functions get progress bars.
+const PROGRESS_FROM: usize = 200;
+
+/// The wall-clock time of each phase.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Phases {
+    /// Reading the file with `llvm-ir` (and scanning its text for wrap flags).
+    pub parse: Duration,
+    /// Lowering to the core IR.
+    pub lower: Duration,
+    /// The fixpoint engine, summed over functions (the analysis alone).
+    pub analysis: Duration,
+}
+
+/// Loads, lowers and analyzes the LLVM module at `path`; the error is a message for the user.
+pub fn run(
+    path: &Path,
+    analysis: AnalysisName,
+    limits: &Limits,
+    format: Format,
+) -> Result<Report, String> {
+    match analysis {
+        AnalysisName::Const | AnalysisName::Sccp => {
+            run_with::<Flat<i64>>(path, analysis, limits, format)
+        }
+        AnalysisName::Interval => run_with::<Interval>(path, analysis, limits, format),
+    }
+}
+
+fn run_with<D: ValueDomain>(
+    path: &Path,
+    analysis: AnalysisName,
+    limits: &Limits,
+    format: Format,
+) -> Result<Report, String> {
+    let start = Instant::now();
+    let module = load_module(path).map_err(|e| e.to_string())?;
+    let flags = if path.extension().is_some_and(|e| e == "ll") {
+        std::fs::read_to_string(path).map_or_else(|_| NswFlags::none(), |t| NswFlags::scan(&t))
+    } else {
+        NswFlags::none()
+    };
+    let parse = start.elapsed();
+
+    let total = module.functions.len();
+    let start = Instant::now();
+    let mut bar = Progress::new("lowering", total, PROGRESS_FROM);
+    let lowered = lower_module(&module, &flags, Memory::Erase, |done, total| {
+        bar.update(done, total);
+    })
+    .map_err(|e| format!("{}: error: {e}", path.display()))?;
+    bar.finish();
+    let lower = start.elapsed();
+    drop(module);
+
+    let mut bar = Progress::new("analyzing", total, PROGRESS_FROM);
+    let results = analyze_module::<D>(&lowered, analysis.conditional(), limits, |done, total| {
+        bar.update(done, total);
+    });
+    bar.finish();
+    let mut totals = ModuleCounts::default();
+    for r in &results {
+        totals.add(&r.counts);
+    }
+    let phases = Phases {
+        parse,
+        lower,
+        analysis: totals.time,
+    };
+    let counts: Vec<&FunctionCounts> = results.iter().map(|r| &r.counts).collect();
+    let file = path.display().to_string();
+    let output = match format {
+        Format::Text => text(&file, analysis, &counts, &totals, &phases),
+        Format::Json => json_text(&file, analysis, &counts, &totals, &phases),
+    };
+    let warnings = counts
+        .iter()
+        .filter(|c| !c.stop.is_stable())
+        .map(|c| {
+            format!(
+                "the analysis of function `{}` did not reach a fixpoint ({:?}); its counts are not sound",
+                c.name, c.stop
+            )
+        })
+        .collect();
+    Ok(Report {
+        output,
+        stable: totals.unstable == 0,
+        warnings,
+    })
+}
+
+fn secs(d: Duration) -> String {
+    format!("{:.3} s", d.as_secs_f64())
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.3}", d.as_secs_f64() * 1000.0)
+}
+
+/// The text table: a header, one line per function, the totals and the phase times.
+pub fn text(
+    file: &str,
+    analysis: AnalysisName,
+    counts: &[&FunctionCounts],
+    totals: &ModuleCounts,
+    phases: &Phases,
+) -> String {
+    let mut out = format!("# {file}: analysis {analysis}\n");
+    let width = counts
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(8, 40);
+    out.push_str(&format!(
+        "{:<width$} {:>7} {:>7} {:>8} {:>9} {:>8} {:>7} {:>9}\n",
+        "function", "blocks", "unreach", "values", "constants", "branches", "decided", "ms"
+    ));
+    for c in counts {
+        let mut name: String = c.name.chars().take(width).collect();
+        if !c.stop.is_stable() {
+            name.push('!');
+        }
+        out.push_str(&format!(
+            "{:<width$} {:>7} {:>7} {:>8} {:>9} {:>8} {:>7} {:>9}\n",
+            name,
+            c.blocks,
+            c.unreachable,
+            c.values,
+            c.constants,
+            c.branches,
+            c.decided,
+            ms(c.time)
+        ));
+    }
+    out.push_str(&format!(
+        "{:<width$} {:>7} {:>7} {:>8} {:>9} {:>8} {:>7} {:>9}\n",
+        "total",
+        totals.blocks,
+        totals.unreachable,
+        totals.values,
+        totals.constants,
+        totals.branches,
+        totals.decided,
+        ms(totals.time)
+    ));
+    out.push_str(&format!(
+        "# {} functions; values proven constant: {}; branches decided: {}; blocks proven unreachable: {}\n",
+        totals.functions, totals.constants, totals.decided, totals.unreachable
+    ));
+    out.push_str(&format!(
+        "# time: parse {}, lower {}, analysis {} (fixpoint engine only)\n",
+        secs(phases.parse),
+        secs(phases.lower),
+        secs(phases.analysis)
+    ));
+    if totals.unstable > 0 {
+        out.push_str(&format!(
+            "# {} functions did not reach a fixpoint (marked !)\n",
+            totals.unstable
+        ));
+    }
+    out
+}
+
+fn json_text(
+    file: &str,
+    analysis: AnalysisName,
+    counts: &[&FunctionCounts],
+    totals: &ModuleCounts,
+    phases: &Phases,
+) -> String {
+    let functions: Vec<_> = counts
+        .iter()
+        .map(|c| {
+            json!({
+                "name": c.name,
+                "blocks": c.blocks,
+                "unreachable": c.unreachable,
+                "values": c.values,
+                "constants": c.constants,
+                "branches": c.branches,
+                "decided": c.decided,
+                "stable": c.stop.is_stable(),
+                "analysis_ms": c.time.as_secs_f64() * 1000.0,
+            })
+        })
+        .collect();
+    let doc = json!({
+        "file": file,
+        "analysis": analysis.as_str(),
+        "functions": functions,
+        "total": {
+            "functions": totals.functions,
+            "blocks": totals.blocks,
+            "unreachable": totals.unreachable,
+            "values": totals.values,
+            "constants": totals.constants,
+            "branches": totals.branches,
+            "decided": totals.decided,
+            "unstable": totals.unstable,
+        },
+        "time_s": {
+            "parse": phases.parse.as_secs_f64(),
+            "lower": phases.lower.as_secs_f64(),
+            "analysis": phases.analysis.as_secs_f64(),
+        },
+    });
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    )
+}

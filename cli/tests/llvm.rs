@@ -1,0 +1,89 @@
+//! `absinthe analyze FILE.ll` end to end (with the `llvm` feature): the per-function and total
+//! counts, JSON output, and a clear error for a module `llvm-ir` cannot read.
+#![cfg(feature = "llvm")]
+
+use std::process::Command;
+
+fn absinthe(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("the absinthe binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The output without the timing columns and lines, which change from run to run.
+fn without_times(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("# time:"))
+        .map(|l| match l.rsplit_once(' ') {
+            Some((rest, last))
+                if !l.starts_with('#') && (last.parse::<f64>().is_ok() || last == "ms") =>
+            {
+                rest.trim_end().to_owned()
+            }
+            _ => l.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn analyze_prints_counts_per_function_and_in_total() {
+    let (code, stdout, stderr) = absinthe(&[
+        "analyze",
+        "ir-llvm/test_data/control.ll",
+        "--analysis",
+        "sccp",
+    ]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    expect_test::expect![[r#"
+        # ir-llvm/test_data/control.ll: analysis sccp
+        function               blocks unreach   values constants branches decided
+        dead_branch                 4       1        3         2        1       1
+        switch_const                4       2        1         1        1       1
+        undef_phi                   3       0        1         1        1       0
+        constant_loads              1       0       11         9        0       0
+        unknowns                    3       0        4         0        1       0
+        loop                        4       0        4         1        1       0
+        unknowns_stay_unknown       5       0        8         0        3       0
+        tested_load                 3       0        4         1        1       0
+        total                      27       3       36        15        9       2
+        # 8 functions; values proven constant: 15; branches decided: 2; blocks proven unreachable: 3"#]]
+    .assert_eq(&without_times(&stdout));
+    assert!(stdout.contains("# time: parse "), "{stdout}");
+}
+
+#[test]
+fn analyze_prints_json() {
+    let (code, stdout, _) = absinthe(&[
+        "analyze",
+        "ir-llvm/test_data/widths.ll",
+        "--analysis",
+        "interval",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["analysis"], "interval");
+    assert_eq!(doc["total"]["functions"], 7);
+    assert!(doc["time_s"]["analysis"].is_number());
+}
+
+#[test]
+fn unreadable_modules_are_errors_not_crashes() {
+    let (code, stdout, stderr) =
+        absinthe(&["analyze", "ir-llvm/test_data/err/dso_local_equivalent.ll"]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "");
+    assert_eq!(
+        stderr,
+        "ir-llvm/test_data/err/dso_local_equivalent.ll: error: llvm-ir cannot represent this module (Constant::from_llvm_ref: don't know how to handle this Constant with ValueKind LLVMInstructionValueKind)\n"
+    );
+}

@@ -1,0 +1,269 @@
+//! Running a value analysis on a lowered LLVM module and counting what it proves: values proven
+//! constant, branches decided, blocks proven unreachable, and the time spent in the fixpoint
+//! engine alone.
+//!
+//! The analysis is the runtime's generic [`NonRelational`] over any [`ValueDomain`] (flat
+//! constants for `sccp`, intervals for `interval`), solved per function by the worklist engine;
+//! nothing here is specific to LLVM except the bookkeeping that maps results back to LLVM names.
+
+use std::time::{Duration, Instant};
+
+use absinthe::engine::{Analysis, Limits, StopReason, solve};
+use absinthe::lattice::Lattice;
+use absinthe::program::{BlockId, Cfg, Operand, Program, Terminator};
+use absinthe::value::{Env, NonRelational, ValueDomain};
+use absinthe_ir::Function;
+
+use crate::lower::{Home, Lowered, LoweredFunction};
+
+/// What the analysis says about one LLVM value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fact {
+    /// Its block is proven unreachable.
+    Unreachable,
+    /// It is always this value (in the core IR's 64-bit form: sign-extended, `i1` as 0 or 1).
+    Constant(i64),
+    /// Its block may run but it never gets a value (it comes from `undef` or `poison`).
+    Undefined,
+    /// Nothing more precise is known.
+    Unknown,
+}
+
+/// The counts for one function.
+#[derive(Clone, Debug)]
+pub struct FunctionCounts {
+    /// The LLVM name.
+    pub name: String,
+    /// Basic blocks.
+    pub blocks: usize,
+    /// Blocks the control-flow graph reaches from the entry.
+    pub graph_reachable: usize,
+    /// Blocks the graph reaches but the analysis proves unreachable.
+    pub unreachable: usize,
+    /// Integer values defined in the function.
+    pub values: usize,
+    /// Integer values proven constant (in blocks that may run).
+    pub constants: usize,
+    /// Two-way and multi-way branches with at least two distinct targets, in blocks the graph
+    /// reaches.
+    pub branches: usize,
+    /// Of those, the ones in blocks that may run with only one feasible target.
+    pub decided: usize,
+    /// Why the engine stopped.
+    pub stop: StopReason,
+    /// Time in the fixpoint engine (wall clock).
+    pub time: Duration,
+    /// CPU time of this thread in the fixpoint engine (less sensitive to a busy machine).
+    pub cpu: Duration,
+}
+
+/// The analysis of one function: counts and, per LLVM value (in [`LoweredFunction::values`]
+/// order), what was proven.
+#[derive(Clone, Debug)]
+pub struct FunctionAnalysis {
+    /// The counts.
+    pub counts: FunctionCounts,
+    /// One fact per value of the lowered function.
+    pub facts: Vec<Fact>,
+    /// Per block: proven unreachable although the graph reaches it.
+    pub dead: Vec<bool>,
+}
+
+/// Totals over a module.
+#[derive(Clone, Debug, Default)]
+pub struct ModuleCounts {
+    /// Functions analyzed.
+    pub functions: usize,
+    /// Functions whose analysis did not reach a fixpoint.
+    pub unstable: usize,
+    /// Sums of the per-function counts.
+    pub blocks: usize,
+    /// See [`FunctionCounts::unreachable`].
+    pub unreachable: usize,
+    /// See [`FunctionCounts::values`].
+    pub values: usize,
+    /// See [`FunctionCounts::constants`].
+    pub constants: usize,
+    /// See [`FunctionCounts::branches`].
+    pub branches: usize,
+    /// See [`FunctionCounts::decided`].
+    pub decided: usize,
+    /// Time in the fixpoint engine, over all functions.
+    pub time: Duration,
+}
+
+impl ModuleCounts {
+    /// Adds one function's counts.
+    pub fn add(&mut self, c: &FunctionCounts) {
+        self.functions += 1;
+        self.unstable += usize::from(!c.stop.is_stable());
+        self.blocks += c.blocks;
+        self.unreachable += c.unreachable;
+        self.values += c.values;
+        self.constants += c.constants;
+        self.branches += c.branches;
+        self.decided += c.decided;
+        self.time += c.time;
+    }
+}
+
+/// Analyzes every function of `lowered` with `NonRelational<D>` (`conditional` evaluates branch
+/// conditions); `progress(done, total)` is called after each function.
+pub fn analyze_module<D: ValueDomain>(
+    lowered: &Lowered,
+    conditional: bool,
+    limits: &Limits,
+    mut progress: impl FnMut(usize, usize),
+) -> Vec<FunctionAnalysis> {
+    let total = lowered.functions.len();
+    lowered
+        .functions
+        .iter()
+        .zip(&lowered.module.functions)
+        .enumerate()
+        .map(|(i, (info, function))| {
+            let result = analyze_function::<D>(info, function, conditional, limits);
+            progress(i + 1, total);
+            result
+        })
+        .collect()
+}
+
+/// Analyzes one lowered function.
+pub fn analyze_function<D: ValueDomain>(
+    info: &LoweredFunction,
+    function: &Function,
+    conditional: bool,
+    limits: &Limits,
+) -> FunctionAnalysis {
+    let analysis = NonRelational::<D>::new(conditional);
+    // Descending passes cannot improve a least fixpoint of a finite-height lattice: skip them.
+    let limits = if <D as Lattice>::FINITE_HEIGHT {
+        Limits {
+            narrowing_passes: 0,
+            ..limits.clone()
+        }
+    } else {
+        limits.clone()
+    };
+    let cpu_start = cpu_time::ThreadTime::try_now().ok();
+    let start = Instant::now();
+    let solution = solve(function, &analysis, &limits);
+    let time = start.elapsed();
+    let cpu = cpu_start.map_or(time, |c| c.elapsed());
+
+    let n = function.block_count();
+    let reachable = graph_reachable(function);
+    let runs = |b: BlockId| solution.entry[b.index()].is_reachable();
+    let dead: Vec<bool> = (0..n)
+        .map(|b| reachable[b] && !runs(BlockId::new(b)))
+        .collect();
+
+    let mut branches = 0;
+    let mut decided = 0;
+    for b in (0..n).map(BlockId::new).filter(|b| reachable[b.index()]) {
+        let mut targets = function.successors(b).to_vec();
+        targets.sort_unstable();
+        targets.dedup();
+        let multiway = matches!(
+            function.terminator(b),
+            Terminator::Branch { .. } | Terminator::Switch { .. }
+        );
+        if !multiway || targets.len() < 2 {
+            continue;
+        }
+        branches += 1;
+        if !runs(b) {
+            continue;
+        }
+        let exit = &solution.exit[b.index()];
+        let mut feasible: Vec<BlockId> = function
+            .successors(b)
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| {
+                Analysis::<Function>::transfer_edge(&analysis, function, b, i, exit).is_reachable()
+            })
+            .map(|(_, &t)| t)
+            .collect();
+        feasible.sort_unstable();
+        feasible.dedup();
+        if feasible.len() <= 1 {
+            decided += 1;
+        }
+    }
+
+    let facts: Vec<Fact> = info
+        .values
+        .iter()
+        .map(|v| {
+            let exit: &Env<D> = &solution.exit[v.block.index()];
+            if !exit.is_reachable() {
+                return Fact::Unreachable;
+            }
+            let of = |o: Operand| match o {
+                Operand::Int(c) => D::constant(c),
+                Operand::Name(name) => exit.get(name),
+            };
+            let value = match v.home {
+                Home::Operand(Operand::Int(c)) => return Fact::Constant(c),
+                Home::Operand(o) => of(o),
+                Home::Compare(op, a, b) => D::binary(op, &of(a), &of(b)),
+            };
+            if value.is_bottom() {
+                Fact::Undefined
+            } else if let Some(c) = value.as_constant() {
+                Fact::Constant(c)
+            } else {
+                Fact::Unknown
+            }
+        })
+        .collect();
+    let values = info.values.iter().filter(|v| v.integer).count();
+    let constants = info
+        .values
+        .iter()
+        .zip(&facts)
+        .filter(|(v, f)| v.integer && matches!(f, Fact::Constant(_)))
+        .count();
+    let counts = FunctionCounts {
+        name: info.name.clone(),
+        blocks: n,
+        graph_reachable: reachable.iter().filter(|&&r| r).count(),
+        unreachable: dead.iter().filter(|&&d| d).count(),
+        values,
+        constants,
+        branches,
+        decided,
+        stop: solution.stop,
+        time,
+        cpu,
+    };
+    FunctionAnalysis {
+        counts,
+        facts,
+        dead,
+    }
+}
+
+/// Which blocks the control-flow graph reaches from the entry.
+pub fn graph_reachable(function: &Function) -> Vec<bool> {
+    let n = function.block_count();
+    let mut seen = vec![false; n];
+    if n == 0 {
+        return seen;
+    }
+    let mut stack = vec![function.entry()];
+    seen[function.entry().index()] = true;
+    while let Some(b) = stack.pop() {
+        for &s in function.successors(b) {
+            if let Some(slot) = seen.get_mut(s.index()) {
+                if !*slot {
+                    *slot = true;
+                    stack.push(s);
+                }
+            }
+        }
+    }
+    seen
+}

@@ -1,0 +1,672 @@
+//! `absinthe-llvm-compare`: absinthe's `sccp` head to head with LLVM's own SCCP pass.
+//!
+//! For each module (an `.ll` file that went through `mem2reg` and `instnamer`, see
+//! `scripts/corpus.sh`), it runs `opt-15 -passes=sccp -time-passes` and absinthe's `sccp` on the
+//! same module and prints the named values LLVM replaces with constants, how many absinthe also
+//! proves constant, those absinthe proves that LLVM does not, the unreachable blocks each finds,
+//! and absinthe's analysis time divided by LLVM's SCCP pass time (best of `--runs` runs each).
+//! Every value LLVM folds that absinthe does not is listed with its instruction (`--misses N`).
+//!
+//! With `--check` it fails (exit status 1) when a value both prove constant gets different
+//! constants from each: one of the two is unsound there.
+//!
+//! `--keep-memory` lowers memory operations instead of erasing them (slower; the facts must be
+//! the same).
+//!
+//! Usage: `absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--check]
+//! [--keep-memory] FILE.ll...`
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Duration;
+
+use absinthe::engine::Limits;
+use absinthe::lattice::{Flat, Interval};
+use absinthe::value::ValueDomain;
+use absinthe_llvm::analyze::{Fact, FunctionAnalysis, analyze_module};
+use absinthe_llvm::flags::NswFlags;
+use absinthe_llvm::lower::{Memory, canonical, name_text};
+use absinthe_llvm::{load_module, lower_module};
+use llvm_ir::{Constant, Name, Terminator};
+
+struct Options {
+    memory: Memory,
+    runs: usize,
+    check: bool,
+    misses: usize,
+    opt: String,
+    files: Vec<PathBuf>,
+}
+
+fn parse_args() -> Result<Options, String> {
+    let mut options = Options {
+        memory: Memory::Erase,
+        runs: 5,
+        check: false,
+        misses: 20,
+        opt: "opt-15".to_owned(),
+        files: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--runs" => {
+                options.runs = value("--runs")?
+                    .parse()
+                    .map_err(|e| format!("--runs: {e}"))?;
+            }
+            "--misses" => {
+                options.misses = value("--misses")?
+                    .parse()
+                    .map_err(|e| format!("--misses: {e}"))?;
+            }
+            "--opt" => options.opt = value("--opt")?,
+            "--check" => options.check = true,
+            "--keep-memory" => options.memory = Memory::Keep,
+            "-h" | "--help" => {
+                return Err(
+                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--check] [--keep-memory] FILE.ll..."
+                        .to_owned(),
+                );
+            }
+            _ => options.files.push(PathBuf::from(arg)),
+        }
+    }
+    if options.files.is_empty() {
+        return Err("no module given; see --help".to_owned());
+    }
+    options.runs = options.runs.max(1);
+    Ok(options)
+}
+
+fn main() -> ExitCode {
+    let options = match parse_args() {
+        Ok(o) => o,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut failed = false;
+    let mut rows = Vec::new();
+    for file in &options.files {
+        match compare(file, &options) {
+            Ok(row) => {
+                if options.check && row.disagreements > 0 {
+                    eprintln!(
+                        "{}: error: {} constants differ from LLVM's",
+                        file.display(),
+                        row.disagreements
+                    );
+                    failed = true;
+                }
+                rows.push(row);
+            }
+            Err(message) => {
+                eprintln!("{}: error: {message}", file.display());
+                failed = true;
+            }
+        }
+    }
+    if rows.len() > 1 {
+        println!();
+        println!("{}", Row::header());
+        for row in &rows {
+            println!("{}", row.line());
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// One module's figures.
+struct Row {
+    module: String,
+    disagreements: usize,
+    llvm_constants: usize,
+    also: usize,
+    absinthe_only: usize,
+    llvm_unreachable: usize,
+    absinthe_unreachable: usize,
+    llvm_time: Duration,
+    absinthe_time: Duration,
+}
+
+impl Row {
+    fn header() -> String {
+        format!(
+            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9} {:>6}",
+            "module",
+            "LLVM-fold",
+            "also",
+            "abs-only",
+            "unr-LLVM",
+            "unr-abs",
+            "LLVM-ms",
+            "abs-ms",
+            "ratio"
+        )
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9.2} {:>9.2} {:>6.2}",
+            self.module,
+            self.llvm_constants,
+            self.also,
+            self.absinthe_only,
+            self.llvm_unreachable,
+            self.absinthe_unreachable,
+            ms(self.llvm_time),
+            ms(self.absinthe_time),
+            ratio(self.absinthe_time, self.llvm_time)
+        )
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn ratio(a: Duration, b: Duration) -> f64 {
+    if b.is_zero() {
+        f64::INFINITY
+    } else {
+        a.as_secs_f64() / b.as_secs_f64()
+    }
+}
+
+/// What LLVM's SCCP did to one function.
+#[derive(Default)]
+struct LlvmFunction {
+    /// Blocks the input's graph reaches that the output no longer reaches (or lost).
+    dead: HashSet<String>,
+    /// Named values of live blocks that are gone from the output: replaced by constants.
+    folded: HashSet<String>,
+    /// The constant a folded integer value became, where a surviving user shows it (in the
+    /// core IR's 64-bit form).
+    values: HashMap<String, i64>,
+}
+
+fn compare(file: &Path, options: &Options) -> Result<Row, String> {
+    let output = std::env::temp_dir().join(format!(
+        "absinthe-compare-{}-{}.ll",
+        std::process::id(),
+        file.file_stem()
+            .map_or("module".into(), |s| s.to_string_lossy())
+    ));
+    let mut llvm_time = Duration::MAX;
+    for _ in 0..options.runs {
+        llvm_time = llvm_time.min(run_opt(&options.opt, file, &output)?);
+    }
+    let input = load_module(file).map_err(|e| e.message)?;
+    let folded = load_module(&output).map_err(|e| e.message);
+    let _ = std::fs::remove_file(&output);
+    let folded = folded?;
+    let llvm: HashMap<String, LlvmFunction> = input
+        .functions
+        .iter()
+        .map(|f| {
+            let after = folded.get_func_by_name(&f.name);
+            (f.name.clone(), llvm_effect(f, after))
+        })
+        .collect();
+
+    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+    let flags = NswFlags::scan(&text);
+    let lowered =
+        lower_module(&input, &flags, options.memory, |_, _| {}).map_err(|e| e.to_string())?;
+    let (results, absinthe_time) = run_absinthe::<Flat<i64>>(&lowered, options.runs);
+    let (ranges, interval_time) = run_absinthe::<Interval>(&lowered, options.runs);
+
+    let mut llvm_constants = 0;
+    let mut also = 0;
+    let mut also_dead = 0;
+    let mut also_undefined = 0;
+    let mut absinthe_only = 0;
+    let mut llvm_unreachable = 0;
+    let mut absinthe_unreachable = 0;
+    let mut llvm_only_unreachable = 0;
+    let mut misses: Vec<String> = Vec::new();
+    let mut checked = 0;
+    let mut unreachable_misses: Vec<String> = Vec::new();
+    let mut disagreements: Vec<String> = Vec::new();
+    let mut miss_kinds: HashMap<String, usize> = HashMap::new();
+    let mut interval_also = 0;
+    let mut interval_unreachable = 0;
+    for (((f, info), result), ranged) in input
+        .functions
+        .iter()
+        .zip(&lowered.functions)
+        .zip(&results)
+        .zip(&ranges)
+    {
+        let Some(effect) = llvm.get(&f.name) else {
+            continue;
+        };
+        llvm_unreachable += effect.dead.len();
+        absinthe_unreachable += result.counts.unreachable;
+        for ((bb, &dead), &dead_by_ranges) in
+            f.basic_blocks.iter().zip(&result.dead).zip(&ranged.dead)
+        {
+            if effect.dead.contains(&name_text(&bb.name)) && !dead {
+                llvm_only_unreachable += 1;
+                interval_unreachable += usize::from(dead_by_ranges);
+                if unreachable_misses.len() < options.misses {
+                    unreachable_misses.push(format!(
+                        "  block {} in {}: {}",
+                        name_text(&bb.name),
+                        f.name,
+                        bb.term
+                    ));
+                }
+            }
+        }
+        let instructions: HashMap<String, &llvm_ir::Instruction> = f
+            .basic_blocks
+            .iter()
+            .flat_map(|bb| &bb.instrs)
+            .filter_map(|i| i.try_get_result().map(|n| (name_text(n), i)))
+            .collect();
+        let block_names: Vec<String> = f.basic_blocks.iter().map(|b| name_text(&b.name)).collect();
+        for ((value, fact), range_fact) in info.values.iter().zip(&result.facts).zip(&ranged.facts)
+        {
+            let in_llvm_dead_block = block_names
+                .get(value.block.index())
+                .is_some_and(|b| effect.dead.contains(b));
+            if in_llvm_dead_block {
+                continue;
+            }
+            let llvm_folds = effect.folded.contains(&value.name);
+            if llvm_folds {
+                llvm_constants += 1;
+                match fact {
+                    Fact::Constant(c) => {
+                        also += 1;
+                        if let Some(&l) = effect.values.get(&value.name) {
+                            checked += 1;
+                            if l != *c {
+                                disagreements.push(format!(
+                                    "  {} in {}: LLVM {l}, absinthe {c}",
+                                    value.name, f.name
+                                ));
+                            }
+                        }
+                    }
+                    Fact::Unreachable => also_dead += 1,
+                    Fact::Undefined => also_undefined += 1,
+                    Fact::Unknown => {
+                        let inst = instructions.get(&value.name);
+                        let kind = inst.map_or("?".to_owned(), |i| opcode(i));
+                        *miss_kinds.entry(kind).or_default() += 1;
+                        let by_ranges = !matches!(range_fact, Fact::Unknown);
+                        interval_also += usize::from(by_ranges);
+                        if misses.len() < options.misses {
+                            misses.push(format!(
+                                "  {} in {}: {}{}",
+                                value.name,
+                                f.name,
+                                inst.map_or(String::new(), |i| i.to_string()),
+                                if by_ranges {
+                                    "   [interval proves it]"
+                                } else {
+                                    ""
+                                }
+                            ));
+                        }
+                    }
+                }
+            } else if matches!(fact, Fact::Constant(_)) {
+                absinthe_only += 1;
+            }
+        }
+    }
+    let row = Row {
+        disagreements: disagreements.len(),
+        module: file
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+        llvm_constants,
+        also: also + also_dead + also_undefined,
+        absinthe_only,
+        llvm_unreachable,
+        absinthe_unreachable,
+        llvm_time,
+        absinthe_time,
+    };
+    println!("{}", file.display());
+    println!(
+        "  constants: LLVM's SCCP folds {llvm_constants} named values; absinthe also proves {} of them ({also} constant, {also_dead} in blocks it proves unreachable, {also_undefined} undefined); absinthe proves {absinthe_only} more",
+        row.also
+    );
+    println!(
+        "  unreachable blocks: LLVM {llvm_unreachable}, absinthe {absinthe_unreachable} ({llvm_only_unreachable} found by LLVM only)"
+    );
+    println!(
+        "  time (CPU): LLVM SCCP pass {:.2} ms, absinthe sccp {:.2} ms (fixpoint engine, best of {}), ratio {:.2}",
+        ms(llvm_time),
+        ms(absinthe_time),
+        options.runs,
+        ratio(absinthe_time, llvm_time)
+    );
+    for m in &unreachable_misses {
+        println!("{m}");
+    }
+    println!(
+        "  values: {checked} of the common constants checked against LLVM's, {} disagree",
+        disagreements.len()
+    );
+    for d in &disagreements {
+        println!("{d}");
+    }
+    let missed = llvm_constants - row.also;
+    println!(
+        "  with ranges: absinthe's interval analysis proves {interval_also} of the {missed} values and {interval_unreachable} of the {llvm_only_unreachable} blocks sccp misses; its time {:.2} ms, ratio {:.2}",
+        ms(interval_time),
+        ratio(interval_time, llvm_time)
+    );
+    if missed > 0 {
+        let mut kinds: Vec<_> = miss_kinds.into_iter().collect();
+        kinds.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        println!(
+            "  missed {missed}: {} (first {} below)",
+            kinds.join(", "),
+            misses.len()
+        );
+        for m in &misses {
+            println!("{m}");
+        }
+    }
+    Ok(row)
+}
+
+/// Runs absinthe's `NonRelational<D>` with conditions on every function, `runs` times; returns
+/// the last results and the best total fixpoint time.
+fn run_absinthe<D: ValueDomain>(
+    lowered: &absinthe_llvm::Lowered,
+    runs: usize,
+) -> (Vec<FunctionAnalysis>, Duration) {
+    let limits = Limits::default();
+    let mut best = Duration::MAX;
+    let mut results = Vec::new();
+    for _ in 0..runs {
+        results = analyze_module::<D>(lowered, true, &limits, |_, _| {});
+        let total: Duration = results.iter().map(|r| r.counts.cpu).sum();
+        best = best.min(total);
+    }
+    (results, best)
+}
+
+/// Runs `opt -passes=sccp -time-passes` on `file`, writing the result to `output`; returns the
+/// SCCP pass's CPU time (user + system).
+fn run_opt(opt: &str, file: &Path, output: &Path) -> Result<Duration, String> {
+    let out = Command::new(opt)
+        .args(["-passes=sccp", "-time-passes", "-S"])
+        .arg(file)
+        .arg("-o")
+        .arg(output)
+        .output()
+        .map_err(|e| format!("cannot run {opt}: {e} (run scripts/install-llvm.sh)"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{opt} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let report = String::from_utf8_lossy(&out.stderr);
+    // "   0.0721 ( 21.9%)   0.0078 ( 96.7%)   0.0799 ( 23.7%)   0.0797 ( 23.7%)  SCCPPass":
+    // user, system, user+system, wall. Both sides are compared in CPU time, which a busy
+    // machine disturbs far less than wall-clock time.
+    let line = report
+        .lines()
+        .find(|l| l.trim_end().ends_with("SCCPPass"))
+        .ok_or("no SCCPPass line in the -time-passes report")?;
+    let numbers: Vec<f64> = line
+        .split_whitespace()
+        .filter_map(|w| w.parse::<f64>().ok())
+        .collect();
+    // The system column is left out when it is zero: user+system is second to last either way.
+    let cpu = match numbers[..] {
+        [_, _, cpu, _] | [_, cpu, _] => cpu,
+        _ => return Err(format!("cannot read the SCCPPass time in `{line}`")),
+    };
+    Ok(Duration::from_secs_f64(cpu))
+}
+
+/// What SCCP changed in `before`: blocks no longer reachable and named values replaced by
+/// constants.
+///
+/// SCCP deletes exactly the instructions it replaces with constants (and the contents of dead
+/// blocks), so a named non-φ instruction of a live block that is gone was folded. A φ can also
+/// vanish because removing an infeasible edge left it a single incoming value; it was folded
+/// only if every incoming value on an edge that survives is a constant (or was folded).
+fn llvm_effect(before: &llvm_ir::Function, after: Option<&llvm_ir::Function>) -> LlvmFunction {
+    let Some(after) = after else {
+        return LlvmFunction::default();
+    };
+    let reach_before = reachable(before);
+    let reach_after = reachable(after);
+    let dead: HashSet<String> = reach_before.difference(&reach_after).cloned().collect();
+    let remaining: HashSet<String> = after
+        .basic_blocks
+        .iter()
+        .flat_map(|bb| &bb.instrs)
+        .filter_map(|i| i.try_get_result().map(name_text))
+        .collect();
+    // The edges that survive in the output, by block labels.
+    let edges: HashSet<(String, String)> = after
+        .basic_blocks
+        .iter()
+        .flat_map(|bb| {
+            successors(&bb.term)
+                .into_iter()
+                .map(move |t| (name_text(&bb.name), name_text(t)))
+        })
+        .collect();
+    let mut gone: HashMap<String, (&llvm_ir::Instruction, String)> = HashMap::new();
+    for bb in &before.basic_blocks {
+        let label = name_text(&bb.name);
+        if !reach_before.contains(&label) || dead.contains(&label) {
+            continue;
+        }
+        for inst in &bb.instrs {
+            if let Some(n) = inst.try_get_result().map(name_text) {
+                if !remaining.contains(&n) {
+                    gone.insert(n, (inst, label.clone()));
+                }
+            }
+        }
+    }
+    let folded: HashSet<String> = gone
+        .keys()
+        .filter(|n| folded_value(n, &gone, &edges, 0))
+        .cloned()
+        .collect();
+    // The constants: read where a user that survives now has a literal instead of the value.
+    let users_after: HashMap<String, &llvm_ir::Instruction> = after
+        .basic_blocks
+        .iter()
+        .flat_map(|bb| &bb.instrs)
+        .filter_map(|i| i.try_get_result().map(|n| (name_text(n), i)))
+        .collect();
+    let mut values = HashMap::new();
+    let mut record = |b: &llvm_ir::Operand, a: &llvm_ir::Operand| {
+        let (llvm_ir::Operand::LocalOperand { name, .. }, llvm_ir::Operand::ConstantOperand(c)) =
+            (b, a)
+        else {
+            return;
+        };
+        let name = name_text(name);
+        if !folded.contains(&name) {
+            return;
+        }
+        let constant = match c.as_ref() {
+            Constant::Int { bits, value } => canonical(*bits, *value),
+            Constant::Null(_) => Some(0),
+            _ => None,
+        };
+        if let Some(v) = constant {
+            values.insert(name, v);
+        }
+    };
+    let blocks_after: HashMap<String, &llvm_ir::BasicBlock> = after
+        .basic_blocks
+        .iter()
+        .map(|bb| (name_text(&bb.name), bb))
+        .collect();
+    for bb in &before.basic_blocks {
+        if let (Terminator::Ret(r), Some(Terminator::Ret(r_after))) = (
+            &bb.term,
+            blocks_after.get(&name_text(&bb.name)).map(|b| &b.term),
+        ) {
+            if let (Some(b), Some(a)) = (&r.return_operand, &r_after.return_operand) {
+                record(b, a);
+            }
+        }
+        for user in &bb.instrs {
+            let Some(user_name) = user.try_get_result().map(name_text) else {
+                continue;
+            };
+            let Some(user_after) = users_after.get(&user_name) else {
+                continue;
+            };
+            let (ops_before, ops_after) = (operands(user), operands(user_after));
+            if ops_before.len() != ops_after.len() {
+                continue;
+            }
+            for (b, a) in ops_before.iter().zip(&ops_after) {
+                record(b, a);
+            }
+        }
+    }
+    LlvmFunction {
+        dead,
+        folded,
+        values,
+    }
+}
+
+/// The value operands of the instructions whose operands can be compared position by position.
+fn operands(inst: &llvm_ir::Instruction) -> Vec<&llvm_ir::Operand> {
+    use llvm_ir::Instruction as I;
+    match inst {
+        I::Add(i) => vec![&i.operand0, &i.operand1],
+        I::Sub(i) => vec![&i.operand0, &i.operand1],
+        I::Mul(i) => vec![&i.operand0, &i.operand1],
+        I::UDiv(i) => vec![&i.operand0, &i.operand1],
+        I::SDiv(i) => vec![&i.operand0, &i.operand1],
+        I::URem(i) => vec![&i.operand0, &i.operand1],
+        I::SRem(i) => vec![&i.operand0, &i.operand1],
+        I::And(i) => vec![&i.operand0, &i.operand1],
+        I::Or(i) => vec![&i.operand0, &i.operand1],
+        I::Xor(i) => vec![&i.operand0, &i.operand1],
+        I::Shl(i) => vec![&i.operand0, &i.operand1],
+        I::LShr(i) => vec![&i.operand0, &i.operand1],
+        I::AShr(i) => vec![&i.operand0, &i.operand1],
+        I::ICmp(i) => vec![&i.operand0, &i.operand1],
+        I::Select(i) => vec![&i.condition, &i.true_value, &i.false_value],
+        I::Trunc(i) => vec![&i.operand],
+        I::ZExt(i) => vec![&i.operand],
+        I::SExt(i) => vec![&i.operand],
+        I::Call(c) => c.arguments.iter().map(|(a, _)| a).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether the vanished value `name` was replaced by a constant (see [`llvm_effect`]).
+fn folded_value(
+    name: &str,
+    gone: &HashMap<String, (&llvm_ir::Instruction, String)>,
+    edges: &HashSet<(String, String)>,
+    depth: u32,
+) -> bool {
+    let Some((inst, block)) = gone.get(name) else {
+        return false;
+    };
+    let llvm_ir::Instruction::Phi(phi) = inst else {
+        return true;
+    };
+    if depth > 16 {
+        return false;
+    }
+    phi.incoming_values
+        .iter()
+        .filter(|(_, from)| edges.contains(&(name_text(from), block.clone())))
+        .all(|(value, _)| match value {
+            llvm_ir::Operand::ConstantOperand(_) => true,
+            llvm_ir::Operand::LocalOperand { name, .. } => {
+                folded_value(&name_text(name), gone, edges, depth + 1)
+            }
+            llvm_ir::Operand::MetadataOperand => false,
+        })
+}
+
+/// The labels of the blocks reachable from the entry.
+fn reachable(f: &llvm_ir::Function) -> HashSet<String> {
+    let index: HashMap<&Name, usize> = f
+        .basic_blocks
+        .iter()
+        .enumerate()
+        .map(|(i, bb)| (&bb.name, i))
+        .collect();
+    let mut seen = vec![false; f.basic_blocks.len()];
+    let mut stack = Vec::new();
+    if !f.basic_blocks.is_empty() {
+        seen[0] = true;
+        stack.push(0);
+    }
+    while let Some(b) = stack.pop() {
+        for target in successors(&f.basic_blocks[b].term) {
+            if let Some(&t) = index.get(target) {
+                if !seen[t] {
+                    seen[t] = true;
+                    stack.push(t);
+                }
+            }
+        }
+    }
+    f.basic_blocks
+        .iter()
+        .zip(&seen)
+        .filter(|(_, s)| **s)
+        .map(|(bb, _)| name_text(&bb.name))
+        .collect()
+}
+
+fn successors(term: &Terminator) -> Vec<&Name> {
+    match term {
+        Terminator::Br(b) => vec![&b.dest],
+        Terminator::CondBr(b) => vec![&b.true_dest, &b.false_dest],
+        Terminator::Switch(s) => s
+            .dests
+            .iter()
+            .map(|(_, d)| d)
+            .chain([&s.default_dest])
+            .collect(),
+        Terminator::IndirectBr(b) => b.possible_dests.iter().collect(),
+        Terminator::Invoke(i) => vec![&i.return_label, &i.exception_label],
+        Terminator::CallBr(c) => vec![&c.return_label],
+        _ => Vec::new(),
+    }
+}
+
+/// The opcode of an instruction, for grouping misses (with the callee for calls).
+fn opcode(inst: &llvm_ir::Instruction) -> String {
+    let text = inst.to_string();
+    let rhs = text.split_once(" = ").map_or(text.as_str(), |(_, r)| r);
+    let word = rhs.split_whitespace().next().unwrap_or("?");
+    if let llvm_ir::Instruction::Call(call) = inst {
+        if let Some(llvm_ir::Operand::ConstantOperand(c)) = call.function.as_ref().right() {
+            if let Constant::GlobalReference { name, .. } = c.as_ref() {
+                return format!("call {}", name_text(name));
+            }
+        }
+    }
+    word.to_owned()
+}

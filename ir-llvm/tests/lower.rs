@@ -1,0 +1,182 @@
+//! The LLVM front end on small hand-written modules in `test_data/`: the facts `sccp` and
+//! `interval` prove for every value (compared with the `.expect` files next to them; bless with
+//! `UPDATE_EXPECT=1`), the same facts whether memory is kept or erased, bitcode and text alike,
+//! and clear errors instead of panics on modules `llvm-ir` cannot read.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use absinthe::engine::Limits;
+use absinthe::lattice::{Flat, Interval};
+use absinthe::value::ValueDomain;
+use absinthe_llvm::analyze::{Fact, analyze_module};
+use absinthe_llvm::flags::NswFlags;
+use absinthe_llvm::{Lowered, Memory, load_module, lower_module};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("test_data")
+        .join(name)
+}
+
+fn lower(path: &Path, memory: Memory) -> Lowered {
+    let module = load_module(path).unwrap_or_else(|e| panic!("{e}"));
+    let flags = match std::fs::read_to_string(path) {
+        Ok(text) if path.extension().is_some_and(|e| e == "ll") => NswFlags::scan(&text),
+        _ => NswFlags::none(),
+    };
+    lower_module(&module, &flags, memory, |_, _| {}).unwrap()
+}
+
+/// Every function's proven-unreachable blocks and every integer value's fact, as text.
+fn facts<D: ValueDomain>(lowered: &Lowered) -> String {
+    let results = analyze_module::<D>(lowered, true, &Limits::default(), |_, _| {});
+    let mut out = String::new();
+    for ((info, function), result) in lowered
+        .functions
+        .iter()
+        .zip(&lowered.module.functions)
+        .zip(&results)
+    {
+        let dead: Vec<&str> = function
+            .blocks()
+            .iter()
+            .zip(&result.dead)
+            .filter(|(_, d)| **d)
+            .map(|(b, _)| b.label.as_str())
+            .collect();
+        let _ = writeln!(
+            out,
+            "{}: unreachable {:?}, {} of {} branches decided",
+            info.name, dead, result.counts.decided, result.counts.branches
+        );
+        for (value, fact) in info.values.iter().zip(&result.facts) {
+            if !value.integer {
+                continue;
+            }
+            let fact = match fact {
+                Fact::Constant(c) => c.to_string(),
+                Fact::Unreachable => "unreachable".to_owned(),
+                Fact::Undefined => "undefined".to_owned(),
+                Fact::Unknown => "?".to_owned(),
+            };
+            let _ = writeln!(out, "  %{} = {fact}", value.name);
+        }
+    }
+    out
+}
+
+fn check(module: &str) {
+    let lowered = lower(&data(module), Memory::Erase);
+    let stem = module.trim_end_matches(".ll");
+    expect_test::expect_file![data(&format!("{stem}.sccp.expect"))]
+        .assert_eq(&facts::<Flat<i64>>(&lowered));
+    expect_test::expect_file![data(&format!("{stem}.interval.expect"))]
+        .assert_eq(&facts::<Interval>(&lowered));
+}
+
+#[test]
+fn fixed_width_arithmetic_folds_like_llvm() {
+    check("widths.ll");
+}
+
+#[test]
+fn branches_switches_undef_and_constant_memory() {
+    check("control.ll");
+}
+
+#[test]
+fn keeping_memory_changes_no_fact() {
+    for module in ["widths.ll", "control.ll"] {
+        let keep = lower(&data(module), Memory::Keep);
+        let erase = lower(&data(module), Memory::Erase);
+        assert_eq!(
+            facts::<Flat<i64>>(&keep),
+            facts::<Flat<i64>>(&erase),
+            "{module}"
+        );
+        assert_eq!(
+            facts::<Interval>(&keep),
+            facts::<Interval>(&erase),
+            "{module}"
+        );
+    }
+}
+
+#[test]
+fn memory_operations_are_lowered_when_kept() {
+    let lowered = lower(&data("control.ll"), Memory::Keep);
+    let printed = absinthe_ir::print_module(&lowered.module);
+    let unknowns = printed
+        .lines()
+        .skip_while(|l| !l.starts_with("fn unknowns"))
+        .take_while(|l| *l != "}")
+        .collect::<Vec<_>>()
+        .join("\n");
+    expect_test::expect![[r#"
+        fn unknowns(%p, %q) ssa {
+        entry:
+            %a = %p.mem
+            %b = %q.mem
+            br %a == 7, seven, other
+        seven:
+            %d#1 = %b + 0
+            %d = %d#1 trunc 32
+            ret %d
+        other:
+            ret 0"#]]
+    .assert_eq(&unknowns);
+}
+
+#[test]
+fn bitcode_gives_the_same_facts_as_text() {
+    // Bitcode is made from the text with LLVM's assembler, when it is installed.
+    let Ok(status) = std::process::Command::new("llvm-as-15")
+        .arg(data("control.ll"))
+        .arg("-o")
+        .arg(std::env::temp_dir().join("absinthe-control.bc"))
+        .status()
+    else {
+        return;
+    };
+    assert!(status.success());
+    let bitcode = lower(
+        &std::env::temp_dir().join("absinthe-control.bc"),
+        Memory::Erase,
+    );
+    let text = lower(&data("control.ll"), Memory::Erase);
+    assert_eq!(facts::<Flat<i64>>(&bitcode), facts::<Flat<i64>>(&text));
+}
+
+#[test]
+fn llvm_ir_panics_become_errors() {
+    let Err(err) = load_module(&data("err/dso_local_equivalent.ll")) else {
+        panic!("dso_local_equivalent.ll loaded");
+    };
+    assert!(
+        err.to_string()
+            .contains("error: llvm-ir cannot represent this module"),
+        "{err}"
+    );
+    assert!(err.file.ends_with("dso_local_equivalent.ll"));
+}
+
+#[test]
+fn syntax_errors_name_the_file_and_the_place() {
+    let Err(err) = load_module(&data("err/syntax.ll")) else {
+        panic!("syntax.ll loaded");
+    };
+    let text = err.to_string();
+    assert!(
+        text.contains("syntax.ll:3:3: error: expected type"),
+        "{text}"
+    );
+}
+
+#[test]
+fn missing_files_are_errors() {
+    let Err(err) = load_module(&data("no_such_module.ll")) else {
+        panic!("a missing file loaded");
+    };
+    assert!(err.message.starts_with("cannot read the file"), "{err}");
+}
