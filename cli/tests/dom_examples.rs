@@ -2,9 +2,9 @@
 //! random programs they give the same value at every program point.
 
 use absinthe::engine::Limits;
-use absinthe::lattice::{Flat, Lattice, Top};
+use absinthe::lattice::Flat;
 use absinthe::program::NameId;
-use absinthe::value::{Concrete, Env, ValueDomain};
+use absinthe::value::{Env, ValueDomain};
 use absinthe_cli::driver::{Strategy, ToyAnalysis, analyze_function, analyze_toy};
 use absinthe_dsl_examples::dom::const_prop::ConstValue;
 use absinthe_ir::generate::{GenConfig, ToyGenConfig, random_function, random_toy};
