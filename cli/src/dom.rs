@@ -238,7 +238,7 @@ fn tests(krate: &str, compiled: &Compiled) -> String {
          //! the lattice laws, and every analysis reaches a stable fixpoint on sample programs.\n\n\
          use absinthe::engine::solve;\n\
          use absinthe::laws::Laws;\n\
-         use absinthe::value::{{DeclaredAnalysis, NonRelational}};\n\
+         use absinthe::value::DeclaredAnalysis;\n\
          use absinthe_ir::Function;\n\
          use {krate}::{module} as dom;\n"
     );
@@ -252,87 +252,42 @@ fn tests(krate: &str, compiled: &Compiled) -> String {
             "\n#[test]\nfn {test}() {{\n    <dom::{lattice} as Laws>::check_laws();\n}}\n"
         ));
     }
-    for (name, ty) in analysis_structs(&compiled.rust) {
+    for analysis in &compiled.analyses {
+        let name = &analysis.name;
+        let ty = camel(name);
         let test = unique(&mut used, format!("{name}_reaches_a_stable_fixpoint"));
-        let declared = compiled.analyses.iter().find(|a| a.name == name);
-        let programs = match declared.map(|a| a.program.as_str()) {
-            Some("toy") => "toy_programs()",
-            Some("air") => "air_programs()",
-            _ => "[toy_programs(), air_programs()].concat()",
+        let programs = match analysis.program.as_str() {
+            "toy" => "toy_programs()",
+            "air" => "air_programs()",
+            _ => "toy_programs().into_iter().chain(air_programs())",
         };
         out.push_str(&format!(
-            "\n#[test]\nfn {test}() {{\n    assert_eq!(<dom::{ty} as DeclaredAnalysis>::NAME, \"{name}\");\n    \
-             reaches_a_stable_fixpoint::<dom::{ty}>({programs});\n}}\n"
+            r#"
+#[test]
+fn {test}() {{
+    assert_eq!(<dom::{ty} as DeclaredAnalysis>::NAME, "{name}");
+    let mut runs = 0;
+    for (program, function) in {programs} {{
+        let limits = <dom::{ty} as DeclaredAnalysis>::limits();
+        let solution = solve(&function, &dom::{ty}::analysis(), &limits);
+        assert!(
+            solution.stop.is_stable(),
+            "`{name}` on {{program}}: {{:?}}",
+            solution.stop
+        );
+        runs += 1;
+    }}
+    assert!(runs > 0);
+}}
+"#
         ));
     }
     out.push_str(SAMPLES);
     out
 }
 
-/// The unit structs the generated module declares for its analyses, with their names in the
-/// `.dom` file, read from its `DeclaredAnalysis` impls (`impl …::DomAnalysis for S { const NAME:
-/// &str = "…"; … }`) so that the tests follow the generator's naming.
-pub fn analysis_structs(rust: &str) -> Vec<(String, String)> {
-    let Ok(file) = syn::parse_file(rust) else {
-        return Vec::new();
-    };
-    let mut found = Vec::new();
-    let mut items: Vec<&syn::Item> = file.items.iter().collect();
-    while let Some(item) = items.pop() {
-        match item {
-            syn::Item::Mod(m) => {
-                if let Some((_, inner)) = &m.content {
-                    items.extend(inner.iter().rev());
-                }
-            }
-            syn::Item::Impl(i) => {
-                if let Some(found_here) = declared_analysis(i) {
-                    found.push(found_here);
-                }
-            }
-            _ => {}
-        }
-    }
-    found
-}
-
-fn declared_analysis(i: &syn::ItemImpl) -> Option<(String, String)> {
-    let (_, trait_path, _) = i.trait_.as_ref()?;
-    if trait_path.segments.last()?.ident != "DomAnalysis" {
-        return None;
-    }
-    let syn::Type::Path(ty) = &*i.self_ty else {
-        return None;
-    };
-    let ty = ty.path.segments.last()?.ident.to_string();
-    i.items.iter().find_map(|item| match item {
-        syn::ImplItem::Const(c) if c.ident == "NAME" => match &c.expr {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(name),
-                ..
-            }) => Some((name.value(), ty.clone())),
-            _ => None,
-        },
-        _ => None,
-    })
-}
-
 /// The sample programs of the generated tests.
 const SAMPLES: &str = r#"
-/// Runs the analysis `A` as declared on every program; each run must reach a stable fixpoint.
-fn reaches_a_stable_fixpoint<A: DeclaredAnalysis>(programs: Vec<(String, Function)>) {
-    assert!(!programs.is_empty());
-    let analysis = NonRelational::<A::Domain>::new(A::CONDITIONAL);
-    for (program, function) in programs {
-        let solution = solve(&function, &analysis, &A::limits());
-        assert!(
-            solution.stop.is_stable(),
-            "`{}` on {program}: {:?}",
-            A::NAME,
-            solution.stop
-        );
-    }
-}
 /// A loop around a branch, in the toy language of the graph-free article.
 const BRANCHY_TOY: &str = "\
 x = 0
@@ -414,6 +369,20 @@ fn snake(name: &str) -> String {
     out
 }
 
+/// `const_prop` → `ConstProp`: the name the generator gives the analysis's unit struct.
+fn camel(name: &str) -> String {
+    name.split('_')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let mut c = p.chars();
+            match c.next() {
+                Some(first) => first.to_uppercase().collect::<String>() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
 /// `name`, or `name_2`, `name_3`, … if it is taken; records the result in `used`.
 fn unique(used: &mut Vec<String>, name: String) -> String {
     let mut candidate = name.clone();
@@ -434,30 +403,13 @@ mod tests {
     fn names() {
         assert_eq!(snake("ConstValue"), "const_value");
         assert_eq!(snake("Const"), "const");
+        assert_eq!(camel("sccp_prop"), "SccpProp");
         assert_eq!(count(1, "analysis"), "1 analysis");
         assert_eq!(count(2, "analysis"), "2 analyses");
         assert_eq!(count(0, "lattice"), "0 lattices");
         let mut used = Vec::new();
         assert_eq!(unique(&mut used, "a".into()), "a");
         assert_eq!(unique(&mut used, "a".into()), "a_2");
-    }
-
-    #[test]
-    fn analysis_structs_are_read_from_the_generated_impls() {
-        let rust = "pub mod m {
-            pub struct Fast;
-            impl ::absinthe::__private::DomAnalysis for Fast {
-                type Domain = V;
-                const NAME: &'static str = \"fast\";
-                const CONDITIONAL: bool = true;
-                fn limits() -> L { todo!() }
-            }
-            impl Other for Slow { const NAME: &'static str = \"slow\"; }
-        }";
-        assert_eq!(
-            analysis_structs(rust),
-            [("fast".to_owned(), "Fast".to_owned())]
-        );
     }
 
     #[test]
