@@ -58,7 +58,9 @@ pub fn transfer(args: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Compiles a `.dom` file, whose path is relative to the invoking crate's `Cargo.toml`, and
 /// expands to the module it generates: `absinthe::include_dom!("dom/interval.dom");` defines
-/// `mod interval`. Cargo rebuilds the crate when the file or one it imports changes.
+/// `mod interval`. Cargo rebuilds the crate when the file or one it imports changes. A test
+/// harness that builds in a crate of its own (trybuild) sets `CARGO_MANIFEST_DIR_OVERRIDE` to
+/// the directory the paths are relative to.
 #[proc_macro]
 pub fn include_dom(input: TokenStream) -> TokenStream {
     include_dom::expand(input.into()).into()
