@@ -3,7 +3,7 @@
 //!
 //! Declarations are collected first (so order does not matter), types resolved second, bodies
 //! checked last. Rule bodies are typed bidirectionally and lowered to Rust as they are checked
-//! (see [`super::lower`]).
+//! (see `lower.rs`).
 
 use super::ast::{self, Item, LatticeBody, Name, PolicyAst, Trigger};
 use super::lower::{Lowerer, Scope};
