@@ -1,5 +1,7 @@
 //! The analyses `absinthe analyze --analysis NAME` knows, and how each is instantiated.
 
+use absinthe::lattice::{Flat, Interval};
+use absinthe::value::ValueDomain;
 use std::fmt;
 
 /// An analysis the command line can run.
@@ -105,6 +107,38 @@ impl AnalysisName {
             AnalysisName::SignsDom => "signs, compiled from dsl-examples/dom/signs.dom",
             AnalysisName::DisjunctiveDom => "disjunctive, compiled from disjunctive.dom",
             AnalysisName::IntervalDom => "interval, compiled from dsl-examples/dom/interval.dom",
+        }
+    }
+}
+
+/// Something to do with an analysis's value domain, whichever it is: [`AnalysisName::dispatch`]
+/// calls [`ForDomain::run`] with the domain's type, so that the table of domains exists once.
+pub trait ForDomain {
+    /// What running it gives.
+    type Output;
+
+    /// Runs with value domain `D`.
+    fn run<D: ValueDomain>(self) -> Self::Output;
+}
+
+impl AnalysisName {
+    /// Calls `f` with the value domain of this analysis.
+    pub fn dispatch<F: ForDomain>(self, f: F) -> F::Output {
+        use absinthe_dsl_examples::{disjunctive, dom, seed, signs};
+        match self {
+            AnalysisName::Const | AnalysisName::Sccp => f.run::<Flat<i64>>(),
+            AnalysisName::Interval => f.run::<Interval>(),
+            AnalysisName::Seed => f.run::<seed::value::SeedValue>(),
+            AnalysisName::Signs => f.run::<signs::value::Signals>(),
+            AnalysisName::SignsDirect => f.run::<signs::value::DirectSignals>(),
+            AnalysisName::Disjunctive => f.run::<disjunctive::value::Disjunctive>(),
+            AnalysisName::ConstDom | AnalysisName::SccpDom => {
+                f.run::<dom::const_prop::ConstValue>()
+            }
+            AnalysisName::SeedDom => f.run::<dom::seed::SeedValue>(),
+            AnalysisName::SignsDom => f.run::<dom::signs::Signals>(),
+            AnalysisName::DisjunctiveDom => f.run::<dom::disjunctive::Disjunctive>(),
+            AnalysisName::IntervalDom => f.run::<dom::interval::Range>(),
         }
     }
 }

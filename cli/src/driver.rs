@@ -1,17 +1,12 @@
 //! Runs an analysis on a loaded program and renders the result: the one place where the front
 //! ends (toy, core IR), the analyses and the engines meet.
 
-use crate::analyses::AnalysisName;
+use crate::analyses::{AnalysisName, ForDomain};
 use crate::render::{annotated, env_json, env_text};
 use absinthe::engine::{Limits, Solution, StopReason};
 use absinthe::graph_free::{Flow, InstrProgram, solve_graph_free};
-use absinthe::lattice::{Flat, Interval};
 use absinthe::program::{Rhs, Stmt};
 use absinthe::value::{Env, NonRelational, StateRepr, ValueDomain};
-use absinthe_dsl_examples::disjunctive::value::Disjunctive;
-use absinthe_dsl_examples::dom;
-use absinthe_dsl_examples::seed::value::SeedValue;
-use absinthe_dsl_examples::signs::value::{DirectSignals, Signals};
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::toy::{Instr, ToyExpr, ToyProgram};
 use serde_json::json;
@@ -116,41 +111,35 @@ pub fn run(
              needs `--strategy worklist`"
         ));
     }
-    match analysis {
-        AnalysisName::Const | AnalysisName::Sccp => {
-            run_with::<Flat<i64>>(input, analysis, strategy, state, limits, format)
-        }
-        AnalysisName::Interval => {
-            run_with::<Interval>(input, analysis, strategy, state, limits, format)
-        }
-        AnalysisName::Seed => {
-            run_with::<SeedValue>(input, analysis, strategy, state, limits, format)
-        }
-        AnalysisName::Signs => {
-            run_with::<Signals>(input, analysis, strategy, state, limits, format)
-        }
-        AnalysisName::SignsDirect => {
-            run_with::<DirectSignals>(input, analysis, strategy, state, limits, format)
-        }
-        AnalysisName::Disjunctive => {
-            run_with::<Disjunctive>(input, analysis, strategy, state, limits, format)
-        }
-        AnalysisName::ConstDom | AnalysisName::SccpDom => run_with::<dom::const_prop::ConstValue>(
-            input, analysis, strategy, state, limits, format,
-        ),
-        AnalysisName::SeedDom => {
-            run_with::<dom::seed::SeedValue>(input, analysis, strategy, state, limits, format)
-        }
-        AnalysisName::SignsDom => {
-            run_with::<dom::signs::Signals>(input, analysis, strategy, state, limits, format)
-        }
-        AnalysisName::DisjunctiveDom => run_with::<dom::disjunctive::Disjunctive>(
-            input, analysis, strategy, state, limits, format,
-        ),
-        AnalysisName::IntervalDom => {
-            run_with::<dom::interval::Range>(input, analysis, strategy, state, limits, format)
+    struct Run<'a> {
+        input: &'a Input,
+        analysis: AnalysisName,
+        strategy: Strategy,
+        state: StateRepr,
+        limits: &'a Limits,
+        format: Format,
+    }
+    impl ForDomain for Run<'_> {
+        type Output = Result<Report, String>;
+        fn run<D: ValueDomain>(self) -> Result<Report, String> {
+            run_with::<D>(
+                self.input,
+                self.analysis,
+                self.strategy,
+                self.state,
+                self.limits,
+                self.format,
+            )
         }
     }
+    analysis.dispatch(Run {
+        input,
+        analysis,
+        strategy,
+        state,
+        limits,
+        format,
+    })
 }
 
 fn run_with<D: ValueDomain>(

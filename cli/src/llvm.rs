@@ -6,7 +6,6 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use absinthe::engine::Limits;
-use absinthe::lattice::{Flat, Interval};
 use absinthe::value::ValueDomain;
 use absinthe_llvm::analyze::{FunctionCounts, ModuleCounts, analyze_module};
 use absinthe_llvm::flags::NswFlags;
@@ -39,12 +38,24 @@ pub fn run(
     limits: &Limits,
     format: Format,
 ) -> Result<Report, String> {
-    match analysis {
-        AnalysisName::Const | AnalysisName::Sccp => {
-            run_with::<Flat<i64>>(path, analysis, limits, format)
-        }
-        AnalysisName::Interval => run_with::<Interval>(path, analysis, limits, format),
+    struct Run<'a> {
+        path: &'a Path,
+        analysis: AnalysisName,
+        limits: &'a Limits,
+        format: Format,
     }
+    impl crate::analyses::ForDomain for Run<'_> {
+        type Output = Result<Report, String>;
+        fn run<D: ValueDomain>(self) -> Result<Report, String> {
+            run_with::<D>(self.path, self.analysis, self.limits, self.format)
+        }
+    }
+    analysis.dispatch(Run {
+        path,
+        analysis,
+        limits,
+        format,
+    })
 }
 
 fn run_with<D: ValueDomain>(

@@ -286,7 +286,7 @@ fn format_of(args: &AnalyzeArgs) -> Format {
 }
 
 #[cfg(feature = "llvm")]
-fn analyze_llvm(path: &std::path::Path, args: &AnalyzeArgs) -> ExitCode {
+fn analyze_llvm(path: &Path, args: &AnalyzeArgs) -> ExitCode {
     let limits = limits_of(args);
     match absinthe_cli::llvm::run(path, args.analysis, &limits, format_of(args)) {
         Ok(report) => {

@@ -583,43 +583,25 @@ pub fn run(
     config: &VerifyConfig,
     random: Option<u64>,
 ) -> VerifyReport {
-    use crate::analyses::AnalysisName;
-    use absinthe::lattice::{Flat, Interval};
-    use absinthe_dsl_examples::disjunctive::value::Disjunctive;
-    use absinthe_dsl_examples::dom;
-    use absinthe_dsl_examples::seed::value::SeedValue;
-    use absinthe_dsl_examples::signs::value::{DirectSignals, Signals};
-    let check = |module: &Module| match analysis {
-        AnalysisName::Const | AnalysisName::Sccp => {
-            verify_module::<Flat<i64>>(module, analysis.conditional(), limits, config)
+    struct Check<'a> {
+        module: &'a Module,
+        conditional: bool,
+        limits: &'a absinthe::engine::Limits,
+        config: &'a VerifyConfig,
+    }
+    impl crate::analyses::ForDomain for Check<'_> {
+        type Output = VerifyReport;
+        fn run<D: ValueDomain>(self) -> VerifyReport {
+            verify_module::<D>(self.module, self.conditional, self.limits, self.config)
         }
-        AnalysisName::Seed => verify_module::<SeedValue>(module, true, limits, config),
-        AnalysisName::Signs => verify_module::<Signals>(module, true, limits, config),
-        AnalysisName::SignsDirect => verify_module::<DirectSignals>(module, true, limits, config),
-        AnalysisName::Disjunctive => verify_module::<Disjunctive>(module, true, limits, config),
-        AnalysisName::ConstDom | AnalysisName::SccpDom => {
-            verify_module::<dom::const_prop::ConstValue>(
-                module,
-                analysis.conditional(),
-                limits,
-                config,
-            )
-        }
-        AnalysisName::SeedDom => {
-            verify_module::<dom::seed::SeedValue>(module, true, limits, config)
-        }
-        AnalysisName::SignsDom => {
-            verify_module::<dom::signs::Signals>(module, true, limits, config)
-        }
-        AnalysisName::DisjunctiveDom => {
-            verify_module::<dom::disjunctive::Disjunctive>(module, true, limits, config)
-        }
-        AnalysisName::IntervalDom => {
-            verify_module::<dom::interval::Range>(module, true, limits, config)
-        }
-        AnalysisName::Interval => {
-            verify_module::<Interval>(module, analysis.conditional(), limits, config)
-        }
+    }
+    let check = |module: &Module| {
+        analysis.dispatch(Check {
+            module,
+            conditional: analysis.conditional(),
+            limits,
+            config,
+        })
     };
     if let Some(count) = random {
         let mut report = VerifyReport::default();
