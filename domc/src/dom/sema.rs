@@ -285,46 +285,44 @@ impl Sema {
                 match item {
                     Item::Product(p) => self.resolve_product(place, p),
                     Item::Function(sig, _) => {
-                        let params = sig
-                            .params
-                            .iter()
-                            .map(|(_, t)| self.resolve_type(place.file, t))
-                            .collect();
-                        let result = self.resolve_type(place.file, &sig.result);
                         let rust_name = format_ident!("{}", sig.name.text);
-                        self.functions.insert(
-                            sig.name.text.clone(),
-                            FnSig {
-                                params,
-                                result,
-                                rust: quote!(#rust_name),
-                                fallible: true,
-                            },
-                        );
+                        self.declare_function(place, sig, quote!(#rust_name), true);
                     }
                     Item::ExternFn(sig) => {
-                        let params = sig
-                            .params
-                            .iter()
-                            .map(|(_, t)| self.resolve_type(place.file, t))
-                            .collect();
-                        let result = self.resolve_type(place.file, &sig.result);
                         let rust_name = format_ident!("{}", sig.name.text);
-                        self.functions.insert(
-                            sig.name.text.clone(),
-                            FnSig {
-                                params,
-                                result,
-                                rust: quote!(<Host as Externs>::#rust_name),
-                                fallible: false,
-                            },
-                        );
+                        let callee = quote!(<Host as Externs>::#rust_name);
+                        self.declare_function(place, sig, callee, false);
                     }
                     _ => {}
                 }
             }
         }
         self.check_recursion(files);
+    }
+
+    /// Records the signature of a `fn` or `extern fn` so that bodies can call it as `rust`.
+    fn declare_function(
+        &mut self,
+        place: &Place,
+        sig: &ast::Signature,
+        rust: TokenStream,
+        fallible: bool,
+    ) {
+        let params = sig
+            .params
+            .iter()
+            .map(|(_, t)| self.resolve_type(place.file, t))
+            .collect();
+        let result = self.resolve_type(place.file, &sig.result);
+        self.functions.insert(
+            sig.name.text.clone(),
+            FnSig {
+                params,
+                result,
+                rust,
+                fallible,
+            },
+        );
     }
 
     fn resolve_lattice(&mut self, place: &Place, l: &ast::Lattice) {
