@@ -43,20 +43,23 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     let types: Vec<_> = ordered.iter().map(|f| &f.ty).collect();
     let many_bottoms = p.has_many_bottoms();
 
-    let bottom = match &p.bottom {
+    // Every ordered field at its extreme (`Lattice::bottom` or `Top::top`), ignored fields at
+    // their default.
+    let extreme = |custom: &Option<syn::Path>, tr: TokenStream, f: TokenStream| match custom {
         Some(path) => quote!(#path()),
         None => {
-            let inits = p.fields.iter().map(|f| {
-                let (m, ty) = (&f.member, &f.ty);
-                if f.ignored {
+            let inits = p.fields.iter().map(|field| {
+                let (m, ty) = (&field.member, &field.ty);
+                if field.ignored {
                     quote!(#m: #rt::Default::default())
                 } else {
-                    quote!(#m: <#ty as #rt::Lattice>::bottom())
+                    quote!(#m: <#ty as #tr>::#f())
                 }
             });
             quote!(#name { #(#inits),* })
         }
     };
+    let bottom = extreme(&p.bottom, quote!(#rt::Lattice), quote!(bottom));
     let each_bottom = ordered.iter().map(|f| {
         let (m, ty) = (&f.member, &f.ty);
         quote!(<#ty as #rt::Lattice>::is_bottom(&self.#m))
@@ -118,20 +121,7 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     let doc = provenance("The pointwise order", &decl.origin);
 
     let top = decl.has_top.then(|| {
-        let top_value = match &p.top {
-            Some(path) => quote!(#path()),
-            None => {
-                let inits = p.fields.iter().map(|f| {
-                    let (m, ty) = (&f.member, &f.ty);
-                    if f.ignored {
-                        quote!(#m: #rt::Default::default())
-                    } else {
-                        quote!(#m: <#ty as #rt::Top>::top())
-                    }
-                });
-                quote!(#name { #(#inits),* })
-            }
-        };
+        let top_value = extreme(&p.top, quote!(#rt::Top), quote!(top));
         let is_top = match &p.top {
             Some(_) => quote!(*self == <Self as #rt::Top>::top()),
             None => quote!(true #(&& <#types as #rt::Top>::is_top(&self.#members))*),

@@ -98,6 +98,13 @@ impl<'a> Lowerer<'a> {
         quote!(::core::option::Option::Some(#code))
     }
 
+    /// Both operands of the operator `sym` must be `want`.
+    fn expect_operands(&mut self, a: &Expr, at: &Ty, b: &Expr, bt: &Ty, want: &Ty, sym: &str) {
+        let what = format!("an operand of `{sym}`");
+        self.expect(a.span.clone(), at, want, &what);
+        self.expect(b.span.clone(), bt, want, &what);
+    }
+
     fn expect(&mut self, span: Range<usize>, got: &Ty, want: &Ty, what: &str) {
         if got.is_error() || want.is_error() || got == want {
             return;
@@ -179,18 +186,7 @@ impl<'a> Lowerer<'a> {
         let sym = op.symbol();
         match op {
             BinaryOp::Or | BinaryOp::And => {
-                self.expect(
-                    a.span.clone(),
-                    &at,
-                    &Ty::Bool,
-                    &format!("an operand of `{sym}`"),
-                );
-                self.expect(
-                    b.span.clone(),
-                    &bt,
-                    &Ty::Bool,
-                    &format!("an operand of `{sym}`"),
-                );
+                self.expect_operands(a, &at, b, &bt, &Ty::Bool, sym);
                 let code = if op == BinaryOp::Or {
                     quote!((#ac) || (#bc))
                 } else {
@@ -216,18 +212,7 @@ impl<'a> Lowerer<'a> {
                 (Ty::Bool, code)
             }
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
-                self.expect(
-                    a.span.clone(),
-                    &at,
-                    &Ty::Int,
-                    &format!("an operand of `{sym}`"),
-                );
-                self.expect(
-                    b.span.clone(),
-                    &bt,
-                    &Ty::Int,
-                    &format!("an operand of `{sym}`"),
-                );
+                self.expect_operands(a, &at, b, &bt, &Ty::Int, sym);
                 let code = match op {
                     BinaryOp::Lt => quote!((#ac) < (#bc)),
                     BinaryOp::Le => quote!((#ac) <= (#bc)),
@@ -237,18 +222,7 @@ impl<'a> Lowerer<'a> {
                 (Ty::Bool, code)
             }
             _ => {
-                self.expect(
-                    a.span.clone(),
-                    &at,
-                    &Ty::Int,
-                    &format!("an operand of `{sym}`"),
-                );
-                self.expect(
-                    b.span.clone(),
-                    &bt,
-                    &Ty::Int,
-                    &format!("an operand of `{sym}`"),
-                );
+                self.expect_operands(a, &at, b, &bt, &Ty::Int, sym);
                 let code = match op {
                     BinaryOp::Add => quote!((#ac).checked_add(#bc)?),
                     BinaryOp::Sub => quote!((#ac).checked_sub(#bc)?),
