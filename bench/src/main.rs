@@ -3,17 +3,20 @@
 //! propagation and intervals, and how the time grows from one size to the next. `sparse` compares
 //! the dense, sparse and sparse+temporal states on the same sizes and three shapes with many
 //! names: time, peak bytes held by the analysis (a counting allocator), transfer evaluations.
-//! `dom` compares constant propagation declared in a `.dom` file with the hand-written one on the
-//! same programs.
+//! `dom` compares constant propagation and intervals declared in `.dom` files with the
+//! hand-written ones on the same programs.
 
 mod alloc;
 mod clock;
 mod sparse;
 
+use clock::Clock;
+
 use absinthe::engine::{Limits, solve};
 use absinthe::lattice::{Flat, Interval};
 use absinthe::value::{DeclaredAnalysis, NonRelational, ValueDomain};
 use absinthe_dsl_examples::dom::const_prop::{ConstPropAnalysis, ConstValue};
+use absinthe_dsl_examples::dom::interval::{IntervalAnalysis, Range};
 use absinthe_ir::function::Module;
 use std::time::{Duration, Instant};
 
@@ -130,10 +133,11 @@ fn throughput(max_exp: u32) {
     println!("growth: time at this size divided by time at the previous (10x smaller) size");
 }
 
-/// One run of `analysis` over every function of `module`: the time and the block visits.
+/// One run of `analysis` over every function of `module`: the time (this thread's CPU time where
+/// the platform has it, see [`Clock`]) and the block visits.
 fn run_once<D: ValueDomain>(module: &Module, analysis: &NonRelational<D>) -> (Duration, u64) {
     let limits = Limits::default();
-    let start = Instant::now();
+    let start = Clock::start();
     let mut visits = 0;
     for function in &module.functions {
         let solution = solve(function, analysis, &limits);
@@ -151,18 +155,40 @@ fn median(times: &mut [Duration]) -> Duration {
     times[times.len() / 2]
 }
 
-/// Constant propagation declared in `dsl-examples/dom/const_prop.dom` (its product `ConstValue`)
-/// against the hand-written `Flat<i64>`, both run by `NonRelational` with the `.dom` analysis's
-/// condition setting, on the throughput shapes at 10⁴ and 10⁵ statements. Runs alternate between
-/// the two so that both see the same machine; each time is the median of its runs.
+/// Analyses declared in `.dom` files against the same analyses written by hand, both run by
+/// `NonRelational` with the `.dom` analysis's condition setting, on the throughput shapes at 10⁴
+/// and 10⁵ statements: constant propagation (`dsl-examples/dom/const_prop.dom`, its product
+/// `ConstValue`, against `Flat<i64>`) and intervals (`dsl-examples/dom/interval.dom`, its product
+/// `Range`, against `Interval`). Runs alternate between the two so that both see the same
+/// machine; each time is the median of its runs.
 fn dom() {
-    let conditional = <ConstPropAnalysis as DeclaredAnalysis>::CONDITIONAL;
-    let generated = NonRelational::<ConstValue>::new(conditional);
-    let hand_written = NonRelational::<Flat<i64>>::new(conditional);
     println!(
-        "{:<14} {:>9} {:>9} {:>5} {:>12} {:>12} {:>7}",
-        "shape", "stmts", "visits", "runs", ".dom (ms)", "hand (ms)", "ratio"
+        "{:<9} {:<14} {:>9} {:>9} {:>5} {:>12} {:>12} {:>7}",
+        "analysis", "shape", "stmts", "visits", "runs", ".dom (ms)", "hand (ms)", "ratio"
     );
+    compare_dom::<ConstValue, Flat<i64>>(
+        "const",
+        <ConstPropAnalysis as DeclaredAnalysis>::CONDITIONAL,
+    );
+    compare_dom::<Range, Interval>(
+        "interval",
+        <IntervalAnalysis as DeclaredAnalysis>::CONDITIONAL,
+    );
+    println!(
+        "times: median of the runs ({}); ratio: median over the runs of .dom time divided by the \
+         hand-written time of the run next to it (the two alternate)",
+        if Clock::is_cpu_time() {
+            "thread CPU time"
+        } else {
+            "wall clock"
+        }
+    );
+}
+
+/// One line per shape and size: the `.dom` domain `G` against the hand-written `H`.
+fn compare_dom<G: ValueDomain, H: ValueDomain>(name: &str, conditional: bool) {
+    let generated = NonRelational::<G>::new(conditional);
+    let hand_written = NonRelational::<H>::new(conditional);
     for (shape, generate) in shapes() {
         for exp in [4, 5] {
             let module = generate(10usize.pow(exp));
@@ -175,19 +201,29 @@ fn dom() {
             assert_eq!(dom_visits, hand_visits, "{shape}: different block visits");
             let mut dom_times = Vec::with_capacity(runs);
             let mut hand_times = Vec::with_capacity(runs);
-            for _ in 0..runs {
-                dom_times.push(run_once(&module, &generated).0);
-                hand_times.push(run_once(&module, &hand_written).0);
+            let mut ratios = Vec::with_capacity(runs);
+            for i in 0..runs {
+                // Alternate which goes first, so that neither always runs on a warmer machine.
+                let (dom, hand) = if i % 2 == 0 {
+                    let dom = run_once(&module, &generated).0;
+                    (dom, run_once(&module, &hand_written).0)
+                } else {
+                    let hand = run_once(&module, &hand_written).0;
+                    (run_once(&module, &generated).0, hand)
+                };
+                dom_times.push(dom);
+                hand_times.push(hand);
+                ratios.push(dom.as_secs_f64() / hand.as_secs_f64().max(1e-12));
             }
             let dom_time = median(&mut dom_times);
             let hand_time = median(&mut hand_times);
+            ratios.sort_by(f64::total_cmp);
             println!(
-                "{shape:<14} {stmts:>9} {dom_visits:>9} {runs:>5} {:>12.3} {:>12.3} {:>6.2}x",
+                "{name:<9} {shape:<14} {stmts:>9} {dom_visits:>9} {runs:>5} {:>12.3} {:>12.3} {:>6.2}x",
                 dom_time.as_secs_f64() * 1e3,
                 hand_time.as_secs_f64() * 1e3,
-                dom_time.as_secs_f64() / hand_time.as_secs_f64()
+                ratios[ratios.len() / 2]
             );
         }
     }
-    println!("ratio: .dom time divided by hand-written time (median of the runs, interleaved)");
 }

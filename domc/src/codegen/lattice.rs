@@ -462,22 +462,18 @@ fn flat(decl: &LatticeDecl, f: &Flat, display: bool) -> TokenStream {
             }
 
             fn join(&self, other: &Self) -> Self {
-                if #rt::Lattice::leq(self, other) {
-                    #rt::Clone::clone(other)
-                } else if #rt::Lattice::leq(other, self) {
-                    #rt::Clone::clone(self)
-                } else {
-                    #name::#top
+                match (self, other) {
+                    (#name::#bot, x) | (x, #name::#bot) => #rt::Clone::clone(x),
+                    (a, b) if a == b => #rt::Clone::clone(a),
+                    _ => #name::#top,
                 }
             }
 
             fn meet(&self, other: &Self) -> Self {
-                if #rt::Lattice::leq(self, other) {
-                    #rt::Clone::clone(self)
-                } else if #rt::Lattice::leq(other, self) {
-                    #rt::Clone::clone(other)
-                } else {
-                    #name::#bot
+                match (self, other) {
+                    (#name::#top, x) | (x, #name::#top) => #rt::Clone::clone(x),
+                    (a, b) if a == b => #rt::Clone::clone(a),
+                    _ => #name::#bot,
                 }
             }
         }

@@ -124,6 +124,47 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
     );
     let direct = direct.map(|d| direct_product(decl, d));
 
+    // One component: the product is bottom exactly when its component is, so the component's
+    // own operations already treat bottom right (the guards below are for canonical bottoms of
+    // several components), and reducing is the identity (collapsing one component to bottom
+    // when it is bottom changes nothing).
+    let single = decl.components.len() == 1 && decl.reductions.is_empty();
+    let reduced = if single {
+        quote! {
+            /// `value`: with one component and no reduction there is nothing to reduce.
+            fn __absinthe_reduced(value: Self, policy: #rt::ReducePolicy) -> Self {
+                let _ = policy;
+                value
+            }
+        }
+    } else {
+        quote! {
+            /// `value` reduced under `policy`.
+            fn __absinthe_reduced(mut value: Self, policy: #rt::ReducePolicy) -> Self {
+                #rt::ReducedProduct::reduce_with(&mut value, policy);
+                value
+            }
+        }
+    };
+    let (eq_guard, leq_guard, join_guard) = if single {
+        (quote!(), quote!(), quote!())
+    } else {
+        (
+            quote! {
+                let (a, b) = (#rt::Lattice::is_bottom(self), #rt::Lattice::is_bottom(other));
+                if a || b { return a == b; }
+            },
+            quote! {
+                if #rt::Lattice::is_bottom(self) { return true; }
+                if #rt::Lattice::is_bottom(other) { return false; }
+            },
+            quote! {
+                if #rt::Lattice::is_bottom(self) { return #rt::Clone::clone(other); }
+                if #rt::Lattice::is_bottom(other) { return #rt::Clone::clone(self); }
+            },
+        )
+    };
+
     quote! {
         impl #name {
             /// Makes every component bottom; reports whether anything changed.
@@ -136,18 +177,13 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
                 changed
             }
 
-            /// `value` reduced under `policy`.
-            fn __absinthe_reduced(mut value: Self, policy: #rt::ReducePolicy) -> Self {
-                #rt::ReducedProduct::reduce_with(&mut value, policy);
-                value
-            }
+            #reduced
         }
 
         #doc
         impl #rt::PartialEq for #name {
             fn eq(&self, other: &Self) -> bool {
-                let (a, b) = (#rt::Lattice::is_bottom(self), #rt::Lattice::is_bottom(other));
-                if a || b { return a == b; }
+                #eq_guard
                 true #(&& self.#members == other.#members)*
             }
         }
@@ -166,14 +202,12 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
             }
 
             fn leq(&self, other: &Self) -> bool {
-                if #rt::Lattice::is_bottom(self) { return true; }
-                if #rt::Lattice::is_bottom(other) { return false; }
+                #leq_guard
                 true #(&& <#types as #rt::Lattice>::leq(&self.#members, &other.#members))*
             }
 
             fn join(&self, other: &Self) -> Self {
-                if #rt::Lattice::is_bottom(self) { return #rt::Clone::clone(other); }
-                if #rt::Lattice::is_bottom(other) { return #rt::Clone::clone(self); }
+                #join_guard
                 Self::__absinthe_reduced(#join, #policy)
             }
 
@@ -183,14 +217,12 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
 
             // No reduction after widening: it could undo the jump that makes widening stop.
             fn widen(&self, other: &Self) -> Self {
-                if #rt::Lattice::is_bottom(self) { return #rt::Clone::clone(other); }
-                if #rt::Lattice::is_bottom(other) { return #rt::Clone::clone(self); }
+                #join_guard
                 #widen
             }
 
             fn widen_with_thresholds(&self, other: &Self, thresholds: &#rt::Thresholds) -> Self {
-                if #rt::Lattice::is_bottom(self) { return #rt::Clone::clone(other); }
-                if #rt::Lattice::is_bottom(other) { return #rt::Clone::clone(self); }
+                #join_guard
                 #widen_t
             }
 
@@ -539,10 +571,14 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
     let literal_raw = literal.clone();
     quote! {
         impl #name {
+            #[inline]
             fn __absinthe_constant(c: #rt::i64, policy: #rt::ReducePolicy) -> Self {
+                // `c` is unused when no component has a literal rule.
+                let _ = c;
                 Self::__absinthe_reduced(#name { #(#literal),* }, policy)
             }
 
+            #[inline]
             fn __absinthe_binary(
                 op: #rt::Op,
                 a: &Self,
@@ -555,6 +591,7 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
                 Self::__absinthe_reduced(#name { #(#binary),* }, policy)
             }
 
+            #[inline]
             fn __absinthe_assume(
                 op: #rt::Op,
                 a: &Self,
@@ -572,14 +609,17 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
 
         #doc
         impl #rt::ValueDomain for #name {
+            #[inline]
             fn constant(c: #rt::i64) -> Self {
                 Self::__absinthe_constant(c, <Self as #rt::ReducedProduct>::POLICY)
             }
 
+            #[inline]
             fn binary(op: #rt::Op, a: &Self, b: &Self) -> Self {
                 Self::__absinthe_binary(op, a, b, <Self as #rt::ReducedProduct>::POLICY)
             }
 
+            #[inline]
             fn assume(op: #rt::Op, a: &Self, b: &Self) -> (Self, Self) {
                 Self::__absinthe_assume(op, a, b, <Self as #rt::ReducedProduct>::POLICY)
             }

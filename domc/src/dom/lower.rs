@@ -38,12 +38,22 @@ impl Scope {
     }
 }
 
+/// The key of an evaluated operation: its lowered operation and operands.
+fn eval_key(o: &TokenStream, a: &TokenStream, b: &TokenStream) -> String {
+    format!("{o}|{a}|{b}")
+}
+
 /// Checks and lowers the bodies of one file.
 pub struct Lowerer<'a> {
     file: FileId,
     types: &'a TypeTable,
     functions: &'a BTreeMap<String, FnSig>,
     errors: Vec<Diagnostic>,
+    /// Operations already evaluated on the way to the expression being lowered: inside the
+    /// `else` branch of `if traps(op, a, b)` the value of `eval(op, a, b)` is bound once (see
+    /// [`Lowerer::if_traps`]). Keyed by the lowered arguments; emptied wherever a new name could
+    /// shadow one they read.
+    evals: Vec<(String, proc_macro2::Ident)>,
 }
 
 const RT: &str = "::absinthe::__private";
@@ -65,6 +75,7 @@ impl<'a> Lowerer<'a> {
             types,
             functions,
             errors: Vec::new(),
+            evals: Vec::new(),
         }
     }
 
@@ -155,10 +166,13 @@ impl<'a> Lowerer<'a> {
                 let mut inner = scope.clone();
                 inner.bind_owned(&name.text, t);
                 let x = format_ident!("{}", name.text);
-                let (bt, body) = self.expr(body, &inner);
+                let (bt, body) = self.shadowing(|this| this.expr(body, &inner));
                 (bt, quote!({ let #x = #v; let _ = &#x; #body }))
             }
             ExprKind::If(c, t, f) => {
+                if let Some(lowered) = self.if_traps(c, t, f, scope) {
+                    return lowered;
+                }
                 let (ct, c) = self.expr(c, scope);
                 self.expect(span.clone(), &ct, &Ty::Bool, "a condition");
                 let (tt, t_code) = self.expr(t, scope);
@@ -171,6 +185,61 @@ impl<'a> Lowerer<'a> {
             ExprKind::Path(path) => self.path(path, scope, span),
             ExprKind::Call(path, args) => self.call(path, args, scope, span),
         }
+    }
+
+    /// `if traps(op, a, b) { T } else { F }` (or `if !traps(…) { F } else { T }`) evaluates the
+    /// operation once: it lowers to a `match` on its result, and `eval(op, a, b)` with the same
+    /// arguments inside `F` names that result. `None` when the condition has another form.
+    fn if_traps(
+        &mut self,
+        c: &Expr,
+        t: &Expr,
+        f: &Expr,
+        scope: &Scope,
+    ) -> Option<(Ty, TokenStream)> {
+        let (call, negated) = match &c.kind {
+            ExprKind::Unary(UnaryOp::Not, inner) => (&**inner, true),
+            _ => (c, false),
+        };
+        let ExprKind::Call(path, args) = &call.kind else {
+            return None;
+        };
+        if !matches!(path.as_slice(), [p] if p.text == "traps") || args.len() != 3 {
+            return None;
+        }
+        let got = self.args(args, scope);
+        if !self.check_args(
+            "traps",
+            &got,
+            &[Ty::Op, Ty::Int, Ty::Int],
+            call.span.clone(),
+        ) {
+            return Some((Ty::Error, quote!(::core::unreachable!())));
+        }
+        let (trapping, value) = if negated { (f, t) } else { (t, f) };
+        let (o, a, b) = (&got[0].1, &got[1].1, &got[2].1);
+        let result = format_ident!("__absinthe_eval{}", self.evals.len());
+        let (tt, t_code) = self.expr(trapping, scope);
+        self.evals.push((eval_key(o, a, b), result.clone()));
+        let (vt, v_code) = self.expr(value, scope);
+        self.evals.pop();
+        self.expect(value.span.clone(), &vt, &tt, "the type of the other branch");
+        let code = quote! {
+            match (#o).eval(#a, #b) {
+                ::core::option::Option::None => { #t_code }
+                ::core::option::Option::Some(#result) => { let _ = #result; #v_code }
+            }
+        };
+        Some((tt, code))
+    }
+
+    /// Lowers with no operation known to be evaluated: `lower` binds names that could shadow the
+    /// arguments of one.
+    fn shadowing<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+        let known = std::mem::take(&mut self.evals);
+        let result = lower(self);
+        self.evals = known;
+        result
     }
 
     fn binary(
@@ -480,7 +549,11 @@ impl<'a> Lowerer<'a> {
                         }
                         let (o, a, b) = (&got[0].1, &got[1].1, &got[2].1);
                         return if name == "eval" {
-                            (Ty::Int, quote!((#o).eval(#a, #b).unwrap_or(0)))
+                            let key = eval_key(o, a, b);
+                            match self.evals.iter().rev().find(|(k, _)| *k == key) {
+                                Some((_, known)) => (Ty::Int, quote!(#known)),
+                                None => (Ty::Int, quote!((#o).eval(#a, #b).unwrap_or(0))),
+                            }
                         } else {
                             (Ty::Bool, quote!((#o).eval(#a, #b).is_none()))
                         };
@@ -1054,7 +1127,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
             }
-            let (bt, body) = self.expr(&arm.body, &arm_scope);
+            let (bt, body) = self.shadowing(|this| this.expr(&arm.body, &arm_scope));
             match &result_ty {
                 None => result_ty = Some(bt),
                 Some(want) => {

@@ -596,14 +596,17 @@ impl Sema {
                 l.name.text,
                 place.describe(o.span.start)
             );
-            self.out.functions.push(quote! {
-                #[doc = #doc]
-                fn #f(#(#ps),*) -> #rust_result {
-                    let _ = (#(&#names),*);
-                    let result: ::core::option::Option<#rust_result> = (|| { #code })();
-                    result.unwrap_or_else(|| #fallback)
-                }
+            let item = rule_fn(&RuleFn {
+                doc: &doc,
+                public: false,
+                name: &f,
+                params: &ps,
+                names: &names,
+                result: &rust_result,
+                body: &code,
+                fallback: &fallback,
             });
+            self.out.functions.push(item);
             out.insert(op.to_string(), syn::Path::from(f));
         }
         out
@@ -934,15 +937,18 @@ impl Sema {
             format_ident!("{}", sig.params[1].0.text),
         );
         let doc = format!(" From {describe}.");
-        self.out.functions.push(quote! {
-            #[doc = #doc]
-            pub fn #name(#tn: &#t, #sn: &#s) -> #t {
-                let _ = (#tn, #sn);
-                let result: ::core::option::Option<#t> = (|| { #code })();
-                // An overflow in the body refines nothing.
-                result.unwrap_or_else(|| ::core::clone::Clone::clone(#tn))
-            }
+        let item = rule_fn(&RuleFn {
+            doc: &doc,
+            public: true,
+            name: &name,
+            params: &[quote!(#tn: &#t), quote!(#sn: &#s)],
+            names: &[tn.clone(), sn.clone()],
+            result: &t,
+            // An overflow in the body refines nothing.
+            body: &code,
+            fallback: &quote!(::core::clone::Clone::clone(#tn)),
         });
+        self.out.functions.push(item);
     }
 
     fn transfer(&mut self, place: &Place, t: &ast::Transfer) {
@@ -1179,15 +1185,18 @@ impl Sema {
             _ => quote!(<#component_rust as ::absinthe::__private::Top>::top()),
         };
         let doc = format!(" From {describe}.");
-        self.out.functions.push(quote! {
-            #[doc = #doc]
-            pub fn #name(#(#rust_params),*) -> #rust_result {
-                let _ = (#(&#names),*);
-                let result: ::core::option::Option<#rust_result> = (|| { #code })();
-                // An overflow in the body means the rule knows nothing.
-                result.unwrap_or_else(|| #fallback)
-            }
+        // An overflow in the body means the rule knows nothing.
+        let item = rule_fn(&RuleFn {
+            doc: &doc,
+            public: true,
+            name: &name,
+            params: &rust_params,
+            names: &names,
+            result: &rust_result,
+            body: &code,
+            fallback: &fallback,
         });
+        self.out.functions.push(item);
     }
 
     fn lattice_model(&mut self, place: &Place, l: &ast::Lattice) {
@@ -1472,6 +1481,50 @@ fn setting_span(s: &ast::Setting) -> Range<usize> {
     match s {
         ast::Setting::Int(_, span) | ast::Setting::Str(_, span) => span.clone(),
         ast::Setting::Word(w) => w.span.clone(),
+    }
+}
+
+/// A rule's Rust function, for [`rule_fn`].
+struct RuleFn<'a> {
+    doc: &'a str,
+    public: bool,
+    name: &'a proc_macro2::Ident,
+    /// `name: Type` per parameter.
+    params: &'a [TokenStream],
+    names: &'a [proc_macro2::Ident],
+    result: &'a TokenStream,
+    /// The lowered body, evaluating to `Option<result>` (`None` when its checked arithmetic
+    /// leaves `int`).
+    body: &'a TokenStream,
+    /// The sound result when the body gives `None`.
+    fallback: &'a TokenStream,
+}
+
+/// The function of a rule: its body in an inner function whose `?` leaves it with `None`, then the
+/// fallback. The inner function is always inlined, so the rule costs what its body does.
+fn rule_fn(r: &RuleFn<'_>) -> TokenStream {
+    let RuleFn {
+        doc,
+        name,
+        params,
+        names,
+        result,
+        body,
+        fallback,
+        ..
+    } = r;
+    let vis = if r.public { quote!(pub) } else { quote!() };
+    quote! {
+        #[doc = #doc]
+        #[inline]
+        #vis fn #name(#(#params),*) -> #result {
+            #[inline(always)]
+            fn __absinthe_body(#(#params),*) -> ::core::option::Option<#result> {
+                let _ = (#(&#names),*);
+                #body
+            }
+            __absinthe_body(#(#names),*).unwrap_or_else(|| #fallback)
+        }
     }
 }
 

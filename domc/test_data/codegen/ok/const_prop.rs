@@ -42,21 +42,21 @@ pub mod const_prop {
             matches!(self, Const::Bottom) || matches!(other, Const::Top) || self == other
         }
         fn join(&self, other: &Self) -> Self {
-            if ::absinthe::__private::Lattice::leq(self, other) {
-                ::absinthe::__private::Clone::clone(other)
-            } else if ::absinthe::__private::Lattice::leq(other, self) {
-                ::absinthe::__private::Clone::clone(self)
-            } else {
-                Const::Top
+            match (self, other) {
+                (Const::Bottom, x) | (x, Const::Bottom) => {
+                    ::absinthe::__private::Clone::clone(x)
+                }
+                (a, b) if a == b => ::absinthe::__private::Clone::clone(a),
+                _ => Const::Top,
             }
         }
         fn meet(&self, other: &Self) -> Self {
-            if ::absinthe::__private::Lattice::leq(self, other) {
-                ::absinthe::__private::Clone::clone(self)
-            } else if ::absinthe::__private::Lattice::leq(other, self) {
-                ::absinthe::__private::Clone::clone(other)
-            } else {
-                Const::Bottom
+            match (self, other) {
+                (Const::Top, x) | (x, Const::Top) => {
+                    ::absinthe::__private::Clone::clone(x)
+                }
+                (a, b) if a == b => ::absinthe::__private::Clone::clone(a),
+                _ => Const::Bottom,
             }
         }
     }
@@ -157,25 +157,18 @@ pub mod const_prop {
                 );
             changed
         }
-        /// `value` reduced under `policy`.
+        /// `value`: with one component and no reduction there is nothing to reduce.
         fn __absinthe_reduced(
-            mut value: Self,
+            value: Self,
             policy: ::absinthe::__private::ReducePolicy,
         ) -> Self {
-            ::absinthe::__private::ReducedProduct::reduce_with(&mut value, policy);
+            let _ = policy;
             value
         }
     }
     /// The reduced product, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1.
     impl ::absinthe::__private::PartialEq for ConstValue {
         fn eq(&self, other: &Self) -> bool {
-            let (a, b) = (
-                ::absinthe::__private::Lattice::is_bottom(self),
-                ::absinthe::__private::Lattice::is_bottom(other),
-            );
-            if a || b {
-                return a == b;
-            }
             true && self.constant == other.constant
         }
     }
@@ -194,12 +187,6 @@ pub mod const_prop {
             false || <Const as ::absinthe::__private::Lattice>::is_bottom(&self.constant)
         }
         fn leq(&self, other: &Self) -> bool {
-            if ::absinthe::__private::Lattice::is_bottom(self) {
-                return true;
-            }
-            if ::absinthe::__private::Lattice::is_bottom(other) {
-                return false;
-            }
             true
                 && <Const as ::absinthe::__private::Lattice>::leq(
                     &self.constant,
@@ -207,12 +194,6 @@ pub mod const_prop {
                 )
         }
         fn join(&self, other: &Self) -> Self {
-            if ::absinthe::__private::Lattice::is_bottom(self) {
-                return ::absinthe::__private::Clone::clone(other);
-            }
-            if ::absinthe::__private::Lattice::is_bottom(other) {
-                return ::absinthe::__private::Clone::clone(self);
-            }
             Self::__absinthe_reduced(
                 ConstValue {
                     constant: <Const as ::absinthe::__private::Lattice>::join(
@@ -235,12 +216,6 @@ pub mod const_prop {
             )
         }
         fn widen(&self, other: &Self) -> Self {
-            if ::absinthe::__private::Lattice::is_bottom(self) {
-                return ::absinthe::__private::Clone::clone(other);
-            }
-            if ::absinthe::__private::Lattice::is_bottom(other) {
-                return ::absinthe::__private::Clone::clone(self);
-            }
             ConstValue {
                 constant: <Const as ::absinthe::__private::Lattice>::widen(
                     &self.constant,
@@ -253,12 +228,6 @@ pub mod const_prop {
             other: &Self,
             thresholds: &::absinthe::__private::Thresholds,
         ) -> Self {
-            if ::absinthe::__private::Lattice::is_bottom(self) {
-                return ::absinthe::__private::Clone::clone(other);
-            }
-            if ::absinthe::__private::Lattice::is_bottom(other) {
-                return ::absinthe::__private::Clone::clone(self);
-            }
             ConstValue {
                 constant: <Const as ::absinthe::__private::Lattice>::widen_with_thresholds(
                     &self.constant,
@@ -334,10 +303,12 @@ pub mod const_prop {
         }
     }
     impl ConstValue {
+        #[inline]
         fn __absinthe_constant(
             c: ::absinthe::__private::i64,
             policy: ::absinthe::__private::ReducePolicy,
         ) -> Self {
+            let _ = c;
             Self::__absinthe_reduced(
                 ConstValue {
                     constant: from_literal(c),
@@ -345,6 +316,7 @@ pub mod const_prop {
                 policy,
             )
         }
+        #[inline]
         fn __absinthe_binary(
             op: ::absinthe::__private::Op,
             a: &Self,
@@ -365,6 +337,7 @@ pub mod const_prop {
                 policy,
             )
         }
+        #[inline]
         fn __absinthe_assume(
             op: ::absinthe::__private::Op,
             a: &Self,
@@ -397,12 +370,14 @@ pub mod const_prop {
     }
     /// The transfer dispatch, generated from `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1.
     impl ::absinthe::__private::ValueDomain for ConstValue {
+        #[inline]
         fn constant(c: ::absinthe::__private::i64) -> Self {
             Self::__absinthe_constant(
                 c,
                 <Self as ::absinthe::__private::ReducedProduct>::POLICY,
             )
         }
+        #[inline]
         fn binary(op: ::absinthe::__private::Op, a: &Self, b: &Self) -> Self {
             Self::__absinthe_binary(
                 op,
@@ -411,6 +386,7 @@ pub mod const_prop {
                 <Self as ::absinthe::__private::ReducedProduct>::POLICY,
             )
         }
+        #[inline]
         fn assume(op: ::absinthe::__private::Op, a: &Self, b: &Self) -> (Self, Self) {
             Self::__absinthe_assume(
                 op,
@@ -587,17 +563,26 @@ pub mod const_prop {
         }
     }
     /// From `transfer from_literal` at test_data/codegen/ok/const_prop.dom:18:1.
+    #[inline]
     pub fn from_literal(c: i64) -> Const {
-        let _ = (&c);
-        let result: ::core::option::Option<Const> = (|| {
+        #[inline(always)]
+        fn __absinthe_body(c: i64) -> ::core::option::Option<Const> {
+            let _ = (&c);
             ::core::option::Option::Some(Const::Value(c))
-        })();
-        result.unwrap_or_else(|| <Const as ::absinthe::__private::Top>::top())
+        }
+        __absinthe_body(c)
+            .unwrap_or_else(|| <Const as ::absinthe::__private::Top>::top())
     }
     /// From `transfer fold` at test_data/codegen/ok/const_prop.dom:25:1.
+    #[inline]
     pub fn fold(op: ::absinthe::__private::Op, a: &ConstValue, b: &ConstValue) -> Const {
-        let _ = (&op, &a, &b);
-        let result: ::core::option::Option<Const> = (|| {
+        #[inline(always)]
+        fn __absinthe_body(
+            op: ::absinthe::__private::Op,
+            a: &ConstValue,
+            b: &ConstValue,
+        ) -> ::core::option::Option<Const> {
+            let _ = (&op, &a, &b);
             ::core::option::Option::Some(
                 match ::core::clone::Clone::clone(&a.constant) {
                     Const::Value(x) => {
@@ -605,10 +590,12 @@ pub mod const_prop {
                         match ::core::clone::Clone::clone(&b.constant) {
                             Const::Value(y) => {
                                 let _ = &y;
-                                if (op).eval(x, y).is_none() {
-                                    Const::Bottom
-                                } else {
-                                    Const::Value((op).eval(x, y).unwrap_or(0))
+                                match (op).eval(x, y) {
+                                    ::core::option::Option::None => Const::Bottom,
+                                    ::core::option::Option::Some(__absinthe_eval0) => {
+                                        let _ = __absinthe_eval0;
+                                        Const::Value(__absinthe_eval0)
+                                    }
                                 }
                             }
                             Const::Bottom => Const::Bottom,
@@ -628,8 +615,9 @@ pub mod const_prop {
                     }
                 },
             )
-        })();
-        result.unwrap_or_else(|| <Const as ::absinthe::__private::Top>::top())
+        }
+        __absinthe_body(op, a, b)
+            .unwrap_or_else(|| <Const as ::absinthe::__private::Top>::top())
     }
     /// `fn left_decides`, from test_data/codegen/ok/const_prop.dom:42:1.
     pub fn left_decides(
@@ -738,9 +726,14 @@ pub mod const_prop {
         )
     }
     /// From `transfer equal` at test_data/codegen/ok/const_prop.dom:71:1.
+    #[inline]
     pub fn equal(a: &ConstValue, b: &ConstValue) -> (Const, Const) {
-        let _ = (&a, &b);
-        let result: ::core::option::Option<(Const, Const)> = (|| {
+        #[inline(always)]
+        fn __absinthe_body(
+            a: &ConstValue,
+            b: &ConstValue,
+        ) -> ::core::option::Option<(Const, Const)> {
+            let _ = (&a, &b);
             ::core::option::Option::Some({
                 let both = <Const as ::absinthe::__private::Lattice>::meet(
                     &(::core::clone::Clone::clone(&a.constant)),
@@ -749,8 +742,8 @@ pub mod const_prop {
                 let _ = &both;
                 (::core::clone::Clone::clone(&both), ::core::clone::Clone::clone(&both))
             })
-        })();
-        result
+        }
+        __absinthe_body(a, b)
             .unwrap_or_else(|| (
                 ::core::clone::Clone::clone(&a.constant),
                 ::core::clone::Clone::clone(&b.constant),

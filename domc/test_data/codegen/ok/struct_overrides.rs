@@ -225,9 +225,11 @@ pub mod struct_overrides {
         }
     }
     /// `empty` of `Range`, written out at test_data/codegen/ok/struct_overrides.dom:3:5.
+    #[inline]
     fn __range_empty(r: &Range) -> bool {
-        let _ = (&r);
-        let result: ::core::option::Option<bool> = (|| {
+        #[inline(always)]
+        fn __absinthe_body(r: &Range) -> ::core::option::Option<bool> {
+            let _ = (&r);
             ::core::option::Option::Some(
                 (<::absinthe::__private::Interval as ::absinthe::__private::Lattice>::is_bottom(
                     &(::core::clone::Clone::clone(&r.lo)),
@@ -236,13 +238,15 @@ pub mod struct_overrides {
                         &(::core::clone::Clone::clone(&r.hi)),
                     )),
             )
-        })();
-        result.unwrap_or_else(|| false)
+        }
+        __absinthe_body(r).unwrap_or_else(|| false)
     }
     /// `join` of `Range`, written out at test_data/codegen/ok/struct_overrides.dom:4:5.
+    #[inline]
     fn __range_join(a: &Range, b: &Range) -> Range {
-        let _ = (&a, &b);
-        let result: ::core::option::Option<Range> = (|| {
+        #[inline(always)]
+        fn __absinthe_body(a: &Range, b: &Range) -> ::core::option::Option<Range> {
+            let _ = (&a, &b);
             ::core::option::Option::Some(Range {
                 lo: <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::join(
                     &(::core::clone::Clone::clone(&a.lo)),
@@ -253,8 +257,9 @@ pub mod struct_overrides {
                     &(::core::clone::Clone::clone(&b.hi)),
                 ),
             })
-        })();
-        result.unwrap_or_else(|| <Range as ::absinthe::__private::Top>::top())
+        }
+        __absinthe_body(a, b)
+            .unwrap_or_else(|| <Range as ::absinthe::__private::Top>::top())
     }
     /// Concretization of `Range`, from test_data/codegen/ok/struct_overrides.dom:2:1.
     impl ::absinthe::__private::Concrete for Range {
