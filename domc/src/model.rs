@@ -82,6 +82,9 @@ pub struct Pointwise {
     /// Written-out operations replacing the pointwise ones: `(name, fn(&Self, &Self) -> …)` for
     /// `join`, `meet`, `widen`, `narrow` (returning `Self`) and `leq` (returning `bool`).
     pub overrides: Vec<(String, syn::Path)>,
+    /// The struct's generic parameters (empty for `.dom` lattices). Every impl requires what it
+    /// needs of each field type that names one of them (`Lattice`, `Top`, `Display`, …).
+    pub generics: syn::Generics,
 }
 
 impl Pointwise {

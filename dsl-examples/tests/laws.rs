@@ -47,6 +47,17 @@ struct Labelled {
 #[derive(Clone)]
 struct Pair(Flat<i64>, Parity);
 
+/// A generic struct: its impls require `Lattice`, `Top`, `Display`, `Arbitrary`… of each field
+/// type naming a parameter (`Flat<T>`, `S`), so any lattice instance works.
+#[absinthe::lattice(smash)]
+#[derive(Clone)]
+struct Keyed<T: Clone + Eq + std::fmt::Debug, S> {
+    key: Flat<T>,
+    state: S,
+    #[lattice(ignore)]
+    note: Option<T>,
+}
+
 /// A flat lattice whose values carry data of several shapes.
 #[absinthe::lattice]
 #[derive(Clone)]
@@ -80,6 +91,42 @@ fn every_declaration_form_obeys_the_laws() {
     Pair::check_laws();
     Token::check_laws();
     Tagged::check_laws();
+    Keyed::<i64, Interval>::check_laws();
+    Keyed::<i64, Parity>::check_laws();
+}
+
+#[test]
+fn generic_structs_are_ordered_pointwise() {
+    let a = Keyed {
+        key: Flat::Value(1),
+        state: Interval::new(0, 1),
+        note: Some(1),
+    };
+    let b = Keyed {
+        key: Flat::Value(1),
+        state: Interval::new(4, 5),
+        note: None,
+    };
+    let joined = a.join(&b);
+    assert_eq!(joined.key, Flat::Value(1));
+    assert_eq!(joined.state, Interval::new(0, 5));
+    assert_eq!(
+        joined.note,
+        Some(1),
+        "ignored fields come from the left operand"
+    );
+    assert!(a.leq(&joined) && b.leq(&joined));
+    assert!(Keyed::<i64, Interval>::top().is_top());
+    let empty = Keyed {
+        key: Flat::Value(2),
+        state: Interval::empty(),
+        note: None,
+    };
+    assert!(
+        empty.is_bottom(),
+        "smashed: a bottom field makes the whole bottom"
+    );
+    assert_eq!(format!("{a}"), "{key: 1, state: [0, 1]}");
 }
 
 #[test]

@@ -93,7 +93,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             .map(|(decl, direct)| codegen::product(decl, direct.as_ref()))
             .collect()
     } else {
-        products.iter().map(|(decl, _)| stub(&decl.name)).collect()
+        products
+            .iter()
+            .map(|(decl, _)| stub(&decl.name, &syn::Generics::default()))
+            .collect()
     };
     let errors = errors.to_compile_errors();
     if let Some((_, items)) = module.content.as_mut() {

@@ -39,19 +39,20 @@ impl Errors {
 
 /// A stand-in implementation of the lattice traits for a type whose declaration was rejected, so
 /// that code using the type reports nothing more.
-pub fn stub(name: &Ident) -> TokenStream {
+pub fn stub(name: &Ident, generics: &syn::Generics) -> TokenStream {
     let rt = quote!(::absinthe::__private);
+    let (params, args, _) = generics.split_for_impl();
     quote! {
-        impl #rt::PartialEq for #name {
+        impl #params #rt::PartialEq for #name #args {
             fn eq(&self, _: &Self) -> bool { true }
         }
-        impl #rt::Eq for #name {}
-        impl #rt::fmt::Debug for #name {
+        impl #params #rt::Eq for #name #args {}
+        impl #params #rt::fmt::Debug for #name #args {
             fn fmt(&self, f: &mut #rt::fmt::Formatter<'_>) -> #rt::fmt::Result {
                 f.write_str("<invalid lattice>")
             }
         }
-        impl #rt::Lattice for #name {
+        impl #params #rt::Lattice for #name #args where Self: #rt::Clone {
             const FINITE_HEIGHT: bool = true;
             fn bottom() -> Self { ::core::unreachable!() }
             fn is_bottom(&self) -> bool { true }
@@ -59,7 +60,7 @@ pub fn stub(name: &Ident) -> TokenStream {
             fn join(&self, _: &Self) -> Self { ::core::unreachable!() }
             fn meet(&self, _: &Self) -> Self { ::core::unreachable!() }
         }
-        impl #rt::Top for #name {
+        impl #params #rt::Top for #name #args where Self: #rt::Clone {
             fn top() -> Self { ::core::unreachable!() }
             fn is_top(&self) -> bool { true }
         }

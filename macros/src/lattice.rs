@@ -34,8 +34,8 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     }
     let decl = read(&options, &mut item, &mut errors);
     let name = match &item {
-        syn::Item::Struct(s) => Some(s.ident.clone()),
-        syn::Item::Enum(e) => Some(e.ident.clone()),
+        syn::Item::Struct(s) => Some((s.ident.clone(), s.generics.clone())),
+        syn::Item::Enum(e) => Some((e.ident.clone(), e.generics.clone())),
         _ => None,
     };
     match (decl, errors.is_empty()) {
@@ -45,7 +45,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
         _ => {
             let errors = errors.to_compile_errors();
-            let stub = name.map(|n| stub(&n));
+            let stub = name.map(|(n, g)| stub(&n, &g));
             quote!(#item #errors #stub)
         }
     }
@@ -60,7 +60,7 @@ pub fn read(
 ) -> Option<LatticeDecl> {
     match item {
         syn::Item::Struct(s) => {
-            forbid_generics(&s.generics, errors);
+            forbid_const_generics(&s.generics, errors);
             forbid_derives(&mut s.attrs, errors);
             reject_enum_options(options, errors);
             for (flag, what) in [
@@ -82,6 +82,7 @@ pub fn read(
                 bottom: options.bottom.as_ref().map(|p| (**p).clone()),
                 top: options.top.as_ref().map(|p| (**p).clone()),
                 overrides: Vec::new(),
+                generics: s.generics.clone(),
             };
             if options.no_top.is_present() && pointwise.top.is_some() {
                 errors.at(&s.ident, "`no_top` and `top = …` contradict each other");
@@ -110,9 +111,23 @@ fn forbid_generics(generics: &syn::Generics, errors: &mut Errors) {
     if !generics.params.is_empty() {
         errors.at(
             generics,
-            "`#[lattice]` does not take generic parameters; declare the lattice for concrete types \
-             (a type alias can name an instance)",
+            "a `#[lattice]` enum does not take generic parameters (a struct does); declare it for \
+             concrete types (a type alias can name an instance)",
         );
+    }
+}
+
+/// A `#[lattice]` struct takes type parameters; lifetimes and const parameters have no use in
+/// a lattice's value.
+fn forbid_const_generics(generics: &syn::Generics, errors: &mut Errors) {
+    for param in &generics.params {
+        if !matches!(param, syn::GenericParam::Type(_)) {
+            errors.at(
+                param,
+                "a `#[lattice]` struct takes type parameters only (no lifetimes or const \
+                 parameters)",
+            );
+        }
     }
 }
 

@@ -119,7 +119,23 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
         }
     });
     let doc = provenance("The pointwise order", &decl.origin);
+    // What each impl needs of the field types that name a type parameter; ignored fields are
+    // cloned, defaulted and printed.
+    let head = Head::new(name, p);
+    let kept = quote!(#rt::Clone + #rt::Default + #rt::fmt::Debug);
+    let lattice_head = |tr: TokenStream| head.of(tr, &quote!(#rt::Lattice), &kept);
 
+    let top_head = head.of(quote!(#rt::Top), &quote!(#rt::Top), &kept);
+    let debug_head = lattice_head(quote!(#rt::fmt::Debug));
+    let display_bound = if decl.has_top {
+        quote!(#rt::Top + #rt::fmt::Display)
+    } else {
+        quote!(#rt::Lattice + #rt::fmt::Display)
+    };
+    let display_head = head.of(quote!(#rt::fmt::Display), &display_bound, &kept);
+    let eq_head = lattice_head(quote!(#rt::PartialEq));
+    let total_head = lattice_head(quote!(#rt::Eq));
+    let lattice_impl_head = lattice_head(quote!(#rt::Lattice));
     let top = decl.has_top.then(|| {
         let top_value = extreme(&p.top, quote!(#rt::Top), quote!(top));
         let is_top = match &p.top {
@@ -128,7 +144,7 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
         };
         quote! {
             #doc
-            impl #rt::Top for #name {
+            #top_head {
                 fn top() -> Self { #top_value }
                 fn is_top(&self) -> bool { #is_top }
             }
@@ -142,7 +158,7 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     });
     let name_text = name.to_string();
     let debug = quote! {
-        impl #rt::fmt::Debug for #name {
+        #debug_head {
             fn fmt(&self, f: &mut #rt::fmt::Formatter<'_>) -> #rt::fmt::Result {
                 if #rt::Lattice::is_bottom(self) { return f.write_str("⊥"); }
                 f.debug_struct(#name_text) #(#debug_fields)* .finish()
@@ -163,7 +179,7 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
             }
         });
         quote! {
-            impl #rt::fmt::Display for #name {
+            #display_head {
                 fn fmt(&self, f: &mut #rt::fmt::Formatter<'_>) -> #rt::fmt::Result {
                     if #rt::Lattice::is_bottom(self) { return f.write_str("⊥"); }
                     #top_check
@@ -191,25 +207,32 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
             None => quote!(#m: #rt::Default::default()),
         }
     });
-    let laws = laws_impls(
-        name,
+    let arbitrary_bound = if decl.has_top {
+        quote!(#rt::Top + #rt::laws::Arbitrary + 'static)
+    } else {
+        quote!(#rt::Lattice + #rt::laws::Arbitrary + 'static)
+    };
+    let kept_static = quote!(#rt::Clone + #rt::Default + #rt::fmt::Debug + 'static);
+    let laws = laws_impls_with(
+        head.of(quote!(#rt::laws::Arbitrary), &arbitrary_bound, &kept_static),
+        head.of(quote!(#rt::laws::Laws), &arbitrary_bound, &kept_static),
         decl.has_top,
         quote!(#strategy.prop_map(|#pattern| #name { #(#inits),* })),
     );
 
     quote! {
         #doc
-        impl #rt::PartialEq for #name {
+        #eq_head {
             fn eq(&self, other: &Self) -> bool {
                 #eq_bottoms
                 true #(&& self.#members == other.#members)*
             }
         }
 
-        impl #rt::Eq for #name {}
+        #total_head {}
 
         #doc
-        impl #rt::Lattice for #name {
+        #lattice_impl_head {
             const FINITE_HEIGHT: bool = true #(&& <#types as #rt::Lattice>::FINITE_HEIGHT)*;
             const EXACT: bool = true #(&& <#types as #rt::Lattice>::EXACT)*;
 
@@ -266,8 +289,89 @@ fn member_label(member: &syn::Member) -> String {
     }
 }
 
+/// The header of an impl for a pointwise lattice: the `impl<…>` parameters, the type with its
+/// arguments, and a where clause that requires `bound` of every ordered field type naming a type
+/// parameter and `ignored` of every such ignored field type (nothing for a concrete struct).
+struct Head {
+    params: TokenStream,
+    ty: TokenStream,
+    generics: syn::Generics,
+    fields: Vec<(syn::Type, bool)>,
+}
+
+impl Head {
+    fn new(name: &Ident, p: &Pointwise) -> Head {
+        let (params, args, _) = p.generics.split_for_impl();
+        let type_params: Vec<String> = p
+            .generics
+            .type_params()
+            .map(|t| t.ident.to_string())
+            .collect();
+        let fields = p
+            .fields
+            .iter()
+            .filter(|f| names_any(&type_params, &f.ty))
+            .map(|f| (f.ty.clone(), f.ignored))
+            .collect();
+        Head {
+            params: quote!(#params),
+            ty: quote!(#name #args),
+            generics: p.generics.clone(),
+            fields,
+        }
+    }
+
+    /// `impl<…> TRAIT for Type<…> where …`.
+    fn of(&self, tr: TokenStream, bound: &TokenStream, ignored: &TokenStream) -> TokenStream {
+        let (params, ty) = (&self.params, &self.ty);
+        let mut predicates: Vec<TokenStream> = self
+            .generics
+            .where_clause
+            .iter()
+            .flat_map(|w| w.predicates.iter().map(|p| quote!(#p)))
+            .collect();
+        for (field_ty, is_ignored) in &self.fields {
+            let b = if *is_ignored { ignored } else { bound };
+            predicates.push(quote!(#field_ty: #b));
+        }
+        if predicates.is_empty() {
+            quote!(impl #params #tr for #ty)
+        } else {
+            quote!(impl #params #tr for #ty where #(#predicates),*)
+        }
+    }
+}
+
+/// Whether the type `ty` names one of `params` anywhere in it.
+fn names_any(params: &[String], ty: &syn::Type) -> bool {
+    fn walk(tokens: TokenStream, params: &[String]) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => params.iter().any(|p| i == p),
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), params),
+            _ => false,
+        })
+    }
+    !params.is_empty() && walk(quote!(#ty), params)
+}
+
 /// `impl Arbitrary` from `strategy` and `impl Laws`, both only with the runtime's `laws` feature.
 pub(super) fn laws_impls(name: &Ident, has_top: bool, strategy: TokenStream) -> TokenStream {
+    let rt = rt();
+    laws_impls_with(
+        quote!(impl #rt::laws::Arbitrary for #name),
+        quote!(impl #rt::laws::Laws for #name),
+        has_top,
+        strategy,
+    )
+}
+
+/// [`laws_impls`] with the two impl headers given.
+fn laws_impls_with(
+    arbitrary: TokenStream,
+    laws: TokenStream,
+    has_top: bool,
+    strategy: TokenStream,
+) -> TokenStream {
     let rt = rt();
     let check = if has_top {
         quote!(#rt::laws::check_laws_with_top::<Self>())
@@ -276,14 +380,14 @@ pub(super) fn laws_impls(name: &Ident, has_top: bool, strategy: TokenStream) -> 
     };
     quote! {
         #rt::if_laws! {
-            impl #rt::laws::Arbitrary for #name {
+            #arbitrary {
                 fn strategy() -> #rt::laws::BoxedStrategy<Self> {
                     use #rt::laws::Strategy as _;
                     (#strategy).boxed()
                 }
             }
 
-            impl #rt::laws::Laws for #name {
+            #laws {
                 fn check_laws() { #check }
             }
         }

@@ -59,6 +59,7 @@ mod tests {
                 bottom: None,
                 top: None,
                 overrides: Vec::new(),
+                generics: syn::Generics::default(),
             }),
             has_top: true,
         }

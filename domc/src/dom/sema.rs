@@ -1316,6 +1316,7 @@ impl Sema {
                     bottom: None,
                     top: None,
                     overrides: written.into_iter().collect(),
+                    generics: syn::Generics::default(),
                 });
                 (kind, def)
             }

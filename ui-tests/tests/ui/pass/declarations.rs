@@ -14,6 +14,14 @@ struct Labelled {
     label: u8,
 }
 
+/// A generic struct; each impl requires what it needs of `S`.
+#[lattice]
+#[derive(Clone)]
+struct Both<S> {
+    left: S,
+    right: S,
+}
+
 /// A flat enum.
 #[lattice]
 #[derive(Clone, Copy)]
@@ -88,6 +96,9 @@ fn main() {
     let b = Labelled { value: Interval::new(5, 6), label: 2 };
     assert_eq!(a.join(&b).value, Interval::new(0, 6));
     assert_eq!(a.join(&b).label, 1);
+    let both = Both { left: Parity::Even, right: Parity::Odd };
+    assert!(both.leq(&Both::<Parity>::top()));
+    assert_eq!(format!("{both}"), "{left: even, right: odd}");
     assert_eq!(Const::Value(1).join(&Const::Value(2)), Const::Top);
     assert_eq!(Level::Low.join(&Level::High), Level::High);
     assert!(Tagged::Int(Interval::empty()).is_bottom());
