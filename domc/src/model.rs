@@ -105,6 +105,17 @@ impl Pointwise {
     pub fn has_many_bottoms(&self) -> bool {
         self.smash || self.empty_if.is_some()
     }
+
+    /// The ordered fields that are lattices (not plain values): those the derived operations
+    /// combine.
+    pub fn lattice_fields(&self) -> impl Iterator<Item = &Field> {
+        self.ordered().filter(|f| !f.value)
+    }
+
+    /// Whether some field is a plain value (see [`Field::value`]).
+    pub fn has_values(&self) -> bool {
+        self.fields.iter().any(|f| f.value)
+    }
 }
 
 /// A field of a struct lattice or a product.
@@ -117,6 +128,10 @@ pub struct Field {
     /// Whether it is kept out of the order (compared by nothing, joined by keeping the left
     /// operand's value, created with `Default`).
     pub ignored: bool,
+    /// Whether it holds a plain value (an `int` or a `bool` of a `.dom` struct lattice) rather
+    /// than a lattice: it is compared and printed, but only the written-out operations order it
+    /// (the `.dom` checker requires them), so nothing is derived from it.
+    pub value: bool,
 }
 
 /// A flat enum: `bottom ⊑ every value ⊑ top`, values compared by equality.

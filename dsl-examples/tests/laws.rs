@@ -213,7 +213,7 @@ fn the_checker_catches_a_declared_top_that_is_not_greatest() {
 
 #[test]
 fn lattices_declared_in_dom_files_obey_the_laws() {
-    use absinthe_dsl_examples::dom::{const_prop, disjunctive, seed, signs};
+    use absinthe_dsl_examples::dom::{bounds, const_prop, disjunctive, seed, signs};
     const_prop::Const::check_laws();
     const_prop::ConstValue::check_laws();
     seed::Const::check_laws();
@@ -223,4 +223,6 @@ fn lattices_declared_in_dom_files_obey_the_laws() {
     signs::Signals::check_laws();
     signs::DirectSignals::check_laws();
     disjunctive::Disjunctive::check_laws();
+    bounds::Bounds::check_laws();
+    bounds::Value::check_laws();
 }

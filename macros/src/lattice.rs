@@ -231,6 +231,7 @@ pub fn read_fields(fields: &mut syn::Fields, errors: &mut Errors) -> Vec<Field> 
             member,
             ty: field.ty.clone(),
             ignored: args.ignore.is_present(),
+            value: false,
         });
     }
     out

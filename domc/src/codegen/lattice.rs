@@ -41,6 +41,12 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     let ordered: Vec<_> = p.ordered().collect();
     let members: Vec<_> = ordered.iter().map(|f| &f.member).collect();
     let types: Vec<_> = ordered.iter().map(|f| &f.ty).collect();
+    // The fields the derived operations combine: plain values are ordered by written-out
+    // operations only.
+    let lattice_fields: Vec<_> = p.lattice_fields().collect();
+    let lattice_members: Vec<_> = lattice_fields.iter().map(|f| &f.member).collect();
+    let lattice_types: Vec<_> = lattice_fields.iter().map(|f| &f.ty).collect();
+    let values = p.has_values();
     let many_bottoms = p.has_many_bottoms();
 
     // Every ordered field at its extreme (`Lattice::bottom` or `Top::top`), ignored fields at
@@ -60,12 +66,16 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
         }
     };
     let bottom = extreme(&p.bottom, quote!(#rt::Lattice), quote!(bottom));
-    let each_bottom = ordered.iter().map(|f| {
+    let each_bottom = lattice_fields.iter().map(|f| {
         let (m, ty) = (&f.member, &f.ty);
         quote!(<#ty as #rt::Lattice>::is_bottom(&self.#m))
     });
+    // A plain value has no bottom, so with one the value is bottom only where `empty` or the
+    // written-out bottom says so.
     let mut is_bottom = if p.smash {
         quote!(false #(|| #each_bottom)*)
+    } else if values {
+        quote!(false)
     } else {
         quote!(true #(&& #each_bottom)*)
     };
@@ -73,7 +83,11 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
         is_bottom = quote!((#is_bottom) || #path(self));
     }
     if p.bottom.is_some() {
-        is_bottom = quote!((#is_bottom) || *self == <Self as #rt::Lattice>::bottom());
+        // Field by field: `==` itself asks `is_bottom` when bottom has several representations.
+        is_bottom = quote!((#is_bottom) || {
+            let bottom = <Self as #rt::Lattice>::bottom();
+            true #(&& self.#members == bottom.#members)*
+        });
     }
 
     // When bottom has several representations, every binary operation settles bottoms first.
@@ -96,15 +110,26 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     };
     let join = written("join", fieldwise(name, p, "join", &none));
     let meet = written("meet", fieldwise(name, p, "meet", &none));
-    let widen = written("widen", fieldwise(name, p, "widen", &none));
-    let widen_t = match p.override_of("widen") {
-        Some(path) => quote!(#path(self, other)),
-        None => fieldwise(name, p, "widen_with_thresholds", &thresholds),
+    // With plain values (whose join, meet and leq are written out, and widen too for integers),
+    // an unwritten widening is the join and an unwritten narrowing the meet.
+    let (widen, widen_t, narrow) = if values {
+        let widen = written("widen", quote!(<Self as #rt::Lattice>::join(self, other)));
+        let narrow = written("narrow", quote!(<Self as #rt::Lattice>::meet(self, other)));
+        (widen.clone(), widen, narrow)
+    } else {
+        let widen_t = match p.override_of("widen") {
+            Some(path) => quote!(#path(self, other)),
+            None => fieldwise(name, p, "widen_with_thresholds", &thresholds),
+        };
+        (
+            written("widen", fieldwise(name, p, "widen", &none)),
+            widen_t,
+            written("narrow", fieldwise(name, p, "narrow", &none)),
+        )
     };
-    let narrow = written("narrow", fieldwise(name, p, "narrow", &none));
     let leq = written(
         "leq",
-        quote!(true #(&& <#types as #rt::Lattice>::leq(&self.#members, &other.#members))*),
+        quote!(true #(&& <#lattice_types as #rt::Lattice>::leq(&self.#lattice_members, &other.#lattice_members))*),
     );
     let eq_bottoms = many_bottoms.then(|| {
         quote! {
@@ -119,6 +144,8 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
         }
     });
     let doc = provenance("The pointwise order", &decl.origin);
+    // Plain integers make chains as long as `int`: never claim a finite height with them.
+    let finite = !values;
     // What each impl needs of the field types that name a type parameter; ignored fields are
     // cloned, defaulted and printed.
     let head = Head::new(name, p);
@@ -139,8 +166,13 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     let top = decl.has_top.then(|| {
         let top_value = extreme(&p.top, quote!(#rt::Top), quote!(top));
         let is_top = match &p.top {
-            Some(_) => quote!(*self == <Self as #rt::Top>::top()),
-            None => quote!(true #(&& <#types as #rt::Top>::is_top(&self.#members))*),
+            Some(_) => quote!({
+                let top = <Self as #rt::Top>::top();
+                true #(&& self.#members == top.#members)*
+            }),
+            None => {
+                quote!(true #(&& <#lattice_types as #rt::Top>::is_top(&self.#lattice_members))*)
+            }
         };
         quote! {
             #doc
@@ -233,8 +265,8 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
 
         #doc
         #lattice_impl_head {
-            const FINITE_HEIGHT: bool = true #(&& <#types as #rt::Lattice>::FINITE_HEIGHT)*;
-            const EXACT: bool = true #(&& <#types as #rt::Lattice>::EXACT)*;
+            const FINITE_HEIGHT: bool = #finite #(&& <#lattice_types as #rt::Lattice>::FINITE_HEIGHT)*;
+            const EXACT: bool = true #(&& <#lattice_types as #rt::Lattice>::EXACT)*;
 
             fn bottom() -> Self { #bottom }
 

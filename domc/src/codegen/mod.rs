@@ -48,6 +48,7 @@ mod tests {
             member: syn::Member::Named(syn::Ident::new(name, Span::call_site())),
             ty: syn::parse_str(ty).expect("a type"),
             ignored: false,
+            value: false,
         };
         LatticeDecl {
             name: syn::Ident::new("Pair", Span::call_site()),

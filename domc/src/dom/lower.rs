@@ -148,6 +148,18 @@ impl<'a> Lowerer<'a> {
                 (Ty::Tuple(tys), quote!((#(#codes),*)))
             }
             ExprKind::Unary(op, inner) => {
+                // A negative literal is a literal (no checked negation that could fail).
+                if let (UnaryOp::Neg, ExprKind::Int(v)) = (op, &inner.kind) {
+                    return match i64::try_from(-i128::from(*v)) {
+                        Ok(v) => (Ty::Int, quote!(#v)),
+                        Err(_) => self.error_help(
+                            span,
+                            format!("the integer -{v} does not fit in `int` (64 bits)"),
+                            "too small",
+                            "`int::MIN` and `int::MAX` name the extremes".into(),
+                        ),
+                    };
+                }
                 let (t, code) = self.expr(inner, scope);
                 match op {
                     UnaryOp::Neg => {

@@ -453,12 +453,12 @@ impl Sema {
                         );
                     }
                     let resolved = self.resolve_type(file, t);
-                    if !matches!(resolved, Ty::Lat(_) | Ty::Error) {
+                    if !matches!(resolved, Ty::Lat(_) | Ty::Error | Ty::Int | Ty::Bool) {
                         self.error_help(
                             file,
                             t.span(),
                             format!(
-                                "field `{}` of lattice `{name}` is `{}`, which is not a lattice, so its join cannot be derived",
+                                "field `{}` of lattice `{name}` is `{}`, which is neither a lattice nor a plain `int` or `bool`",
                                 f.text,
                                 self.types.name(&resolved)
                             ),
@@ -472,9 +472,11 @@ impl Sema {
                     file,
                     overrides,
                     &[
-                        "join", "meet", "widen", "narrow", "leq", "empty", "contains",
+                        "join", "meet", "widen", "narrow", "leq", "empty", "contains", "bottom",
+                        "top",
                     ],
                 );
+                self.require_written(file, name, fields, &out, overrides);
                 Shape::Struct {
                     fields: out,
                     smash: *smash,
@@ -484,6 +486,61 @@ impl Sema {
         self.types.define(name, shape);
     }
 
+    /// A struct lattice with plain `int` or `bool` fields cannot derive what combines them: its
+    /// `join`, `meet`, `leq`, `bottom` and `top` must be written out, and `widen` too with an
+    /// `int` (its chains are as long as `int`). Reports what is missing at the first such field.
+    fn require_written(
+        &mut self,
+        file: FileId,
+        name: &str,
+        fields: &[(Name, ast::Type)],
+        resolved: &[(String, Ty)],
+        overrides: &[ast::Override],
+    ) {
+        let Some(first) = resolved
+            .iter()
+            .position(|(_, t)| matches!(t, Ty::Int | Ty::Bool))
+        else {
+            return;
+        };
+        let mut needed = vec!["join", "meet", "leq", "bottom", "top"];
+        if resolved.iter().any(|(_, t)| *t == Ty::Int) {
+            needed.push("widen");
+        }
+        let missing: Vec<&str> = needed
+            .into_iter()
+            .filter(|op| !overrides.iter().any(|o| o.op.text == *op))
+            .collect();
+        if missing.is_empty() {
+            return;
+        }
+        let (field, ty) = (&fields[first].0, &fields[first].1);
+        let list = missing
+            .iter()
+            .map(|op| format!("`{op}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let example = missing
+            .iter()
+            .map(|op| match *op {
+                "bottom" | "top" => format!("{op}() = …;"),
+                _ => format!("{op}(a, b) = …;"),
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.error_help(
+            file,
+            ty.span(),
+            format!(
+                "field `{}` of lattice `{name}` is a plain `{}`, so {list} of `{name}` cannot be derived",
+                field.text,
+                self.types.name(&resolved[first].1)
+            ),
+            "a plain value",
+            format!("write them out: `with {{ {example} }}`"),
+        );
+    }
+
     /// Checks the written-out operations of a lattice: known, allowed for its kind, the right
     /// number of parameters, each written once.
     fn validate_overrides(&mut self, file: FileId, overrides: &[ast::Override], allowed: &[&str]) {
@@ -491,11 +548,12 @@ impl Sema {
         for o in overrides {
             let op = o.op.text.as_str();
             let arity = match op {
-                "join" | "meet" | "widen" | "narrow" | "leq" | "contains" => 2,
-                "empty" => 1,
-                _ => 0,
+                "join" | "meet" | "widen" | "narrow" | "leq" | "contains" => Some(2),
+                "empty" => Some(1),
+                "bottom" | "top" => Some(0),
+                _ => None,
             };
-            if arity == 0 || !allowed.contains(&op) {
+            let Some(arity) = arity.filter(|_| allowed.contains(&op)) else {
                 let list = allowed
                     .iter()
                     .map(|a| format!("`{a}`"))
@@ -509,7 +567,7 @@ impl Sema {
                     format!("this lattice's written-out operations are {list}"),
                 );
                 continue;
-            }
+            };
             if seen.contains(&op) {
                 self.error(
                     file,
@@ -553,6 +611,7 @@ impl Sema {
                 "leq" => (Ty::Bool, vec![me.clone(), me.clone()]),
                 "empty" => (Ty::Bool, vec![me.clone()]),
                 "contains" => (Ty::Bool, vec![me.clone(), Ty::Int]),
+                "bottom" | "top" => (me.clone(), Vec::new()),
                 _ => continue,
             };
             if o.params.len() != params.len() || out.contains_key(op) {
@@ -583,12 +642,24 @@ impl Sema {
                 .map(|p| format_ident!("{}", p.text))
                 .collect();
             let rust_result = self.types.rust(&result);
-            let first = &names[0];
-            let fallback = match op {
-                "join" | "widen" => quote!(<#name as ::absinthe::__private::Top>::top()),
-                "meet" | "narrow" => quote!(::core::clone::Clone::clone(#first)),
+            let fallback = match (op, names.first()) {
+                ("bottom" | "top", _) => {
+                    // No sound value to fall back on: the body must not be able to fail.
+                    if code.to_string().contains('?') {
+                        self.error_help(
+                            place.file,
+                            o.body.span.clone(),
+                            format!("`{op}` of `{}` may fail: it uses checked arithmetic or a function that can", l.name.text),
+                            "can fail",
+                            "write the extremes with literals, `int::MIN`, `int::MAX` or the wrapping `+% -% *%`".into(),
+                        );
+                    }
+                    quote!(::core::unreachable!())
+                }
+                ("join" | "widen", _) => quote!(<#name as ::absinthe::__private::Top>::top()),
+                ("meet" | "narrow", Some(first)) => quote!(::core::clone::Clone::clone(#first)),
                 // An overflow while deciding membership must not lose a value: say yes.
-                "contains" => quote!(true),
+                ("contains", _) => quote!(true),
                 _ => quote!(false),
             };
             let doc = format!(
@@ -1299,6 +1370,7 @@ impl Sema {
                 };
                 let mut written = self.written_ops(place, l, id, overrides);
                 let empty_if = written.remove("empty");
+                let (bottom, top) = (written.remove("bottom"), written.remove("top"));
                 if let Some(f) = written.remove("contains") {
                     self.contains_fns.insert(l.name.text.clone(), f);
                 }
@@ -1309,12 +1381,13 @@ impl Sema {
                             member: syn::Member::Named(format_ident!("{}", f)),
                             ty: self.types.syn_type(t),
                             ignored: false,
+                            value: !matches!(t, Ty::Lat(_)),
                         })
                         .collect(),
                     smash,
                     empty_if,
-                    bottom: None,
-                    top: None,
+                    bottom,
+                    top,
                     overrides: written.into_iter().collect(),
                     generics: syn::Generics::default(),
                 });

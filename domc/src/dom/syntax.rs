@@ -453,10 +453,14 @@ fn overrides(pair: Pair<'_, Rule>) -> Vec<Override> {
             let def_span = span(&def);
             let mut d = def.into_inner().filter(significant);
             let op = d.next().map(name).unwrap_or_else(|| empty_name(&def_span));
-            let params = d
-                .next()
-                .map(|l| l.into_inner().filter(significant).map(name).collect())
-                .unwrap_or_default();
+            let mut d = d.peekable();
+            let params = match d.peek() {
+                Some(l) if l.as_rule() == Rule::ident_list => d
+                    .next()
+                    .map(|l| l.into_inner().filter(significant).map(name).collect())
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            };
             let body = d.next().map(expr).unwrap_or_else(|| bool_expr(&def_span));
             Override {
                 op,

@@ -637,18 +637,14 @@ pub mod const_prop {
                     if (x) == (0i64) { Const::Value(0i64) } else { Const::Top }
                 }
                 ::absinthe::__private::Op::Shr => {
-                    if ((x) == (0i64)) || ((x) == ((1i64).checked_neg()?)) {
+                    if ((x) == (0i64)) || ((x) == (-1i64)) {
                         Const::Value(x)
                     } else {
                         Const::Top
                     }
                 }
                 ::absinthe::__private::Op::Or => {
-                    if (x) == ((1i64).checked_neg()?) {
-                        Const::Value((1i64).checked_neg()?)
-                    } else {
-                        Const::Top
-                    }
+                    if (x) == (-1i64) { Const::Value(-1i64) } else { Const::Top }
                 }
                 ::absinthe::__private::Op::UGt => {
                     if (x) == (0i64) { Const::Value(0i64) } else { Const::Top }
@@ -657,18 +653,10 @@ pub mod const_prop {
                     if (x) == (0i64) { Const::Value(1i64) } else { Const::Top }
                 }
                 ::absinthe::__private::Op::UGe => {
-                    if (x) == ((1i64).checked_neg()?) {
-                        Const::Value(1i64)
-                    } else {
-                        Const::Top
-                    }
+                    if (x) == (-1i64) { Const::Value(1i64) } else { Const::Top }
                 }
                 ::absinthe::__private::Op::ULt => {
-                    if (x) == ((1i64).checked_neg()?) {
-                        Const::Value(0i64)
-                    } else {
-                        Const::Top
-                    }
+                    if (x) == (-1i64) { Const::Value(0i64) } else { Const::Top }
                 }
                 _ => Const::Top,
             },
@@ -685,14 +673,10 @@ pub mod const_prop {
                     if (y) == (0i64) { Const::Value(0i64) } else { Const::Top }
                 }
                 ::absinthe::__private::Op::Or => {
-                    if (y) == ((1i64).checked_neg()?) {
-                        Const::Value((1i64).checked_neg()?)
-                    } else {
-                        Const::Top
-                    }
+                    if (y) == (-1i64) { Const::Value(-1i64) } else { Const::Top }
                 }
                 ::absinthe::__private::Op::Rem => {
-                    if ((y) == (1i64)) || ((y) == ((1i64).checked_neg()?)) {
+                    if ((y) == (1i64)) || ((y) == (-1i64)) {
                         Const::Value(0i64)
                     } else {
                         Const::Top
@@ -708,18 +692,10 @@ pub mod const_prop {
                     if (y) == (0i64) { Const::Value(1i64) } else { Const::Top }
                 }
                 ::absinthe::__private::Op::ULe => {
-                    if (y) == ((1i64).checked_neg()?) {
-                        Const::Value(1i64)
-                    } else {
-                        Const::Top
-                    }
+                    if (y) == (-1i64) { Const::Value(1i64) } else { Const::Top }
                 }
                 ::absinthe::__private::Op::UGt => {
-                    if (y) == ((1i64).checked_neg()?) {
-                        Const::Value(0i64)
-                    } else {
-                        Const::Top
-                    }
+                    if (y) == (-1i64) { Const::Value(0i64) } else { Const::Top }
                 }
                 _ => Const::Top,
             },
