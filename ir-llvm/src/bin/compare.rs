@@ -23,8 +23,8 @@ use std::time::Duration;
 
 use absinthe::engine::Limits;
 use absinthe::lattice::{Flat, Interval};
-use absinthe::value::ValueDomain;
-use absinthe_llvm::analyze::{Fact, FunctionAnalysis, analyze_module};
+use absinthe::value::{StateRepr, ValueDomain};
+use absinthe_llvm::analyze::{Fact, FunctionAnalysis, States, analyze_module};
 use absinthe_llvm::flags::NswFlags;
 use absinthe_llvm::lower::{Memory, canonical, name_text};
 use absinthe_llvm::{load_module, lower_module};
@@ -32,6 +32,7 @@ use llvm_ir::{Constant, Name, Terminator};
 
 struct Options {
     memory: Memory,
+    states: States,
     runs: usize,
     check: bool,
     misses: usize,
@@ -42,6 +43,7 @@ struct Options {
 fn parse_args() -> Result<Options, String> {
     let mut options = Options {
         memory: Memory::Erase,
+        states: States::BySize,
         runs: 5,
         check: false,
         misses: 20,
@@ -63,11 +65,21 @@ fn parse_args() -> Result<Options, String> {
                     .map_err(|e| format!("--misses: {e}"))?;
             }
             "--opt" => options.opt = value("--opt")?,
+            "--state" => {
+                let name = value("--state")?;
+                options.states = if name == "by-size" {
+                    States::BySize
+                } else {
+                    States::Fixed(StateRepr::parse(&name).ok_or(format!(
+                        "--state: expected by-size, dense, sparse or sparse-temporal, not `{name}`"
+                    ))?)
+                };
+            }
             "--check" => options.check = true,
             "--keep-memory" => options.memory = Memory::Keep,
             "-h" | "--help" => {
                 return Err(
-                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--check] [--keep-memory] FILE.ll..."
+                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--state by-size|dense|sparse|sparse-temporal] [--check] [--keep-memory] FILE.ll..."
                         .to_owned(),
                 );
             }
@@ -221,8 +233,8 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let flags = NswFlags::scan(&text);
     let lowered =
         lower_module(&input, &flags, options.memory, |_, _| {}).map_err(|e| e.to_string())?;
-    let (results, absinthe_time) = run_absinthe::<Flat<i64>>(&lowered, options.runs);
-    let (ranges, interval_time) = run_absinthe::<Interval>(&lowered, options.runs);
+    let (results, absinthe_time) = run_absinthe::<Flat<i64>>(&lowered, options.states, options.runs);
+    let (ranges, interval_time) = run_absinthe::<Interval>(&lowered, options.states, options.runs);
 
     let mut llvm_constants = 0;
     let mut also = 0;
@@ -390,13 +402,14 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
 /// the last results and the best total fixpoint time.
 fn run_absinthe<D: ValueDomain>(
     lowered: &absinthe_llvm::Lowered,
+    states: States,
     runs: usize,
 ) -> (Vec<FunctionAnalysis>, Duration) {
     let limits = Limits::default();
     let mut best = Duration::MAX;
     let mut results = Vec::new();
     for _ in 0..runs {
-        results = analyze_module::<D>(lowered, true, &limits, |_, _| {});
+        results = analyze_module::<D>(lowered, true, states, &limits, |_, _| {});
         let total: Duration = results.iter().map(|r| r.counts.cpu).sum();
         best = best.min(total);
     }
