@@ -8,6 +8,7 @@ fn main() {
         .file("dom/disjunctive.dom")
         .file("dom/seed.dom")
         .file("dom/interval.dom")
+        .file("dom/sccp_ranges.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

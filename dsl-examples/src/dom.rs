@@ -6,3 +6,4 @@ include!(concat!(env!("OUT_DIR"), "/signs.rs"));
 include!(concat!(env!("OUT_DIR"), "/disjunctive.rs"));
 include!(concat!(env!("OUT_DIR"), "/seed.rs"));
 include!(concat!(env!("OUT_DIR"), "/interval.rs"));
+include!(concat!(env!("OUT_DIR"), "/sccp_ranges.rs"));
