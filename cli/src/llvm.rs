@@ -50,7 +50,13 @@ pub fn run(
     impl crate::analyses::ForDomain for Run<'_> {
         type Output = Result<Report, String>;
         fn run<D: ValueDomain>(self) -> Result<Report, String> {
-            run_with::<D>(self.path, self.analysis, self.states, self.limits, self.format)
+            run_with::<D>(
+                self.path,
+                self.analysis,
+                self.states,
+                self.limits,
+                self.format,
+            )
         }
     }
     // An analysis declared with its own widening and narrowing settings runs with them.
@@ -98,9 +104,15 @@ fn run_with<D: ValueDomain>(
     drop(module);
 
     let mut bar = Progress::new("analyzing", total, PROGRESS_FROM);
-    let results = analyze_module::<D>(&lowered, analysis.conditional(), states, limits, |done, total| {
-        bar.update(done, total);
-    });
+    let results = analyze_module::<D>(
+        &lowered,
+        analysis.conditional(),
+        states,
+        limits,
+        |done, total| {
+            bar.update(done, total);
+        },
+    );
     bar.finish();
     let mut totals = ModuleCounts::default();
     for r in &results {

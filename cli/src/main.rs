@@ -289,9 +289,11 @@ fn format_of(args: &AnalyzeArgs) -> Format {
 #[cfg(feature = "llvm")]
 fn analyze_llvm(path: &Path, args: &AnalyzeArgs) -> ExitCode {
     let limits = limits_of(args);
-    let states = args.state.map_or(absinthe_llvm::analyze::States::BySize, |s| {
-        absinthe_llvm::analyze::States::Fixed(s.repr())
-    });
+    let states = args
+        .state
+        .map_or(absinthe_llvm::analyze::States::BySize, |s| {
+            absinthe_llvm::analyze::States::Fixed(s.repr())
+        });
     match absinthe_cli::llvm::run(path, args.analysis, states, &limits, format_of(args)) {
         Ok(report) => {
             print!("{}", report.output);

@@ -101,5 +101,9 @@ fn a_wrapped_range_decides_an_unsigned_comparison() {
     let minus_two = SccpRange::binary(Op::Sub, &selected, &SccpRange::constant(2));
     let truncated = SccpRange::binary(Op::Trunc, &minus_two, &SccpRange::constant(32));
     let below = SccpRange::binary(Op::ULt, &truncated, &SccpRange::constant(16_777_214));
-    assert_eq!(below.as_constant(), Some(0), "{truncated} ult 16777214 = {below}");
+    assert_eq!(
+        below.as_constant(),
+        Some(0),
+        "{truncated} ult 16777214 = {below}"
+    );
 }
