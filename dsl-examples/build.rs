@@ -9,6 +9,7 @@ fn main() {
         .file("dom/seed.dom")
         .file("dom/interval.dom")
         .file("dom/bounds.dom")
+        .file("dom/sccp_ranges.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

@@ -1,5 +1,6 @@
 //! The analyses `absinthe analyze --analysis NAME` knows, and how each is instantiated.
 
+use absinthe::engine::Limits;
 use absinthe::lattice::{Flat, Interval};
 use absinthe::value::ValueDomain;
 use std::fmt;
@@ -38,11 +39,15 @@ pub enum AnalysisName {
     DisjunctiveDom,
     /// `interval`, written in `.dom` (`dsl-examples/dom/interval.dom`).
     IntervalDom,
+    /// Conditional constant propagation with signed and unsigned ranges, the way LLVM's SCCP
+    /// reasons, in `.dom` (`dsl-examples/dom/sccp_ranges.dom`); what the comparison with LLVM
+    /// measures.
+    SccpRangesDom,
 }
 
 impl AnalysisName {
     /// Every analysis, in the order `--help` lists them.
-    pub const ALL: [AnalysisName; 13] = [
+    pub const ALL: [AnalysisName; 14] = [
         AnalysisName::Const,
         AnalysisName::Sccp,
         AnalysisName::Interval,
@@ -56,6 +61,7 @@ impl AnalysisName {
         AnalysisName::SignsDom,
         AnalysisName::DisjunctiveDom,
         AnalysisName::IntervalDom,
+        AnalysisName::SccpRangesDom,
     ];
 
     /// The name used on the command line and in JSON output.
@@ -74,6 +80,7 @@ impl AnalysisName {
             AnalysisName::SignsDom => "signs-dom",
             AnalysisName::DisjunctiveDom => "disjunctive-dom",
             AnalysisName::IntervalDom => "interval-dom",
+            AnalysisName::SccpRangesDom => "sccp-ranges-dom",
         }
     }
 
@@ -85,6 +92,17 @@ impl AnalysisName {
     /// Whether branch conditions are evaluated.
     pub fn conditional(self) -> bool {
         !matches!(self, AnalysisName::Const | AnalysisName::ConstDom)
+    }
+
+    /// The engine limits the analysis's declaration asks for, for the analyses whose settings
+    /// differ from [`Limits::default`] in more than the visit budget (`sccp-ranges-dom` never
+    /// narrows, as LLVM's SCCP).
+    pub fn declared_limits(self) -> Option<Limits> {
+        use absinthe_dsl_examples::dom::sccp_ranges::SccpRangesAnalysis;
+        match self {
+            AnalysisName::SccpRangesDom => Some(SccpRangesAnalysis::limits()),
+            _ => None,
+        }
     }
 
     /// One line describing the analysis.
@@ -107,6 +125,9 @@ impl AnalysisName {
             AnalysisName::SignsDom => "signs, compiled from dsl-examples/dom/signs.dom",
             AnalysisName::DisjunctiveDom => "disjunctive, compiled from disjunctive.dom",
             AnalysisName::IntervalDom => "interval, compiled from dsl-examples/dom/interval.dom",
+            AnalysisName::SccpRangesDom => {
+                "sccp with signed and unsigned ranges (as LLVM's SCCP), from sccp_ranges.dom"
+            }
         }
     }
 }
@@ -139,6 +160,7 @@ impl AnalysisName {
             AnalysisName::SignsDom => f.run::<dom::signs::Signals>(),
             AnalysisName::DisjunctiveDom => f.run::<dom::disjunctive::Disjunctive>(),
             AnalysisName::IntervalDom => f.run::<dom::interval::Range>(),
+            AnalysisName::SccpRangesDom => f.run::<dom::sccp_ranges::SccpRange>(),
         }
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use absinthe::engine::Limits;
 use absinthe::value::ValueDomain;
-use absinthe_llvm::analyze::{FunctionCounts, ModuleCounts, analyze_module};
+use absinthe_llvm::analyze::{FunctionCounts, ModuleCounts, States, analyze_module};
 use absinthe_llvm::flags::NswFlags;
 use absinthe_llvm::lower::Memory;
 use absinthe_llvm::{load_module, lower_module};
@@ -31,29 +31,47 @@ pub struct Phases {
     pub analysis: Duration,
 }
 
-/// Loads, lowers and analyzes the LLVM module at `path`; the error is a message for the user.
+/// Loads, lowers and analyzes the LLVM module at `path`, keeping states as `states` says; the
+/// error is a message for the user.
 pub fn run(
     path: &Path,
     analysis: AnalysisName,
+    states: States,
     limits: &Limits,
     format: Format,
 ) -> Result<Report, String> {
     struct Run<'a> {
         path: &'a Path,
         analysis: AnalysisName,
+        states: States,
         limits: &'a Limits,
         format: Format,
     }
     impl crate::analyses::ForDomain for Run<'_> {
         type Output = Result<Report, String>;
         fn run<D: ValueDomain>(self) -> Result<Report, String> {
-            run_with::<D>(self.path, self.analysis, self.limits, self.format)
+            run_with::<D>(
+                self.path,
+                self.analysis,
+                self.states,
+                self.limits,
+                self.format,
+            )
         }
     }
+    // An analysis declared with its own widening and narrowing settings runs with them.
+    let limits = match analysis.declared_limits() {
+        Some(declared) => Limits {
+            max_visits: limits.max_visits,
+            ..declared
+        },
+        None => limits.clone(),
+    };
     analysis.dispatch(Run {
         path,
         analysis,
-        limits,
+        states,
+        limits: &limits,
         format,
     })
 }
@@ -61,6 +79,7 @@ pub fn run(
 fn run_with<D: ValueDomain>(
     path: &Path,
     analysis: AnalysisName,
+    states: States,
     limits: &Limits,
     format: Format,
 ) -> Result<Report, String> {
@@ -85,9 +104,15 @@ fn run_with<D: ValueDomain>(
     drop(module);
 
     let mut bar = Progress::new("analyzing", total, PROGRESS_FROM);
-    let results = analyze_module::<D>(&lowered, analysis.conditional(), limits, |done, total| {
-        bar.update(done, total);
-    });
+    let results = analyze_module::<D>(
+        &lowered,
+        analysis.conditional(),
+        states,
+        limits,
+        |done, total| {
+            bar.update(done, total);
+        },
+    );
     bar.finish();
     let mut totals = ModuleCounts::default();
     for r in &results {

@@ -89,9 +89,10 @@ struct AnalyzeArgs {
     strategy: StrategyArg,
     /// How the worklist strategy keeps its states: an environment per block (`dense`), values
     /// at definitions only (`sparse`), and re-evaluating only what a change reaches
-    /// (`sparse-temporal`). The output is the same.
-    #[arg(long, default_value = "dense")]
-    state: StateArg,
+    /// (`sparse-temporal`). The output is the same. Default: `dense`, and for LLVM modules
+    /// chosen per function by its size.
+    #[arg(long)]
+    state: Option<StateArg>,
     /// Stop after this many block visits (or instruction evaluations).
     #[arg(long, default_value_t = Limits::default().max_visits)]
     max_visits: u64,
@@ -249,7 +250,7 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         &input,
         args.analysis,
         strategy,
-        args.state.repr(),
+        args.state.map_or(StateRepr::Dense, StateArg::repr),
         &limits,
         format,
     ) {
@@ -288,7 +289,12 @@ fn format_of(args: &AnalyzeArgs) -> Format {
 #[cfg(feature = "llvm")]
 fn analyze_llvm(path: &Path, args: &AnalyzeArgs) -> ExitCode {
     let limits = limits_of(args);
-    match absinthe_cli::llvm::run(path, args.analysis, &limits, format_of(args)) {
+    let states = args
+        .state
+        .map_or(absinthe_llvm::analyze::States::BySize, |s| {
+            absinthe_llvm::analyze::States::Fixed(s.repr())
+        });
+    match absinthe_cli::llvm::run(path, args.analysis, states, &limits, format_of(args)) {
         Ok(report) => {
             print!("{}", report.output);
             for warning in &report.warnings {

@@ -7,3 +7,4 @@ include!(concat!(env!("OUT_DIR"), "/disjunctive.rs"));
 include!(concat!(env!("OUT_DIR"), "/seed.rs"));
 include!(concat!(env!("OUT_DIR"), "/interval.rs"));
 include!(concat!(env!("OUT_DIR"), "/bounds.rs"));
+include!(concat!(env!("OUT_DIR"), "/sccp_ranges.rs"));

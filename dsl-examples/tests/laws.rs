@@ -31,6 +31,13 @@ fn the_finite_disjunction_obeys_the_laws() {
     Disjunctive::check_laws();
 }
 
+#[test]
+fn the_sccp_ranges_product_obeys_the_laws() {
+    use absinthe_dsl_examples::dom::sccp_ranges::{SccpRange, Unsigned};
+    Unsigned::check_laws();
+    SccpRange::check_laws();
+}
+
 /// A smashed product with an ignored field: a bottom part makes the whole bottom, and the label
 /// takes no part in the order.
 #[absinthe::lattice(smash)]

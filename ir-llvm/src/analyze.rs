@@ -8,10 +8,10 @@
 
 use std::time::{Duration, Instant};
 
-use absinthe::engine::{Analysis, Limits, StopReason, solve};
+use absinthe::engine::{Analysis, Limits, StopReason};
 use absinthe::lattice::Lattice;
 use absinthe::program::{BlockId, Cfg, Operand, Program, Terminator};
-use absinthe::value::{Env, NonRelational, ValueDomain};
+use absinthe::value::{NonRelational, StateRepr, ValueDomain};
 use absinthe_ir::Function;
 
 use crate::lower::{Home, Lowered, LoweredFunction};
@@ -107,11 +107,46 @@ impl ModuleCounts {
     }
 }
 
+/// How the states of each function's analysis are kept. The facts are the same whichever is
+/// chosen (the runtime's representations take the same steps); only time and memory differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum States {
+    /// Every function with this representation.
+    Fixed(StateRepr),
+    /// Per function, by its size: see [`States::for_function`].
+    BySize,
+}
+
+impl States {
+    /// The representation for `function`: with [`States::BySize`], dense states for functions
+    /// with few blocks or few names (an environment per block is then small and its copies cheap),
+    /// sparse states for the others, whose dense states would cost blocks × names.
+    pub fn for_function(self, function: &Function) -> StateRepr {
+        match self {
+            States::Fixed(repr) => repr,
+            States::BySize => {
+                let blocks = function.block_count();
+                let names = function.name_count();
+                if blocks.saturating_mul(names) < DENSE_BELOW {
+                    StateRepr::Dense
+                } else {
+                    StateRepr::Sparse
+                }
+            }
+        }
+    }
+}
+
+/// [`States::BySize`] keeps dense states for functions whose blocks × names is below this.
+pub const DENSE_BELOW: usize = 2_000;
+
 /// Analyzes every function of `lowered` with `NonRelational<D>` (`conditional` evaluates branch
-/// conditions); `progress(done, total)` is called after each function.
+/// conditions), keeping states as `states` says; `progress(done, total)` is called after each
+/// function.
 pub fn analyze_module<D: ValueDomain>(
     lowered: &Lowered,
     conditional: bool,
+    states: States,
     limits: &Limits,
     mut progress: impl FnMut(usize, usize),
 ) -> Vec<FunctionAnalysis> {
@@ -122,20 +157,22 @@ pub fn analyze_module<D: ValueDomain>(
         .zip(&lowered.module.functions)
         .enumerate()
         .map(|(i, (info, function))| {
-            let result = analyze_function::<D>(info, function, conditional, limits);
+            let result = analyze_function::<D>(info, function, conditional, states, limits);
             progress(i + 1, total);
             result
         })
         .collect()
 }
 
-/// Analyzes one lowered function.
+/// Analyzes one lowered function, keeping states as `states` says.
 pub fn analyze_function<D: ValueDomain>(
     info: &LoweredFunction,
     function: &Function,
     conditional: bool,
+    states: States,
     limits: &Limits,
 ) -> FunctionAnalysis {
+    let repr = states.for_function(function);
     let analysis = NonRelational::<D>::new(conditional);
     // Descending passes cannot improve a least fixpoint of a finite-height lattice: skip them.
     let limits = if <D as Lattice>::FINITE_HEIGHT {
@@ -148,13 +185,13 @@ pub fn analyze_function<D: ValueDomain>(
     };
     let cpu_start = cpu_time::ThreadTime::try_now().ok();
     let start = Instant::now();
-    let solution = solve(function, &analysis, &limits);
+    let solution = analysis.solve(function, repr, &limits);
     let time = start.elapsed();
     let cpu = cpu_start.map_or(time, |c| c.elapsed());
 
     let n = function.block_count();
     let reachable = graph_reachable(function);
-    let runs = |b: BlockId| solution.entry[b.index()].is_reachable();
+    let runs = |b: BlockId| solution.is_reachable(b);
     let dead: Vec<bool> = (0..n)
         .map(|b| reachable[b] && !runs(BlockId::new(b)))
         .collect();
@@ -176,13 +213,13 @@ pub fn analyze_function<D: ValueDomain>(
         if !runs(b) {
             continue;
         }
-        let exit = &solution.exit[b.index()];
+        let exit = solution.exit(b);
         let mut feasible: Vec<BlockId> = function
             .successors(b)
             .iter()
             .enumerate()
             .filter(|&(i, _)| {
-                Analysis::<Function>::transfer_edge(&analysis, function, b, i, exit).is_reachable()
+                Analysis::<Function>::transfer_edge(&analysis, function, b, i, &exit).is_reachable()
             })
             .map(|(_, &t)| t)
             .collect();
@@ -197,13 +234,12 @@ pub fn analyze_function<D: ValueDomain>(
         .values
         .iter()
         .map(|v| {
-            let exit: &Env<D> = &solution.exit[v.block.index()];
-            if !exit.is_reachable() {
+            if !solution.is_reachable(v.block) {
                 return Fact::Unreachable;
             }
             let of = |o: Operand| match o {
                 Operand::Int(c) => D::constant(c),
-                Operand::Name(name) => exit.get(name),
+                Operand::Name(name) => solution.value_at_exit(v.block, name),
             };
             let value = match v.home {
                 Home::Operand(Operand::Int(c)) => return Fact::Constant(c),
@@ -235,7 +271,7 @@ pub fn analyze_function<D: ValueDomain>(
         constants,
         branches,
         decided,
-        stop: solution.stop,
+        stop: solution.stop().clone(),
         time,
         cpu,
     };

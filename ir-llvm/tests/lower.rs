@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use absinthe::engine::Limits;
 use absinthe::lattice::{Flat, Interval};
 use absinthe::value::ValueDomain;
-use absinthe_llvm::analyze::{Fact, analyze_module};
+use absinthe_llvm::analyze::{Fact, States, analyze_module};
 use absinthe_llvm::flags::NswFlags;
 use absinthe_llvm::{Lowered, Memory, load_module, lower_module};
 
@@ -30,7 +30,7 @@ fn lower(path: &Path, memory: Memory) -> Lowered {
 
 /// Every function's proven-unreachable blocks and every integer value's fact, as text.
 fn facts<D: ValueDomain>(lowered: &Lowered) -> String {
-    let results = analyze_module::<D>(lowered, true, &Limits::default(), |_, _| {});
+    let results = analyze_module::<D>(lowered, true, States::BySize, &Limits::default(), |_, _| {});
     let mut out = String::new();
     for ((info, function), result) in lowered
         .functions

@@ -1,11 +1,16 @@
 //! `absinthe-llvm-compare`: absinthe's `sccp` head to head with LLVM's own SCCP pass.
 //!
-//! For each module (an `.ll` file that went through `mem2reg` and `instnamer`, see
+//! absinthe's `sccp` here is the analysis declared in `dsl-examples/dom/sccp_ranges.dom`
+//! (constants, signed and unsigned ranges, branch refinement): generated code, run by
+//! `NonRelational` with states chosen per function by size ([`States::BySize`]; `--state`
+//! fixes one). For each module (an `.ll` file that went through `mem2reg` and `instnamer`, see
 //! `scripts/corpus.sh`), it runs `opt-15 -passes=sccp -time-passes` and absinthe's `sccp` on the
 //! same module and prints the named values LLVM replaces with constants, how many absinthe also
 //! proves constant, those absinthe proves that LLVM does not, the unreachable blocks each finds,
 //! and absinthe's analysis time divided by LLVM's SCCP pass time (best of `--runs` runs each).
 //! Every value LLVM folds that absinthe does not is listed with its instruction (`--misses N`).
+//! For reference it also runs the earlier measurement, the hand-written flat `sccp`
+//! (`Flat<i64>`) with dense states, in the same run.
 //!
 //! With `--check` it fails (exit status 1) when a value both prove constant gets different
 //! constants from each: one of the two is unsound there.
@@ -22,9 +27,10 @@ use std::process::{Command, ExitCode};
 use std::time::Duration;
 
 use absinthe::engine::Limits;
-use absinthe::lattice::{Flat, Interval};
-use absinthe::value::ValueDomain;
-use absinthe_llvm::analyze::{Fact, FunctionAnalysis, analyze_module};
+use absinthe::lattice::Flat;
+use absinthe::value::{DeclaredAnalysis, StateRepr, ValueDomain};
+use absinthe_dsl_examples::dom::sccp_ranges::SccpRangesAnalysis;
+use absinthe_llvm::analyze::{Fact, FunctionAnalysis, States, analyze_module};
 use absinthe_llvm::flags::NswFlags;
 use absinthe_llvm::lower::{Memory, canonical, name_text};
 use absinthe_llvm::{load_module, lower_module};
@@ -32,6 +38,7 @@ use llvm_ir::{Constant, Name, Terminator};
 
 struct Options {
     memory: Memory,
+    states: States,
     runs: usize,
     check: bool,
     misses: usize,
@@ -42,6 +49,7 @@ struct Options {
 fn parse_args() -> Result<Options, String> {
     let mut options = Options {
         memory: Memory::Erase,
+        states: States::BySize,
         runs: 5,
         check: false,
         misses: 20,
@@ -63,11 +71,21 @@ fn parse_args() -> Result<Options, String> {
                     .map_err(|e| format!("--misses: {e}"))?;
             }
             "--opt" => options.opt = value("--opt")?,
+            "--state" => {
+                let name = value("--state")?;
+                options.states = if name == "by-size" {
+                    States::BySize
+                } else {
+                    States::Fixed(StateRepr::parse(&name).ok_or(format!(
+                        "--state: expected by-size, dense, sparse or sparse-temporal, not `{name}`"
+                    ))?)
+                };
+            }
             "--check" => options.check = true,
             "--keep-memory" => options.memory = Memory::Keep,
             "-h" | "--help" => {
                 return Err(
-                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--check] [--keep-memory] FILE.ll..."
+                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--state by-size|dense|sparse|sparse-temporal] [--check] [--keep-memory] FILE.ll..."
                         .to_owned(),
                 );
             }
@@ -135,12 +153,14 @@ struct Row {
     absinthe_unreachable: usize,
     llvm_time: Duration,
     absinthe_time: Duration,
+    /// The hand-written flat `sccp` with dense states (the earlier measurement).
+    flat_time: Duration,
 }
 
 impl Row {
     fn header() -> String {
         format!(
-            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9} {:>6}",
+            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9} {:>6} {:>9} {:>6}",
             "module",
             "LLVM-fold",
             "also",
@@ -149,13 +169,15 @@ impl Row {
             "unr-abs",
             "LLVM-ms",
             "abs-ms",
-            "ratio"
+            "ratio",
+            "flat-ms",
+            "before"
         )
     }
 
     fn line(&self) -> String {
         format!(
-            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9.2} {:>9.2} {:>6.2}",
+            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9.2} {:>9.2} {:>6.2} {:>9.2} {:>6.2}",
             self.module,
             self.llvm_constants,
             self.also,
@@ -164,7 +186,9 @@ impl Row {
             self.absinthe_unreachable,
             ms(self.llvm_time),
             ms(self.absinthe_time),
-            ratio(self.absinthe_time, self.llvm_time)
+            ratio(self.absinthe_time, self.llvm_time),
+            ms(self.flat_time),
+            ratio(self.flat_time, self.llvm_time)
         )
     }
 }
@@ -221,8 +245,21 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let flags = NswFlags::scan(&text);
     let lowered =
         lower_module(&input, &flags, options.memory, |_, _| {}).map_err(|e| e.to_string())?;
-    let (results, absinthe_time) = run_absinthe::<Flat<i64>>(&lowered, options.runs);
-    let (ranges, interval_time) = run_absinthe::<Interval>(&lowered, options.runs);
+    let (results, absinthe_time) = run_absinthe::<<SccpRangesAnalysis as DeclaredAnalysis>::Domain>(
+        &lowered,
+        SccpRangesAnalysis::CONDITIONAL,
+        options.states,
+        &SccpRangesAnalysis::limits(),
+        options.runs,
+    );
+    // The earlier measurement: the hand-written flat sccp with dense states.
+    let (flat, flat_time) = run_absinthe::<Flat<i64>>(
+        &lowered,
+        true,
+        States::Fixed(StateRepr::Dense),
+        &Limits::default(),
+        options.runs,
+    );
 
     let mut llvm_constants = 0;
     let mut also = 0;
@@ -237,26 +274,24 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let mut unreachable_misses: Vec<String> = Vec::new();
     let mut disagreements: Vec<String> = Vec::new();
     let mut miss_kinds: HashMap<String, usize> = HashMap::new();
-    let mut interval_also = 0;
-    let mut interval_unreachable = 0;
-    for (((f, info), result), ranged) in input
+    let mut flat_also = 0;
+    let mut flat_unreachable = 0;
+    for (((f, info), result), baseline) in input
         .functions
         .iter()
         .zip(&lowered.functions)
         .zip(&results)
-        .zip(&ranges)
+        .zip(&flat)
     {
         let Some(effect) = llvm.get(&f.name) else {
             continue;
         };
         llvm_unreachable += effect.dead.len();
         absinthe_unreachable += result.counts.unreachable;
-        for ((bb, &dead), &dead_by_ranges) in
-            f.basic_blocks.iter().zip(&result.dead).zip(&ranged.dead)
-        {
+        flat_unreachable += baseline.counts.unreachable;
+        for (bb, &dead) in f.basic_blocks.iter().zip(&result.dead) {
             if effect.dead.contains(&name_text(&bb.name)) && !dead {
                 llvm_only_unreachable += 1;
-                interval_unreachable += usize::from(dead_by_ranges);
                 if unreachable_misses.len() < options.misses {
                     unreachable_misses.push(format!(
                         "  block {} in {}: {}",
@@ -274,7 +309,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
             .filter_map(|i| i.try_get_result().map(|n| (name_text(n), i)))
             .collect();
         let block_names: Vec<String> = f.basic_blocks.iter().map(|b| name_text(&b.name)).collect();
-        for ((value, fact), range_fact) in info.values.iter().zip(&result.facts).zip(&ranged.facts)
+        for ((value, fact), flat_fact) in info.values.iter().zip(&result.facts).zip(&baseline.facts)
         {
             let in_llvm_dead_block = block_names
                 .get(value.block.index())
@@ -285,6 +320,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
             let llvm_folds = effect.folded.contains(&value.name);
             if llvm_folds {
                 llvm_constants += 1;
+                flat_also += usize::from(!matches!(flat_fact, Fact::Unknown));
                 match fact {
                     Fact::Constant(c) => {
                         also += 1;
@@ -304,19 +340,12 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
                         let inst = instructions.get(&value.name);
                         let kind = inst.map_or("?".to_owned(), |i| opcode(i));
                         *miss_kinds.entry(kind).or_default() += 1;
-                        let by_ranges = !matches!(range_fact, Fact::Unknown);
-                        interval_also += usize::from(by_ranges);
                         if misses.len() < options.misses {
                             misses.push(format!(
-                                "  {} in {}: {}{}",
+                                "  {} in {}: {}",
                                 value.name,
                                 f.name,
                                 inst.map_or(String::new(), |i| i.to_string()),
-                                if by_ranges {
-                                    "   [interval proves it]"
-                                } else {
-                                    ""
-                                }
                             ));
                         }
                     }
@@ -338,6 +367,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         absinthe_unreachable,
         llvm_time,
         absinthe_time,
+        flat_time,
     };
     println!("{}", file.display());
     println!(
@@ -348,7 +378,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         "  unreachable blocks: LLVM {llvm_unreachable}, absinthe {absinthe_unreachable} ({llvm_only_unreachable} found by LLVM only)"
     );
     println!(
-        "  time (CPU): LLVM SCCP pass {:.2} ms, absinthe sccp {:.2} ms (fixpoint engine, best of {}), ratio {:.2}",
+        "  time (CPU): LLVM SCCP pass {:.2} ms, absinthe sccp (sccp_ranges.dom) {:.2} ms (fixpoint engine, best of {}), ratio {:.2}",
         ms(llvm_time),
         ms(absinthe_time),
         options.runs,
@@ -366,9 +396,9 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     }
     let missed = llvm_constants - row.also;
     println!(
-        "  with ranges: absinthe's interval analysis proves {interval_also} of the {missed} values and {interval_unreachable} of the {llvm_only_unreachable} blocks sccp misses; its time {:.2} ms, ratio {:.2}",
-        ms(interval_time),
-        ratio(interval_time, llvm_time)
+        "  before: the hand-written flat sccp (Flat<i64>, dense states) proves {flat_also} of the {llvm_constants} values and {flat_unreachable} blocks unreachable; its time {:.2} ms, ratio {:.2}",
+        ms(flat_time),
+        ratio(flat_time, llvm_time)
     );
     if missed > 0 {
         let mut kinds: Vec<_> = miss_kinds.into_iter().collect();
@@ -386,17 +416,19 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     Ok(row)
 }
 
-/// Runs absinthe's `NonRelational<D>` with conditions on every function, `runs` times; returns
-/// the last results and the best total fixpoint time.
+/// Runs absinthe's `NonRelational<D>` on every function, `runs` times; returns the last results
+/// and the best total fixpoint time.
 fn run_absinthe<D: ValueDomain>(
     lowered: &absinthe_llvm::Lowered,
+    conditional: bool,
+    states: States,
+    limits: &Limits,
     runs: usize,
 ) -> (Vec<FunctionAnalysis>, Duration) {
-    let limits = Limits::default();
     let mut best = Duration::MAX;
     let mut results = Vec::new();
     for _ in 0..runs {
-        results = analyze_module::<D>(lowered, true, &limits, |_, _| {});
+        results = analyze_module::<D>(lowered, conditional, states, limits, |_, _| {});
         let total: Duration = results.iter().map(|r| r.counts.cpu).sum();
         best = best.min(total);
     }

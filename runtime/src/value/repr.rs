@@ -129,6 +129,25 @@ impl<D: ValueDomain> ValueSolution<D> {
         }
     }
 
+    /// Whether some execution may reach the start of `b`.
+    pub fn is_reachable(&self, b: BlockId) -> bool {
+        match &self.inner {
+            Inner::Dense(s) => s.entry.get(b.index()).is_some_and(Env::is_reachable),
+            Inner::Sparse(s) => s.is_reachable(b),
+        }
+    }
+
+    /// The value of `name` at the end of `b`, after its statements (bottom where unreachable).
+    pub fn value_at_exit(&self, b: BlockId, name: NameId) -> D {
+        match &self.inner {
+            Inner::Dense(s) => s
+                .exit
+                .get(b.index())
+                .map_or_else(D::bottom, |e| e.get(name)),
+            Inner::Sparse(s) => s.value_at_exit(b, name),
+        }
+    }
+
     /// The dense solution (materialized from a sparse one).
     pub fn into_dense(self) -> Solution<Env<D>> {
         match self.inner {
