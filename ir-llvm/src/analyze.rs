@@ -107,24 +107,28 @@ impl ModuleCounts {
     }
 }
 
-/// How the states of each function's analysis are kept. The facts are the same whichever is
-/// chosen (the runtime's representations take the same steps); only time and memory differ.
+/// How the states of each function's analysis are kept. Dense and sparse states give the same
+/// facts (the runtime's representations take the same steps); SSA propagation gives sound facts
+/// that may be less precise in places (see [`StateRepr::Ssa`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum States {
     /// Every function with this representation.
     Fixed(StateRepr),
-    /// Per function, by its size: see [`States::for_function`].
-    BySize,
+    /// Per function: see [`States::for_function`].
+    Auto,
 }
 
 impl States {
-    /// The representation for `function`: with [`States::BySize`], dense states for functions
-    /// with few blocks or few names (an environment per block is then small and its copies cheap),
+    /// The representation for `function`: with [`States::Auto`], SSA propagation for functions
+    /// in SSA form (every LLVM function after `mem2reg`; the engine falls back to sparse states
+    /// when a use is not dominated by its definition), otherwise dense states for functions with
+    /// few blocks or few names (an environment per block is then small and its copies cheap) and
     /// sparse states for the others, whose dense states would cost blocks × names.
     pub fn for_function(self, function: &Function) -> StateRepr {
         match self {
             States::Fixed(repr) => repr,
-            States::BySize => {
+            States::Auto if function.is_ssa() => StateRepr::Ssa,
+            States::Auto => {
                 let blocks = function.block_count();
                 let names = function.name_count();
                 if blocks.saturating_mul(names) < DENSE_BELOW {
@@ -137,7 +141,7 @@ impl States {
     }
 }
 
-/// [`States::BySize`] keeps dense states for functions whose blocks × names is below this.
+/// [`States::Auto`] keeps dense states for functions not in SSA form for functions whose blocks × names is below this.
 pub const DENSE_BELOW: usize = 2_000;
 
 /// Analyzes every function of `lowered` with `NonRelational<D>` (`conditional` evaluates branch

@@ -30,7 +30,7 @@ fn lower(path: &Path, memory: Memory) -> Lowered {
 
 /// Every function's proven-unreachable blocks and every integer value's fact, as text.
 fn facts<D: ValueDomain>(lowered: &Lowered) -> String {
-    let results = analyze_module::<D>(lowered, true, States::BySize, &Limits::default(), |_, _| {});
+    let results = analyze_module::<D>(lowered, true, States::Auto, &Limits::default(), |_, _| {});
     let mut out = String::new();
     for ((info, function), result) in lowered
         .functions

@@ -15,7 +15,7 @@ use quote::quote;
 struct AnalysisArgs {
     /// The value domain.
     domain: Option<syn::Path>,
-    /// `"dense"`, `"sparse"` or `"sparse-temporal"`.
+    /// `"dense"`, `"sparse"`, `"sparse-temporal"` or `"ssa"`.
     state: Option<darling::util::SpannedValue<String>>,
     /// `"evaluated"` or `"ignored"`.
     conditions: Option<darling::util::SpannedValue<String>>,
@@ -59,11 +59,12 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         None | Some("dense") => quote!(#rt::StateRepr::Dense),
         Some("sparse") => quote!(#rt::StateRepr::Sparse),
         Some("sparse-temporal") => quote!(#rt::StateRepr::SparseTemporal),
+        Some("ssa") => quote!(#rt::StateRepr::Ssa),
         Some(other) => {
             let span = options.state.as_ref().map(|s| s.span());
             errors.push(syn::Error::new(
                 span.unwrap_or_else(proc_macro2::Span::call_site),
-                format!("unknown state `{other}`; expected `dense`, `sparse` or `sparse-temporal`"),
+                format!("unknown state `{other}`; expected `dense`, `sparse`, `sparse-temporal` or `ssa`"),
             ));
             quote!(#rt::StateRepr::Dense)
         }

@@ -38,7 +38,7 @@ pub fn domain(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// Declares an analysis on a unit struct: its value domain, whether conditions are evaluated,
-/// and how states are stored (`state = "dense" | "sparse" | "sparse-temporal"`).
+/// and how states are stored (`state = "dense" | "sparse" | "sparse-temporal" | "ssa"`).
 #[proc_macro_attribute]
 pub fn analysis(args: TokenStream, item: TokenStream) -> TokenStream {
     analysis::expand(args.into(), item.into()).into()

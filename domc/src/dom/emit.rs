@@ -122,6 +122,7 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
     let state = match a.state.as_str() {
         "sparse" => quote!(::absinthe::__private::StateRepr::Sparse),
         "sparse-temporal" => quote!(::absinthe::__private::StateRepr::SparseTemporal),
+        "ssa" => quote!(::absinthe::__private::StateRepr::Ssa),
         _ => quote!(::absinthe::__private::StateRepr::Dense),
     };
     let delay = a.widening_delay;

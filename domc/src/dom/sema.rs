@@ -42,7 +42,7 @@ pub struct AnalysisDecl {
     pub domain: String,
     /// Whether branch conditions are evaluated.
     pub conditional: bool,
-    /// How states are stored: `dense`, `sparse` or `sparse-temporal`.
+    /// How states are stored: `dense`, `sparse`, `sparse-temporal` or `ssa`.
     pub state: String,
     /// Joins at a loop head before widening.
     pub widening_delay: u32,
@@ -1509,12 +1509,12 @@ impl Sema {
                     _ => self.error(file, span, "expected `evaluated` or `ignored`".into(), "unknown setting"),
                 },
                 "state" => match word(values).as_deref() {
-                    Some(state @ ("dense" | "sparse")) => decl.state = state.into(),
+                    Some(state @ ("dense" | "sparse" | "ssa")) => decl.state = state.into(),
                     Some("sparse_temporal") => decl.state = "sparse-temporal".into(),
                     _ => self.error(
                         file,
                         span,
-                        "expected `dense`, `sparse` or `sparse_temporal`".into(),
+                        "expected `dense`, `sparse`, `sparse_temporal` or `ssa`".into(),
                         "unknown state",
                     ),
                 },

@@ -2,8 +2,8 @@
 //!
 //! absinthe's `sccp` here is the analysis declared in `dsl-examples/dom/sccp_ranges.dom`
 //! (constants, signed and unsigned ranges, branch refinement): generated code, run by
-//! `NonRelational` with states chosen per function by size ([`States::BySize`]; `--state`
-//! fixes one). For each module (an `.ll` file that went through `mem2reg` and `instnamer`, see
+//! `NonRelational` with states chosen per function ([`States::Auto`]: SSA propagation for these
+//! SSA modules; `--state` fixes one). For each module (an `.ll` file that went through `mem2reg` and `instnamer`, see
 //! `scripts/corpus.sh`), it runs `opt-15 -passes=sccp -time-passes` and absinthe's `sccp` on the
 //! same module and prints the named values LLVM replaces with constants, how many absinthe also
 //! proves constant, those absinthe proves that LLVM does not, the unreachable blocks each finds,
@@ -49,7 +49,7 @@ struct Options {
 fn parse_args() -> Result<Options, String> {
     let mut options = Options {
         memory: Memory::Erase,
-        states: States::BySize,
+        states: States::Auto,
         runs: 5,
         check: false,
         misses: 20,
@@ -73,11 +73,11 @@ fn parse_args() -> Result<Options, String> {
             "--opt" => options.opt = value("--opt")?,
             "--state" => {
                 let name = value("--state")?;
-                options.states = if name == "by-size" {
-                    States::BySize
+                options.states = if name == "auto" {
+                    States::Auto
                 } else {
                     States::Fixed(StateRepr::parse(&name).ok_or(format!(
-                        "--state: expected by-size, dense, sparse or sparse-temporal, not `{name}`"
+                        "--state: expected auto, dense, sparse, sparse-temporal or ssa, not `{name}`"
                     ))?)
                 };
             }
@@ -85,7 +85,7 @@ fn parse_args() -> Result<Options, String> {
             "--keep-memory" => options.memory = Memory::Keep,
             "-h" | "--help" => {
                 return Err(
-                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--state by-size|dense|sparse|sparse-temporal] [--check] [--keep-memory] FILE.ll..."
+                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--state auto|dense|sparse|sparse-temporal|ssa] [--check] [--keep-memory] FILE.ll..."
                         .to_owned(),
                 );
             }

@@ -16,12 +16,14 @@ mod interval;
 mod nonrel;
 mod repr;
 pub mod sparse;
+pub mod ssa;
 
 pub use concrete::Concrete;
 pub use env::Env;
 pub use nonrel::{NonRelational, PointStates};
 pub use repr::{StateRepr, ValueSolution};
 pub use sparse::SparseSolution;
+pub use ssa::SsaSolution;
 
 use crate::lattice::{Lattice, Top};
 use crate::program::Op;

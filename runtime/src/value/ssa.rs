@@ -1,0 +1,706 @@
+//! Conditional propagation along def-use chains, for programs in strict SSA form (every name
+//! defined once, every use dominated by its definition): the Wegman–Zadeck algorithm over any
+//! [`ValueDomain`], as LLVM's SCCP runs it.
+//!
+//! Each name has one value for the whole function, so a statement is re-evaluated only when a
+//! name it reads changes, and nothing is stored per block but whether it may run. Branch
+//! conditions refine values the way LLVM's predicate information does: the edge into a block
+//! with no other incoming edge gives each compared name a *version* (the name's value met with
+//! what the condition says), and every use in the blocks that edge dominates reads the version.
+//! The uses are renamed once, before the run, by a walk of the dominator tree.
+//!
+//! Values only grow: each update is joined with the previous value, and φs at the heads of loops
+//! widen after the delay of [`Limits::widening_delay`] (any value updated very often widens too,
+//! so that no order of evaluation can climb an infinite chain). There is no descending phase.
+//!
+//! Against the dense and sparse engines, which keep a value per name and block: the result is
+//! sound and has the same reachable blocks and constants on finite-height domains without
+//! branch refinement, but it is not step-for-step the same. It can be less precise where a
+//! refined edge enters a block that other edges also enter (the refinement then holds on that
+//! edge's φ operands only), and widening sees values in a different order.
+
+use super::nonrel::{Bindings, BindingsMut};
+use super::{Env, NonRelational, ValueDomain};
+use crate::cfg::{Dominators, Wto};
+use crate::engine::{Limits, Solution, Stats, StopReason};
+use crate::lattice::Lattice;
+use crate::program::{BlockId, Cfg, Cond, NameId, Operand, Phi, Program, Rhs, Stmt, Terminator};
+
+/// Updates of one value after which it widens wherever it is (the widening delay applies at the
+/// φs of loop heads).
+const WIDEN_AFTER: u32 = 64;
+
+/// The solution of [`solve`]: one value per name and per version, and which blocks may run.
+#[derive(Debug)]
+pub struct SsaSolution<D> {
+    /// Values of the names, then of the versions.
+    values: Vec<D>,
+    /// Whether each block may run.
+    reach: Vec<bool>,
+    /// The versions made at the entry of each block: `(name, version id)`.
+    made: Vec<Vec<(NameId, u32)>>,
+    /// Immediate dominators (`u32::MAX` for the entry and unreachable blocks).
+    idom: Vec<u32>,
+    /// Names of the program (versions are numbered from here).
+    names: usize,
+    /// Why the engine stopped.
+    pub stop: StopReason,
+    /// What it did.
+    pub stats: Stats,
+}
+
+impl<D: ValueDomain> SsaSolution<D> {
+    /// Whether `b` may run.
+    pub fn is_reachable(&self, b: BlockId) -> bool {
+        self.reach.get(b.index()).copied().unwrap_or(false)
+    }
+
+    /// The value `name` has in `b` (its innermost version there), bottom where `b` cannot run.
+    pub fn value_at_exit(&self, b: BlockId, name: NameId) -> D {
+        if !self.is_reachable(b) {
+            return D::bottom();
+        }
+        let mut at = b.index();
+        loop {
+            if let Some(&(_, v)) = self.made[at].iter().find(|(n, _)| *n == name) {
+                return self.values[v as usize].clone();
+            }
+            match self.idom[at] {
+                u32::MAX => break,
+                d => at = d as usize,
+            }
+        }
+        self.values
+            .get(name.index())
+            .cloned()
+            .unwrap_or_else(D::bottom)
+    }
+
+    /// The state at the end of `b`: every name at its innermost version there.
+    pub fn exit(&self, b: BlockId) -> Env<D> {
+        if !self.is_reachable(b) {
+            return Env::Unreachable;
+        }
+        let mut env = Env::reachable(self.names);
+        for (n, value) in self.values[..self.names].iter().enumerate() {
+            env.set(NameId::new(n), value.clone());
+        }
+        // Innermost first: a name set by a deeper version keeps it.
+        let mut seen = vec![false; self.names];
+        let mut at = b.index();
+        loop {
+            for &(name, v) in &self.made[at] {
+                if !seen[name.index()] {
+                    seen[name.index()] = true;
+                    env.set(name, self.values[v as usize].clone());
+                }
+            }
+            match self.idom[at] {
+                u32::MAX => break,
+                d => at = d as usize,
+            }
+        }
+        env
+    }
+
+    /// The states at the entry and exit of every block (the entry as the exit: one value per
+    /// name holds in the whole block).
+    pub fn into_dense(self) -> Solution<Env<D>> {
+        let exit: Vec<Env<D>> = (0..self.reach.len())
+            .map(|b| self.exit(BlockId::new(b)))
+            .collect();
+        Solution {
+            entry: exit.clone(),
+            exit,
+            stop: self.stop,
+            stats: self.stats,
+        }
+    }
+}
+
+/// The program with every use renamed to the version it reads; versions are numbered after the
+/// program's names.
+struct Renamed<'a, P: ?Sized> {
+    program: &'a P,
+    stmts: Vec<Vec<Stmt>>,
+    terminators: Vec<Terminator>,
+    phis: Vec<Vec<Phi>>,
+    /// The name each version refines (index: version id − names).
+    origin: Vec<NameId>,
+}
+
+impl<P: Program + ?Sized> Cfg for Renamed<'_, P> {
+    fn block_count(&self) -> usize {
+        self.program.block_count()
+    }
+
+    fn entry(&self) -> BlockId {
+        self.program.entry()
+    }
+
+    fn successors(&self, b: BlockId) -> &[BlockId] {
+        self.program.successors(b)
+    }
+
+    fn predecessors(&self, b: BlockId) -> &[BlockId] {
+        self.program.predecessors(b)
+    }
+}
+
+impl<P: Program + ?Sized> Program for Renamed<'_, P> {
+    fn name_count(&self) -> usize {
+        self.program.name_count() + self.origin.len()
+    }
+
+    fn name(&self, n: NameId) -> &str {
+        match n.index().checked_sub(self.program.name_count()) {
+            Some(v) => self.program.name(self.origin[v]),
+            None => self.program.name(n),
+        }
+    }
+
+    fn params(&self) -> &[NameId] {
+        self.program.params()
+    }
+
+    fn phis(&self, b: BlockId) -> &[Phi] {
+        &self.phis[b.index()]
+    }
+
+    fn stmts(&self, b: BlockId) -> &[Stmt] {
+        &self.stmts[b.index()]
+    }
+
+    fn terminator(&self, b: BlockId) -> &Terminator {
+        &self.terminators[b.index()]
+    }
+
+    fn is_ssa(&self) -> bool {
+        true
+    }
+}
+
+/// Values read through a slice indexed by id.
+struct Values<'a, D>(&'a [D]);
+
+impl<D: Lattice> Bindings<D> for Values<'_, D> {
+    fn get(&self, name: NameId) -> D {
+        self.0.get(name.index()).cloned().unwrap_or_else(D::bottom)
+    }
+}
+
+/// An edge's writes (refinements and φs) over the values it reads.
+struct Overlay<'a, D> {
+    base: &'a [D],
+    writes: Vec<(NameId, D)>,
+}
+
+impl<D: Lattice> Bindings<D> for Overlay<'_, D> {
+    fn get(&self, name: NameId) -> D {
+        match self.writes.iter().rev().find(|(n, _)| *n == name) {
+            Some((_, v)) => v.clone(),
+            None => Values(self.base).get(name),
+        }
+    }
+}
+
+impl<D: Lattice> BindingsMut<D> for Overlay<'_, D> {
+    fn set(&mut self, name: NameId, value: D) {
+        self.writes.push((name, value));
+    }
+}
+
+/// Where a value is read: a statement, or the edges out of a block (its condition, the φ
+/// operands it passes, the versions it makes).
+#[derive(Clone, Copy, Debug)]
+enum Site {
+    Stmt(u32, u32),
+    Edges(u32),
+}
+
+/// The operands a statement reads.
+fn stmt_operands(stmt: &Stmt, out: &mut Vec<Operand>) {
+    match stmt {
+        Stmt::Assign { rhs, .. } => match rhs {
+            Rhs::Use(a) => out.push(*a),
+            Rhs::Binary(_, a, b) => out.extend([*a, *b]),
+            Rhs::New => {}
+            Rhs::Load(a, _) => out.push(*a),
+            Rhs::Call(_, args) => out.extend(args.iter().copied()),
+            Rhs::Select(c, a, b) => out.extend([*c, *a, *b]),
+        },
+        Stmt::Store { object, value, .. } => out.extend([*object, *value]),
+        Stmt::Call { args, .. } => out.extend(args.iter().copied()),
+    }
+}
+
+/// The operands a terminator reads.
+fn terminator_operands(t: &Terminator, out: &mut Vec<Operand>) {
+    match t {
+        Terminator::Branch { cond, .. } => match cond {
+            Cond::NonZero(a) => out.push(*a),
+            Cond::Compare(_, a, b) => out.extend([*a, *b]),
+        },
+        Terminator::Switch { on, .. } => out.push(*on),
+        Terminator::Return(Some(a)) | Terminator::Throw(Some(a)) => out.push(*a),
+        Terminator::Goto(_)
+        | Terminator::Return(None)
+        | Terminator::Throw(None)
+        | Terminator::Unreachable => {}
+    }
+}
+
+fn rename_operand(o: &mut Operand, current: &[u32]) {
+    if let Operand::Name(n) = o {
+        *n = NameId::new(current[n.index()] as usize);
+    }
+}
+
+fn rename_stmt(stmt: &mut Stmt, current: &[u32]) {
+    let r = |o: &mut Operand| rename_operand(o, current);
+    match stmt {
+        Stmt::Assign { rhs, .. } => match rhs {
+            Rhs::Use(a) | Rhs::Load(a, _) => r(a),
+            Rhs::Binary(_, a, b) => {
+                r(a);
+                r(b);
+            }
+            Rhs::New => {}
+            Rhs::Call(_, args) => args.iter_mut().for_each(r),
+            Rhs::Select(c, a, b) => {
+                r(c);
+                r(a);
+                r(b);
+            }
+        },
+        Stmt::Store { object, value, .. } => {
+            r(object);
+            r(value);
+        }
+        Stmt::Call { args, .. } => args.iter_mut().for_each(r),
+    }
+}
+
+fn rename_terminator(t: &mut Terminator, current: &[u32]) {
+    let r = |o: &mut Operand| rename_operand(o, current);
+    match t {
+        Terminator::Branch { cond, .. } => match cond {
+            Cond::NonZero(a) => r(a),
+            Cond::Compare(_, a, b) => {
+                r(a);
+                r(b);
+            }
+        },
+        Terminator::Switch { on, .. } => r(on),
+        Terminator::Return(Some(a)) | Terminator::Throw(Some(a)) => r(a),
+        Terminator::Goto(_)
+        | Terminator::Return(None)
+        | Terminator::Throw(None)
+        | Terminator::Unreachable => {}
+    }
+}
+
+/// The renamed program, the versions each block makes (with the id each refines at the end of
+/// its single predecessor), and the immediate dominators; `None` unless the program is in strict
+/// SSA form.
+#[allow(clippy::type_complexity)]
+fn rename<'a, D, P: Program + ?Sized>(
+    analysis: &NonRelational<D>,
+    program: &'a P,
+) -> Option<(Renamed<'a, P>, Vec<Vec<(NameId, u32, u32)>>, Vec<u32>)>
+where
+    D: ValueDomain,
+{
+    if !program.is_ssa() {
+        return None;
+    }
+    let n = program.block_count();
+    let names = program.name_count();
+    let dominators = Dominators::new(program);
+    let idom: Vec<u32> = (0..n)
+        .map(|b| {
+            dominators
+                .idom(BlockId::new(b))
+                .map_or(u32::MAX, |d| d.index() as u32)
+        })
+        .collect();
+    let mut children: Vec<Vec<BlockId>> = vec![Vec::new(); n];
+    for b in 0..n {
+        if idom[b] != u32::MAX {
+            children[idom[b] as usize].push(BlockId::new(b));
+        }
+    }
+    let mut in_degree = vec![0u32; n];
+    for b in (0..n).map(BlockId::new) {
+        for &s in program.successors(b) {
+            in_degree[s.index()] += 1;
+        }
+    }
+
+    let mut renamed = Renamed {
+        program,
+        stmts: (0..n)
+            .map(|b| program.stmts(BlockId::new(b)).to_vec())
+            .collect(),
+        terminators: (0..n)
+            .map(|b| program.terminator(BlockId::new(b)).clone())
+            .collect(),
+        phis: (0..n)
+            .map(|b| program.phis(BlockId::new(b)).to_vec())
+            .collect(),
+        origin: Vec::new(),
+    };
+    let mut made: Vec<Vec<(NameId, u32, u32)>> = vec![Vec::new(); n];
+    let mut current: Vec<u32> = (0..names as u32).collect();
+    // Parameters are defined on entry; a name defined nowhere (LLVM's `undef`) is bottom
+    // everywhere, as in the other engines.
+    let mut in_scope = vec![true; names];
+    for b in (0..n).map(BlockId::new) {
+        for phi in program.phis(b) {
+            in_scope[phi.dest.index()] = false;
+        }
+        for stmt in program.stmts(b) {
+            if let Stmt::Assign { dest, .. } = stmt {
+                in_scope[dest.index()] = false;
+            }
+        }
+    }
+    for &p in program.params() {
+        in_scope[p.index()] = true;
+    }
+    let mut operands = Vec::new();
+    let mut refined = Vec::new();
+    let in_scope_all = |ops: &[Operand], in_scope: &[bool]| {
+        ops.iter().all(|o| match o {
+            Operand::Name(x) => in_scope.get(x.index()).copied().unwrap_or(false),
+            Operand::Int(_) => true,
+        })
+    };
+
+    // Enter a block: its versions, its φ definitions; rename its uses; leave: undo.
+    enum Step {
+        Enter(BlockId),
+        Leave(BlockId, usize),
+    }
+    let mut undo: Vec<(usize, u32)> = Vec::new();
+    let mut stack = vec![Step::Enter(program.entry())];
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Enter(b) => {
+                let mark = undo.len();
+                let bi = b.index();
+                // The edge from the only predecessor refines the names its condition compares.
+                if b != program.entry() && in_degree[bi] == 1 && idom[bi] != u32::MAX {
+                    let from = BlockId::new(idom[bi] as usize);
+                    if let Some(index) = program.successors(from).iter().position(|&s| s == b) {
+                        refined.clear();
+                        analysis.edge_defs(program, from, index, &mut refined);
+                        let phi_dests: Vec<NameId> =
+                            program.phis(b).iter().map(|phi| phi.dest).collect();
+                        refined.retain(|x| !phi_dests.contains(x));
+                        refined.sort_unstable();
+                        refined.dedup();
+                        for &x in &refined {
+                            let version = (names + renamed.origin.len()) as u32;
+                            renamed.origin.push(x);
+                            made[bi].push((x, version, current[x.index()]));
+                            undo.push((x.index(), current[x.index()]));
+                            current[x.index()] = version;
+                        }
+                    }
+                }
+                for phi in program.phis(b) {
+                    in_scope[phi.dest.index()] = true;
+                }
+                for (i, stmt) in program.stmts(b).iter().enumerate() {
+                    operands.clear();
+                    stmt_operands(stmt, &mut operands);
+                    if !in_scope_all(&operands, &in_scope) {
+                        return None;
+                    }
+                    rename_stmt(&mut renamed.stmts[bi][i], &current);
+                    if let Stmt::Assign { dest, .. } = stmt {
+                        in_scope[dest.index()] = true;
+                    }
+                }
+                operands.clear();
+                terminator_operands(program.terminator(b), &mut operands);
+                if !in_scope_all(&operands, &in_scope) {
+                    return None;
+                }
+                rename_terminator(&mut renamed.terminators[bi], &current);
+                // The φ operands this block passes are read at its end.
+                for &s in program.successors(b) {
+                    for (k, phi) in program.phis(s).iter().enumerate() {
+                        for (j, &(pred, operand)) in phi.incoming.iter().enumerate() {
+                            if pred != b {
+                                continue;
+                            }
+                            if !in_scope_all(&[operand], &in_scope) {
+                                return None;
+                            }
+                            let mut o = operand;
+                            rename_operand(&mut o, &current);
+                            if let Some(slot) = renamed.phis[s.index()]
+                                .get_mut(k)
+                                .and_then(|p| p.incoming.get_mut(j))
+                            {
+                                slot.1 = o;
+                            }
+                        }
+                    }
+                }
+                stack.push(Step::Leave(b, mark));
+                for &c in children[bi].iter().rev() {
+                    stack.push(Step::Enter(c));
+                }
+            }
+            Step::Leave(b, mark) => {
+                for phi in program.phis(b) {
+                    in_scope[phi.dest.index()] = false;
+                }
+                for stmt in program.stmts(b) {
+                    if let Stmt::Assign { dest, .. } = stmt {
+                        in_scope[dest.index()] = false;
+                    }
+                }
+                while undo.len() > mark {
+                    if let Some((x, id)) = undo.pop() {
+                        current[x] = id;
+                    }
+                }
+            }
+        }
+    }
+    Some((renamed, made, idom))
+}
+
+/// Runs `analysis` over `program` along its def-use chains; `None` when the program is not in
+/// strict SSA form (the caller then uses another engine).
+pub fn solve<D: ValueDomain, P: Program + ?Sized>(
+    analysis: &NonRelational<D>,
+    program: &P,
+    limits: &Limits,
+) -> Option<SsaSolution<D>> {
+    let (renamed, made, idom) = rename(analysis, program)?;
+    let n = program.block_count();
+    let names = program.name_count();
+    let ids = names + renamed.origin.len();
+
+    // Who reads each id.
+    let mut users: Vec<Vec<Site>> = vec![Vec::new(); ids];
+    let mut operands = Vec::new();
+    for b in 0..n {
+        let block = BlockId::new(b);
+        for (i, stmt) in renamed.stmts(block).iter().enumerate() {
+            operands.clear();
+            stmt_operands(stmt, &mut operands);
+            for o in &operands {
+                if let Operand::Name(x) = o {
+                    users[x.index()].push(Site::Stmt(b as u32, i as u32));
+                }
+            }
+        }
+        operands.clear();
+        terminator_operands(renamed.terminator(block), &mut operands);
+        for &s in program.successors(block) {
+            for phi in renamed.phis(s) {
+                operands.extend(
+                    phi.incoming
+                        .iter()
+                        .filter(|(pred, _)| *pred == block)
+                        .map(|&(_, o)| o),
+                );
+            }
+            // A version made at `s` reads the refined name's id at the end of `block`.
+            for &(_, _, source) in &made[s.index()] {
+                operands.push(Operand::Name(NameId::new(source as usize)));
+            }
+        }
+        for o in &operands {
+            if let Operand::Name(x) = o {
+                let sites = &mut users[x.index()];
+                if !matches!(sites.last(), Some(Site::Edges(e)) if *e == b as u32) {
+                    sites.push(Site::Edges(b as u32));
+                }
+            }
+        }
+    }
+    let mut is_head = vec![false; n];
+    for h in Wto::new(program).heads() {
+        is_head[h.index()] = true;
+    }
+
+    let mut engine = Engine {
+        analysis,
+        program: &renamed,
+        made: &made,
+        is_head: &is_head,
+        values: vec![D::bottom(); ids],
+        updates: vec![0; ids],
+        reach: vec![false; n],
+        blocks: Vec::new(),
+        queued: vec![false; ids],
+        work: Vec::new(),
+        delay: limits.widening_delay,
+        stats: Stats::default(),
+    };
+    for &p in program.params() {
+        engine.values[p.index()] = D::top();
+    }
+    let entry = program.entry();
+    if n > 0 {
+        engine.reach[entry.index()] = true;
+        engine.blocks.push(entry);
+    }
+    let budget = limits.max_visits.saturating_mul(8);
+    let mut stop = StopReason::Stable;
+    loop {
+        if engine.stats.evaluations + engine.stats.edge_transfers > budget {
+            stop = StopReason::Budget {
+                visits: engine.stats.visits,
+            };
+            break;
+        }
+        if let Some(b) = engine.blocks.pop() {
+            engine.stats.visits += 1;
+            for i in 0..renamed.stmts(b).len() {
+                engine.statement(b, i);
+            }
+            engine.edges(b);
+            continue;
+        }
+        if let Some(id) = engine.work.pop() {
+            engine.queued[id as usize] = false;
+            for &site in &users[id as usize] {
+                match site {
+                    Site::Stmt(b, i) if engine.reach[b as usize] => {
+                        engine.statement(BlockId::new(b as usize), i as usize);
+                    }
+                    Site::Edges(b) if engine.reach[b as usize] => {
+                        engine.edges(BlockId::new(b as usize));
+                    }
+                    _ => {}
+                }
+            }
+            continue;
+        }
+        break;
+    }
+    let Engine {
+        values,
+        reach,
+        stats,
+        ..
+    } = engine;
+    Some(SsaSolution {
+        values,
+        reach,
+        made: made
+            .into_iter()
+            .map(|m| m.into_iter().map(|(x, v, _)| (x, v)).collect())
+            .collect(),
+        idom,
+        names,
+        stop,
+        stats,
+    })
+}
+
+struct Engine<'a, D, P: ?Sized> {
+    analysis: &'a NonRelational<D>,
+    program: &'a Renamed<'a, P>,
+    made: &'a [Vec<(NameId, u32, u32)>],
+    is_head: &'a [bool],
+    values: Vec<D>,
+    updates: Vec<u32>,
+    reach: Vec<bool>,
+    blocks: Vec<BlockId>,
+    queued: Vec<bool>,
+    work: Vec<u32>,
+    delay: u32,
+    stats: Stats,
+}
+
+impl<D: ValueDomain, P: Program + ?Sized> Engine<'_, D, P> {
+    /// Joins `new` into the value of `id` (widening when `widen` says so, or after very many
+    /// updates); queues its readers when it changed.
+    fn update(&mut self, id: NameId, new: D, at_head: bool) {
+        let i = id.index();
+        let old = &self.values[i];
+        if new.leq(old) {
+            return;
+        }
+        self.updates[i] += 1;
+        let widen = !D::FINITE_HEIGHT
+            && ((at_head && self.updates[i] > self.delay) || self.updates[i] > WIDEN_AFTER);
+        let next = if widen {
+            self.stats.widenings += 1;
+            old.widen(&new)
+        } else {
+            self.stats.joins += 1;
+            old.join(&new)
+        };
+        if next == *old {
+            return;
+        }
+        self.values[i] = next;
+        if !self.queued[i] {
+            self.queued[i] = true;
+            self.work.push(i as u32);
+        }
+    }
+
+    fn statement(&mut self, b: BlockId, i: usize) {
+        let Some(Stmt::Assign { dest, rhs }) = self.program.stmts(b).get(i) else {
+            return;
+        };
+        self.stats.evaluations += 1;
+        let value = NonRelational::<D>::eval_rhs(rhs, &Values(&self.values));
+        self.update(*dest, value, false);
+    }
+
+    /// Re-evaluates the edges out of `b`: which are feasible, what their φs and versions receive.
+    fn edges(&mut self, b: BlockId) {
+        let program = self.program;
+        for (index, &to) in program.successors(b).iter().enumerate() {
+            self.stats.edge_transfers += 1;
+            let mut overlay = Overlay {
+                base: &self.values,
+                writes: Vec::new(),
+            };
+            if !self
+                .analysis
+                .refine_edge_in(program, b, index, &mut overlay)
+            {
+                continue;
+            }
+            NonRelational::<D>::phis_in(program, b, index, &mut overlay);
+            let versions: Vec<(NameId, D)> = self.made[to.index()]
+                .iter()
+                .map(|&(_, v, source)| {
+                    (
+                        NameId::new(v as usize),
+                        overlay.get(NameId::new(source as usize)),
+                    )
+                })
+                .collect();
+            let phis: Vec<(NameId, D)> = program
+                .phis(to)
+                .iter()
+                .map(|phi| (phi.dest, overlay.get(phi.dest)))
+                .collect();
+            if !self.reach[to.index()] {
+                self.reach[to.index()] = true;
+                self.blocks.push(to);
+            }
+            let at_head = self.is_head[to.index()];
+            for (dest, value) in phis {
+                self.update(dest, value, at_head);
+            }
+            for (version, value) in versions {
+                self.update(version, value, false);
+            }
+        }
+    }
+}
