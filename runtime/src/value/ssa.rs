@@ -10,8 +10,10 @@
 //! The uses are renamed once, before the run, by a walk of the dominator tree.
 //!
 //! Values only grow: each update is joined with the previous value, and φs at the heads of loops
-//! widen after the delay of [`Limits::widening_delay`] (any value updated very often widens too,
-//! so that no order of evaluation can climb an infinite chain). There is no descending phase.
+//! (blocks that dominate one of their predecessors) widen after the delay of
+//! [`Limits::widening_delay`]; any value updated very often widens too, wherever it is, so that
+//! neither an irreducible loop nor an order of evaluation can climb an infinite chain. There is
+//! no descending phase.
 //!
 //! Against the dense and sparse engines, which keep a value per name and block: the result is
 //! sound and has the same reachable blocks and constants on finite-height domains without
@@ -21,7 +23,7 @@
 
 use super::nonrel::{Bindings, BindingsMut};
 use super::{Env, NonRelational, ValueDomain};
-use crate::cfg::{Dominators, Wto};
+use crate::cfg::Dominators;
 use crate::engine::{Limits, Solution, Stats, StopReason};
 use crate::lattice::Lattice;
 use crate::program::{BlockId, Cfg, Cond, NameId, Operand, Phi, Program, Rhs, Stmt, Terminator};
@@ -300,14 +302,24 @@ fn rename_terminator(t: &mut Terminator, current: &[u32]) {
     }
 }
 
-/// The renamed program, the versions each block makes (with the id each refines at the end of
-/// its single predecessor), and the immediate dominators; `None` unless the program is in strict
-/// SSA form.
-#[allow(clippy::type_complexity)]
+/// What [`rename`] finds.
+struct Plan<'a, P: ?Sized> {
+    renamed: Renamed<'a, P>,
+    /// The versions each block makes: `(name, version id, the id it refines at the end of the
+    /// block's single predecessor)`.
+    made: Vec<Vec<(NameId, u32, u32)>>,
+    /// Immediate dominators (`u32::MAX` for the entry and unreachable blocks).
+    idom: Vec<u32>,
+    /// Loop heads: blocks that dominate one of their predecessors.
+    heads: Vec<bool>,
+}
+
+/// The renamed program and what the run needs of the dominator tree; `None` unless the program
+/// is in strict SSA form.
 fn rename<'a, D, P: Program + ?Sized>(
     analysis: &NonRelational<D>,
     program: &'a P,
-) -> Option<(Renamed<'a, P>, Vec<Vec<(NameId, u32, u32)>>, Vec<u32>)>
+) -> Option<Plan<'a, P>>
 where
     D: ValueDomain,
 {
@@ -331,9 +343,13 @@ where
         }
     }
     let mut in_degree = vec![0u32; n];
+    let mut heads = vec![false; n];
     for b in (0..n).map(BlockId::new) {
         for &s in program.successors(b) {
             in_degree[s.index()] += 1;
+            if dominators.dominates(s, b) {
+                heads[s.index()] = true;
+            }
         }
     }
 
@@ -472,7 +488,12 @@ where
             }
         }
     }
-    Some((renamed, made, idom))
+    Some(Plan {
+        renamed,
+        made,
+        idom,
+        heads,
+    })
 }
 
 /// Runs `analysis` over `program` along its def-use chains; `None` when the program is not in
@@ -482,7 +503,12 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
     program: &P,
     limits: &Limits,
 ) -> Option<SsaSolution<D>> {
-    let (renamed, made, idom) = rename(analysis, program)?;
+    let Plan {
+        renamed,
+        made,
+        idom,
+        heads: is_head,
+    } = rename(analysis, program)?;
     let n = program.block_count();
     let names = program.name_count();
     let ids = names + renamed.origin.len();
@@ -525,10 +551,6 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
                 }
             }
         }
-    }
-    let mut is_head = vec![false; n];
-    for h in Wto::new(program).heads() {
-        is_head[h.index()] = true;
     }
 
     let mut engine = Engine {
