@@ -124,9 +124,12 @@ impl<D: ValueDomain> SsaSolution<D> {
 /// program's names.
 struct Renamed<'a, P: ?Sized> {
     program: &'a P,
-    stmts: Vec<Vec<Stmt>>,
-    terminators: Vec<Terminator>,
-    phis: Vec<Vec<Phi>>,
+    /// Per block, its statements with renamed uses (`None`: none renamed, the program's own).
+    stmts: Vec<Option<Vec<Stmt>>>,
+    /// Per block, its terminator with renamed uses (`None`: the program's own).
+    terminators: Vec<Option<Terminator>>,
+    /// Per block, its φs with renamed operands (`None`: the program's own).
+    phis: Vec<Option<Vec<Phi>>>,
     /// The name each version refines (index: version id − names).
     origin: Vec<NameId>,
 }
@@ -166,15 +169,24 @@ impl<P: Program + ?Sized> Program for Renamed<'_, P> {
     }
 
     fn phis(&self, b: BlockId) -> &[Phi] {
-        &self.phis[b.index()]
+        match &self.phis[b.index()] {
+            Some(phis) => phis,
+            None => self.program.phis(b),
+        }
     }
 
     fn stmts(&self, b: BlockId) -> &[Stmt] {
-        &self.stmts[b.index()]
+        match &self.stmts[b.index()] {
+            Some(stmts) => stmts,
+            None => self.program.stmts(b),
+        }
     }
 
     fn terminator(&self, b: BlockId) -> &Terminator {
-        &self.terminators[b.index()]
+        match &self.terminators[b.index()] {
+            Some(t) => t,
+            None => self.program.terminator(b),
+        }
     }
 
     fn is_ssa(&self) -> bool {
@@ -250,6 +262,14 @@ fn terminator_operands(t: &Terminator, out: &mut Vec<Operand>) {
         | Terminator::Throw(None)
         | Terminator::Unreachable => {}
     }
+}
+
+/// Whether renaming changes one of `operands`.
+fn renames(operands: &[Operand], current: &[u32]) -> bool {
+    operands.iter().any(|o| match o {
+        Operand::Name(n) => current[n.index()] as usize != n.index(),
+        Operand::Int(_) => false,
+    })
 }
 
 fn rename_operand(o: &mut Operand, current: &[u32]) {
@@ -355,15 +375,9 @@ where
 
     let mut renamed = Renamed {
         program,
-        stmts: (0..n)
-            .map(|b| program.stmts(BlockId::new(b)).to_vec())
-            .collect(),
-        terminators: (0..n)
-            .map(|b| program.terminator(BlockId::new(b)).clone())
-            .collect(),
-        phis: (0..n)
-            .map(|b| program.phis(BlockId::new(b)).to_vec())
-            .collect(),
+        stmts: vec![None; n],
+        terminators: vec![None; n],
+        phis: vec![None; n],
         origin: Vec::new(),
     };
     let mut made: Vec<Vec<(NameId, u32, u32)>> = vec![Vec::new(); n];
@@ -434,7 +448,11 @@ where
                     if !in_scope_all(&operands, &in_scope) {
                         return None;
                     }
-                    rename_stmt(&mut renamed.stmts[bi][i], &current);
+                    if renames(&operands, &current) {
+                        let stmts =
+                            renamed.stmts[bi].get_or_insert_with(|| program.stmts(b).to_vec());
+                        rename_stmt(&mut stmts[i], &current);
+                    }
                     if let Stmt::Assign { dest, .. } = stmt {
                         in_scope[dest.index()] = true;
                     }
@@ -444,7 +462,11 @@ where
                 if !in_scope_all(&operands, &in_scope) {
                     return None;
                 }
-                rename_terminator(&mut renamed.terminators[bi], &current);
+                if renames(&operands, &current) {
+                    let mut t = program.terminator(b).clone();
+                    rename_terminator(&mut t, &current);
+                    renamed.terminators[bi] = Some(t);
+                }
                 // The φ operands this block passes are read at its end.
                 for &s in program.successors(b) {
                     for (k, phi) in program.phis(s).iter().enumerate() {
@@ -455,9 +477,13 @@ where
                             if !in_scope_all(&[operand], &in_scope) {
                                 return None;
                             }
+                            if !renames(&[operand], &current) {
+                                continue;
+                            }
                             let mut o = operand;
                             rename_operand(&mut o, &current);
                             if let Some(slot) = renamed.phis[s.index()]
+                                .get_or_insert_with(|| program.phis(s).to_vec())
                                 .get_mut(k)
                                 .and_then(|p| p.incoming.get_mut(j))
                             {
@@ -513,8 +539,8 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
     let names = program.name_count();
     let ids = names + renamed.origin.len();
 
-    // Who reads each id.
-    let mut users: Vec<Vec<Site>> = vec![Vec::new(); ids];
+    // Who reads each id, as one array grouped by id: `sites[offsets[id]..offsets[id + 1]]`.
+    let mut pairs: Vec<(u32, Site)> = Vec::new();
     let mut operands = Vec::new();
     for b in 0..n {
         let block = BlockId::new(b);
@@ -523,7 +549,7 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
             stmt_operands(stmt, &mut operands);
             for o in &operands {
                 if let Operand::Name(x) = o {
-                    users[x.index()].push(Site::Stmt(b as u32, i as u32));
+                    pairs.push((x.index() as u32, Site::Stmt(b as u32, i as u32)));
                 }
             }
         }
@@ -543,14 +569,28 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
                 operands.push(Operand::Name(NameId::new(source as usize)));
             }
         }
+        let first = pairs.len();
         for o in &operands {
             if let Operand::Name(x) = o {
-                let sites = &mut users[x.index()];
-                if !matches!(sites.last(), Some(Site::Edges(e)) if *e == b as u32) {
-                    sites.push(Site::Edges(b as u32));
+                let id = x.index() as u32;
+                if !pairs[first..].iter().any(|&(y, _)| y == id) {
+                    pairs.push((id, Site::Edges(b as u32)));
                 }
             }
         }
+    }
+    let mut offsets = vec![0u32; ids + 1];
+    for &(id, _) in &pairs {
+        offsets[id as usize + 1] += 1;
+    }
+    for i in 0..ids {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut fill = offsets.clone();
+    let mut sites = vec![Site::Edges(0); pairs.len()];
+    for (id, site) in pairs {
+        sites[fill[id as usize] as usize] = site;
+        fill[id as usize] += 1;
     }
 
     let mut engine = Engine {
@@ -566,6 +606,8 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
         work: Vec::new(),
         delay: limits.widening_delay,
         stats: Stats::default(),
+        writes: Vec::new(),
+        received: Vec::new(),
     };
     for &p in program.params() {
         engine.values[p.index()] = D::top();
@@ -594,7 +636,8 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
         }
         if let Some(id) = engine.work.pop() {
             engine.queued[id as usize] = false;
-            for &site in &users[id as usize] {
+            let range = offsets[id as usize] as usize..offsets[id as usize + 1] as usize;
+            for &site in &sites[range] {
                 match site {
                     Site::Stmt(b, i) if engine.reach[b as usize] => {
                         engine.statement(BlockId::new(b as usize), i as usize);
@@ -642,6 +685,10 @@ struct Engine<'a, D, P: ?Sized> {
     work: Vec<u32>,
     delay: u32,
     stats: Stats,
+    /// Scratch: an edge's writes.
+    writes: Vec<(NameId, D)>,
+    /// Scratch: what an edge gives φs and versions (`id`, value, whether at a loop head).
+    received: Vec<(NameId, D, bool)>,
 }
 
 impl<D: ValueDomain, P: Program + ?Sized> Engine<'_, D, P> {
@@ -689,40 +736,40 @@ impl<D: ValueDomain, P: Program + ?Sized> Engine<'_, D, P> {
             self.stats.edge_transfers += 1;
             let mut overlay = Overlay {
                 base: &self.values,
-                writes: Vec::new(),
+                writes: std::mem::take(&mut self.writes),
             };
-            if !self
+            overlay.writes.clear();
+            let feasible = self
                 .analysis
-                .refine_edge_in(program, b, index, &mut overlay)
-            {
-                continue;
-            }
-            NonRelational::<D>::phis_in(program, b, index, &mut overlay);
-            let versions: Vec<(NameId, D)> = self.made[to.index()]
-                .iter()
-                .map(|&(_, v, source)| {
+                .refine_edge_in(program, b, index, &mut overlay);
+            let mut received = std::mem::take(&mut self.received);
+            received.clear();
+            if feasible {
+                NonRelational::<D>::phis_in(program, b, index, &mut overlay);
+                let at_head = self.is_head[to.index()];
+                received.extend(
+                    program
+                        .phis(to)
+                        .iter()
+                        .map(|phi| (phi.dest, overlay.get(phi.dest), at_head)),
+                );
+                received.extend(self.made[to.index()].iter().map(|&(_, v, source)| {
                     (
                         NameId::new(v as usize),
                         overlay.get(NameId::new(source as usize)),
+                        false,
                     )
-                })
-                .collect();
-            let phis: Vec<(NameId, D)> = program
-                .phis(to)
-                .iter()
-                .map(|phi| (phi.dest, overlay.get(phi.dest)))
-                .collect();
-            if !self.reach[to.index()] {
+                }));
+            }
+            self.writes = overlay.writes;
+            if feasible && !self.reach[to.index()] {
                 self.reach[to.index()] = true;
                 self.blocks.push(to);
             }
-            let at_head = self.is_head[to.index()];
-            for (dest, value) in phis {
-                self.update(dest, value, at_head);
+            for (id, value, at_head) in received.drain(..) {
+                self.update(id, value, at_head);
             }
-            for (version, value) in versions {
-                self.update(version, value, false);
-            }
+            self.received = received;
         }
     }
 }
