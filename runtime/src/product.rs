@@ -9,7 +9,8 @@
 use crate::lattice::{Changed, Lattice};
 use std::fmt;
 
-/// How often a product applies its reductions after a join, a meet or a transfer.
+/// How often a product applies its reductions after a meet or a transfer (never after a join or a
+/// widening).
 ///
 /// Reductions are never applied right after a widening: a reduction may undo the jump that makes
 /// widening terminate.

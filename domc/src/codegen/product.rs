@@ -206,9 +206,13 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
                 true #(&& <#types as #rt::Lattice>::leq(&self.#members, &other.#members))*
             }
 
+            // No reduction after a join: the component-wise join is already the least upper
+            // bound in the product's order, and it stays idempotent on values a widening left
+            // unreduced (reducing here made `a ⊔ a ≠ a` for them, so engines that join in
+            // different places — dense and sparse states — could disagree).
             fn join(&self, other: &Self) -> Self {
                 #join_guard
-                Self::__absinthe_reduced(#join, #policy)
+                #join
             }
 
             fn meet(&self, other: &Self) -> Self {

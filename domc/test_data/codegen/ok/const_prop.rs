@@ -194,15 +194,12 @@ pub mod const_prop {
                 )
         }
         fn join(&self, other: &Self) -> Self {
-            Self::__absinthe_reduced(
-                ConstValue {
-                    constant: <Const as ::absinthe::__private::Lattice>::join(
-                        &self.constant,
-                        &other.constant,
-                    ),
-                },
-                ::absinthe::__private::ReducePolicy::Never,
-            )
+            ConstValue {
+                constant: <Const as ::absinthe::__private::Lattice>::join(
+                    &self.constant,
+                    &other.constant,
+                ),
+            }
         }
         fn meet(&self, other: &Self) -> Self {
             Self::__absinthe_reduced(

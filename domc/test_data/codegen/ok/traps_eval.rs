@@ -194,15 +194,12 @@ pub mod traps_eval {
                 )
         }
         fn join(&self, other: &Self) -> Self {
-            Self::__absinthe_reduced(
-                Value {
-                    constant: <Const as ::absinthe::__private::Lattice>::join(
-                        &self.constant,
-                        &other.constant,
-                    ),
-                },
-                ::absinthe::__private::ReducePolicy::Never,
-            )
+            Value {
+                constant: <Const as ::absinthe::__private::Lattice>::join(
+                    &self.constant,
+                    &other.constant,
+                ),
+            }
         }
         fn meet(&self, other: &Self) -> Self {
             Self::__absinthe_reduced(
