@@ -574,6 +574,40 @@ pub fn verify_module<D: ValueDomain>(
     report
 }
 
+/// Verifies `D` on `count` random core-IR functions of varied shapes (2 to 10 blocks, 1 to 5
+/// statements per block, 2 to 6 names, some read before they are assigned), function `seed`
+/// checked with `runs` concrete runs seeded by `seed`. Fails with the first function whose report
+/// has a violation, printing it.
+pub fn verify_random_shapes<D: ValueDomain>(
+    count: u64,
+    runs: usize,
+    conditional: bool,
+    limits: &absinthe::engine::Limits,
+) -> Result<VerifyReport, String> {
+    let mut total = VerifyReport::default();
+    for seed in 0..count {
+        let config = absinthe_ir::generate::GenConfig {
+            blocks: 2 + (seed % 9) as usize,
+            max_stmts: 1 + (seed % 5) as usize,
+            names: 2 + (seed % 5) as usize,
+            init_names: seed % 4 != 0,
+            ..absinthe_ir::generate::GenConfig::default()
+        };
+        let module = absinthe_ir::generate::random_function(seed, &config);
+        let verify = VerifyConfig {
+            runs,
+            seed,
+            ..VerifyConfig::default()
+        };
+        let report = verify_module::<D>(&module, conditional, limits, &verify);
+        if !report.violations.is_empty() {
+            return Err(format!("seed {seed}: {:?}\n{module}", report.violations));
+        }
+        total.absorb(report);
+    }
+    Ok(total)
+}
+
 /// Runs `verify` for the command line: on `input` (a toy program is lowered to core IR first),
 /// or, when `random` is set, on that many generated programs instead.
 pub fn run(

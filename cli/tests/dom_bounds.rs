@@ -5,36 +5,17 @@
 use absinthe::engine::Limits;
 use absinthe::program::NameId;
 use absinthe_cli::driver::{Strategy, ToyAnalysis, analyze_toy};
-use absinthe_cli::verify::{VerifyConfig, verify_module};
+use absinthe_cli::verify::verify_random_shapes;
 use absinthe_dsl_examples::dom::bounds::{Bounds, Value};
-use absinthe_ir::generate::{GenConfig, random_function};
 
 #[test]
 fn declared_bounds_are_sound_against_concrete_runs() {
-    let mut values = 0;
-    for seed in 0..500 {
-        let config = GenConfig {
-            blocks: 2 + (seed % 9) as usize,
-            max_stmts: 1 + (seed % 5) as usize,
-            names: 2 + (seed % 5) as usize,
-            init_names: seed % 4 != 0,
-            ..GenConfig::default()
-        };
-        let module = random_function(seed, &config);
-        let verify = VerifyConfig {
-            runs: 4,
-            seed,
-            ..VerifyConfig::default()
-        };
-        let report = verify_module::<Value>(&module, true, &Limits::default(), &verify);
-        assert!(
-            report.violations.is_empty(),
-            "seed {seed}: {:?}",
-            report.violations
-        );
-        values += report.values_checked;
-    }
-    eprintln!("bounds.dom: {values} concrete values checked, no violation");
+    let report = verify_random_shapes::<Value>(500, 4, true, &Limits::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!(
+        "bounds.dom: {} concrete values checked, no violation",
+        report.values_checked
+    );
 }
 
 #[test]

@@ -169,31 +169,11 @@ fn dom_finite_disjunction_equals_the_attribute_one() {
 /// against concrete runs instead, on 500 random core-IR functions, and on prog0.
 #[test]
 fn dom_seed_product_is_sound_and_finds_prog0s_constants() {
-    use absinthe_cli::verify::{VerifyConfig, verify_module};
+    use absinthe_cli::verify::verify_random_shapes;
     use absinthe_dsl_examples::dom::seed::SeedValue;
-    let mut values = 0;
-    for seed in 0..500 {
-        let config = GenConfig {
-            blocks: 2 + (seed % 9) as usize,
-            max_stmts: 1 + (seed % 5) as usize,
-            names: 2 + (seed % 5) as usize,
-            init_names: seed % 4 != 0,
-            ..GenConfig::default()
-        };
-        let module = random_function(seed, &config);
-        let verify = VerifyConfig {
-            runs: 4,
-            seed,
-            ..VerifyConfig::default()
-        };
-        let report = verify_module::<SeedValue>(&module, true, &Limits::default(), &verify);
-        assert!(
-            report.violations.is_empty(),
-            "seed {seed}: {:?}",
-            report.violations
-        );
-        values += report.values_checked;
-    }
+    let values = verify_random_shapes::<SeedValue>(500, 4, true, &Limits::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .values_checked;
     eprintln!("seed.dom: {values} concrete values checked, no violation");
     let program = absinthe_ir::toy::prog0();
     let result: ToyAnalysis<SeedValue> =
