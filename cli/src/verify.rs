@@ -377,8 +377,16 @@ fn statement_culprit<D: ValueDomain>(
             absinthe::program::Rhs::Load(..) => "load (top)".to_owned(),
             absinthe::program::Rhs::Call(..) => "call (top)".to_owned(),
             absinthe::program::Rhs::Select(..) => "select".to_owned(),
+            absinthe::program::Rhs::Closure(..) => "closure (top)".to_owned(),
+            absinthe::program::Rhs::Apply(..) => "apply (top)".to_owned(),
+            absinthe::program::Rhs::Block(..) => "block (top)".to_owned(),
+            absinthe::program::Rhs::Field(..) => "field (top)".to_owned(),
+            absinthe::program::Rhs::Tag(..) => "tag (top)".to_owned(),
+            absinthe::program::Rhs::IsBlock(..) => "isblock (0 or 1)".to_owned(),
         },
-        Stmt::Store { .. } | Stmt::Call { .. } => "no effect on names".to_owned(),
+        Stmt::Store { .. } | Stmt::Call { .. } | Stmt::Apply { .. } => {
+            "no effect on names".to_owned()
+        }
     };
     let abstract_result = stmt
         .def()

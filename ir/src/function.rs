@@ -32,6 +32,9 @@ pub struct Function {
     pub ssa: bool,
     /// The parameters, in order.
     pub params: Vec<NameId>,
+    /// The names bound to a closure's captured values on entry, in order (`fn f(x) [k] {`);
+    /// empty for a function that captures nothing. [`Function::new`] leaves it empty.
+    pub captures: Vec<NameId>,
     /// The spelling of every name; [`NameId`] indexes this.
     pub names: Vec<String>,
     blocks: Vec<Block>,
@@ -64,6 +67,7 @@ impl Function {
             name,
             ssa,
             params,
+            captures: Vec::new(),
             names,
             blocks,
             succs,
@@ -188,30 +192,12 @@ pub(crate) enum Slot<'a> {
 
 /// Calls `f` on the definition and the operands of `stmt`, in text order.
 pub(crate) fn for_each_operand_mut(stmt: &mut Stmt, mut f: impl FnMut(Slot<'_>)) {
-    use absinthe::program::Rhs;
     match stmt {
         Stmt::Assign { dest, rhs } => {
             f(Slot::Def(dest));
-            match rhs {
-                Rhs::Use(a) | Rhs::Load(a, _) => f(Slot::Use(a)),
-                Rhs::Binary(_, a, b) => {
-                    f(Slot::Use(a));
-                    f(Slot::Use(b));
-                }
-                Rhs::New => {}
-                Rhs::Call(_, args) => args.iter_mut().for_each(|a| f(Slot::Use(a))),
-                Rhs::Select(c, a, b) => {
-                    f(Slot::Use(c));
-                    f(Slot::Use(a));
-                    f(Slot::Use(b));
-                }
-            }
+            rhs.for_each_use_mut(|a| f(Slot::Use(a)));
         }
-        Stmt::Store { object, value, .. } => {
-            f(Slot::Use(object));
-            f(Slot::Use(value));
-        }
-        Stmt::Call { args, .. } => args.iter_mut().for_each(|a| f(Slot::Use(a))),
+        other => other.for_each_use_mut(|a| f(Slot::Use(a))),
     }
 }
 
@@ -264,6 +250,10 @@ impl Program for Function {
 
     fn params(&self) -> &[NameId] {
         &self.params
+    }
+
+    fn captures(&self) -> &[NameId] {
+        &self.captures
     }
 
     fn phis(&self, b: BlockId) -> &[Phi] {

@@ -449,7 +449,14 @@ fn statement<'m>(
                 let taken = read_int(env, *c, TrapReason::BranchOnRef)? != 0;
                 assign(*dest, read(env, if taken { *a } else { *b })?)
             }
+            Rhs::Closure(..)
+            | Rhs::Apply(..)
+            | Rhs::Block(..)
+            | Rhs::Field(..)
+            | Rhs::Tag(..)
+            | Rhs::IsBlock(..) => Err(Stop::Trap(TrapReason::Malformed)),
         },
+        Stmt::Apply { .. } => Err(Stop::Trap(TrapReason::Malformed)),
         Stmt::Store {
             object: o,
             field,

@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 
 use absinthe::cfg::{DominanceFrontiers, Dominators};
-use absinthe::program::{BlockId, Cfg, NameId, Operand, Phi, Rhs, Stmt, Terminator};
+use absinthe::program::{BlockId, Cfg, NameId, Operand, Phi, Stmt, Terminator};
 
 use crate::function::{Block, Function};
 
@@ -267,27 +267,7 @@ impl Renamer {
 }
 
 fn rename_uses(stmt: &mut Stmt, r: &Renamer) {
-    match stmt {
-        Stmt::Assign { rhs, .. } => match rhs {
-            Rhs::Use(a) | Rhs::Load(a, _) => r.operand(a),
-            Rhs::Binary(_, a, b) => {
-                r.operand(a);
-                r.operand(b);
-            }
-            Rhs::Select(c, a, b) => {
-                r.operand(c);
-                r.operand(a);
-                r.operand(b);
-            }
-            Rhs::New => {}
-            Rhs::Call(_, args) => args.iter_mut().for_each(|a| r.operand(a)),
-        },
-        Stmt::Store { object, value, .. } => {
-            r.operand(object);
-            r.operand(value);
-        }
-        Stmt::Call { args, .. } => args.iter_mut().for_each(|a| r.operand(a)),
-    }
+    stmt.for_each_use_mut(|a| r.operand(a));
 }
 
 fn rename_terminator(term: &mut Terminator, r: &Renamer) {

@@ -74,6 +74,7 @@ fn random_functions_cover_the_vocabulary_and_all_outcomes() {
                         ..
                     } => "select",
                     Stmt::Store { .. } => "store",
+                    Stmt::Assign { .. } | Stmt::Apply { .. } => "closures and blocks",
                 });
             }
             kinds.insert(match block.term {

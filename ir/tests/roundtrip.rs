@@ -2,7 +2,7 @@
 //! names and literals mutated) print → parse gives the program back, and print ∘ parse ∘ print
 //! is the identity on text.
 
-use absinthe::program::{Cond, Operand, Rhs, Stmt, Terminator};
+use absinthe::program::{Cond, Operand, Terminator};
 use absinthe_ir::generate::{GenConfig, ToyGenConfig, random_function, random_toy};
 use absinthe_ir::toy::{Instr, ToyExpr};
 use absinthe_ir::{Function, Module, ToyProgram, parse_module, parse_toy, print_module};
@@ -64,18 +64,12 @@ fn mutate_function(func: Function, names: &[String], literals: &[i64]) -> Functi
     let mut next = 0;
     for block in &mut blocks {
         for stmt in &mut block.stmts {
-            let mut ops: Vec<&mut Operand> = match stmt {
-                Stmt::Assign { rhs, .. } => match rhs {
-                    Rhs::Use(a) | Rhs::Load(a, _) => vec![a],
-                    Rhs::Binary(_, a, b) => vec![a, b],
-                    Rhs::New => vec![],
-                    Rhs::Call(_, args) => args.iter_mut().collect(),
-                    Rhs::Select(c, a, b) => vec![c, a, b],
-                },
-                Stmt::Store { object, value, .. } => vec![object, value],
-                Stmt::Call { args, .. } => args.iter_mut().collect(),
-            };
+            let mut literal_slots = Vec::new();
+            stmt.for_each_use_mut(|o| literal_slots.push(*o));
+            let mut ops: Vec<&mut Operand> = literal_slots.iter_mut().collect();
             replace_literals(&mut ops, literals, &mut next);
+            let mut replaced = literal_slots.into_iter();
+            stmt.for_each_use_mut(|o| *o = replaced.next().unwrap_or(*o));
         }
         let mut ops: Vec<&mut Operand> = match &mut block.term {
             Terminator::Branch { cond, .. } => match cond {

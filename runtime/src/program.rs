@@ -328,6 +328,83 @@ pub enum Rhs {
     Call(FuncId, Box<[Operand]>),
     /// A choice without a branch: `x = select c, a, b` is `a` when `c` is non-zero, else `b`.
     Select(Operand, Operand, Operand),
+    /// A function value: `x = closure f [a, b]` pairs function `f` with the values it captures,
+    /// one per name of `f`'s capture list ([`Program::captures`]), in order. A function that
+    /// captures nothing is `closure f []`.
+    Closure(FuncId, Box<[Operand]>),
+    /// A call through a function value: `x = apply c(a, 1)` calls the closure `c` holds, its
+    /// captures bound to the captured values and its parameters to the arguments. Applying
+    /// anything but a closure, or with the wrong number of arguments, traps.
+    Apply(Operand, Box<[Operand]>),
+    /// A fresh immutable block: `x = block 3 [a, b]` has constructor tag 3 and fields `a`, `b`.
+    Block(u32, Box<[Operand]>),
+    /// A block's field by position: `x = a[1]`. Traps unless `a` is a block with that field.
+    Field(Operand, u32),
+    /// A block's constructor tag: `x = tag a`. Traps unless `a` is a block.
+    Tag(Operand),
+    /// Whether a value is a block (1) or an immediate integer (0): `x = isblock a`. Heap
+    /// objects and closures count as blocks.
+    IsBlock(Operand),
+}
+
+impl Rhs {
+    /// Calls `f` on every operand this right-hand side reads, in order.
+    pub fn for_each_use(&self, mut f: impl FnMut(Operand)) {
+        match self {
+            Rhs::Use(a) | Rhs::Load(a, _) | Rhs::Field(a, _) | Rhs::Tag(a) | Rhs::IsBlock(a) => {
+                f(*a)
+            }
+            Rhs::Binary(_, a, b) => {
+                f(*a);
+                f(*b);
+            }
+            Rhs::New => {}
+            Rhs::Call(_, args) | Rhs::Closure(_, args) | Rhs::Block(_, args) => {
+                args.iter().copied().for_each(f)
+            }
+            Rhs::Apply(callee, args) => {
+                f(*callee);
+                args.iter().copied().for_each(f);
+            }
+            Rhs::Select(c, a, b) => {
+                f(*c);
+                f(*a);
+                f(*b);
+            }
+        }
+    }
+
+    /// Calls `f` on every operand slot of this right-hand side, in the order of
+    /// [`Rhs::for_each_use`].
+    pub fn for_each_use_mut(&mut self, mut f: impl FnMut(&mut Operand)) {
+        match self {
+            Rhs::Use(a) | Rhs::Load(a, _) | Rhs::Field(a, _) | Rhs::Tag(a) | Rhs::IsBlock(a) => {
+                f(a)
+            }
+            Rhs::Binary(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            Rhs::New => {}
+            Rhs::Call(_, args) | Rhs::Closure(_, args) | Rhs::Block(_, args) => {
+                args.iter_mut().for_each(f)
+            }
+            Rhs::Apply(callee, args) => {
+                f(callee);
+                args.iter_mut().for_each(f);
+            }
+            Rhs::Select(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+        }
+    }
+
+    /// Whether evaluating this right-hand side calls another function.
+    pub fn is_call(&self) -> bool {
+        matches!(self, Rhs::Call(..) | Rhs::Apply(..))
+    }
 }
 
 /// A statement: one step inside a block.
@@ -356,6 +433,13 @@ pub enum Stmt {
         /// Its arguments.
         args: Box<[Operand]>,
     },
+    /// A call through a function value whose result is dropped: `apply c(a)`.
+    Apply {
+        /// The closure called.
+        callee: Operand,
+        /// Its arguments.
+        args: Box<[Operand]>,
+    },
 }
 
 impl Stmt {
@@ -363,32 +447,49 @@ impl Stmt {
     pub fn def(&self) -> Option<NameId> {
         match self {
             Stmt::Assign { dest, .. } => Some(*dest),
-            Stmt::Store { .. } | Stmt::Call { .. } => None,
+            Stmt::Store { .. } | Stmt::Call { .. } | Stmt::Apply { .. } => None,
         }
     }
 
     /// Calls `f` on every operand this statement reads, in order.
     pub fn for_each_use(&self, mut f: impl FnMut(Operand)) {
         match self {
-            Stmt::Assign { rhs, .. } => match rhs {
-                Rhs::Use(a) | Rhs::Load(a, _) => f(*a),
-                Rhs::Binary(_, a, b) => {
-                    f(*a);
-                    f(*b);
-                }
-                Rhs::New => {}
-                Rhs::Call(_, args) => args.iter().copied().for_each(f),
-                Rhs::Select(c, a, b) => {
-                    f(*c);
-                    f(*a);
-                    f(*b);
-                }
-            },
+            Stmt::Assign { rhs, .. } => rhs.for_each_use(f),
             Stmt::Store { object, value, .. } => {
                 f(*object);
                 f(*value);
             }
             Stmt::Call { args, .. } => args.iter().copied().for_each(f),
+            Stmt::Apply { callee, args } => {
+                f(*callee);
+                args.iter().copied().for_each(f);
+            }
+        }
+    }
+
+    /// Calls `f` on every operand slot of this statement, in the order of
+    /// [`Stmt::for_each_use`].
+    pub fn for_each_use_mut(&mut self, mut f: impl FnMut(&mut Operand)) {
+        match self {
+            Stmt::Assign { rhs, .. } => rhs.for_each_use_mut(f),
+            Stmt::Store { object, value, .. } => {
+                f(object);
+                f(value);
+            }
+            Stmt::Call { args, .. } => args.iter_mut().for_each(f),
+            Stmt::Apply { callee, args } => {
+                f(callee);
+                args.iter_mut().for_each(f);
+            }
+        }
+    }
+
+    /// Whether this statement calls another function.
+    pub fn is_call(&self) -> bool {
+        match self {
+            Stmt::Assign { rhs, .. } => rhs.is_call(),
+            Stmt::Call { .. } | Stmt::Apply { .. } => true,
+            Stmt::Store { .. } => false,
         }
     }
 }
@@ -505,6 +606,11 @@ pub trait Program: Cfg {
     fn name(&self, n: NameId) -> &str;
     /// The parameters, in order; they hold the caller's arguments on entry.
     fn params(&self) -> &[NameId];
+    /// The names that hold a closure's captured values on entry, in order (see
+    /// [`Rhs::Closure`]); empty for a function never made into a closure with captures.
+    fn captures(&self) -> &[NameId] {
+        &[]
+    }
     /// The φs at the head of `b` (empty unless the function is in SSA form).
     fn phis(&self, b: BlockId) -> &[Phi];
     /// The statements of `b`, in execution order.

@@ -143,6 +143,28 @@ impl Printer<'_> {
                         out.write_str(", ")?;
                         self.operand(out, *b)
                     }
+                    Rhs::Closure(f, captured) => {
+                        let name = self.module.function(*f).map_or("?", |f| f.name.as_str());
+                        write!(out, "closure {name} ")?;
+                        self.operand_list(out, '[', captured, ']')
+                    }
+                    Rhs::Apply(callee, args) => self.apply(out, *callee, args),
+                    Rhs::Block(tag, fields) => {
+                        write!(out, "block {tag} ")?;
+                        self.operand_list(out, '[', fields, ']')
+                    }
+                    Rhs::Field(block, index) => {
+                        self.operand(out, *block)?;
+                        write!(out, "[{index}]")
+                    }
+                    Rhs::Tag(a) => {
+                        out.write_str("tag ")?;
+                        self.operand(out, *a)
+                    }
+                    Rhs::IsBlock(a) => {
+                        out.write_str("isblock ")?;
+                        self.operand(out, *a)
+                    }
                 }
             }
             Stmt::Store {
@@ -155,7 +177,31 @@ impl Printer<'_> {
                 self.operand(out, *value)
             }
             Stmt::Call { callee, args } => self.call(out, *callee, args),
+            Stmt::Apply { callee, args } => self.apply(out, *callee, args),
         }
+    }
+
+    fn apply(&self, out: &mut impl fmt::Write, callee: Operand, args: &[Operand]) -> fmt::Result {
+        out.write_str("apply ")?;
+        self.operand(out, callee)?;
+        self.operand_list(out, '(', args, ')')
+    }
+
+    fn operand_list(
+        &self,
+        out: &mut impl fmt::Write,
+        open: char,
+        operands: &[Operand],
+        close: char,
+    ) -> fmt::Result {
+        out.write_char(open)?;
+        for (i, &a) in operands.iter().enumerate() {
+            if i > 0 {
+                out.write_str(", ")?;
+            }
+            self.operand(out, a)?;
+        }
+        out.write_char(close)
     }
 
     fn term(&self, out: &mut impl fmt::Write, term: &Terminator) -> fmt::Result {

@@ -72,7 +72,15 @@ impl<D: ValueDomain> NonRelational<D> {
                 &Self::operand_in(values, *a),
                 &Self::operand_in(values, *b),
             ),
-            Rhs::New | Rhs::Load(..) | Rhs::Call(..) => D::top(),
+            Rhs::New
+            | Rhs::Load(..)
+            | Rhs::Call(..)
+            | Rhs::Closure(..)
+            | Rhs::Apply(..)
+            | Rhs::Block(..)
+            | Rhs::Field(..)
+            | Rhs::Tag(..) => D::top(),
+            Rhs::IsBlock(_) => D::constant(0).join(&D::constant(1)),
             Rhs::Select(c, a, b) => match Truth::of(&Self::operand_in(values, *c)) {
                 Truth::Neither => D::bottom(),
                 Truth::True => Self::operand_in(values, *a),
@@ -92,7 +100,7 @@ impl<D: ValueDomain> NonRelational<D> {
                 let value = Self::eval_rhs(rhs, env);
                 env.set(*dest, value);
             }
-            Stmt::Store { .. } | Stmt::Call { .. } => {}
+            Stmt::Store { .. } | Stmt::Call { .. } | Stmt::Apply { .. } => {}
         }
     }
 
@@ -341,7 +349,7 @@ impl<D: ValueDomain, P: Program + ?Sized> Analysis<P> for NonRelational<D> {
 
     fn boundary_state(&self, program: &P) -> Env<D> {
         let mut env = Env::reachable(program.name_count());
-        for &param in program.params() {
+        for &param in program.params().iter().chain(program.captures()) {
             env.set(param, D::top());
         }
         env

@@ -26,7 +26,7 @@ use super::{Env, NonRelational, ValueDomain};
 use crate::cfg::Dominators;
 use crate::engine::{Limits, Solution, Stats, StopReason};
 use crate::lattice::Lattice;
-use crate::program::{BlockId, Cfg, Cond, NameId, Operand, Phi, Program, Rhs, Stmt, Terminator};
+use crate::program::{BlockId, Cfg, Cond, NameId, Operand, Phi, Program, Stmt, Terminator};
 
 /// Updates of one value after which it widens wherever it is (the widening delay applies at the
 /// φs of loop heads).
@@ -168,6 +168,10 @@ impl<P: Program + ?Sized> Program for Renamed<'_, P> {
         self.program.params()
     }
 
+    fn captures(&self) -> &[NameId] {
+        self.program.captures()
+    }
+
     fn phis(&self, b: BlockId) -> &[Phi] {
         match &self.phis[b.index()] {
             Some(phis) => phis,
@@ -234,18 +238,7 @@ enum Site {
 
 /// The operands a statement reads.
 fn stmt_operands(stmt: &Stmt, out: &mut Vec<Operand>) {
-    match stmt {
-        Stmt::Assign { rhs, .. } => match rhs {
-            Rhs::Use(a) => out.push(*a),
-            Rhs::Binary(_, a, b) => out.extend([*a, *b]),
-            Rhs::New => {}
-            Rhs::Load(a, _) => out.push(*a),
-            Rhs::Call(_, args) => out.extend(args.iter().copied()),
-            Rhs::Select(c, a, b) => out.extend([*c, *a, *b]),
-        },
-        Stmt::Store { object, value, .. } => out.extend([*object, *value]),
-        Stmt::Call { args, .. } => out.extend(args.iter().copied()),
-    }
+    stmt.for_each_use(|o| out.push(o));
 }
 
 /// The operands a terminator reads.
@@ -279,28 +272,7 @@ fn rename_operand(o: &mut Operand, current: &[u32]) {
 }
 
 fn rename_stmt(stmt: &mut Stmt, current: &[u32]) {
-    let r = |o: &mut Operand| rename_operand(o, current);
-    match stmt {
-        Stmt::Assign { rhs, .. } => match rhs {
-            Rhs::Use(a) | Rhs::Load(a, _) => r(a),
-            Rhs::Binary(_, a, b) => {
-                r(a);
-                r(b);
-            }
-            Rhs::New => {}
-            Rhs::Call(_, args) => args.iter_mut().for_each(r),
-            Rhs::Select(c, a, b) => {
-                r(c);
-                r(a);
-                r(b);
-            }
-        },
-        Stmt::Store { object, value, .. } => {
-            r(object);
-            r(value);
-        }
-        Stmt::Call { args, .. } => args.iter_mut().for_each(r),
-    }
+    stmt.for_each_use_mut(|o| rename_operand(o, current));
 }
 
 fn rename_terminator(t: &mut Terminator, current: &[u32]) {
@@ -395,7 +367,7 @@ where
             }
         }
     }
-    for &p in program.params() {
+    for &p in program.params().iter().chain(program.captures()) {
         in_scope[p.index()] = true;
     }
     let mut operands = Vec::new();
@@ -609,7 +581,7 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
         writes: Vec::new(),
         received: Vec::new(),
     };
-    for &p in program.params() {
+    for &p in program.params().iter().chain(program.captures()) {
         engine.values[p.index()] = D::top();
     }
     let entry = program.entry();

@@ -229,8 +229,8 @@ impl<D: ValueDomain> Bindings<D> for BlockView<'_, D> {
     }
 }
 
-/// Calls `f` on the names the value of `rhs` depends on (loads and calls give top whatever they
-/// read).
+/// Calls `f` on the names the value of `rhs` depends on (loads, calls, closures and block
+/// operations give top whatever they read).
 fn value_reads(rhs: &Rhs, mut f: impl FnMut(NameId)) {
     let mut name = |o: Operand| {
         if let Operand::Name(n) = o {
@@ -248,7 +248,15 @@ fn value_reads(rhs: &Rhs, mut f: impl FnMut(NameId)) {
             name(*a);
             name(*b);
         }
-        Rhs::New | Rhs::Load(..) | Rhs::Call(..) => {}
+        Rhs::New
+        | Rhs::Load(..)
+        | Rhs::Call(..)
+        | Rhs::Closure(..)
+        | Rhs::Apply(..)
+        | Rhs::Block(..)
+        | Rhs::Field(..)
+        | Rhs::Tag(..)
+        | Rhs::IsBlock(..) => {}
     }
 }
 
@@ -410,7 +418,13 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
                     .count() as u32
             })
             .collect();
-        let store = Store::new(names, &idom, &slots, &complete, program.params());
+        let inputs: Vec<NameId> = program
+            .params()
+            .iter()
+            .chain(program.captures())
+            .copied()
+            .collect();
+        let store = Store::new(names, &idom, &slots, &complete, &inputs);
 
         let (in_offsets, in_edges) = incoming_edges(program);
         let mut snapshot_slot = vec![NONE; n];
