@@ -7,6 +7,7 @@
 pub mod analyses;
 pub mod dom;
 pub mod driver;
+pub mod interproc;
 #[cfg(feature = "llvm")]
 pub mod llvm;
 pub mod progress;

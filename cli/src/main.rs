@@ -2,10 +2,12 @@
 //! writes to the terminal.
 
 use absinthe::engine::Limits;
+use absinthe::interproc::ContextPolicy;
 use absinthe::value::StateRepr;
 use absinthe_cli::analyses::AnalysisName;
 use absinthe_cli::dom;
 use absinthe_cli::driver::{self, Format, Input, Strategy};
+use absinthe_cli::interproc;
 use absinthe_cli::verify::{self, VerifyConfig};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
@@ -97,6 +99,38 @@ struct AnalyzeArgs {
     /// Stop after this many block visits (or instruction evaluations).
     #[arg(long, default_value_t = Limits::default().max_visits)]
     max_visits: u64,
+    /// For core-IR modules: how calls are told apart across functions. `insensitive` (0-CFA,
+    /// one summary per function), `kcfa=K` (the last K call sites), `functional` or
+    /// `functional=N` (one summary per abstract input, at most N per function), or `intra` to
+    /// analyze each function alone with unknown arguments. Default: `insensitive` for modules
+    /// with calls, `intra` otherwise or when `--state` is given.
+    #[arg(long, value_parser = parse_context)]
+    context: Option<ContextArg>,
+    /// For interprocedural analysis: the function to start from (its parameters any integer),
+    /// or `all` to analyze every function with unknown arguments. Default: `main` if the
+    /// module has one, else `all`.
+    #[arg(long, default_value = "auto")]
+    entry: String,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum ContextArg {
+    Intra,
+    Inter(ContextPolicy),
+}
+
+fn parse_context(text: &str) -> Result<ContextArg, String> {
+    if text == "intra" {
+        return Ok(ContextArg::Intra);
+    }
+    ContextPolicy::parse(text)
+        .map(ContextArg::Inter)
+        .ok_or_else(|| {
+            format!(
+                "unknown context policy `{text}`; use insensitive, kcfa=K, functional, \
+             functional=N or intra"
+            )
+        })
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -249,14 +283,54 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         StrategyArg::Worklist => Strategy::Worklist,
         StrategyArg::GraphFree => Strategy::GraphFree,
     };
-    match driver::run(
-        &input,
-        args.analysis,
-        strategy,
-        args.state.map_or(StateRepr::Dense, StateArg::repr),
-        &limits,
-        format,
-    ) {
+    let result = match (&input, args.context) {
+        (Input::Air { module, .. }, context) => {
+            let policy = match context {
+                Some(ContextArg::Inter(policy)) => Some(policy),
+                Some(ContextArg::Intra) => None,
+                // `--state` picks an intraprocedural engine's representation.
+                None if args.state.is_none() && interproc::has_calls(module) => {
+                    Some(ContextPolicy::Insensitive)
+                }
+                None => None,
+            };
+            match policy {
+                Some(_) if args.state.is_some_and(|s| !matches!(s, StateArg::Dense)) => Err(
+                    "interprocedural analysis keeps dense states; use `--context intra` for \
+                     `--state`"
+                        .to_owned(),
+                ),
+                Some(policy) => interproc::run(
+                    module,
+                    args.analysis,
+                    policy,
+                    &interproc::Entry::parse(&args.entry),
+                    &limits,
+                    format,
+                ),
+                None => driver::run(
+                    &input,
+                    args.analysis,
+                    strategy,
+                    args.state.map_or(StateRepr::Dense, StateArg::repr),
+                    &limits,
+                    format,
+                ),
+            }
+        }
+        (_, Some(ContextArg::Inter(_))) => {
+            Err("`--context` applies to core-IR modules; toy programs have no calls".to_owned())
+        }
+        _ => driver::run(
+            &input,
+            args.analysis,
+            strategy,
+            args.state.map_or(StateRepr::Dense, StateArg::repr),
+            &limits,
+            format,
+        ),
+    };
+    match result {
         Ok(report) => {
             print!("{}", report.output);
             for warning in &report.warnings {

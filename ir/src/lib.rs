@@ -22,6 +22,7 @@ pub mod error;
 pub mod function;
 pub mod generate;
 pub mod interp;
+mod interproc;
 pub mod ssa;
 pub mod toy;
 

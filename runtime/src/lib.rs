@@ -24,6 +24,7 @@
 pub mod cfg;
 pub mod engine;
 pub mod graph_free;
+pub mod interproc;
 pub mod lattice;
 #[cfg(feature = "laws")]
 pub mod laws;

@@ -1,0 +1,348 @@
+//! Interprocedural analysis of core-IR modules: runs any analysis's domain across calls with
+//! `absinthe::interproc`, and renders every function with its states joined over contexts.
+
+use crate::analyses::{AnalysisName, ForDomain};
+use crate::driver::{Format, Report};
+use crate::render::{annotated, value_json};
+use absinthe::engine::{Limits, StopReason};
+use absinthe::interproc::{
+    ContextPolicy, FuncSet, InterprocLimits, InterprocSolution, ProcValue, solve_module,
+};
+use absinthe::lattice::{Lattice, Top};
+use absinthe::program::{BlockId, FuncId, Stmt};
+use absinthe::value::{Env, ValueDomain};
+use absinthe_ir::Module;
+use serde_json::{Value, json};
+
+/// Where an interprocedural run starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// `main` when the module has one, else every function.
+    Auto,
+    /// Every function, with parameters and captures that may hold anything.
+    All,
+    /// The function of this name, its parameters any integer.
+    Named(String),
+}
+
+impl Entry {
+    /// Parses `all`, `auto` or a function name.
+    pub fn parse(text: &str) -> Entry {
+        match text {
+            "all" => Entry::All,
+            "auto" => Entry::Auto,
+            name => Entry::Named(name.to_owned()),
+        }
+    }
+
+    /// The entry function of `module`: `Ok(None)` for every function.
+    pub fn resolve(&self, module: &Module) -> Result<Option<FuncId>, String> {
+        match self {
+            Entry::All => Ok(None),
+            Entry::Auto => Ok(module.func_id("main")),
+            Entry::Named(name) => module
+                .func_id(name)
+                .map(Some)
+                .ok_or_else(|| format!("the module has no function `{name}` to start from")),
+        }
+    }
+}
+
+/// Whether `module` has calls, so that its analysis is interprocedural by default.
+pub fn has_calls(module: &Module) -> bool {
+    module
+        .functions
+        .iter()
+        .any(|f| f.blocks().iter().any(|b| b.stmts.iter().any(Stmt::is_call)))
+}
+
+/// Runs `analysis` on `module` interprocedurally and renders it.
+pub fn run(
+    module: &Module,
+    analysis: AnalysisName,
+    policy: ContextPolicy,
+    entry: &Entry,
+    limits: &Limits,
+    format: Format,
+) -> Result<Report, String> {
+    let entry = entry.resolve(module)?;
+    struct Run<'a> {
+        module: &'a Module,
+        analysis: AnalysisName,
+        policy: ContextPolicy,
+        entry: Option<FuncId>,
+        limits: &'a Limits,
+        format: Format,
+    }
+    impl ForDomain for Run<'_> {
+        type Output = Report;
+        fn run<D: ValueDomain>(self) -> Report {
+            let limits = InterprocLimits {
+                intra: self.limits.clone(),
+                ..InterprocLimits::default()
+            };
+            let solution: InterprocSolution<D> = solve_module(
+                self.module,
+                self.entry,
+                self.analysis.conditional(),
+                self.policy,
+                &limits,
+            );
+            let mut warnings = Vec::new();
+            if !solution.stop().is_stable() {
+                warnings.push(format!(
+                    "the interprocedural analysis stopped early ({}); the states shown are not a \
+                     fixpoint and may be unsound",
+                    stop_words(solution.stop())
+                ));
+            }
+            let header = Header {
+                analysis: self.analysis,
+                policy: self.policy,
+                entry: self.entry,
+            };
+            let output = match self.format {
+                Format::Text => text(self.module, &header, &solution),
+                Format::Json => json_doc(self.module, &header, &solution),
+            };
+            Report {
+                output,
+                stable: solution.stop().is_stable(),
+                warnings,
+            }
+        }
+    }
+    Ok(analysis.dispatch(Run {
+        module,
+        analysis,
+        policy,
+        entry,
+        limits,
+        format,
+    }))
+}
+
+fn stop_words(stop: &StopReason) -> String {
+    match stop {
+        StopReason::Stable => "stable".to_owned(),
+        StopReason::Budget { visits } => format!("budget exhausted after {visits} visits"),
+        StopReason::LawViolation { message, .. } => format!("lattice law violated: {message}"),
+    }
+}
+
+struct Header {
+    analysis: AnalysisName,
+    policy: ContextPolicy,
+    entry: Option<FuncId>,
+}
+
+fn entry_name(module: &Module, entry: Option<FuncId>) -> String {
+    entry.map_or_else(
+        || "every function".to_owned(),
+        |f| {
+            module
+                .function(f)
+                .map_or("?", |f| f.name.as_str())
+                .to_owned()
+        },
+    )
+}
+
+/// A value with closures named by their functions: `3`, `closure {inc, dec}`, `⊤ | block`.
+pub fn value_text<D: ValueDomain>(value: &ProcValue<D>, module: &Module) -> String {
+    if value.funcs.is_empty() && !value.block {
+        return value.int.to_string();
+    }
+    if value.is_top() {
+        return "⊤".to_owned();
+    }
+    let mut parts = Vec::new();
+    if !value.int.is_bottom() {
+        parts.push(value.int.to_string());
+    }
+    match &value.funcs {
+        FuncSet::Any => parts.push("any closure".to_owned()),
+        FuncSet::Some(set) if !set.is_empty() => {
+            let names: Vec<&str> = set
+                .iter()
+                .map(|&f| module.function(f).map_or("?", |f| f.name.as_str()))
+                .collect();
+            parts.push(format!("closure {{{}}}", names.join(", ")));
+        }
+        FuncSet::Some(_) => {}
+    }
+    if value.block {
+        parts.push("block".to_owned());
+    }
+    parts.join(" | ")
+}
+
+fn env_text<D: ValueDomain>(env: &Env<ProcValue<D>>, names: &[String], module: &Module) -> String {
+    if !env.is_reachable() {
+        return "unreachable".to_owned();
+    }
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let value = env
+                .values()
+                .get(i)
+                .cloned()
+                .unwrap_or_else(ProcValue::bottom);
+            format!("{name} = {}", value_text(&value, module))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn value_doc<D: ValueDomain>(value: &ProcValue<D>, module: &Module) -> Value {
+    if value.funcs.is_empty() && !value.block {
+        value_json(&value.int)
+    } else {
+        json!(value_text(value, module))
+    }
+}
+
+fn text<D: ValueDomain>(
+    module: &Module,
+    header: &Header,
+    solution: &InterprocSolution<D>,
+) -> String {
+    let mut out = format!(
+        "# analysis: {} (interprocedural; contexts: {}; entry: {})\n",
+        header.analysis,
+        header.policy,
+        entry_name(module, header.entry)
+    );
+    let calls: Vec<String> = solution
+        .call_graph()
+        .into_iter()
+        .map(|(a, b)| format!("{} → {}", func_name(module, a), func_name(module, b)))
+        .collect();
+    out.push_str(&format!(
+        "# call graph: {}\n",
+        if calls.is_empty() {
+            "no calls".to_owned()
+        } else {
+            calls.join(", ")
+        }
+    ));
+    for (index, function) in module.functions.iter().enumerate() {
+        let id = FuncId::new(index);
+        let contexts = solution.instances_of(id).count();
+        if contexts == 0 {
+            out.push_str(&format!("# {}: never called\n", function.name));
+        } else {
+            let (returns, value) = solution.summary(id);
+            let result = if returns {
+                format!("returns {}", value_text(&value, module))
+            } else {
+                "never returns".to_owned()
+            };
+            out.push_str(&format!(
+                "# {}: {contexts} context{}; {result}\n",
+                function.name,
+                if contexts == 1 { "" } else { "s" }
+            ));
+        }
+        let mut code = String::new();
+        // Writing to a String cannot fail.
+        let _ = absinthe_ir::air::print::write_function(&mut code, module, function);
+        let mut states: Vec<Option<String>> = vec![None];
+        for (b, block) in function.blocks().iter().enumerate() {
+            states.push(None);
+            states.extend(block.phis.iter().map(|_| None));
+            if contexts > 0 {
+                for env in solution.block_states(module, id, BlockId::new(b)) {
+                    states.push(Some(env_text(&env, &function.names, module)));
+                }
+            } else {
+                states.extend((0..=block.stmts.len()).map(|_| None));
+            }
+        }
+        let lines: Vec<&str> = code.lines().collect();
+        let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        for (line, state) in lines
+            .iter()
+            .zip(states.into_iter().chain(std::iter::repeat(None)))
+        {
+            match state {
+                Some(state) => out.push_str(&annotated(line, &state, width)),
+                None => out.push_str(line),
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn func_name(module: &Module, f: FuncId) -> &str {
+    module.function(f).map_or("?", |f| f.name.as_str())
+}
+
+fn json_doc<D: ValueDomain>(
+    module: &Module,
+    header: &Header,
+    solution: &InterprocSolution<D>,
+) -> String {
+    let functions: Vec<Value> = module
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(index, function)| {
+            let id = FuncId::new(index);
+            let contexts = solution.instances_of(id).count();
+            let (returns, value) = solution.summary(id);
+            let blocks: Vec<Value> = function
+                .blocks()
+                .iter()
+                .enumerate()
+                .map(|(b, block)| {
+                    let points: Vec<Value> = solution
+                        .block_states(module, id, BlockId::new(b))
+                        .iter()
+                        .enumerate()
+                        .map(|(i, env)| {
+                            let mut state = serde_json::Map::new();
+                            for (n, name) in function.names.iter().enumerate() {
+                                let v = env
+                                    .values()
+                                    .get(n)
+                                    .cloned()
+                                    .unwrap_or_else(ProcValue::bottom);
+                                state.insert(name.clone(), value_doc(&v, module));
+                            }
+                            json!({ "index": i, "reachable": env.is_reachable(), "state": state })
+                        })
+                        .collect();
+                    json!({ "label": block.label, "points": points })
+                })
+                .collect();
+            json!({
+                "name": function.name,
+                "contexts": contexts,
+                "returns": returns,
+                "result": value_doc(&value, module),
+                "blocks": blocks,
+            })
+        })
+        .collect();
+    let calls: Vec<Value> = solution
+        .call_graph()
+        .into_iter()
+        .map(|(a, b)| json!([func_name(module, a), func_name(module, b)]))
+        .collect();
+    let doc = json!({
+        "analysis": header.analysis.as_str(),
+        "interprocedural": true,
+        "contexts": header.policy.to_string(),
+        "entry": entry_name(module, header.entry),
+        "call_graph": calls,
+        "functions": functions,
+    });
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    )
+}

@@ -1,0 +1,222 @@
+//! Interprocedural value analysis on core-IR modules: what each context policy proves on a
+//! hand-written module, the command line, and the comparison with analyzing each function
+//! alone with unknown arguments.
+
+use absinthe::engine::Limits;
+use absinthe::interproc::{ContextPolicy, InterprocLimits, InterprocSolution, solve_module};
+use absinthe::lattice::{Flat, Interval, Lattice};
+use absinthe::program::{BlockId, FuncId};
+use absinthe::value::{NonRelational, ValueDomain};
+use absinthe_ir::{Module, parse_module};
+use std::process::Command;
+
+fn module(path: &str) -> Module {
+    let full = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&full).expect("the sample exists");
+    parse_module(path, &text).expect("the sample parses")
+}
+
+fn solve<D: ValueDomain>(
+    module: &Module,
+    conditional: bool,
+    policy: ContextPolicy,
+) -> InterprocSolution<D> {
+    solve_module(
+        module,
+        module.func_id("main"),
+        conditional,
+        policy,
+        &InterprocLimits::default(),
+    )
+}
+
+fn func(module: &Module, name: &str) -> FuncId {
+    module.func_id(name).expect("the function exists")
+}
+
+const POLICIES: [ContextPolicy; 4] = [
+    ContextPolicy::Insensitive,
+    ContextPolicy::CallStrings(1),
+    ContextPolicy::CallStrings(2),
+    ContextPolicy::Functional {
+        max_per_function: 16,
+    },
+];
+
+#[test]
+fn contexts_tell_the_two_calls_of_add_apart() {
+    let m = module("ir/test_data/calls.air");
+    let main = func(&m, "main");
+    // One summary for both calls of `add` joins (2, 3) with (5, 10): the result is unknown.
+    let insensitive = solve::<Flat<i64>>(&m, false, ContextPolicy::Insensitive);
+    assert!(insensitive.stop().is_stable());
+    let (returns, value) = insensitive.summary(main);
+    assert!(returns);
+    assert_eq!(value.int, Flat::Top);
+    for policy in [
+        ContextPolicy::CallStrings(1),
+        ContextPolicy::Functional {
+            max_per_function: 16,
+        },
+    ] {
+        let s = solve::<Flat<i64>>(&m, false, policy);
+        assert!(s.stop().is_stable(), "{policy}");
+        let (returns, value) = s.summary(main);
+        assert!(returns);
+        assert_eq!(value.int, Flat::Value(15), "{policy}");
+        assert_eq!(s.instances_of(func(&m, "add")).count(), 2, "{policy}");
+    }
+}
+
+#[test]
+fn recursion_terminates_and_branches_bound_what_returns() {
+    let m = module("ir/test_data/calls.air");
+    for policy in POLICIES {
+        let s = solve::<Interval>(&m, true, policy);
+        assert!(s.stop().is_stable(), "{policy}");
+        let (returns, clamp) = s.summary(func(&m, "clamp"));
+        assert!(returns);
+        assert_eq!(clamp.int, Interval::new(0, 100), "{policy}");
+        // `fact` is entered with k = 5 and recursive calls decrease it: inside the recursive
+        // branch, 2 ≤ k ≤ 5.
+        let fact = func(&m, "fact");
+        let rec = BlockId::new(2);
+        let k = m.function(fact).and_then(|f| f.name_id("k")).expect("k");
+        let entry = s.entry_state(fact, rec);
+        assert_eq!(entry.get(k).int, Interval::new(2, 5), "{policy}");
+        assert_eq!(
+            s.call_graph(),
+            vec![
+                (func(&m, "main"), func(&m, "add")),
+                (func(&m, "main"), func(&m, "fact")),
+                (func(&m, "main"), func(&m, "clamp")),
+                (fact, fact),
+            ]
+            .into_iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>(),
+        );
+    }
+}
+
+/// Every block state of every reached function, interprocedurally, is below the state of the
+/// same block analyzed alone with unknown arguments (integer parts; call results are unknown
+/// there).
+pub fn assert_at_least_as_precise<D: ValueDomain>(m: &Module, conditional: bool, what: &str) {
+    for policy in POLICIES {
+        let s = solve_module::<Module, D>(
+            m,
+            m.func_id("main"),
+            conditional,
+            policy,
+            &InterprocLimits::default(),
+        );
+        if !s.stop().is_stable() {
+            continue;
+        }
+        for (index, function) in m.functions.iter().enumerate() {
+            let id = FuncId::new(index);
+            let alone = absinthe::engine::solve(
+                function,
+                &NonRelational::<D>::new(conditional),
+                &Limits::default(),
+            );
+            for b in 0..function.blocks().len() {
+                let inter = s.entry_state(id, BlockId::new(b));
+                let intra = &alone.entry[b];
+                if !inter.is_reachable() {
+                    continue;
+                }
+                assert!(
+                    intra.is_reachable(),
+                    "{what} {policy}: {}:bb{b} reachable only interprocedurally",
+                    function.name
+                );
+                for n in 0..function.names.len() {
+                    let name = absinthe::program::NameId::new(n);
+                    let (i, a) = (inter.get(name).int, intra.get(name));
+                    assert!(
+                        i.leq(&a),
+                        "{what} {policy}: {}:bb{b} {}: {i} interprocedurally, {a} alone",
+                        function.name,
+                        function.names[n]
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn interprocedural_results_are_below_the_intraprocedural_ones_on_the_sample() {
+    let m = module("ir/test_data/calls.air");
+    assert_at_least_as_precise::<Flat<i64>>(&m, false, "const");
+    assert_at_least_as_precise::<Flat<i64>>(&m, true, "sccp");
+    assert_at_least_as_precise::<Interval>(&m, true, "interval");
+}
+
+fn absinthe(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("the absinthe binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_command_line_analyzes_modules_with_calls_interprocedurally() {
+    let (code, out, err) = absinthe(&[
+        "analyze",
+        "ir/test_data/calls.air",
+        "--analysis",
+        "const",
+        "--context",
+        "kcfa=1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("# analysis: const (interprocedural; contexts: kcfa=1; entry: main)"));
+    assert!(out.contains("# main: 1 context; returns 15"), "{out}");
+    assert!(out.contains("# add: 2 contexts; returns ⊤"), "{out}");
+    assert!(out.contains("fact → fact"), "{out}");
+
+    let (code, out, err) = absinthe(&[
+        "analyze",
+        "ir/test_data/calls.air",
+        "--analysis",
+        "interval",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(doc["interprocedural"], true);
+    assert_eq!(doc["contexts"], "insensitive");
+    let clamp = doc["functions"]
+        .as_array()
+        .and_then(|fs| fs.iter().find(|f| f["name"] == "clamp"))
+        .expect("clamp");
+    assert_eq!(clamp["result"], "[0, 100]");
+
+    // Alone, with unknown arguments, as before.
+    let (code, out, _) = absinthe(&["analyze", "ir/test_data/calls.air", "--context", "intra"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("# analysis: const\n"), "{out}");
+
+    let (code, _, err) = absinthe(&[
+        "analyze",
+        "ir/test_data/calls.air",
+        "--context",
+        "sometimes",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("unknown context policy `sometimes`"), "{err}");
+    let (code, _, err) = absinthe(&["analyze", "ir/test_data/calls.air", "--entry", "nope"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no function `nope`"), "{err}");
+}
