@@ -4,7 +4,7 @@
 
 use absinthe::engine::Limits;
 use absinthe::interproc::{ContextPolicy, InterprocLimits, InterprocSolution, solve_module};
-use absinthe::lattice::{Flat, Interval, Lattice};
+use absinthe::lattice::{Flat, Interval};
 use absinthe::program::{BlockId, FuncId};
 use absinthe::value::{NonRelational, ValueDomain};
 use absinthe_ir::{Module, parse_module};
