@@ -586,4 +586,23 @@ pub mod strategies {
     ) -> impl Strategy<Value = FiniteSum<D, N, C>> + Clone {
         vec(inner, 0..6).prop_map(FiniteSum::from_values)
     }
+
+    /// A [`FuncSet`](crate::interproc::FuncSet) over functions `0..6`, or any function.
+    pub fn func_set() -> impl Strategy<Value = crate::interproc::FuncSet> + Clone {
+        use crate::interproc::FuncSet;
+        use crate::program::FuncId;
+        prop_oneof![
+            1 => Just(FuncSet::Any),
+            5 => vec(0u32..6, 0..4)
+                .prop_map(|fs| FuncSet::Some(fs.into_iter().map(FuncId).collect())),
+        ]
+    }
+
+    /// A [`ProcValue`](crate::interproc::ProcValue) whose integer part comes from `ints`.
+    pub fn proc_value<D: crate::value::ValueDomain + 'static>(
+        ints: impl Strategy<Value = D> + Clone,
+    ) -> impl Strategy<Value = crate::interproc::ProcValue<D>> + Clone {
+        (ints, func_set(), any::<bool>())
+            .prop_map(|(int, funcs, block)| crate::interproc::ProcValue { int, funcs, block })
+    }
 }

@@ -43,6 +43,20 @@ fn congruence() {
 }
 
 #[test]
+fn func_set() {
+    check_lattice(strategies::func_set(), CASES);
+    check_top(strategies::func_set(), CASES);
+}
+
+#[test]
+fn proc_value_of_flat_and_interval() {
+    check_lattice(strategies::proc_value(strategies::flat()), CASES);
+    check_top(strategies::proc_value(strategies::flat()), CASES);
+    check_lattice(strategies::proc_value(interval()), CASES);
+    check_top(strategies::proc_value(interval()), CASES);
+}
+
+#[test]
 fn powerset() {
     check_lattice::<Powerset<u8>>(strategies::powerset(), CASES);
 }
