@@ -220,3 +220,31 @@ fn the_command_line_analyzes_modules_with_calls_interprocedurally() {
     assert_ne!(code, 0);
     assert!(err.contains("no function `nope`"), "{err}");
 }
+
+#[test]
+fn declared_analyses_run_across_functions_with_their_declared_context() {
+    use absinthe::value::{Concrete, DeclaredAnalysis};
+    use absinthe_dsl_examples::dom::const_prop::SccpPropAnalysis;
+    use absinthe_dsl_examples::signs::SignsCallStrings;
+    let m = module("ir/test_data/calls.air");
+    let main = m.func_id("main");
+    // A `.dom` analysis, context-insensitive by default.
+    assert_eq!(SccpPropAnalysis::CONTEXT, ContextPolicy::Insensitive);
+    let s = SccpPropAnalysis::solve_module(&m, main);
+    assert!(s.stop().is_stable());
+    let clamp = func(&m, "clamp");
+    assert_eq!(s.instances_of(clamp).count(), 1);
+    // An attribute-declared analysis with `context = "kcfa=2"`: two instances of `add`, and the
+    // sign of what main returns is known.
+    assert_eq!(SignsCallStrings::CONTEXT, ContextPolicy::CallStrings(2));
+    let s = SignsCallStrings::solve_module(&m, main);
+    assert!(s.stop().is_stable());
+    assert_eq!(s.instances_of(func(&m, "add")).count(), 2);
+    let (returns, value) = s.summary(func(&m, "main"));
+    assert!(returns);
+    assert!(
+        !value.int.contains(0) && value.int.contains(15),
+        "{}",
+        value.int
+    );
+}

@@ -320,3 +320,9 @@ pub struct SignsDense;
 #[absinthe::analysis(domain = value::Signals, conditions = "evaluated", state = "sparse")]
 #[derive(Debug)]
 pub struct SignsSparse;
+
+/// The same analysis across the functions of a module, calls told apart by their last two call
+/// sites (see `DeclaredAnalysis::solve_module`).
+#[absinthe::analysis(domain = value::Signals, conditions = "evaluated", context = "kcfa=2")]
+#[derive(Debug)]
+pub struct SignsCallStrings;

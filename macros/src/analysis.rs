@@ -19,6 +19,8 @@ struct AnalysisArgs {
     state: Option<darling::util::SpannedValue<String>>,
     /// `"evaluated"` or `"ignored"`.
     conditions: Option<darling::util::SpannedValue<String>>,
+    /// `"insensitive"`, `"kcfa=K"`, `"functional"` or `"functional=N"`.
+    context: Option<darling::util::SpannedValue<String>>,
     /// Joins at a loop head before widening.
     widening_delay: Option<u32>,
     /// Descending passes after the ascending phase.
@@ -81,6 +83,22 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             true
         }
     };
+    let context = match options.context.as_ref() {
+        None => quote!(#rt::ContextPolicy::Insensitive),
+        Some(text) => match absinthe_domc::codegen::context_policy(text.as_str()) {
+            Some(tokens) => tokens,
+            None => {
+                errors.push(syn::Error::new(
+                    text.span(),
+                    format!(
+                        "unknown context policy `{}`; expected `insensitive`, `kcfa=K`, `functional` or `functional=N`",
+                        text.as_str()
+                    ),
+                ));
+                quote!(#rt::ContextPolicy::Insensitive)
+            }
+        },
+    };
     let Some(domain) = options.domain else {
         errors.at(
             &item.ident,
@@ -105,6 +123,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             const NAME: &'static str = #name;
             const CONDITIONAL: bool = #conditional;
             const STATE: #rt::StateRepr = #state;
+            const CONTEXT: #rt::ContextPolicy = #context;
 
             fn limits() -> #rt::Limits {
                 #rt::Limits {

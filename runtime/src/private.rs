@@ -2,6 +2,7 @@
 //! compiler names. Nothing here is a public API: it may change in any release.
 
 pub use crate::engine::Limits;
+pub use crate::interproc::ContextPolicy;
 pub use crate::lattice::{Changed, Lattice, Thresholds, Top, replace_if_changed};
 pub use crate::lattice::{FiniteSum, Flat, Interval};
 pub use crate::product::{ReducePolicy, ReducedProduct};

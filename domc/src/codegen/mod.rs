@@ -19,6 +19,27 @@ fn rt() -> TokenStream {
     quote!(::absinthe::__private)
 }
 
+/// The `ContextPolicy` an analysis declares, from its text form (`insensitive`, `kcfa=K`,
+/// `functional` or `functional=N`, as the command line writes it); `None` for anything else.
+pub fn context_policy(text: &str) -> Option<TokenStream> {
+    let rt = rt();
+    let (word, number) = match text.split_once('=') {
+        Some((w, n)) => (w, Some(n.parse::<usize>().ok()?)),
+        None => (text, None),
+    };
+    Some(match (word, number) {
+        ("insensitive", None) => quote!(#rt::ContextPolicy::Insensitive),
+        ("kcfa", Some(k)) => quote!(#rt::ContextPolicy::CallStrings(#k)),
+        ("functional", None) => {
+            quote!(#rt::ContextPolicy::Functional { max_per_function: 16usize })
+        }
+        ("functional", Some(n)) if n > 0 => {
+            quote!(#rt::ContextPolicy::Functional { max_per_function: #n })
+        }
+        _ => return None,
+    })
+}
+
 /// `#[doc = "…"]` naming the declaration an impl came from.
 fn provenance(what: &str, origin: &crate::model::Origin) -> TokenStream {
     let text = format!(" {what}, generated from {}.", origin.describe);

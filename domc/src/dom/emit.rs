@@ -125,6 +125,8 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
         "ssa" => quote!(::absinthe::__private::StateRepr::Ssa),
         _ => quote!(::absinthe::__private::StateRepr::Dense),
     };
+    let context = codegen::context_policy(&a.context)
+        .unwrap_or_else(|| quote!(::absinthe::__private::ContextPolicy::Insensitive));
     let delay = a.widening_delay;
     let narrowing = a.narrowing;
     let program = &a.program;
@@ -141,6 +143,8 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
             pub const CONDITIONAL: bool = #conditional;
             /// How the declaration asks states to be stored.
             pub const STATE: ::absinthe::__private::StateRepr = #state;
+            /// How the declaration asks calls to be told apart across functions.
+            pub const CONTEXT: ::absinthe::__private::ContextPolicy = #context;
             /// The programs it is declared for: `toy`, `air` or `any`.
             pub const PROGRAM: &'static str = #program;
 
@@ -164,6 +168,7 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
             const NAME: &'static str = #text;
             const CONDITIONAL: bool = #conditional;
             const STATE: ::absinthe::__private::StateRepr = #name::STATE;
+            const CONTEXT: ::absinthe::__private::ContextPolicy = #name::CONTEXT;
             fn limits() -> ::absinthe::__private::Limits { #name::limits() }
         }
     }

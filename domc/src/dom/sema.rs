@@ -44,6 +44,9 @@ pub struct AnalysisDecl {
     pub conditional: bool,
     /// How states are stored: `dense`, `sparse`, `sparse-temporal` or `ssa`.
     pub state: String,
+    /// How calls are told apart across functions: `insensitive`, `kcfa=K`, `functional` or
+    /// `functional=N`.
+    pub context: String,
     /// Joins at a loop head before widening.
     pub widening_delay: u32,
     /// Descending passes after the ascending phase.
@@ -1455,6 +1458,7 @@ impl Sema {
             domain: String::new(),
             conditional: true,
             state: "dense".into(),
+            context: "insensitive".into(),
             widening_delay: 2,
             narrowing: 2,
             program: "any".into(),
@@ -1518,6 +1522,22 @@ impl Sema {
                         "unknown state",
                     ),
                 },
+                "context" => match values.as_slice() {
+                    [ast::Setting::Word(w)] if w.text == "insensitive" => decl.context = "insensitive".into(),
+                    [ast::Setting::Word(w)] if w.text == "functional" => decl.context = "functional".into(),
+                    [ast::Setting::Word(w), ast::Setting::Int(n, _)]
+                        if (w.text == "kcfa" || (w.text == "functional" && *n > 0)) && *n <= 64 =>
+                    {
+                        decl.context = format!("{}={n}", w.text)
+                    }
+                    _ => self.error_help(
+                        file,
+                        span,
+                        "expected `insensitive`, `kcfa K` or `functional` (optionally `functional N`)".into(),
+                        "unknown context policy",
+                        "`kcfa 2` tells calls apart by their last two call sites; `functional 8` keeps up to 8 summaries per function, one per abstract input".into(),
+                    ),
+                },
                 "widening_delay" => match int(values) {
                     Some(k) => decl.widening_delay = k,
                     None => self.error(file, span, "expected a number of joins".into(), "expected an integer"),
@@ -1535,7 +1555,7 @@ impl Sema {
                     key.span.clone(),
                     format!("`{other}` is not an analysis setting"),
                     "unknown setting",
-                    "the settings are `domain`, `direction`, `conditions`, `state`, `widening_delay`, `narrowing` and `program`".into(),
+                    "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `widening_delay`, `narrowing` and `program`".into(),
                 ),
             }
         }

@@ -129,8 +129,28 @@ pub trait DeclaredAnalysis {
     const CONDITIONAL: bool;
     /// How states are stored.
     const STATE: StateRepr = StateRepr::Dense;
+    /// How calls are told apart when the analysis runs across the functions of a module.
+    const CONTEXT: crate::interproc::ContextPolicy = crate::interproc::ContextPolicy::Insensitive;
     /// The engine limits the declaration asks for.
     fn limits() -> crate::engine::Limits;
+
+    /// Runs the analysis across the functions of `module` from `entry` (every function when
+    /// `None`) with the declared context policy and limits; see [`crate::interproc`].
+    fn solve_module<M: crate::interproc::Module>(
+        module: &M,
+        entry: Option<crate::program::FuncId>,
+    ) -> crate::interproc::InterprocSolution<Self::Domain> {
+        crate::interproc::solve_module(
+            module,
+            entry,
+            Self::CONDITIONAL,
+            Self::CONTEXT,
+            &crate::interproc::InterprocLimits {
+                intra: Self::limits(),
+                ..Default::default()
+            },
+        )
+    }
 
     /// Runs the analysis on `program` with the declared state representation and limits.
     fn solve<P: crate::program::Program + ?Sized>(program: &P) -> ValueSolution<Self::Domain> {

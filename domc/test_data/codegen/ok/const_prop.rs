@@ -732,6 +732,8 @@ pub mod const_prop {
         pub const CONDITIONAL: bool = false;
         /// How the declaration asks states to be stored.
         pub const STATE: ::absinthe::__private::StateRepr = ::absinthe::__private::StateRepr::Dense;
+        /// How the declaration asks calls to be told apart across functions.
+        pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
         /// The analysis, ready for `absinthe::engine::solve`.
@@ -752,6 +754,7 @@ pub mod const_prop {
         const NAME: &'static str = "const_prop";
         const CONDITIONAL: bool = false;
         const STATE: ::absinthe::__private::StateRepr = ConstPropAnalysis::STATE;
+        const CONTEXT: ::absinthe::__private::ContextPolicy = ConstPropAnalysis::CONTEXT;
         fn limits() -> ::absinthe::__private::Limits {
             ConstPropAnalysis::limits()
         }
@@ -766,6 +769,8 @@ pub mod const_prop {
         pub const CONDITIONAL: bool = true;
         /// How the declaration asks states to be stored.
         pub const STATE: ::absinthe::__private::StateRepr = ::absinthe::__private::StateRepr::Dense;
+        /// How the declaration asks calls to be told apart across functions.
+        pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
         /// The analysis, ready for `absinthe::engine::solve`.
@@ -786,6 +791,7 @@ pub mod const_prop {
         const NAME: &'static str = "sccp_prop";
         const CONDITIONAL: bool = true;
         const STATE: ::absinthe::__private::StateRepr = SccpPropAnalysis::STATE;
+        const CONTEXT: ::absinthe::__private::ContextPolicy = SccpPropAnalysis::CONTEXT;
         fn limits() -> ::absinthe::__private::Limits {
             SccpPropAnalysis::limits()
         }
