@@ -61,6 +61,7 @@ pub struct Instance<D> {
     pub solution: Solution<Env<ProcValue<D>>>,
 }
 
+#[derive(Debug)]
 struct Slot<D> {
     func: FuncId,
     context: Context,
@@ -75,6 +76,7 @@ struct Slot<D> {
 }
 
 /// Everything the instances share: read during a run, changed between runs.
+#[derive(Debug)]
 struct Table<D> {
     slots: Vec<Slot<D>>,
     index: BTreeMap<(FuncId, Context), usize>,
@@ -370,9 +372,8 @@ impl<M: Module, D: ValueDomain> Analysis<M::Function> for Body<'_, M, D> {
 #[derive(Debug)]
 pub struct InterprocSolution<D> {
     instances: Vec<Instance<D>>,
-    captures: Vec<Vec<ProcValue<D>>>,
-    inputs_seen: BTreeMap<FuncId, Vec<Vec<ProcValue<D>>>>,
-    index: BTreeMap<(FuncId, Context), usize>,
+    /// The final summaries, for replaying blocks (slots hold no solutions).
+    table: Table<D>,
     callees: Vec<BTreeSet<usize>>,
     policy: ContextPolicy,
     conditional: bool,
@@ -398,7 +399,10 @@ impl<D: ValueDomain> InterprocSolution<D> {
 
     /// The join of the values closures of `func` capture, one per capture.
     pub fn captures(&self, func: FuncId) -> &[ProcValue<D>] {
-        self.captures.get(func.index()).map_or(&[], Vec::as_slice)
+        self.table
+            .captures
+            .get(func.index())
+            .map_or(&[], |(c, _)| c.as_slice())
     }
 
     /// Why the solver stopped: [`StopReason::Stable`] unless a budget ran out or a domain broke
@@ -464,11 +468,10 @@ impl<D: ValueDomain> InterprocSolution<D> {
         };
         let stmts = program.stmts(block);
         let mut states = vec![Env::Unreachable; stmts.len() + 1];
-        let table = self.table_view();
         for instance in self.instances_of(func) {
             let body = Body {
                 module,
-                table: &table,
+                table: &self.table,
                 func,
                 context: &instance.context,
                 inputs: &instance.inputs,
@@ -489,31 +492,6 @@ impl<D: ValueDomain> InterprocSolution<D> {
             states[stmts.len()] = states[stmts.len()].join(&env);
         }
         states
-    }
-
-    /// A read-only table with the final summaries, for replaying blocks.
-    fn table_view(&self) -> Table<D> {
-        Table {
-            slots: self
-                .instances
-                .iter()
-                .map(|i| Slot {
-                    func: i.func,
-                    context: i.context.clone(),
-                    inputs: i.inputs.clone(),
-                    input_growths: 0,
-                    returns: i.returns,
-                    output: i.output.clone(),
-                    output_growths: 0,
-                    callers: BTreeSet::new(),
-                    callees: BTreeSet::new(),
-                    solution: None,
-                })
-                .collect(),
-            index: self.index.clone(),
-            inputs_seen: self.inputs_seen.clone(),
-            captures: self.captures.iter().map(|c| (c.clone(), 0)).collect(),
-        }
     }
 }
 
@@ -845,12 +823,13 @@ impl<M: Module, D: ValueDomain> Solver<'_, M, D> {
         }
     }
 
-    fn finish(self) -> InterprocSolution<D> {
+    fn finish(mut self) -> InterprocSolution<D> {
         let mut callees = Vec::new();
         let mut instances = Vec::new();
-        for slot in self.table.slots {
-            callees.push(slot.callees);
-            let solution = slot.solution.unwrap_or_else(|| Solution {
+        for slot in &mut self.table.slots {
+            callees.push(std::mem::take(&mut slot.callees));
+            slot.callers.clear();
+            let solution = slot.solution.take().unwrap_or_else(|| Solution {
                 entry: Vec::new(),
                 exit: Vec::new(),
                 stop: StopReason::Stable,
@@ -858,18 +837,16 @@ impl<M: Module, D: ValueDomain> Solver<'_, M, D> {
             });
             instances.push(Instance {
                 func: slot.func,
-                context: slot.context,
-                inputs: slot.inputs,
+                context: slot.context.clone(),
+                inputs: slot.inputs.clone(),
                 returns: slot.returns,
-                output: slot.output,
+                output: slot.output.clone(),
                 solution,
             });
         }
         InterprocSolution {
             instances,
-            captures: self.table.captures.into_iter().map(|(c, _)| c).collect(),
-            inputs_seen: self.table.inputs_seen,
-            index: self.table.index,
+            table: self.table,
             callees,
             policy: self.policy,
             conditional: self.conditional,
