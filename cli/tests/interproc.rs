@@ -248,3 +248,210 @@ fn declared_analyses_run_across_functions_with_their_declared_context() {
         value.int
     );
 }
+
+/// Builds a module from functions given as `(name, params, captures, names, blocks)`.
+mod build {
+    use absinthe::program::{BlockId, NameId, Terminator};
+    use absinthe_ir::{Block, Function, Module};
+
+    pub struct F {
+        pub name: &'static str,
+        pub params: Vec<u32>,
+        pub captures: Vec<u32>,
+        pub names: Vec<&'static str>,
+        pub blocks: Vec<(Vec<absinthe::program::Stmt>, Terminator)>,
+    }
+
+    pub fn module(functions: Vec<F>) -> Module {
+        Module {
+            functions: functions
+                .into_iter()
+                .map(|f| {
+                    let blocks = f
+                        .blocks
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, (stmts, term))| Block {
+                            label: format!("bb{i}"),
+                            phis: Vec::new(),
+                            stmts,
+                            term,
+                        })
+                        .collect();
+                    let mut func = Function::new(
+                        f.name.to_owned(),
+                        false,
+                        f.params.into_iter().map(NameId).collect(),
+                        f.names.into_iter().map(str::to_owned).collect(),
+                        blocks,
+                    );
+                    func.captures = f.captures.into_iter().map(NameId).collect();
+                    func
+                })
+                .collect(),
+            fields: Vec::new(),
+        }
+    }
+
+    pub fn b(i: usize) -> BlockId {
+        BlockId::new(i)
+    }
+}
+
+/// `main(n)` picks one of two closures on `n`'s sign and applies it, directly and through the
+/// higher-order `twice(g, x) = g(g(x))`.
+fn closures_module() -> Module {
+    use absinthe::program::{Cond, FuncId, NameId, Op, Operand, Rhs, Stmt, Terminator};
+    use build::{F, b, module};
+    let n = |i: u32| Operand::Name(NameId(i));
+    let assign = |dest: u32, rhs: Rhs| Stmt::Assign {
+        dest: NameId(dest),
+        rhs,
+    };
+    module(vec![
+        // main(n): 0 n, 1 c1, 2 c2, 3 f, 4 r, 5 s
+        F {
+            name: "main",
+            params: vec![0],
+            captures: vec![],
+            names: vec!["n", "c1", "c2", "f", "r", "s"],
+            blocks: vec![
+                (
+                    vec![
+                        assign(1, Rhs::Closure(FuncId(1), Box::new([Operand::Int(3)]))),
+                        assign(2, Rhs::Closure(FuncId(2), Box::new([]))),
+                    ],
+                    Terminator::Branch {
+                        cond: Cond::Compare(Op::Lt, n(0), Operand::Int(0)),
+                        then_to: b(1),
+                        else_to: b(2),
+                    },
+                ),
+                (vec![assign(3, Rhs::Use(n(1)))], Terminator::Goto(b(3))),
+                (vec![assign(3, Rhs::Use(n(2)))], Terminator::Goto(b(3))),
+                (
+                    vec![
+                        assign(4, Rhs::Apply(n(3), Box::new([Operand::Int(10)]))),
+                        assign(5, Rhs::Call(FuncId(3), Box::new([n(1), Operand::Int(1)]))),
+                    ],
+                    Terminator::Return(Some(n(4))),
+                ),
+            ],
+        },
+        // inc(x) [k]: 0 x, 1 k, 2 r
+        F {
+            name: "inc",
+            params: vec![0],
+            captures: vec![1],
+            names: vec!["x", "k", "r"],
+            blocks: vec![(
+                vec![assign(2, Rhs::Binary(Op::Add, n(0), n(1)))],
+                Terminator::Return(Some(n(2))),
+            )],
+        },
+        // dbl(x): 0 x, 1 r
+        F {
+            name: "dbl",
+            params: vec![0],
+            captures: vec![],
+            names: vec!["x", "r"],
+            blocks: vec![(
+                vec![assign(1, Rhs::Binary(Op::Mul, n(0), Operand::Int(2)))],
+                Terminator::Return(Some(n(1))),
+            )],
+        },
+        // twice(g, x): 0 g, 1 x, 2 y, 3 z
+        F {
+            name: "twice",
+            params: vec![0, 1],
+            captures: vec![],
+            names: vec!["g", "x", "y", "z"],
+            blocks: vec![(
+                vec![
+                    assign(2, Rhs::Apply(n(0), Box::new([n(1)]))),
+                    assign(3, Rhs::Apply(n(0), Box::new([n(2)]))),
+                ],
+                Terminator::Return(Some(n(3))),
+            )],
+        },
+        // never(x): not called.
+        F {
+            name: "never",
+            params: vec![0],
+            captures: vec![],
+            names: vec!["x"],
+            blocks: vec![(vec![], Terminator::Return(Some(n(0))))],
+        },
+    ])
+}
+
+#[test]
+fn apply_is_resolved_by_the_analysis_own_closure_values() {
+    let m = closures_module();
+    for policy in POLICIES {
+        let s = solve::<Interval>(&m, true, policy);
+        assert!(s.stop().is_stable(), "{policy}");
+        // `f` is a closure of inc or dbl; applying it to 10 gives 13 or 20. `twice` applies its
+        // parameter, a closure of inc only, to 1 and then to 4. With one summary per function
+        // the arguments of inc's three calls join (and widen): only containment holds.
+        let (_, main_result) = s.summary(func(&m, "main"));
+        let (_, twice) = s.summary(func(&m, "twice"));
+        if policy == ContextPolicy::Insensitive {
+            assert!(main_result.int.contains(13) && main_result.int.contains(20));
+            assert!(twice.int.contains(7));
+        } else {
+            assert_eq!(main_result.int, Interval::new(13, 20), "{policy}");
+            assert_eq!(twice.int, Interval::new(7, 7), "{policy}");
+        }
+        assert!(main_result.funcs.is_empty() && !main_result.block);
+        assert_eq!(s.captures(func(&m, "inc"))[0].int, Interval::new(3, 3));
+        let graph: Vec<(&str, &str)> = s
+            .call_graph()
+            .into_iter()
+            .map(|(a, b)| {
+                (
+                    m.functions[a.index()].name.as_str(),
+                    m.functions[b.index()].name.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            graph,
+            vec![
+                ("main", "inc"),
+                ("main", "dbl"),
+                ("main", "twice"),
+                ("twice", "inc")
+            ],
+            "{policy}"
+        );
+        assert!(!s.is_reached(func(&m, "never")));
+    }
+    // With every function an entry, parameters may be any closure: `twice` may call any
+    // function of one parameter, and `never` is analyzed too.
+    let all = solve_module::<Module, Interval>(
+        &m,
+        None,
+        true,
+        ContextPolicy::Insensitive,
+        &InterprocLimits::default(),
+    );
+    assert!(all.stop().is_stable());
+    assert!(all.is_reached(func(&m, "never")));
+    assert!(
+        all.call_graph()
+            .contains(&(func(&m, "twice"), func(&m, "never")))
+    );
+}
+
+#[test]
+fn results_are_deterministic() {
+    let m = closures_module();
+    for policy in POLICIES {
+        let render = || {
+            let s = solve::<Interval>(&m, true, policy);
+            format!("{:?} {:?}", s.instances(), s.call_graph())
+        };
+        assert_eq!(render(), render(), "{policy}");
+    }
+}
