@@ -108,13 +108,17 @@ impl Function {
         self.blocks.iter().map(|b| b.stmts.len()).sum()
     }
 
-    /// Renumbers names in order of first appearance (parameters first, then φs, statements and
+    /// Renumbers names in order of first appearance (parameters first, then captures, φs,
+    /// statements and
     /// terminators block by block, a definition before the operands of its right-hand side) and
     /// drops names never mentioned. The parser produces functions already in this order.
     pub fn canonicalize_names(&mut self) {
         let mut r = Renamer::new(self.names.len());
         for p in &mut self.params {
             r.name(p);
+        }
+        for c in &mut self.captures {
+            r.name(c);
         }
         for block in &mut self.blocks {
             for phi in &mut block.phis {

@@ -155,6 +155,11 @@ pub enum TrapReason {
     NoReturnValue,
     /// A call to a function that does not exist, or with the wrong number of arguments.
     BadCall,
+    /// `apply` of a value that is not a closure.
+    NotAClosure,
+    /// A field read by position (`a[i]`) or a `tag` of a value that is not a block, or a
+    /// position past the block's fields.
+    NotABlock,
     /// The program is malformed (a missing block or φ entry); the parser never produces these.
     Malformed,
 }
@@ -208,6 +213,62 @@ impl<F: FnMut(BlockId, usize, &[Option<Value>])> Observer for F {
     }
 }
 
+/// Sees every frame's environment before each of its statements and terminators.
+pub trait FrameObserver {
+    /// Called before statement `index` of `block` of `func` (`index` equal to the statement
+    /// count for the terminator) in a frame `depth` calls deep (1 for the top-level frame).
+    fn before(
+        &mut self,
+        depth: usize,
+        func: FuncId,
+        block: BlockId,
+        index: usize,
+        env: &[Option<Value>],
+    );
+}
+
+impl<F: FnMut(usize, FuncId, BlockId, usize, &[Option<Value>])> FrameObserver for F {
+    fn before(
+        &mut self,
+        depth: usize,
+        func: FuncId,
+        block: BlockId,
+        index: usize,
+        env: &[Option<Value>],
+    ) {
+        self(depth, func, block, index, env);
+    }
+}
+
+/// Shows a top-level [`Observer`] the top-level frame only.
+struct TopLevel<'o>(&'o mut dyn Observer);
+
+impl FrameObserver for TopLevel<'_> {
+    fn before(
+        &mut self,
+        depth: usize,
+        _: FuncId,
+        block: BlockId,
+        index: usize,
+        env: &[Option<Value>],
+    ) {
+        if depth == 1 {
+            self.0.before(block, index, env);
+        }
+    }
+}
+
+/// What a heap object is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObjectKind {
+    /// A mutable object from `new`, its fields indexed by [`FieldId`].
+    Object,
+    /// An immutable block with this constructor tag, its fields by position.
+    Block(u32),
+    /// A closure of this function, its captured values by position.
+    Closure(FuncId),
+}
+
 /// An observer that does nothing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoObserver;
@@ -223,8 +284,34 @@ pub struct Run {
     pub outcome: Outcome,
     /// Statements and terminators executed.
     pub steps: u64,
-    /// The heap at the end: one field vector per object, indexed by [`FieldId`].
+    /// The heap at the end: one field vector per object (indexed by [`FieldId`] for objects,
+    /// by position for blocks and closures).
     pub heap: Vec<Vec<Option<Value>>>,
+    /// What each heap object is, in the order of `heap`.
+    pub kinds: Vec<ObjectKind>,
+}
+
+/// The heap of a run: field vectors and what each object is.
+#[derive(Default)]
+struct Heap {
+    fields: Vec<Vec<Option<Value>>>,
+    kinds: Vec<ObjectKind>,
+}
+
+impl Heap {
+    fn alloc(&mut self, kind: ObjectKind, fields: Vec<Option<Value>>) -> Result<Value, Stop> {
+        let r = u32::try_from(self.fields.len()).map_err(|_| Stop::Outcome(Outcome::OutOfSteps))?;
+        self.fields.push(fields);
+        self.kinds.push(kind);
+        Ok(Value::Ref(r))
+    }
+
+    fn kind(&self, v: Value) -> Option<ObjectKind> {
+        match v {
+            Value::Ref(r) => self.kinds.get(r as usize).copied(),
+            Value::Int(_) => None,
+        }
+    }
 }
 
 struct Frame<'m> {
@@ -253,12 +340,23 @@ pub fn run(
     limits: &Limits,
     observer: &mut dyn Observer,
 ) -> Run {
-    let mut heap: Vec<Vec<Option<Value>>> = Vec::new();
+    run_all_frames(module, entry, args, limits, &mut TopLevel(observer))
+}
+
+/// [`run`], showing `observer` every frame, callees included.
+pub fn run_all_frames(
+    module: &Module,
+    entry: FuncId,
+    args: &[i64],
+    limits: &Limits,
+    observer: &mut dyn FrameObserver,
+) -> Run {
+    let mut heap = Heap::default();
     let mut steps = 0u64;
     let outcome = match module.function(entry) {
         Some(func) if func.params.len() == args.len() && limits.max_depth > 0 => {
             let args: Vec<Value> = args.iter().map(|&a| Value::Int(a)).collect();
-            let frame = new_frame(entry, func, &args);
+            let frame = new_frame(entry, func, &args, &[]);
             execute(module, frame, limits, observer, &mut heap, &mut steps)
         }
         Some(_) if limits.max_depth == 0 => Outcome::TooDeep,
@@ -272,15 +370,28 @@ pub fn run(
     Run {
         outcome,
         steps,
-        heap,
+        heap: heap.fields,
+        kinds: heap.kinds,
     }
 }
 
-fn new_frame<'m>(id: FuncId, func: &'m Function, args: &[Value]) -> Frame<'m> {
+/// A frame of `func` with its parameters bound to `args` and its captures to `captured`
+/// (missing captures stay unassigned).
+fn new_frame<'m>(
+    id: FuncId,
+    func: &'m Function,
+    args: &[Value],
+    captured: &[Option<Value>],
+) -> Frame<'m> {
     let mut env = vec![None; func.names.len()];
     for (p, &a) in func.params.iter().zip(args) {
         if let Some(slot) = env.get_mut(p.index()) {
             *slot = Some(a);
+        }
+    }
+    for (c, &v) in func.captures.iter().zip(captured) {
+        if let Some(slot) = env.get_mut(c.index()) {
+            *slot = v;
         }
     }
     Frame {
@@ -325,11 +436,17 @@ fn set(env: &mut [Option<Value>], n: NameId, v: Value) {
     }
 }
 
-fn object(env: &[Option<Value>], o: Operand) -> Result<usize, Stop> {
-    match read(env, o)? {
-        Value::Ref(r) => Ok(r as usize),
-        Value::Int(_) => Err(Stop::Trap(TrapReason::NotAnObject)),
+/// The heap index of the `new` object `o` holds.
+fn object(env: &[Option<Value>], heap: &Heap, o: Operand) -> Result<usize, Stop> {
+    let v = read(env, o)?;
+    match (v, heap.kind(v)) {
+        (Value::Ref(r), Some(ObjectKind::Object)) => Ok(r as usize),
+        _ => Err(Stop::Trap(TrapReason::NotAnObject)),
     }
+}
+
+fn read_all(env: &[Option<Value>], operands: &[Operand]) -> Result<Vec<Option<Value>>, Stop> {
+    operands.iter().map(|&o| read(env, o).map(Some)).collect()
 }
 
 /// What a statement does besides possibly stopping.
@@ -351,8 +468,8 @@ fn execute<'m>(
     module: &'m Module,
     top: Frame<'m>,
     limits: &Limits,
-    observer: &mut dyn Observer,
-    heap: &mut Vec<Vec<Option<Value>>>,
+    observer: &mut dyn FrameObserver,
+    heap: &mut Heap,
     steps: &mut u64,
 ) -> Outcome {
     let mut stack = vec![top];
@@ -367,9 +484,7 @@ fn execute<'m>(
         if *steps >= limits.max_steps {
             return Outcome::OutOfSteps;
         }
-        if depth == 1 {
-            observer.before(frame.block, frame.index, &frame.env);
-        }
+        observer.before(depth, frame.id, frame.block, frame.index, &frame.env);
         *steps += 1;
         let Some(stmt) = block.stmts.get(frame.index) else {
             match terminate(&block.term, &frame.env) {
@@ -417,7 +532,7 @@ fn statement<'m>(
     module: &'m Module,
     frame: &Frame<'m>,
     stmt: &Stmt,
-    heap: &mut Vec<Vec<Option<Value>>>,
+    heap: &mut Heap,
     depth: usize,
     limits: &Limits,
 ) -> Result<Effect<'m>, Stop> {
@@ -427,15 +542,11 @@ fn statement<'m>(
         Stmt::Assign { dest, rhs } => match rhs {
             Rhs::Use(a) => assign(*dest, read(env, *a)?),
             Rhs::Binary(op, a, b) => assign(*dest, binary(env, *op, *a, *b)?),
-            Rhs::New => {
-                let r =
-                    u32::try_from(heap.len()).map_err(|_| Stop::Outcome(Outcome::OutOfSteps))?;
-                heap.push(Vec::new());
-                assign(*dest, Value::Ref(r))
-            }
+            Rhs::New => assign(*dest, heap.alloc(ObjectKind::Object, Vec::new())?),
             Rhs::Load(o, field) => {
-                let obj = object(env, *o)?;
+                let obj = object(env, heap, *o)?;
                 let v = heap
+                    .fields
                     .get(obj)
                     .and_then(|fields| fields.get(field.index()))
                     .copied()
@@ -449,22 +560,60 @@ fn statement<'m>(
                 let taken = read_int(env, *c, TrapReason::BranchOnRef)? != 0;
                 assign(*dest, read(env, if taken { *a } else { *b })?)
             }
-            Rhs::Closure(..)
-            | Rhs::Apply(..)
-            | Rhs::Block(..)
-            | Rhs::Field(..)
-            | Rhs::Tag(..)
-            | Rhs::IsBlock(..) => Err(Stop::Trap(TrapReason::Malformed)),
+            Rhs::Closure(f, captured) => {
+                if module
+                    .function(*f)
+                    .is_none_or(|func| func.captures.len() != captured.len())
+                {
+                    return Err(Stop::Trap(TrapReason::BadCall));
+                }
+                let values = read_all(env, captured)?;
+                assign(*dest, heap.alloc(ObjectKind::Closure(*f), values)?)
+            }
+            Rhs::Apply(c, args) => apply(module, env, heap, *c, args, depth, limits)
+                .map(|f| Effect::Call(f, Some(*dest))),
+            Rhs::Block(tag, fields) => {
+                let values = read_all(env, fields)?;
+                assign(*dest, heap.alloc(ObjectKind::Block(*tag), values)?)
+            }
+            Rhs::Field(b, index) => {
+                let v = read(env, *b)?;
+                let Some(ObjectKind::Block(_)) = heap.kind(v) else {
+                    return Err(Stop::Trap(TrapReason::NotABlock));
+                };
+                let Value::Ref(r) = v else {
+                    return Err(Stop::Trap(TrapReason::NotABlock));
+                };
+                let field = heap
+                    .fields
+                    .get(r as usize)
+                    .and_then(|fields| fields.get(*index as usize))
+                    .copied()
+                    .flatten()
+                    .ok_or(Stop::Trap(TrapReason::NotABlock))?;
+                assign(*dest, field)
+            }
+            Rhs::Tag(b) => match heap.kind(read(env, *b)?) {
+                Some(ObjectKind::Block(tag)) => assign(*dest, Value::Int(i64::from(tag))),
+                _ => Err(Stop::Trap(TrapReason::NotABlock)),
+            },
+            Rhs::IsBlock(a) => {
+                let is_block = matches!(read(env, *a)?, Value::Ref(_));
+                assign(*dest, Value::Int(i64::from(is_block)))
+            }
         },
-        Stmt::Apply { .. } => Err(Stop::Trap(TrapReason::Malformed)),
+        Stmt::Apply { callee, args } => {
+            apply(module, env, heap, *callee, args, depth, limits).map(|f| Effect::Call(f, None))
+        }
         Stmt::Store {
             object: o,
             field,
             value,
         } => {
-            let obj = object(env, *o)?;
+            let obj = object(env, heap, *o)?;
             let v = read(env, *value)?;
             let fields = heap
+                .fields
                 .get_mut(obj)
                 .ok_or(Stop::Trap(TrapReason::NotAnObject))?;
             store_field(fields, *field, v);
@@ -503,7 +652,37 @@ fn call<'m>(
     if depth >= limits.max_depth {
         return Err(Stop::Outcome(Outcome::TooDeep));
     }
-    Ok(new_frame(callee, func, &values))
+    Ok(new_frame(callee, func, &values, &[]))
+}
+
+/// The frame of `apply c(args)`: `c` must hold a closure of a function taking `args.len()`
+/// parameters.
+fn apply<'m>(
+    module: &'m Module,
+    env: &[Option<Value>],
+    heap: &Heap,
+    c: Operand,
+    args: &[Operand],
+    depth: usize,
+    limits: &Limits,
+) -> Result<Frame<'m>, Stop> {
+    let closure = read(env, c)?;
+    let (Value::Ref(r), Some(ObjectKind::Closure(f))) = (closure, heap.kind(closure)) else {
+        return Err(Stop::Trap(TrapReason::NotAClosure));
+    };
+    let func = module
+        .function(f)
+        .filter(|func| func.params.len() == args.len())
+        .ok_or(Stop::Trap(TrapReason::BadCall))?;
+    let values = args
+        .iter()
+        .map(|&a| read(env, a))
+        .collect::<Result<Vec<Value>, Stop>>()?;
+    if depth >= limits.max_depth {
+        return Err(Stop::Outcome(Outcome::TooDeep));
+    }
+    let captured = heap.fields.get(r as usize).map_or(&[][..], Vec::as_slice);
+    Ok(new_frame(f, func, &values, captured))
 }
 
 /// Evaluates a terminator.

@@ -122,13 +122,16 @@ pub fn to_ssa(function: &Function) -> Function {
             }
         }
     }
-    Function::new(
+    let mut converted = Function::new(
         function.name.clone(),
         true,
         function.params.clone(),
         renamer.names,
         blocks,
-    )
+    );
+    // Captures, like parameters, are defined on entry and keep their names as first versions.
+    converted.captures = function.captures.clone();
+    converted
 }
 
 /// Per block, the names some path from its start reads before writing them (whether or not the
@@ -211,13 +214,15 @@ fn with_fresh_entry(function: &Function) -> Function {
         };
         blocks.push(block);
     }
-    Function::new(
+    let mut shifted = Function::new(
         function.name.clone(),
         false,
         function.params.clone(),
         function.names.clone(),
         blocks,
-    )
+    );
+    shifted.captures = function.captures.clone();
+    shifted
 }
 
 /// The versions of each name during renaming.

@@ -46,7 +46,7 @@ fn air_missing_operand() {
     check_air(
         "fn f() {\nbb0:\n    x = \n    ret\n}\n",
         expect![[r#"
-            t.air:3:9: error: expected `call`, `new`, `phi`, `select` or an operand, found end of line
+            t.air:3:9: error: expected `apply`, `block`, `call`, `closure`, `isblock`, `new`, `phi`, `select`, `tag` or an operand, found end of line
         "#]],
     );
 }
@@ -76,8 +76,8 @@ fn air_unclosed_function() {
     check_air(
         "fn f() {\nbb0:\n    ret\n",
         expect![[r#"
-        t.air:4:1: error: expected `call`, `}`, a name, a terminator, an operand or end of line, found end of file
-    "#]],
+            t.air:4:1: error: expected `apply`, `call`, `}`, a name, a terminator, an operand or end of line, found end of file
+        "#]],
     );
 }
 
@@ -294,6 +294,52 @@ fn air_switch_without_default() {
         "fn f(a) {\nbb0:\n    switch a [0: bb0]\n}\n",
         expect![[r#"
             t.air:3:22: error: expected `,`, found end of line
+        "#]],
+    );
+}
+
+#[test]
+fn air_closure_errors() {
+    check_air(
+        concat!(
+            "fn main() {\nbb0:\n",
+            "    a = closure nope []\n",
+            "    b = closure add [1]\n",
+            "    c = closure scaled []\n",
+            "    d = call scaled(1)\n",
+            "    ret\n}\n",
+            "fn add(x) {\nbb0:\n    ret x\n}\n",
+            "fn scaled(x) [k, x] {\nbb0:\n    ret x\n}\n",
+        ),
+        expect![[r#"
+            t.air:3:17: error: unknown function `nope`
+            t.air:4:17: error: `add` captures 0 values but 1 was given
+            t.air:5:17: error: `scaled` captures 2 values but 0 were given
+            t.air:6:14: error: `scaled` captures values, so it is called through a closure: `c = closure scaled [...]` then `apply c(...)`
+            t.air:13:18: error: `x` is already a parameter or a capture
+        "#]],
+    );
+}
+
+#[test]
+fn air_block_errors() {
+    check_air(
+        "fn f(a) {\nbb0:\n    b = block -1 [a]\n    c = a[4294967296]\n    ret\n}\n",
+        expect![[r#"
+            t.air:3:15: error: block tag `-1` is not an integer from 0 to 4294967295
+            t.air:4:11: error: field position `4294967296` is not an integer from 0 to 4294967295
+        "#]],
+    );
+    check_air(
+        "fn f(a) {\nbb0:\n    b = block 1 a\n    ret\n}\n",
+        expect![[r#"
+            t.air:3:17: error: expected `[`, found `a`
+        "#]],
+    );
+    check_air(
+        "fn f(a) [ {\nbb0:\n    ret\n}\n",
+        expect![[r#"
+            t.air:1:11: error: expected `]` or a name, found `{`
         "#]],
     );
 }

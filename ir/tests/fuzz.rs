@@ -14,11 +14,17 @@ const CASES: u32 = 10_000;
 
 const MEMORY_AIR: &str = include_str!("../test_data/memory.air");
 const SSA_AIR: &str = include_str!("../test_data/ssa_sum.air");
+const CLOSURES_AIR: &str = include_str!("../test_data/closures.air");
 
 /// Tokens of both languages, and some near misses.
 const TOKENS: &[&str] = &[
     "fn",
     "ssa",
+    "closure",
+    "apply",
+    "block",
+    "tag",
+    "isblock",
     "phi",
     "new",
     "call",
@@ -237,7 +243,7 @@ fn apply(text: &str, edits: &[Edit]) -> String {
 
 #[test]
 fn mutated_samples_never_panic() {
-    let samples = [PROG0, MEMORY_AIR, SSA_AIR];
+    let samples = [PROG0, MEMORY_AIR, SSA_AIR, CLOSURES_AIR];
     fuzz(
         "mutated samples",
         (0..samples.len(), prop::collection::vec(edit(), 1..6)),

@@ -323,3 +323,110 @@ mod differential {
         }
     }
 }
+
+#[test]
+fn closures_blocks_and_apply_run_the_sample() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/test_data/closures.air"
+    ))
+    .expect("the sample exists");
+    let m = module(&text);
+    // [n, [3, nil]] folded with `acc + 2x`, then `twice(+1)`: 2n + 6 + 2.
+    for n in [-4, 0, 5, 100] {
+        assert_eq!(
+            run_main(&m, &[n]),
+            Outcome::Returned(Some(Value::Int(2 * n + 8))),
+            "n = {n}"
+        );
+    }
+}
+
+#[test]
+fn the_all_frames_observer_sees_callees() {
+    use absinthe_ir::interp::run_all_frames;
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/test_data/closures.air"
+    ))
+    .expect("the sample exists");
+    let m = module(&text);
+    let main = m.func_id("main").expect("main");
+    let scaled = m.func_id("scaled_add").expect("scaled_add");
+    let factor = m
+        .function(scaled)
+        .and_then(|f| f.name_id("factor"))
+        .expect("factor");
+    let mut frames = std::collections::BTreeSet::new();
+    let mut factors = Vec::new();
+    let mut deepest = 0;
+    let mut observer = |depth: usize, func: FuncId, _: BlockId, _: usize, env: &[Option<Value>]| {
+        frames.insert(func);
+        deepest = deepest.max(depth);
+        if func == scaled {
+            factors.push(env[factor.index()]);
+        }
+    };
+    let result = run_all_frames(&m, main, &[1], &Limits::default(), &mut observer);
+    assert_eq!(result.outcome, Outcome::Returned(Some(Value::Int(10))));
+    assert_eq!(frames.len(), m.functions.len());
+    assert!(deepest >= 3, "fold calls itself and applies the closure");
+    // The capture is bound in every frame of the closure's function.
+    assert!(!factors.is_empty());
+    assert!(factors.iter().all(|f| *f == Some(Value::Int(2))));
+}
+
+#[test]
+fn closures_and_blocks_trap_where_they_must() {
+    let trap = |body: &str, extra: &str| {
+        let m = module(&format!(
+            "fn main(a) {{\nbb0:\n{body}\n    ret 0\n}}\n{extra}"
+        ));
+        match run_main(&m, &[7]) {
+            Outcome::Trap { reason, .. } => Some(reason),
+            _ => None,
+        }
+    };
+    let id = "fn id(x) {\nbb0:\n    ret x\n}\n";
+    assert_eq!(
+        trap("    r = apply a(1)", ""),
+        Some(TrapReason::NotAClosure)
+    );
+    assert_eq!(
+        trap("    c = closure id []\n    r = apply c(1, 2)", id),
+        Some(TrapReason::BadCall)
+    );
+    assert_eq!(trap("    t = tag a", ""), Some(TrapReason::NotABlock));
+    assert_eq!(
+        trap("    b = block 2 [a]\n    f = b[1]", ""),
+        Some(TrapReason::NotABlock)
+    );
+    assert_eq!(
+        trap("    c = closure id []\n    f = c[0]", id),
+        Some(TrapReason::NotABlock)
+    );
+    assert_eq!(
+        trap("    o = new\n    t = tag o", ""),
+        Some(TrapReason::NotABlock)
+    );
+    assert_eq!(
+        trap("    b = block 2 [a]\n    b.x = 1", ""),
+        Some(TrapReason::NotAnObject)
+    );
+    assert_eq!(
+        trap("    b = block 2 [a]\n    x = b + 1", ""),
+        Some(TrapReason::ArithmeticOnRef)
+    );
+    assert_eq!(
+        trap("    c = closure id []\n    br c, bb1, bb1\nbb1:", id),
+        Some(TrapReason::BranchOnRef)
+    );
+    // `isblock`, `tag` and `a[i]` on what they accept never trap.
+    assert_eq!(
+        trap(
+            "    b = block 2 [a, 5]\n    i = isblock b\n    j = isblock a\n    t = tag b\n    f = b[1]",
+            ""
+        ),
+        None
+    );
+}

@@ -243,3 +243,10 @@ fn shape_generators_round_trip_and_scale() {
         "{elapsed:?} for 3 × 10^5 statements"
     );
 }
+
+#[test]
+fn the_new_keywords_stay_usable_as_names() {
+    let text = "fn f(tag, block, closure, apply, isblock) {\nbb0:\n    a = tag ult block\n    b = isblock + closure\n    c = block[0]\n    d = closure.x\n    apply.y = tag\n    e = tag tag\n    g = isblock apply\n    ret a\n}\n";
+    let module = parse_module("t.air", text).expect("parses");
+    assert_eq!(print_module(&module), text);
+}

@@ -14,7 +14,14 @@ fn toy_sample_loads_as_toy() {
 
 #[test]
 fn air_samples_load_and_print_canonically() {
-    for name in ["count.air", "ssa_sum.air", "memory.air", "fixed_width.air"] {
+    for name in [
+        "count.air",
+        "ssa_sum.air",
+        "memory.air",
+        "fixed_width.air",
+        "calls.air",
+        "closures.air",
+    ] {
         let Ok(Loaded::Air(module)) = load_file(sample(name)) else {
             panic!("{name} does not load");
         };

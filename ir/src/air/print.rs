@@ -45,7 +45,18 @@ pub fn write_function(out: &mut impl fmt::Write, module: &Module, func: &Functio
         }
         out.write_str(p.name(param))?;
     }
-    out.write_str(if func.ssa { ") ssa {\n" } else { ") {\n" })?;
+    out.write_char(')')?;
+    if !func.captures.is_empty() {
+        out.write_str(" [")?;
+        for (i, &c) in func.captures.iter().enumerate() {
+            if i > 0 {
+                out.write_str(", ")?;
+            }
+            out.write_str(p.name(c))?;
+        }
+        out.write_char(']')?;
+    }
+    out.write_str(if func.ssa { " ssa {\n" } else { " {\n" })?;
     for block in func.blocks() {
         writeln!(out, "{}:", block.label)?;
         for phi in &block.phis {

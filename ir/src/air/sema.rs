@@ -30,7 +30,7 @@ pub(crate) fn resolve(
         field_names: Vec::new(),
     };
     for (i, f) in funcs.iter().enumerate() {
-        if let Some(&(first, _)) = cx.funcs.get(f.name.text) {
+        if let Some(&(first, _, _)) = cx.funcs.get(f.name.text) {
             let first: &FuncAst<'_> = &funcs[FuncId::index(first)];
             let (line, _) = line_col(text, first.name.pos);
             cx.error(
@@ -42,8 +42,10 @@ pub(crate) fn resolve(
             );
             continue;
         }
-        cx.funcs
-            .insert(f.name.text, (FuncId::new(i), f.params.len()));
+        cx.funcs.insert(
+            f.name.text,
+            (FuncId::new(i), f.params.len(), f.captures.len()),
+        );
     }
     let functions: Vec<Function> = funcs.iter().map(|f| cx.function(f)).collect();
     if !cx.errors.is_empty() {
@@ -61,7 +63,8 @@ struct Ctx<'a, 't> {
     file: &'a str,
     text: &'a str,
     errors: Vec<ParseError>,
-    funcs: HashMap<&'t str, (FuncId, usize)>,
+    /// Each function's id, parameter count and capture count.
+    funcs: HashMap<&'t str, (FuncId, usize, usize)>,
     fields: HashMap<&'t str, FieldId>,
     field_names: Vec<String>,
 }
@@ -148,10 +151,20 @@ impl<'a, 't> Ctx<'a, 't> {
     }
 
     fn callee(&mut self, w: Word<'t>, argc: usize) -> FuncId {
-        let Some(&(f, arity)) = self.funcs.get(w.text) else {
+        let Some(&(f, arity, captures)) = self.funcs.get(w.text) else {
             self.error(w.pos, format!("unknown function `{}`", w.text));
             return FuncId(0);
         };
+        if captures > 0 {
+            self.error(
+                w.pos,
+                format!(
+                    "`{}` captures values, so it is called through a closure: \
+                     `c = closure {} [...]` then `apply c(...)`",
+                    w.text, w.text
+                ),
+            );
+        }
         if arity != argc {
             let s = if arity == 1 { "" } else { "s" };
             self.error(
@@ -164,6 +177,44 @@ impl<'a, 't> Ctx<'a, 't> {
             );
         }
         f
+    }
+
+    /// The function of `closure f [captured]`, checking the number of captured values.
+    fn closure(&mut self, w: Word<'t>, count: usize) -> FuncId {
+        let Some(&(f, _, captures)) = self.funcs.get(w.text) else {
+            self.error(w.pos, format!("unknown function `{}`", w.text));
+            return FuncId(0);
+        };
+        if captures != count {
+            let s = if captures == 1 { "" } else { "s" };
+            self.error(
+                w.pos,
+                format!(
+                    "`{}` captures {captures} value{s} but {count} {} given",
+                    w.text,
+                    if count == 1 { "was" } else { "were" }
+                ),
+            );
+        }
+        f
+    }
+
+    /// A block tag or field position: a non-negative integer that fits in 32 bits.
+    fn small(&mut self, w: Word<'t>, what: &str) -> u32 {
+        match w.text.parse::<u32>() {
+            Ok(v) => v,
+            Err(_) => {
+                self.error(
+                    w.pos,
+                    format!(
+                        "{what} `{}` is not an integer from 0 to {}",
+                        w.text,
+                        u32::MAX
+                    ),
+                );
+                0
+            }
+        }
     }
 
     fn args(&mut self, fx: &mut FnCx<'t>, args: &[OperandAst<'t>]) -> Box<[Operand]> {
@@ -186,6 +237,17 @@ impl<'a, 't> Ctx<'a, 't> {
                 continue;
             }
             params.push(self.define(&mut fx, p));
+        }
+        let mut captures = Vec::new();
+        for &c in &f.captures {
+            if fx.names.contains_key(c.text) {
+                self.error(
+                    c.pos,
+                    format!("`{}` is already a parameter or a capture", c.text),
+                );
+                continue;
+            }
+            captures.push(self.define(&mut fx, c));
         }
 
         // Labels first, so that jumps may go forward.
@@ -309,6 +371,24 @@ impl<'a, 't> Ctx<'a, 't> {
                             let a = self.operand(&mut fx, *a);
                             Rhs::Select(c, a, self.operand(&mut fx, *b))
                         }
+                        RhsAst::Closure(func, captured) => {
+                            let func = self.closure(*func, captured.len());
+                            Rhs::Closure(func, self.args(&mut fx, captured))
+                        }
+                        RhsAst::Apply(callee, args) => {
+                            let callee = self.operand(&mut fx, *callee);
+                            Rhs::Apply(callee, self.args(&mut fx, args))
+                        }
+                        RhsAst::Block(tag, fields) => {
+                            let tag = self.small(*tag, "block tag");
+                            Rhs::Block(tag, self.args(&mut fx, fields))
+                        }
+                        RhsAst::Field(b, index) => {
+                            let b = self.operand(&mut fx, *b);
+                            Rhs::Field(b, self.small(*index, "field position"))
+                        }
+                        RhsAst::Tag(a) => Rhs::Tag(self.operand(&mut fx, *a)),
+                        RhsAst::IsBlock(a) => Rhs::IsBlock(self.operand(&mut fx, *a)),
                     };
                     block.stmts.push(Stmt::Assign { dest, rhs });
                 }
@@ -331,6 +411,11 @@ impl<'a, 't> Ctx<'a, 't> {
                     let args = self.args(&mut fx, args);
                     block.stmts.push(Stmt::Call { callee, args });
                 }
+                LineAst::Apply { callee, args } => {
+                    let callee = self.operand(&mut fx, *callee);
+                    let args = self.args(&mut fx, args);
+                    block.stmts.push(Stmt::Apply { callee, args });
+                }
                 LineAst::Term(t) => {
                     block.term = self.terminator(&mut fx, t);
                     *terminated = true;
@@ -339,7 +424,8 @@ impl<'a, 't> Ctx<'a, 't> {
         }
         self.finish_block(&mut current, &mut blocks, duplicate_block);
 
-        let func = Function::new(f.name.text.to_string(), f.ssa, params, fx.name_list, blocks);
+        let mut func = Function::new(f.name.text.to_string(), f.ssa, params, fx.name_list, blocks);
+        func.captures = captures;
         if self.errors.len() == errors_before {
             self.check_phis(&func, &phi_words);
         }

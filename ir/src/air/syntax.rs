@@ -37,6 +37,14 @@ pub(crate) enum RhsAst<'a> {
     Load(OperandAst<'a>, Word<'a>),
     Call(Word<'a>, Vec<OperandAst<'a>>),
     Select(OperandAst<'a>, OperandAst<'a>, OperandAst<'a>),
+    Closure(Word<'a>, Vec<OperandAst<'a>>),
+    Apply(OperandAst<'a>, Vec<OperandAst<'a>>),
+    /// The tag's digits (range-checked later) and the fields.
+    Block(Word<'a>, Vec<OperandAst<'a>>),
+    /// The block and the position's digits.
+    Field(OperandAst<'a>, Word<'a>),
+    Tag(OperandAst<'a>),
+    IsBlock(OperandAst<'a>),
 }
 
 /// A branch condition as written.
@@ -78,6 +86,10 @@ pub(crate) enum LineAst<'a> {
         callee: Word<'a>,
         args: Vec<OperandAst<'a>>,
     },
+    Apply {
+        callee: OperandAst<'a>,
+        args: Vec<OperandAst<'a>>,
+    },
     Term(TermAst<'a>),
 }
 
@@ -93,6 +105,7 @@ pub(crate) struct Located<'a> {
 pub(crate) struct FuncAst<'a> {
     pub(crate) name: Word<'a>,
     pub(crate) params: Vec<Word<'a>>,
+    pub(crate) captures: Vec<Word<'a>>,
     pub(crate) ssa: bool,
     pub(crate) lines: Vec<Located<'a>>,
 }
@@ -103,12 +116,24 @@ fn describe(rule: Rule) -> &'static str {
         Rule::EOI => "end of file",
         Rule::function | Rule::kw_fn => "`fn`",
         Rule::label_def => "a block label",
-        Rule::phi | Rule::store | Rule::assign | Rule::call_stmt => "a statement",
+        Rule::phi | Rule::store | Rule::assign | Rule::call_stmt | Rule::apply_stmt => {
+            "a statement"
+        }
         Rule::goto | Rule::br | Rule::switch | Rule::ret | Rule::throw | Rule::unreachable => {
             "a terminator"
         }
-        Rule::new_rhs | Rule::call | Rule::select_rhs | Rule::operand_rhs => "an expression",
+        Rule::new_rhs
+        | Rule::call
+        | Rule::select_rhs
+        | Rule::operand_rhs
+        | Rule::apply
+        | Rule::closure_rhs
+        | Rule::block_rhs
+        | Rule::tag_rhs
+        | Rule::isblock_rhs => "an expression",
         Rule::load_tail => "`.`",
+        Rule::index_tail => "`[`",
+        Rule::captures => "a capture list `[name, …]`",
         Rule::binary_tail => "an operator",
         Rule::operand => "an operand",
         Rule::int => "an integer",
@@ -124,6 +149,11 @@ fn describe(rule: Rule) -> &'static str {
         Rule::kw_new => "`new`",
         Rule::kw_select => "`select`",
         Rule::kw_call => "`call`",
+        Rule::kw_closure => "`closure`",
+        Rule::kw_apply => "`apply`",
+        Rule::kw_block => "`block`",
+        Rule::kw_tag => "`tag`",
+        Rule::kw_isblock => "`isblock`",
         Rule::kw_goto
         | Rule::kw_br
         | Rule::kw_switch
@@ -191,6 +221,11 @@ fn parts(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
                 | Rule::kw_throw
                 | Rule::kw_unreachable
                 | Rule::kw_select
+                | Rule::kw_closure
+                | Rule::kw_apply
+                | Rule::kw_block
+                | Rule::kw_tag
+                | Rule::kw_isblock
         )
     })
 }
@@ -198,12 +233,14 @@ fn parts(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
 fn function(pair: Pair<'_, Rule>) -> FuncAst<'_> {
     let mut name = Word { text: "", pos: 0 };
     let mut params = Vec::new();
+    let mut captures = Vec::new();
     let mut ssa = false;
     let mut lines = Vec::new();
     for p in parts(pair) {
         match p.as_rule() {
             Rule::ident => name = word(p),
             Rule::params => params = parts(p).map(word).collect(),
+            Rule::captures => captures = parts(p).map(word).collect(),
             Rule::kw_ssa => ssa = true,
             _ => {
                 let pos = p.as_span().start();
@@ -216,6 +253,7 @@ fn function(pair: Pair<'_, Rule>) -> FuncAst<'_> {
     FuncAst {
         name,
         params,
+        captures,
         ssa,
         lines,
     }
@@ -285,6 +323,29 @@ fn call(pair: Pair<'_, Rule>) -> (Word<'_>, Vec<OperandAst<'_>>) {
     (callee, args)
 }
 
+/// `apply c(args)`: the callee operand and the arguments.
+fn apply(pair: Pair<'_, Rule>) -> (OperandAst<'_>, Vec<OperandAst<'_>>) {
+    let mut c = Children::of(pair);
+    let callee = c.operand();
+    let args = c
+        .take()
+        .map(|a| parts(a).map(operand).collect())
+        .unwrap_or_default();
+    (callee, args)
+}
+
+/// The operands of an `args` list that follows a name or an integer (`closure f [..]`,
+/// `block 3 [..]`).
+fn head_and_args(pair: Pair<'_, Rule>) -> (Word<'_>, Vec<OperandAst<'_>>) {
+    let mut c = Children::of(pair);
+    let head = c.word();
+    let args = c
+        .take()
+        .map(|a| parts(a).map(operand).collect())
+        .unwrap_or_default();
+    (head, args)
+}
+
 fn cond(pair: Pair<'_, Rule>) -> CondAst<'_> {
     let mut c = Children::of(pair);
     let a = c.operand();
@@ -308,6 +369,20 @@ fn rhs(pair: Pair<'_, Rule>) -> RhsAst<'_> {
             let (callee, args) = call(pair);
             RhsAst::Call(callee, args)
         }
+        Rule::apply => {
+            let (callee, args) = apply(pair);
+            RhsAst::Apply(callee, args)
+        }
+        Rule::closure_rhs => {
+            let (f, captured) = head_and_args(pair);
+            RhsAst::Closure(f, captured)
+        }
+        Rule::block_rhs => {
+            let (tag, fields) = head_and_args(pair);
+            RhsAst::Block(tag, fields)
+        }
+        Rule::tag_rhs => RhsAst::Tag(Children::of(pair).operand()),
+        Rule::isblock_rhs => RhsAst::IsBlock(Children::of(pair).operand()),
         _ => {
             let mut c = Children::of(pair);
             let a = c.operand();
@@ -318,6 +393,8 @@ fn rhs(pair: Pair<'_, Rule>) -> RhsAst<'_> {
             let mut t = Children::of(tail);
             if rule == Rule::load_tail {
                 RhsAst::Load(a, t.word())
+            } else if rule == Rule::index_tail {
+                RhsAst::Field(a, t.word())
             } else {
                 let op = t.op();
                 RhsAst::Binary(op, a, t.operand())
@@ -361,6 +438,10 @@ fn line(pair: Pair<'_, Rule>) -> Option<LineAst<'_>> {
         Rule::call_stmt => {
             let (callee, args) = call(c.take()?);
             LineAst::Call { callee, args }
+        }
+        Rule::apply_stmt => {
+            let (callee, args) = apply(c.take()?);
+            LineAst::Apply { callee, args }
         }
         Rule::goto => LineAst::Term(TermAst::Goto(c.word())),
         Rule::br => {
