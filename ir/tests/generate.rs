@@ -205,3 +205,58 @@ fn shapes_run_to_completion() {
     );
     assert!(out.steps > 125 * 100, "{} steps", out.steps);
 }
+
+#[test]
+fn random_modules_round_trip_and_mostly_return() {
+    use absinthe_ir::generate::{ModuleConfig, random_module};
+    use absinthe_ir::{parse_module, print_module};
+    let mut outcomes = std::collections::BTreeMap::<String, u32>::new();
+    let mut kinds = std::collections::HashSet::new();
+    let total = 500;
+    for seed in 0..total {
+        let config = ModuleConfig {
+            int_functions: 1 + (seed % 4) as usize,
+            higher_order: (seed % 3) as usize,
+            ..ModuleConfig::default()
+        };
+        let module = random_module(seed, &config);
+        assert_eq!(
+            module,
+            random_module(seed, &config),
+            "seed {seed}: deterministic"
+        );
+        let printed = print_module(&module);
+        let again = parse_module("random.air", &printed)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{printed}"));
+        assert_eq!(again, module, "seed {seed}");
+        for f in &module.functions {
+            for block in f.blocks() {
+                for stmt in &block.stmts {
+                    if let Stmt::Assign { rhs, .. } = stmt {
+                        kinds.insert(std::mem::discriminant(rhs));
+                    }
+                }
+            }
+        }
+        let main = module.func_id("main").expect("main");
+        let args = vec![seed as i64 % 7 - 3; module.functions[0].params.len()];
+        let limits = Limits {
+            max_steps: 20_000,
+            max_depth: 64,
+        };
+        let outcome = run(&module, main, &args, &limits, &mut NoObserver).outcome;
+        let key = match outcome {
+            Outcome::Returned(_) => "returned".to_owned(),
+            Outcome::Trap { reason, .. } => format!("trap {reason:?}"),
+            other => format!("{other:?}"),
+        };
+        *outcomes.entry(key).or_default() += 1;
+    }
+    eprintln!("random modules: {outcomes:?}");
+    let returned = outcomes.get("returned").copied().unwrap_or(0);
+    assert!(returned * 10 >= total as u32 * 7, "{outcomes:?}");
+    // Every kind of right-hand side occurs but `new`, field loads and `select` (the
+    // single-function generator's business): copies, arithmetic, calls, closures, `apply`,
+    // blocks, positions, tags and `isblock`.
+    assert_eq!(kinds.len(), 9);
+}

@@ -1,5 +1,6 @@
 //! Deterministic program generators for tests and benchmarks: random toy programs, random core
-//! IR functions, and large core IR programs of fixed shapes.
+//! IR functions, random modules with calls, closures and blocks ([`random_module`]), and large
+//! core IR programs of fixed shapes.
 //!
 //! Everything is driven by [`Rng`], a small SplitMix64 generator, so a seed always gives the same
 //! program on every platform. Generated modules are canonical: printing and parsing them gives
@@ -11,6 +12,10 @@ use absinthe::program::{
 
 use crate::function::{Block, Function, Module};
 use crate::toy::{Instr, ToyExpr, ToyProgram};
+
+mod modules;
+
+pub use modules::{ModuleConfig, random_module};
 
 /// SplitMix64: a tiny, fast, seedable pseudo-random generator (not for cryptography).
 #[derive(Clone, Debug)]
