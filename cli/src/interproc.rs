@@ -122,6 +122,51 @@ pub fn run(
     }))
 }
 
+/// Checks `analysis`, run interprocedurally from `entry`, against concrete runs of `entry` that
+/// observe every frame (see [`crate::verify::verify_interproc`]).
+pub fn verify(
+    module: &Module,
+    analysis: AnalysisName,
+    policy: ContextPolicy,
+    entry: FuncId,
+    limits: &Limits,
+    config: &crate::verify::VerifyConfig,
+) -> crate::verify::VerifyReport {
+    struct Check<'a> {
+        module: &'a Module,
+        analysis: AnalysisName,
+        policy: ContextPolicy,
+        entry: FuncId,
+        limits: &'a Limits,
+        config: &'a crate::verify::VerifyConfig,
+    }
+    impl ForDomain for Check<'_> {
+        type Output = crate::verify::VerifyReport;
+        fn run<D: ValueDomain>(self) -> crate::verify::VerifyReport {
+            let limits = InterprocLimits {
+                intra: self.limits.clone(),
+                ..InterprocLimits::default()
+            };
+            let solution: InterprocSolution<D> = solve_module(
+                self.module,
+                Some(self.entry),
+                self.analysis.conditional(),
+                self.policy,
+                &limits,
+            );
+            crate::verify::verify_interproc(self.module, self.entry, &solution, self.config)
+        }
+    }
+    analysis.dispatch(Check {
+        module,
+        analysis,
+        policy,
+        entry,
+        limits,
+        config,
+    })
+}
+
 fn stop_words(stop: &StopReason) -> String {
     match stop {
         StopReason::Stable => "stable".to_owned(),

@@ -73,6 +73,14 @@ struct VerifyArgs {
     /// How the analysis keeps its states (the verdict is the same).
     #[arg(long, default_value = "dense")]
     state: StateArg,
+    /// For core-IR modules with calls: how the interprocedural analysis tells calls apart, or
+    /// `intra` to check each function alone (as `analyze --context`). Interprocedural checks
+    /// run the entry function and check every frame.
+    #[arg(long, value_parser = parse_context)]
+    context: Option<ContextArg>,
+    /// The function the concrete runs start from (default `main`).
+    #[arg(long, default_value = "auto")]
+    entry: String,
 }
 
 #[derive(Debug, clap::Args)]
@@ -240,13 +248,43 @@ fn verify(args: VerifyArgs) -> ExitCode {
         max_steps: args.max_steps,
         state: args.state.repr(),
     };
-    let report = verify::run(
-        &input,
-        args.analysis,
-        &Limits::default(),
-        &config,
-        args.random,
-    );
+    let interprocedural = match (&input, args.context, args.random) {
+        (Input::Air { module, .. }, context, None) => {
+            let policy = match context {
+                Some(ContextArg::Inter(policy)) => Some(policy),
+                Some(ContextArg::Intra) => None,
+                None if interproc::has_calls(module) => Some(ContextPolicy::Insensitive),
+                None => None,
+            };
+            match (policy, interproc::Entry::parse(&args.entry).resolve(module)) {
+                (Some(policy), Ok(Some(entry))) => Some(Ok((module, policy, entry))),
+                (Some(_), Err(message)) => Some(Err(message)),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let report = match interprocedural {
+        Some(Ok((module, policy, entry))) => interproc::verify(
+            module,
+            args.analysis,
+            policy,
+            entry,
+            &Limits::default(),
+            &config,
+        ),
+        Some(Err(message)) => {
+            eprintln!("error: {message}");
+            return ExitCode::FAILURE;
+        }
+        None => verify::run(
+            &input,
+            args.analysis,
+            &Limits::default(),
+            &config,
+            args.random,
+        ),
+    };
     for violation in &report.violations {
         println!("{violation}");
     }

@@ -566,6 +566,99 @@ impl fmt::Display for Violation {
     }
 }
 
+/// Checks an interprocedural solution of `module` against concrete runs of `entry` on random
+/// integer arguments: every state any frame reaches, callees included, must lie in the state of
+/// its function at that point, joined over contexts. An integer must lie in the integer part;
+/// a closure, block or object needs a value that may be one. A call the analysis did not
+/// foresee shows as a callee point it holds unreachable.
+pub fn verify_interproc<D: ValueDomain>(
+    module: &Module,
+    entry: FuncId,
+    solution: &absinthe::interproc::InterprocSolution<D>,
+    config: &VerifyConfig,
+) -> VerifyReport {
+    use absinthe::interproc::ProcValue;
+    use absinthe::lattice::Lattice;
+    use std::collections::BTreeMap;
+    let mut report = VerifyReport::default();
+    let Some(main) = module.function(entry) else {
+        return report;
+    };
+    let mut rng = Rng::new(config.seed);
+    let limits = interp::Limits {
+        max_steps: config.max_steps,
+        max_depth: 64,
+    };
+    let mut states: BTreeMap<(FuncId, BlockId), Vec<Env<ProcValue<D>>>> = BTreeMap::new();
+    for _ in 0..config.runs {
+        let args: Vec<i64> = main.params.iter().map(|_| rng.literal()).collect();
+        let mut found: Option<Violation> = None;
+        let mut observer =
+            |_: usize, func: FuncId, block: BlockId, index: usize, env: &[Option<Value>]| {
+                if found.is_some() {
+                    return;
+                }
+                let Some(function) = module.function(func) else {
+                    return;
+                };
+                report.points_checked += 1;
+                let at = states
+                    .entry((func, block))
+                    .or_insert_with(|| solution.block_states(module, func, block));
+                let Some(state) = at.get(index) else {
+                    return;
+                };
+                let miss = if state.is_reachable() {
+                    env.iter().enumerate().find_map(|(i, v)| {
+                        let value = state.get(NameId::new(i));
+                        let held = match v {
+                            Some(Value::Int(c)) => value.int.contains(*c),
+                            Some(Value::Ref(_)) => value.block || !value.funcs.is_empty(),
+                            None => return None,
+                        };
+                        report.values_checked += 1;
+                        (!held).then_some((i, *v, value))
+                    })
+                } else {
+                    Some((usize::MAX, None, ProcValue::bottom()))
+                };
+                if let Some((i, concrete, value)) = miss {
+                    let point = Point::new(function, block, index);
+                    let text = point_text(module, function, &point);
+                    let unreachable = i == usize::MAX;
+                    found = Some(Violation {
+                        function: function.name.clone(),
+                        args: args.clone(),
+                        at: point,
+                        text,
+                        name: (!unreachable).then(|| function.names[i].clone()),
+                        concrete: match concrete {
+                            Some(Value::Int(c)) => Some(c),
+                            _ => None,
+                        },
+                        abstract_value: if unreachable {
+                            "unreachable".to_owned()
+                        } else {
+                            crate::interproc::value_text(&value, module)
+                        },
+                        culprit: None,
+                    });
+                }
+            };
+        interp::run_all_frames(module, entry, &args, &limits, &mut observer);
+        report.runs += 1;
+        if let Some(v) = found
+            && !report
+                .violations
+                .iter()
+                .any(|w| w.at == v.at && w.name == v.name && w.function == v.function)
+        {
+            report.violations.push(v);
+        }
+    }
+    report
+}
+
 /// Verifies `analysis` on every function of `module`.
 pub fn verify_module<D: ValueDomain>(
     module: &Module,

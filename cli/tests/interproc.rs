@@ -455,3 +455,156 @@ fn results_are_deterministic() {
         assert_eq!(render(), render(), "{policy}");
     }
 }
+
+/// Interprocedural analysis of random modules with calls, fuel-bounded recursion, closures,
+/// higher-order functions and blocks: sound against concrete runs that observe every frame, and
+/// never less precise than analyzing each function alone with unknown arguments.
+fn random_modules<D: ValueDomain>(conditional: bool, what: &str, count: u64) -> (u64, u64) {
+    use absinthe_cli::verify::{VerifyConfig, verify_interproc};
+    use absinthe_ir::generate::{ModuleConfig, random_module};
+    let mut values = 0;
+    let mut points = 0;
+    for seed in 0..count {
+        let config = ModuleConfig {
+            int_functions: 1 + (seed % 4) as usize,
+            higher_order: (seed % 3) as usize,
+            blocks: 2 + (seed % 4) as usize,
+            ..ModuleConfig::default()
+        };
+        let m = random_module(seed, &config);
+        let policy = POLICIES[(seed % POLICIES.len() as u64) as usize];
+        let main = m.func_id("main").expect("main");
+        let s = solve_module::<Module, D>(
+            &m,
+            Some(main),
+            conditional,
+            policy,
+            &InterprocLimits::default(),
+        );
+        assert!(s.stop().is_stable(), "{what} {policy} seed {seed}");
+        let report = verify_interproc(
+            &m,
+            main,
+            &s,
+            &VerifyConfig {
+                runs: 8,
+                seed,
+                max_steps: 5_000,
+                ..VerifyConfig::default()
+            },
+        );
+        assert!(
+            report.violations.is_empty(),
+            "{what} {policy} seed {seed}: {}\n{m}",
+            report.violations[0]
+        );
+        values += report.values_checked;
+        points += report.points_checked;
+        assert_at_least_as_precise_in::<D>(
+            &m,
+            conditional,
+            policy,
+            &s,
+            &format!("{what} seed {seed}"),
+        );
+    }
+    (values, points)
+}
+
+fn assert_at_least_as_precise_in<D: ValueDomain>(
+    m: &Module,
+    conditional: bool,
+    policy: ContextPolicy,
+    s: &InterprocSolution<D>,
+    what: &str,
+) {
+    for (index, function) in m.functions.iter().enumerate() {
+        let id = FuncId::new(index);
+        if !s.is_reached(id) {
+            continue;
+        }
+        let alone = absinthe::engine::solve(
+            function,
+            &NonRelational::<D>::new(conditional),
+            &Limits::default(),
+        );
+        for b in 0..function.blocks().len() {
+            let inter = s.entry_state(id, BlockId::new(b));
+            if !inter.is_reachable() {
+                continue;
+            }
+            let intra = &alone.entry[b];
+            assert!(
+                intra.is_reachable(),
+                "{what} {policy}: {}:bb{b}",
+                function.name
+            );
+            for n in 0..function.names.len() {
+                let name = absinthe::program::NameId::new(n);
+                let (i, a) = (inter.get(name).int, intra.get(name));
+                assert!(
+                    i.leq(&a),
+                    "{what} {policy}: {}:bb{b} {}: {i} interprocedurally, {a} alone\n{m}",
+                    function.name,
+                    function.names[n]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn random_modules_const_sound_and_at_least_as_precise() {
+    let (values, points) = random_modules::<Flat<i64>>(false, "const", 1000);
+    eprintln!("const: {values} values at {points} points");
+}
+
+#[test]
+fn random_modules_sccp_sound_and_at_least_as_precise() {
+    let (values, points) = random_modules::<Flat<i64>>(true, "sccp", 1000);
+    eprintln!("sccp: {values} values at {points} points");
+}
+
+#[test]
+fn random_modules_interval_sound_and_at_least_as_precise() {
+    let (values, points) = random_modules::<Interval>(true, "interval", 1000);
+    eprintln!("interval: {values} values at {points} points");
+}
+
+#[test]
+fn every_analysis_is_sound_across_functions_on_random_modules() {
+    use absinthe_cli::analyses::AnalysisName;
+    use absinthe_cli::verify::VerifyConfig;
+    use absinthe_ir::generate::{ModuleConfig, random_module};
+    for analysis in AnalysisName::ALL {
+        for seed in 0..60 {
+            let m = random_module(
+                seed,
+                &ModuleConfig {
+                    int_functions: 1 + (seed % 3) as usize,
+                    higher_order: (seed % 2) as usize,
+                    ..ModuleConfig::default()
+                },
+            );
+            let policy = POLICIES[(seed % POLICIES.len() as u64) as usize];
+            let report = absinthe_cli::interproc::verify(
+                &m,
+                analysis,
+                policy,
+                m.func_id("main").expect("main"),
+                &Limits::default(),
+                &VerifyConfig {
+                    runs: 4,
+                    seed,
+                    max_steps: 5_000,
+                    ..VerifyConfig::default()
+                },
+            );
+            assert!(
+                report.violations.is_empty(),
+                "{analysis} {policy} seed {seed}: {}",
+                report.violations[0]
+            );
+        }
+    }
+}
