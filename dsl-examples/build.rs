@@ -10,6 +10,7 @@ fn main() {
         .file("dom/interval.dom")
         .file("dom/bounds.dom")
         .file("dom/sccp_ranges.dom")
+        .file("dom/types.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

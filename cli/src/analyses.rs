@@ -43,11 +43,16 @@ pub enum AnalysisName {
     /// reasons, in `.dom` (`dsl-examples/dom/sccp_ranges.dom`); what the comparison with LLVM
     /// measures.
     SccpRangesDom,
+    /// The type-annotation task of the behavior-graph paper, in `.dom`
+    /// (`dsl-examples/dom/types.dom`): integers and booleans.
+    Types,
+    /// Control-flow analysis (0-CFA) of kernel terms: the behavior graph itself.
+    Cfa,
 }
 
 impl AnalysisName {
     /// Every analysis, in the order `--help` lists them.
-    pub const ALL: [AnalysisName; 14] = [
+    pub const ALL: [AnalysisName; 16] = [
         AnalysisName::Const,
         AnalysisName::Sccp,
         AnalysisName::Interval,
@@ -62,6 +67,8 @@ impl AnalysisName {
         AnalysisName::DisjunctiveDom,
         AnalysisName::IntervalDom,
         AnalysisName::SccpRangesDom,
+        AnalysisName::Types,
+        AnalysisName::Cfa,
     ];
 
     /// The name used on the command line and in JSON output.
@@ -81,6 +88,8 @@ impl AnalysisName {
             AnalysisName::DisjunctiveDom => "disjunctive-dom",
             AnalysisName::IntervalDom => "interval-dom",
             AnalysisName::SccpRangesDom => "sccp-ranges-dom",
+            AnalysisName::Types => "types",
+            AnalysisName::Cfa => "cfa",
         }
     }
 
@@ -91,7 +100,15 @@ impl AnalysisName {
 
     /// Whether branch conditions are evaluated.
     pub fn conditional(self) -> bool {
-        !matches!(self, AnalysisName::Const | AnalysisName::ConstDom)
+        !matches!(
+            self,
+            AnalysisName::Const | AnalysisName::ConstDom | AnalysisName::Types
+        )
+    }
+
+    /// Whether the analysis runs on kernel terms only (it has no value domain).
+    pub fn kernel_only(self) -> bool {
+        self == AnalysisName::Cfa
     }
 
     /// The engine limits the analysis's declaration asks for, for the analyses whose settings
@@ -128,6 +145,8 @@ impl AnalysisName {
             AnalysisName::SccpRangesDom => {
                 "sccp with signed and unsigned ranges (as LLVM's SCCP), from sccp_ranges.dom"
             }
+            AnalysisName::Types => "integer and boolean types, from dsl-examples/dom/types.dom",
+            AnalysisName::Cfa => "control-flow analysis (0-CFA) of kernel terms (.kt files)",
         }
     }
 }
@@ -161,6 +180,9 @@ impl AnalysisName {
             AnalysisName::DisjunctiveDom => f.run::<dom::disjunctive::Disjunctive>(),
             AnalysisName::IntervalDom => f.run::<dom::interval::Range>(),
             AnalysisName::SccpRangesDom => f.run::<dom::sccp_ranges::SccpRange>(),
+            AnalysisName::Types => f.run::<dom::types::Types>(),
+            // The control-flow facts need no task; callers check `kernel_only` first.
+            AnalysisName::Cfa => f.run::<Flat<i64>>(),
         }
     }
 }

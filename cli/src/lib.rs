@@ -8,6 +8,7 @@ pub mod analyses;
 pub mod dom;
 pub mod driver;
 pub mod interproc;
+pub mod kernel;
 #[cfg(feature = "llvm")]
 pub mod llvm;
 pub mod progress;

@@ -7,8 +7,8 @@ use absinthe::value::StateRepr;
 use absinthe_cli::analyses::AnalysisName;
 use absinthe_cli::dom;
 use absinthe_cli::driver::{self, Format, Input, Strategy};
-use absinthe_cli::interproc;
 use absinthe_cli::verify::{self, VerifyConfig};
+use absinthe_cli::{interproc, kernel};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -311,6 +311,16 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
     if let Some(path) = args.file.as_ref().filter(|p| absinthe_cli::is_llvm_file(p)) {
         return analyze_llvm(path, &args);
     }
+    if let Some(path) = args.file.as_ref().filter(|p| kernel::is_kernel_file(p)) {
+        return analyze_kernel(path, &args);
+    }
+    if args.analysis.kernel_only() {
+        eprintln!(
+            "error: `{}` runs on kernel terms (`.kt` files) only",
+            args.analysis
+        );
+        return ExitCode::FAILURE;
+    }
     let input = match load(args.file.as_ref()) {
         Ok(input) => input,
         Err(code) => return code,
@@ -382,6 +392,31 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         }
         Err(message) => {
             eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn analyze_kernel(path: &Path, args: &AnalyzeArgs) -> ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{}:1:1: error: cannot read the file: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    match kernel::run(
+        &path.display().to_string(),
+        &text,
+        args.analysis,
+        format_of(args),
+    ) {
+        Ok(report) => {
+            print!("{}", report.output);
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprint!("{message}");
             ExitCode::FAILURE
         }
     }

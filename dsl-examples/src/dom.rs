@@ -8,3 +8,4 @@ include!(concat!(env!("OUT_DIR"), "/seed.rs"));
 include!(concat!(env!("OUT_DIR"), "/interval.rs"));
 include!(concat!(env!("OUT_DIR"), "/bounds.rs"));
 include!(concat!(env!("OUT_DIR"), "/sccp_ranges.rs"));
+include!(concat!(env!("OUT_DIR"), "/types.rs"));

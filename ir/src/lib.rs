@@ -23,6 +23,7 @@ pub mod function;
 pub mod generate;
 pub mod interp;
 mod interproc;
+pub mod kernel;
 pub mod ssa;
 pub mod toy;
 

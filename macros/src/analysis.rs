@@ -21,6 +21,8 @@ struct AnalysisArgs {
     conditions: Option<darling::util::SpannedValue<String>>,
     /// `"insensitive"`, `"kcfa=K"`, `"functional"` or `"functional=N"`.
     context: Option<darling::util::SpannedValue<String>>,
+    /// `"flow"` or `"behavior_graph"`.
+    engine: Option<darling::util::SpannedValue<String>>,
     /// Joins at a loop head before widening.
     widening_delay: Option<u32>,
     /// Descending passes after the ascending phase.
@@ -99,6 +101,18 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             }
         },
     };
+    let engine = match options.engine.as_ref().map(|e| e.as_str()) {
+        None | Some("flow") => quote!(#rt::Engine::Flow),
+        Some("behavior_graph") => quote!(#rt::Engine::BehaviorGraph),
+        Some(other) => {
+            let span = options.engine.as_ref().map(|e| e.span());
+            errors.push(syn::Error::new(
+                span.unwrap_or_else(proc_macro2::Span::call_site),
+                format!("unknown engine `{other}`; expected `flow` or `behavior_graph`"),
+            ));
+            quote!(#rt::Engine::Flow)
+        }
+    };
     let Some(domain) = options.domain else {
         errors.at(
             &item.ident,
@@ -124,6 +138,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             const CONDITIONAL: bool = #conditional;
             const STATE: #rt::StateRepr = #state;
             const CONTEXT: #rt::ContextPolicy = #context;
+            const ENGINE: #rt::Engine = #engine;
 
             fn limits() -> #rt::Limits {
                 #rt::Limits {

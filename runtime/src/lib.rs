@@ -21,6 +21,7 @@
 //! The runtime knows nothing about syntax: no parser, no proc-macro machinery. The macros live in
 //! their own crate and run at compile time only.
 
+pub mod behavior;
 pub mod cfg;
 pub mod engine;
 pub mod graph_free;

@@ -107,6 +107,18 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
         };
         quote!(f.write_str(#label)?; #rt::fmt::Display::fmt(&self.#m, f)?;)
     });
+    // A product of one component prints as that component.
+    let display_body = match decl.components.as_slice() {
+        [only] => {
+            let m = &only.member;
+            quote!(#rt::fmt::Display::fmt(&self.#m, f))
+        }
+        _ => quote! {
+            f.write_str("{")?;
+            #(#display_parts)*
+            f.write_str("}")
+        },
+    };
     let names: Vec<Ident> = (0..types.len()).map(|i| format_ident!("c{i}")).collect();
     let strategies: Vec<TokenStream> = types
         .iter()
@@ -283,9 +295,7 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
             fn fmt(&self, f: &mut #rt::fmt::Formatter<'_>) -> #rt::fmt::Result {
                 if #rt::Lattice::is_bottom(self) { return f.write_str("⊥"); }
                 if #rt::Top::is_top(self) { return f.write_str("⊤"); }
-                f.write_str("{")?;
-                #(#display_parts)*
-                f.write_str("}")
+                #display_body
             }
         }
 

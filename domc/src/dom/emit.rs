@@ -127,6 +127,11 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
     };
     let context = codegen::context_policy(&a.context)
         .unwrap_or_else(|| quote!(::absinthe::__private::ContextPolicy::Insensitive));
+    let engine = if a.engine == "behavior_graph" {
+        quote!(::absinthe::__private::Engine::BehaviorGraph)
+    } else {
+        quote!(::absinthe::__private::Engine::Flow)
+    };
     let delay = a.widening_delay;
     let narrowing = a.narrowing;
     let program = &a.program;
@@ -145,6 +150,8 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
             pub const STATE: ::absinthe::__private::StateRepr = #state;
             /// How the declaration asks calls to be told apart across functions.
             pub const CONTEXT: ::absinthe::__private::ContextPolicy = #context;
+            /// The engine the declaration runs on.
+            pub const ENGINE: ::absinthe::__private::Engine = #engine;
             /// The programs it is declared for: `toy`, `air` or `any`.
             pub const PROGRAM: &'static str = #program;
 
@@ -169,6 +176,7 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
             const CONDITIONAL: bool = #conditional;
             const STATE: ::absinthe::__private::StateRepr = #name::STATE;
             const CONTEXT: ::absinthe::__private::ContextPolicy = #name::CONTEXT;
+            const ENGINE: ::absinthe::__private::Engine = #name::ENGINE;
             fn limits() -> ::absinthe::__private::Limits { #name::limits() }
         }
     }

@@ -47,6 +47,8 @@ pub struct AnalysisDecl {
     /// How calls are told apart across functions: `insensitive`, `kcfa=K`, `functional` or
     /// `functional=N`.
     pub context: String,
+    /// The engine: `flow` (control-flow graphs) or `behavior_graph` (kernel terms).
+    pub engine: String,
     /// Joins at a loop head before widening.
     pub widening_delay: u32,
     /// Descending passes after the ascending phase.
@@ -1459,6 +1461,7 @@ impl Sema {
             conditional: true,
             state: "dense".into(),
             context: "insensitive".into(),
+            engine: "flow".into(),
             widening_delay: 2,
             narrowing: 2,
             program: "any".into(),
@@ -1538,6 +1541,16 @@ impl Sema {
                         "`kcfa 2` tells calls apart by their last two call sites; `functional 8` keeps up to 8 summaries per function, one per abstract input".into(),
                     ),
                 },
+                "engine" => match word(values).as_deref() {
+                    Some(e @ ("flow" | "behavior_graph")) => decl.engine = e.into(),
+                    _ => self.error_help(
+                        file,
+                        span,
+                        "expected `flow` or `behavior_graph`".into(),
+                        "unknown engine",
+                        "`flow` runs on control-flow graphs (and across functions); `behavior_graph` traces the analysis over the behavior graph of kernel terms".into(),
+                    ),
+                },
                 "widening_delay" => match int(values) {
                     Some(k) => decl.widening_delay = k,
                     None => self.error(file, span, "expected a number of joins".into(), "expected an integer"),
@@ -1555,7 +1568,7 @@ impl Sema {
                     key.span.clone(),
                     format!("`{other}` is not an analysis setting"),
                     "unknown setting",
-                    "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `widening_delay`, `narrowing` and `program`".into(),
+                    "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing` and `program`".into(),
                 ),
             }
         }

@@ -129,6 +129,10 @@ pub trait DeclaredAnalysis {
     const CONDITIONAL: bool;
     /// How states are stored.
     const STATE: StateRepr = StateRepr::Dense;
+    /// The engine the analysis runs on: control-flow graphs, or the behavior graph of kernel
+    /// terms (where the domain is a [`Task`](crate::behavior::Task) through
+    /// [`DomainTask`](crate::behavior::DomainTask)).
+    const ENGINE: crate::behavior::Engine = crate::behavior::Engine::Flow;
     /// How calls are told apart when the analysis runs across the functions of a module.
     const CONTEXT: crate::interproc::ContextPolicy = crate::interproc::ContextPolicy::Insensitive;
     /// The engine limits the declaration asks for.

@@ -515,10 +515,7 @@ pub mod const_prop {
             if ::absinthe::__private::Top::is_top(self) {
                 return f.write_str("⊤");
             }
-            f.write_str("{")?;
-            f.write_str("constant: ")?;
-            ::absinthe::__private::fmt::Display::fmt(&self.constant, f)?;
-            f.write_str("}")
+            ::absinthe::__private::fmt::Display::fmt(&self.constant, f)
         }
     }
     ::absinthe::__private::if_laws! {
@@ -734,6 +731,8 @@ pub mod const_prop {
         pub const STATE: ::absinthe::__private::StateRepr = ::absinthe::__private::StateRepr::Dense;
         /// How the declaration asks calls to be told apart across functions.
         pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
+        /// The engine the declaration runs on.
+        pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
         /// The analysis, ready for `absinthe::engine::solve`.
@@ -755,6 +754,7 @@ pub mod const_prop {
         const CONDITIONAL: bool = false;
         const STATE: ::absinthe::__private::StateRepr = ConstPropAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = ConstPropAnalysis::CONTEXT;
+        const ENGINE: ::absinthe::__private::Engine = ConstPropAnalysis::ENGINE;
         fn limits() -> ::absinthe::__private::Limits {
             ConstPropAnalysis::limits()
         }
@@ -771,6 +771,8 @@ pub mod const_prop {
         pub const STATE: ::absinthe::__private::StateRepr = ::absinthe::__private::StateRepr::Dense;
         /// How the declaration asks calls to be told apart across functions.
         pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
+        /// The engine the declaration runs on.
+        pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
         /// The analysis, ready for `absinthe::engine::solve`.
@@ -792,6 +794,7 @@ pub mod const_prop {
         const CONDITIONAL: bool = true;
         const STATE: ::absinthe::__private::StateRepr = SccpPropAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = SccpPropAnalysis::CONTEXT;
+        const ENGINE: ::absinthe::__private::Engine = SccpPropAnalysis::ENGINE;
         fn limits() -> ::absinthe::__private::Limits {
             SccpPropAnalysis::limits()
         }

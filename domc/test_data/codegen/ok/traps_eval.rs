@@ -520,10 +520,7 @@ pub mod traps_eval {
             if ::absinthe::__private::Top::is_top(self) {
                 return f.write_str("⊤");
             }
-            f.write_str("{")?;
-            f.write_str("constant: ")?;
-            ::absinthe::__private::fmt::Display::fmt(&self.constant, f)?;
-            f.write_str("}")
+            ::absinthe::__private::fmt::Display::fmt(&self.constant, f)
         }
     }
     ::absinthe::__private::if_laws! {

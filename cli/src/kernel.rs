@@ -1,0 +1,204 @@
+//! Kernel terms (`.kt`) on the command line: builds the behavior graph, runs the chosen task
+//! over it (or reports the control-flow facts for `cfa`), and prints one line per flow in the
+//! seed's notation.
+
+use crate::analyses::{AnalysisName, ForDomain};
+use crate::driver::{Format, Report};
+use absinthe::behavior::{BehaviorGraph, DomainTask, NodeId, Term, TermId, Terms, run_task};
+use absinthe::value::ValueDomain;
+use serde_json::json;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Whether `path` names a kernel-terms file.
+pub fn is_kernel_file(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "kt")
+}
+
+/// A flow to report: how the seed names it and its node.
+#[derive(Clone, Debug)]
+pub struct Flow {
+    /// `ϕ_3`, `Φ_x`, `β(Φ_f)`.
+    pub name: String,
+    /// The nodes whose values it joins (one, or the bodies for a β flow).
+    pub nodes: Vec<NodeId>,
+}
+
+/// The flows reported for `terms`: every application by label, every name (inputs marked), and
+/// `β(Φ_f)` for every name in operator position (the bodies of what it may call).
+pub fn flows(terms: &Terms, graph: &BehaviorGraph) -> Vec<Flow> {
+    let mut apps: Vec<(u32, TermId)> = terms
+        .terms
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| match t {
+            Term::App { label, .. } => Some((*label, TermId(i as u32))),
+            _ => None,
+        })
+        .collect();
+    apps.sort();
+    let mut out: Vec<Flow> = apps
+        .iter()
+        .map(|&(label, t)| Flow {
+            name: format!("ϕ_{label}"),
+            nodes: vec![graph.term_node(t)],
+        })
+        .collect();
+    let mut operators = BTreeSet::new();
+    for t in &terms.terms {
+        if let Term::App { op, .. } = t
+            && let Term::Param(p) = terms.term(*op)
+        {
+            operators.insert(*p);
+        }
+    }
+    for (i, param) in terms.params.iter().enumerate() {
+        let p = absinthe::behavior::ParamId(i as u32);
+        let input = if param.binder == absinthe::behavior::Binder::Free {
+            " (input)"
+        } else {
+            ""
+        };
+        out.push(Flow {
+            name: format!("Φ_{}{input}", param.name),
+            nodes: vec![graph.param_node(p)],
+        });
+    }
+    for p in operators {
+        let bodies: Vec<NodeId> = graph
+            .param_functions(p)
+            .iter()
+            .filter_map(|&f| match terms.term(f) {
+                Term::Lambda { body, .. } => Some(graph.term_node(*body)),
+                _ => None,
+            })
+            .collect();
+        out.push(Flow {
+            name: format!("β(Φ_{})", terms.param_name(p)),
+            nodes: bodies,
+        });
+    }
+    out
+}
+
+/// How a function value is named: `λx`, `λx,y`, or a primitive's symbol.
+pub fn function_name(terms: &Terms, f: TermId) -> String {
+    match terms.term(f) {
+        Term::Lambda { params, .. } => {
+            let names: Vec<&str> = params.iter().map(|&p| terms.param_name(p)).collect();
+            format!("λ{}", names.join(","))
+        }
+        Term::Prim(p) => p.to_string(),
+        _ => "?".to_owned(),
+    }
+}
+
+/// Analyzes a kernel program with `analysis` and renders one line per flow.
+pub fn run(
+    file: &str,
+    text: &str,
+    analysis: AnalysisName,
+    format: Format,
+) -> Result<Report, String> {
+    let terms = absinthe_ir::kernel::parse_terms(file, text)
+        .map_err(|errors| absinthe_ir::error::render_errors(&errors))?;
+    let graph = BehaviorGraph::build(&terms);
+    let header = format!(
+        "# analysis: {analysis} (behavior graph: {} nodes, {} arcs, {} α constraints)",
+        graph.node_count(),
+        graph.stats.arcs,
+        graph.stats.alpha_constraints
+    );
+    let lines: Vec<(String, String)> = if analysis.kernel_only() {
+        flows(&terms, &graph)
+            .into_iter()
+            .map(|flow| {
+                let functions: BTreeSet<TermId> = flow
+                    .nodes
+                    .iter()
+                    .flat_map(|&n| graph.functions(n).iter().copied())
+                    .collect();
+                let names: Vec<String> = functions
+                    .iter()
+                    .map(|&f| function_name(&terms, f))
+                    .collect();
+                (flow.name, format!("{{{}}}", names.join(", ")))
+            })
+            .collect()
+    } else {
+        struct Trace<'a> {
+            terms: &'a Terms,
+            graph: &'a BehaviorGraph,
+        }
+        impl ForDomain for Trace<'_> {
+            type Output = Vec<(String, String)>;
+            fn run<D: ValueDomain>(self) -> Vec<(String, String)> {
+                task_lines(self.terms, self.graph, &DomainTask::<D>::new())
+            }
+        }
+        analysis.dispatch(Trace {
+            terms: &terms,
+            graph: &graph,
+        })
+    };
+    let output = match format {
+        Format::Text => {
+            let mut out = format!("{header}\n");
+            for (flow, value) in &lines {
+                out.push_str(&format!("{flow} = {value}\n"));
+            }
+            out
+        }
+        Format::Json => {
+            let flows: Vec<_> = lines
+                .iter()
+                .map(|(flow, value)| json!({ "flow": flow, "value": value }))
+                .collect();
+            let doc = json!({
+                "analysis": analysis.as_str(),
+                "engine": "behavior_graph",
+                "nodes": graph.node_count(),
+                "arcs": graph.stats.arcs,
+                "flows": flows,
+            });
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&doc).unwrap_or_default()
+            )
+        }
+    };
+    Ok(Report {
+        output,
+        stable: true,
+        warnings: Vec::new(),
+    })
+}
+
+/// Runs `task` and renders every reported flow.
+pub fn task_lines<T: absinthe::behavior::Task>(
+    terms: &Terms,
+    graph: &BehaviorGraph,
+    task: &T,
+) -> Vec<(String, String)> {
+    let solution = run_task(terms, graph, task);
+    flows(terms, graph)
+        .into_iter()
+        .map(|flow| {
+            let value = match flow.nodes.as_slice() {
+                [one] => solution.render(terms, graph, *one, 3),
+                many => {
+                    let parts: BTreeSet<String> = many
+                        .iter()
+                        .map(|&n| solution.render(terms, graph, n, 3))
+                        .collect();
+                    if parts.is_empty() {
+                        "⊥".to_owned()
+                    } else {
+                        parts.into_iter().collect::<Vec<_>>().join(" | ")
+                    }
+                }
+            };
+            (flow.name, value)
+        })
+        .collect()
+}

@@ -1,0 +1,418 @@
+//! Kernel terms and the behavior graph: the seed's P1 and P2, 0-CFA against a naive reference
+//! fixpoint on random programs, every task sound against the concrete evaluator, and the
+//! command line.
+
+use absinthe::behavior::{
+    BehaviorGraph, Binder, DomainTask, ParamId, Prim, Task, Term, TermId, Terms, run_task,
+};
+use absinthe::lattice::{Flat, Interval};
+use absinthe_cli::kernel::task_lines;
+use absinthe_ir::kernel::{
+    EvalLimits, EvalOutcome, KValue, KernelGenConfig, evaluate, parse_terms, print_terms,
+    random_terms,
+};
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+fn sample(name: &str) -> Terms {
+    let path = format!(
+        "{}/../ir/test_data/kernel/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("the sample exists");
+    parse_terms(name, &text).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+fn lines_of<T: Task>(terms: &Terms, task: &T) -> BTreeMap<String, String> {
+    let graph = BehaviorGraph::build(terms);
+    task_lines(terms, &graph, task).into_iter().collect()
+}
+
+#[test]
+fn p1_types_are_the_seed_s() {
+    use absinthe_dsl_examples::dom::types::Types;
+    let terms = sample("p1.kt");
+    let lines = lines_of(&terms, &DomainTask::<Types>::new());
+    // ϕ1 = ϕ2 = β(Φ_f) = ϕ4 = ϕ5 = Φ_x = Φ_y = int, Φ_f = ϕ3 = int → int.
+    for flow in ["ϕ_1", "ϕ_2", "β(Φ_f)", "ϕ_4", "ϕ_5", "Φ_x", "Φ_y"] {
+        assert_eq!(lines[flow], "Int", "{flow}");
+    }
+    for flow in ["Φ_f", "ϕ_3"] {
+        assert_eq!(lines[flow], "Int → Int", "{flow}");
+    }
+}
+
+#[test]
+fn p2_control_flow_binds_f_and_g_to_their_abstractions() {
+    let terms = sample("p2.kt");
+    let graph = BehaviorGraph::build(&terms);
+    let lambda_of = |name: &str| {
+        let p = terms.param(name).expect("bound");
+        let Binder::Lambda(l, _) = terms.params[p.index()].binder else {
+            panic!("{name} is a parameter");
+        };
+        l
+    };
+    let f = terms.param("f").expect("f");
+    let g = terms.param("g").expect("g");
+    assert_eq!(graph.param_functions(f), &BTreeSet::from([lambda_of("n")]));
+    assert_eq!(graph.param_functions(g), &BTreeSet::from([lambda_of("x")]));
+    // n is bound to 0, to g's result and to m + 2; x to n; m to n + 3.
+    let n = graph.param_node(terms.param("n").expect("n"));
+    let targets: BTreeSet<String> = graph
+        .successors(n)
+        .iter()
+        .map(|&s| match graph.kind(s) {
+            absinthe::behavior::NodeKind::Term(t) => terms.flow_name(*t),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        targets,
+        BTreeSet::from(["Φ_0".to_owned(), "ϕ_4".to_owned(), "ϕ_7".to_owned()])
+    );
+}
+
+/// 0-CFA by the seed's equations (§7.2), iterated naively to their least fixpoint: the flow of
+/// a λ term holds it, a parameter holds what every argument in its position at an application
+/// whose operator may be its λ holds, an application holds what the bodies of those λs hold
+/// (and `cond` what its branches hold), a letrec name what its term holds.
+fn naive_cfa(terms: &Terms) -> (Vec<BTreeSet<TermId>>, Vec<BTreeSet<TermId>>) {
+    let n = terms.terms.len();
+    let mut term_sets: Vec<BTreeSet<TermId>> = vec![BTreeSet::new(); n];
+    let mut param_sets: Vec<BTreeSet<TermId>> = vec![BTreeSet::new(); terms.params.len()];
+    loop {
+        let mut changed = false;
+        for i in 0..n {
+            let t = TermId(i as u32);
+            let mut new: BTreeSet<TermId> = match terms.term(t) {
+                Term::Const(_) => BTreeSet::new(),
+                Term::Prim(_) | Term::Lambda { .. } => BTreeSet::from([t]),
+                Term::Param(p) => param_sets[p.index()].clone(),
+                Term::Letrec { body, .. } => term_sets[body.index()].clone(),
+                Term::App { op, args, .. } => {
+                    let mut out = BTreeSet::new();
+                    for &f in &term_sets[op.index()] {
+                        match terms.term(f) {
+                            Term::Lambda { params, body } if params.len() == args.len() => {
+                                out.extend(term_sets[body.index()].iter().copied());
+                                for (&p, &a) in params.iter().zip(args.iter()) {
+                                    let add: Vec<TermId> =
+                                        term_sets[a.index()].iter().copied().collect();
+                                    for v in add {
+                                        changed |= param_sets[p.index()].insert(v);
+                                    }
+                                }
+                            }
+                            Term::Prim(Prim::Cond) if args.len() == 3 => {
+                                out.extend(term_sets[args[1].index()].iter().copied());
+                                out.extend(term_sets[args[2].index()].iter().copied());
+                            }
+                            _ => {}
+                        }
+                    }
+                    out
+                }
+            };
+            if let Term::Letrec { bindings, .. } = terms.term(t) {
+                for &(p, bound) in bindings.iter() {
+                    let add: Vec<TermId> = term_sets[bound.index()].iter().copied().collect();
+                    for v in add {
+                        changed |= param_sets[p.index()].insert(v);
+                    }
+                }
+            }
+            new.extend(term_sets[i].iter().copied());
+            if new != term_sets[i] {
+                term_sets[i] = new;
+                changed = true;
+            }
+        }
+        if !changed {
+            return (term_sets, param_sets);
+        }
+    }
+}
+
+#[test]
+fn zero_cfa_equals_the_naive_reference_on_random_programs() {
+    let mut functions_found = 0usize;
+    for seed in 0..1000 {
+        let config = KernelGenConfig {
+            functions: (seed % 4) as usize,
+            depth: 3 + (seed % 3) as usize,
+            ..KernelGenConfig::default()
+        };
+        let (text, terms) = random_terms(seed, &config);
+        let graph = BehaviorGraph::build(&terms);
+        let (term_sets, param_sets) = naive_cfa(&terms);
+        for (i, expected) in term_sets.iter().enumerate() {
+            let t = TermId(i as u32);
+            assert_eq!(
+                graph.term_functions(t),
+                expected,
+                "seed {seed}: {}\n{text}",
+                terms.flow_name(t)
+            );
+            functions_found += expected.len();
+        }
+        for (i, expected) in param_sets.iter().enumerate() {
+            let p = ParamId(i as u32);
+            assert_eq!(
+                graph.param_functions(p),
+                expected,
+                "seed {seed}: Φ_{}\n{text}",
+                terms.param_name(p)
+            );
+        }
+    }
+    assert!(functions_found > 10_000, "{functions_found}");
+}
+
+/// Runs random programs and checks every value of every term and parameter against the task's
+/// value of its flow, and every closure against the control-flow facts.
+fn sound_on_random_programs<T: Task>(task: &T, what: &str, count: u64) -> u64 {
+    let mut checked = 0u64;
+    let mut returned = 0u64;
+    for seed in 0..count {
+        let config = KernelGenConfig {
+            functions: (seed % 4) as usize,
+            depth: 3 + (seed % 3) as usize,
+            ..KernelGenConfig::default()
+        };
+        let (text, terms) = random_terms(seed, &config);
+        let graph = BehaviorGraph::build(&terms);
+        let solution = run_task(&terms, &graph, task);
+        let mut failure: Option<String> = None;
+        let mut check = |node: absinthe::behavior::NodeId, flow: String, v: &KValue| {
+            if failure.is_some() {
+                return;
+            }
+            checked += 1;
+            let ok = match v {
+                KValue::Closure(l, _) => graph.functions(node).contains(l),
+                KValue::Prim(p) => graph
+                    .functions(node)
+                    .iter()
+                    .any(|&f| terms.term(f) == &Term::Prim(*p)),
+                other => task.contains(solution.value(node), other.as_int().unwrap_or(0)),
+            };
+            if !ok {
+                failure = Some(format!(
+                    "{what} seed {seed}: {flow} = {} misses {v:?}\n{text}",
+                    solution.render(&terms, &graph, node, 2)
+                ));
+            }
+        };
+        let mut term_values: Vec<(TermId, KValue)> = Vec::new();
+        let mut param_values: Vec<(ParamId, KValue)> = Vec::new();
+        let outcome = evaluate(
+            &terms,
+            &[],
+            &EvalLimits {
+                max_steps: 20_000,
+                max_depth: 150,
+            },
+            &mut |t, v| term_values.push((t, v.clone())),
+            &mut |p, v| param_values.push((p, v.clone())),
+        );
+        if matches!(outcome, EvalOutcome::Value(_)) {
+            returned += 1;
+        }
+        for (t, v) in &term_values {
+            check(graph.term_node(*t), terms.flow_name(*t), v);
+        }
+        for (p, v) in &param_values {
+            check(
+                graph.param_node(*p),
+                format!("Φ_{}", terms.param_name(*p)),
+                v,
+            );
+        }
+        if let Some(f) = failure {
+            panic!("{f}");
+        }
+    }
+    assert!(
+        returned * 10 >= count * 6,
+        "{what}: only {returned} of {count} programs returned"
+    );
+    checked
+}
+
+#[test]
+fn every_task_is_sound_against_the_evaluator() {
+    use absinthe_dsl_examples::dom::types::Types;
+    let n = sound_on_random_programs(&DomainTask::<Types>::new(), "types", 400);
+    assert!(n > 10_000);
+    sound_on_random_programs(&DomainTask::<Flat<i64>>::new(), "const", 400);
+    sound_on_random_programs(&DomainTask::<Interval>::new(), "interval", 400);
+    sound_on_random_programs(
+        &DomainTask::<absinthe_dsl_examples::dom::signs::Signals>::new(),
+        "signs-dom",
+        200,
+    );
+}
+
+#[test]
+fn printing_then_parsing_gives_the_terms_back() {
+    for seed in 0..300 {
+        let (_, terms) = random_terms(seed, &KernelGenConfig::default());
+        let printed = print_terms(&terms);
+        let again =
+            parse_terms("printed.kt", &printed).unwrap_or_else(|e| panic!("{e:?}\n{printed}"));
+        assert_eq!(again, terms, "seed {seed}\n{printed}");
+    }
+    for name in ["p1.kt", "p2.kt"] {
+        let terms = sample(name);
+        let printed = print_terms(&terms);
+        assert_eq!(
+            parse_terms(name, &printed).expect("parses"),
+            terms,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn bad_kernel_text_gets_errors_with_places() {
+    let error = |text: &str| -> String {
+        match parse_terms("t.kt", text) {
+            Ok(_) => "ok".to_owned(),
+            Err(errors) => absinthe_ir::error::render_errors(&errors),
+        }
+    };
+    assert_eq!(error("(+ 1 2)"), "ok");
+    assert!(
+        error("(lambda (x) (x 1)").starts_with("t.kt:1:18: error:"),
+        "{}",
+        error("(lambda (x) (x 1)")
+    );
+    assert!(
+        error("()").starts_with("t.kt:1:2: error: expected"),
+        "{}",
+        error("()")
+    );
+    assert_eq!(
+        error("((lambda (x) x) (lambda (x) x))"),
+        "t.kt:1:26: error: `x` is already bound at 1:11; kernel terms bind each name once\n"
+    );
+    assert_eq!(
+        error("3:(f 3:(g 1))"),
+        "t.kt:1:6: error: label 3 is already used at 1:1\n"
+    );
+    assert!(error("99999999999999999999").contains("does not fit in 64 bits"));
+    let deep = format!("{}1{}", "(f ".repeat(300), ")".repeat(300));
+    assert!(
+        error(&deep).contains("nest deeper than 256"),
+        "{}",
+        error(&deep)
+    );
+}
+
+#[test]
+fn random_bytes_and_mutations_never_panic() {
+    let mut rng = absinthe_ir::generate::Rng::new(7);
+    let samples = [
+        std::fs::read_to_string(format!(
+            "{}/../ir/test_data/kernel/p2.kt",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("p2"),
+        print_terms(&random_terms(3, &KernelGenConfig::default()).1),
+    ];
+    for i in 0..3000 {
+        let text: String = if i % 2 == 0 {
+            (0..rng.below(40))
+                .map(|_| ['(', ')', ' ', 'x', '1', ':', 'λ', '+', 'l', '#', '\n'][rng.below(11)])
+                .collect()
+        } else {
+            let mut chars: Vec<char> = samples[(i / 2) % samples.len()].chars().collect();
+            for _ in 0..1 + rng.below(4) {
+                if chars.is_empty() {
+                    break;
+                }
+                let at = rng.below(chars.len());
+                match rng.below(3) {
+                    0 => {
+                        chars.remove(at);
+                    }
+                    1 => chars.insert(at, ['(', ')', ' ', '3', ':', 'x'][rng.below(6)]),
+                    _ => {
+                        let other = rng.below(chars.len());
+                        chars.swap(at, other);
+                    }
+                }
+            }
+            chars.into_iter().collect()
+        };
+        if let Ok(terms) = parse_terms("fuzz.kt", &text) {
+            let graph = BehaviorGraph::build(&terms);
+            let _ = task_lines(&terms, &graph, &DomainTask::<Interval>::new());
+            let _ = evaluate(
+                &terms,
+                &[],
+                &EvalLimits {
+                    max_steps: 2_000,
+                    max_depth: 50,
+                },
+                &mut |_, _| {},
+                &mut |_, _| {},
+            );
+            let printed = print_terms(&terms);
+            assert_eq!(
+                parse_terms("again.kt", &printed).ok(),
+                Some(terms),
+                "input {i}: {text:?}"
+            );
+        }
+    }
+}
+
+fn absinthe(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("the absinthe binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_command_line_prints_flows_in_the_seed_s_notation() {
+    let (code, out, err) = absinthe(&[
+        "analyze",
+        "ir/test_data/kernel/p1.kt",
+        "--analysis",
+        "types",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\nΦ_f = Int → Int\n"), "{out}");
+    assert!(out.contains("\nβ(Φ_f) = Int\n"), "{out}");
+    let (code, out, _) = absinthe(&["analyze", "ir/test_data/kernel/p1.kt", "--analysis", "cfa"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\nΦ_f = {λx, λy}\n"), "{out}");
+    let (code, out, _) = absinthe(&[
+        "analyze",
+        "ir/test_data/kernel/p2.kt",
+        "--analysis",
+        "cfa",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(doc["engine"], "behavior_graph");
+    assert!(
+        doc["flows"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|f| f["flow"] == "Φ_g" && f["value"] == "{λx}"))
+    );
+    let (code, _, err) = absinthe(&["analyze", "ir/test_data/count.air", "--analysis", "cfa"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("runs on kernel terms"), "{err}");
+}
