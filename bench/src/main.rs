@@ -4,9 +4,11 @@
 //! the dense, sparse and sparse+temporal states on the same sizes and three shapes with many
 //! names: time, peak bytes held by the analysis (a counting allocator), transfer evaluations.
 //! `dom` compares constant propagation and intervals declared in `.dom` files with the
-//! hand-written ones on the same programs.
+//! hand-written ones on the same programs. `behavior` times building the behavior graph of
+//! kernel programs of 10³ to 10⁶ terms and tracing tasks over it.
 
 mod alloc;
+mod behavior;
 mod clock;
 mod sparse;
 
@@ -51,10 +53,12 @@ fn main() {
         "throughput" => throughput(max_exp),
         "sparse" => sparse::run(max_exp, names, shape, state, &ALLOCATOR),
         "dom" => dom(),
+        "behavior" => behavior::run(max_exp),
         other => {
             eprintln!(
                 "unknown benchmark `{other}`; known: throughput [--max-exp N], \
-                 sparse [--max-exp N] [--names N] [--shape NAME] [--state NAME], dom"
+                 sparse [--max-exp N] [--names N] [--shape NAME] [--state NAME], dom, \
+                 behavior [--max-exp N]"
             );
             std::process::exit(2);
         }
