@@ -416,3 +416,114 @@ fn the_command_line_prints_flows_in_the_seed_s_notation() {
     assert_ne!(code, 0);
     assert!(err.contains("runs on kernel terms"), "{err}");
 }
+
+/// Closure conversion: the lowered module returns what the evaluator returns (integers; booleans
+/// as 0 and 1), on random programs; and the flow-sensitive interprocedural engine runs the same
+/// declared tasks on it, soundly.
+#[test]
+fn closure_conversion_runs_like_the_evaluator_and_tasks_run_on_it() {
+    use absinthe::interproc::{ContextPolicy, InterprocLimits, solve_module};
+    use absinthe_cli::verify::{VerifyConfig, verify_interproc};
+    use absinthe_ir::interp::{self, Outcome, Value};
+    use absinthe_ir::kernel::lower;
+    let mut same = 0;
+    for seed in 0..300 {
+        let config = KernelGenConfig {
+            functions: (seed % 4) as usize,
+            depth: 3 + (seed % 3) as usize,
+            ..KernelGenConfig::default()
+        };
+        let (text, terms) = random_terms(seed, &config);
+        let lowered = lower(&terms);
+        let printed = lowered.module.to_string();
+        absinthe_ir::parse_module("lowered.air", &printed)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{printed}"));
+        let expected = match evaluate(
+            &terms,
+            &[],
+            &EvalLimits {
+                max_steps: 50_000,
+                max_depth: 150,
+            },
+            &mut |_, _| {},
+            &mut |_, _| {},
+        ) {
+            EvalOutcome::Value(v) => v.as_int(),
+            _ => continue,
+        };
+        let run = interp::run(
+            &lowered.module,
+            absinthe::program::FuncId::new(0),
+            &[],
+            &interp::Limits {
+                max_steps: 1_000_000,
+                max_depth: 400,
+            },
+            &mut interp::NoObserver,
+        );
+        match (expected, run.outcome) {
+            (Some(v), Outcome::Returned(Some(Value::Int(w)))) => {
+                assert_eq!(v, w, "seed {seed}\n{text}\n{printed}");
+                same += 1;
+            }
+            (None, Outcome::Returned(Some(Value::Ref(_)))) => same += 1,
+            (e, o) => panic!("seed {seed}: evaluator {e:?}, lowered {o:?}\n{text}\n{printed}"),
+        }
+        let main = absinthe::program::FuncId::new(0);
+        let s = solve_module::<absinthe_ir::Module, Interval>(
+            &lowered.module,
+            Some(main),
+            true,
+            ContextPolicy::CallStrings(1),
+            &InterprocLimits::default(),
+        );
+        let report = verify_interproc(
+            &lowered.module,
+            main,
+            &s,
+            &VerifyConfig {
+                runs: 1,
+                seed,
+                max_steps: 200_000,
+                ..VerifyConfig::default()
+            },
+        );
+        assert!(
+            report.violations.is_empty(),
+            "seed {seed}: {}",
+            report.violations[0]
+        );
+    }
+    assert!(same >= 200, "{same}");
+}
+
+#[test]
+fn p1_through_the_flow_engine_gives_the_same_types() {
+    use absinthe::interproc::{ContextPolicy, InterprocLimits, solve_module};
+    use absinthe_dsl_examples::dom::types::{Type, Types};
+    use absinthe_ir::kernel::lower;
+    let terms = sample("p1.kt");
+    let lowered = lower(&terms);
+    let s = solve_module::<absinthe_ir::Module, Types>(
+        &lowered.module,
+        Some(absinthe::program::FuncId::new(0)),
+        false,
+        ContextPolicy::Insensitive,
+        &InterprocLimits::default(),
+    );
+    for label in 1..=5 {
+        let t = terms.app(label).expect("labelled");
+        let (f, n) = lowered.homes[t.index()].expect("evaluated");
+        let block = absinthe::program::BlockId::new(0);
+        let exit = s.exit_state(f, block);
+        let value = exit.get(n);
+        if label == 3 {
+            assert!(
+                value.int.ty == Type::Bottom && !value.funcs.is_empty(),
+                "ϕ_3 = {value:?}"
+            );
+        } else {
+            assert_eq!(value.int.ty, Type::Int, "ϕ_{label}");
+        }
+    }
+}

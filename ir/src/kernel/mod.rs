@@ -1,6 +1,6 @@
 //! Kernel terms in text (`.kt`): the seed's λ-calculus with integer constants and primitives,
 //! parsed into the runtime's [`Terms`](absinthe::behavior::Terms), printed back, evaluated
-//! concretely, and generated at random.
+//! concretely, generated at random, and closure-converted to the core IR ([`lower`]).
 //!
 //! ```text
 //! # P1: f is bound to one of two abstractions and applied to 1.
@@ -17,10 +17,12 @@
 
 mod eval;
 mod generate;
+mod lower;
 mod parse;
 mod print;
 
 pub use eval::{EvalLimits, EvalOutcome, KValue, evaluate};
 pub use generate::{KernelGenConfig, random_terms};
+pub use lower::{Lowered, lower};
 pub use parse::{MAX_NESTING, parse_terms};
 pub use print::print_terms;
