@@ -93,16 +93,35 @@ pub fn function_name(terms: &Terms, f: TermId) -> String {
     }
 }
 
+/// Which engine analyzes kernel terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelEngine {
+    /// The behavior graph (flow-insensitive 0-CFA, one pass per task).
+    BehaviorGraph,
+    /// Closure conversion to the core IR, then the interprocedural flow engine.
+    Flow(absinthe::interproc::ContextPolicy),
+}
+
 /// Analyzes a kernel program with `analysis` and renders one line per flow.
 pub fn run(
     file: &str,
     text: &str,
     analysis: AnalysisName,
+    engine: KernelEngine,
     format: Format,
 ) -> Result<Report, String> {
     let terms = absinthe_ir::kernel::parse_terms(file, text)
         .map_err(|errors| absinthe_ir::error::render_errors(&errors))?;
     let graph = BehaviorGraph::build(&terms);
+    if let KernelEngine::Flow(policy) = engine {
+        if analysis.kernel_only() {
+            return Err(
+                "`cfa` is the behavior graph's own analysis; use `--engine behavior-graph`\n"
+                    .to_owned(),
+            );
+        }
+        return Ok(flow_report(&terms, &graph, analysis, policy, format));
+    }
     let header = format!(
         "# analysis: {analysis} (behavior graph: {} nodes, {} arcs, {} α constraints)",
         graph.node_count(),
@@ -172,6 +191,122 @@ pub fn run(
         stable: true,
         warnings: Vec::new(),
     })
+}
+
+/// Closure-converts `terms` and runs `analysis` across the functions of the result; reports the
+/// same flows as the behavior graph does, each read at its term's home (a name's flow at the
+/// entry of its function, a term's after the statement that computes it).
+fn flow_report(
+    terms: &Terms,
+    graph: &BehaviorGraph,
+    analysis: AnalysisName,
+    policy: absinthe::interproc::ContextPolicy,
+    format: Format,
+) -> Report {
+    use absinthe::interproc::{InterprocLimits, solve_module};
+    use absinthe::program::{BlockId, FuncId};
+    let lowered = absinthe_ir::kernel::lower(terms);
+    struct Flowing<'a> {
+        terms: &'a Terms,
+        graph: &'a BehaviorGraph,
+        lowered: &'a absinthe_ir::kernel::Lowered,
+        analysis: AnalysisName,
+        policy: absinthe::interproc::ContextPolicy,
+    }
+    impl ForDomain for Flowing<'_> {
+        type Output = (Vec<(String, String)>, bool);
+        fn run<D: ValueDomain>(self) -> (Vec<(String, String)>, bool) {
+            let module = &self.lowered.module;
+            let s = solve_module::<absinthe_ir::Module, D>(
+                module,
+                Some(FuncId::new(0)),
+                self.analysis.conditional(),
+                self.policy,
+                &InterprocLimits::default(),
+            );
+            let block = BlockId::new(0);
+            let read = |home: Option<(FuncId, absinthe::program::NameId)>, at_entry: bool| {
+                home.map_or_else(
+                    || "⊥".to_owned(),
+                    |(f, n)| {
+                        let env = if at_entry {
+                            s.entry_state(f, block)
+                        } else {
+                            s.exit_state(f, block)
+                        };
+                        crate::interproc::value_text(&env.get(n), module)
+                    },
+                )
+            };
+            let lines = flows(self.terms, self.graph)
+                .into_iter()
+                .filter(|flow| !flow.name.starts_with('β'))
+                .map(|flow| {
+                    let value = match self.graph.kind(flow.nodes[0]) {
+                        absinthe::behavior::NodeKind::Term(t) => {
+                            read(self.lowered.homes[t.index()], false)
+                        }
+                        absinthe::behavior::NodeKind::Param(p) => {
+                            read(self.lowered.param_homes[p.index()], true)
+                        }
+                        absinthe::behavior::NodeKind::Surrogate { .. } => "⊥".to_owned(),
+                    };
+                    (flow.name, value)
+                })
+                .collect();
+            (lines, s.stop().is_stable())
+        }
+    }
+    let (lines, stable) = analysis.dispatch(Flowing {
+        terms,
+        graph,
+        lowered: &lowered,
+        analysis,
+        policy,
+    });
+    let header = format!(
+        "# analysis: {analysis} (closure-converted to {} functions; interprocedural, contexts: {policy})",
+        lowered.module.functions.len()
+    );
+    let output = render(&header, analysis, "flow", &lines, format);
+    Report {
+        output,
+        stable,
+        warnings: Vec::new(),
+    }
+}
+
+fn render(
+    header: &str,
+    analysis: AnalysisName,
+    engine: &str,
+    lines: &[(String, String)],
+    format: Format,
+) -> String {
+    match format {
+        Format::Text => {
+            let mut out = format!("{header}\n");
+            for (flow, value) in lines {
+                out.push_str(&format!("{flow} = {value}\n"));
+            }
+            out
+        }
+        Format::Json => {
+            let flows: Vec<_> = lines
+                .iter()
+                .map(|(flow, value)| json!({ "flow": flow, "value": value }))
+                .collect();
+            let doc = json!({
+                "analysis": analysis.as_str(),
+                "engine": engine,
+                "flows": flows,
+            });
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&doc).unwrap_or_default()
+            )
+        }
+    }
 }
 
 /// Runs `task` and renders every reported flow.

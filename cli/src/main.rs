@@ -119,6 +119,17 @@ struct AnalyzeArgs {
     /// module has one, else `all`.
     #[arg(long, default_value = "auto")]
     entry: String,
+    /// For kernel terms (`.kt`): trace the analysis over the behavior graph
+    /// (`behavior-graph`, the default), or closure-convert the program to the core IR and run
+    /// it across functions (`flow`, with `--context`).
+    #[arg(long, default_value = "behavior-graph")]
+    engine: EngineArg,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EngineArg {
+    BehaviorGraph,
+    Flow,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -405,10 +416,18 @@ fn analyze_kernel(path: &Path, args: &AnalyzeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let engine = match args.engine {
+        EngineArg::BehaviorGraph => kernel::KernelEngine::BehaviorGraph,
+        EngineArg::Flow => kernel::KernelEngine::Flow(match args.context {
+            Some(ContextArg::Inter(policy)) => policy,
+            _ => ContextPolicy::Insensitive,
+        }),
+    };
     match kernel::run(
         &path.display().to_string(),
         &text,
         args.analysis,
+        engine,
         format_of(args),
     ) {
         Ok(report) => {

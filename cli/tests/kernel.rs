@@ -412,6 +412,21 @@ fn the_command_line_prints_flows_in_the_seed_s_notation() {
             .as_array()
             .is_some_and(|f| f.iter().any(|f| f["flow"] == "Φ_g" && f["value"] == "{λx}"))
     );
+    // The same declared task through closure conversion and the flow engine.
+    let (code, out, err) = absinthe(&[
+        "analyze",
+        "ir/test_data/kernel/p1.kt",
+        "--analysis",
+        "types",
+        "--engine",
+        "flow",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("\nϕ_1 = Int\n") && out.contains("\nΦ_x = Int\n"),
+        "{out}"
+    );
+    assert!(out.contains("\nΦ_f = closure {"), "{out}");
     let (code, _, err) = absinthe(&["analyze", "ir/test_data/count.air", "--analysis", "cfa"]);
     assert_ne!(code, 0);
     assert!(err.contains("runs on kernel terms"), "{err}");

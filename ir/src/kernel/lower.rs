@@ -26,6 +26,8 @@ pub struct Lowered {
     /// Per term, the function evaluating it and the name its value lands in (`None` for terms
     /// never evaluated on their own: an abstraction's parameters are not terms).
     pub homes: Vec<Option<(FuncId, NameId)>>,
+    /// Per name, the function it is a parameter (or letrec binding) of and its name there.
+    pub param_homes: Vec<Option<(FuncId, NameId)>>,
     /// The inputs (free names), in the order of `main`'s parameters.
     pub inputs: Vec<ParamId>,
 }
@@ -38,6 +40,7 @@ pub fn lower(terms: &Terms) -> Lowered {
         lambda_funcs: BTreeMap::new(),
         prim_funcs: BTreeMap::new(),
         homes: vec![None; terms.terms.len()],
+        param_homes: vec![None; terms.params.len()],
         groups: BTreeMap::new(),
     };
     // Number the functions first: main, then each abstraction in term order.
@@ -89,6 +92,7 @@ pub fn lower(terms: &Terms) -> Lowered {
             fields: Vec::new(),
         },
         homes: l.homes,
+        param_homes: l.param_homes,
         inputs,
     }
 }
@@ -99,6 +103,7 @@ struct Lowerer<'t> {
     lambda_funcs: BTreeMap<TermId, FuncId>,
     prim_funcs: BTreeMap<Prim, FuncId>,
     homes: Vec<Option<(FuncId, NameId)>>,
+    param_homes: Vec<Option<(FuncId, NameId)>>,
     /// Abstractions bound by a letrec, with the letrec.
     groups: BTreeMap<TermId, TermId>,
 }
@@ -259,6 +264,9 @@ impl Lowerer<'_> {
             .iter()
             .map(|&p| names.source(self.terms, p))
             .collect();
+        for (&p, &n) in params.iter().zip(&param_names) {
+            self.param_homes[p.index()] = Some((id, n));
+        }
         let capture_names: Vec<NameId> = captures
             .iter()
             .map(|&p| names.source(self.terms, p))
@@ -314,6 +322,7 @@ impl Lowerer<'_> {
                         dest,
                         rhs: Rhs::Use(Operand::Name(value)),
                     });
+                    self.param_homes[p.index()] = Some((func, dest));
                 }
                 let value = self.expr(func, *body, names, stmts);
                 Rhs::Use(Operand::Name(value))
