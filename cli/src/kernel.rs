@@ -160,32 +160,15 @@ pub fn run(
             graph: &graph,
         })
     };
-    let output = match format {
-        Format::Text => {
-            let mut out = format!("{header}\n");
-            for (flow, value) in &lines {
-                out.push_str(&format!("{flow} = {value}\n"));
-            }
-            out
-        }
-        Format::Json => {
-            let flows: Vec<_> = lines
-                .iter()
-                .map(|(flow, value)| json!({ "flow": flow, "value": value }))
-                .collect();
-            let doc = json!({
-                "analysis": analysis.as_str(),
-                "engine": "behavior_graph",
-                "nodes": graph.node_count(),
-                "arcs": graph.stats.arcs,
-                "flows": flows,
-            });
-            format!(
-                "{}\n",
-                serde_json::to_string_pretty(&doc).unwrap_or_default()
-            )
-        }
-    };
+    let graph_size = json!({ "nodes": graph.node_count(), "arcs": graph.stats.arcs });
+    let output = render(
+        &header,
+        analysis,
+        "behavior_graph",
+        &lines,
+        format,
+        graph_size,
+    );
     Ok(Report {
         output,
         stable: true,
@@ -268,7 +251,7 @@ fn flow_report(
         "# analysis: {analysis} (closure-converted to {} functions; interprocedural, contexts: {policy})",
         lowered.module.functions.len()
     );
-    let output = render(&header, analysis, "flow", &lines, format);
+    let output = render(&header, analysis, "flow", &lines, format, json!({}));
     Report {
         output,
         stable,
@@ -276,12 +259,14 @@ fn flow_report(
     }
 }
 
+/// The report: a header and `flow = value` lines, or a JSON document with `extra`'s fields too.
 fn render(
     header: &str,
     analysis: AnalysisName,
     engine: &str,
     lines: &[(String, String)],
     format: Format,
+    extra: serde_json::Value,
 ) -> String {
     match format {
         Format::Text => {
@@ -296,11 +281,14 @@ fn render(
                 .iter()
                 .map(|(flow, value)| json!({ "flow": flow, "value": value }))
                 .collect();
-            let doc = json!({
+            let mut doc = json!({
                 "analysis": analysis.as_str(),
                 "engine": engine,
                 "flows": flows,
             });
+            if let (Some(doc), serde_json::Value::Object(extra)) = (doc.as_object_mut(), extra) {
+                doc.extend(extra);
+            }
             format!(
                 "{}\n",
                 serde_json::to_string_pretty(&doc).unwrap_or_default()

@@ -261,12 +261,7 @@ fn verify(args: VerifyArgs) -> ExitCode {
     };
     let interprocedural = match (&input, args.context, args.random) {
         (Input::Air { module, .. }, context, None) => {
-            let policy = match context {
-                Some(ContextArg::Inter(policy)) => Some(policy),
-                Some(ContextArg::Intra) => None,
-                None if interproc::has_calls(module) => Some(ContextPolicy::Insensitive),
-                None => None,
-            };
+            let policy = context_policy(module, context, true);
             match (policy, interproc::Entry::parse(&args.entry).resolve(module)) {
                 (Some(policy), Ok(Some(entry))) => Some(Ok((module, policy, entry))),
                 (Some(_), Err(message)) => Some(Err(message)),
@@ -342,18 +337,20 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         StrategyArg::Worklist => Strategy::Worklist,
         StrategyArg::GraphFree => Strategy::GraphFree,
     };
+    let intra = || {
+        driver::run(
+            &input,
+            args.analysis,
+            strategy,
+            args.state.map_or(StateRepr::Dense, StateArg::repr),
+            &limits,
+            format,
+        )
+    };
     let result = match (&input, args.context) {
         (Input::Air { module, .. }, context) => {
-            let policy = match context {
-                Some(ContextArg::Inter(policy)) => Some(policy),
-                Some(ContextArg::Intra) => None,
-                // `--state` picks an intraprocedural engine's representation.
-                None if args.state.is_none() && interproc::has_calls(module) => {
-                    Some(ContextPolicy::Insensitive)
-                }
-                None => None,
-            };
-            match policy {
+            // `--state` picks an intraprocedural engine's representation.
+            match context_policy(module, context, args.state.is_none()) {
                 Some(_) if args.state.is_some_and(|s| !matches!(s, StateArg::Dense)) => Err(
                     "interprocedural analysis keeps dense states; use `--context intra` for \
                      `--state`"
@@ -367,27 +364,13 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
                     &limits,
                     format,
                 ),
-                None => driver::run(
-                    &input,
-                    args.analysis,
-                    strategy,
-                    args.state.map_or(StateRepr::Dense, StateArg::repr),
-                    &limits,
-                    format,
-                ),
+                None => intra(),
             }
         }
         (_, Some(ContextArg::Inter(_))) => {
             Err("`--context` applies to core-IR modules; toy programs have no calls".to_owned())
         }
-        _ => driver::run(
-            &input,
-            args.analysis,
-            strategy,
-            args.state.map_or(StateRepr::Dense, StateArg::repr),
-            &limits,
-            format,
-        ),
+        _ => intra(),
     };
     match result {
         Ok(report) => {
@@ -405,6 +388,21 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The context policy `--context` asks for, or by default (when `by_default` allows one)
+/// context-insensitive for modules with calls; `None` to analyze each function alone.
+fn context_policy(
+    module: &absinthe_ir::Module,
+    context: Option<ContextArg>,
+    by_default: bool,
+) -> Option<ContextPolicy> {
+    match context {
+        Some(ContextArg::Inter(policy)) => Some(policy),
+        Some(ContextArg::Intra) => None,
+        None if by_default && interproc::has_calls(module) => Some(ContextPolicy::Insensitive),
+        None => None,
     }
 }
 

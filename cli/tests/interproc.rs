@@ -8,7 +8,9 @@ use absinthe::lattice::{Flat, Interval};
 use absinthe::program::{BlockId, FuncId};
 use absinthe::value::{NonRelational, ValueDomain};
 use absinthe_ir::{Module, parse_module};
-use std::process::Command;
+
+mod common;
+use common::absinthe;
 
 fn module(path: &str) -> Module {
     let full = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
@@ -102,7 +104,7 @@ fn recursion_terminates_and_branches_bound_what_returns() {
 
 /// Every block state of every reached function, interprocedurally, is below the state of the
 /// same block analyzed alone with unknown arguments (integer parts; call results are unknown
-/// there).
+/// there), for every context policy.
 pub fn assert_at_least_as_precise<D: ValueDomain>(m: &Module, conditional: bool, what: &str) {
     for policy in POLICIES {
         let s = solve_module::<Module, D>(
@@ -112,38 +114,8 @@ pub fn assert_at_least_as_precise<D: ValueDomain>(m: &Module, conditional: bool,
             policy,
             &InterprocLimits::default(),
         );
-        if !s.stop().is_stable() {
-            continue;
-        }
-        for (index, function) in m.functions.iter().enumerate() {
-            let id = FuncId::new(index);
-            let alone = absinthe::engine::solve(
-                function,
-                &NonRelational::<D>::new(conditional),
-                &Limits::default(),
-            );
-            for b in 0..function.blocks().len() {
-                let inter = s.entry_state(id, BlockId::new(b));
-                let intra = &alone.entry[b];
-                if !inter.is_reachable() {
-                    continue;
-                }
-                assert!(
-                    intra.is_reachable(),
-                    "{what} {policy}: {}:bb{b} reachable only interprocedurally",
-                    function.name
-                );
-                for n in 0..function.names.len() {
-                    let name = absinthe::program::NameId::new(n);
-                    let (i, a) = (inter.get(name).int, intra.get(name));
-                    assert!(
-                        i.leq(&a),
-                        "{what} {policy}: {}:bb{b} {}: {i} interprocedurally, {a} alone",
-                        function.name,
-                        function.names[n]
-                    );
-                }
-            }
+        if s.stop().is_stable() {
+            assert_at_least_as_precise_in::<D>(m, conditional, policy, &s, what);
         }
     }
 }
@@ -154,19 +126,6 @@ fn interprocedural_results_are_below_the_intraprocedural_ones_on_the_sample() {
     assert_at_least_as_precise::<Flat<i64>>(&m, false, "const");
     assert_at_least_as_precise::<Flat<i64>>(&m, true, "sccp");
     assert_at_least_as_precise::<Interval>(&m, true, "interval");
-}
-
-fn absinthe(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .expect("the absinthe binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 #[test]

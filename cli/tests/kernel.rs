@@ -12,7 +12,9 @@ use absinthe_ir::kernel::{
     random_terms,
 };
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::Command;
+
+mod common;
+use common::absinthe;
 
 fn sample(name: &str) -> Terms {
     let path = format!(
@@ -367,19 +369,6 @@ fn random_bytes_and_mutations_never_panic() {
             );
         }
     }
-}
-
-fn absinthe(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .expect("the absinthe binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -2,20 +2,8 @@
 //! counts, JSON output, and a clear error for a module `llvm-ir` cannot read.
 #![cfg(feature = "llvm")]
 
-use std::process::Command;
-
-fn absinthe(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .expect("the absinthe binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+mod common;
+use common::absinthe;
 
 /// The output without the timing columns and lines, which change from run to run.
 fn without_times(text: &str) -> String {

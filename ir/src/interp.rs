@@ -641,18 +641,7 @@ fn call<'m>(
     depth: usize,
     limits: &Limits,
 ) -> Result<Frame<'m>, Stop> {
-    let func = module
-        .function(callee)
-        .filter(|f| f.params.len() == args.len())
-        .ok_or(Stop::Trap(TrapReason::BadCall))?;
-    let values = args
-        .iter()
-        .map(|&a| read(env, a))
-        .collect::<Result<Vec<Value>, Stop>>()?;
-    if depth >= limits.max_depth {
-        return Err(Stop::Outcome(Outcome::TooDeep));
-    }
-    Ok(new_frame(callee, func, &values, &[]))
+    enter_function(module, env, callee, args, &[], depth, limits)
 }
 
 /// The frame of `apply c(args)`: `c` must hold a closure of a function taking `args.len()`
@@ -670,9 +659,24 @@ fn apply<'m>(
     let (Value::Ref(r), Some(ObjectKind::Closure(f))) = (closure, heap.kind(closure)) else {
         return Err(Stop::Trap(TrapReason::NotAClosure));
     };
+    let captured = heap.fields.get(r as usize).map_or(&[][..], Vec::as_slice);
+    enter_function(module, env, f, args, captured, depth, limits)
+}
+
+/// The frame of function `callee` with `args` read from `env` and its captures bound to
+/// `captured`, after checking the callee, the arity and the depth.
+fn enter_function<'m>(
+    module: &'m Module,
+    env: &[Option<Value>],
+    callee: FuncId,
+    args: &[Operand],
+    captured: &[Option<Value>],
+    depth: usize,
+    limits: &Limits,
+) -> Result<Frame<'m>, Stop> {
     let func = module
-        .function(f)
-        .filter(|func| func.params.len() == args.len())
+        .function(callee)
+        .filter(|f| f.params.len() == args.len())
         .ok_or(Stop::Trap(TrapReason::BadCall))?;
     let values = args
         .iter()
@@ -681,8 +685,7 @@ fn apply<'m>(
     if depth >= limits.max_depth {
         return Err(Stop::Outcome(Outcome::TooDeep));
     }
-    let captured = heap.fields.get(r as usize).map_or(&[][..], Vec::as_slice);
-    Ok(new_frame(f, func, &values, captured))
+    Ok(new_frame(callee, func, &values, captured))
 }
 
 /// Evaluates a terminator.

@@ -75,6 +75,24 @@ struct Slot<D> {
     solution: Option<Solution<Env<ProcValue<D>>>>,
 }
 
+impl<D: ValueDomain> Slot<D> {
+    /// An instance not analyzed yet: it does not return (yet).
+    fn new(func: FuncId, context: Context, inputs: Vec<ProcValue<D>>) -> Slot<D> {
+        Slot {
+            func,
+            context,
+            inputs,
+            input_growths: 0,
+            returns: false,
+            output: ProcValue::bottom(),
+            output_growths: 0,
+            callers: BTreeSet::new(),
+            callees: BTreeSet::new(),
+            solution: None,
+        }
+    }
+}
+
 /// Everything the instances share: read during a run, changed between runs.
 #[derive(Debug)]
 struct Table<D> {
@@ -588,18 +606,9 @@ pub fn solve_module<M: Module, D: ValueDomain>(
         };
         let id = table.slots.len();
         table.index.insert((f, Context::All), id);
-        table.slots.push(Slot {
-            func: f,
-            context: Context::All,
-            inputs: vec![input; func.params().len()],
-            input_growths: 0,
-            returns: false,
-            output: ProcValue::bottom(),
-            output_growths: 0,
-            callers: BTreeSet::new(),
-            callees: BTreeSet::new(),
-            solution: None,
-        });
+        table
+            .slots
+            .push(Slot::new(f, Context::All, vec![input; func.params().len()]));
     }
     let mut solver = Solver {
         module,
@@ -756,18 +765,9 @@ impl<M: Module, D: ValueDomain> Solver<'_, M, D> {
                     None => {
                         let id = self.table.slots.len();
                         self.table.index.insert((callee, context.clone()), id);
-                        self.table.slots.push(Slot {
-                            func: callee,
-                            context,
-                            inputs: args.clone(),
-                            input_growths: 0,
-                            returns: false,
-                            output: ProcValue::bottom(),
-                            output_growths: 0,
-                            callers: BTreeSet::new(),
-                            callees: BTreeSet::new(),
-                            solution: None,
-                        });
+                        self.table
+                            .slots
+                            .push(Slot::new(callee, context, args.clone()));
                         (id, true)
                     }
                 };
