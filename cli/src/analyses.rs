@@ -48,11 +48,13 @@ pub enum AnalysisName {
     Types,
     /// Control-flow analysis (0-CFA) of kernel terms: the behavior graph itself.
     Cfa,
+    /// Basic induction parameters of kernel terms (`absinthe_dsl_examples::biv`).
+    Biv,
 }
 
 impl AnalysisName {
     /// Every analysis, in the order `--help` lists them.
-    pub const ALL: [AnalysisName; 16] = [
+    pub const ALL: [AnalysisName; 17] = [
         AnalysisName::Const,
         AnalysisName::Sccp,
         AnalysisName::Interval,
@@ -69,6 +71,7 @@ impl AnalysisName {
         AnalysisName::SccpRangesDom,
         AnalysisName::Types,
         AnalysisName::Cfa,
+        AnalysisName::Biv,
     ];
 
     /// The name used on the command line and in JSON output.
@@ -90,6 +93,7 @@ impl AnalysisName {
             AnalysisName::SccpRangesDom => "sccp-ranges-dom",
             AnalysisName::Types => "types",
             AnalysisName::Cfa => "cfa",
+            AnalysisName::Biv => "biv",
         }
     }
 
@@ -108,7 +112,7 @@ impl AnalysisName {
 
     /// Whether the analysis runs on kernel terms only (it has no value domain).
     pub fn kernel_only(self) -> bool {
-        self == AnalysisName::Cfa
+        matches!(self, AnalysisName::Cfa | AnalysisName::Biv)
     }
 
     /// The engine limits the analysis's declaration asks for, for the analyses whose settings
@@ -147,6 +151,7 @@ impl AnalysisName {
             }
             AnalysisName::Types => "integer and boolean types, from dsl-examples/dom/types.dom",
             AnalysisName::Cfa => "control-flow analysis (0-CFA) of kernel terms (.kt files)",
+            AnalysisName::Biv => "basic induction parameters of kernel terms (.kt files)",
         }
     }
 }
@@ -182,7 +187,7 @@ impl AnalysisName {
             AnalysisName::SccpRangesDom => f.run::<dom::sccp_ranges::SccpRange>(),
             AnalysisName::Types => f.run::<dom::types::Types>(),
             // The control-flow facts need no task; callers check `kernel_only` first.
-            AnalysisName::Cfa => f.run::<Flat<i64>>(),
+            AnalysisName::Cfa | AnalysisName::Biv => f.run::<Flat<i64>>(),
         }
     }
 }

@@ -128,7 +128,9 @@ pub fn run(
         graph.stats.arcs,
         graph.stats.alpha_constraints
     );
-    let lines: Vec<(String, String)> = if analysis.kernel_only() {
+    let lines: Vec<(String, String)> = if analysis == AnalysisName::Biv {
+        induction_lines(&terms, &graph)
+    } else if analysis.kernel_only() {
         flows(&terms, &graph)
             .into_iter()
             .map(|flow| {
@@ -295,6 +297,44 @@ fn render(
             )
         }
     }
+}
+
+/// The basic-induction-parameter task: every bound name's steps in the paper's notation, then
+/// the sets of basic induction parameters.
+fn induction_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String)> {
+    use absinthe::behavior::{Binder, ParamId, Steps};
+    let solution = run_task(terms, graph, &absinthe_dsl_examples::biv::BasicInduction);
+    let mut values = std::collections::BTreeMap::new();
+    let mut lines = Vec::new();
+    for (i, param) in terms.params.iter().enumerate() {
+        let p = ParamId(i as u32);
+        if param.binder == Binder::Free {
+            continue;
+        }
+        let steps = solution.value(graph.param_node(p)).clone();
+        // Names bound to functions (letrec names, functional parameters) are not numbers.
+        if !graph.param_functions(p).is_empty() {
+            continue;
+        }
+        lines.push((format!("Φ_{}", param.name), steps.render(terms)));
+        values.insert(p, steps);
+    }
+    let sets: Vec<String> = Steps::induction_sets(&values)
+        .into_iter()
+        .map(|set| {
+            let names: Vec<&str> = set.iter().map(|&p| terms.param_name(p)).collect();
+            format!("{{{}}}", names.join(", "))
+        })
+        .collect();
+    lines.push((
+        "basic induction parameters".to_owned(),
+        if sets.is_empty() {
+            "none".to_owned()
+        } else {
+            sets.join(", ")
+        },
+    ));
+    lines
 }
 
 /// Runs `task` and renders every reported flow.

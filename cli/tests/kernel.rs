@@ -531,3 +531,39 @@ fn p1_through_the_flow_engine_gives_the_same_types() {
         }
     }
 }
+
+#[test]
+fn p2_basic_induction_parameters_are_the_seed_s() {
+    let (code, out, err) = absinthe(&["analyze", "ir/test_data/kernel/p2.kt", "--analysis", "biv"]);
+    assert_eq!(code, 0, "{err}");
+    // Φ_n = {⟨Φ_x, Φ_1⟩, Φ_0, ⟨Φ_m, Φ_2⟩}, Φ_x the same, Φ_m = {⟨Φ_n, Φ_3⟩}; {n, x, m} is one
+    // set of basic induction parameters (sets print sorted).
+    let expected = "\
+Φ_n = {Φ_0, ⟨Φ_m, Φ_2⟩, ⟨Φ_x, Φ_1⟩}
+Φ_m = {⟨Φ_n, Φ_3⟩}
+Φ_x = {Φ_0, ⟨Φ_m, Φ_2⟩, ⟨Φ_x, Φ_1⟩}
+basic induction parameters = {n, m, x}
+";
+    assert!(out.ends_with(expected), "{out}");
+    // A parameter also bound to a product is not one.
+    let dir = std::env::temp_dir().join(format!("absinthe-biv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("mul.kt");
+    std::fs::write(
+        &file,
+        "(letrec ((f (lambda (n) (cond p (f (+ n 1)) (f (* n 2)))))) (f 0))\n",
+    )
+    .expect("write");
+    let (code, out, _) = absinthe(&[
+        "analyze",
+        file.to_str().expect("utf-8"),
+        "--analysis",
+        "biv",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Φ_n = ⊤") && out.ends_with("basic induction parameters = none\n"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,6 +10,7 @@
 //! Every product here is a `ValueDomain`, so the runtime's non-relational analysis runs it over
 //! toy programs and the core IR, and `absinthe analyze --analysis NAME` knows it.
 
+pub mod biv;
 pub mod disjunctive;
 pub mod dom;
 pub mod seed;

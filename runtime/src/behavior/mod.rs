@@ -7,10 +7,12 @@
 //! graphs.
 
 mod graph;
+mod induction;
 mod task;
 mod terms;
 
 pub use graph::{BehaviorGraph, GraphStats, NodeId, NodeKind};
+pub use induction::{Step, Steps};
 pub use task::{Arg, ArgKind, DomainTask, Task, TaskSolution, WIDEN_AFTER, run_task};
 pub use terms::{Binder, Param, ParamId, Prim, Term, TermId, Terms};
 
