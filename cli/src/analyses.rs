@@ -50,11 +50,15 @@ pub enum AnalysisName {
     Cfa,
     /// Basic induction parameters of kernel terms (`absinthe_dsl_examples::biv`).
     Biv,
+    /// Useless parameters of kernel terms (`absinthe_dsl_examples::demand`).
+    Useless,
+    /// Strict parameters of kernel terms (`absinthe_dsl_examples::demand`).
+    Strict,
 }
 
 impl AnalysisName {
     /// Every analysis, in the order `--help` lists them.
-    pub const ALL: [AnalysisName; 17] = [
+    pub const ALL: [AnalysisName; 19] = [
         AnalysisName::Const,
         AnalysisName::Sccp,
         AnalysisName::Interval,
@@ -72,6 +76,8 @@ impl AnalysisName {
         AnalysisName::Types,
         AnalysisName::Cfa,
         AnalysisName::Biv,
+        AnalysisName::Useless,
+        AnalysisName::Strict,
     ];
 
     /// The name used on the command line and in JSON output.
@@ -94,6 +100,8 @@ impl AnalysisName {
             AnalysisName::Types => "types",
             AnalysisName::Cfa => "cfa",
             AnalysisName::Biv => "biv",
+            AnalysisName::Useless => "useless",
+            AnalysisName::Strict => "strict",
         }
     }
 
@@ -112,7 +120,10 @@ impl AnalysisName {
 
     /// Whether the analysis runs on kernel terms only (it has no value domain).
     pub fn kernel_only(self) -> bool {
-        matches!(self, AnalysisName::Cfa | AnalysisName::Biv)
+        matches!(
+            self,
+            AnalysisName::Cfa | AnalysisName::Biv | AnalysisName::Useless | AnalysisName::Strict
+        )
     }
 
     /// The engine limits the analysis's declaration asks for, for the analyses whose settings
@@ -152,6 +163,8 @@ impl AnalysisName {
             AnalysisName::Types => "integer and boolean types, from dsl-examples/dom/types.dom",
             AnalysisName::Cfa => "control-flow analysis (0-CFA) of kernel terms (.kt files)",
             AnalysisName::Biv => "basic induction parameters of kernel terms (.kt files)",
+            AnalysisName::Useless => "useless parameters of kernel terms (.kt files)",
+            AnalysisName::Strict => "strict parameters of kernel terms (.kt files)",
         }
     }
 }
@@ -187,7 +200,10 @@ impl AnalysisName {
             AnalysisName::SccpRangesDom => f.run::<dom::sccp_ranges::SccpRange>(),
             AnalysisName::Types => f.run::<dom::types::Types>(),
             // The control-flow facts need no task; callers check `kernel_only` first.
-            AnalysisName::Cfa | AnalysisName::Biv => f.run::<Flat<i64>>(),
+            AnalysisName::Cfa
+            | AnalysisName::Biv
+            | AnalysisName::Useless
+            | AnalysisName::Strict => f.run::<Flat<i64>>(),
         }
     }
 }

@@ -130,6 +130,10 @@ pub fn run(
     );
     let lines: Vec<(String, String)> = if analysis == AnalysisName::Biv {
         induction_lines(&terms, &graph)
+    } else if analysis == AnalysisName::Useless {
+        useless_lines(&terms, &graph)
+    } else if analysis == AnalysisName::Strict {
+        strict_lines(&terms, &graph)
     } else if analysis.kernel_only() {
         flows(&terms, &graph)
             .into_iter()
@@ -334,6 +338,65 @@ fn induction_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String)
             sets.join(", ")
         },
     ));
+    lines
+}
+
+/// The parameters of abstractions, in order.
+fn lambda_params(terms: &Terms) -> Vec<absinthe::behavior::ParamId> {
+    (0..terms.params.len())
+        .map(|i| absinthe::behavior::ParamId(i as u32))
+        .filter(|p| {
+            matches!(
+                terms.params[p.index()].binder,
+                absinthe::behavior::Binder::Lambda(..)
+            )
+        })
+        .collect()
+}
+
+/// The useless-parameter task: for every parameter, whether the program's result depends on
+/// it, then the useless ones.
+pub fn useless_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String)> {
+    let solution = run_task(terms, graph, &absinthe_dsl_examples::demand::Dependence);
+    let result = solution.value(graph.term_node(terms.root));
+    let mut lines = Vec::new();
+    let mut useless = Vec::new();
+    for p in lambda_params(terms) {
+        let used = result.contains(p);
+        if !used {
+            useless.push(terms.param_name(p));
+        }
+        lines.push((
+            format!("Φ_{}", terms.param_name(p)),
+            if used { "useful" } else { "useless" }.to_owned(),
+        ));
+    }
+    lines.push((
+        "useless parameters".to_owned(),
+        format!("{{{}}}", useless.join(", ")),
+    ));
+    lines
+}
+
+/// The strictness task: for every abstraction, the parameters its body certainly demands.
+pub fn strict_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String)> {
+    let solution = run_task(terms, graph, &absinthe_dsl_examples::demand::Strictness);
+    let mut lines = Vec::new();
+    for (i, t) in terms.terms.iter().enumerate() {
+        let Term::Lambda { params, body } = t else {
+            continue;
+        };
+        let demanded = &solution.value(graph.term_node(*body)).0;
+        let strict: Vec<&str> = params
+            .iter()
+            .filter(|&&p| demanded.contains(p))
+            .map(|&p| terms.param_name(p))
+            .collect();
+        lines.push((
+            function_name(terms, TermId(i as u32)),
+            format!("strict in {{{}}}", strict.join(", ")),
+        ));
+    }
     lines
 }
 

@@ -567,3 +567,84 @@ basic induction parameters = {n, m, x}
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs a kernel-only analysis on `text` and gives its output lines after the header.
+fn kernel_report(text: &str, analysis: &str) -> Vec<String> {
+    let report = absinthe_cli::kernel::run(
+        "t.kt",
+        text,
+        absinthe_cli::analyses::AnalysisName::parse(analysis).expect("known"),
+        absinthe_cli::kernel::KernelEngine::BehaviorGraph,
+        absinthe_cli::driver::Format::Text,
+    )
+    .expect("analyzes");
+    report.output.lines().skip(1).map(str::to_owned).collect()
+}
+
+#[test]
+fn useless_parameters_on_programs_with_answers_written_first() {
+    // (program, its useless parameters), decided by hand before the task was run.
+    let cases = [
+        // y is returned, x never read.
+        ("((lambda (x y) y) 1 2)", "{x}"),
+        // n decides and accumulates, acc is returned.
+        (
+            "(letrec ((f (lambda (n acc) (cond (< n 1) acc (f (- n 1) (+ acc n)))))) (f 3 0))",
+            "{}",
+        ),
+        // junk only ever feeds itself.
+        (
+            "(letrec ((f (lambda (n junk) (cond (< n 1) 0 (f (- n 1) (* junk 2)))))) (f 3 5))",
+            "{junk}",
+        ),
+        // g is called (its value decides what runs), z is ignored by the function called.
+        ("((lambda (g) (g 1)) (lambda (z) 7))", "{z}"),
+        // a is never read; b flows into c, which is used.
+        ("((lambda (a b) ((lambda (c) (+ c 1)) b)) 1 2)", "{a}"),
+    ];
+    for (program, expected) in cases {
+        let lines = kernel_report(program, "useless");
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some(format!("useless parameters = {expected}").as_str()),
+            "{program}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn strict_parameters_on_programs_with_answers_written_first() {
+    // (program, per abstraction in source order what it is strict in), decided by hand first.
+    let cases: [(&str, &[&str]); 6] = [
+        // Only x is added.
+        ("((lambda (x y) (+ x 1)) 1 2)", &["λx,y = strict in {x}"]),
+        // The predicate always, each branch only sometimes.
+        (
+            "((lambda (p a b) (cond (< p 0) a b)) 1 2 3)",
+            &["λp,a,b = strict in {p}"],
+        ),
+        // a is demanded by both branches.
+        (
+            "((lambda (p a) (cond (< p 0) a (+ a 1))) 1 2)",
+            &["λp,a = strict in {p, a}"],
+        ),
+        // m is returned at the end of the recursion, whichever way it goes.
+        (
+            "(letrec ((f (lambda (n m) (cond (< n 1) m (f (- n 1) m))))) (f 3 4))",
+            &["λn,m = strict in {n, m}"],
+        ),
+        // m is only passed along, never forced.
+        (
+            "(letrec ((f (lambda (n m) (cond (< n 1) 0 (f (- n 1) (+ m 1)))))) (f 3 4))",
+            &["λn,m = strict in {n}"],
+        ),
+        // g is called and x passed to a function strict in its parameter.
+        (
+            "((lambda (g x) (g x)) (lambda (z) (* z 2)) 5)",
+            &["λg,x = strict in {g, x}", "λz = strict in {z}"],
+        ),
+    ];
+    for (program, expected) in cases {
+        assert_eq!(kernel_report(program, "strict"), expected, "{program}");
+    }
+}

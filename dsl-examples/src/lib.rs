@@ -11,6 +11,7 @@
 //! toy programs and the core IR, and `absinthe analyze --analysis NAME` knows it.
 
 pub mod biv;
+pub mod demand;
 pub mod disjunctive;
 pub mod dom;
 pub mod seed;

@@ -8,11 +8,13 @@
 
 mod graph;
 mod induction;
+mod names;
 mod task;
 mod terms;
 
 pub use graph::{BehaviorGraph, GraphStats, NodeId, NodeKind};
 pub use induction::{Step, Steps};
+pub use names::Names;
 pub use task::{Arg, ArgKind, DomainTask, Task, TaskSolution, WIDEN_AFTER, run_task};
 pub use terms::{Binder, Param, ParamId, Prim, Term, TermId, Terms};
 

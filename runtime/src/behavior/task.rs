@@ -57,6 +57,29 @@ pub trait Task {
 
     /// For soundness checks: whether a concrete integer (a boolean as 0 or 1) lies in `value`.
     fn contains(&self, value: &Self::Value, concrete: i64) -> bool;
+
+    /// The value of a bound name's flow, from the join `bound` of what it is bound to. The
+    /// identity by default; tasks about names themselves (which parameters a value depends on,
+    /// which are demanded) add the name.
+    fn param(&self, param: ParamId, bound: &Self::Value) -> Self::Value {
+        let _ = param;
+        bound.clone()
+    }
+
+    /// The value of an abstraction or a primitive as a term (what evaluating it gives in this
+    /// task's lattice; the functions themselves are reported through the control-flow facts).
+    /// Bottom by default.
+    fn function(&self) -> Self::Value {
+        Self::Value::bottom()
+    }
+
+    /// The value of an application whose operator is not known in the text, from the value of
+    /// its operator's flow and the join `result` of what the functions it may call return. The
+    /// result by default; a task in which calling depends on the operator adds it.
+    fn app(&self, operator: &Self::Value, result: &Self::Value) -> Self::Value {
+        let _ = operator;
+        result.clone()
+    }
 }
 
 /// Any value domain as a task: constants by [`ValueDomain::constant`], arithmetic and
@@ -119,9 +142,15 @@ pub fn run_task<T: Task>(terms: &Terms, graph: &BehaviorGraph, task: &T) -> Task
                     readers[graph.term_node(a).index()].push(node);
                 }
             }
-            _ => {
+            kind => {
                 for &s in graph.successors(node) {
                     readers[s.index()].push(node);
+                }
+                // An application with an unknown operator reads the operator's flow too.
+                if let NodeKind::Term(t) = kind
+                    && let Term::App { op, .. } = terms.term(*t)
+                {
+                    readers[graph.term_node(*op).index()].push(node);
                 }
             }
         }
@@ -172,11 +201,17 @@ fn evaluate<T: Task>(
         NodeKind::Term(t) => match terms.term(*t) {
             Term::Const(c) => task.constant(*c),
             // Functions are reported through the control-flow facts, not the task's lattice.
-            Term::Lambda { .. } | Term::Prim(_) => T::Value::bottom(),
+            Term::Lambda { .. } | Term::Prim(_) => task.function(),
+            Term::App { op, .. }
+                if !matches!(terms.term(*op), Term::Lambda { .. } | Term::Prim(_)) =>
+            {
+                let result = join_successors(graph, values, node);
+                task.app(&values[graph.term_node(*op).index()], &result)
+            }
             _ => join_successors(graph, values, node),
         },
         NodeKind::Param(p) if is_free(terms, *p) => T::Value::top(),
-        NodeKind::Param(_) => join_successors(graph, values, node),
+        NodeKind::Param(p) => task.param(*p, &join_successors(graph, values, node)),
         NodeKind::Surrogate { prim, args, .. } => {
             let args: Vec<Arg<'_, T::Value>> = args
                 .iter()
