@@ -648,3 +648,64 @@ fn strict_parameters_on_programs_with_answers_written_first() {
         assert_eq!(kernel_report(program, "strict"), expected, "{program}");
     }
 }
+
+/// The basic-induction task is sound on random programs: whenever it binds a parameter only to
+/// steps, every value the parameter takes in a run is one of its constants, or the value some
+/// step's parameter took plus that step's constant.
+#[test]
+fn basic_induction_is_sound_against_the_evaluator() {
+    use absinthe::behavior::{Step, Steps};
+    use absinthe_dsl_examples::biv::BasicInduction;
+    let mut checked = 0u64;
+    let mut stepped = 0u64;
+    for seed in 0..400 {
+        let config = KernelGenConfig {
+            functions: 1 + (seed % 3) as usize,
+            depth: 3 + (seed % 3) as usize,
+            ..KernelGenConfig::default()
+        };
+        let (text, terms) = random_terms(seed, &config);
+        let graph = BehaviorGraph::build(&terms);
+        let solution = run_task(&terms, &graph, &BasicInduction);
+        let mut seen: BTreeMap<ParamId, Vec<i64>> = BTreeMap::new();
+        let _ = evaluate(
+            &terms,
+            &[],
+            &EvalLimits {
+                max_steps: 20_000,
+                max_depth: 150,
+            },
+            &mut |_, _| {},
+            &mut |p, v| {
+                if let KValue::Int(i) = v {
+                    seen.entry(p).or_default().push(*i);
+                }
+            },
+        );
+        for (&p, values) in &seen {
+            let Steps::Set(steps) = solution.value(graph.param_node(p)) else {
+                continue;
+            };
+            stepped += 1;
+            for &v in values {
+                checked += 1;
+                let explained = steps.iter().any(|s| match *s {
+                    Step::Const(c) => v == c,
+                    Step::Offset(q, c) => seen
+                        .get(&q)
+                        .is_some_and(|qs| qs.iter().any(|&w| w.wrapping_add(c) == v)),
+                });
+                assert!(
+                    explained,
+                    "seed {seed}: Φ_{} = {} but it took {v}\n{text}",
+                    terms.param_name(p),
+                    solution.value(graph.param_node(p)).render(&terms)
+                );
+            }
+        }
+    }
+    assert!(
+        stepped > 300 && checked > 10_000,
+        "{stepped} parameters, {checked} values"
+    );
+}
