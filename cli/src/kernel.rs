@@ -341,6 +341,144 @@ fn induction_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String)
     lines
 }
 
+/// What checking a task against concrete runs found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KernelCheck {
+    /// Runs made.
+    pub runs: usize,
+    /// Values compared.
+    pub values: u64,
+    /// The first value outside its flow of each run that had one: `flow = abstract value`,
+    /// and the concrete value.
+    pub misses: Vec<String>,
+}
+
+/// Runs the program `runs` times (inputs drawn from `seed`) and checks every value a term or a
+/// name takes against `analysis`'s value of its flow on the behavior graph, and every closure
+/// against the control-flow facts.
+pub fn verify(
+    file: &str,
+    text: &str,
+    analysis: AnalysisName,
+    runs: usize,
+    seed: u64,
+) -> Result<KernelCheck, String> {
+    let terms = absinthe_ir::kernel::parse_terms(file, text)
+        .map_err(|errors| absinthe_ir::error::render_errors(&errors))?;
+    if analysis.kernel_only() && analysis != AnalysisName::Cfa {
+        return Err(format!(
+            "`{analysis}` has no concrete counterpart to check here; `verify` checks value tasks and `cfa`\n"
+        ));
+    }
+    let graph = BehaviorGraph::build(&terms);
+    struct Check<'a> {
+        terms: &'a Terms,
+        graph: &'a BehaviorGraph,
+        runs: usize,
+        seed: u64,
+    }
+    impl ForDomain for Check<'_> {
+        type Output = KernelCheck;
+        fn run<D: ValueDomain>(self) -> KernelCheck {
+            check_task(
+                self.terms,
+                self.graph,
+                &DomainTask::<D>::new(),
+                self.runs,
+                self.seed,
+            )
+        }
+    }
+    Ok(analysis.dispatch(Check {
+        terms: &terms,
+        graph: &graph,
+        runs,
+        seed,
+    }))
+}
+
+fn check_task<T: absinthe::behavior::Task>(
+    terms: &Terms,
+    graph: &BehaviorGraph,
+    task: &T,
+    runs: usize,
+    seed: u64,
+) -> KernelCheck {
+    use absinthe_ir::kernel::{EvalLimits, KValue, evaluate};
+    let solution = run_task(terms, graph, task);
+    let mut rng = absinthe_ir::generate::Rng::new(seed);
+    let inputs: Vec<absinthe::behavior::ParamId> = (0..terms.params.len())
+        .map(|i| absinthe::behavior::ParamId(i as u32))
+        .filter(|p| terms.params[p.index()].binder == absinthe::behavior::Binder::Free)
+        .collect();
+    let mut check = KernelCheck::default();
+    for _ in 0..runs {
+        // Inputs are integers or booleans, drawn at random.
+        let values: Vec<(absinthe::behavior::ParamId, KValue)> = inputs
+            .iter()
+            .map(|&p| {
+                let v = if rng.percent(50) {
+                    KValue::Bool(rng.percent(50))
+                } else {
+                    KValue::Int(rng.literal())
+                };
+                (p, v)
+            })
+            .collect();
+        let mut miss: Option<String> = None;
+        let mut values_checked = 0u64;
+        {
+            let mut test = |node: NodeId, flow: String, v: &KValue| {
+                if miss.is_some() {
+                    return;
+                }
+                values_checked += 1;
+                let held = match v {
+                    KValue::Closure(l, _) => graph.functions(node).contains(l),
+                    KValue::Prim(p) => graph
+                        .functions(node)
+                        .iter()
+                        .any(|&f| terms.term(f) == &Term::Prim(*p)),
+                    other => task.contains(solution.value(node), other.as_int().unwrap_or(0)),
+                };
+                if !held {
+                    miss = Some(format!(
+                        "{flow} = {} does not hold {v:?}",
+                        solution.render(terms, graph, node, 2)
+                    ));
+                }
+            };
+            let mut seen_terms: Vec<(TermId, KValue)> = Vec::new();
+            let mut seen_params: Vec<(absinthe::behavior::ParamId, KValue)> = Vec::new();
+            let _ = evaluate(
+                terms,
+                &values,
+                &EvalLimits::default(),
+                &mut |t, v| seen_terms.push((t, v.clone())),
+                &mut |p, v| seen_params.push((p, v.clone())),
+            );
+            for (t, v) in &seen_terms {
+                test(graph.term_node(*t), terms.flow_name(*t), v);
+            }
+            for (p, v) in &seen_params {
+                test(
+                    graph.param_node(*p),
+                    format!("Φ_{}", terms.param_name(*p)),
+                    v,
+                );
+            }
+        }
+        check.runs += 1;
+        check.values += values_checked;
+        if let Some(m) = miss
+            && !check.misses.contains(&m)
+        {
+            check.misses.push(m);
+        }
+    }
+    check
+}
+
 /// The parameters of abstractions, in order.
 fn lambda_params(terms: &Terms) -> Vec<absinthe::behavior::ParamId> {
     (0..terms.params.len())

@@ -187,7 +187,7 @@ fn parse_analysis(name: &str) -> Result<AnalysisName, String> {
     AnalysisName::parse(name).ok_or_else(|| {
         let known: Vec<String> = AnalysisName::ALL
             .iter()
-            .map(|a| format!("  {:<10}{}", a.as_str(), a.description()))
+            .map(|a| format!("  {:<17}{}", a.as_str(), a.description()))
             .collect();
         format!(
             "unknown analysis `{name}`; known analyses:\n{}",
@@ -249,6 +249,9 @@ fn load(file: Option<&PathBuf>) -> Result<Input, ExitCode> {
 }
 
 fn verify(args: VerifyArgs) -> ExitCode {
+    if let Some(path) = args.file.as_ref().filter(|p| kernel::is_kernel_file(p)) {
+        return verify_kernel(path, &args);
+    }
     let input = match load(args.file.as_ref()) {
         Ok(input) => input,
         Err(code) => return code,
@@ -403,6 +406,45 @@ fn context_policy(
         Some(ContextArg::Intra) => None,
         None if by_default && interproc::has_calls(module) => Some(ContextPolicy::Insensitive),
         None => None,
+    }
+}
+
+fn verify_kernel(path: &Path, args: &VerifyArgs) -> ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{}:1:1: error: cannot read the file: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    match kernel::verify(
+        &path.display().to_string(),
+        &text,
+        args.analysis,
+        args.runs,
+        args.seed,
+    ) {
+        Ok(check) => {
+            for miss in &check.misses {
+                println!("violation: {miss}");
+            }
+            println!(
+                "{} runs and {} values checked: {} violation{}",
+                check.runs,
+                check.values,
+                check.misses.len(),
+                if check.misses.len() == 1 { "" } else { "s" }
+            );
+            if check.misses.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(message) => {
+            eprint!("{message}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -709,3 +709,25 @@ fn basic_induction_is_sound_against_the_evaluator() {
         "{stepped} parameters, {checked} values"
     );
 }
+
+#[test]
+fn verify_checks_kernel_tasks_against_runs() {
+    for analysis in ["types", "interval", "cfa", "signs-dom"] {
+        let (code, out, err) = absinthe(&[
+            "verify",
+            "ir/test_data/kernel/p1.kt",
+            "--analysis",
+            analysis,
+            "--runs",
+            "20",
+        ]);
+        assert_eq!(code, 0, "{analysis}: {out}{err}");
+        assert!(
+            out.ends_with("values checked: 0 violations\n"),
+            "{analysis}: {out}"
+        );
+    }
+    let (code, _, err) = absinthe(&["verify", "ir/test_data/kernel/p2.kt", "--analysis", "biv"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no concrete counterpart"), "{err}");
+}
