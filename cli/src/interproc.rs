@@ -3,14 +3,14 @@
 
 use crate::analyses::{AnalysisName, ForDomain};
 use crate::driver::{Format, Report};
-use crate::render::{annotated, value_json};
+use crate::render::{annotated, env_json_with, env_text_with, value_json};
 use absinthe::engine::{Limits, StopReason};
 use absinthe::interproc::{
     ContextPolicy, FuncSet, InterprocLimits, InterprocSolution, ProcValue, solve_module,
 };
-use absinthe::lattice::{Lattice, Top};
+use absinthe::lattice::Top;
 use absinthe::program::{BlockId, FuncId, Stmt};
-use absinthe::value::{Env, ValueDomain};
+use absinthe::value::ValueDomain;
 use absinthe_ir::Module;
 use serde_json::{Value, json};
 
@@ -222,25 +222,6 @@ pub fn value_text<D: ValueDomain>(value: &ProcValue<D>, module: &Module) -> Stri
     parts.join(" | ")
 }
 
-fn env_text<D: ValueDomain>(env: &Env<ProcValue<D>>, names: &[String], module: &Module) -> String {
-    if !env.is_reachable() {
-        return "unreachable".to_owned();
-    }
-    names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            let value = env
-                .values()
-                .get(i)
-                .cloned()
-                .unwrap_or_else(ProcValue::bottom);
-            format!("{name} = {}", value_text(&value, module))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn value_doc<D: ValueDomain>(value: &ProcValue<D>, module: &Module) -> Value {
     if value.funcs.is_empty() && !value.block {
         value_json(&value.int)
@@ -300,7 +281,9 @@ fn text<D: ValueDomain>(
             states.extend(block.phis.iter().map(|_| None));
             if contexts > 0 {
                 for env in solution.block_states(module, id, BlockId::new(b)) {
-                    states.push(Some(env_text(&env, &function.names, module)));
+                    states.push(Some(env_text_with(&env, &function.names, |v| {
+                        value_text(v, module)
+                    })));
                 }
             } else {
                 states.extend((0..=block.stmts.len()).map(|_| None));
@@ -349,15 +332,8 @@ fn json_doc<D: ValueDomain>(
                         .iter()
                         .enumerate()
                         .map(|(i, env)| {
-                            let mut state = serde_json::Map::new();
-                            for (n, name) in function.names.iter().enumerate() {
-                                let v = env
-                                    .values()
-                                    .get(n)
-                                    .cloned()
-                                    .unwrap_or_else(ProcValue::bottom);
-                                state.insert(name.clone(), value_doc(&v, module));
-                            }
+                            let state =
+                                env_json_with(env, &function.names, |v| value_doc(v, module));
                             json!({ "index": i, "reachable": env.is_reachable(), "state": state })
                         })
                         .collect();

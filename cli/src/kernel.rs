@@ -348,6 +348,9 @@ pub struct KernelCheck {
     pub runs: usize,
     /// Values compared.
     pub values: u64,
+    /// Runs that ended with a value (the others trapped or ran out of budget; what they
+    /// computed before is checked all the same).
+    pub returned: usize,
     /// The first value outside its flow of each run that had one: `flow = abstract value`,
     /// and the concrete value.
     pub misses: Vec<String>,
@@ -397,7 +400,10 @@ pub fn verify(
     }))
 }
 
-fn check_task<T: absinthe::behavior::Task>(
+/// Runs `terms` `runs` times (inputs drawn from `seed`), checking every value every term and
+/// name takes against `task`'s value of its flow and every closure against the control-flow
+/// facts.
+pub fn check_task<T: absinthe::behavior::Task>(
     terms: &Terms,
     graph: &BehaviorGraph,
     task: &T,
@@ -450,13 +456,16 @@ fn check_task<T: absinthe::behavior::Task>(
             };
             let mut seen_terms: Vec<(TermId, KValue)> = Vec::new();
             let mut seen_params: Vec<(absinthe::behavior::ParamId, KValue)> = Vec::new();
-            let _ = evaluate(
+            let outcome = evaluate(
                 terms,
                 &values,
                 &EvalLimits::default(),
                 &mut |t, v| seen_terms.push((t, v.clone())),
                 &mut |p, v| seen_params.push((p, v.clone())),
             );
+            if matches!(outcome, absinthe_ir::kernel::EvalOutcome::Value(_)) {
+                check.returned += 1;
+            }
             for (t, v) in &seen_terms {
                 test(graph.term_node(*t), terms.flow_name(*t), v);
             }

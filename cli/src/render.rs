@@ -1,5 +1,6 @@
 //! Renders analysis results as annotated text or as JSON.
 
+use absinthe::lattice::Lattice;
 use absinthe::value::{Env, ValueDomain};
 use serde_json::{Map, Value, json};
 
@@ -20,16 +21,34 @@ pub fn value_json<D: ValueDomain>(value: &D) -> Value {
 /// The JSON object of a state: every name of `names`, in order, with its value (all `"bottom"`
 /// when the point is unreachable).
 pub fn env_json<D: ValueDomain>(env: &Env<D>, names: &[String]) -> Value {
+    env_json_with(env, names, value_json)
+}
+
+/// [`env_json`] with each value shown by `show`.
+pub fn env_json_with<D: Lattice>(
+    env: &Env<D>,
+    names: &[String],
+    show: impl Fn(&D) -> Value,
+) -> Value {
     let mut map = Map::new();
     for (i, name) in names.iter().enumerate() {
         let value = env.values().get(i).cloned().unwrap_or_else(D::bottom);
-        map.insert(name.clone(), value_json(&value));
+        map.insert(name.clone(), show(&value));
     }
     Value::Object(map)
 }
 
 /// The text form of a state: `x = 1, y = ⊤`, or `unreachable`.
 pub fn env_text<D: ValueDomain>(env: &Env<D>, names: &[String]) -> String {
+    env_text_with(env, names, ToString::to_string)
+}
+
+/// [`env_text`] with each value shown by `show`.
+pub fn env_text_with<D: Lattice>(
+    env: &Env<D>,
+    names: &[String],
+    show: impl Fn(&D) -> String,
+) -> String {
     if !env.is_reachable() {
         return "unreachable".to_owned();
     }
@@ -38,7 +57,7 @@ pub fn env_text<D: ValueDomain>(env: &Env<D>, names: &[String]) -> String {
         .enumerate()
         .map(|(i, name)| {
             let value = env.values().get(i).cloned().unwrap_or_else(D::bottom);
-            format!("{name} = {value}")
+            format!("{name} = {}", show(&value))
         })
         .collect::<Vec<_>>()
         .join(", ")

@@ -184,56 +184,14 @@ fn sound_on_random_programs<T: Task>(task: &T, what: &str, count: u64) -> u64 {
         };
         let (text, terms) = random_terms(seed, &config);
         let graph = BehaviorGraph::build(&terms);
-        let solution = run_task(&terms, &graph, task);
-        let mut failure: Option<String> = None;
-        let mut check = |node: absinthe::behavior::NodeId, flow: String, v: &KValue| {
-            if failure.is_some() {
-                return;
-            }
-            checked += 1;
-            let ok = match v {
-                KValue::Closure(l, _) => graph.functions(node).contains(l),
-                KValue::Prim(p) => graph
-                    .functions(node)
-                    .iter()
-                    .any(|&f| terms.term(f) == &Term::Prim(*p)),
-                other => task.contains(solution.value(node), other.as_int().unwrap_or(0)),
-            };
-            if !ok {
-                failure = Some(format!(
-                    "{what} seed {seed}: {flow} = {} misses {v:?}\n{text}",
-                    solution.render(&terms, &graph, node, 2)
-                ));
-            }
-        };
-        let mut term_values: Vec<(TermId, KValue)> = Vec::new();
-        let mut param_values: Vec<(ParamId, KValue)> = Vec::new();
-        let outcome = evaluate(
-            &terms,
-            &[],
-            &EvalLimits {
-                max_steps: 20_000,
-                max_depth: 150,
-            },
-            &mut |t, v| term_values.push((t, v.clone())),
-            &mut |p, v| param_values.push((p, v.clone())),
+        let check = absinthe_cli::kernel::check_task(&terms, &graph, task, 1, seed);
+        assert!(
+            check.misses.is_empty(),
+            "{what} seed {seed}: {}\n{text}",
+            check.misses[0]
         );
-        if matches!(outcome, EvalOutcome::Value(_)) {
-            returned += 1;
-        }
-        for (t, v) in &term_values {
-            check(graph.term_node(*t), terms.flow_name(*t), v);
-        }
-        for (p, v) in &param_values {
-            check(
-                graph.param_node(*p),
-                format!("Φ_{}", terms.param_name(*p)),
-                v,
-            );
-        }
-        if let Some(f) = failure {
-            panic!("{f}");
-        }
+        checked += check.values;
+        returned += check.returned as u64;
     }
     assert!(
         returned * 10 >= count * 6,
