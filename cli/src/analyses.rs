@@ -126,6 +126,19 @@ impl AnalysisName {
         )
     }
 
+    /// The engine the analysis's declaration names for kernel terms: the behavior graph for the
+    /// kernel-only analyses and for declarations saying `engine behavior_graph` (`types`), the
+    /// flow engine (through closure conversion) for the others.
+    pub fn engine(self) -> absinthe::behavior::Engine {
+        use absinthe::value::DeclaredAnalysis;
+        use absinthe_dsl_examples::dom::types::TypesAnalysis;
+        match self {
+            _ if self.kernel_only() => absinthe::behavior::Engine::BehaviorGraph,
+            AnalysisName::Types => <TypesAnalysis as DeclaredAnalysis>::ENGINE,
+            _ => absinthe::behavior::Engine::Flow,
+        }
+    }
+
     /// The engine limits the analysis's declaration asks for, for the analyses whose settings
     /// differ from [`Limits::default`] in more than the visit budget (`sccp-ranges-dom` never
     /// narrows, as LLVM's SCCP).

@@ -120,10 +120,12 @@ struct AnalyzeArgs {
     #[arg(long, default_value = "auto")]
     entry: String,
     /// For kernel terms (`.kt`): trace the analysis over the behavior graph
-    /// (`behavior-graph`, the default), or closure-convert the program to the core IR and run
-    /// it across functions (`flow`, with `--context`).
-    #[arg(long, default_value = "behavior-graph")]
-    engine: EngineArg,
+    /// (`behavior-graph`), or closure-convert the program to the core IR and run it across
+    /// functions (`flow`, with `--context`). Default: the engine the analysis's declaration
+    /// names (`types`, `cfa`, `biv`, `useless` and `strict` the behavior graph, the others
+    /// flow).
+    #[arg(long)]
+    engine: Option<EngineArg>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -456,7 +458,11 @@ fn analyze_kernel(path: &Path, args: &AnalyzeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let engine = match args.engine {
+    let engine = args.engine.unwrap_or(match args.analysis.engine() {
+        absinthe::behavior::Engine::BehaviorGraph => EngineArg::BehaviorGraph,
+        absinthe::behavior::Engine::Flow => EngineArg::Flow,
+    });
+    let engine = match engine {
         EngineArg::BehaviorGraph => kernel::KernelEngine::BehaviorGraph,
         EngineArg::Flow => kernel::KernelEngine::Flow(match args.context {
             Some(ContextArg::Inter(policy)) => policy,

@@ -359,6 +359,23 @@ fn the_command_line_prints_flows_in_the_seed_s_notation() {
             .as_array()
             .is_some_and(|f| f.iter().any(|f| f["flow"] == "Φ_g" && f["value"] == "{λx}"))
     );
+    // The engine is the one the declaration names: `types` says `engine behavior_graph`,
+    // `interval` is a flow analysis, and `--engine` overrides either.
+    let engine_of = |analysis: &str, extra: &[&str]| {
+        let mut args = vec![
+            "analyze",
+            "ir/test_data/kernel/p1.kt",
+            "--analysis",
+            analysis,
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = absinthe(&args);
+        assert_eq!(code, 0, "{err}");
+        out.lines().next().unwrap_or_default().to_owned()
+    };
+    assert!(engine_of("types", &[]).contains("behavior graph"));
+    assert!(engine_of("interval", &[]).contains("closure-converted"));
+    assert!(engine_of("interval", &["--engine", "behavior-graph"]).contains("behavior graph"));
     // The same declared task through closure conversion and the flow engine.
     let (code, out, err) = absinthe(&[
         "analyze",
