@@ -1,0 +1,548 @@
+//! Checking lattice declarations: their shapes, the operations written out or derived, and
+//! the model and `Concrete` code generated for them.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+impl Sema {
+    pub(super) fn resolve_lattice(&mut self, place: &Place, l: &ast::Lattice) {
+        let file = place.file;
+        let name = &l.name.text;
+        let shape = match &l.body {
+            LatticeBody::Flat(payload) => {
+                let t = self.resolve_type(file, payload);
+                if !matches!(t, Ty::Int | Ty::Bool | Ty::Error) {
+                    self.error_help(
+                        file,
+                        payload.span(),
+                        format!(
+                            "a flat lattice's values are `int` or `bool`, not `{}`",
+                            self.types.name(&t)
+                        ),
+                        "not a value type",
+                        "for lattice payloads, declare a `sum` instead".to_string(),
+                    );
+                }
+                Shape::Flat { payload: t }
+            }
+            LatticeBody::Finite(chains, written) => {
+                self.validate_overrides(file, written, &["contains"]);
+                let mut variants: Vec<String> = Vec::new();
+                let mut pairs = Vec::new();
+                for chain in chains {
+                    let mut previous: Option<usize> = None;
+                    for v in chain {
+                        if let Err(message) = rust_ident(&v.text) {
+                            self.error(file, v.span.clone(), message, "not usable as a name");
+                        }
+                        let index = match variants.iter().position(|x| *x == v.text) {
+                            Some(i) => i,
+                            None => {
+                                variants.push(v.text.clone());
+                                variants.len() - 1
+                            }
+                        };
+                        if let Some(p) = previous {
+                            pairs.push((p, index));
+                        }
+                        previous = Some(index);
+                    }
+                }
+                if variants.len() > 255 {
+                    self.error(
+                        file,
+                        l.name.span.clone(),
+                        "a finite lattice has at most 255 elements".into(),
+                        "too many elements",
+                    );
+                }
+                match FiniteOrder::from_pairs(variants.len(), &pairs) {
+                    Ok(order) => Shape::Finite { variants, order },
+                    Err(e) => {
+                        let message = order_message(&e, &variants);
+                        self.error_help(
+                            file,
+                            l.name.span.clone(),
+                            message,
+                            "this order is not a lattice",
+                            "every two elements need a least upper and a greatest lower bound"
+                                .into(),
+                        );
+                        Shape::Error
+                    }
+                }
+            }
+            LatticeBody::Sum(summands, written) => {
+                self.validate_overrides(file, written, &["contains"]);
+                let mut out = Vec::new();
+                for (v, t) in summands {
+                    if let Err(message) = rust_ident(&v.text) {
+                        self.error(file, v.span.clone(), message, "not usable as a name");
+                    }
+                    if v.text == "Bottom" || v.text == "Top" {
+                        self.error(
+                            file,
+                            v.span.clone(),
+                            format!("`{}` is added to every sum; do not declare it", v.text),
+                            "reserved variant",
+                        );
+                    }
+                    if out.iter().any(|(x, _): &(String, Option<Ty>)| *x == v.text) {
+                        self.error(
+                            file,
+                            v.span.clone(),
+                            format!("variant `{}` is declared twice", v.text),
+                            "duplicate variant",
+                        );
+                    }
+                    let payload = t.as_ref().map(|t| {
+                        let resolved = self.resolve_type(file, t);
+                        if !matches!(resolved, Ty::Lat(_) | Ty::Error) {
+                            self.error(
+                                file,
+                                t.span(),
+                                format!(
+                                    "a summand carries a lattice, not `{}`",
+                                    self.types.name(&resolved)
+                                ),
+                                "not a lattice",
+                            );
+                        }
+                        resolved
+                    });
+                    out.push((v.text.clone(), payload));
+                }
+                Shape::Sum { summands: out }
+            }
+            LatticeBody::Struct {
+                smash,
+                fields,
+                overrides,
+            } => {
+                let mut out: Vec<(String, Ty)> = Vec::new();
+                for (f, t) in fields {
+                    if let Err(message) = rust_ident(&f.text) {
+                        self.error(file, f.span.clone(), message, "not usable as a name");
+                    }
+                    if out.iter().any(|(x, _)| *x == f.text) {
+                        self.error(
+                            file,
+                            f.span.clone(),
+                            format!("field `{}` is declared twice", f.text),
+                            "duplicate field",
+                        );
+                    }
+                    let resolved = self.resolve_type(file, t);
+                    if !matches!(resolved, Ty::Lat(_) | Ty::Error | Ty::Int | Ty::Bool) {
+                        self.error_help(
+                            file,
+                            t.span(),
+                            format!(
+                                "field `{}` of lattice `{name}` is `{}`, which is neither a lattice nor a plain `int` or `bool`",
+                                f.text,
+                                self.types.name(&resolved)
+                            ),
+                            "not a lattice",
+                            "give the field a lattice type, or wrap the value in `flat(…)`".into(),
+                        );
+                    }
+                    out.push((f.text.clone(), resolved));
+                }
+                self.validate_overrides(
+                    file,
+                    overrides,
+                    &[
+                        "join", "meet", "widen", "narrow", "leq", "empty", "contains", "bottom",
+                        "top",
+                    ],
+                );
+                self.require_written(file, name, fields, &out, overrides);
+                Shape::Struct {
+                    fields: out,
+                    smash: *smash,
+                }
+            }
+        };
+        self.types.define(name, shape);
+    }
+
+    /// A struct lattice with plain `int` or `bool` fields cannot derive what combines them: its
+    /// `join`, `meet`, `leq`, `bottom` and `top` must be written out, and `widen` too with an
+    /// `int` (its chains are as long as `int`). Reports what is missing at the first such field.
+    pub(super) fn require_written(
+        &mut self,
+        file: FileId,
+        name: &str,
+        fields: &[(Name, ast::Type)],
+        resolved: &[(String, Ty)],
+        overrides: &[ast::Override],
+    ) {
+        let Some(first) = resolved
+            .iter()
+            .position(|(_, t)| matches!(t, Ty::Int | Ty::Bool))
+        else {
+            return;
+        };
+        let mut needed = vec!["join", "meet", "leq", "bottom", "top"];
+        if resolved.iter().any(|(_, t)| *t == Ty::Int) {
+            needed.push("widen");
+        }
+        let missing: Vec<&str> = needed
+            .into_iter()
+            .filter(|op| !overrides.iter().any(|o| o.op.text == *op))
+            .collect();
+        if missing.is_empty() {
+            return;
+        }
+        let (field, ty) = (&fields[first].0, &fields[first].1);
+        let list = missing
+            .iter()
+            .map(|op| format!("`{op}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let example = missing
+            .iter()
+            .map(|op| match *op {
+                "bottom" | "top" => format!("{op}() = …;"),
+                _ => format!("{op}(a, b) = …;"),
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.error_help(
+            file,
+            ty.span(),
+            format!(
+                "field `{}` of lattice `{name}` is a plain `{}`, so {list} of `{name}` cannot be derived",
+                field.text,
+                self.types.name(&resolved[first].1)
+            ),
+            "a plain value",
+            format!("write them out: `with {{ {example} }}`"),
+        );
+    }
+
+    /// Checks the written-out operations of a lattice: known, allowed for its kind, the right
+    /// number of parameters, each written once.
+    pub(super) fn validate_overrides(
+        &mut self,
+        file: FileId,
+        overrides: &[ast::Override],
+        allowed: &[&str],
+    ) {
+        let mut seen: Vec<&str> = Vec::new();
+        for o in overrides {
+            let op = o.op.text.as_str();
+            let arity = match op {
+                "join" | "meet" | "widen" | "narrow" | "leq" | "contains" => Some(2),
+                "empty" => Some(1),
+                "bottom" | "top" => Some(0),
+                _ => None,
+            };
+            let Some(arity) = arity.filter(|_| allowed.contains(&op)) else {
+                let list = allowed
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                self.error_help(
+                    file,
+                    o.op.span.clone(),
+                    format!("`{op}` cannot be written out for this lattice"),
+                    "unknown operation",
+                    format!("this lattice's written-out operations are {list}"),
+                );
+                continue;
+            };
+            if seen.contains(&op) {
+                self.error(
+                    file,
+                    o.span.clone(),
+                    format!("`{op}` is written out twice"),
+                    "duplicate operation",
+                );
+                continue;
+            }
+            seen.push(op);
+            if o.params.len() != arity {
+                self.error(
+                    file,
+                    o.span.clone(),
+                    format!(
+                        "`{op}` takes {arity} parameter{}, this one {}",
+                        if arity == 1 { "" } else { "s" },
+                        o.params.len()
+                    ),
+                    "wrong number of parameters",
+                );
+            }
+        }
+    }
+
+    /// Generates the functions of written-out operations; returns them by name.
+    pub(super) fn written_ops(
+        &mut self,
+        place: &Place,
+        l: &ast::Lattice,
+        id: usize,
+        overrides: &[ast::Override],
+    ) -> BTreeMap<String, syn::Path> {
+        let me = Ty::Lat(id);
+        let name = format_ident!("{}", l.name.text);
+        let mut out = BTreeMap::new();
+        for o in overrides {
+            let op = o.op.text.as_str();
+            let (result, params): (Ty, Vec<Ty>) = match op {
+                "join" | "meet" | "widen" | "narrow" => (me.clone(), vec![me.clone(), me.clone()]),
+                "leq" => (Ty::Bool, vec![me.clone(), me.clone()]),
+                "empty" => (Ty::Bool, vec![me.clone()]),
+                "contains" => (Ty::Bool, vec![me.clone(), Ty::Int]),
+                "bottom" | "top" => (me.clone(), Vec::new()),
+                _ => continue,
+            };
+            if o.params.len() != params.len() || out.contains_key(op) {
+                continue;
+            }
+            let mut scope = Scope::default();
+            for (p, t) in o.params.iter().zip(&params) {
+                scope.bind(&p.text, t.clone());
+            }
+            let mut lower = self.lowerer(place);
+            let code = lower.body(&o.body, &scope, &result);
+            let errors = lower.into_errors();
+            self.errors.extend(errors);
+            let f = format_ident!("__{}_{}", l.name.text.to_lowercase(), op);
+            let ps: Vec<TokenStream> = o
+                .params
+                .iter()
+                .zip(&params)
+                .map(|(p, t)| {
+                    let p = format_ident!("{}", p.text);
+                    let t = self.types.param_rust(t);
+                    quote!(#p: #t)
+                })
+                .collect();
+            let names: Vec<_> = o
+                .params
+                .iter()
+                .map(|p| format_ident!("{}", p.text))
+                .collect();
+            let rust_result = self.types.rust(&result);
+            let fallback = match (op, names.first()) {
+                ("bottom" | "top", _) => {
+                    // No sound value to fall back on: the body must not be able to fail.
+                    if code.to_string().contains('?') {
+                        self.error_help(
+                            place.file,
+                            o.body.span.clone(),
+                            format!("`{op}` of `{}` may fail: it uses checked arithmetic or a function that can", l.name.text),
+                            "can fail",
+                            "write the extremes with literals, `int::MIN`, `int::MAX` or the wrapping `+% -% *%`".into(),
+                        );
+                    }
+                    quote!(::core::unreachable!())
+                }
+                ("join" | "widen", _) => quote!(<#name as ::absinthe::__private::Top>::top()),
+                ("meet" | "narrow", Some(first)) => quote!(::core::clone::Clone::clone(#first)),
+                // An overflow while deciding membership must not lose a value: say yes.
+                ("contains", _) => quote!(true),
+                _ => quote!(false),
+            };
+            let doc = format!(
+                " `{op}` of `{}`, written out at {}.",
+                l.name.text,
+                place.describe(o.span.start)
+            );
+            let item = rule_fn(&RuleFn {
+                doc: &doc,
+                public: false,
+                name: &f,
+                params: &ps,
+                names: &names,
+                result: &rust_result,
+                body: &code,
+                fallback: &fallback,
+            });
+            self.out.functions.push(item);
+            out.insert(op.to_string(), syn::Path::from(f));
+        }
+        out
+    }
+
+    pub(super) fn lattice_model(&mut self, place: &Place, l: &ast::Lattice) {
+        let Some(Ty::Lat(id)) = self.types.lookup(&l.name.text) else {
+            return;
+        };
+        let shape = self.types.shape(id).clone();
+        let name = format_ident!("{}", l.name.text);
+        let origin = Origin::new(
+            Span::call_site(),
+            format!(
+                "`lattice {}` at {}",
+                l.name.text,
+                place.describe(l.span.start)
+            ),
+        );
+        let doc = format!(
+            " The lattice `{}`, from {}.",
+            l.name.text,
+            place.describe(l.span.start)
+        );
+        let (kind, def) = match shape {
+            Shape::Flat { payload } => {
+                let payload_rust = self.types.rust(&payload);
+                let def = quote! {
+                    #[doc = #doc]
+                    #[derive(Clone, Copy)]
+                    pub enum #name { Bottom, Value(#payload_rust), Top }
+                };
+                let kind = LatticeKind::Flat(model::Flat {
+                    bottom: format_ident!("Bottom"),
+                    top: format_ident!("Top"),
+                    values: vec![Variant {
+                        name: format_ident!("Value"),
+                        fields: VariantFields::Tuple(vec![self.types.syn_type(&payload)]),
+                    }],
+                });
+                (kind, def)
+            }
+            Shape::Finite { variants, order } => {
+                let idents: Vec<_> = variants.iter().map(|v| format_ident!("{}", v)).collect();
+                let def = quote! {
+                    #[doc = #doc]
+                    #[derive(Clone, Copy)]
+                    pub enum #name { #(#idents),* }
+                };
+                (
+                    LatticeKind::Finite(Finite {
+                        variants: idents,
+                        order,
+                    }),
+                    def,
+                )
+            }
+            Shape::Sum { summands } => {
+                let variants: Vec<TokenStream> = summands
+                    .iter()
+                    .map(|(v, t)| {
+                        let v = format_ident!("{}", v);
+                        match t {
+                            Some(t) => {
+                                let t = self.types.rust(t);
+                                quote!(#v(#t))
+                            }
+                            None => quote!(#v),
+                        }
+                    })
+                    .collect();
+                let def = quote! {
+                    #[doc = #doc]
+                    #[derive(Clone)]
+                    pub enum #name { Bottom, #(#variants,)* Top }
+                };
+                let kind = LatticeKind::Sum(Sum {
+                    bottom: format_ident!("Bottom"),
+                    top: format_ident!("Top"),
+                    summands: summands
+                        .iter()
+                        .map(|(v, t)| Variant {
+                            name: format_ident!("{}", v),
+                            fields: match t {
+                                Some(t) => VariantFields::Tuple(vec![self.types.syn_type(t)]),
+                                None => VariantFields::Unit,
+                            },
+                        })
+                        .collect(),
+                });
+                (kind, def)
+            }
+            Shape::Struct { fields, smash } => {
+                let LatticeBody::Struct { overrides, .. } = &l.body else {
+                    return;
+                };
+                let members: Vec<_> = fields.iter().map(|(f, _)| format_ident!("{}", f)).collect();
+                let types: Vec<_> = fields.iter().map(|(_, t)| self.types.rust(t)).collect();
+                let def = quote! {
+                    #[doc = #doc]
+                    #[derive(Clone)]
+                    pub struct #name { #(pub #members: #types),* }
+                };
+                let mut written = self.written_ops(place, l, id, overrides);
+                let empty_if = written.remove("empty");
+                let (bottom, top) = (written.remove("bottom"), written.remove("top"));
+                if let Some(f) = written.remove("contains") {
+                    self.contains_fns.insert(l.name.text.clone(), f);
+                }
+                let kind = LatticeKind::Pointwise(Pointwise {
+                    fields: fields
+                        .iter()
+                        .map(|(f, t)| Field {
+                            member: syn::Member::Named(format_ident!("{}", f)),
+                            ty: self.types.syn_type(t),
+                            ignored: false,
+                            value: !matches!(t, Ty::Lat(_)),
+                        })
+                        .collect(),
+                    smash,
+                    empty_if,
+                    bottom,
+                    top,
+                    overrides: written.into_iter().collect(),
+                    generics: syn::Generics::default(),
+                });
+                (kind, def)
+            }
+            _ => return,
+        };
+        self.concrete(place, l, id);
+        self.out.lattices.push((
+            LatticeDecl {
+                name,
+                origin,
+                kind,
+                has_top: true,
+            },
+            def,
+        ));
+    }
+
+    /// Membership of concrete integers: written out with `contains(x, v)`, derived for
+    /// `flat(int)`, and otherwise every integer for every value but bottom (sound, if coarse).
+    pub(super) fn concrete(&mut self, place: &Place, l: &ast::Lattice, id: usize) {
+        let name = format_ident!("{}", l.name.text);
+        let written = match &l.body {
+            LatticeBody::Finite(_, o) | LatticeBody::Sum(_, o) => {
+                if o.iter().any(|o| o.op.text == "contains") {
+                    self.written_ops(place, l, id, o).remove("contains")
+                } else {
+                    None
+                }
+            }
+            LatticeBody::Struct { .. } => self.contains_fns.get(&l.name.text).cloned(),
+            LatticeBody::Flat(_) => None,
+        };
+        let flat_int = matches!(self.types.shape(id), Shape::Flat { payload: Ty::Int });
+        let (contains, as_constant) = match (written, flat_int) {
+            (Some(f), _) => (quote!(#f(self, v)), quote!(::core::option::Option::None)),
+            (None, true) => (
+                quote!(match self { #name::Bottom => false, #name::Value(c) => *c == v, #name::Top => true }),
+                quote!(match self { #name::Value(c) => ::core::option::Option::Some(*c), _ => ::core::option::Option::None }),
+            ),
+            (None, false) => (
+                quote!({ let _ = v; !<#name as ::absinthe::__private::Lattice>::is_bottom(self) }),
+                quote!(::core::option::Option::None),
+            ),
+        };
+        let doc = format!(
+            " Concretization of `{}`, from {}.",
+            l.name.text,
+            place.describe(l.span.start)
+        );
+        self.out.functions.push(quote! {
+            #[doc = #doc]
+            impl ::absinthe::__private::Concrete for #name {
+                fn contains(&self, v: i64) -> bool { #contains }
+                fn as_constant(&self) -> ::core::option::Option<i64> { #as_constant }
+            }
+        });
+    }
+}
