@@ -11,6 +11,9 @@ fn main() {
         .file("dom/bounds.dom")
         .file("dom/sccp_ranges.dom")
         .file("dom/types.dom")
+        .file("dom/induction.dom")
+        .file("dom/dependence.dom")
+        .file("dom/strictness.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

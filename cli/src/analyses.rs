@@ -50,9 +50,9 @@ pub enum AnalysisName {
     Cfa,
     /// Basic induction parameters of kernel terms (`absinthe_dsl_examples::biv`).
     Biv,
-    /// Useless parameters of kernel terms (`absinthe_dsl_examples::demand`).
+    /// Useless parameters of kernel terms (`dsl-examples/dom/dependence.dom`).
     Useless,
-    /// Strict parameters of kernel terms (`absinthe_dsl_examples::demand`).
+    /// Strict parameters of kernel terms (`dsl-examples/dom/strictness.dom`).
     Strict,
 }
 
@@ -118,7 +118,9 @@ impl AnalysisName {
         )
     }
 
-    /// Whether the analysis runs on kernel terms only (it has no value domain).
+    /// Whether the analysis runs on kernel terms only: `cfa` has no value domain, and the
+    /// tasks about parameters (`biv`, `useless`, `strict`) report on the parameters of
+    /// abstractions, which only kernel terms have.
     pub fn kernel_only(self) -> bool {
         matches!(
             self,
@@ -131,10 +133,13 @@ impl AnalysisName {
     /// flow engine (through closure conversion) for the others.
     pub fn engine(self) -> absinthe::behavior::Engine {
         use absinthe::value::DeclaredAnalysis;
-        use absinthe_dsl_examples::dom::types::TypesAnalysis;
+        use absinthe_dsl_examples::dom::{dependence, induction, strictness, types};
         match self {
-            _ if self.kernel_only() => absinthe::behavior::Engine::BehaviorGraph,
-            AnalysisName::Types => <TypesAnalysis as DeclaredAnalysis>::ENGINE,
+            AnalysisName::Types => <types::TypesAnalysis as DeclaredAnalysis>::ENGINE,
+            AnalysisName::Biv => <induction::BivAnalysis as DeclaredAnalysis>::ENGINE,
+            AnalysisName::Useless => <dependence::UselessAnalysis as DeclaredAnalysis>::ENGINE,
+            AnalysisName::Strict => <strictness::StrictAnalysis as DeclaredAnalysis>::ENGINE,
+            AnalysisName::Cfa => absinthe::behavior::Engine::BehaviorGraph,
             _ => absinthe::behavior::Engine::Flow,
         }
     }
@@ -175,9 +180,9 @@ impl AnalysisName {
             }
             AnalysisName::Types => "integer and boolean types, from dsl-examples/dom/types.dom",
             AnalysisName::Cfa => "control-flow analysis (0-CFA) of kernel terms (.kt files)",
-            AnalysisName::Biv => "basic induction parameters of kernel terms (.kt files)",
-            AnalysisName::Useless => "useless parameters of kernel terms (.kt files)",
-            AnalysisName::Strict => "strict parameters of kernel terms (.kt files)",
+            AnalysisName::Biv => "basic induction parameters of kernel terms, from induction.dom",
+            AnalysisName::Useless => "useless parameters of kernel terms, from dependence.dom",
+            AnalysisName::Strict => "strict parameters of kernel terms, from strictness.dom",
         }
     }
 }
@@ -212,11 +217,11 @@ impl AnalysisName {
             AnalysisName::IntervalDom => f.run::<dom::interval::Range>(),
             AnalysisName::SccpRangesDom => f.run::<dom::sccp_ranges::SccpRange>(),
             AnalysisName::Types => f.run::<dom::types::Types>(),
-            // The control-flow facts need no task; callers check `kernel_only` first.
-            AnalysisName::Cfa
-            | AnalysisName::Biv
-            | AnalysisName::Useless
-            | AnalysisName::Strict => f.run::<Flat<i64>>(),
+            AnalysisName::Biv => f.run::<dom::induction::Induction>(),
+            AnalysisName::Useless => f.run::<dom::dependence::Dependence>(),
+            AnalysisName::Strict => f.run::<dom::strictness::Strictness>(),
+            // The control-flow facts need no task; callers check for `cfa` first.
+            AnalysisName::Cfa => f.run::<Flat<i64>>(),
         }
     }
 }

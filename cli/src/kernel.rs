@@ -115,10 +115,10 @@ pub fn run(
     let graph = BehaviorGraph::build(&terms);
     if let KernelEngine::Flow(policy) = engine {
         if analysis.kernel_only() {
-            return Err(
-                "`cfa` is the behavior graph's own analysis; use `--engine behavior-graph`\n"
-                    .to_owned(),
-            );
+            return Err(format!(
+                "`{analysis}` reports on the behavior graph (its flows and parameters); use \
+                 `--engine behavior-graph`\n"
+            ));
         }
         return Ok(flow_report(&terms, &graph, analysis, policy, format));
     }
@@ -307,7 +307,8 @@ fn render(
 /// the sets of basic induction parameters.
 fn induction_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String)> {
     use absinthe::behavior::{Binder, ParamId, Steps};
-    let solution = run_task(terms, graph, &absinthe_dsl_examples::biv::BasicInduction);
+    use absinthe_dsl_examples::dom::induction::Induction;
+    let solution = run_task(terms, graph, &DomainTask::<Induction>::new());
     let mut values = std::collections::BTreeMap::new();
     let mut lines = Vec::new();
     for (i, param) in terms.params.iter().enumerate() {
@@ -315,7 +316,7 @@ fn induction_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String)
         if param.binder == Binder::Free {
             continue;
         }
-        let steps = solution.value(graph.param_node(p)).clone();
+        let steps = solution.value(graph.param_node(p)).steps.clone();
         // Names bound to functions (letrec names, functional parameters) are not numbers.
         if !graph.param_functions(p).is_empty() {
             continue;
@@ -504,8 +505,9 @@ fn lambda_params(terms: &Terms) -> Vec<absinthe::behavior::ParamId> {
 /// The useless-parameter task: for every parameter, whether the program's result depends on
 /// it, then the useless ones.
 pub fn useless_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String)> {
-    let solution = run_task(terms, graph, &absinthe_dsl_examples::demand::Dependence);
-    let result = solution.value(graph.term_node(terms.root));
+    use absinthe_dsl_examples::dom::dependence::Dependence;
+    let solution = run_task(terms, graph, &DomainTask::<Dependence>::new());
+    let result = &solution.value(graph.term_node(terms.root)).names;
     let mut lines = Vec::new();
     let mut useless = Vec::new();
     for p in lambda_params(terms) {
@@ -527,13 +529,14 @@ pub fn useless_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, Strin
 
 /// The strictness task: for every abstraction, the parameters its body certainly demands.
 pub fn strict_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String)> {
-    let solution = run_task(terms, graph, &absinthe_dsl_examples::demand::Strictness);
+    use absinthe_dsl_examples::dom::strictness::Strictness;
+    let solution = run_task(terms, graph, &DomainTask::<Strictness>::new());
     let mut lines = Vec::new();
     for (i, t) in terms.terms.iter().enumerate() {
         let Term::Lambda { params, body } = t else {
             continue;
         };
-        let demanded = &solution.value(graph.term_node(*body)).0;
+        let demanded = &solution.value(graph.term_node(*body)).demanded.names;
         let strict: Vec<&str> = params
             .iter()
             .filter(|&&p| demanded.contains(p))

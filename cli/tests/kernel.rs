@@ -630,7 +630,7 @@ fn strict_parameters_on_programs_with_answers_written_first() {
 #[test]
 fn basic_induction_is_sound_against_the_evaluator() {
     use absinthe::behavior::{Step, Steps};
-    use absinthe_dsl_examples::biv::BasicInduction;
+    use absinthe_dsl_examples::dom::induction::Induction;
     let mut checked = 0u64;
     let mut stepped = 0u64;
     for seed in 0..400 {
@@ -641,7 +641,7 @@ fn basic_induction_is_sound_against_the_evaluator() {
         };
         let (text, terms) = random_terms(seed, &config);
         let graph = BehaviorGraph::build(&terms);
-        let solution = run_task(&terms, &graph, &BasicInduction);
+        let solution = run_task(&terms, &graph, &DomainTask::<Induction>::new());
         let mut seen: BTreeMap<ParamId, Vec<i64>> = BTreeMap::new();
         let _ = evaluate(
             &terms,
@@ -658,7 +658,7 @@ fn basic_induction_is_sound_against_the_evaluator() {
             },
         );
         for (&p, values) in &seen {
-            let Steps::Set(steps) = solution.value(graph.param_node(p)) else {
+            let Steps::Set(steps) = &solution.value(graph.param_node(p)).steps else {
                 continue;
             };
             stepped += 1;
@@ -674,7 +674,7 @@ fn basic_induction_is_sound_against_the_evaluator() {
                     explained,
                     "seed {seed}: Φ_{} = {} but it took {v}\n{text}",
                     terms.param_name(p),
-                    solution.value(graph.param_node(p)).render(&terms)
+                    solution.value(graph.param_node(p)).steps.render(&terms)
                 );
             }
         }

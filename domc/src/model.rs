@@ -404,6 +404,10 @@ pub struct Rule {
     pub kind: RuleKind,
     /// The function implementing it.
     pub function: syn::Path,
+    /// Whether a `Binary` or `AnyBinary` rule also takes what its arguments' terms are (two
+    /// `ArgKind`s after the operands). On kernel terms they are known; everywhere else the rule
+    /// is called with `ArgKind::Other` for both.
+    pub with_kinds: bool,
     /// Where it was declared.
     pub origin: Origin,
 }
@@ -421,6 +425,25 @@ pub enum RuleKind {
     Assume(Ident),
     /// `fn(Op, &P, &P) -> (C, C)` for every comparison without a rule of its own.
     AnyAssume,
+    /// Kernel terms: `fn(&P, &P, &P) -> C`, the value of `(cond p a b)`.
+    Cond,
+    /// Kernel terms: `fn(ParamId, &P) -> C`, a parameter's value from what it is bound to.
+    Param,
+    /// Kernel terms: `fn(&P, &P) -> C`, an application with an unknown operator, from the
+    /// operator's value and the result of what it may call.
+    Apply,
+    /// Kernel terms: `fn() -> C`, the value of an abstraction or a primitive as a term.
+    Function,
+}
+
+impl RuleKind {
+    /// Whether the rule is about kernel terms only (the behavior graph's hooks).
+    pub fn is_kernel_hook(&self) -> bool {
+        matches!(
+            self,
+            RuleKind::Cond | RuleKind::Param | RuleKind::Apply | RuleKind::Function
+        )
+    }
 }
 
 /// The operations of the runtime's `Op`, as `(symbol, variant)`. Front ends accept the symbols;

@@ -9,3 +9,6 @@ include!(concat!(env!("OUT_DIR"), "/interval.rs"));
 include!(concat!(env!("OUT_DIR"), "/bounds.rs"));
 include!(concat!(env!("OUT_DIR"), "/sccp_ranges.rs"));
 include!(concat!(env!("OUT_DIR"), "/types.rs"));
+include!(concat!(env!("OUT_DIR"), "/induction.rs"));
+include!(concat!(env!("OUT_DIR"), "/dependence.rs"));
+include!(concat!(env!("OUT_DIR"), "/strictness.rs"));

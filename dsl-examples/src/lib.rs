@@ -5,13 +5,13 @@
 //! - [`signs`]: signs × parities × intervals × constants, with the direct product of the same
 //!   components for comparison.
 //!
-//! - [`dom`]: the same kinds of analysis written as `.dom` files and compiled by `build.rs`.
+//! - [`dom`]: the same kinds of analysis written as `.dom` files and compiled by `build.rs`, and
+//!   the behavior-graph tasks of the Harvard suite (types, basic induction parameters, useless
+//!   parameters, strictness).
 //!
 //! Every product here is a `ValueDomain`, so the runtime's non-relational analysis runs it over
 //! toy programs and the core IR, and `absinthe analyze --analysis NAME` knows it.
 
-pub mod biv;
-pub mod demand;
 pub mod disjunctive;
 pub mod dom;
 pub mod seed;

@@ -38,6 +38,20 @@ fn the_sccp_ranges_product_obeys_the_laws() {
     SccpRange::check_laws();
 }
 
+#[test]
+fn the_behavior_graph_task_lattices_obey_the_laws() {
+    use absinthe_dsl_examples::dom::{dependence, induction, strictness, types};
+    // The runtime's building blocks, then what the `.dom` tasks declare over them (the
+    // strictness lattice is their written-out dual).
+    absinthe::laws::check_laws_with_top::<absinthe::behavior::Names>();
+    absinthe::laws::check_laws_with_top::<absinthe::behavior::Steps>();
+    types::Types::check_laws();
+    induction::Induction::check_laws();
+    dependence::Dependence::check_laws();
+    strictness::Demanded::check_laws();
+    strictness::Strictness::check_laws();
+}
+
 /// A smashed product with an ignored field: a bottom part makes the whole bottom, and the label
 /// takes no part in the order.
 #[absinthe::lattice(smash)]

@@ -432,6 +432,18 @@ arbitrary_from! {
     Powerset<u8> => strategies::powerset(),
 }
 
+impl Arbitrary for crate::behavior::Names {
+    fn strategy() -> BoxedStrategy<Self> {
+        strategies::names().boxed()
+    }
+}
+
+impl Arbitrary for crate::behavior::Steps {
+    fn strategy() -> BoxedStrategy<Self> {
+        strategies::steps().boxed()
+    }
+}
+
 impl<L: Arbitrary + Top + 'static> Arbitrary for Dual<L> {
     fn strategy() -> BoxedStrategy<Self> {
         L::strategy().prop_map(Dual).boxed()
@@ -498,6 +510,30 @@ pub mod strategies {
             1 => Just(Interval::top()),
             2 => int().prop_map(Interval::constant),
             6 => (int(), int()).prop_map(|(a, b)| Interval::new(a.min(b), a.max(b))),
+        ]
+    }
+
+    /// [`Names`](crate::behavior::Names): every name, or a set of a few of eight names (so
+    /// that sets overlap).
+    pub fn names() -> impl Strategy<Value = crate::behavior::Names> + Clone {
+        use crate::behavior::{Names, ParamId};
+        prop_oneof![
+            1 => Just(Names::All),
+            6 => vec(0u32..8, 0..5)
+                .prop_map(|ps| Names::Set(ps.into_iter().map(ParamId).collect())),
+        ]
+    }
+
+    /// [`Steps`](crate::behavior::Steps): ⊤, or a few constants and offsets of four parameters.
+    pub fn steps() -> impl Strategy<Value = crate::behavior::Steps> + Clone {
+        use crate::behavior::{ParamId, Step, Steps};
+        let step = prop_oneof![
+            (-2i64..=2).prop_map(Step::Const),
+            (0u32..4, -2i64..=2).prop_map(|(p, c)| Step::Offset(ParamId(p), c)),
+        ];
+        prop_oneof![
+            1 => Just(Steps::Top),
+            6 => vec(step, 0..4).prop_map(|s| Steps::Set(s.into_iter().collect())),
         ]
     }
 

@@ -84,10 +84,20 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     }
     if p.bottom.is_some() {
         // Field by field: `==` itself asks `is_bottom` when bottom has several representations.
-        is_bottom = quote!((#is_bottom) || {
+        let written = quote!({
             let bottom = <Self as #rt::Lattice>::bottom();
             true #(&& self.#members == bottom.#members)*
         });
+        // A written-out bottom is the bottom: with lattice fields and a written-out order (a
+        // dual, say), the fields' own bottoms need not be the struct's.
+        is_bottom = if values || p.smash {
+            quote!((#is_bottom) || #written)
+        } else {
+            match &p.empty_if {
+                Some(path) => quote!(#path(self) || #written),
+                None => written,
+            }
+        };
     }
 
     // When bottom has several representations, every binary operation settles bottoms first.

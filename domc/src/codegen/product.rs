@@ -372,31 +372,7 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
         })
         .collect();
 
-    let binary: Vec<TokenStream> = decl
-        .components
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let (m, ty) = (&c.member, &c.ty);
-            let (per_op, any) = op_rules(decl, i, binary_op, &RuleKind::AnyBinary);
-            let arms = per_op.iter().map(|(op, r)| {
-                let f = &r.function;
-                quote_spanned!(r.origin.span=> #rt::Op::#op => #f(a, b))
-            });
-            let fallback = match any {
-                Some(r) => {
-                    let f = &r.function;
-                    quote_spanned!(r.origin.span=> _ => #f(op, a, b))
-                }
-                None if c.value_domain => {
-                    quote!(_ => <#ty as #rt::ValueDomain>::binary(op, &a.#m, &b.#m))
-                }
-                None => quote!(_ => <#ty as #rt::Top>::top()),
-            };
-            quote!(#m: match op { #(#arms,)* #fallback })
-        })
-        .collect();
-
+    let binary = binary_dispatch(decl, false);
     let assume: Vec<TokenStream> = decl
         .components
         .iter()
@@ -583,7 +559,16 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
     };
     let binary_raw = binary.clone();
     let literal_raw = literal.clone();
+    let (term_helpers, term_methods) = match kernel_hooks(decl) {
+        Some(helpers) => {
+            let policy = quote!(<Self as #rt::ReducedProduct>::POLICY);
+            (helpers, term_methods(&quote!(Self), &quote!(Self), &policy))
+        }
+        None => (TokenStream::new(), TokenStream::new()),
+    };
     quote! {
+        #term_helpers
+
         impl #name {
             #[inline]
             fn __absinthe_constant(c: #rt::i64, policy: #rt::ReducePolicy) -> Self {
@@ -638,6 +623,8 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
                 Self::__absinthe_assume(op, a, b, <Self as #rt::ReducedProduct>::POLICY)
             }
 
+            #term_methods
+
             fn blame_binary(op: #rt::Op, a: &Self, b: &Self, v: #rt::i64) -> #rt::Option<::std::string::String> {
                 if #rt::Lattice::is_bottom(a) || #rt::Lattice::is_bottom(b) {
                     return #rt::Option::None;
@@ -677,6 +664,200 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
     }
 }
 
+/// Each component's value for an operation: its rule for `op`, else its catch-all rule, else
+/// the component's built-in transfer function or top. A rule that reads argument kinds gets
+/// `ka` and `kb` when `kinds_known` (kernel terms), `ArgKind::Other` otherwise.
+fn binary_dispatch(decl: &ProductDecl, kinds_known: bool) -> Vec<TokenStream> {
+    let rt = rt();
+    let kinds = |r: &Rule| {
+        if !r.with_kinds {
+            TokenStream::new()
+        } else if kinds_known {
+            quote!(, ka, kb)
+        } else {
+            quote!(, #rt::ArgKind::Other, #rt::ArgKind::Other)
+        }
+    };
+    decl.components
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (m, ty) = (&c.member, &c.ty);
+            let (per_op, any) = op_rules(decl, i, binary_op, &RuleKind::AnyBinary);
+            let arms = per_op.iter().map(|(op, r)| {
+                let (f, k) = (&r.function, kinds(r));
+                quote_spanned!(r.origin.span=> #rt::Op::#op => #f(a, b #k))
+            });
+            let fallback = match any {
+                Some(r) => {
+                    let (f, k) = (&r.function, kinds(r));
+                    quote_spanned!(r.origin.span=> _ => #f(op, a, b #k))
+                }
+                None if c.value_domain => {
+                    quote!(_ => <#ty as #rt::ValueDomain>::binary(op, &a.#m, &b.#m))
+                }
+                None => quote!(_ => <#ty as #rt::Top>::top()),
+            };
+            quote!(#m: match op { #(#arms,)* #fallback })
+        })
+        .collect()
+}
+
+/// For a product with rules about kernel terms (`on cond`, `on param`, `on apply`,
+/// `on function`, or operation rules reading `ArgKind`s): the private helpers computing each
+/// hook component by component — a component's own rule, else its built-in hook when it uses
+/// built-in rules, else the behavior graph's default (the join of `cond`'s branches, the bound
+/// value, the callees' result, bottom for a function). `None` for every other product, whose
+/// hooks are `ValueDomain`'s defaults.
+fn kernel_hooks(decl: &ProductDecl) -> Option<TokenStream> {
+    if !decl
+        .rules
+        .iter()
+        .any(|r| r.with_kinds || r.kind.is_kernel_hook())
+    {
+        return None;
+    }
+    let rt = rt();
+    let name = &decl.name;
+    let binary = binary_dispatch(decl, true);
+    type Part<'a> = &'a dyn Fn(&syn::Member, &syn::Type) -> TokenStream;
+    let hook = |kind: RuleKind, call: TokenStream, builtin: Part<'_>, default: Part<'_>| {
+        decl.components
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let (m, ty) = (&c.member, &c.ty);
+                let value = match decl
+                    .rules
+                    .iter()
+                    .find(|r| r.component == i && r.kind == kind)
+                {
+                    Some(r) => {
+                        let f = &r.function;
+                        quote_spanned!(r.origin.span=> #f #call)
+                    }
+                    None if c.value_domain => builtin(m, ty),
+                    None => default(m, ty),
+                };
+                quote!(#m: #value)
+            })
+            .collect::<Vec<_>>()
+    };
+    let cond = hook(
+        RuleKind::Cond,
+        quote!((p, a, b)),
+        &|m, ty| quote!(<#ty as #rt::ValueDomain>::term_cond(&p.#m, &a.#m, &b.#m)),
+        &|m, ty| quote!(<#ty as #rt::Lattice>::join(&a.#m, &b.#m)),
+    );
+    let param = hook(
+        RuleKind::Param,
+        quote!((param, bound)),
+        &|m, ty| quote!(<#ty as #rt::ValueDomain>::term_param(param, &bound.#m)),
+        &|m, _| quote!(#rt::Clone::clone(&bound.#m)),
+    );
+    let apply = hook(
+        RuleKind::Apply,
+        quote!((operator, result)),
+        &|m, ty| quote!(<#ty as #rt::ValueDomain>::term_apply(&operator.#m, &result.#m)),
+        &|m, _| quote!(#rt::Clone::clone(&result.#m)),
+    );
+    let function = hook(
+        RuleKind::Function,
+        quote!(()),
+        &|_, ty| quote!(<#ty as #rt::ValueDomain>::term_function()),
+        &|_, ty| quote!(<#ty as #rt::Lattice>::bottom()),
+    );
+    Some(quote! {
+        impl #name {
+            #[inline]
+            fn __absinthe_term_binary(
+                op: #rt::Op,
+                a: &Self,
+                b: &Self,
+                ka: #rt::ArgKind,
+                kb: #rt::ArgKind,
+                policy: #rt::ReducePolicy,
+            ) -> Self {
+                let _ = (op, ka, kb);
+                Self::__absinthe_reduced(#name { #(#binary),* }, policy)
+            }
+
+            #[inline]
+            fn __absinthe_term_cond(p: &Self, a: &Self, b: &Self, policy: #rt::ReducePolicy) -> Self {
+                let _ = (p, a, b);
+                Self::__absinthe_reduced(#name { #(#cond),* }, policy)
+            }
+
+            #[inline]
+            fn __absinthe_term_param(
+                param: #rt::ParamId,
+                bound: &Self,
+                policy: #rt::ReducePolicy,
+            ) -> Self {
+                let _ = (param, bound);
+                Self::__absinthe_reduced(#name { #(#param),* }, policy)
+            }
+
+            #[inline]
+            fn __absinthe_term_apply(operator: &Self, result: &Self, policy: #rt::ReducePolicy) -> Self {
+                let _ = (operator, result);
+                Self::__absinthe_reduced(#name { #(#apply),* }, policy)
+            }
+
+            #[inline]
+            fn __absinthe_term_function(policy: #rt::ReducePolicy) -> Self {
+                Self::__absinthe_reduced(#name { #(#function),* }, policy)
+            }
+        }
+    })
+}
+
+/// The `ValueDomain` methods about kernel terms of a product with kernel rules, calling the
+/// helpers of [`kernel_hooks`] on `inner` (the product, or the direct product's inner value
+/// `.0`) and wrapping results with `wrap`.
+fn term_methods(inner: &TokenStream, wrap: &TokenStream, policy: &TokenStream) -> TokenStream {
+    let rt = rt();
+    let direct = inner.to_string() != "Self";
+    let unwrap = |x: TokenStream| if direct { quote!(&(#x).0) } else { x };
+    let (av, bv) = (unwrap(quote!(a.value)), unwrap(quote!(b.value)));
+    let (p, a, b) = (unwrap(quote!(p)), unwrap(quote!(a)), unwrap(quote!(b)));
+    let bound = unwrap(quote!(bound));
+    let (operator, result) = (unwrap(quote!(operator)), unwrap(quote!(result)));
+    let call = |body: TokenStream| if direct { quote!(#wrap(#body)) } else { body };
+    let binary =
+        call(quote!(#inner::__absinthe_term_binary(op, #av, #bv, a.kind, b.kind, #policy)));
+    let cond = call(quote!(#inner::__absinthe_term_cond(#p, #a, #b, #policy)));
+    let param = call(quote!(#inner::__absinthe_term_param(param, #bound, #policy)));
+    let apply = call(quote!(#inner::__absinthe_term_apply(#operator, #result, #policy)));
+    let function = call(quote!(#inner::__absinthe_term_function(#policy)));
+    quote! {
+        #[inline]
+        fn term_binary(op: #rt::Op, a: &#rt::Arg<'_, Self>, b: &#rt::Arg<'_, Self>) -> Self {
+            #binary
+        }
+
+        #[inline]
+        fn term_cond(p: &Self, a: &Self, b: &Self) -> Self {
+            #cond
+        }
+
+        #[inline]
+        fn term_param(param: #rt::ParamId, bound: &Self) -> Self {
+            #param
+        }
+
+        #[inline]
+        fn term_apply(operator: &Self, result: &Self) -> Self {
+            #apply
+        }
+
+        #[inline]
+        fn term_function() -> Self {
+            #function
+        }
+    }
+}
+
 /// The direct product of the same components: a newtype over the product whose operations
 /// never reduce.
 fn direct_product(decl: &ProductDecl, direct: &Ident) -> TokenStream {
@@ -702,6 +883,11 @@ fn direct_product(decl: &ProductDecl, direct: &Ident) -> TokenStream {
         .map(|ty| quote!(<#ty as #rt::laws::Arbitrary>::strategy()))
         .collect();
     let (strategy, pattern) = nested_tuple(&strategies, &names);
+    let direct_terms = if kernel_hooks(decl).is_some() {
+        term_methods(&quote!(#name), &quote!(#direct), &never)
+    } else {
+        TokenStream::new()
+    };
     let laws = laws_impls(
         direct,
         true,
@@ -781,6 +967,8 @@ fn direct_product(decl: &ProductDecl, direct: &Ident) -> TokenStream {
                 let (x, y) = #name::__absinthe_assume(op, &a.0, &b.0, #never);
                 (#direct(x), #direct(y))
             }
+
+            #direct_terms
         }
 
         impl #rt::fmt::Debug for #direct {

@@ -190,6 +190,14 @@ pub enum Trigger {
     Assume(String),
     /// `on assume any`
     AnyAssume,
+    /// `on cond` (kernel terms)
+    Cond,
+    /// `on param` (kernel terms)
+    Param,
+    /// `on apply` (kernel terms)
+    Apply,
+    /// `on function` (kernel terms)
+    Function,
 }
 
 /// An analysis declaration.

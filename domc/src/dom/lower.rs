@@ -664,6 +664,10 @@ impl<'a> Lowerer<'a> {
                         (t, quote!(#rust::#v(#x)))
                     }
                     (Shape::Interval, _) => self.interval_fn(it, &got, span, &t),
+                    (Shape::Names | Shape::Steps, _) => {
+                        let steps = matches!(shape, Shape::Steps);
+                        self.kernel_set_fn(steps, it, &got, span, item.span.clone(), &t)
+                    }
                     (Shape::Constant, "binary") => {
                         if !self.check_args(
                             "Constant::binary",
@@ -754,6 +758,53 @@ impl<'a> Lowerer<'a> {
                 (t.clone(), quote!(<#rust as #rt::Lattice>::#f(&(#a), &(#b))))
             }
         })
+    }
+
+    /// The functions of the kernel-term lattices: `Names::none()`, `Names::one(p)`,
+    /// `Names::all()`, `Names::contains(x, p)`, `Steps::constant(c)`, `Steps::offset(p, c)`.
+    fn kernel_set_fn(
+        &mut self,
+        steps: bool,
+        it: &str,
+        got: &[(Ty, TokenStream, Range<usize>)],
+        span: Range<usize>,
+        item_span: Range<usize>,
+        t: &Ty,
+    ) -> (Ty, TokenStream) {
+        let rust = self.types.rust(t);
+        let (tn, known) = if steps {
+            ("Steps", "`constant(c)`, `offset(p, c)`, `top` and `bottom`")
+        } else {
+            (
+                "Names",
+                "`none()`, `one(p)`, `all()`, `contains(x, p)`, `top` and `bottom`",
+            )
+        };
+        let (want, result, f): (Vec<Ty>, Ty, &str) = match (steps, it) {
+            (false, "none") => (Vec::new(), t.clone(), "none"),
+            (false, "all") => (Vec::new(), t.clone(), "all"),
+            (false, "one") => (vec![Ty::Param], t.clone(), "one"),
+            (false, "contains") => (vec![t.clone(), Ty::Param], Ty::Bool, "contains"),
+            (true, "constant") => (vec![Ty::Int], t.clone(), "constant"),
+            (true, "offset") => (vec![Ty::Param, Ty::Int], t.clone(), "offset"),
+            _ => {
+                return self.error_help(
+                    item_span,
+                    format!("`{tn}` has no function `{it}`"),
+                    "unknown function",
+                    format!("`{tn}` has {known}"),
+                );
+            }
+        };
+        if !self.check_args(&format!("{tn}::{it}"), got, &want, span) {
+            return (Ty::Error, quote!(::core::unreachable!()));
+        }
+        let f = format_ident!("{}", f);
+        let args = got.iter().map(|(ty, code, _)| match ty {
+            Ty::Lat(_) => quote!(&(#code)),
+            _ => code.clone(),
+        });
+        (result, quote!(#rust::#f(#(#args),*)))
     }
 
     fn interval_fn(
@@ -948,6 +999,19 @@ impl<'a> Lowerer<'a> {
                     .map(|(_, v)| ((*v).to_string(), None))
                     .collect(),
             ),
+            Ty::ArgKind => Some(vec![
+                ("Param".into(), Some(Ty::Param)),
+                ("Const".into(), Some(Ty::Int)),
+                ("Other".into(), None),
+            ]),
+            Ty::Param => {
+                return self.error_help(
+                    scrutinee.span.clone(),
+                    "a `Param` cannot be matched on; compare it with `==`".into(),
+                    "a parameter",
+                    "write `if x == y { … } else { … }`".into(),
+                );
+            }
             Ty::Lat(id) => match self.types.shape(*id) {
                 Shape::Flat { payload } => Some(vec![
                     ("Bottom".into(), None),
@@ -1110,6 +1174,7 @@ impl<'a> Lowerer<'a> {
                         let v = format_ident!("{}", pvar.text);
                         let head = match &st {
                             Ty::Op => quote!(#rt::Op::#v),
+                            Ty::ArgKind => quote!(#rt::ArgKind::#v),
                             Ty::Lat(id) if matches!(self.types.shape(*id), Shape::Constant) => {
                                 quote!(#rt::Flat::#v)
                             }

@@ -528,6 +528,12 @@ fn transfer<'a>(inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usize>
             let trigger = match kind {
                 Some(k) if k.as_rule() == Rule::literal_t => Trigger::Literal,
                 Some(k) if k.as_rule() == Rule::any_t => Trigger::AnyOp,
+                Some(k) if k.as_rule() == Rule::hook_t => match k.as_str() {
+                    "cond" => Trigger::Cond,
+                    "param" => Trigger::Param,
+                    "apply" => Trigger::Apply,
+                    _ => Trigger::Function,
+                },
                 Some(k) if k.as_rule() == Rule::assume_t => {
                     match k.into_inner().find(significant) {
                         Some(s) if s.as_rule() == Rule::string => Trigger::Assume(string_value(&s)),

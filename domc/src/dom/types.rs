@@ -1,6 +1,7 @@
-//! The types of the `.dom` language: `int`, `bool`, `Op`, tuples, and lattices — the built-in
-//! `Interval`, `Constant` and `FiniteSum<L, N>`, and those the program declares — with their Rust
-//! spelling in generated code.
+//! The types of the `.dom` language: `int`, `bool`, `Op`, the kernel-term types `Param` and
+//! `ArgKind`, tuples, and lattices — the built-in `Interval`, `Constant`, `Names`, `Steps` and
+//! `FiniteSum<L, N>`, and those the program declares — with their Rust spelling in generated
+//! code.
 
 use super::ast;
 use crate::model::FiniteOrder;
@@ -18,6 +19,11 @@ pub enum Ty {
     Bool,
     /// `Op`: an operation of the program.
     Op,
+    /// `Param`: a parameter of a kernel-terms program (`ParamId`), compared by identity.
+    Param,
+    /// `ArgKind`: what a primitive's argument term is on kernel terms (`ArgKind::Param(p)`,
+    /// `ArgKind::Const(c)` or `ArgKind::Other`).
+    ArgKind,
     /// A lattice, by index in the [`TypeTable`].
     Lat(usize),
     /// `(A, B, …)`.
@@ -48,6 +54,10 @@ pub enum Shape {
     Interval,
     /// The runtime's flat constants.
     Constant,
+    /// The runtime's sets of parameters (`Names`), ordered by inclusion.
+    Names,
+    /// The runtime's sets of steps (`Steps`: constants and parameters plus constants, or ⊤).
+    Steps,
     /// The runtime's finite disjunction.
     FiniteSum {
         /// The disjuncts' lattice.
@@ -107,6 +117,8 @@ impl Default for TypeTable {
         };
         table.declare("Interval", Shape::Interval);
         table.declare("Constant", Shape::Constant);
+        table.declare("Names", Shape::Names);
+        table.declare("Steps", Shape::Steps);
         table
     }
 }
@@ -139,7 +151,18 @@ impl TypeTable {
     pub fn is_builtin_name(name: &str) -> bool {
         matches!(
             name,
-            "int" | "bool" | "Op" | "Interval" | "Constant" | "FiniteSum" | "Host" | "Externs"
+            "int"
+                | "bool"
+                | "Op"
+                | "Param"
+                | "ArgKind"
+                | "Interval"
+                | "Constant"
+                | "Names"
+                | "Steps"
+                | "FiniteSum"
+                | "Host"
+                | "Externs"
         )
     }
 
@@ -198,6 +221,8 @@ impl TypeTable {
             Ty::Int => "int".into(),
             Ty::Bool => "bool".into(),
             Ty::Op => "Op".into(),
+            Ty::Param => "Param".into(),
+            Ty::ArgKind => "ArgKind".into(),
             Ty::Lat(id) => self.names[*id].clone(),
             Ty::Tuple(parts) => {
                 let parts: Vec<String> = parts.iter().map(|p| self.name(p)).collect();
@@ -233,6 +258,8 @@ impl TypeTable {
                     "int" => no_args(Ty::Int),
                     "bool" => no_args(Ty::Bool),
                     "Op" => no_args(Ty::Op),
+                    "Param" => no_args(Ty::Param),
+                    "ArgKind" => no_args(Ty::ArgKind),
                     "FiniteSum" => {
                         let (inner, n) = match args.as_slice() {
                             [ast::TypeArg::Type(t), ast::TypeArg::Int(n, n_span)] => {
@@ -278,8 +305,9 @@ impl TypeTable {
                             name.span.clone(),
                             format!("unknown type `{other}`"),
                             Some(
-                                "the types are `int`, `bool`, `Op`, `Interval`, `Constant`, \
-                                 `FiniteSum<L, N>` and the lattices and products declared"
+                                "the types are `int`, `bool`, `Op`, `Param`, `ArgKind`, `Interval`, \
+                                 `Constant`, `Names`, `Steps`, `FiniteSum<L, N>` and the lattices \
+                                 and products declared"
                                     .into(),
                             ),
                         )),
@@ -295,6 +323,8 @@ impl TypeTable {
             Ty::Int => quote!(i64),
             Ty::Bool => quote!(bool),
             Ty::Op => quote!(::absinthe::__private::Op),
+            Ty::Param => quote!(::absinthe::__private::ParamId),
+            Ty::ArgKind => quote!(::absinthe::__private::ArgKind),
             Ty::Tuple(parts) => {
                 let parts = parts.iter().map(|p| self.rust(p));
                 quote!((#(#parts),*))
@@ -303,6 +333,8 @@ impl TypeTable {
             Ty::Lat(id) => match &self.shapes[*id] {
                 Shape::Interval => quote!(::absinthe::__private::Interval),
                 Shape::Constant => quote!(::absinthe::__private::Flat<i64>),
+                Shape::Names => quote!(::absinthe::__private::Names),
+                Shape::Steps => quote!(::absinthe::__private::Steps),
                 Shape::FiniteSum { inner, n } => {
                     let inner = self.rust(inner);
                     let n = *n as usize;

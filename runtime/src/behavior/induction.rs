@@ -31,6 +31,16 @@ impl Steps {
         Steps::Set(BTreeSet::from([step]))
     }
 
+    /// The constant `c`: `{Φ_c}`.
+    pub fn constant(c: i64) -> Steps {
+        Steps::one(Step::Const(c))
+    }
+
+    /// Parameter `p` plus `c`: `{⟨Φ_p, Φ_c⟩}`.
+    pub fn offset(p: ParamId, c: i64) -> Steps {
+        Steps::one(Step::Offset(p, c))
+    }
+
     /// The steps as the paper writes them, with parameter names from `terms`:
     /// `{⟨Φ_x, Φ_1⟩, Φ_0}`.
     pub fn render(&self, terms: &Terms) -> String {
@@ -167,5 +177,12 @@ impl fmt::Display for Steps {
                 f.write_str("}")
             }
         }
+    }
+}
+
+/// Steps are symbolic: any integer may be what a non-empty set of them stands for.
+impl crate::value::Concrete for Steps {
+    fn contains(&self, _: i64) -> bool {
+        !self.is_bottom()
     }
 }

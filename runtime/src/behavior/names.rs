@@ -26,6 +26,11 @@ impl Names {
         Names::Set(BTreeSet::from([p]))
     }
 
+    /// Every name.
+    pub fn all() -> Names {
+        Names::All
+    }
+
     /// Whether `p` is included.
     pub fn contains(&self, p: ParamId) -> bool {
         match self {
@@ -100,5 +105,13 @@ impl fmt::Display for Names {
                 write!(f, "{{{}}}", names.join(", "))
             }
         }
+    }
+}
+
+/// Sets of names say nothing about integers: every set contains every value (bottom included:
+/// the empty set is what a constant depends on, and constants have values).
+impl crate::value::Concrete for Names {
+    fn contains(&self, _: i64) -> bool {
+        true
     }
 }

@@ -83,8 +83,11 @@ pub trait Task {
 }
 
 /// Any value domain as a task: constants by [`ValueDomain::constant`], arithmetic and
-/// comparisons by [`ValueDomain::binary`] (booleans are 0 and 1), and `cond` the join of its
-/// branches, as both of the seed's tasks define it.
+/// comparisons by [`ValueDomain::term_binary`] (booleans are 0 and 1), `cond` by
+/// [`ValueDomain::term_cond`] (the join of its branches unless the domain says otherwise), and
+/// the hooks by the domain's `term_param`, `term_apply` and `term_function`. Declared domains
+/// override these from their `.dom` rules (`on param`, `on apply`, `on function`, `on cond`, and
+/// rules reading `ArgKind`s), so the seed's tasks are declarations.
 #[derive(Debug)]
 pub struct DomainTask<D>(PhantomData<fn() -> D>);
 
@@ -110,14 +113,26 @@ impl<D: ValueDomain> Task for DomainTask<D> {
 
     fn prim(&self, prim: Prim, args: &[Arg<'_, D>]) -> D {
         match (prim, args) {
-            (Prim::Op(op), [a, b]) => D::binary(op, a.value, b.value),
-            (Prim::Cond, [_, a, b]) => a.value.join(b.value),
+            (Prim::Op(op), [a, b]) => D::term_binary(op, a, b),
+            (Prim::Cond, [p, a, b]) => D::term_cond(p.value, a.value, b.value),
             _ => D::top(),
         }
     }
 
     fn contains(&self, value: &D, concrete: i64) -> bool {
         value.contains(concrete)
+    }
+
+    fn param(&self, param: ParamId, bound: &D) -> D {
+        D::term_param(param, bound)
+    }
+
+    fn function(&self) -> D {
+        D::term_function()
+    }
+
+    fn app(&self, operator: &D, result: &D) -> D {
+        D::term_apply(operator, result)
     }
 }
 

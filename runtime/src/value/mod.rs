@@ -25,6 +25,7 @@ pub use repr::{StateRepr, ValueSolution};
 pub use sparse::SparseSolution;
 pub use ssa::SsaSolution;
 
+use crate::behavior::{Arg, ParamId};
 use crate::lattice::{Lattice, Top};
 use crate::program::Op;
 use std::fmt::Display;
@@ -53,6 +54,42 @@ pub trait ValueDomain: Lattice + Top + Concrete + Display {
     fn assume(op: Op, a: &Self, b: &Self) -> (Self, Self) {
         let _ = op;
         (a.clone(), b.clone())
+    }
+
+    /// On kernel terms (the behavior graph): primitive `op` applied to arguments whose terms
+    /// are known as well as their values ([`ArgKind`](crate::behavior::ArgKind): a parameter, a
+    /// constant, or another term). [`ValueDomain::binary`] of the values by default; a domain
+    /// with rules that read the argument kinds (`.dom` rules with `ArgKind` parameters) sees
+    /// them here, every argument included, bottom ones too.
+    fn term_binary(op: Op, a: &Arg<'_, Self>, b: &Arg<'_, Self>) -> Self {
+        Self::binary(op, a.value, b.value)
+    }
+
+    /// On kernel terms: `(cond p a b)`. The join of the branches by default.
+    fn term_cond(p: &Self, a: &Self, b: &Self) -> Self {
+        let _ = p;
+        a.join(b)
+    }
+
+    /// On kernel terms: the value of parameter `param`'s flow, from the join `bound` of what
+    /// it is bound to. `bound` by default; tasks about names themselves add the name.
+    fn term_param(param: ParamId, bound: &Self) -> Self {
+        let _ = param;
+        bound.clone()
+    }
+
+    /// On kernel terms: an application whose operator is not known in the text, from the value
+    /// of its operator and the join `result` of what the functions it may call return. The
+    /// result by default.
+    fn term_apply(operator: &Self, result: &Self) -> Self {
+        let _ = operator;
+        result.clone()
+    }
+
+    /// On kernel terms: the value of an abstraction or a primitive as a term (functions are
+    /// reported through the control-flow facts). Bottom by default.
+    fn term_function() -> Self {
+        Self::bottom()
     }
 
     /// For abstract debugging: `binary(op, a, b)` excludes the concrete result `v`; which

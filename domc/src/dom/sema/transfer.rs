@@ -1,0 +1,309 @@
+//! Checking transfer rules: the trigger, the parameters it takes (with the kernel-term hooks
+//! and argument kinds), the component a rule computes, and the rule's Rust function.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+impl Sema {
+    pub(super) fn transfer(&mut self, place: &Place, t: &ast::Transfer) {
+        let file = place.file;
+        let sig = &t.sig;
+        let params: Vec<Ty> = sig
+            .params
+            .iter()
+            .map(|(_, ty)| self.resolve_type(file, ty))
+            .collect();
+        let result = self.resolve_type(file, &sig.result);
+        if params.iter().any(Ty::is_error) || result.is_error() {
+            return;
+        }
+        // The product: the type of the product parameters.
+        let product_ty = params
+            .iter()
+            .find(|t| matches!(t, Ty::Lat(id) if self.types.is_product(*id)))
+            .cloned();
+        let kind = match &t.trigger {
+            Trigger::Literal => RuleKind::Literal,
+            Trigger::AnyOp => RuleKind::AnyBinary,
+            Trigger::AnyAssume => RuleKind::AnyAssume,
+            Trigger::Cond => RuleKind::Cond,
+            Trigger::Param => RuleKind::Param,
+            Trigger::Apply => RuleKind::Apply,
+            Trigger::Function => RuleKind::Function,
+            Trigger::Op(op) => match model::op_variant(op) {
+                Some(v) => RuleKind::Binary(format_ident!("{}", v)),
+                None => {
+                    self.error_help(
+                        file,
+                        t.trigger_span.clone(),
+                        format!("unknown operation `{op}`"),
+                        "not an operation",
+                        format!("the operations are {}", model::op_symbols()),
+                    );
+                    return;
+                }
+            },
+            Trigger::Assume(op) => {
+                if !COMPARISONS.contains(&op.as_str()) {
+                    self.error_help(
+                        file,
+                        t.trigger_span.clone(),
+                        format!("a branch can only assume a comparison, not `{op}`"),
+                        "not a comparison",
+                        format!(
+                            "the comparisons are {}",
+                            COMPARISONS.map(|c| format!("`{c}`")).join(", ")
+                        ),
+                    );
+                    return;
+                }
+                RuleKind::Assume(format_ident!("{}", model::op_variant(op).unwrap_or("Eq")))
+            }
+        };
+        // The product this rule belongs to.
+        let product_index = match &product_ty {
+            Some(Ty::Lat(id)) => {
+                let name = self.types.name(&Ty::Lat(*id));
+                self.out
+                    .products
+                    .iter()
+                    .position(|(d, _, _)| d.name == name)
+            }
+            _ if self.out.products.len() == 1 => Some(0),
+            _ => None,
+        };
+        let Some(product_index) = product_index else {
+            self.error_help(
+                file,
+                sig.span.clone(),
+                "this rule belongs to no product".into(),
+                "no product parameter",
+                "declare a product and take it as parameters: `(a: P, b: P)`".into(),
+            );
+            return;
+        };
+        let p = self.out.products[product_index].0.name.to_string();
+        let p_ty = self.types.lookup(&p).unwrap_or(Ty::Error);
+        // An operation's rule may also take what its arguments' terms are (kernel terms).
+        let with_kinds = matches!(kind, RuleKind::Binary(_) | RuleKind::AnyBinary)
+            && params.len() >= 2
+            && params[params.len() - 2..] == [Ty::ArgKind, Ty::ArgKind];
+        // A rule that names kinds but takes them wrongly is shown the form with kinds.
+        let kinds: &[Ty] = if with_kinds || params.contains(&Ty::ArgKind) {
+            &[Ty::ArgKind, Ty::ArgKind]
+        } else {
+            &[]
+        };
+        let (expected_params, expected): (Vec<Ty>, String) = match &kind {
+            RuleKind::Literal => (vec![Ty::Int], "(c: int) -> C".into()),
+            RuleKind::Binary(_) => (
+                [&[p_ty.clone(), p_ty.clone()], kinds].concat(),
+                if kinds.is_empty() {
+                    format!("(a: {p}, b: {p}) -> C")
+                } else {
+                    format!("(a: {p}, b: {p}, ka: ArgKind, kb: ArgKind) -> C")
+                },
+            ),
+            RuleKind::AnyBinary => (
+                [&[Ty::Op, p_ty.clone(), p_ty.clone()], kinds].concat(),
+                if kinds.is_empty() {
+                    format!("(op: Op, a: {p}, b: {p}) -> C")
+                } else {
+                    format!("(op: Op, a: {p}, b: {p}, ka: ArgKind, kb: ArgKind) -> C")
+                },
+            ),
+            RuleKind::Cond => (
+                vec![p_ty.clone(), p_ty.clone(), p_ty.clone()],
+                format!("(p: {p}, a: {p}, b: {p}) -> C"),
+            ),
+            RuleKind::Param => (
+                vec![Ty::Param, p_ty.clone()],
+                format!("(x: Param, bound: {p}) -> C"),
+            ),
+            RuleKind::Apply => (
+                vec![p_ty.clone(), p_ty.clone()],
+                format!("(operator: {p}, result: {p}) -> C"),
+            ),
+            RuleKind::Function => (Vec::new(), "() -> C".into()),
+            RuleKind::Assume(_) => (
+                vec![p_ty.clone(), p_ty.clone()],
+                format!("(a: {p}, b: {p}) -> (C, C)"),
+            ),
+            RuleKind::AnyAssume => (
+                vec![Ty::Op, p_ty.clone(), p_ty.clone()],
+                format!("(op: Op, a: {p}, b: {p}) -> (C, C)"),
+            ),
+        };
+        if params != expected_params {
+            let got = params
+                .iter()
+                .map(|t| self.types.name(t))
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.error_help(
+                file,
+                sig.span.clone(),
+                format!(
+                    "this rule takes ({got}); a rule on {} takes {}",
+                    trigger_words(&t.trigger),
+                    expected.split(" ->").next().unwrap_or("")
+                ),
+                "wrong parameters",
+                format!(
+                    "write `transfer {} on … {expected}` where C is a component of `{p}`",
+                    sig.name.text
+                ),
+            );
+            return;
+        }
+        let component_ty = match (&kind, &result) {
+            (RuleKind::Assume(_) | RuleKind::AnyAssume, Ty::Tuple(parts))
+                if parts.len() == 2 && parts[0] == parts[1] =>
+            {
+                parts[0].clone()
+            }
+            (RuleKind::Assume(_) | RuleKind::AnyAssume, _) => {
+                self.error(
+                    file,
+                    sig.result.span(),
+                    format!(
+                        "a branch rule returns both refined operands: `(C, C)`, not `{}`",
+                        self.types.name(&result)
+                    ),
+                    "wrong result type",
+                );
+                return;
+            }
+            _ => result.clone(),
+        };
+        let decl = &self.out.products[product_index].0;
+        let component_syn = self.types.syn_type(&component_ty);
+        let component = match decl
+            .components
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.ty == component_syn)
+            .map(|(i, _)| i)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            [i] => *i,
+            [] => {
+                self.error(
+                    file,
+                    sig.result.span(),
+                    format!(
+                        "`{}` is not a component of `{p}`",
+                        self.types.name(&component_ty)
+                    ),
+                    "not a component",
+                );
+                return;
+            }
+            _ => {
+                self.error(
+                    file,
+                    sig.result.span(),
+                    format!(
+                        "`{p}` has several components of type `{}`",
+                        self.types.name(&component_ty)
+                    ),
+                    "ambiguous component",
+                );
+                return;
+            }
+        };
+        if let Some(previous) = decl
+            .rules
+            .iter()
+            .find(|r| r.component == component && r.kind == kind)
+        {
+            let previous = previous
+                .function
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default();
+            self.error(
+                file,
+                sig.name.span.clone(),
+                format!(
+                    "a second rule for {} of component `{}`: `{previous}` already defines it",
+                    trigger_words(&t.trigger),
+                    component_name(decl, component)
+                ),
+                "duplicate rule",
+            );
+            return;
+        }
+        let describe = format!(
+            "`transfer {}` at {}",
+            sig.name.text,
+            place.describe(sig.span.start)
+        );
+        self.out.products[product_index].0.rules.push(Rule {
+            component,
+            kind,
+            function: syn::Path::from(format_ident!("{}", sig.name.text)),
+            with_kinds,
+            origin: Origin::new(Span::call_site(), describe.clone()),
+        });
+        let mut scope = Scope::default();
+        for ((n, _), ty) in sig.params.iter().zip(&params) {
+            scope.bind(&n.text, ty.clone());
+        }
+        let mut lower = self.lowerer(place);
+        let code = lower.body(&t.body, &scope, &result);
+        let errors = lower.into_errors();
+        self.errors.extend(errors);
+        let name = format_ident!("{}", sig.name.text);
+        let rust_params = params_tokens(&self.types, sig, &params);
+        let names: Vec<_> = sig
+            .params
+            .iter()
+            .map(|(n, _)| format_ident!("{}", n.text))
+            .collect();
+        let rust_result = self.types.rust(&result);
+        let component_rust = self.types.rust(&component_ty);
+        let fallback = match &result {
+            Ty::Tuple(_) => {
+                // An overflow while refining refines nothing.
+                let (a, b) = (&names[names.len() - 2], &names[names.len() - 1]);
+                let m = &decl_member(&self.out.products[product_index].0, component);
+                quote!((::core::clone::Clone::clone(&#a.#m), ::core::clone::Clone::clone(&#b.#m)))
+            }
+            _ => quote!(<#component_rust as ::absinthe::__private::Top>::top()),
+        };
+        let doc = format!(" From {describe}.");
+        // An overflow in the body means the rule knows nothing.
+        let item = rule_fn(&RuleFn {
+            doc: &doc,
+            public: true,
+            name: &name,
+            params: &rust_params,
+            names: &names,
+            result: &rust_result,
+            body: &code,
+            fallback: &fallback,
+        });
+        self.out.functions.push(item);
+    }
+}
+
+fn decl_member(decl: &ProductDecl, i: usize) -> syn::Member {
+    decl.components[i].member.clone()
+}
+
+fn trigger_words(t: &Trigger) -> String {
+    match t {
+        Trigger::Op(op) => format!("`{op}`"),
+        Trigger::AnyOp => "every operation".into(),
+        Trigger::Literal => "literals".into(),
+        Trigger::Assume(op) => format!("assuming `{op}`"),
+        Trigger::AnyAssume => "assuming any comparison".into(),
+        Trigger::Cond => "`cond`".into(),
+        Trigger::Param => "parameters".into(),
+        Trigger::Apply => "applications".into(),
+        Trigger::Function => "functions".into(),
+    }
+}
