@@ -706,3 +706,152 @@ fn verify_checks_kernel_tasks_against_runs() {
     assert_ne!(code, 0);
     assert!(err.contains("no concrete counterpart"), "{err}");
 }
+
+/// Runs `terms` with the budgets of the random-program tests, calling `seen` with every term
+/// that completes.
+fn run_observed(terms: &Terms, seen: &mut dyn FnMut(TermId)) -> EvalOutcome {
+    evaluate(
+        terms,
+        &[],
+        &EvalLimits {
+            max_steps: 20_000,
+            max_depth: 150,
+        },
+        &mut |t, _| seen(t),
+        &mut |_, _| {},
+    )
+}
+
+/// An integer or boolean result, the results compared below (closures carry environments).
+fn plain(outcome: &EvalOutcome) -> Option<i64> {
+    match outcome {
+        EvalOutcome::Value(KValue::Int(i)) => Some(*i),
+        EvalOutcome::Value(KValue::Bool(b)) => Some(i64::from(*b)),
+        _ => None,
+    }
+}
+
+fn random_program(seed: u64) -> (String, Terms) {
+    let config = KernelGenConfig {
+        functions: 1 + (seed % 3) as usize,
+        depth: 3 + (seed % 3) as usize,
+        ..KernelGenConfig::default()
+    };
+    random_terms(seed, &config)
+}
+
+/// The useless-parameter task is sound: replacing every use of the parameters it calls useless
+/// by a constant never changes what a program returns (when both runs return a number; a
+/// replaced use may trap, as `(7 1)` does, where the original value went nowhere).
+#[test]
+fn useless_parameters_are_sound_against_the_evaluator() {
+    use absinthe_dsl_examples::dom::dependence::Dependence;
+    let (mut programs, mut compared, mut useless_count) = (0, 0, 0);
+    for seed in 0..400 {
+        let (text, terms) = random_program(seed);
+        let graph = BehaviorGraph::build(&terms);
+        let solution = run_task(&terms, &graph, &DomainTask::<Dependence>::new());
+        let result = &solution.value(graph.term_node(terms.root)).names;
+        let useless: Vec<ParamId> = (0..terms.params.len() as u32)
+            .map(ParamId)
+            .filter(|p| matches!(terms.params[p.index()].binder, Binder::Lambda(..)))
+            .filter(|&p| !result.contains(p))
+            .collect();
+        if useless.is_empty() {
+            continue;
+        }
+        programs += 1;
+        useless_count += useless.len();
+        let mut changed = terms.clone();
+        for t in &mut changed.terms {
+            if let Term::Param(p) = t
+                && useless.contains(p)
+            {
+                *t = Term::Const(7);
+            }
+        }
+        let before = plain(&run_observed(&terms, &mut |_| {}));
+        let after = plain(&run_observed(&changed, &mut |_| {}));
+        if let (Some(b), Some(a)) = (before, after) {
+            compared += 1;
+            let names: Vec<&str> = useless.iter().map(|&p| terms.param_name(p)).collect();
+            assert_eq!(b, a, "seed {seed}: useless {names:?}, yet the result changed\n{text}");
+        }
+    }
+    eprintln!("{programs} programs with {useless_count} useless parameters, {compared} compared");
+    assert!(
+        programs > 100 && compared > 100,
+        "{programs} programs with {useless_count} useless parameters, {compared} compared"
+    );
+}
+
+/// The strictness task is sound: when it says an abstraction's body certainly demands one of
+/// its parameters and a run completes that body, then the same program with every use of the
+/// parameter replaced by a division by zero traps (call by value evaluates at least what lazy
+/// evaluation demands).
+#[test]
+fn strict_parameters_are_sound_against_the_evaluator() {
+    use absinthe::program::Op;
+    use absinthe_dsl_examples::dom::strictness::Strictness;
+    let (mut checked, mut claims) = (0, 0);
+    for seed in 0..800 {
+        let (text, terms) = random_program(seed);
+        let graph = BehaviorGraph::build(&terms);
+        let solution = run_task(&terms, &graph, &DomainTask::<Strictness>::new());
+        let mut completed = BTreeSet::new();
+        let before = run_observed(&terms, &mut |t| {
+            completed.insert(t);
+        });
+        if plain(&before).is_none() {
+            continue;
+        }
+        let next_label = terms
+            .terms
+            .iter()
+            .filter_map(|t| match t {
+                Term::App { label, .. } => Some(*label),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+            + 1;
+        for t in &terms.terms {
+            let Term::Lambda { params, body } = t else {
+                continue;
+            };
+            let demanded = &solution.value(graph.term_node(*body)).demanded.names;
+            for &p in params.iter().filter(|&&p| demanded.contains(p)) {
+                claims += 1;
+                if !completed.contains(body) {
+                    continue;
+                }
+                let mut changed = terms.clone();
+                let base = changed.terms.len() as u32;
+                changed.terms.push(Term::Prim(Prim::Op(Op::Div)));
+                changed.terms.push(Term::Const(1));
+                changed.terms.push(Term::Const(0));
+                let mut label = next_label;
+                for term in changed.terms.iter_mut() {
+                    if *term == Term::Param(p) {
+                        *term = Term::App {
+                            label,
+                            op: TermId(base),
+                            args: Box::new([TermId(base + 1), TermId(base + 2)]),
+                        };
+                        label += 1;
+                    }
+                }
+                checked += 1;
+                let after = run_observed(&changed, &mut |_| {});
+                assert!(
+                    plain(&after).is_none(),
+                    "seed {seed}: λ{} is said to be strict in {} but ran to {after:?} without it\n{text}",
+                    params.iter().map(|&q| terms.param_name(q)).collect::<Vec<_>>().join(","),
+                    terms.param_name(p),
+                );
+            }
+        }
+    }
+    eprintln!("{claims} strictness claims, {checked} checked against a run");
+    assert!(checked > 300, "{claims} strictness claims, {checked} checked");
+}
