@@ -775,7 +775,10 @@ fn useless_parameters_are_sound_against_the_evaluator() {
         if let (Some(b), Some(a)) = (before, after) {
             compared += 1;
             let names: Vec<&str> = useless.iter().map(|&p| terms.param_name(p)).collect();
-            assert_eq!(b, a, "seed {seed}: useless {names:?}, yet the result changed\n{text}");
+            assert_eq!(
+                b, a,
+                "seed {seed}: useless {names:?}, yet the result changed\n{text}"
+            );
         }
     }
     eprintln!("{programs} programs with {useless_count} useless parameters, {compared} compared");
@@ -846,12 +849,19 @@ fn strict_parameters_are_sound_against_the_evaluator() {
                 assert!(
                     plain(&after).is_none(),
                     "seed {seed}: λ{} is said to be strict in {} but ran to {after:?} without it\n{text}",
-                    params.iter().map(|&q| terms.param_name(q)).collect::<Vec<_>>().join(","),
+                    params
+                        .iter()
+                        .map(|&q| terms.param_name(q))
+                        .collect::<Vec<_>>()
+                        .join(","),
                     terms.param_name(p),
                 );
             }
         }
     }
     eprintln!("{claims} strictness claims, {checked} checked against a run");
-    assert!(checked > 300, "{claims} strictness claims, {checked} checked");
+    assert!(
+        checked > 300,
+        "{claims} strictness claims, {checked} checked"
+    );
 }
