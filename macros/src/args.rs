@@ -60,14 +60,25 @@ pub struct VariantArgs {
 #[derive(Debug, Default, FromMeta)]
 #[darling(default)]
 pub struct TransferArgs {
-    /// The operation: `"+"`, `"<"`, ….
+    /// The operation: `"+"`, `"<"`, …: `fn(&P, &P) -> C`, or
+    /// `fn(&P, &P, ArgKind, ArgKind) -> C` to also read what the operands' kernel terms are.
     pub op: Option<SpannedValue<String>>,
-    /// The rule handles every operation without a rule of its own: `fn(Op, &P, &P) -> C`.
+    /// The rule handles every operation without a rule of its own: `fn(Op, &P, &P) -> C`, or
+    /// `fn(Op, &P, &P, ArgKind, ArgKind) -> C` with the operands' kinds.
     pub binary: Flag,
     /// The abstraction of literals: `fn(i64) -> C`.
     pub literal: Flag,
     /// Branch refinement: `assume = "<"` for one comparison, or `assume` alone for all.
     pub assume: Option<SpannedValue<darling::util::Override<String>>>,
+    /// Kernel terms: the value of `(cond p a b)`: `fn(&P, &P, &P) -> C`.
+    pub cond: Flag,
+    /// Kernel terms: a parameter's value from what it is bound to: `fn(ParamId, &P) -> C`.
+    pub param: Flag,
+    /// Kernel terms: an application with an unknown operator, from the operator's value and the
+    /// result of what it may call: `fn(&P, &P) -> C`.
+    pub apply: Flag,
+    /// Kernel terms: the value of an abstraction or a primitive as a term: `fn() -> C`.
+    pub function: Flag,
     /// The component the rule computes, when its type does not say.
     pub component: Option<syn::Ident>,
     /// The product the rule belongs to, when the module declares several.

@@ -5,6 +5,27 @@
 //! to check them (a reduction between domains that are not components, a rule with the wrong
 //! arity, two rules for one operation) and to order them deterministically. The module is that
 //! unit, the same unit as a `.dom` file.
+//!
+//! What a `#[transfer(…)]` rule is for, and the signature it must have (`P` the product, `C` the
+//! component it computes, named by the return type or by `component = field`):
+//!
+//! - `op = "+"`: one operation, `fn(&P, &P) -> C`; `binary`: every operation without a rule of
+//!   its own, `fn(Op, &P, &P) -> C`. Either may take two more parameters of type `ArgKind` (any
+//!   path ending in `ArgKind`, such as `absinthe::behavior::ArgKind`), what the operands' kernel
+//!   terms are (a parameter, a constant, another term): `fn(&P, &P, ArgKind, ArgKind) -> C`. The
+//!   rule then gets the operands' kinds on kernel terms and `ArgKind::Other` everywhere else
+//!   (`Rule::with_kinds`).
+//! - `literal`: `fn(i64) -> C`.
+//! - `assume = "<"`: `fn(&P, &P) -> (C, C)`; `assume`: `fn(Op, &P, &P) -> (C, C)`.
+//! - The hooks of the behavior graph, on kernel terms only (`ValueDomain::term_*`): `cond`, the
+//!   value of `(cond p a b)`, `fn(&P, &P, &P) -> C`; `param`, a parameter's value from the join
+//!   of what it is bound to, `fn(ParamId, &P) -> C`; `apply`, an application with an unknown
+//!   operator, from the operator's value and the result of what it may call,
+//!   `fn(&P, &P) -> C`; `function`, the value of an abstraction or a primitive as a term,
+//!   `fn() -> C`.
+//!
+//! A parameter of the wrong shape or a wrong count is one error at the offending token, saying
+//! the expected signature.
 
 use crate::args::{self, LatticeArgs, TransferArgs};
 use crate::errors::{Errors, flag_span, is_attr, stub};
@@ -396,6 +417,16 @@ fn attach_rule(
     if args.literal.is_present() {
         kinds.push((RuleKind::Literal, "literal"));
     }
+    for (flag, kind, word) in [
+        (&args.cond, RuleKind::Cond, "cond"),
+        (&args.param, RuleKind::Param, "param"),
+        (&args.apply, RuleKind::Apply, "apply"),
+        (&args.function, RuleKind::Function, "function"),
+    ] {
+        if flag.is_present() {
+            kinds.push((kind, word));
+        }
+    }
     if let Some(assume) = &args.assume {
         match (**assume).as_ref().explicit() {
             None => kinds.push((RuleKind::AnyAssume, "assume")),
@@ -424,7 +455,9 @@ fn attach_rule(
             errors.at(
                 attr,
                 "say what the rule is for: `#[transfer(op = \"+\")]`, `#[transfer(binary)]`, \
-                 `#[transfer(literal)]`, `#[transfer(assume = \"<\")]` or `#[transfer(assume)]`",
+                 `#[transfer(literal)]`, `#[transfer(assume = \"<\")]`, `#[transfer(assume)]`, \
+                 or on kernel terms `#[transfer(cond)]`, `#[transfer(param)]`, \
+                 `#[transfer(apply)]` or `#[transfer(function)]`",
             );
             return;
         }
@@ -471,26 +504,61 @@ fn attach_rule(
     let p = product.name.to_string();
 
     // The expected signature.
-    let (params, expected): (Vec<String>, String) = match &kind {
-        RuleKind::Literal => (vec!["i64".into()], "fn(i64) -> C".to_string()),
-        RuleKind::Binary(_) => (
-            vec![format!("&{p}"), format!("&{p}")],
-            format!("fn(&{p}, &{p}) -> C"),
-        ),
+    use Expect::{Kind, ParamId, Product, Unchecked};
+    let (mut params, mut expected): (Vec<Expect>, String) = match &kind {
+        RuleKind::Literal => (vec![Unchecked], "fn(i64) -> C".to_string()),
+        RuleKind::Binary(_) => (vec![Product, Product], format!("fn(&{p}, &{p}) -> C")),
         RuleKind::AnyBinary => (
-            vec!["Op".into(), format!("&{p}"), format!("&{p}")],
+            vec![Unchecked, Product, Product],
             format!("fn(Op, &{p}, &{p}) -> C"),
         ),
-        RuleKind::Assume(_) => (
-            vec![format!("&{p}"), format!("&{p}")],
-            format!("fn(&{p}, &{p}) -> (C, C)"),
-        ),
+        RuleKind::Assume(_) => (vec![Product, Product], format!("fn(&{p}, &{p}) -> (C, C)")),
         RuleKind::AnyAssume => (
-            vec!["Op".into(), format!("&{p}"), format!("&{p}")],
+            vec![Unchecked, Product, Product],
             format!("fn(Op, &{p}, &{p}) -> (C, C)"),
         ),
+        RuleKind::Cond => (
+            vec![Product, Product, Product],
+            format!("fn(&{p}, &{p}, &{p}) -> C"),
+        ),
+        RuleKind::Param => (vec![ParamId, Product], format!("fn(ParamId, &{p}) -> C")),
+        RuleKind::Apply => (vec![Product, Product], format!("fn(&{p}, &{p}) -> C")),
+        RuleKind::Function => (Vec::new(), "fn() -> C".to_string()),
+    };
+    // An operation rule may also read what its operands' kernel terms are: two `ArgKind`s after
+    // the operands.
+    let with_kinds_expected = match &kind {
+        RuleKind::Binary(_) => Some(format!("fn(&{p}, &{p}, ArgKind, ArgKind) -> C")),
+        RuleKind::AnyBinary => Some(format!("fn(Op, &{p}, &{p}, ArgKind, ArgKind) -> C")),
+        _ => None,
+    };
+    let with_kinds = match &with_kinds_expected {
+        Some(kinds_expected) if inputs.len() == params.len() + 2 => {
+            params.extend([Kind, Kind]);
+            expected = kinds_expected.clone();
+            true
+        }
+        _ => false,
     };
     if inputs.len() != params.len() {
+        let taken = format!(
+            "this rule takes {} parameter{}",
+            inputs.len(),
+            if inputs.len() == 1 { "" } else { "s" },
+        );
+        let message = match &with_kinds_expected {
+            // More than the operands: perhaps an attempt at reading their kinds.
+            Some(kinds_expected) if inputs.len() > params.len() => format!(
+                "{taken}, expected {}, or {} with the operands' kinds: `{expected}` or \
+                 `{kinds_expected}` where C is a component of `{p}`",
+                params.len(),
+                params.len() + 2
+            ),
+            _ => format!(
+                "{taken}, expected {}: `{expected}` where C is a component of `{p}`",
+                params.len()
+            ),
+        };
         errors.at(
             if inputs.is_empty() {
                 let ident = &sig.ident;
@@ -498,29 +566,14 @@ fn attach_rule(
             } else {
                 quote!(#(#inputs),*)
             },
-            format!(
-                "this rule takes {} parameter{}, expected {}: `{expected}` where C is a component \
-                 of `{p}`",
-                inputs.len(),
-                if inputs.len() == 1 { "" } else { "s" },
-                params.len()
-            ),
+            message,
         );
         return;
     }
     for (arg, want) in inputs.iter().zip(&params) {
-        if let Some(product_param) = want.strip_prefix('&') {
-            let ok = referenced(arg, false).is_some_and(|ty| type_text(ty) == product_param);
-            if !ok {
-                errors.at(
-                    arg,
-                    format!(
-                        "expected `&{product_param}`: a rule sees its arguments as the whole \
-                         product, so it can read every component (`{expected}`)"
-                    ),
-                );
-                return;
-            }
+        if let Some(message) = want.check(arg, &p, &expected) {
+            errors.at(arg, message);
+            return;
         }
     }
 
@@ -624,8 +677,74 @@ fn attach_rule(
         component,
         kind,
         function: sig.ident.clone().into(),
+        with_kinds,
         origin: origin(sig, "#[transfer]"),
     });
+}
+
+/// What a parameter of a rule must be.
+#[derive(Clone, Copy)]
+enum Expect {
+    /// `&P`, the whole product.
+    Product,
+    /// `Op` or `i64`: not checked here.
+    Unchecked,
+    /// `ArgKind` by value (any path ending in `ArgKind`).
+    Kind,
+    /// `ParamId` by value (any path ending in `ParamId`).
+    ParamId,
+}
+
+impl Expect {
+    /// What is wrong with `arg`, a parameter of a rule of product `p` whose signature should be
+    /// `expected`, if anything.
+    fn check(self, arg: &syn::FnArg, p: &str, expected: &str) -> Option<String> {
+        match self {
+            Expect::Product if referenced(arg, false).is_none_or(|ty| type_text(ty) != p) => {
+                Some(format!(
+                    "expected `&{p}`: a rule sees its arguments as the whole product, so it can \
+                     read every component (`{expected}`)"
+                ))
+            }
+            Expect::Kind if typed(arg).is_none_or(|ty| !names_type(ty, "ArgKind")) => {
+                Some(format!(
+                    "expected `ArgKind` (by value): after its operands, an operation rule may \
+                     read what their terms are, a parameter, a constant or another term \
+                     (`{expected}`)"
+                ))
+            }
+            Expect::ParamId if typed(arg).is_none_or(|ty| !names_type(ty, "ParamId")) => {
+                Some(format!(
+                    "expected `ParamId` (by value): a parameter rule reads which parameter it is \
+                     and the value it is bound to (`{expected}`)"
+                ))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The type of a parameter other than `self`.
+fn typed(arg: &syn::FnArg) -> Option<&syn::Type> {
+    let syn::FnArg::Typed(pat) = arg else {
+        return None;
+    };
+    Some(&*pat.ty)
+}
+
+/// Whether `ty` is a path ending in `name`, without generic arguments (`ArgKind`,
+/// `absinthe::behavior::ArgKind`).
+fn names_type(ty: &syn::Type, name: &str) -> bool {
+    match ty {
+        syn::Type::Group(g) => names_type(&g.elem, name),
+        syn::Type::Paren(p) => names_type(&p.elem, name),
+        syn::Type::Path(path) if path.qself.is_none() => {
+            path.path.segments.last().is_some_and(|last| {
+                last.ident == name && matches!(last.arguments, syn::PathArguments::None)
+            })
+        }
+        _ => false,
+    }
 }
 
 fn quote_path(path: &syn::Path) -> String {
