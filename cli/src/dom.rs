@@ -1,15 +1,24 @@
 //! `absinthe dom check` and `absinthe dom build`: compile a `.dom` file with `absinthe-domc`, and
-//! turn it into a standalone crate (its manifest, the generated module, and tests that check the
-//! lattice laws and run every analysis to a fixpoint) — the second way to build a `.dom` file,
-//! next to `absinthe_domc::Builder` and `absinthe::include_dom!`.
+//! turn it into a standalone crate (its manifest, the generated module, a small binary that
+//! analyzes a program with every analysis, and tests that check the lattice laws and run every
+//! analysis to a fixpoint) — the second way to build a `.dom` file, next to
+//! `absinthe_domc::Builder` and `absinthe::include_dom!`.
+//!
+//! The crate depends on absinthe by path, on a checkout found when the command runs (never one
+//! baked in when the command was compiled): see [`locate`].
 //!
 //! Nothing here prints: `main.rs` renders the results.
 
 use absinthe_domc::dom::ast::Item;
 use absinthe_domc::dom::syntax;
 use absinthe_domc::{Compiled, Diagnostic, Failure};
+use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// The environment variable naming the absinthe checkout a generated crate depends on, when
+/// `--absinthe-path` is not given.
+pub const ABSINTHE_PATH: &str = "ABSINTHE_PATH";
 
 /// Why `dom build` failed.
 #[derive(Debug)]
@@ -18,7 +27,28 @@ pub enum DomError {
     Dom(Failure),
     /// Writing the crate failed.
     Io(PathBuf, std::io::Error),
+    /// The directory given (by `--absinthe-path` or [`ABSINTHE_PATH`]) is not a checkout of
+    /// absinthe.
+    NotACheckout {
+        /// How it was given: `--absinthe-path` or `ABSINTHE_PATH`.
+        given: Found,
+        /// The directory, as given.
+        dir: PathBuf,
+        /// What is missing or unreadable there.
+        why: String,
+    },
+    /// Nothing says where absinthe is, and the executable does not sit in a checkout.
+    NoCheckout {
+        /// The running executable, if the system says where it is.
+        executable: Option<PathBuf>,
+    },
 }
+
+/// The help shared by the errors about finding absinthe.
+const CHECKOUT_HELP: &str = "  = help: pass `--absinthe-path DIR` or set `ABSINTHE_PATH=DIR`, \
+     where DIR is a checkout of the absinthe repository (the directory holding `runtime/Cargo.toml` and \
+     `ir/Cargo.toml`)\n  = note: once absinthe is published on the crate registry, a version \
+     dependency will be the default and no checkout will be needed\n";
 
 impl fmt::Display for DomError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -26,6 +56,34 @@ impl fmt::Display for DomError {
             DomError::Dom(failure) => write!(f, "{failure}"),
             DomError::Io(path, error) => {
                 writeln!(f, "error: cannot write `{}`: {error}", path.display())
+            }
+            DomError::NotACheckout { given, dir, why } => {
+                let given = match given {
+                    Found::Flag => format!("--absinthe-path {}", dir.display()),
+                    _ => format!("{ABSINTHE_PATH}={}", dir.display()),
+                };
+                writeln!(f, "error: `{given}` is not a checkout of absinthe: {why}")?;
+                f.write_str(CHECKOUT_HELP)
+            }
+            DomError::NoCheckout { executable } => {
+                writeln!(
+                    f,
+                    "error: cannot find absinthe, which the generated crate depends on"
+                )?;
+                match executable {
+                    Some(exe) => writeln!(
+                        f,
+                        "  = note: `{ABSINTHE_PATH}` is not set, and this executable (`{}`) does \
+                         not sit in a checkout of absinthe",
+                        exe.display()
+                    )?,
+                    None => writeln!(
+                        f,
+                        "  = note: `{ABSINTHE_PATH}` is not set, and the system does not say where \
+                         this executable is"
+                    )?,
+                }
+                f.write_str(CHECKOUT_HELP)
             }
         }
     }
@@ -56,11 +114,96 @@ fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// The root of the absinthe repository this command was built from: the generated crate depends
-/// on its `runtime/` (package `absinthe`) and `ir/` (package `absinthe-ir`) by path.
-pub fn repository() -> PathBuf {
-    let cli = Path::new(env!("CARGO_MANIFEST_DIR"));
-    cli.parent().unwrap_or(cli).to_path_buf()
+/// How the absinthe checkout was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// `--absinthe-path DIR`.
+    Flag,
+    /// The [`ABSINTHE_PATH`] environment variable.
+    Variable,
+    /// The checkout the running executable sits in (a `target/…/absinthe` of a clone).
+    Executable,
+}
+
+/// A checkout of the absinthe repository: the generated crate depends on its `runtime/` (package
+/// `absinthe`) and `ir/` (package `absinthe-ir`) by path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkout {
+    /// Its root, absolute.
+    pub root: PathBuf,
+    /// How it was found.
+    pub found: Found,
+}
+
+/// Finds the absinthe checkout a generated crate depends on, in this order: `flag`
+/// (`--absinthe-path DIR`), else `variable` (the value of [`ABSINTHE_PATH`], ignored when
+/// empty), else the nearest directory above `executable` (the running `absinthe`) that is a
+/// checkout. A directory given by the flag or the variable must be a checkout; none found is an
+/// error that says how to point at one.
+pub fn locate(
+    flag: Option<&Path>,
+    variable: Option<OsString>,
+    executable: Option<PathBuf>,
+) -> Result<Checkout, DomError> {
+    let given = match (flag, variable) {
+        (Some(dir), _) => Some((Found::Flag, dir.to_path_buf())),
+        (None, Some(dir)) if !dir.is_empty() => Some((Found::Variable, PathBuf::from(dir))),
+        _ => None,
+    };
+    if let Some((found, dir)) = given {
+        return match checkout_root(&dir) {
+            Ok(root) => Ok(Checkout { root, found }),
+            Err(why) => Err(DomError::NotACheckout {
+                given: found,
+                dir,
+                why,
+            }),
+        };
+    }
+    let root = executable
+        .as_deref()
+        .and_then(|exe| exe.ancestors().skip(1).find_map(|d| checkout_root(d).ok()));
+    match root {
+        Some(root) => Ok(Checkout {
+            root,
+            found: Found::Executable,
+        }),
+        None => Err(DomError::NoCheckout { executable }),
+    }
+}
+
+/// [`locate`] with this process's `--absinthe-path`, environment and executable.
+pub fn locate_here(flag: Option<&Path>) -> Result<Checkout, DomError> {
+    locate(
+        flag,
+        std::env::var_os(ABSINTHE_PATH),
+        std::env::current_exe().ok(),
+    )
+}
+
+/// `dir`, absolute, if it is a checkout of absinthe: `runtime/Cargo.toml` names the package
+/// `absinthe` and `ir/Cargo.toml` exists. Otherwise what is wrong.
+fn checkout_root(dir: &Path) -> Result<PathBuf, String> {
+    let root = dir
+        .canonicalize()
+        .map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+    let runtime = root.join("runtime/Cargo.toml");
+    let manifest = std::fs::read_to_string(&runtime)
+        .map_err(|e| format!("cannot read `{}`: {e}", runtime.display()))?;
+    if !manifest
+        .lines()
+        .any(|line| line.trim().replace(' ', "") == "name=\"absinthe\"")
+    {
+        return Err(format!(
+            "`{}` is not the manifest of package `absinthe`",
+            runtime.display()
+        ));
+    }
+    let ir = root.join("ir/Cargo.toml");
+    if !ir.is_file() {
+        return Err(format!("there is no `{}`", ir.display()));
+    }
+    Ok(root)
 }
 
 /// A crate to write: its package name and its files, by path relative to the crate's directory.
@@ -72,12 +215,13 @@ pub struct StandaloneCrate {
     pub files: Vec<(PathBuf, String)>,
 }
 
-/// The standalone crate for `compiled`, depending on the absinthe repository at `repository`.
+/// The standalone crate for `compiled`, depending on the absinthe checkout at `repository`.
 ///
 /// `Cargo.toml` is its own workspace; `src/lib.rs` holds the generated module and re-exports it;
-/// `tests/generated.rs` checks the laws of every lattice and product and runs every analysis on
-/// sample programs. `lock` (the repository's `Cargo.lock`, if any) becomes the crate's, so that
-/// it builds with the versions absinthe is tested with.
+/// `src/main.rs` is a binary (`cargo run -- PROGRAM`), which runs every analysis on a program
+/// and prints the states; `tests/generated.rs` checks the laws of every lattice and product and
+/// runs every analysis on sample programs. `lock` (the checkout's `Cargo.lock`, if any) becomes
+/// the crate's, so that it builds with the versions absinthe is tested with.
 pub fn standalone_crate(
     compiled: &Compiled,
     repository: &Path,
@@ -97,6 +241,7 @@ pub fn standalone_crate(
             manifest(&name, file, repository),
         ),
         (PathBuf::from("src/lib.rs"), library(compiled)),
+        (PathBuf::from("src/main.rs"), binary(&name, compiled)),
         (PathBuf::from("tests/generated.rs"), tests(&name, compiled)),
     ];
     if let Some(lock) = lock {
@@ -105,18 +250,28 @@ pub fn standalone_crate(
     StandaloneCrate { name, files }
 }
 
-/// Compiles `path` and writes its standalone crate into `out`; returns the paths written.
+/// Compiles `path` and writes its standalone crate into `out`, depending on the checkout
+/// [`locate_here`] finds; returns the paths written.
 pub fn build(path: &Path, out: &Path) -> Result<Vec<PathBuf>, DomError> {
+    build_with(path, out, None)
+}
+
+/// [`build`] with `--absinthe-path`: `absinthe` names the checkout to depend on.
+pub fn build_with(
+    path: &Path,
+    out: &Path,
+    absinthe: Option<&Path>,
+) -> Result<Vec<PathBuf>, DomError> {
     let compiled = check(path).map_err(DomError::Dom)?;
     refuse_externs(&compiled).map_err(DomError::Dom)?;
-    let repository = repository();
+    let checkout = locate_here(absinthe)?;
     // An existing lock file is the user's: keep it.
     let lock = if out.join("Cargo.lock").is_file() {
         None
     } else {
-        std::fs::read_to_string(repository.join("Cargo.lock")).ok()
+        std::fs::read_to_string(checkout.root.join("Cargo.lock")).ok()
     };
-    let krate = standalone_crate(&compiled, &repository, lock);
+    let krate = standalone_crate(&compiled, &checkout.root, lock);
     write_crate(&krate, out)
 }
 
@@ -188,12 +343,21 @@ publish = false
 # A workspace of its own, wherever it is written.
 [workspace]
 
+# `cargo run -- PROGRAM` analyzes PROGRAM with every analysis.
+[[bin]]
+name = "{name}"
+path = "src/main.rs"
+test = false
+doc = false
+
+# A checkout of absinthe, found when the crate was written (`--absinthe-path`, `ABSINTHE_PATH`,
+# or the checkout the `absinthe` command sits in).
 [dependencies]
 absinthe = {{ path = {runtime} }}
+absinthe-ir = {{ path = {ir} }}
 
 [dev-dependencies]
 absinthe = {{ path = {runtime}, features = ["laws"] }}
-absinthe-ir = {{ path = {ir} }}
 
 # As absinthe's own tests: law checks run optimized.
 [profile.test]
@@ -227,6 +391,137 @@ fn library(compiled: &Compiled) -> String {
         "//! The analyses of `{file}`, generated by `absinthe dom build`: the module `{module}`, \
          re-exported.\n\n{}\npub use {module}::*;\n",
         compiled.rust
+    )
+}
+
+/// `src/main.rs`: the crate's binary, which runs every analysis on the program it is given.
+fn binary(krate: &str, compiled: &Compiled) -> String {
+    let file = &compiled.sources.get(0).name;
+    let module = &compiled.module;
+    let mut runs = String::new();
+    for analysis in &compiled.analyses {
+        let ty = analysis.type_name();
+        runs.push_str(&format!(
+            "    run::<dom::{ty}>(&module, toy, dom::{ty}::PROGRAM, &mut out);\n"
+        ));
+    }
+    format!(
+        r##"//! Generated by `absinthe dom build` from `{file}`. Build it again rather than editing it.
+//!
+//! `cargo run -- PROGRAM` analyzes PROGRAM (a toy program, `.toy`, or a core-IR module, any
+//! other file) with every analysis of the file, each function on its own, and prints each
+//! function with the state before every statement and terminator.
+
+use absinthe::program::BlockId;
+use absinthe::value::{{DeclaredAnalysis, Env, NonRelational}};
+use absinthe_ir::Module;
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use {krate}::{module} as dom;
+
+fn main() -> ExitCode {{
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [path] = args.as_slice() else {{
+        eprintln!("usage: cargo run -- PROGRAM (a toy program, `.toy`, or a core-IR module)");
+        return ExitCode::from(2);
+    }};
+    let toy = path.ends_with(".toy");
+    let module = match load(path, toy) {{
+        Ok(module) => module,
+        Err(error) => {{
+            eprintln!("{{error}}");
+            return ExitCode::FAILURE;
+        }}
+    }};
+    let mut out = String::new();
+{runs}    print!("{{out}}");
+    ExitCode::SUCCESS
+}}
+
+/// The program at `path`; a toy program becomes a module of one function.
+fn load(path: &str, toy: bool) -> Result<Module, String> {{
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("error: cannot read `{{path}}`: {{e}}"))?;
+    if toy {{
+        let program = absinthe_ir::parse_toy(path, &text).map_err(|e| e.to_string())?;
+        let functions = vec![program.lower().0];
+        Ok(Module {{
+            functions,
+            ..Module::default()
+        }})
+    }} else {{
+        absinthe_ir::parse_module(path, &text).map_err(|e| e.to_string())
+    }}
+}}
+
+/// Appends every function of `module`, annotated with what `A` infers, to `out`; an analysis
+/// declared for the other kind of program (`program`) is not run.
+fn run<A: DeclaredAnalysis>(module: &Module, toy: bool, program: &str, out: &mut String) {{
+    if (program == "toy" && !toy) || (program == "air" && toy) {{
+        let _ = writeln!(
+            out,
+            "# {{}}: declared for {{program}} programs, not run\n",
+            A::NAME
+        );
+        return;
+    }}
+    let analysis = NonRelational::<A::Domain>::new(A::CONDITIONAL);
+    for function in &module.functions {{
+        let solution = A::solve(function);
+        let stop = match solution.stop().is_stable() {{
+            true => "stable".to_owned(),
+            false => format!("{{:?}}", solution.stop()),
+        }};
+        let visits = solution.stats().visits;
+        let _ = writeln!(
+            out,
+            "# {{}} on {{}}: {{stop}}, {{visits}} block visits",
+            A::NAME,
+            function.name
+        );
+        // The printed function has one line per item: the signature, then per block its label,
+        // φs, statements and terminator, then the closing brace.
+        let mut text = String::new();
+        let _ = absinthe_ir::air::print::write_function(&mut text, module, function);
+        let mut states = vec![None];
+        for (b, block) in function.blocks().iter().enumerate() {{
+            let b = BlockId::new(b);
+            states.push(None);
+            states.extend(block.phis.iter().map(|_| None));
+            states.extend(
+                analysis
+                    .replay(function, b, &solution.entry(b))
+                    .into_iter()
+                    .map(Some),
+            );
+        }}
+        let width = text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        let states = states.into_iter().chain(std::iter::repeat(None));
+        for (line, state) in text.lines().zip(states) {{
+            let _ = match state {{
+                Some(env) => writeln!(out, "{{line:<width$}}  │ {{}}", show(&env, &function.names)),
+                None => writeln!(out, "{{line}}"),
+            }};
+        }}
+        out.push('\n');
+    }}
+}}
+
+/// A state: `x = 1, y = ⊤`, or `unreachable`.
+fn show<D: absinthe::value::ValueDomain>(env: &Env<D>, names: &[String]) -> String {{
+    if !env.is_reachable() {{
+        return "unreachable".to_owned();
+    }}
+    let value = |i: usize| env.values().get(i).cloned().unwrap_or_else(D::bottom);
+    let values: Vec<String> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!("{{n}} = {{}}", value(i)))
+        .collect();
+    values.join(", ")
+}}
+"##
     )
 }
 
@@ -395,6 +690,77 @@ mod tests {
         let mut used = Vec::new();
         assert_eq!(unique(&mut used, "a".into()), "a");
         assert_eq!(unique(&mut used, "a".into()), "a_2");
+    }
+
+    /// This checkout, and a directory that is none (a fresh one under Cargo's scratch directory
+    /// for unit tests, which sits in the checkout's target directory).
+    fn checkout_and_not() -> (PathBuf, PathBuf) {
+        let cli = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = cli
+            .parent()
+            .unwrap_or(cli)
+            .canonicalize()
+            .expect("the checkout");
+        let not = root.join("target/tmp/dom-locate-not-a-checkout");
+        std::fs::create_dir_all(not.join("runtime")).expect("create a directory");
+        (root, not)
+    }
+
+    #[test]
+    fn locate_prefers_the_flag_then_the_variable_then_the_executable() {
+        let (root, not) = checkout_and_not();
+        let exe = Some(root.join("target/debug/absinthe"));
+        let var = Some(OsString::from(&root));
+        let found = |flag: Option<&Path>, var: Option<OsString>, exe: Option<PathBuf>| {
+            locate(flag, var, exe).map(|c| (c.root, c.found))
+        };
+        assert_eq!(
+            found(Some(&root), Some(not.clone().into()), None).ok(),
+            Some((root.clone(), Found::Flag))
+        );
+        assert_eq!(
+            found(None, var.clone(), Some(not.join("absinthe"))).ok(),
+            Some((root.clone(), Found::Variable))
+        );
+        // An empty variable is no variable.
+        assert_eq!(
+            found(None, Some(OsString::new()), exe.clone()).ok(),
+            Some((root.clone(), Found::Executable))
+        );
+        // A bad flag is an error, even when the variable is good.
+        let error = found(Some(&not), var, exe).expect_err("not a checkout");
+        let text = error.to_string();
+        assert!(
+            text.starts_with("error: `--absinthe-path ") && text.contains("is not a checkout"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn locate_explains_how_to_point_at_a_checkout() {
+        let (_, not) = checkout_and_not();
+        let text = locate(None, None, Some(Path::new("/nowhere/bin/absinthe").into()))
+            .expect_err("no checkout above /nowhere")
+            .to_string();
+        for expected in [
+            "cannot find absinthe",
+            "`/nowhere/bin/absinthe`",
+            "--absinthe-path DIR",
+            "ABSINTHE_PATH=DIR",
+            "crate registry",
+        ] {
+            assert!(text.contains(expected), "no `{expected}` in\n{text}");
+        }
+        let text = locate(None, Some(not.clone().into()), None)
+            .expect_err("not a checkout")
+            .to_string();
+        assert!(
+            text.contains(&format!(
+                "`ABSINTHE_PATH={}` is not a checkout",
+                not.display()
+            )) && text.contains("runtime/Cargo.toml"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -48,6 +48,10 @@ enum DomCommand {
         /// The directory of the crate (created if needed).
         #[arg(long)]
         out: PathBuf,
+        /// A checkout of absinthe for the crate to depend on [default: $ABSINTHE_PATH, else the
+        /// checkout this executable sits in].
+        #[arg(long, value_name = "DIR")]
+        absinthe_path: Option<PathBuf>,
     },
 }
 
@@ -204,7 +208,11 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze(args),
         Command::Verify(args) => verify(args),
         Command::Dom(DomCommand::Check { file }) => dom_check(&file),
-        Command::Dom(DomCommand::Build { file, out }) => dom_build(&file, &out),
+        Command::Dom(DomCommand::Build {
+            file,
+            out,
+            absinthe_path,
+        }) => dom_build(&file, &out, absinthe_path.as_deref()),
     }
 }
 
@@ -221,15 +229,20 @@ fn dom_check(file: &Path) -> ExitCode {
     }
 }
 
-fn dom_build(file: &Path, out: &Path) -> ExitCode {
-    match dom::build(file, out) {
+fn dom_build(file: &Path, out: &Path, absinthe: Option<&Path>) -> ExitCode {
+    match dom::build_with(file, out, absinthe) {
         Ok(written) => {
             for path in written {
                 println!("wrote {}", path.display());
             }
+            let manifest = out.join("Cargo.toml");
             println!(
                 "test it with: cargo test --manifest-path {}",
-                out.join("Cargo.toml").display()
+                manifest.display()
+            );
+            println!(
+                "run it with: cargo run --manifest-path {} -- PROGRAM",
+                manifest.display()
             );
             ExitCode::SUCCESS
         }

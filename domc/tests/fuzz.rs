@@ -1,8 +1,21 @@
 //! Fuzzing the `.dom` compiler: random bytes, token soup made of the grammar's words and
 //! punctuation, and mutations of every `.dom` file in the repository go through `compile_text`.
 //! It must never panic; every diagnostic must point inside its file and render; every accepted
-//! input must generate Rust that parses. A deterministic generator keeps failures reproducible:
-//! each reports its kind and seed, and its input is written to Cargo's scratch directory.
+//! input must generate Rust that parses.
+//!
+//! Every input is reproducible. The generator is deterministic (SplitMix64, seeded from the
+//! input's number, never from the clock or the thread), and a mutation's seed comes from the path
+//! of the file it mutates and its number among that file's mutations, so adding a file to the
+//! corpus or editing one changes no other file's mutations. A failure reports the input's kind
+//! and identity, shows the input itself (escaped), and saves it as
+//! `target/tmp/fuzz-KIND-ID.dom`. Each input is also written to `target/tmp/fuzz-KIND-current.dom`
+//! *before* it is compiled, so an input that crashes the process (a stack overflow or an abort
+//! cannot be caught) is still on disk. To run the checks on a saved input again:
+//!
+//! ```sh
+//! FUZZ_REPLAY=target/tmp/fuzz-mutation-dsl-examples-dom-signs-17.dom \
+//!     cargo test -p absinthe-domc --test fuzz replay -- --nocapture
+//! ```
 
 use absinthe_domc::diagnostic::render;
 use absinthe_domc::{Compiled, Failure, compile_text};
@@ -13,8 +26,22 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
-/// Inputs per kind.
+/// Inputs per generated kind (random bytes, token soup).
 const INPUTS: u64 = 10_000;
+
+/// Mutations per corpus file (the corpus has about 80 files: some 10,000 mutations in all).
+const MUTATIONS_PER_FILE: u64 = 128;
+
+/// The replayed input's variable: see the module's documentation.
+const REPLAY: &str = "FUZZ_REPLAY";
+
+/// FNV-1a: a stable hash of a corpus file's path (the standard library's hasher may change
+/// between Rust releases), so that its mutations do not depend on the other files.
+fn stable_hash(text: &str) -> u64 {
+    text.bytes().fold(0xCBF2_9CE4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+    })
+}
 
 /// SplitMix64: small, fast, and the same on every machine.
 struct Rng(u64);
@@ -222,7 +249,10 @@ fn dom_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The seeds of the mutations: `dsl-examples/dom/` and `domc/test_data/` (when present).
+/// The seeds of the mutations: `dsl-examples/dom/` and `domc/test_data/` (when present), sorted
+/// by path: each file's path relative to the workspace, and its text. A file that vanishes
+/// between listing and reading (an editor saving it) is left out with a note rather than failing
+/// the run: it is not the compiler's fault.
 fn corpus() -> Vec<(String, String)> {
     let domc = Path::new(env!("CARGO_MANIFEST_DIR"));
     let workspace = domc.parent().expect("domc sits in the workspace");
@@ -231,10 +261,16 @@ fn corpus() -> Vec<(String, String)> {
     dom_files(&domc.join("test_data"), &mut paths);
     paths
         .iter()
-        .map(|p| {
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-            let text = std::fs::read_to_string(p).expect("read a corpus file");
-            (name.unwrap_or_default(), text)
+        .filter_map(|p| {
+            let relative = p.strip_prefix(workspace).unwrap_or(p);
+            let relative = relative.to_string_lossy().replace('\\', "/");
+            match std::fs::read_to_string(p) {
+                Ok(text) => Some((relative, text)),
+                Err(error) => {
+                    eprintln!("fuzz: left out {}: {error}", p.display());
+                    None
+                }
+            }
         })
         .collect()
 }
@@ -250,14 +286,36 @@ struct Tally {
     generated: HashSet<u64>,
 }
 
-/// Compiles `bytes` (as lossy UTF-8); imports of a corpus file's name read that file.
-fn run_one(kind: &str, seed: u64, bytes: &[u8], corpus: &[(String, String)], tally: &mut Tally) {
+/// The last component of a corpus file's relative path.
+fn file_name(relative: &str) -> &str {
+    relative.rsplit('/').next().unwrap_or(relative)
+}
+
+/// The file of `kind`'s input being compiled, written before each compile.
+fn current_file(kind: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-{kind}-current.dom"))
+}
+
+/// Where a failing input of `kind` is saved: `id` made safe for a file name.
+fn saved_file(kind: &str, id: &str) -> PathBuf {
+    let id: String = id
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-{kind}-{id}.dom"))
+}
+
+/// Compiles `bytes` (as lossy UTF-8), the input `id` of `kind`; an import of a corpus file's
+/// name reads that file (the first of that name).
+fn run_one(kind: &str, id: &str, bytes: &[u8], corpus: &[(String, String)], tally: &mut Tally) {
+    // Saved first: if compiling crashes the process, the input is on disk.
+    let _ = std::fs::write(current_file(kind), bytes);
     let text = String::from_utf8_lossy(bytes).into_owned();
     let mut load = |path: &str| -> std::io::Result<(String, String)> {
         corpus
             .iter()
-            .find(|(name, _)| name == path)
-            .map(|(name, text)| (name.clone(), text.clone()))
+            .find(|(relative, _)| file_name(relative) == path)
+            .map(|(_, text)| (path.to_owned(), text.clone()))
             .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "not in the corpus"))
     };
     tally.inputs += 1;
@@ -281,11 +339,26 @@ fn run_one(kind: &str, seed: u64, bytes: &[u8], corpus: &[(String, String)], tal
         }
     };
     if let Some(problem) = problem {
-        let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-{kind}-{seed}.dom"));
+        let file = saved_file(kind, id);
         let _ = std::fs::write(&file, bytes);
-        tally
-            .problems
-            .push(format!("{kind} #{seed} ({}): {problem}", file.display()));
+        tally.problems.push(format!(
+            "{kind} {id}: {problem}\n  saved as {}\n  replay: {REPLAY}={} cargo test -p \
+             absinthe-domc --test fuzz replay -- --nocapture\n  input: {}",
+            file.display(),
+            file.display(),
+            shown(&text),
+        ));
+    }
+}
+
+/// `text` escaped on one line, cut after 2,000 characters.
+fn shown(text: &str) -> String {
+    const MAX: usize = 2_000;
+    let cut: String = text.chars().take(MAX).collect();
+    if cut.len() < text.len() {
+        format!("{cut:?} (cut; {} bytes in all)", text.len())
+    } else {
+        format!("{cut:?}")
     }
 }
 
@@ -300,9 +373,16 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 /// Accepted input must generate Rust that parses (syn recurses as deep as the code nests, so on
 /// a stack as large as the compiler's own).
 fn generated_problem(compiled: &Compiled) -> Option<String> {
-    match stacker::grow(64 << 20, || syn::parse_file(&compiled.rust)) {
-        Ok(_) => None,
-        Err(error) => Some(format!("generated Rust does not parse: {error}")),
+    // The syntax tree is dropped on the large stack too: dropping it recurses as deep.
+    let parsed = catching(|| {
+        stacker::grow(64 << 20, || {
+            syn::parse_file(&compiled.rust).err().map(|e| e.to_string())
+        })
+    });
+    match parsed {
+        Ok(None) => None,
+        Ok(Some(error)) => Some(format!("generated Rust does not parse: {error}")),
+        Err(panic) => Some(format!("syn panicked: {}", panic_message(&*panic))),
     }
 }
 
@@ -347,7 +427,10 @@ fn diagnostic_problem(failure: &Failure) -> Option<String> {
     None
 }
 
+/// Reports the tally of `kind`, failing on any problem; a run that ends here did not crash, so
+/// its in-progress file goes.
 fn report(kind: &str, tally: &Tally) {
+    let _ = std::fs::remove_file(current_file(kind));
     eprintln!(
         "fuzz {kind}: {} inputs, {} compiled ({} distinct outputs), {} diagnostics, {} problems",
         tally.inputs,
@@ -360,7 +443,7 @@ fn report(kind: &str, tally: &Tally) {
         tally.problems.is_empty(),
         "{} problems with {kind} inputs; the first ones:\n{}",
         tally.problems.len(),
-        tally.problems[..tally.problems.len().min(5)].join("\n")
+        tally.problems[..tally.problems.len().min(5)].join("\n\n")
     );
 }
 
@@ -399,7 +482,7 @@ fn random_bytes_never_panic() {
     for seed in 0..INPUTS {
         let mut rng = Rng(seed);
         let bytes = random_bytes(&mut rng);
-        run_one("bytes", seed, &bytes, &corpus, &mut tally);
+        run_one("bytes", &seed.to_string(), &bytes, &corpus, &mut tally);
     }
     report("bytes", &tally);
 }
@@ -412,7 +495,7 @@ fn token_soup_never_panics() {
     for seed in 0..INPUTS {
         let mut rng = Rng(seed ^ 0x50_0b);
         let bytes = soup(&mut rng);
-        run_one("soup", seed, &bytes, &corpus, &mut tally);
+        run_one("soup", &seed.to_string(), &bytes, &corpus, &mut tally);
     }
     report("soup", &tally);
 }
@@ -423,11 +506,19 @@ fn mutated_files_never_panic() {
     let corpus = corpus();
     assert!(!corpus.is_empty(), "no .dom files to mutate");
     let mut tally = Tally::default();
-    for seed in 0..INPUTS {
-        let mut rng = Rng(seed ^ (3 << 40));
-        let (_, text) = &corpus[seed as usize % corpus.len()];
-        let bytes = mutate(&mut rng, text.as_bytes());
-        run_one("mutation", seed, &bytes, &corpus, &mut tally);
+    for (relative, text) in &corpus {
+        let stem = relative.strip_suffix(".dom").unwrap_or(relative);
+        for k in 0..MUTATIONS_PER_FILE {
+            let mut rng = Rng(stable_hash(relative) ^ (k << 40) ^ (3 << 56));
+            let bytes = mutate(&mut rng, text.as_bytes());
+            run_one(
+                "mutation",
+                &format!("{stem}-{k}"),
+                &bytes,
+                &corpus,
+                &mut tally,
+            );
+        }
     }
     eprintln!("fuzz mutation: {} seed files", corpus.len());
     report("mutation", &tally);
@@ -466,8 +557,36 @@ fn deep_nesting_never_crashes() {
     for (shape, body) in shapes {
         for depth in [1, 10, 30, 100, 300, 330, 490, 990, 1_001, 3_000, 20_000] {
             let text = format!("fn f(x: int) -> int = {};\n", body(depth));
-            run_one(shape, depth as u64, text.as_bytes(), &corpus, &mut tally);
+            run_one(
+                "deep",
+                &format!("{shape}-{depth}"),
+                text.as_bytes(),
+                &corpus,
+                &mut tally,
+            );
         }
     }
     report("deep", &tally);
+}
+
+/// Runs the checks on the input saved at `$FUZZ_REPLAY` (a failing input, or the in-progress file
+/// a crash left); without the variable there is nothing to replay.
+#[test]
+fn replay() {
+    let Some(path) = std::env::var_os(REPLAY) else {
+        return;
+    };
+    // Cargo runs the test in `domc/`: a relative path may be the workspace's.
+    let given = PathBuf::from(path);
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let path = [given.clone(), workspace.join(&given)]
+        .into_iter()
+        .find(|p| p.is_file())
+        .unwrap_or(given);
+    let bytes = std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("cannot read {REPLAY}={}: {e}", path.display()));
+    quiet_panics();
+    let mut tally = Tally::default();
+    run_one("replay", "input", &bytes, &corpus(), &mut tally);
+    report("replay", &tally);
 }
