@@ -122,10 +122,7 @@ impl AnalysisName {
     /// tasks about parameters (`biv`, `useless`, `strict`) report on the parameters of
     /// abstractions, which only kernel terms have.
     pub fn kernel_only(self) -> bool {
-        matches!(
-            self,
-            AnalysisName::Cfa | AnalysisName::Biv | AnalysisName::Useless | AnalysisName::Strict
-        )
+        Analysis::kernel_only(self)
     }
 
     /// The engine the analysis's declaration names for kernel terms: the behavior graph for the
@@ -184,6 +181,104 @@ impl AnalysisName {
             AnalysisName::Useless => "useless parameters of kernel terms, from dependence.dom",
             AnalysisName::Strict => "strict parameters of kernel terms, from strictness.dom",
         }
+    }
+}
+
+/// What the kernel-terms report of an analysis prints for each flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelReport {
+    /// The abstractions the flow may hold (`cfa`).
+    Functions,
+    /// The flow's value, traced over the behavior graph or read from the flow engine.
+    Values,
+    /// Basic induction parameters, from the `.steps` of `induction.dom`'s product.
+    Induction,
+    /// Useless parameters, from the `.names` of `dependence.dom`'s product.
+    Useless,
+    /// Strict parameters, from the `.demanded.names` of `strictness.dom`'s product.
+    Strict,
+}
+
+/// An analysis the command line can run, whatever declares it: the built-in ones
+/// ([`AnalysisName`]) or the analyses of a crate generated from a `.dom` file (whose binary runs
+/// the command line with its own catalog, see [`crate::app`]). The drivers are generic over it,
+/// so every analysis gets the same engines, renderers and checks.
+pub trait Analysis: Copy + fmt::Display + 'static {
+    /// Every analysis of the catalog, in the order `--help` lists them.
+    fn all() -> Vec<Self>;
+    /// The name used on the command line and in JSON output.
+    fn as_str(self) -> &'static str;
+    /// One line describing the analysis.
+    fn description(self) -> &'static str;
+    /// Whether branch conditions are evaluated.
+    fn conditional(self) -> bool;
+    /// What its report on kernel terms prints.
+    fn kernel_report(self) -> KernelReport {
+        KernelReport::Values
+    }
+    /// The engine the analysis's declaration names for kernel terms.
+    fn engine(self) -> absinthe::behavior::Engine;
+    /// The engine limits the declaration asks for, when they differ from the defaults in more
+    /// than the visit budget.
+    fn declared_limits(self) -> Option<Limits>;
+    /// Calls `f` with the analysis's value domain.
+    fn dispatch<F: ForDomain>(self, f: F) -> F::Output;
+
+    /// The analysis called `name`, if any.
+    fn parse(name: &str) -> Option<Self> {
+        Self::all().into_iter().find(|a| a.as_str() == name)
+    }
+    /// Whether the analysis runs on kernel terms only (its report is about the behavior graph's
+    /// flows and parameters, not values).
+    fn kernel_only(self) -> bool {
+        self.kernel_report() != KernelReport::Values
+    }
+}
+
+/// The analysis a user asked for by `name`, or an error listing the catalog, one per line.
+pub fn parse_in<A: Analysis>(name: &str) -> Result<A, String> {
+    A::parse(name).ok_or_else(|| {
+        let known: Vec<String> = A::all()
+            .iter()
+            .map(|a| format!("  {:<17} {}", a.as_str(), a.description()))
+            .collect();
+        format!(
+            "unknown analysis `{name}`; known analyses:\n{}",
+            known.join("\n")
+        )
+    })
+}
+
+impl Analysis for AnalysisName {
+    fn all() -> Vec<AnalysisName> {
+        AnalysisName::ALL.to_vec()
+    }
+    fn as_str(self) -> &'static str {
+        AnalysisName::as_str(self)
+    }
+    fn description(self) -> &'static str {
+        AnalysisName::description(self)
+    }
+    fn conditional(self) -> bool {
+        AnalysisName::conditional(self)
+    }
+    fn kernel_report(self) -> KernelReport {
+        match self {
+            AnalysisName::Cfa => KernelReport::Functions,
+            AnalysisName::Biv => KernelReport::Induction,
+            AnalysisName::Useless => KernelReport::Useless,
+            AnalysisName::Strict => KernelReport::Strict,
+            _ => KernelReport::Values,
+        }
+    }
+    fn engine(self) -> absinthe::behavior::Engine {
+        AnalysisName::engine(self)
+    }
+    fn declared_limits(self) -> Option<Limits> {
+        AnalysisName::declared_limits(self)
+    }
+    fn dispatch<F: ForDomain>(self, f: F) -> F::Output {
+        AnalysisName::dispatch(self, f)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Runs an analysis on a loaded program and renders the result: the one place where the front
 //! ends (toy, core IR), the analyses and the engines meet.
 
-use crate::analyses::{AnalysisName, ForDomain};
+use crate::analyses::{Analysis, ForDomain};
 use crate::render::{annotated, env_json, env_text};
 use absinthe::engine::{Limits, Solution, StopReason};
 use absinthe::graph_free::{Flow, InstrProgram, solve_graph_free};
@@ -97,9 +97,9 @@ pub struct Report {
 
 /// Runs `analysis` on `input` with states kept as `state` says, and renders it. The output does
 /// not depend on `state`.
-pub fn run(
+pub fn run<A: Analysis>(
     input: &Input,
-    analysis: AnalysisName,
+    analysis: A,
     strategy: Strategy,
     state: StateRepr,
     limits: &Limits,
@@ -111,18 +111,18 @@ pub fn run(
              needs `--strategy worklist`"
         ));
     }
-    struct Run<'a> {
+    struct Run<'a, A: Analysis> {
         input: &'a Input,
-        analysis: AnalysisName,
+        analysis: A,
         strategy: Strategy,
         state: StateRepr,
         limits: &'a Limits,
         format: Format,
     }
-    impl ForDomain for Run<'_> {
+    impl<A: Analysis> ForDomain for Run<'_, A> {
         type Output = Result<Report, String>;
         fn run<D: ValueDomain>(self) -> Result<Report, String> {
-            run_with::<D>(
+            run_with::<D, A>(
                 self.input,
                 self.analysis,
                 self.strategy,
@@ -142,9 +142,9 @@ pub fn run(
     })
 }
 
-fn run_with<D: ValueDomain>(
+fn run_with<D: ValueDomain, A: Analysis>(
     input: &Input,
-    analysis: AnalysisName,
+    analysis: A,
     strategy: Strategy,
     state: StateRepr,
     limits: &Limits,
@@ -379,9 +379,9 @@ fn stop_text(stop: &StopReason) -> String {
     }
 }
 
-fn toy_text<D: ValueDomain>(
+fn toy_text<D: ValueDomain, A: Analysis>(
     program: &ToyProgram,
-    analysis: AnalysisName,
+    analysis: A,
     strategy: Strategy,
     result: &ToyAnalysis<D>,
 ) -> String {
@@ -420,9 +420,9 @@ fn toy_text<D: ValueDomain>(
     out
 }
 
-fn toy_json<D: ValueDomain>(
+fn toy_json<D: ValueDomain, A: Analysis>(
     program: &ToyProgram,
-    analysis: AnalysisName,
+    analysis: A,
     result: &ToyAnalysis<D>,
 ) -> String {
     let points: Vec<_> = result
@@ -442,9 +442,9 @@ fn toy_json<D: ValueDomain>(
     )
 }
 
-fn module_text<D: ValueDomain>(
+fn module_text<D: ValueDomain, A: Analysis>(
     module: &Module,
-    analysis: AnalysisName,
+    analysis: A,
     results: &[FunctionAnalysis<D>],
 ) -> String {
     let mut out = format!("# analysis: {analysis}\n");
@@ -490,9 +490,9 @@ fn module_text<D: ValueDomain>(
     out
 }
 
-fn module_json<D: ValueDomain>(
+fn module_json<D: ValueDomain, A: Analysis>(
     module: &Module,
-    analysis: AnalysisName,
+    analysis: A,
     results: &[FunctionAnalysis<D>],
 ) -> String {
     let functions: Vec<_> = module

@@ -1,7 +1,7 @@
 //! Interprocedural analysis of core-IR modules: runs any analysis's domain across calls with
 //! `absinthe::interproc`, and renders every function with its states joined over contexts.
 
-use crate::analyses::{AnalysisName, ForDomain};
+use crate::analyses::{Analysis, ForDomain};
 use crate::driver::{Format, Report};
 use crate::render::{annotated, env_json_with, env_text_with, value_json};
 use absinthe::engine::{Limits, StopReason};
@@ -57,24 +57,24 @@ pub fn has_calls(module: &Module) -> bool {
 }
 
 /// Runs `analysis` on `module` interprocedurally and renders it.
-pub fn run(
+pub fn run<A: Analysis>(
     module: &Module,
-    analysis: AnalysisName,
+    analysis: A,
     policy: ContextPolicy,
     entry: &Entry,
     limits: &Limits,
     format: Format,
 ) -> Result<Report, String> {
     let entry = entry.resolve(module)?;
-    struct Run<'a> {
+    struct Run<'a, A: Analysis> {
         module: &'a Module,
-        analysis: AnalysisName,
+        analysis: A,
         policy: ContextPolicy,
         entry: Option<FuncId>,
         limits: &'a Limits,
         format: Format,
     }
-    impl ForDomain for Run<'_> {
+    impl<A: Analysis> ForDomain for Run<'_, A> {
         type Output = Report;
         fn run<D: ValueDomain>(self) -> Report {
             let limits = InterprocLimits {
@@ -97,7 +97,7 @@ pub fn run(
                 ));
             }
             let header = Header {
-                analysis: self.analysis,
+                analysis: self.analysis.as_str(),
                 policy: self.policy,
                 entry: self.entry,
             };
@@ -124,23 +124,23 @@ pub fn run(
 
 /// Checks `analysis`, run interprocedurally from `entry`, against concrete runs of `entry` that
 /// observe every frame (see [`crate::verify::verify_interproc`]).
-pub fn verify(
+pub fn verify<A: Analysis>(
     module: &Module,
-    analysis: AnalysisName,
+    analysis: A,
     policy: ContextPolicy,
     entry: FuncId,
     limits: &Limits,
     config: &crate::verify::VerifyConfig,
 ) -> crate::verify::VerifyReport {
-    struct Check<'a> {
+    struct Check<'a, A: Analysis> {
         module: &'a Module,
-        analysis: AnalysisName,
+        analysis: A,
         policy: ContextPolicy,
         entry: FuncId,
         limits: &'a Limits,
         config: &'a crate::verify::VerifyConfig,
     }
-    impl ForDomain for Check<'_> {
+    impl<A: Analysis> ForDomain for Check<'_, A> {
         type Output = crate::verify::VerifyReport;
         fn run<D: ValueDomain>(self) -> crate::verify::VerifyReport {
             let limits = InterprocLimits {
@@ -176,7 +176,7 @@ fn stop_words(stop: &StopReason) -> String {
 }
 
 struct Header {
-    analysis: AnalysisName,
+    analysis: &'static str,
     policy: ContextPolicy,
     entry: Option<FuncId>,
 }
@@ -355,7 +355,7 @@ fn json_doc<D: ValueDomain>(
         .map(|(a, b)| json!([func_name(module, a), func_name(module, b)]))
         .collect();
     let doc = json!({
-        "analysis": header.analysis.as_str(),
+        "analysis": header.analysis,
         "interprocedural": true,
         "contexts": header.policy.to_string(),
         "entry": entry_name(module, header.entry),

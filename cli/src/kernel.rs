@@ -2,7 +2,7 @@
 //! over it (or reports the control-flow facts for `cfa`), and prints one line per flow in the
 //! seed's notation.
 
-use crate::analyses::{AnalysisName, ForDomain};
+use crate::analyses::{Analysis, ForDomain, KernelReport};
 use crate::driver::{Format, Report};
 use absinthe::behavior::{BehaviorGraph, DomainTask, NodeId, Term, TermId, Terms, run_task};
 use absinthe::value::ValueDomain;
@@ -103,10 +103,10 @@ pub enum KernelEngine {
 }
 
 /// Analyzes a kernel program with `analysis` and renders one line per flow.
-pub fn run(
+pub fn run<A: Analysis>(
     file: &str,
     text: &str,
-    analysis: AnalysisName,
+    analysis: A,
     engine: KernelEngine,
     format: Format,
 ) -> Result<Report, String> {
@@ -128,11 +128,11 @@ pub fn run(
         graph.stats.arcs,
         graph.stats.alpha_constraints
     );
-    let lines: Vec<(String, String)> = if analysis == AnalysisName::Biv {
+    let lines: Vec<(String, String)> = if analysis.kernel_report() == KernelReport::Induction {
         induction_lines(&terms, &graph)
-    } else if analysis == AnalysisName::Useless {
+    } else if analysis.kernel_report() == KernelReport::Useless {
         useless_lines(&terms, &graph)
-    } else if analysis == AnalysisName::Strict {
+    } else if analysis.kernel_report() == KernelReport::Strict {
         strict_lines(&terms, &graph)
     } else if analysis.kernel_only() {
         flows(&terms, &graph)
@@ -185,24 +185,24 @@ pub fn run(
 /// Closure-converts `terms` and runs `analysis` across the functions of the result; reports the
 /// same flows as the behavior graph does, each read at its term's home (a name's flow at the
 /// entry of its function, a term's after the statement that computes it).
-fn flow_report(
+fn flow_report<A: Analysis>(
     terms: &Terms,
     graph: &BehaviorGraph,
-    analysis: AnalysisName,
+    analysis: A,
     policy: absinthe::interproc::ContextPolicy,
     format: Format,
 ) -> Report {
     use absinthe::interproc::{InterprocLimits, solve_module};
     use absinthe::program::{BlockId, FuncId};
     let lowered = absinthe_ir::kernel::lower(terms);
-    struct Flowing<'a> {
+    struct Flowing<'a, A: Analysis> {
         terms: &'a Terms,
         graph: &'a BehaviorGraph,
         lowered: &'a absinthe_ir::kernel::Lowered,
-        analysis: AnalysisName,
+        analysis: A,
         policy: absinthe::interproc::ContextPolicy,
     }
-    impl ForDomain for Flowing<'_> {
+    impl<A: Analysis> ForDomain for Flowing<'_, A> {
         type Output = (Vec<(String, String)>, bool);
         fn run<D: ValueDomain>(self) -> (Vec<(String, String)>, bool) {
             let module = &self.lowered.module;
@@ -266,9 +266,9 @@ fn flow_report(
 }
 
 /// The report: a header and `flow = value` lines, or a JSON document with `extra`'s fields too.
-fn render(
+fn render<A: Analysis>(
     header: &str,
-    analysis: AnalysisName,
+    analysis: A,
     engine: &str,
     lines: &[(String, String)],
     format: Format,
@@ -360,16 +360,16 @@ pub struct KernelCheck {
 /// Runs the program `runs` times (inputs drawn from `seed`) and checks every value a term or a
 /// name takes against `analysis`'s value of its flow on the behavior graph, and every closure
 /// against the control-flow facts.
-pub fn verify(
+pub fn verify<A: Analysis>(
     file: &str,
     text: &str,
-    analysis: AnalysisName,
+    analysis: A,
     runs: usize,
     seed: u64,
 ) -> Result<KernelCheck, String> {
     let terms = absinthe_ir::kernel::parse_terms(file, text)
         .map_err(|errors| absinthe_ir::error::render_errors(&errors))?;
-    if analysis.kernel_only() && analysis != AnalysisName::Cfa {
+    if analysis.kernel_only() && analysis.kernel_report() != KernelReport::Functions {
         return Err(format!(
             "`{analysis}` has no concrete counterpart to check here; `verify` checks value tasks and `cfa`\n"
         ));

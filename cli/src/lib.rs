@@ -5,6 +5,8 @@
 //! `main.rs` only parses arguments and prints; everything a test needs is here.
 
 pub mod analyses;
+pub mod app;
+pub mod compiled;
 pub mod dom;
 pub mod driver;
 pub mod interproc;

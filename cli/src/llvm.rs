@@ -13,7 +13,7 @@ use absinthe_llvm::lower::Memory;
 use absinthe_llvm::{load_module, lower_module};
 use serde_json::json;
 
-use crate::analyses::AnalysisName;
+use crate::analyses::Analysis;
 use crate::driver::{Format, Report};
 use crate::progress::Progress;
 
@@ -33,24 +33,24 @@ pub struct Phases {
 
 /// Loads, lowers and analyzes the LLVM module at `path`, keeping states as `states` says; the
 /// error is a message for the user.
-pub fn run(
+pub fn run<A: Analysis>(
     path: &Path,
-    analysis: AnalysisName,
+    analysis: A,
     states: States,
     limits: &Limits,
     format: Format,
 ) -> Result<Report, String> {
-    struct Run<'a> {
+    struct Run<'a, A: Analysis> {
         path: &'a Path,
-        analysis: AnalysisName,
+        analysis: A,
         states: States,
         limits: &'a Limits,
         format: Format,
     }
-    impl crate::analyses::ForDomain for Run<'_> {
+    impl<A: Analysis> crate::analyses::ForDomain for Run<'_, A> {
         type Output = Result<Report, String>;
         fn run<D: ValueDomain>(self) -> Result<Report, String> {
-            run_with::<D>(
+            run_with::<D, A>(
                 self.path,
                 self.analysis,
                 self.states,
@@ -76,9 +76,9 @@ pub fn run(
     })
 }
 
-fn run_with<D: ValueDomain>(
+fn run_with<D: ValueDomain, A: Analysis>(
     path: &Path,
-    analysis: AnalysisName,
+    analysis: A,
     states: States,
     limits: &Limits,
     format: Format,
@@ -155,9 +155,9 @@ fn ms(d: Duration) -> String {
 }
 
 /// The text table: a header, one line per function, the totals and the phase times.
-pub fn text(
+pub fn text<A: Analysis>(
     file: &str,
-    analysis: AnalysisName,
+    analysis: A,
     counts: &[&FunctionCounts],
     totals: &ModuleCounts,
     phases: &Phases,
@@ -220,9 +220,9 @@ pub fn text(
     out
 }
 
-fn json_text(
+fn json_text<A: Analysis>(
     file: &str,
-    analysis: AnalysisName,
+    analysis: A,
     counts: &[&FunctionCounts],
     totals: &ModuleCounts,
     phases: &Phases,

@@ -711,9 +711,9 @@ pub fn verify_random_shapes<D: ValueDomain>(
 
 /// Runs `verify` for the command line: on `input` (a toy program is lowered to core IR first),
 /// or, when `random` is set, on that many generated programs instead.
-pub fn run(
+pub fn run<A: crate::analyses::Analysis>(
     input: &crate::driver::Input,
-    analysis: crate::analyses::AnalysisName,
+    analysis: A,
     limits: &absinthe::engine::Limits,
     config: &VerifyConfig,
     random: Option<u64>,

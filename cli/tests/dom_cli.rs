@@ -153,6 +153,7 @@ fn build_writes_a_well_formed_crate() {
     let root = workspace().canonicalize().expect("the checkout");
     assert_eq!(path("dependencies", "absinthe"), root.join("runtime"));
     assert_eq!(path("dependencies", "absinthe-ir"), root.join("ir"));
+    assert_eq!(path("dependencies", "absinthe-cli"), root.join("cli"));
     assert_eq!(path("dev-dependencies", "absinthe"), root.join("runtime"));
     let bins = manifest["bin"].as_array().expect("a [[bin]]");
     assert_eq!(bins[0]["name"].as_str(), Some("const_prop"));
@@ -170,8 +171,9 @@ fn build_writes_a_well_formed_crate() {
     let binary = std::fs::read_to_string(out.join("src/main.rs")).expect("read main.rs");
     for expected in [
         "use const_prop::const_prop as dom;",
-        "run::<dom::ConstPropAnalysis>(&module, toy, dom::ConstPropAnalysis::PROGRAM, &mut out);",
-        "run::<dom::SccpPropAnalysis>(&module, toy, dom::SccpPropAnalysis::PROGRAM, &mut out);",
+        "vec![Catalog::ConstPropAnalysis, Catalog::SccpPropAnalysis]",
+        "f.run::<<dom::SccpPropAnalysis as DeclaredAnalysis>::Domain>()",
+        "absinthe_cli::app::hosted_main::<Catalog>()",
     ] {
         assert!(binary.contains(expected), "no `{expected}` in\n{binary}");
     }
@@ -357,7 +359,8 @@ fn a_crate_built_outside_the_checkout_passes_its_tests_and_runs() {
         "{stdout}"
     );
     let toy = dir.join("count.toy").display().to_string();
-    let (stdout, _) = cargo(&out, &["run", "--quiet", "--", &toy]);
+    let args = ["run", "--quiet", "--", "analyze", &toy, "--analysis", "sccp_prop"];
+    let (stdout, _) = cargo(&out, &args);
     expect![[r#"
         # const_prop on main: stable, 4 block visits
         fn main() {

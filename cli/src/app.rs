@@ -1,0 +1,527 @@
+//! The `analyze` and `verify` commands, generic over the catalog of analyses they offer: the
+//! `absinthe` binary runs them with the built-in analyses ([`AnalysisName`](crate::analyses::AnalysisName)), and the binary of a
+//! crate generated from a `.dom` file with that file's analyses (see [`hosted_main`]), so both
+//! print the same way and check the same way.
+
+use crate::analyses::{Analysis, parse_in};
+use crate::driver::{self, Format, Input, Strategy};
+use crate::verify::{self, VerifyConfig};
+use crate::{interproc, kernel};
+use absinthe::engine::Limits;
+use absinthe::interproc::ContextPolicy;
+use absinthe::value::StateRepr;
+use clap::ValueEnum;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// A toy program or a core-IR module; without it (and without `--random`), `prog0`.
+    pub file: Option<PathBuf>,
+    /// The analysis to check (one of those listed below) [default: `interval`, or the first
+    /// analysis of the `.dom` file].
+    #[arg(long, short)]
+    pub analysis: Option<String>,
+    /// Concrete runs per function, on random arguments.
+    #[arg(long, default_value_t = 100)]
+    pub runs: usize,
+    /// Seed of the random arguments (and of the random programs).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Check this many generated programs instead of FILE.
+    #[arg(long)]
+    pub random: Option<u64>,
+    /// Steps each concrete run may take.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_steps: u64,
+    /// How the analysis keeps its states (the verdict is the same).
+    #[arg(long, default_value = "dense")]
+    pub state: StateArg,
+    /// For core-IR modules with calls: how the interprocedural analysis tells calls apart, or
+    /// `intra` to check each function alone (as `analyze --context`). Interprocedural checks
+    /// run the entry function and check every frame.
+    #[arg(long, value_parser = parse_context)]
+    pub context: Option<ContextArg>,
+    /// The function the concrete runs start from (default `main`).
+    #[arg(long, default_value = "auto")]
+    pub entry: String,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// A toy program (`.toy`), an LLVM module (`.ll` or `.bc`, with the `llvm` feature) or a
+    /// core-IR module (any other extension). Without it, the built-in sample `prog0` is analyzed.
+    pub file: Option<PathBuf>,
+    /// The analysis to run (one of those listed below) [default: `const`, or the first analysis
+    /// of the `.dom` file].
+    #[arg(long, short)]
+    pub analysis: Option<String>,
+    /// The output format.
+    #[arg(long, default_value = "text")]
+    pub format: FormatArg,
+    /// The fixpoint strategy (`graph-free` only applies to toy programs).
+    #[arg(long, default_value = "worklist")]
+    pub strategy: StrategyArg,
+    /// How the worklist strategy keeps its states: an environment per block (`dense`), values
+    /// at definitions only (`sparse`), and re-evaluating only what a change reaches
+    /// (`sparse-temporal`), all with the same output; or, for programs in SSA form, one value
+    /// per name along def-use chains (`ssa`: sound, fastest, not step-for-step the same).
+    /// Default: `dense`, and for LLVM modules chosen per function by its size.
+    #[arg(long)]
+    pub state: Option<StateArg>,
+    /// Stop after this many block visits (or instruction evaluations).
+    #[arg(long, default_value_t = Limits::default().max_visits)]
+    pub max_visits: u64,
+    /// For core-IR modules: how calls are told apart across functions. `insensitive` (0-CFA,
+    /// one summary per function), `kcfa=K` (the last K call sites), `functional` or
+    /// `functional=N` (one summary per abstract input, at most N per function), or `intra` to
+    /// analyze each function alone with unknown arguments. Default: `insensitive` for modules
+    /// with calls, `intra` otherwise or when `--state` is given.
+    #[arg(long, value_parser = parse_context)]
+    pub context: Option<ContextArg>,
+    /// For interprocedural analysis: the function to start from (its parameters any integer),
+    /// or `all` to analyze every function with unknown arguments. Default: `main` if the
+    /// module has one, else `all`.
+    #[arg(long, default_value = "auto")]
+    pub entry: String,
+    /// For kernel terms (`.kt`): trace the analysis over the behavior graph
+    /// (`behavior-graph`), or closure-convert the program to the core IR and run it across
+    /// functions (`flow`, with `--context`). Default: the engine the analysis's declaration
+    /// names (`types`, `cfa`, `biv`, `useless` and `strict` the behavior graph, the others
+    /// flow).
+    #[arg(long)]
+    pub engine: Option<EngineArg>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum EngineArg {
+    BehaviorGraph,
+    Flow,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum ContextArg {
+    Intra,
+    Inter(ContextPolicy),
+}
+
+pub fn parse_context(text: &str) -> Result<ContextArg, String> {
+    if text == "intra" {
+        return Ok(ContextArg::Intra);
+    }
+    ContextPolicy::parse(text)
+        .map(ContextArg::Inter)
+        .ok_or_else(|| {
+            format!(
+                "unknown context policy `{text}`; use insensitive, kcfa=K, functional, \
+             functional=N or intra"
+            )
+        })
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum StrategyArg {
+    Worklist,
+    GraphFree,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum StateArg {
+    Dense,
+    Sparse,
+    SparseTemporal,
+    Ssa,
+}
+
+impl StateArg {
+    fn repr(self) -> StateRepr {
+        match self {
+            StateArg::Dense => StateRepr::Dense,
+            StateArg::Sparse => StateRepr::Sparse,
+            StateArg::SparseTemporal => StateRepr::SparseTemporal,
+            StateArg::Ssa => StateRepr::Ssa,
+        }
+    }
+}
+
+
+/// The analysis `--analysis` names in catalog `A`, or `default`; an unknown name is reported
+/// with the catalog.
+fn resolve<A: Analysis>(name: Option<&str>, default: A) -> Result<A, ExitCode> {
+    match name {
+        None => Ok(default),
+        Some(name) => parse_in::<A>(name).map_err(|message| {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }),
+    }
+}
+
+fn load(file: Option<&PathBuf>) -> Result<Input, ExitCode> {
+    match file {
+        None => Ok(Input::builtin_prog0()),
+        Some(path) => Input::load(path).map_err(|message| {
+            eprint!("{message}");
+            ExitCode::FAILURE
+        }),
+    }
+}
+
+/// `absinthe verify` with the analyses of catalog `A`; `default` when `--analysis` is not given.
+pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
+    let analysis = match resolve(args.analysis.as_deref(), default) {
+        Ok(analysis) => analysis,
+        Err(code) => return code,
+    };
+    if let Some(path) = args.file.as_ref().filter(|p| kernel::is_kernel_file(p)) {
+        return verify_kernel(path, args, analysis);
+    }
+    let input = match load(args.file.as_ref()) {
+        Ok(input) => input,
+        Err(code) => return code,
+    };
+    let config = VerifyConfig {
+        runs: args.runs,
+        seed: args.seed,
+        max_steps: args.max_steps,
+        state: args.state.repr(),
+    };
+    let interprocedural = match (&input, args.context, args.random) {
+        (Input::Air { module, .. }, context, None) => {
+            let policy = context_policy(module, context, true);
+            match (policy, interproc::Entry::parse(&args.entry).resolve(module)) {
+                (Some(policy), Ok(Some(entry))) => Some(Ok((module, policy, entry))),
+                (Some(_), Err(message)) => Some(Err(message)),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let report = match interprocedural {
+        Some(Ok((module, policy, entry))) => interproc::verify(
+            module,
+            analysis,
+            policy,
+            entry,
+            &Limits::default(),
+            &config,
+        ),
+        Some(Err(message)) => {
+            eprintln!("error: {message}");
+            return ExitCode::FAILURE;
+        }
+        None => verify::run(
+            &input,
+            analysis,
+            &Limits::default(),
+            &config,
+            args.random,
+        ),
+    };
+    for violation in &report.violations {
+        println!("{violation}");
+    }
+    println!(
+        "{} runs, {} points and {} values checked: {} violation{}",
+        report.runs,
+        report.points_checked,
+        report.values_checked,
+        report.violations.len(),
+        if report.violations.len() == 1 {
+            ""
+        } else {
+            "s"
+        }
+    );
+    if report.violations.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// `absinthe analyze` with the analyses of catalog `A`; `default` when `--analysis` is not given.
+pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
+    let analysis = match resolve(args.analysis.as_deref(), default) {
+        Ok(analysis) => analysis,
+        Err(code) => return code,
+    };
+    if let Some(path) = args.file.as_ref().filter(|p| crate::is_llvm_file(p)) {
+        return analyze_llvm(path, args, analysis);
+    }
+    if let Some(path) = args.file.as_ref().filter(|p| kernel::is_kernel_file(p)) {
+        return analyze_kernel(path, args, analysis);
+    }
+    if analysis.kernel_only() {
+        eprintln!(
+            "error: `{}` runs on kernel terms (`.kt` files) only",
+            analysis
+        );
+        return ExitCode::FAILURE;
+    }
+    let input = match load(args.file.as_ref()) {
+        Ok(input) => input,
+        Err(code) => return code,
+    };
+    let limits = limits_of(&args);
+    let format = format_of(&args);
+    let strategy = match args.strategy {
+        StrategyArg::Worklist => Strategy::Worklist,
+        StrategyArg::GraphFree => Strategy::GraphFree,
+    };
+    let intra = || {
+        driver::run(
+            &input,
+            analysis,
+            strategy,
+            args.state.map_or(StateRepr::Dense, StateArg::repr),
+            &limits,
+            format,
+        )
+    };
+    let result = match (&input, args.context) {
+        (Input::Air { module, .. }, context) => {
+            // `--state` picks an intraprocedural engine's representation.
+            match context_policy(module, context, args.state.is_none()) {
+                Some(_) if args.state.is_some_and(|s| !matches!(s, StateArg::Dense)) => Err(
+                    "interprocedural analysis keeps dense states; use `--context intra` for \
+                     `--state`"
+                        .to_owned(),
+                ),
+                Some(policy) => interproc::run(
+                    module,
+                    analysis,
+                    policy,
+                    &interproc::Entry::parse(&args.entry),
+                    &limits,
+                    format,
+                ),
+                None => intra(),
+            }
+        }
+        (_, Some(ContextArg::Inter(_))) => {
+            Err("`--context` applies to core-IR modules; toy programs have no calls".to_owned())
+        }
+        _ => intra(),
+    };
+    match result {
+        Ok(report) => {
+            print!("{}", report.output);
+            for warning in &report.warnings {
+                eprintln!("warning: {warning}");
+            }
+            if report.stable {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(3)
+            }
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The context policy `--context` asks for, or by default (when `by_default` allows one)
+/// context-insensitive for modules with calls; `None` to analyze each function alone.
+fn context_policy(
+    module: &absinthe_ir::Module,
+    context: Option<ContextArg>,
+    by_default: bool,
+) -> Option<ContextPolicy> {
+    match context {
+        Some(ContextArg::Inter(policy)) => Some(policy),
+        Some(ContextArg::Intra) => None,
+        None if by_default && interproc::has_calls(module) => Some(ContextPolicy::Insensitive),
+        None => None,
+    }
+}
+
+fn verify_kernel<A: Analysis>(path: &Path, args: &VerifyArgs, analysis: A) -> ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{}:1:1: error: cannot read the file: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    match kernel::verify(
+        &path.display().to_string(),
+        &text,
+        analysis,
+        args.runs,
+        args.seed,
+    ) {
+        Ok(check) => {
+            for miss in &check.misses {
+                println!("violation: {miss}");
+            }
+            println!(
+                "{} runs and {} values checked: {} violation{}",
+                check.runs,
+                check.values,
+                check.misses.len(),
+                if check.misses.len() == 1 { "" } else { "s" }
+            );
+            if check.misses.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(message) => {
+            eprint!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn analyze_kernel<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{}:1:1: error: cannot read the file: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let engine = args.engine.unwrap_or(match analysis.engine() {
+        absinthe::behavior::Engine::BehaviorGraph => EngineArg::BehaviorGraph,
+        absinthe::behavior::Engine::Flow => EngineArg::Flow,
+    });
+    let engine = match engine {
+        EngineArg::BehaviorGraph => kernel::KernelEngine::BehaviorGraph,
+        EngineArg::Flow => kernel::KernelEngine::Flow(match args.context {
+            Some(ContextArg::Inter(policy)) => policy,
+            _ => ContextPolicy::Insensitive,
+        }),
+    };
+    match kernel::run(
+        &path.display().to_string(),
+        &text,
+        analysis,
+        engine,
+        format_of(args),
+    ) {
+        Ok(report) => {
+            print!("{}", report.output);
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprint!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn limits_of(args: &AnalyzeArgs) -> Limits {
+    Limits {
+        max_visits: args.max_visits,
+        ..Limits::default()
+    }
+}
+
+fn format_of(args: &AnalyzeArgs) -> Format {
+    match args.format {
+        FormatArg::Text => Format::Text,
+        FormatArg::Json => Format::Json,
+    }
+}
+
+#[cfg(feature = "llvm")]
+fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> ExitCode {
+    let limits = limits_of(args);
+    let states = args
+        .state
+        .map_or(absinthe_llvm::analyze::States::Auto, |s| {
+            absinthe_llvm::analyze::States::Fixed(s.repr())
+        });
+    match crate::llvm::run(path, analysis, states, &limits, format_of(args)) {
+        Ok(report) => {
+            print!("{}", report.output);
+            for warning in &report.warnings {
+                eprintln!("warning: {warning}");
+            }
+            if report.stable {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(3)
+            }
+        }
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(not(feature = "llvm"))]
+fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> ExitCode {
+    let _ = (limits_of(args), format_of(args), analysis);
+    eprintln!(
+        "{}: error: this absinthe was built without the LLVM front end; install LLVM 15 with \
+         scripts/install-llvm.sh and build with `cargo build --release -p absinthe-cli --features llvm`",
+        path.display()
+    );
+    ExitCode::FAILURE
+}
+
+/// The catalog of `A`, one analysis per line with its description, for `--help`.
+pub fn catalog_text<A: Analysis>() -> String {
+    let mut text = String::from("Analyses:\n");
+    for a in A::all() {
+        text.push_str(&format!("  {:<17} {}\n", a.as_str(), a.description()));
+    }
+    text
+}
+
+/// `command` with catalog `A` listed at the end of the `analyze` and `verify` help.
+pub fn list_analyses<A: Analysis>(command: clap::Command) -> clap::Command {
+    let text = catalog_text::<A>();
+    command
+        .mut_subcommand("analyze", |c| c.after_help(text.clone()))
+        .mut_subcommand("verify", |c| c.after_help(text.clone()))
+}
+
+/// The command line of a crate generated from a `.dom` file: `analyze` and `verify` with its
+/// analyses.
+#[derive(Debug, clap::Parser)]
+#[command(version, about = "The analyses of a .dom file, compiled.")]
+struct Hosted {
+    #[command(subcommand)]
+    command: HostedCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum HostedCommand {
+    /// Analyze a program and print it annotated with the inferred facts.
+    Analyze(AnalyzeArgs),
+    /// Check an analysis against concrete runs: every value a run computes must lie in what the
+    /// analysis inferred. Reports the first disagreement of each run and the rule behind it.
+    Verify(VerifyArgs),
+}
+
+/// The `main` of a crate generated from a `.dom` file: `analyze` and `verify` exactly as the
+/// `absinthe` command, with catalog `A` (the file's analyses; the first is the default).
+pub fn hosted_main<A: Analysis>() -> ExitCode {
+    use clap::{CommandFactory, FromArgMatches};
+    let Some(&first) = A::all().first() else {
+        eprintln!("error: the file declares no analysis");
+        return ExitCode::FAILURE;
+    };
+    let command = list_analyses::<A>(Hosted::command());
+    let hosted = match Hosted::from_arg_matches(&command.get_matches()) {
+        Ok(hosted) => hosted,
+        Err(error) => error.exit(),
+    };
+    match hosted.command {
+        HostedCommand::Analyze(args) => analyze(&args, first),
+        HostedCommand::Verify(args) => verify(&args, first),
+    }
+}

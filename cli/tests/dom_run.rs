@@ -1,0 +1,233 @@
+//! A `.dom` file run from the command line with no Rust written: a new author's parity × sign
+//! domain with two reductions, written in a directory of its own, analyzed and verified on a
+//! program with a loop (`analyze --dom`, `verify --dom`), then with an off-by-one planted in one
+//! rule, which `verify` names by its `.dom` line. And the compiled analyses print exactly what
+//! the built-in ones compiled from the same file print.
+//!
+//! The analyses are compiled into a cache under this workspace's target directory, shared by the
+//! tests (the first build compiles absinthe in the release profile: a few minutes on 2 cores).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the CLI crate sits in the workspace")
+        .to_path_buf()
+}
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("clear the scratch directory");
+    }
+    std::fs::create_dir_all(&dir).expect("create the scratch directory");
+    dir
+}
+
+/// Runs `absinthe ARGS` in `dir` with the shared cache; returns the exit code, stdout and stderr.
+fn absinthe(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("absinthe-cache");
+    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
+        .args(args)
+        .current_dir(dir)
+        .env("ABSINTHE_CACHE", cache)
+        .env_remove("ABSINTHE_PATH")
+        .output()
+        .expect("the absinthe binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+const PARITY_SIGN: &str = "\
+// Parity × sign, each refining the other.
+lattice Parity = finite { Bottom < Even < Top, Bottom < Odd < Top } with {
+    contains(p, v) = match p {
+        Parity::Bottom => false,
+        Parity::Even => v % 2 == 0,
+        Parity::Odd => v % 2 != 0,
+        Parity::Top => true,
+    };
+}
+
+lattice Sign = finite { Bottom < Neg < Top, Bottom < Zero < Top, Bottom < Pos < Top } with {
+    contains(s, v) = match s {
+        Sign::Bottom => false,
+        Sign::Neg => v < 0,
+        Sign::Zero => v == 0,
+        Sign::Pos => v > 0,
+        Sign::Top => true,
+    };
+}
+
+product PS reduce fixpoint(4) {
+    parity: Parity,
+    sign: Sign,
+}
+
+transfer parity_literal on literal (c: int) -> Parity =
+    if c % 2 == 0 { Parity::Even } else { Parity::Odd };
+
+transfer sign_literal on literal (c: int) -> Sign =
+    if c < 0 { Sign::Neg } else { if c == 0 { Sign::Zero } else { Sign::Pos } };
+
+transfer parity_add on \"+\" (a: PS, b: PS) -> Parity =
+    match a.parity {
+        Parity::Top => Parity::Top,
+        _ => match b.parity {
+            Parity::Top => Parity::Top,
+            _ => if a.parity == b.parity { Parity::Even } else { Parity::Odd },
+        },
+    };
+
+// Checked: a sum that overflows makes the rule's result top.
+transfer sign_add on \"+\" (a: PS, b: PS) -> Sign =
+    if a.sign == Sign::Zero { b.sign } else {
+        if b.sign == Sign::Zero { a.sign } else {
+            if a.sign == b.sign { a.sign } else { Sign::Top }
+        }
+    };
+
+// Zero is even.
+meet_ext even_zero(p: Parity, s: Sign) -> Parity =
+    if s == Sign::Zero { Parity::Even } else { Parity::Top };
+
+// An odd number is not zero.
+meet_ext odd_not_zero(s: Sign, p: Parity) -> Sign =
+    if p == Parity::Odd { if s == Sign::Zero { Sign::Bottom } else { s } } else { s };
+
+analysis parity_sign {
+    domain PS;
+    conditions evaluated;
+}
+";
+
+const LOOP: &str = "\
+fn main(n) {
+entry:
+    i = 0
+    s = 1
+    goto head
+head:
+    br i < n, body, done
+body:
+    i = i + 2
+    s = s + 2
+    goto head
+done:
+    ret s
+}
+";
+
+/// The author's directory: the domain and a program with a loop.
+fn author(name: &str, dom: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::write(dir.join("ps.dom"), dom).expect("write ps.dom");
+    std::fs::write(dir.join("loop.air"), LOOP).expect("write loop.air");
+    dir
+}
+
+#[test]
+fn a_new_domain_is_analyzed_and_verified_then_a_planted_bug_is_named_by_its_line() {
+    let dir = author("dom-run-author", PARITY_SIGN);
+    let (code, stdout, stderr) = absinthe(&dir, &["analyze", "loop.air", "--dom", "ps.dom"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.starts_with("# analysis: parity_sign\n"), "{stdout}");
+    // The loop keeps `s` odd, and so (by the reduction) not zero; it stays positive.
+    let ret = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("ret s"))
+        .expect("a line for `ret s`");
+    assert!(ret.contains("s = {parity: Odd, sign: Pos}"), "{stdout}");
+    assert!(ret.contains("i = {parity: Even, sign: ⊤}"), "{stdout}");
+
+    let (code, stdout, stderr) = absinthe(
+        &dir,
+        &["verify", "loop.air", "--dom", "ps.dom", "--runs", "50"],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.ends_with(": 0 violations\n"), "{stdout}");
+
+    // Off by one: zero becomes negative.
+    let planted = PARITY_SIGN.replace("if c < 0 { Sign::Neg }", "if c < 1 { Sign::Neg }");
+    assert_ne!(planted, PARITY_SIGN);
+    std::fs::write(dir.join("ps.dom"), planted).expect("plant the bug");
+    let (code, stdout, stderr) = absinthe(
+        &dir,
+        &["verify", "loop.air", "--dom", "ps.dom", "--runs", "50"],
+    );
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let line = PARITY_SIGN
+        .lines()
+        .position(|l| l.starts_with("transfer sign_literal"))
+        .expect("the rule")
+        + 1;
+    assert!(
+        stdout.contains(&format!("`transfer sign_literal` at ps.dom:{line}:1")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn compiled_analyses_print_what_the_built_in_ones_print() {
+    let signs = workspace().join("dsl-examples/dom/signs.dom");
+    let signs = signs.display().to_string();
+    for program in [
+        "dsl-examples/test_data/reduction.air",
+        "ir/test_data/calls.air",
+    ] {
+        for format in ["text", "json"] {
+            let (code, hosted, stderr) = absinthe(
+                &workspace(),
+                &[
+                    "analyze", program, "--dom", &signs, "--analysis", "signs", "--format",
+                    format,
+                ],
+            );
+            assert_eq!(code, 0, "{hosted}{stderr}");
+            let (code, built_in, stderr) = absinthe(
+                &workspace(),
+                &[
+                    "analyze",
+                    program,
+                    "--analysis",
+                    "signs-dom",
+                    "--format",
+                    format,
+                ],
+            );
+            assert_eq!(code, 0, "{built_in}{stderr}");
+            // Only the analysis's name differs.
+            assert_eq!(hosted.replace("signs", "signs-dom"), built_in, "{program}");
+        }
+    }
+}
+
+#[test]
+fn the_compiled_catalog_is_the_file_s() {
+    let dir = author("dom-run-catalog", PARITY_SIGN);
+    let (code, stdout, stderr) = absinthe(
+        &dir,
+        &["analyze", "loop.air", "--dom", "ps.dom", "--analysis", "parity"],
+    );
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("error: unknown analysis `parity`; known analyses:\n  parity_sign "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("from ps.dom:"), "{stderr}");
+}
+
+#[test]
+fn a_broken_file_is_reported_before_anything_is_built() {
+    let dir = author("dom-run-broken", "lattice Const = flat(integer);\n");
+    let (code, stdout, stderr) = absinthe(&dir, &["analyze", "loop.air", "--dom", "ps.dom"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stderr.contains("ps.dom:"), "{stderr}");
+    assert!(!stderr.contains("compiling the analyses"), "{stderr}");
+}
