@@ -150,7 +150,6 @@ impl StateArg {
     }
 }
 
-
 /// The analysis `--analysis` names in catalog `A`, or `default`; an unknown name is reported
 /// with the catalog.
 fn resolve<A: Analysis>(name: Option<&str>, default: A) -> Result<A, ExitCode> {
@@ -204,25 +203,14 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
         _ => None,
     };
     let report = match interprocedural {
-        Some(Ok((module, policy, entry))) => interproc::verify(
-            module,
-            analysis,
-            policy,
-            entry,
-            &Limits::default(),
-            &config,
-        ),
+        Some(Ok((module, policy, entry))) => {
+            interproc::verify(module, analysis, policy, entry, &Limits::default(), &config)
+        }
         Some(Err(message)) => {
             eprintln!("error: {message}");
             return ExitCode::FAILURE;
         }
-        None => verify::run(
-            &input,
-            analysis,
-            &Limits::default(),
-            &config,
-            args.random,
-        ),
+        None => verify::run(&input, analysis, &Limits::default(), &config, args.random),
     };
     for violation in &report.violations {
         println!("{violation}");
@@ -269,8 +257,8 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
         Ok(input) => input,
         Err(code) => return code,
     };
-    let limits = limits_of(&args);
-    let format = format_of(&args);
+    let limits = limits_of(args);
+    let format = format_of(args);
     let strategy = match args.strategy {
         StrategyArg::Worklist => Strategy::Worklist,
         StrategyArg::GraphFree => Strategy::GraphFree,

@@ -124,7 +124,9 @@ pub fn run(file: &Path, absinthe: Option<&Path>, args: &[OsString]) -> Result<Ex
     let status = std::process::Command::new(cached.binary())
         .args(args)
         .status()
-        .map_err(|e| DomError::Message(format!("error: cannot run the compiled analyses: {e}\n")))?;
+        .map_err(|e| {
+            DomError::Message(format!("error: cannot run the compiled analyses: {e}\n"))
+        })?;
     Ok(match status.code() {
         Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
         None => ExitCode::FAILURE,
@@ -188,7 +190,14 @@ mod tests {
             os(&["analyze", "p.air", "--analysis", "parity"])
         );
         assert_eq!(
-            forwarded_args(os(&["verify", "--dom=x.dom", "--absinthe-path", "d", "--random", "3"])),
+            forwarded_args(os(&[
+                "verify",
+                "--dom=x.dom",
+                "--absinthe-path",
+                "d",
+                "--random",
+                "3"
+            ])),
             os(&["verify", "--random", "3"])
         );
     }
@@ -197,10 +206,19 @@ mod tests {
     fn the_key_depends_on_the_code_and_the_checkout() {
         let cache = Path::new("cache");
         let a = CachedCrate::new(cache, "parity", "mod parity {}", Path::new("/a"));
-        assert_eq!(a, CachedCrate::new(cache, "parity", "mod parity {}", Path::new("/a")));
+        assert_eq!(
+            a,
+            CachedCrate::new(cache, "parity", "mod parity {}", Path::new("/a"))
+        );
         assert!(a.name.starts_with("parity_"));
         assert_eq!(a.target, cache.join("target"));
-        assert_ne!(a, CachedCrate::new(cache, "parity", "mod parity { }", Path::new("/a")));
-        assert_ne!(a, CachedCrate::new(cache, "parity", "mod parity {}", Path::new("/b")));
+        assert_ne!(
+            a,
+            CachedCrate::new(cache, "parity", "mod parity { }", Path::new("/a"))
+        );
+        assert_ne!(
+            a,
+            CachedCrate::new(cache, "parity", "mod parity {}", Path::new("/b"))
+        );
     }
 }

@@ -359,33 +359,22 @@ fn a_crate_built_outside_the_checkout_passes_its_tests_and_runs() {
         "{stdout}"
     );
     let toy = dir.join("count.toy").display().to_string();
-    let args = ["run", "--quiet", "--", "analyze", &toy, "--analysis", "sccp_prop"];
+    let args = [
+        "run",
+        "--quiet",
+        "--",
+        "analyze",
+        &toy,
+        "--analysis",
+        "sccp_prop",
+    ];
     let (stdout, _) = cargo(&out, &args);
     expect![[r#"
-        # const_prop on main: stable, 4 block visits
-        fn main() {
-        bb0:
-            i = 0                 │ i = ⊥
-            goto bb1              │ i = 0
-        bb1:
-            i = i + 1             │ i = ⊤
-            br i < 10, bb1, exit  │ i = ⊤
-        exit:
-            ret                   │ i = ⊤
-        }
-
-        # sccp_prop on main: stable, 4 block visits
-        fn main() {
-        bb0:
-            i = 0                 │ i = ⊥
-            goto bb1              │ i = 0
-        bb1:
-            i = i + 1             │ i = ⊤
-            br i < 10, bb1, exit  │ i = ⊤
-        exit:
-            ret                   │ i = ⊤
-        }
-
+        # analysis: sccp_prop (worklist); stable; 4 steps
+          0  i = 0              │ i = ⊥
+          1  i = i + 1          │ i = ⊤
+          2  i < 10 && @goto 1  │ i = ⊤
+        exit                    │ i = ⊤
     "#]]
     .assert_eq(&stdout);
     std::fs::remove_dir_all(&dir).expect("remove the directory");

@@ -185,7 +185,13 @@ fn compiled_analyses_print_what_the_built_in_ones_print() {
             let (code, hosted, stderr) = absinthe(
                 &workspace(),
                 &[
-                    "analyze", program, "--dom", &signs, "--analysis", "signs", "--format",
+                    "analyze",
+                    program,
+                    "--dom",
+                    &signs,
+                    "--analysis",
+                    "signs",
+                    "--format",
                     format,
                 ],
             );
@@ -213,7 +219,14 @@ fn the_compiled_catalog_is_the_file_s() {
     let dir = author("dom-run-catalog", PARITY_SIGN);
     let (code, stdout, stderr) = absinthe(
         &dir,
-        &["analyze", "loop.air", "--dom", "ps.dom", "--analysis", "parity"],
+        &[
+            "analyze",
+            "loop.air",
+            "--dom",
+            "ps.dom",
+            "--analysis",
+            "parity",
+        ],
     );
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(
