@@ -150,14 +150,14 @@ impl StateArg {
     }
 }
 
-/// The analysis `--analysis` names in catalog `A`, or `default`; an unknown name is reported
-/// with the catalog.
+/// The analysis `--analysis` names in catalog `A`, or `default`; an unknown name is a usage
+/// error (exit code 2, as clap's), reported with the catalog.
 fn resolve<A: Analysis>(name: Option<&str>, default: A) -> Result<A, ExitCode> {
     match name {
         None => Ok(default),
         Some(name) => parse_in::<A>(name).map_err(|message| {
             eprintln!("error: {message}");
-            ExitCode::FAILURE
+            ExitCode::from(2)
         }),
     }
 }

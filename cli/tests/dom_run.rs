@@ -228,7 +228,7 @@ fn the_compiled_catalog_is_the_file_s() {
             "parity",
         ],
     );
-    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(
         stderr.contains("error: unknown analysis `parity`; known analyses:\n  parity_sign "),
         "{stderr}"
