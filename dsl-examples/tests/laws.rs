@@ -70,6 +70,7 @@ struct Pair(Flat<i64>, Parity);
 
 /// A generic struct: its impls require `Lattice`, `Top`, `Display`, `Arbitrary`… of each field
 /// type naming a parameter (`Flat<T>`, `S`), so any lattice instance works.
+// ANCHOR: keyed
 #[absinthe::lattice(smash)]
 #[derive(Clone)]
 struct Keyed<T: Clone + Eq + std::fmt::Debug, S> {
@@ -78,6 +79,7 @@ struct Keyed<T: Clone + Eq + std::fmt::Debug, S> {
     #[lattice(ignore)]
     note: Option<T>,
 }
+// ANCHOR_END: keyed
 
 /// A flat lattice whose values carry data of several shapes.
 #[absinthe::lattice]
@@ -106,6 +108,7 @@ enum Tagged {
     Top,
 }
 
+// ANCHOR: laws
 #[test]
 fn every_declaration_form_obeys_the_laws() {
     Labelled::check_laws();
@@ -115,6 +118,7 @@ fn every_declaration_form_obeys_the_laws() {
     Keyed::<i64, Interval>::check_laws();
     Keyed::<i64, Parity>::check_laws();
 }
+// ANCHOR_END: laws
 
 #[test]
 fn generic_structs_are_ordered_pointwise() {

@@ -6,11 +6,13 @@
 include!(concat!(env!("OUT_DIR"), "/dom_ok.rs"));
 
 /// The corpus's `extern fn` example, implemented in ordinary Rust.
+// ANCHOR: externs
 impl sema_extern_fn::extern_fn::Externs for sema_extern_fn::extern_fn::Host {
     fn popcount(x: i64) -> i64 {
         i64::from(x.count_ones())
     }
 }
+// ANCHOR_END: externs
 
 #[test]
 fn extern_functions_are_called_through_the_host() {

@@ -1,0 +1,475 @@
+//! The README and the book say what is true: every Rust snippet of the book is included from a
+//! file that is compiled (and so cannot rot), and every command of a shell block runs.
+//!
+//! A command is one of:
+//! - `absinthe ARGS`, `target/release/absinthe ARGS` or `cargo run [--release] -p absinthe-cli --
+//!   ARGS`: run (this build's `absinthe`) in a directory that mirrors the workspace, where it must
+//!   succeed; an `.ll` file needs the `llvm` feature and is only checked as a synopsis without it;
+//! - a synopsis, with placeholders (`FILE`, `NAME`, `[--flag …]`, `a|b`): every `--flag` it names
+//!   must be one the subcommand's `--help` lists;
+//! - `cargo SUBCOMMAND …` of another package, or of a crate an earlier command of the block wrote:
+//!   the packages, binaries, features and manifests it names must exist (building them is other
+//!   tests' work: the benches print figures, the LLVM tests run in `.ci/run`);
+//! - `scripts/NAME`: the script exists and is executable;
+//! - `cd DIR` (the next commands run there).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the CLI crate sits in the workspace")
+        .to_path_buf()
+}
+
+/// The README and every chapter of the book, with their text.
+fn documents() -> Vec<(String, String)> {
+    let root = workspace();
+    let mut files = vec![root.join("README.md")];
+    let mut chapters: Vec<PathBuf> = std::fs::read_dir(root.join("book/src"))
+        .expect("read book/src")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    chapters.sort();
+    files.extend(chapters);
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("read a document");
+            let name = p
+                .strip_prefix(&root)
+                .expect("under the workspace")
+                .display()
+                .to_string();
+            (name, text)
+        })
+        .collect()
+}
+
+/// The fenced code blocks of `text`: (info string, first line number, body).
+fn blocks(text: &str) -> Vec<(String, usize, String)> {
+    let mut out = Vec::new();
+    let mut open: Option<(String, usize, String, usize)> = None;
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        match &mut open {
+            None => {
+                if let Some(info) = trimmed.strip_prefix("```") {
+                    open = Some((info.trim().to_owned(), n + 2, String::new(), indent));
+                }
+            }
+            Some((info, first, body, indent0)) => {
+                if trimmed.starts_with("```") {
+                    out.push((info.clone(), *first, std::mem::take(body)));
+                    open = None;
+                } else {
+                    let line = if line.len() >= *indent0 && line[..*indent0].trim().is_empty() {
+                        &line[*indent0..]
+                    } else {
+                        line
+                    };
+                    body.push_str(line);
+                    body.push('\n');
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_rust_snippet_of_the_book_is_included_from_a_compiled_file() {
+    let root = workspace();
+    let mut snippets = 0;
+    for (name, text) in documents() {
+        let dir = root
+            .join(&name)
+            .parent()
+            .expect("a directory")
+            .to_path_buf();
+        for (info, line, body) in blocks(&text) {
+            if !info.starts_with("rust") {
+                continue;
+            }
+            snippets += 1;
+            let place = format!("{name}:{line}");
+            let include = body
+                .trim()
+                .strip_prefix("{{#include ")
+                .and_then(|rest| rest.strip_suffix("}}"))
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{place}: a Rust snippet written in the book is never compiled; put it in \
+                         a compiled file (a test or an example) and `{{{{#include file:anchor}}}}` it"
+                    )
+                });
+            let (file, anchor) = match include.split_once(':') {
+                Some((file, anchor)) => (file, Some(anchor)),
+                None => (include, None),
+            };
+            let path = dir.join(file);
+            let source = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{place}: cannot read `{file}`: {e}"));
+            let compiled = path.extension().is_some_and(|e| e == "rs");
+            assert!(compiled, "{place}: `{file}` is not a Rust file");
+            if let Some(anchor) = anchor {
+                assert!(
+                    source.contains(&format!("ANCHOR: {anchor}"))
+                        && source.contains(&format!("ANCHOR_END: {anchor}")),
+                    "{place}: `{file}` has no anchor `{anchor}`"
+                );
+            }
+        }
+    }
+    assert!(snippets >= 10, "only {snippets} Rust snippets found");
+}
+
+/// A command of a shell block, with where it is written.
+#[derive(Debug)]
+struct Written {
+    place: String,
+    words: Vec<String>,
+    text: String,
+}
+
+/// The commands of every shell block (`sh`, `bash`, `console`), continuation lines joined and
+/// comments dropped.
+fn commands() -> Vec<Vec<Written>> {
+    let mut out = Vec::new();
+    for (name, text) in documents() {
+        for (info, first, body) in blocks(&text) {
+            if !matches!(info.as_str(), "sh" | "bash" | "console" | "shell") {
+                continue;
+            }
+            let mut block = Vec::new();
+            let mut pending = String::new();
+            let mut start = first;
+            for (i, line) in body.lines().enumerate() {
+                if pending.is_empty() {
+                    start = first + i;
+                }
+                let line = line.strip_prefix("$ ").unwrap_or(line);
+                let without_comment = match line.find(" #") {
+                    Some(at) => &line[..at],
+                    None if line.trim_start().starts_with('#') => "",
+                    None => line,
+                };
+                match without_comment.trim_end().strip_suffix('\\') {
+                    Some(head) => pending.push_str(head),
+                    None => {
+                        pending.push_str(without_comment);
+                        let text = pending.split_whitespace().collect::<Vec<_>>().join(" ");
+                        pending.clear();
+                        // A synopsis goes on over lines that start with an option.
+                        if let (true, Some(last)) = (text.starts_with('['), block.last_mut()) {
+                            let last: &mut Written = last;
+                            last.text = format!("{} {text}", last.text);
+                            last.words.extend(text.split(' ').map(str::to_owned));
+                        } else if !text.is_empty() {
+                            block.push(Written {
+                                place: format!("{name}:{start}"),
+                                words: text.split(' ').map(str::to_owned).collect(),
+                                text,
+                            });
+                        }
+                    }
+                }
+            }
+            out.push(block);
+        }
+    }
+    out
+}
+
+/// Whether `word` is a placeholder or synopsis notation rather than something to run.
+fn placeholder(word: &str) -> bool {
+    let stem = word.split('.').next().unwrap_or(word);
+    word.contains(['[', ']', '|', '…', '*'])
+        || (!stem.is_empty()
+            && stem.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+            && !word.starts_with('-'))
+}
+
+/// The workspace's packages: name → (binaries, features).
+fn packages() -> BTreeMap<String, (Vec<String>, Vec<String>)> {
+    let root = workspace();
+    let manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
+        .expect("read Cargo.toml")
+        .parse()
+        .expect("Cargo.toml is TOML");
+    let members = manifest["workspace"]["members"]
+        .as_array()
+        .expect("workspace members");
+    let mut out = BTreeMap::new();
+    for member in members {
+        let dir = root.join(member.as_str().expect("a member path"));
+        let package: toml::Table = std::fs::read_to_string(dir.join("Cargo.toml"))
+            .expect("read a member's Cargo.toml")
+            .parse()
+            .expect("TOML");
+        let name = package["package"]["name"]
+            .as_str()
+            .expect("a name")
+            .to_owned();
+        let mut bins: Vec<String> = package
+            .get("bin")
+            .and_then(|b| b.as_array())
+            .map(|bins| {
+                bins.iter()
+                    .filter_map(|b| b.get("name").and_then(|n| n.as_str()).map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Ok(entries) = std::fs::read_dir(dir.join("src/bin")) {
+            bins.extend(entries.filter_map(|e| {
+                let path = e.ok()?.path();
+                Some(path.file_stem()?.to_string_lossy().into_owned())
+            }));
+        }
+        if dir.join("src/main.rs").is_file() {
+            bins.push(name.clone());
+        }
+        let features = package
+            .get("features")
+            .and_then(|f| f.as_table())
+            .map(|f| f.keys().cloned().collect())
+            .unwrap_or_default();
+        out.insert(name, (bins, features));
+    }
+    out
+}
+
+/// A directory that looks like the workspace (every top-level entry linked), where commands that
+/// write files (`dom build --out …`) write them.
+fn mirror() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("book-commands");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("clear the mirror");
+    }
+    std::fs::create_dir_all(&dir).expect("create the mirror");
+    for entry in std::fs::read_dir(workspace()).expect("read the workspace") {
+        let entry = entry.expect("an entry");
+        let name = entry.file_name();
+        if name == "target" || name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        link(&entry.path(), &dir.join(&name));
+    }
+    dir
+}
+
+#[cfg(unix)]
+fn link(from: &Path, to: &Path) {
+    std::os::unix::fs::symlink(from, to).expect("link into the mirror");
+}
+
+#[cfg(not(unix))]
+fn link(from: &Path, to: &Path) {
+    if from.is_file() {
+        std::fs::copy(from, to).expect("copy into the mirror");
+    }
+}
+
+/// `absinthe ARGS` in `dir`: exit code, stdout and stderr.
+fn absinthe(dir: &Path, args: &[String]) -> (i32, String, String) {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("absinthe-cache");
+    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
+        .args(args)
+        .current_dir(dir)
+        .env("ABSINTHE_CACHE", cache)
+        .env_remove("ABSINTHE_PATH")
+        .output()
+        .expect("the absinthe binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The `--flags` the help of `absinthe SUBCOMMAND…` lists.
+fn help_flags(dir: &Path, subcommand: &[String]) -> Vec<String> {
+    let mut args = subcommand.to_vec();
+    args.push("--help".to_owned());
+    let (code, stdout, stderr) = absinthe(dir, &args);
+    assert_eq!(code, 0, "absinthe {args:?}: {stderr}");
+    stdout
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '=' || c == '<')
+        .filter(|w| w.starts_with("--"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// What to do with a command whose program is `absinthe`: run it, or check it as a synopsis.
+fn absinthe_command(dir: &Path, written: &Written, args: &[String]) -> &'static str {
+    let synopsis = args.iter().any(|a| placeholder(a));
+    let needs_llvm = args
+        .iter()
+        .any(|a| a.ends_with(".ll") || a.ends_with(".bc"));
+    if synopsis || (needs_llvm && !cfg!(feature = "llvm")) {
+        let subcommand: Vec<String> = args
+            .iter()
+            .take_while(|a| !a.starts_with('-') && !placeholder(a) && !a.contains('.'))
+            .cloned()
+            .collect();
+        let flags = help_flags(dir, &subcommand);
+        for word in args {
+            let flag = word
+                .trim_start_matches('[')
+                .split(['=', ']'])
+                .next()
+                .unwrap_or(word);
+            if flag.starts_with("--") {
+                assert!(
+                    flags.iter().any(|f| f == flag),
+                    "{}: `absinthe {}` has no `{flag}` (`{}`)",
+                    written.place,
+                    subcommand.join(" "),
+                    written.text
+                );
+            }
+        }
+        return "checked";
+    }
+    let (code, stdout, stderr) = absinthe(dir, args);
+    assert_eq!(
+        code, 0,
+        "{}: `{}` failed:\n{stdout}{stderr}",
+        written.place, written.text
+    );
+    "ran"
+}
+
+/// Checks a `cargo …` command that is not run: what it names exists.
+fn cargo_command(
+    dir: &Path,
+    written: &Written,
+    packages: &BTreeMap<String, (Vec<String>, Vec<String>)>,
+) {
+    let words = &written.words;
+    let value = |flag: &str| {
+        words
+            .iter()
+            .position(|w| w == flag)
+            .and_then(|i| words.get(i + 1))
+            .cloned()
+    };
+    let place = &written.place;
+    let subcommand = words.get(1).map(String::as_str).unwrap_or("");
+    assert!(
+        ["run", "test", "build", "install", "bench", "doc"].contains(&subcommand),
+        "{place}: unexpected `cargo {subcommand}`"
+    );
+    if let Some(manifest) = value("--manifest-path") {
+        assert!(
+            dir.join(&manifest).is_file(),
+            "{place}: no `{manifest}` written by the commands before it"
+        );
+    }
+    let Some(package) = value("-p") else {
+        return;
+    };
+    let (bins, features) = packages
+        .get(&package)
+        .unwrap_or_else(|| panic!("{place}: no package `{package}` in the workspace"));
+    if let Some(bin) = value("--bin") {
+        assert!(
+            bins.contains(&bin),
+            "{place}: `{package}` has no binary `{bin}`"
+        );
+    }
+    if let Some(feature) = value("--features") {
+        assert!(
+            features.contains(&feature),
+            "{place}: `{package}` has no feature `{feature}`"
+        );
+    }
+}
+
+#[test]
+fn every_command_of_the_readme_and_the_book_runs_or_names_what_exists() {
+    let mirror = mirror();
+    let packages = packages();
+    let mut tally: BTreeMap<&str, usize> = BTreeMap::new();
+    for block in commands() {
+        let mut dir = mirror.clone();
+        // Commands inside a crate an earlier command wrote are that crate's, not absinthe's.
+        let mut in_generated_crate = false;
+        for written in &block {
+            let words = &written.words;
+            let program = words[0].as_str();
+            let what = match program {
+                "absinthe" | "target/release/absinthe" => {
+                    absinthe_command(&dir, written, &words[1..])
+                }
+                "cargo" => {
+                    let cli = words.windows(2).any(|w| w == ["-p", "absinthe-cli"]);
+                    let separator = words.iter().position(|w| w == "--");
+                    match (words.get(1).map(String::as_str), separator) {
+                        (Some("run"), Some(at))
+                            if cli && !words.contains(&"--features".to_owned()) =>
+                        {
+                            absinthe_command(&dir, written, &words[at + 1..])
+                        }
+                        (Some("run"), Some(at)) if in_generated_crate => {
+                            // The crate's binary is `analyze` and `verify` with its analyses.
+                            let sub = words.get(at + 1).map(String::as_str).unwrap_or("");
+                            assert!(
+                                ["analyze", "verify", "--help"].contains(&sub),
+                                "{}: the generated binary has no `{sub}`",
+                                written.place
+                            );
+                            "checked"
+                        }
+                        _ => {
+                            cargo_command(&dir, written, &packages);
+                            "checked"
+                        }
+                    }
+                }
+                "cd" => {
+                    let target = &words[1];
+                    assert!(
+                        placeholder(target)
+                            || dir.join(target).is_dir()
+                            || block
+                                .iter()
+                                .any(|w| w.text.contains(&format!("--out {target}"))),
+                        "{}: no directory `{target}`",
+                        written.place
+                    );
+                    dir = dir.join(target);
+                    in_generated_crate = true;
+                    "checked"
+                }
+                _ if program.starts_with("scripts/") => {
+                    let path = workspace().join(program);
+                    let mode = std::fs::metadata(&path)
+                        .unwrap_or_else(|e| panic!("{}: `{program}`: {e}", written.place));
+                    #[cfg(unix)]
+                    {
+                        use std::os::unix::fs::PermissionsExt;
+                        assert!(
+                            mode.permissions().mode() & 0o111 != 0,
+                            "{}: `{program}` is not executable",
+                            written.place
+                        );
+                    }
+                    let _ = mode;
+                    "checked"
+                }
+                _ => panic!(
+                    "{}: `{}`: this test does not know how to check `{program}`; teach it",
+                    written.place, written.text
+                ),
+            };
+            *tally.entry(what).or_default() += 1;
+        }
+    }
+    eprintln!("commands of the README and the book: {tally:?}");
+    assert!(tally.get("ran").copied().unwrap_or(0) >= 10, "{tally:?}");
+}
