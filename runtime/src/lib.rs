@@ -8,6 +8,8 @@
 //! - [`liveness`]: live names, the reference backward analysis.
 //! - [`product`]: reduced products (the reduction policy, the trait generated products
 //!   implement).
+//! - [`typing_env`]: a relational typing environment (approximations, must-alias classes, a
+//!   meet that returns the refined environment), after Flambda 2.
 //! - [`value`]: non-relational value analysis over any value domain (constants, intervals), with
 //!   dense or sparse states ([`value::StateRepr`]).
 //! - `laws` (feature `laws`): the generic lattice-law checker and proptest strategies.
@@ -32,6 +34,7 @@ pub mod laws;
 pub mod liveness;
 pub mod product;
 pub mod program;
+pub mod typing_env;
 pub mod value;
 
 /// Expands the items it is given only when the runtime is built with its `laws` feature, so that

@@ -1,0 +1,184 @@
+//! Approximations: what a typing environment knows of one value. Either an alias of a name (the
+//! value *is* that name's value), or a description: a finite set of immediates, or a block with a
+//! known tag and known (full) or some known (partial) fields, whose fields are approximations in
+//! turn — so `(=y, B)` says "a pair whose first field is `y`", which is how relations between
+//! fields and names are kept.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::rc::Rc;
+
+/// A name of the environment (a program variable, an existential, or a constant).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Name(pub u32);
+
+impl Name {
+    /// Its index in the environment's tables.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// An immediate: an integer or a constant constructor (as OCaml's `A` in `type t = A | B`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Imm {
+    /// An integer.
+    Int(i64),
+    /// A constant constructor, by name.
+    Ctor(Rc<str>),
+}
+
+impl Imm {
+    /// The constant constructor `name`.
+    pub fn ctor(name: &str) -> Imm {
+        Imm::Ctor(Rc::from(name))
+    }
+}
+
+impl fmt::Display for Imm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Imm::Int(n) => write!(f, "{n}"),
+            Imm::Ctor(name) => f.write_str(name),
+        }
+    }
+}
+
+/// The fields of a block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fields {
+    /// A full shape: exactly these fields.
+    Full(Vec<Approx>),
+    /// A partial shape: at least one more field than the largest index, these known.
+    Partial(BTreeMap<usize, Approx>),
+}
+
+impl Fields {
+    /// The field at `index`, as far as it is known (`⊤` when the shape does not say).
+    pub fn get(&self, index: usize) -> Option<&Approx> {
+        match self {
+            Fields::Full(fields) => fields.get(index),
+            Fields::Partial(known) => known.get(&index),
+        }
+    }
+}
+
+/// A block: a tag and fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// The constructor tag (0 for tuples and records).
+    pub tag: u32,
+    /// What is known of the fields.
+    pub fields: Fields,
+}
+
+/// A concrete description: what a canonical name (or a field) is known to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Desc {
+    /// One of these immediates (never empty: no immediate at all is bottom).
+    Imms(BTreeSet<Imm>),
+    /// A block of this shape.
+    Block(Block),
+}
+
+/// An approximation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Approx {
+    /// No value: the point is unreachable.
+    Bottom,
+    /// Any value.
+    Top,
+    /// The value of this name (`=x`).
+    Alias(Name),
+    /// A concrete description.
+    Known(Desc),
+}
+
+impl Approx {
+    /// One immediate.
+    pub fn imm(imm: Imm) -> Approx {
+        Approx::Known(Desc::Imms(BTreeSet::from([imm])))
+    }
+
+    /// The constant constructor `name`.
+    pub fn ctor(name: &str) -> Approx {
+        Approx::imm(Imm::ctor(name))
+    }
+
+    /// Any of these immediates (bottom when there are none).
+    pub fn imms(imms: impl IntoIterator<Item = Imm>) -> Approx {
+        let set: BTreeSet<Imm> = imms.into_iter().collect();
+        if set.is_empty() {
+            Approx::Bottom
+        } else {
+            Approx::Known(Desc::Imms(set))
+        }
+    }
+
+    /// A tuple (a block with tag 0) of these fields.
+    pub fn tuple(fields: impl IntoIterator<Item = Approx>) -> Approx {
+        Approx::block(0, fields)
+    }
+
+    /// A block with `tag` and exactly these fields.
+    pub fn block(tag: u32, fields: impl IntoIterator<Item = Approx>) -> Approx {
+        Approx::Known(Desc::Block(Block {
+            tag,
+            fields: Fields::Full(fields.into_iter().collect()),
+        }))
+    }
+
+    /// A block with `tag` of which only `index` is known to be `field` (as a projection says).
+    pub fn projection(tag: u32, index: usize, field: Approx) -> Approx {
+        Approx::Known(Desc::Block(Block {
+            tag,
+            fields: Fields::Partial(BTreeMap::from([(index, field)])),
+        }))
+    }
+
+    /// Whether this is bottom.
+    pub fn is_bottom(&self) -> bool {
+        matches!(self, Approx::Bottom)
+    }
+}
+
+/// An approximation printed with the names of its environment.
+pub struct Shown<'a> {
+    pub(crate) approx: &'a Approx,
+    pub(crate) name: &'a dyn Fn(Name) -> String,
+}
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sub = |approx| Shown {
+            approx,
+            name: self.name,
+        };
+        match self.approx {
+            Approx::Bottom => f.write_str("⊥"),
+            Approx::Top => f.write_str("⊤"),
+            Approx::Alias(n) => write!(f, "={}", (self.name)(*n)),
+            Approx::Known(Desc::Imms(imms)) => {
+                let parts: Vec<String> = imms.iter().map(Imm::to_string).collect();
+                f.write_str(&parts.join(" | "))
+            }
+            Approx::Known(Desc::Block(block)) => {
+                if block.tag != 0 {
+                    write!(f, "#{}", block.tag)?;
+                }
+                let parts: Vec<String> = match &block.fields {
+                    Fields::Full(fields) => fields.iter().map(|a| sub(a).to_string()).collect(),
+                    Fields::Partial(known) => {
+                        let len = known.keys().next_back().map_or(0, |&i| i + 1);
+                        let mut parts: Vec<String> = (0..len)
+                            .map(|i| known.get(&i).map_or("⊤".to_owned(), |a| sub(a).to_string()))
+                            .collect();
+                        parts.push("…".to_owned());
+                        parts
+                    }
+                };
+                write!(f, "({})", parts.join(", "))
+            }
+        }
+    }
+}

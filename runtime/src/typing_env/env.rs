@@ -1,0 +1,364 @@
+//! The environment: names with approximations, and must-alias classes kept by union-find. Every
+//! class has one canonical element, the only one with a description; the others are aliases of
+//! it (`z : =y`). Constants are names too, always canonical in their class. Adding a constraint
+//! is a [`TypingEnv::meet`], which returns the refined approximation *and* the environment that
+//! the constraint refined.
+
+use super::approx::{Approx, Desc, Fields, Imm, Name, Shown};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::rc::Rc;
+
+/// What a name stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A program variable.
+    Variable,
+    /// An existentially quantified name (one out of scope).
+    Existential,
+    /// A constant, a predefined name.
+    Constant(Imm),
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    label: Rc<str>,
+    kind: Kind,
+    /// The next name towards the canonical element of the class, or `None` for a canonical one.
+    parent: Option<Name>,
+    /// A canonical name's description (never an alias); unused otherwise.
+    approx: Approx,
+}
+
+/// A typing environment: names → approximations, plus must-alias classes.
+#[derive(Clone, Debug, Default)]
+pub struct TypingEnv {
+    entries: Vec<Entry>,
+    constants: BTreeMap<Imm, Name>,
+}
+
+impl TypingEnv {
+    /// The empty environment.
+    pub fn new() -> TypingEnv {
+        TypingEnv::default()
+    }
+
+    fn add(&mut self, label: &str, kind: Kind, approx: Approx) -> Name {
+        let name = Name(u32::try_from(self.entries.len()).expect("fewer than 2³² names"));
+        self.entries.push(Entry {
+            label: Rc::from(label),
+            kind,
+            parent: None,
+            approx: Approx::Top,
+        });
+        // Defining a name is a constraint on a name that could be anything; `Top ⊓ a` never
+        // fails unless `a` itself is bottom.
+        if self
+            .meet_in(&Approx::Alias(name), &approx, &mut Vec::new())
+            .is_bottom()
+        {
+            self.entries[name.index()].approx = Approx::Bottom;
+        }
+        name
+    }
+
+    /// Adds the variable `label` with approximation `approx` (`Approx::Alias(y)` makes it a
+    /// must-alias of `y`).
+    pub fn define(&mut self, label: &str, approx: Approx) -> Name {
+        self.add(label, Kind::Variable, approx)
+    }
+
+    /// Adds an existentially quantified name (printed `∃label`).
+    pub fn define_existential(&mut self, label: &str, approx: Approx) -> Name {
+        self.add(label, Kind::Existential, approx)
+    }
+
+    /// The predefined name of the constant `imm`.
+    pub fn constant(&mut self, imm: Imm) -> Name {
+        if let Some(&name) = self.constants.get(&imm) {
+            return name;
+        }
+        let label = imm.to_string();
+        let name = self.add(
+            &label,
+            Kind::Constant(imm.clone()),
+            Approx::imm(imm.clone()),
+        );
+        self.constants.insert(imm, name);
+        name
+    }
+
+    /// The variable (or existential) called `label`, the latest one if several.
+    pub fn lookup(&self, label: &str) -> Option<Name> {
+        self.entries
+            .iter()
+            .rposition(|e| &*e.label == label && !matches!(e.kind, Kind::Constant(_)))
+            .map(|i| Name(i as u32))
+    }
+
+    /// The canonical element of `name`'s class.
+    pub fn canonical(&self, mut name: Name) -> Name {
+        while let Some(parent) = self.entries[name.index()].parent {
+            name = parent;
+        }
+        name
+    }
+
+    /// What the environment says of `name`: an alias of its canonical element, or (for a
+    /// canonical name) its description.
+    pub fn approx_of(&self, name: Name) -> Approx {
+        let canonical = self.canonical(name);
+        if canonical == name {
+            self.entries[name.index()].approx.clone()
+        } else {
+            Approx::Alias(canonical)
+        }
+    }
+
+    /// Whether the environment is contradictory (some name has no value: unreachable code).
+    pub fn is_bottom(&self) -> bool {
+        self.entries.iter().any(|e| e.approx.is_bottom())
+    }
+
+    /// Meets `a` and `b` in this environment: the approximation of what both describe, and the
+    /// environment refined by the constraint that they describe the same value. `None` when they
+    /// cannot (the branch that assumes it is dead).
+    ///
+    /// Aliases are replaced by their canonical names, whose descriptions are met (recursively,
+    /// field by field; a name already being met is not met again, which stops cycles). When one
+    /// side is a name, its canonical element gets the result and the result is an alias of it;
+    /// when both are, their classes merge (the constant, else the older name, stays canonical).
+    pub fn meet(&self, a: &Approx, b: &Approx) -> Option<(Approx, TypingEnv)> {
+        let mut env = self.clone();
+        match env.meet_in(a, b, &mut Vec::new()) {
+            Approx::Bottom => None,
+            result => Some((result, env)),
+        }
+    }
+
+    /// Adds the constraint that `name` is described by `approx` ([`meet`](Self::meet) of its
+    /// alias with `approx`); `None` when that cannot hold.
+    pub fn refine(&self, name: Name, approx: &Approx) -> Option<TypingEnv> {
+        self.meet(&Approx::Alias(name), approx).map(|(_, env)| env)
+    }
+
+    fn canonical_approx(&self, approx: &Approx) -> Approx {
+        match approx {
+            Approx::Alias(n) => Approx::Alias(self.canonical(*n)),
+            other => other.clone(),
+        }
+    }
+
+    fn meet_in(&mut self, a: &Approx, b: &Approx, busy: &mut Vec<Name>) -> Approx {
+        match (a, b) {
+            (Approx::Bottom, _) | (_, Approx::Bottom) => Approx::Bottom,
+            (Approx::Top, other) | (other, Approx::Top) => self.canonical_approx(other),
+            (Approx::Alias(x), Approx::Alias(y)) => {
+                let (x, y) = (self.canonical(*x), self.canonical(*y));
+                if x == y || busy.contains(&x) || busy.contains(&y) {
+                    return Approx::Alias(x);
+                }
+                busy.extend([x, y]);
+                let (dx, dy) = (self.approx_of(x), self.approx_of(y));
+                let met = self.meet_in(&dx, &dy, busy);
+                busy.truncate(busy.len() - 2);
+                if met.is_bottom() {
+                    return Approx::Bottom;
+                }
+                let (keep, other) = if self.outranks(y, x) { (y, x) } else { (x, y) };
+                self.entries[other.index()].parent = Some(keep);
+                self.entries[other.index()].approx = Approx::Top;
+                self.entries[keep.index()].approx = met;
+                Approx::Alias(keep)
+            }
+            (Approx::Alias(x), known) | (known, Approx::Alias(x)) => {
+                let x = self.canonical(*x);
+                if busy.contains(&x) {
+                    return Approx::Alias(x);
+                }
+                busy.push(x);
+                let current = self.approx_of(x);
+                let met = self.meet_in(&current, known, busy);
+                busy.pop();
+                if met.is_bottom() {
+                    return Approx::Bottom;
+                }
+                self.entries[x.index()].approx = met;
+                Approx::Alias(x)
+            }
+            (Approx::Known(p), Approx::Known(q)) => self.meet_desc(p, q, busy),
+        }
+    }
+
+    /// Whether `a` should be the canonical element of a class merged with `b`'s: a constant
+    /// always is, else the older name (it stays in scope longer).
+    fn outranks(&self, a: Name, b: Name) -> bool {
+        let constant = |n: Name| matches!(self.entries[n.index()].kind, Kind::Constant(_));
+        match (constant(a), constant(b)) {
+            (true, false) => true,
+            (false, true) => false,
+            _ => a < b,
+        }
+    }
+
+    fn meet_desc(&mut self, p: &Desc, q: &Desc, busy: &mut Vec<Name>) -> Approx {
+        match (p, q) {
+            (Desc::Imms(a), Desc::Imms(b)) => Approx::imms(a.intersection(b).cloned()),
+            (Desc::Block(a), Desc::Block(b)) => {
+                if a.tag != b.tag {
+                    return Approx::Bottom;
+                }
+                let fields = match (&a.fields, &b.fields) {
+                    (Fields::Full(x), Fields::Full(y)) => {
+                        if x.len() != y.len() {
+                            return Approx::Bottom;
+                        }
+                        let mut out = Vec::with_capacity(x.len());
+                        for (fx, fy) in x.iter().zip(y) {
+                            match self.meet_in(fx, fy, busy) {
+                                Approx::Bottom => return Approx::Bottom,
+                                met => out.push(met),
+                            }
+                        }
+                        Fields::Full(out)
+                    }
+                    (Fields::Full(full), Fields::Partial(known))
+                    | (Fields::Partial(known), Fields::Full(full)) => {
+                        if known.keys().next_back().is_some_and(|&i| i >= full.len()) {
+                            return Approx::Bottom;
+                        }
+                        let mut out = Vec::with_capacity(full.len());
+                        for (i, field) in full.iter().enumerate() {
+                            let met = match known.get(&i) {
+                                Some(k) => self.meet_in(field, k, busy),
+                                None => self.canonical_approx(field),
+                            };
+                            if met.is_bottom() {
+                                return Approx::Bottom;
+                            }
+                            out.push(met);
+                        }
+                        Fields::Full(out)
+                    }
+                    (Fields::Partial(x), Fields::Partial(y)) => {
+                        let keys: BTreeSet<usize> = x.keys().chain(y.keys()).copied().collect();
+                        let mut out = BTreeMap::new();
+                        for i in keys {
+                            let met = match (x.get(&i), y.get(&i)) {
+                                (Some(fx), Some(fy)) => self.meet_in(fx, fy, busy),
+                                (Some(f), None) | (None, Some(f)) => self.canonical_approx(f),
+                                (None, None) => Approx::Top,
+                            };
+                            if met.is_bottom() {
+                                return Approx::Bottom;
+                            }
+                            out.insert(i, met);
+                        }
+                        Fields::Partial(out)
+                    }
+                };
+                Approx::Known(Desc::Block(super::approx::Block { tag: a.tag, fields }))
+            }
+            // Immediates and blocks have no value in common.
+            (Desc::Imms(_), Desc::Block(_)) | (Desc::Block(_), Desc::Imms(_)) => Approx::Bottom,
+        }
+    }
+
+    /// `approx` with every alias replaced by what its class is known to be, as deep as `depth`
+    /// (a query: "what is `x`?" — `(A, ⊤)` where the environment says `(=y, ⊤)` and `y : A`).
+    pub fn expand(&self, approx: &Approx, depth: usize) -> Approx {
+        match approx {
+            Approx::Alias(n) if depth > 0 => {
+                let canonical = self.canonical(*n);
+                match &self.entries[canonical.index()].kind {
+                    Kind::Constant(imm) => Approx::imm(imm.clone()),
+                    _ => self.expand(&self.approx_of(canonical), depth - 1),
+                }
+            }
+            Approx::Known(Desc::Block(block)) if depth > 0 => {
+                let fields = match &block.fields {
+                    Fields::Full(fields) => {
+                        Fields::Full(fields.iter().map(|f| self.expand(f, depth - 1)).collect())
+                    }
+                    Fields::Partial(known) => Fields::Partial(
+                        known
+                            .iter()
+                            .map(|(&i, f)| (i, self.expand(f, depth - 1)))
+                            .collect(),
+                    ),
+                };
+                Approx::Known(Desc::Block(super::approx::Block {
+                    tag: block.tag,
+                    fields,
+                }))
+            }
+            other => other.clone(),
+        }
+    }
+
+    /// What `name` is known to be, aliases expanded ([`expand`](Self::expand)).
+    pub fn describe(&self, name: Name) -> Approx {
+        self.expand(&Approx::Alias(name), 16)
+    }
+
+    /// How `name` prints: its label, or a constant's value.
+    pub fn label(&self, name: Name) -> String {
+        self.entries[name.index()].label.to_string()
+    }
+
+    /// `approx`, printed with this environment's names.
+    pub fn show<'a>(&'a self, approx: &'a Approx) -> impl fmt::Display + 'a {
+        struct Show<'a>(&'a TypingEnv, &'a Approx);
+        impl fmt::Display for Show<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let name = |n: Name| self.0.label(n);
+                Shown {
+                    approx: self.1,
+                    name: &name,
+                }
+                .fmt(f)
+            }
+        }
+        Show(self, approx)
+    }
+
+    /// The must-alias classes with more than one name, each sorted by age.
+    pub fn classes(&self) -> Vec<Vec<Name>> {
+        let mut classes: BTreeMap<Name, Vec<Name>> = BTreeMap::new();
+        for i in 0..self.entries.len() {
+            let name = Name(i as u32);
+            classes.entry(self.canonical(name)).or_default().push(name);
+        }
+        classes.into_values().filter(|c| c.len() > 1).collect()
+    }
+}
+
+/// `{x : (=y, B); y : A; z : =y | aliases : {y, z}}`: every variable and existential in order
+/// with what the environment says of it, then the classes of more than one name.
+impl fmt::Display for TypingEnv {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        for (i, entry) in self.entries.iter().enumerate() {
+            let prefix = match entry.kind {
+                Kind::Variable => "",
+                Kind::Existential => "∃",
+                Kind::Constant(_) => continue,
+            };
+            let approx = self.approx_of(Name(i as u32));
+            parts.push(format!("{prefix}{} : {}", entry.label, self.show(&approx)));
+        }
+        write!(f, "{{{}", parts.join("; "))?;
+        let classes = self.classes();
+        if !classes.is_empty() {
+            let shown: Vec<String> = classes
+                .iter()
+                .map(|c| {
+                    let labels: Vec<String> = c.iter().map(|&n| self.label(n)).collect();
+                    format!("{{{}}}", labels.join(", "))
+                })
+                .collect();
+            write!(f, " | aliases : {}", shown.join(", "))?;
+        }
+        f.write_str("}")
+    }
+}

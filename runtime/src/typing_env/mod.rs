@@ -1,0 +1,173 @@
+//! A typing environment as an abstract domain, after the static analysis of OCaml's Flambda 2
+//! simplifier: names mapped to approximations (finite sets of immediates, blocks with full or
+//! partial shapes whose fields are approximations), must-alias classes kept by union-find with
+//! one canonical element per class (the only one with a description), constants as predefined
+//! canonical names, and a meet that returns the refined approximation together with the
+//! environment the constraint refined — which is how a branch on `y = A` after `y = fst x`
+//! teaches the environment that `x : (A, ⊤)`.
+//!
+//! This is the relational core: [`TypingEnv`], [`Approx`] and [`TypingEnv::meet`]. Environment
+//! extensions, existentially quantified names under a lock, disjunctions with per-case
+//! extensions, and the level-based join build on it.
+
+mod approx;
+mod env;
+
+pub use approx::{Approx, Block, Desc, Fields, Imm, Name};
+pub use env::TypingEnv;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(env: &TypingEnv, approx: &Approx) -> String {
+        env.show(approx).to_string()
+    }
+
+    #[test]
+    fn the_first_meet_example_of_the_talk() {
+        // {x : (A, ⊤); y : ⊤}  =x ⊓ (=y, B)  →  {x : (=y, B); y : A}  =x
+        let mut env = TypingEnv::new();
+        let x = env.define("x", Approx::tuple([Approx::ctor("A"), Approx::Top]));
+        let y = env.define("y", Approx::Top);
+        assert_eq!(env.to_string(), "{x : (A, ⊤); y : ⊤}");
+        let constraint = Approx::tuple([Approx::Alias(y), Approx::ctor("B")]);
+        let (result, env) = env
+            .meet(&Approx::Alias(x), &constraint)
+            .expect("compatible");
+        assert_eq!(shown(&env, &result), "=x");
+        assert_eq!(env.to_string(), "{x : (=y, B); y : A}");
+    }
+
+    #[test]
+    fn the_second_meet_example_of_the_talk() {
+        // {x : (=y, ⊤); y : ⊤; z : A}  =x ⊓ (=z, ⊤)
+        //   →  {x : (=y, ⊤); y : A; z : =y | aliases : {y, z}}  =x
+        let mut env = TypingEnv::new();
+        let x = env.define("x", Approx::Top);
+        let y = env.define("y", Approx::Top);
+        let z = env.define("z", Approx::ctor("A"));
+        let env = env
+            .refine(x, &Approx::tuple([Approx::Alias(y), Approx::Top]))
+            .expect("compatible");
+        assert_eq!(env.to_string(), "{x : (=y, ⊤); y : ⊤; z : A}");
+        let constraint = Approx::tuple([Approx::Alias(z), Approx::Top]);
+        let (result, env) = env
+            .meet(&Approx::Alias(x), &constraint)
+            .expect("compatible");
+        assert_eq!(shown(&env, &result), "=x");
+        assert_eq!(
+            env.to_string(),
+            "{x : (=y, ⊤); y : A; z : =y | aliases : {y, z}}"
+        );
+    }
+
+    /// `let block = x, x in match block with A, A | B, B | A, B | B, A`: the mixed cases are
+    /// unreachable, the others refine `x`.
+    #[test]
+    fn field_to_field_proves_the_mixed_cases_unreachable() {
+        let mut env = TypingEnv::new();
+        let x = env.define("x", Approx::imms([Imm::ctor("A"), Imm::ctor("B")]));
+        let block = env.define("block", Approx::tuple([Approx::Alias(x), Approx::Alias(x)]));
+        let case = |a: &str, b: &str| {
+            env.refine(block, &Approx::tuple([Approx::ctor(a), Approx::ctor(b)]))
+        };
+        let both_a = case("A", "A").expect("reachable");
+        assert_eq!(shown(&both_a, &both_a.describe(x)), "A");
+        let both_b = case("B", "B").expect("reachable");
+        assert_eq!(shown(&both_b, &both_b.describe(x)), "B");
+        assert!(case("A", "B").is_none());
+        assert!(case("B", "A").is_none());
+    }
+
+    /// `let y = fst x in match y with A -> …`: in the branch, `x : (A, ⊤)`.
+    #[test]
+    fn a_branch_on_a_projection_refines_the_block() {
+        let mut env = TypingEnv::new();
+        let x = env.define("x", Approx::tuple([Approx::Top, Approx::Top]));
+        let y = env.define("y", Approx::Top);
+        // Binding `y = fst x` relates `x[0]` and `y`.
+        let env = env
+            .refine(x, &Approx::projection(0, 0, Approx::Alias(y)))
+            .expect("compatible");
+        assert_eq!(env.to_string(), "{x : (=y, ⊤); y : ⊤}");
+        let branch = env.refine(y, &Approx::ctor("A")).expect("reachable");
+        assert_eq!(branch.to_string(), "{x : (=y, ⊤); y : A}");
+        assert_eq!(shown(&branch, &branch.describe(x)), "(A, ⊤)");
+    }
+
+    /// `let block = x, y in fst block + snd block`: the projections read back `x` and `y`.
+    #[test]
+    fn projections_of_a_built_block_read_back_its_fields() {
+        let mut env = TypingEnv::new();
+        let x = env.define("x", Approx::Top);
+        let y = env.define("y", Approx::Top);
+        let block = env.define("block", Approx::tuple([Approx::Alias(x), Approx::Alias(y)]));
+        let a = env.define("a", Approx::Top);
+        let env = env
+            .refine(block, &Approx::projection(0, 0, Approx::Alias(a)))
+            .expect("compatible");
+        let b = {
+            let mut env = env.clone();
+            let b = env.define("b", Approx::Top);
+            let env = env
+                .refine(block, &Approx::projection(0, 1, Approx::Alias(b)))
+                .expect("compatible");
+            assert_eq!(env.canonical(a), x);
+            assert_eq!(env.canonical(b), y);
+            env
+        };
+        assert_eq!(
+            b.to_string(),
+            "{x : ⊤; y : ⊤; block : (=x, =y); a : =x; b : =y | aliases : {x, a}, {y, b}}"
+        );
+    }
+
+    #[test]
+    fn constants_are_canonical_names() {
+        let mut env = TypingEnv::new();
+        let x = env.define("x", Approx::Top);
+        let three = env.constant(Imm::Int(3));
+        let (result, env) = env
+            .meet(&Approx::Alias(x), &Approx::Alias(three))
+            .expect("compatible");
+        assert_eq!(shown(&env, &result), "=3");
+        assert_eq!(env.canonical(x), three);
+        assert_eq!(env.to_string(), "{x : =3 | aliases : {x, 3}}");
+        assert!(env.refine(x, &Approx::imm(Imm::Int(4))).is_none());
+    }
+
+    #[test]
+    fn shapes_tags_and_kinds_that_disagree_are_bottom() {
+        let mut env = TypingEnv::new();
+        let x = env.define("x", Approx::tuple([Approx::Top, Approx::Top]));
+        assert!(env.refine(x, &Approx::tuple([Approx::Top])).is_none());
+        assert!(
+            env.refine(x, &Approx::block(1, [Approx::Top, Approx::Top]))
+                .is_none()
+        );
+        assert!(
+            env.refine(x, &Approx::projection(0, 2, Approx::Top))
+                .is_none()
+        );
+        assert!(env.refine(x, &Approx::ctor("A")).is_none());
+        let partial = env
+            .refine(x, &Approx::projection(0, 1, Approx::ctor("B")))
+            .expect("compatible");
+        assert_eq!(partial.to_string(), "{x : (⊤, B)}");
+    }
+
+    #[test]
+    fn a_cycle_through_names_terminates() {
+        // x : (=x, ⊤), a block whose first field is itself.
+        let mut env = TypingEnv::new();
+        let x = env.define("x", Approx::Top);
+        let env = env
+            .refine(x, &Approx::tuple([Approx::Alias(x), Approx::Top]))
+            .expect("compatible");
+        let again = env
+            .refine(x, &Approx::tuple([Approx::Alias(x), Approx::ctor("A")]))
+            .expect("compatible");
+        assert_eq!(again.to_string(), "{x : (=x, A)}");
+    }
+}
