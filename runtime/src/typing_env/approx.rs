@@ -4,7 +4,7 @@
 //! turn — so `(=y, B)` says "a pair whose first field is `y`", which is how relations between
 //! fields and names are kept.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::Rc;
 
@@ -72,11 +72,49 @@ pub struct Block {
     pub fields: Fields,
 }
 
+/// An environment extension: constraints on names (each name's approximation), added to an
+/// environment together. A function's summary is one (`{result : (=x, =y)}`), and so is what a
+/// case of a disjunction knows besides its own value.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extension {
+    /// The constraints, by name.
+    pub constraints: BTreeMap<Name, Approx>,
+}
+
+impl Extension {
+    /// No constraint.
+    pub fn is_empty(&self) -> bool {
+        self.constraints.is_empty()
+    }
+
+    /// Both sets of constraints (where both constrain a name, both approximations must hold:
+    /// the environment they are added to meets them in turn).
+    pub fn and(&self, other: &Extension) -> Vec<(Name, Approx)> {
+        self.constraints
+            .iter()
+            .chain(&other.constraints)
+            .map(|(&n, a)| (n, a.clone()))
+            .collect()
+    }
+
+    /// The extension with every name renamed by `rename`.
+    pub fn rename(&self, rename: &dyn Fn(Name) -> Name) -> Extension {
+        Extension {
+            constraints: self
+                .constraints
+                .iter()
+                .map(|(&n, a)| (rename(n), a.rename(rename)))
+                .collect(),
+        }
+    }
+}
+
 /// A concrete description: what a canonical name (or a field) is known to be.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Desc {
-    /// One of these immediates (never empty: no immediate at all is bottom).
-    Imms(BTreeSet<Imm>),
+    /// One of these immediates (never empty: no immediate at all is bottom), each a case of a
+    /// disjunction with what else holds when the value is that one (often nothing).
+    Imms(BTreeMap<Imm, Extension>),
     /// A block of this shape.
     Block(Block),
 }
@@ -97,7 +135,7 @@ pub enum Approx {
 impl Approx {
     /// One immediate.
     pub fn imm(imm: Imm) -> Approx {
-        Approx::Known(Desc::Imms(BTreeSet::from([imm])))
+        Approx::Known(Desc::Imms(BTreeMap::from([(imm, Extension::default())])))
     }
 
     /// The constant constructor `name`.
@@ -107,11 +145,19 @@ impl Approx {
 
     /// Any of these immediates (bottom when there are none).
     pub fn imms(imms: impl IntoIterator<Item = Imm>) -> Approx {
-        let set: BTreeSet<Imm> = imms.into_iter().collect();
-        if set.is_empty() {
+        let cases: BTreeMap<Imm, Extension> = imms
+            .into_iter()
+            .map(|imm| (imm, Extension::default()))
+            .collect();
+        Approx::cases(cases)
+    }
+
+    /// A disjunction of immediates, each with its extension (bottom when there are none).
+    pub fn cases(cases: BTreeMap<Imm, Extension>) -> Approx {
+        if cases.is_empty() {
             Approx::Bottom
         } else {
-            Approx::Known(Desc::Imms(set))
+            Approx::Known(Desc::Imms(cases))
         }
     }
 
@@ -140,6 +186,31 @@ impl Approx {
     pub fn is_bottom(&self) -> bool {
         matches!(self, Approx::Bottom)
     }
+
+    /// The approximation with every name renamed by `rename`.
+    pub fn rename(&self, rename: &dyn Fn(Name) -> Name) -> Approx {
+        match self {
+            Approx::Bottom | Approx::Top => self.clone(),
+            Approx::Alias(n) => Approx::Alias(rename(*n)),
+            Approx::Known(Desc::Imms(cases)) => Approx::Known(Desc::Imms(
+                cases
+                    .iter()
+                    .map(|(imm, ext)| (imm.clone(), ext.rename(rename)))
+                    .collect(),
+            )),
+            Approx::Known(Desc::Block(block)) => Approx::Known(Desc::Block(Block {
+                tag: block.tag,
+                fields: match &block.fields {
+                    Fields::Full(fields) => {
+                        Fields::Full(fields.iter().map(|f| f.rename(rename)).collect())
+                    }
+                    Fields::Partial(known) => {
+                        Fields::Partial(known.iter().map(|(&i, f)| (i, f.rename(rename))).collect())
+                    }
+                },
+            })),
+        }
+    }
 }
 
 /// An approximation printed with the names of its environment.
@@ -158,9 +229,27 @@ impl fmt::Display for Shown<'_> {
             Approx::Bottom => f.write_str("⊥"),
             Approx::Top => f.write_str("⊤"),
             Approx::Alias(n) => write!(f, "={}", (self.name)(*n)),
-            Approx::Known(Desc::Imms(imms)) => {
-                let parts: Vec<String> = imms.iter().map(Imm::to_string).collect();
-                f.write_str(&parts.join(" | "))
+            Approx::Known(Desc::Imms(cases)) => {
+                let parts: Vec<String> = cases
+                    .iter()
+                    .map(|(imm, ext)| {
+                        if ext.is_empty() {
+                            return imm.to_string();
+                        }
+                        let constraints: Vec<String> = ext
+                            .constraints
+                            .iter()
+                            .map(|(&n, a)| format!("{} : {}", (self.name)(n), sub(a)))
+                            .collect();
+                        format!("{imm}{{{}}}", constraints.join("; "))
+                    })
+                    .collect();
+                let extended = cases.values().any(|e| !e.is_empty());
+                if extended && parts.len() > 1 {
+                    write!(f, "({})", parts.join(" | "))
+                } else {
+                    f.write_str(&parts.join(" | "))
+                }
             }
             Approx::Known(Desc::Block(block)) => {
                 if block.tag != 0 {

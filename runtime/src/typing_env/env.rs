@@ -4,7 +4,7 @@
 //! is a [`TypingEnv::meet`], which returns the refined approximation *and* the environment that
 //! the constraint refined.
 
-use super::approx::{Approx, Desc, Fields, Imm, Name, Shown};
+use super::approx::{Approx, Desc, Extension, Fields, Imm, Name, Shown};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::rc::Rc;
@@ -21,20 +21,26 @@ enum Kind {
 }
 
 #[derive(Clone, Debug)]
-struct Entry {
-    label: Rc<str>,
+pub(super) struct Entry {
+    pub(super) label: Rc<str>,
     kind: Kind,
     /// The next name towards the canonical element of the class, or `None` for a canonical one.
     parent: Option<Name>,
     /// A canonical name's description (never an alias); unused otherwise.
-    approx: Approx,
+    pub(super) approx: Approx,
 }
 
 /// A typing environment: names → approximations, plus must-alias classes.
+///
+/// It also keeps its history: the names it defined or changed, in order. An environment derived
+/// from another (by [`define`](Self::define) and [`meet`](Self::meet)) extends its history, so
+/// a join over a common ancestor reads what each branch changed from the history's tail instead
+/// of comparing whole environments.
 #[derive(Clone, Debug, Default)]
 pub struct TypingEnv {
-    entries: Vec<Entry>,
+    pub(super) entries: Vec<Entry>,
     constants: BTreeMap<Imm, Name>,
+    pub(super) history: Vec<Name>,
 }
 
 impl TypingEnv {
@@ -51,6 +57,7 @@ impl TypingEnv {
             parent: None,
             approx: Approx::Top,
         });
+        self.history.push(name);
         // Defining a name is a constraint on a name that could be anything; `Top ⊓ a` never
         // fails unless `a` itself is bottom.
         if self
@@ -169,6 +176,7 @@ impl TypingEnv {
                 self.entries[other.index()].parent = Some(keep);
                 self.entries[other.index()].approx = Approx::Top;
                 self.entries[keep.index()].approx = met;
+                self.history.extend([other, keep]);
                 Approx::Alias(keep)
             }
             (Approx::Alias(x), known) | (known, Approx::Alias(x)) => {
@@ -183,11 +191,29 @@ impl TypingEnv {
                 if met.is_bottom() {
                     return Approx::Bottom;
                 }
-                self.entries[x.index()].approx = met;
+                if self.entries[x.index()].approx != met {
+                    self.entries[x.index()].approx = met;
+                    self.history.push(x);
+                }
                 Approx::Alias(x)
             }
             (Approx::Known(p), Approx::Known(q)) => self.meet_desc(p, q, busy),
         }
+    }
+
+    /// Whether `name` is a constant.
+    pub fn is_constant(&self, name: Name) -> bool {
+        matches!(self.entries[name.index()].kind, Kind::Constant(_))
+    }
+
+    /// How many names the environment has.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the environment has no name.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 
     /// Whether `a` should be the canonical element of a class merged with `b`'s: a constant
@@ -203,7 +229,29 @@ impl TypingEnv {
 
     fn meet_desc(&mut self, p: &Desc, q: &Desc, busy: &mut Vec<Name>) -> Approx {
         match (p, q) {
-            (Desc::Imms(a), Desc::Imms(b)) => Approx::imms(a.intersection(b).cloned()),
+            (Desc::Imms(a), Desc::Imms(b)) => {
+                let mut cases: BTreeMap<Imm, Extension> = BTreeMap::new();
+                for (imm, ext) in a {
+                    if let Some(other) = b.get(imm) {
+                        let constraints = ext.and(other).into_iter().collect();
+                        cases.insert(imm.clone(), Extension { constraints });
+                    }
+                }
+                // One case left: what it knows now holds outright.
+                if cases.len() == 1 {
+                    let (imm, ext) = cases.pop_first().expect("one case");
+                    for (name, approx) in ext.constraints {
+                        if self
+                            .meet_in(&Approx::Alias(name), &approx, busy)
+                            .is_bottom()
+                        {
+                            return Approx::Bottom;
+                        }
+                    }
+                    return Approx::imm(imm);
+                }
+                Approx::cases(cases)
+            }
             (Desc::Block(a), Desc::Block(b)) => {
                 if a.tag != b.tag {
                     return Approx::Bottom;

@@ -6,15 +6,19 @@
 //! environment the constraint refined — which is how a branch on `y = A` after `y = fst x`
 //! teaches the environment that `x : (A, ⊤)`.
 //!
-//! This is the relational core: [`TypingEnv`], [`Approx`] and [`TypingEnv::meet`]. Environment
-//! extensions, existentially quantified names under a lock, disjunctions with per-case
-//! extensions, and the level-based join build on it.
+//! Disjunctions of immediates carry an [`Extension`] per case (what else holds when the value is
+//! that one), lifted into the environment when a meet leaves one case. An environment keeps the
+//! history of the names it changed, so [`TypingEnv::join`] over a common ancestor only joins
+//! what the branches changed, expanding the names they defined. Function summaries are
+//! extensions ([`TypingEnv::summary`], [`TypingEnv::apply_summary`]).
 
 mod approx;
 mod env;
+mod join;
 
-pub use approx::{Approx, Block, Desc, Fields, Imm, Name};
+pub use approx::{Approx, Block, Desc, Extension, Fields, Imm, Name};
 pub use env::TypingEnv;
+pub use join::Branch;
 
 #[cfg(test)]
 mod tests {
@@ -169,5 +173,140 @@ mod tests {
             .refine(x, &Approx::tuple([Approx::Alias(x), Approx::ctor("A")]))
             .expect("compatible");
         assert_eq!(again.to_string(), "{x : (=x, A)}");
+    }
+
+    /// `let tag, arg = if cond then A, y else B, z in …`: the join keeps which `arg` goes with
+    /// which tag, and a later `tag = A` gives back `arg = y`.
+    #[test]
+    fn variant_unboxing_keeps_each_case_s_argument() {
+        let mut env = TypingEnv::new();
+        let cond = env.define("cond", Approx::imms([Imm::Int(0), Imm::Int(1)]));
+        let y = env.define("y", Approx::Top);
+        let z = env.define("z", Approx::Top);
+        let then = env
+            .refine(cond, &Approx::imm(Imm::Int(1)))
+            .expect("reachable");
+        let otherwise = env
+            .refine(cond, &Approx::imm(Imm::Int(0)))
+            .expect("reachable");
+        let then_args = [Approx::ctor("A"), Approx::Alias(y)];
+        let else_args = [Approx::ctor("B"), Approx::Alias(z)];
+        let (joined, params) = env.join(
+            &[
+                Branch {
+                    env: &then,
+                    args: &then_args,
+                },
+                Branch {
+                    env: &otherwise,
+                    args: &else_args,
+                },
+            ],
+            &["tag", "arg"],
+        );
+        let (tag, arg) = (params[0], params[1]);
+        let shown = |env: &TypingEnv| {
+            format!(
+                "{{arg : {}; tag : {}}}",
+                env.show(&env.approx_of(arg)),
+                env.show(&env.approx_of(tag))
+            )
+        };
+        assert_eq!(
+            shown(&joined),
+            "{arg : ⊤; tag : (A{arg : =y} | B{arg : =z})}"
+        );
+        // The condition is back to either value after the join.
+        assert_eq!(joined.show(&joined.approx_of(cond)).to_string(), "0 | 1");
+        let case_a = joined.refine(tag, &Approx::ctor("A")).expect("reachable");
+        assert_eq!(case_a.canonical(arg), y);
+        let case_b = joined.refine(tag, &Approx::ctor("B")).expect("reachable");
+        assert_eq!(case_b.canonical(arg), z);
+        assert!(joined.refine(tag, &Approx::ctor("C")).is_none());
+    }
+
+    /// `let f x y = (x, y)` has the summary `{result : (=x, =y)}`; applied at `let r = f a b`,
+    /// it tells the caller that `fst r` is `a`.
+    #[test]
+    fn a_function_summary_refines_the_caller() {
+        let mut callee = TypingEnv::new();
+        let x = callee.define("x", Approx::Top);
+        let y = callee.define("y", Approx::Top);
+        let result = callee.define(
+            "result",
+            Approx::tuple([Approx::Alias(x), Approx::Alias(y)]),
+        );
+        let summary = callee.summary(&[x, y], result);
+        let shown: Vec<String> = summary
+            .constraints
+            .iter()
+            .map(|(&n, a)| format!("{} : {}", callee.label(n), callee.show(a)))
+            .collect();
+        assert_eq!(format!("{{{}}}", shown.join("; ")), "{result : (=x, =y)}");
+
+        let mut caller = TypingEnv::new();
+        let a = caller.define("a", Approx::ctor("A"));
+        let b = caller.define("b", Approx::Top);
+        let r = caller.define("r", Approx::Top);
+        let caller = caller
+            .apply_summary(&summary, &[x, y], &[a, b], r, result)
+            .expect("the call returns");
+        assert_eq!(caller.to_string(), "{a : A; b : ⊤; r : (=a, =b)}");
+        let mut caller = caller;
+        let first = caller.define("first", Approx::Top);
+        let caller = caller
+            .refine(r, &Approx::projection(0, 0, Approx::Alias(first)))
+            .expect("compatible");
+        assert_eq!(caller.canonical(first), a);
+        assert_eq!(caller.show(&caller.describe(first)).to_string(), "A");
+    }
+
+    /// Only what both branches know survives: a name both refine to the same value keeps it,
+    /// names the branches defined are expanded, and a dead branch does not count.
+    #[test]
+    fn joins_keep_what_every_live_branch_knows() {
+        let mut env = TypingEnv::new();
+        let x = env.define("x", Approx::Top);
+        let y = env.define("y", Approx::Top);
+        let left = env.refine(x, &Approx::ctor("A")).expect("reachable");
+        let mut right = env.refine(x, &Approx::ctor("A")).expect("reachable");
+        let t = right.define("t", Approx::tuple([Approx::Alias(y), Approx::ctor("B")]));
+        let dead = env
+            .refine(x, &Approx::tuple([]))
+            .and_then(|e| e.refine(x, &Approx::ctor("A")));
+        assert!(dead.is_none());
+        let left_args = [Approx::tuple([Approx::Alias(y), Approx::ctor("B")])];
+        let right_args = [Approx::Alias(t)];
+        let (joined, params) = env.join(
+            &[
+                Branch {
+                    env: &left,
+                    args: &left_args,
+                },
+                Branch {
+                    env: &right,
+                    args: &right_args,
+                },
+            ],
+            &["p"],
+        );
+        assert_eq!(joined.to_string(), "{x : A; y : ⊤; p : (=y, B)}");
+        let _ = params;
+        // With different values, nothing about them survives.
+        let other = env.refine(x, &Approx::ctor("C")).expect("reachable");
+        let (joined, _) = env.join(
+            &[
+                Branch {
+                    env: &left,
+                    args: &[Approx::Alias(y)],
+                },
+                Branch {
+                    env: &other,
+                    args: &[Approx::ctor("B")],
+                },
+            ],
+            &["q"],
+        );
+        assert_eq!(joined.to_string(), "{x : A | C; y : ⊤; q : ⊤}");
     }
 }
