@@ -54,11 +54,14 @@ pub enum AnalysisName {
     Useless,
     /// Strict parameters of kernel terms (`dsl-examples/dom/strictness.dom`).
     Strict,
+    /// The Flambda 2 typing environment (`absinthe::typing_env`): approximations, must-alias
+    /// classes and the meets branches add, over each function in SSA form.
+    TypingEnv,
 }
 
 impl AnalysisName {
     /// Every analysis, in the order `--help` lists them.
-    pub const ALL: [AnalysisName; 19] = [
+    pub const ALL: [AnalysisName; 20] = [
         AnalysisName::Const,
         AnalysisName::Sccp,
         AnalysisName::Interval,
@@ -78,6 +81,7 @@ impl AnalysisName {
         AnalysisName::Biv,
         AnalysisName::Useless,
         AnalysisName::Strict,
+        AnalysisName::TypingEnv,
     ];
 
     /// The name used on the command line and in JSON output.
@@ -102,6 +106,7 @@ impl AnalysisName {
             AnalysisName::Biv => "biv",
             AnalysisName::Useless => "useless",
             AnalysisName::Strict => "strict",
+            AnalysisName::TypingEnv => "typing-env",
         }
     }
 
@@ -180,6 +185,9 @@ impl AnalysisName {
             AnalysisName::Biv => "basic induction parameters of kernel terms, from induction.dom",
             AnalysisName::Useless => "useless parameters of kernel terms, from dependence.dom",
             AnalysisName::Strict => "strict parameters of kernel terms, from strictness.dom",
+            AnalysisName::TypingEnv => {
+                "the Flambda 2 typing environment: shapes, aliases, branch refinement"
+            }
         }
     }
 }
@@ -223,6 +231,10 @@ pub trait Analysis: Copy + fmt::Display + 'static {
     fn declared_limits(self) -> Option<Limits>;
     /// Calls `f` with the analysis's value domain.
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output;
+    /// Whether this is the typing environment, a relational domain with a driver of its own.
+    fn typing_env(self) -> bool {
+        false
+    }
 
     /// The analysis called `name`, if any.
     fn parse(name: &str) -> Option<Self> {
@@ -280,6 +292,9 @@ impl Analysis for AnalysisName {
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {
         AnalysisName::dispatch(self, f)
     }
+    fn typing_env(self) -> bool {
+        self == AnalysisName::TypingEnv
+    }
 }
 
 /// Something to do with an analysis's value domain, whichever it is: [`AnalysisName::dispatch`]
@@ -315,8 +330,9 @@ impl AnalysisName {
             AnalysisName::Biv => f.run::<dom::induction::Induction>(),
             AnalysisName::Useless => f.run::<dom::dependence::Dependence>(),
             AnalysisName::Strict => f.run::<dom::strictness::Strictness>(),
-            // The control-flow facts need no task; callers check for `cfa` first.
-            AnalysisName::Cfa => f.run::<Flat<i64>>(),
+            // The control-flow facts need no task, and the typing environment is relational:
+            // callers check for `cfa` and `typing-env` first.
+            AnalysisName::Cfa | AnalysisName::TypingEnv => f.run::<Flat<i64>>(),
         }
     }
 }

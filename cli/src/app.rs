@@ -178,6 +178,9 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
         Ok(analysis) => analysis,
         Err(code) => return code,
     };
+    if analysis.typing_env() {
+        return verify_typing(args);
+    }
     if let Some(path) = args.file.as_ref().filter(|p| kernel::is_kernel_file(p)) {
         return verify_kernel(path, args, analysis);
     }
@@ -240,6 +243,9 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
         Ok(analysis) => analysis,
         Err(code) => return code,
     };
+    if analysis.typing_env() {
+        return analyze_typing(args);
+    }
     if let Some(path) = args.file.as_ref().filter(|p| crate::is_llvm_file(p)) {
         return analyze_llvm(path, args, analysis);
     }
@@ -511,5 +517,51 @@ pub fn hosted_main<A: Analysis>() -> ExitCode {
     match hosted.command {
         HostedCommand::Analyze(args) => analyze(&args, first),
         HostedCommand::Verify(args) => verify(&args, first),
+    }
+}
+
+/// `analyze --analysis typing-env`: toy programs and core-IR modules only.
+fn analyze_typing(args: &AnalyzeArgs) -> ExitCode {
+    if let Some(path) = args
+        .file
+        .as_ref()
+        .filter(|p| crate::is_llvm_file(p) || kernel::is_kernel_file(p))
+    {
+        eprintln!(
+            "{}: error: `typing-env` runs on toy programs and core-IR modules",
+            path.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let input = match load(args.file.as_ref()) {
+        Ok(input) => input,
+        Err(code) => return code,
+    };
+    print!("{}", crate::typing::run(&input, format_of(args)).output);
+    ExitCode::SUCCESS
+}
+
+/// `verify --analysis typing-env`: every function run on random arguments, every value checked
+/// against the environment at its point.
+fn verify_typing(args: &VerifyArgs) -> ExitCode {
+    let input = match load(args.file.as_ref()) {
+        Ok(input) => input,
+        Err(code) => return code,
+    };
+    let check = crate::typing::verify(&input, args.runs, args.seed, args.max_steps);
+    for violation in &check.violations {
+        println!("violation: {violation}");
+    }
+    println!(
+        "{} runs and {} values checked: {} violation{}",
+        check.runs,
+        check.values,
+        check.violations.len(),
+        if check.violations.len() == 1 { "" } else { "s" }
+    );
+    if check.violations.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }

@@ -15,6 +15,7 @@ pub mod kernel;
 pub mod llvm;
 pub mod progress;
 pub mod render;
+pub mod typing;
 pub mod verify;
 
 /// Whether `path` names an LLVM module (`.ll` text or `.bc` bitcode), which `analyze` hands to

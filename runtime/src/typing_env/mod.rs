@@ -14,10 +14,12 @@
 
 mod approx;
 mod env;
+mod flow;
 mod join;
 
 pub use approx::{Approx, Block, Desc, Extension, Fields, Imm, Name};
 pub use env::TypingEnv;
+pub use flow::{BlockEnvs, ConcreteValue, EnvSolution, admits, analyze};
 pub use join::Branch;
 
 #[cfg(test)]

@@ -1,0 +1,87 @@
+//! The typing environment (`--analysis typing-env`) on the talk's examples written in the core
+//! IR, and checked against concrete runs of random modules with blocks, tags, closures and calls.
+
+use absinthe_cli::driver::{Format, Input};
+use absinthe_cli::typing;
+use std::path::Path;
+
+fn sample() -> Input {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ir/test_data/typing.air");
+    Input::load(&path).expect("the sample parses")
+}
+
+/// The line of `output` that starts (after indentation) with `code`.
+fn line<'a>(output: &'a str, function: &str, code: &str) -> &'a str {
+    let body = output
+        .split("\nfn ")
+        .find(|f| f.starts_with(function))
+        .unwrap_or_else(|| panic!("no function `{function}` in\n{output}"));
+    body.lines()
+        .find(|l| l.trim_start().starts_with(code))
+        .unwrap_or_else(|| panic!("no `{code}` in\n{body}"))
+}
+
+/// The environment printed on a line.
+fn env(line: &str) -> &str {
+    line.split("│ ")
+        .nth(1)
+        .expect("an annotated line")
+        .trim_end()
+}
+
+#[test]
+fn the_talk_s_examples_in_the_core_ir() {
+    let output = typing::run(&sample(), Format::Text).output;
+    // `let y = fst x in match y with A -> …`: `y` is `x`'s first field, and in the branch
+    // where it is `A` (0) so is that field.
+    assert_eq!(
+        env(line(&output, "fst_branch", "br y_1 == 0")),
+        "{x0 : ⊤; x1 : ⊤; x_1 : (=x0, =x1); y_1 : =x0 | aliases : {x0, y_1}}"
+    );
+    assert!(env(line(&output, "fst_branch", "z_1 = x_1[0]")).contains("y_1 : =0"));
+    // The pair of one variable matched on (A, B) or (B, A) is dead.
+    assert_eq!(
+        env(line(&output, "field_to_field", "ret 12")),
+        "unreachable"
+    );
+    assert!(env(line(&output, "field_to_field", "ret 10")).starts_with("{v : 0;"));
+    assert!(env(line(&output, "field_to_field", "ret 11")).starts_with("{v : 1;"));
+    // Variant unboxing: each tag keeps its argument.
+    assert_eq!(
+        env(line(&output, "unbox", "br tag_3 == 0")),
+        "{c : ⊤; y : ⊤; z : ⊤; tag_3 : (0{arg_3 : =y} | 1{arg_3 : =z}); arg_3 : ⊤}"
+    );
+    assert!(env(line(&output, "unbox", "ret arg_3")).contains("arg_3 : =y"));
+}
+
+#[test]
+fn the_sample_agrees_with_its_runs() {
+    let check = typing::verify(&sample(), 200, 1, 10_000);
+    assert!(check.violations.is_empty(), "{:#?}", check.violations);
+    assert!(check.values > 1000, "{check:?}");
+}
+
+#[test]
+fn random_modules_agree_with_their_runs() {
+    use absinthe_ir::generate::{ModuleConfig, random_module};
+    let config = ModuleConfig::default();
+    let (mut runs, mut values) = (0, 0);
+    for seed in 0..1000 {
+        let module = random_module(seed, &config);
+        let text = module.to_string();
+        let input = Input::Air {
+            file: format!("<random {seed}>"),
+            module,
+        };
+        let check = typing::verify(&input, 4, seed, 2_000);
+        assert!(
+            check.violations.is_empty(),
+            "seed {seed}: {:#?}\n{text}",
+            check.violations
+        );
+        runs += check.runs;
+        values += check.values;
+    }
+    eprintln!("1000 random modules: {runs} runs, {values} values checked");
+    assert!(values > 100_000, "{values} values");
+}

@@ -1,0 +1,473 @@
+//! The typing environment over a function in SSA form, as a simplifier walks it: one pass in
+//! reverse post-order, no fixpoint (the domain has no widening, as the talk says). A block's
+//! environment extends its immediate dominator's: with one live incoming edge it is that edge's
+//! environment (refined by the branch taken); with several it is the [join](TypingEnv::join) of
+//! the edges over the immediate dominator, which defines the block's φs; a loop head defines its
+//! φs as `⊤`. Statements define their names: `x = block t [a, b]` is `x : t(=a, =b)`, `x = a[i]`
+//! relates `a`'s field to `x` (when `a`'s tag is known), `x = y` is an alias, integer
+//! arithmetic folds small sets of immediates, `tag`, `isblock`, branches and switches read and
+//! refine what is known.
+
+use super::approx::{Approx, Desc, Fields, Imm, Name};
+use super::env::TypingEnv;
+use super::join::Branch;
+use crate::cfg::{Dominators, reverse_post_order};
+use crate::program::{BlockId, Cfg, Cond, NameId, Op, Operand, Program, Rhs, Stmt, Terminator};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The most immediates a set keeps when arithmetic combines two sets.
+const MAX_IMMS: usize = 8;
+
+/// What the pass knows at each point of a function.
+#[derive(Clone, Debug)]
+pub struct EnvSolution {
+    /// Per block: `None` when no live edge reaches it, else the environment on entry (φs
+    /// defined) and after each statement.
+    pub blocks: Vec<Option<BlockEnvs>>,
+}
+
+/// The environments of one reached block.
+#[derive(Clone, Debug)]
+pub struct BlockEnvs {
+    /// On entry, after the φs.
+    pub entry: TypingEnv,
+    /// After each statement.
+    pub after: Vec<TypingEnv>,
+    /// The environment's name of every program name defined so far (dominating definitions).
+    pub names: BTreeMap<NameId, Name>,
+}
+
+impl BlockEnvs {
+    /// The environment before statement `index` (`index` equal to the statement count: before
+    /// the terminator).
+    pub fn before(&self, index: usize) -> &TypingEnv {
+        match index {
+            0 => &self.entry,
+            i => &self.after[i - 1],
+        }
+    }
+}
+
+/// Runs the pass over `program`, which must be in SSA form (every name defined once).
+pub fn analyze<P: Program + Cfg + ?Sized>(program: &P) -> EnvSolution {
+    assert!(program.is_ssa(), "the typing environment runs on SSA form");
+    let n = program.block_count();
+    let dominators = Dominators::new(program);
+    let order = reverse_post_order(program);
+    let position: BTreeMap<BlockId, usize> =
+        order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let mut blocks: Vec<Option<BlockEnvs>> = vec![None; n];
+    // The environment and names at the end of each processed block.
+    let mut exits: Vec<Option<(TypingEnv, BTreeMap<NameId, Name>)>> = vec![None; n];
+    for &b in &order {
+        let (env, names) = if b == program.entry() {
+            let mut env = TypingEnv::new();
+            let mut names = BTreeMap::new();
+            for &p in program.params().iter().chain(program.captures()) {
+                names.insert(p, env.define(program.name(p), Approx::Top));
+            }
+            (env, names)
+        } else {
+            let Some(idom) = dominators.idom(b) else {
+                continue;
+            };
+            let Some((ancestor, ancestor_names)) = exits[idom.index()].clone() else {
+                continue;
+            };
+            let preds = program.predecessors(b);
+            let loop_head = preds
+                .iter()
+                .any(|p| position.get(p).is_none_or(|&i| i >= position[&b]));
+            // The live edges into `b`, each with its environment (refined by the branch).
+            let mut edges: Vec<(BlockId, TypingEnv)> = Vec::new();
+            if !loop_head {
+                for &p in preds.iter().collect::<BTreeSet<_>>() {
+                    let Some((exit, names)) = &exits[p.index()] else {
+                        continue;
+                    };
+                    if let Some(env) = edge_env(program, p, b, exit, names) {
+                        edges.push((p, env));
+                    }
+                }
+                if edges.is_empty() {
+                    continue;
+                }
+            }
+            let phis = program.phis(b);
+            let mut names = ancestor_names.clone();
+            let env = match edges.as_slice() {
+                [(p, env)] if phis.is_empty() || preds.len() == 1 => {
+                    let mut env = env.clone();
+                    let edge_names = &exits[p.index()].as_ref().expect("processed").1;
+                    for phi in phis {
+                        let arg = phi.incoming.iter().find(|(from, _)| from == p);
+                        let approx =
+                            arg.map_or(Approx::Top, |(_, o)| operand(&mut env, edge_names, *o));
+                        names.insert(phi.dest, env.define(program.name(phi.dest), approx));
+                    }
+                    env
+                }
+                _ if loop_head => {
+                    let mut env = ancestor.clone();
+                    for phi in phis {
+                        names.insert(phi.dest, env.define(program.name(phi.dest), Approx::Top));
+                    }
+                    env
+                }
+                _ => {
+                    let labels: Vec<&str> = phis.iter().map(|phi| program.name(phi.dest)).collect();
+                    let mut args: Vec<Vec<Approx>> = Vec::new();
+                    let mut envs: Vec<TypingEnv> = Vec::new();
+                    for (p, env) in &edges {
+                        let mut env = env.clone();
+                        let edge_names = &exits[p.index()].as_ref().expect("processed").1;
+                        let row = phis
+                            .iter()
+                            .map(|phi| {
+                                phi.incoming
+                                    .iter()
+                                    .find(|(from, _)| from == p)
+                                    .map_or(Approx::Top, |(_, o)| operand(&mut env, edge_names, *o))
+                            })
+                            .collect();
+                        args.push(row);
+                        envs.push(env);
+                    }
+                    let branches: Vec<Branch<'_>> = envs
+                        .iter()
+                        .zip(&args)
+                        .map(|(env, args)| Branch { env, args })
+                        .collect();
+                    let (env, params) = ancestor.join(&branches, &labels);
+                    for (phi, param) in phis.iter().zip(params) {
+                        names.insert(phi.dest, param);
+                    }
+                    env
+                }
+            };
+            (env, names)
+        };
+        let mut names = names;
+        let mut current = env.clone();
+        let mut after = Vec::new();
+        for stmt in program.stmts(b) {
+            current = statement(program, &current, &mut names, stmt);
+            after.push(current.clone());
+        }
+        exits[b.index()] = Some((current, names.clone()));
+        blocks[b.index()] = Some(BlockEnvs {
+            entry: env,
+            after,
+            names,
+        });
+    }
+    EnvSolution { blocks }
+}
+
+/// The approximation of an operand: a constant's predefined name, or the name's alias.
+fn operand(env: &mut TypingEnv, names: &BTreeMap<NameId, Name>, o: Operand) -> Approx {
+    match o {
+        Operand::Int(v) => Approx::Alias(env.constant(Imm::Int(v))),
+        Operand::Name(n) => names.get(&n).map_or(Approx::Top, |&m| Approx::Alias(m)),
+    }
+}
+
+/// The integers `approx` may be, if it is a known set of them.
+fn ints(env: &TypingEnv, approx: &Approx) -> Option<BTreeSet<i64>> {
+    match env.expand(approx, 1) {
+        Approx::Known(Desc::Imms(cases)) => cases
+            .keys()
+            .map(|imm| match imm {
+                Imm::Int(v) => Some(*v),
+                Imm::Ctor(_) => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// `op` over every pair of known integers, when there are few enough and none traps.
+fn fold(op: Op, a: &BTreeSet<i64>, b: &BTreeSet<i64>) -> Approx {
+    let mut out = BTreeSet::new();
+    for &x in a {
+        for &y in b {
+            match op.eval(x, y) {
+                Some(v) => {
+                    out.insert(v);
+                }
+                None => return Approx::Top,
+            }
+            if out.len() > MAX_IMMS {
+                return Approx::Top;
+            }
+        }
+    }
+    Approx::imms(out.into_iter().map(Imm::Int))
+}
+
+fn statement<P: Program + ?Sized>(
+    program: &P,
+    env: &TypingEnv,
+    names: &mut BTreeMap<NameId, Name>,
+    stmt: &Stmt,
+) -> TypingEnv {
+    let Stmt::Assign { dest, rhs } = stmt else {
+        return env.clone();
+    };
+    let mut env = env.clone();
+    let label = program.name(*dest);
+    let approx = match rhs {
+        Rhs::Use(o) => operand(&mut env, names, *o),
+        Rhs::Binary(op, a, b) => {
+            let (a, b) = (operand(&mut env, names, *a), operand(&mut env, names, *b));
+            match (ints(&env, &a), ints(&env, &b)) {
+                (Some(a), Some(b)) => fold(*op, &a, &b),
+                _ => Approx::Top,
+            }
+        }
+        Rhs::Block(tag, fields) => {
+            let fields: Vec<Approx> = fields
+                .iter()
+                .map(|&o| operand(&mut env, names, o))
+                .collect();
+            Approx::block(*tag, fields)
+        }
+        Rhs::Field(a, index) => {
+            let a = operand(&mut env, names, *a);
+            let x = env.define(label, Approx::Top);
+            names.insert(*dest, x);
+            let relation = match (&a, env.expand(&a, 1)) {
+                (Approx::Alias(block), Approx::Known(Desc::Block(known))) => Some((
+                    *block,
+                    Approx::projection(known.tag, *index as usize, Approx::Alias(x)),
+                )),
+                _ => None,
+            };
+            return match relation {
+                Some((block, projection)) => env.refine(block, &projection).unwrap_or_else(|| {
+                    // The read traps: nothing after it runs.
+                    bottom(&env, x)
+                }),
+                None => env,
+            };
+        }
+        Rhs::Tag(a) => {
+            let a = operand(&mut env, names, *a);
+            match env.expand(&a, 1) {
+                Approx::Known(Desc::Block(known)) => Approx::imm(Imm::Int(i64::from(known.tag))),
+                _ => Approx::Top,
+            }
+        }
+        Rhs::IsBlock(a) => {
+            let a = operand(&mut env, names, *a);
+            match env.expand(&a, 1) {
+                Approx::Known(Desc::Block(_)) => Approx::imm(Imm::Int(1)),
+                Approx::Known(Desc::Imms(_)) => Approx::imm(Imm::Int(0)),
+                _ => Approx::Top,
+            }
+        }
+        Rhs::Select(_, _, _)
+        | Rhs::New
+        | Rhs::Load(_, _)
+        | Rhs::Call(_, _)
+        | Rhs::Closure(_, _)
+        | Rhs::Apply(_, _) => Approx::Top,
+    };
+    let x = env.define(label, approx);
+    names.insert(*dest, x);
+    env
+}
+
+/// `env` with `x` bottom: what follows is unreachable.
+fn bottom(env: &TypingEnv, x: Name) -> TypingEnv {
+    let mut env = env.clone();
+    env.entries[x.index()].approx = Approx::Bottom;
+    env
+}
+
+/// The environment along the edge `from → to`: `from`'s exit refined by the branch taken, or
+/// `None` when the edge cannot be taken.
+fn edge_env<P: Program + Cfg + ?Sized>(
+    program: &P,
+    from: BlockId,
+    to: BlockId,
+    exit: &TypingEnv,
+    names: &BTreeMap<NameId, Name>,
+) -> Option<TypingEnv> {
+    if exit.is_bottom() {
+        return None;
+    }
+    let mut env = exit.clone();
+    match program.terminator(from) {
+        Terminator::Branch {
+            cond,
+            then_to,
+            else_to,
+        } => {
+            if then_to == else_to {
+                return Some(env);
+            }
+            let taken = *then_to == to;
+            match cond {
+                Cond::NonZero(a) => {
+                    let a = operand(&mut env, names, *a);
+                    refine_compare(&env, Op::Ne, &a, &Approx::imm(Imm::Int(0)), taken)
+                }
+                Cond::Compare(op, a, b) => {
+                    let (a, b) = (operand(&mut env, names, *a), operand(&mut env, names, *b));
+                    refine_compare(&env, *op, &a, &b, taken)
+                }
+            }
+        }
+        Terminator::Switch { on, cases, default } => {
+            let on = operand(&mut env, names, *on);
+            let hits: Vec<i64> = cases
+                .iter()
+                .filter(|(_, target)| *target == to)
+                .map(|(v, _)| *v)
+                .collect();
+            let missed: Vec<i64> = cases
+                .iter()
+                .take_while(|(_, target)| *target != to)
+                .map(|(v, _)| *v)
+                .collect();
+            let mut reached = Vec::new();
+            // A case reaching `to` (only if no earlier case took the value).
+            for v in hits {
+                if !missed.contains(&v) {
+                    reached.push(v);
+                }
+            }
+            let by_default = *default == to;
+            match (reached.is_empty(), by_default) {
+                // Only these cases reach `to`: `on` is one of them, known set or not.
+                (false, false) => match (&on, ints(&env, &on)) {
+                    (Approx::Alias(name), None) => {
+                        env.refine(*name, &Approx::imms(reached.iter().map(|&v| Imm::Int(v))))
+                    }
+                    _ => restrict(&env, &on, |v| reached.contains(&v)),
+                },
+                (true, true) => {
+                    let all: Vec<i64> = cases.iter().map(|(v, _)| *v).collect();
+                    exclude(&env, &on, &all)
+                }
+                (true, false) => None,
+                // Some cases and the default: only what the other targets take is excluded.
+                (false, true) => {
+                    let other: Vec<i64> = cases
+                        .iter()
+                        .filter(|(v, t)| *t != to && !reached.contains(v))
+                        .map(|(v, _)| *v)
+                        .collect();
+                    exclude(&env, &on, &other)
+                }
+            }
+        }
+        _ => Some(env),
+    }
+}
+
+/// `env` knowing that `on` is one of the integers `keep` accepts: when `on`'s set is known,
+/// filtered; otherwise, with a single accepted value, that value.
+fn restrict(env: &TypingEnv, on: &Approx, keep: impl Fn(i64) -> bool) -> Option<TypingEnv> {
+    let Approx::Alias(name) = on else {
+        return Some(env.clone());
+    };
+    match ints(env, on) {
+        Some(set) => {
+            let kept: Vec<Imm> = set.into_iter().filter(|&v| keep(v)).map(Imm::Int).collect();
+            env.refine(*name, &Approx::imms(kept))
+        }
+        None => Some(env.clone()),
+    }
+}
+
+/// `env` knowing that `on` is none of `values`.
+fn exclude(env: &TypingEnv, on: &Approx, values: &[i64]) -> Option<TypingEnv> {
+    restrict(env, on, |v| !values.contains(&v))
+}
+
+/// `env` knowing whether `a op b` holds (`taken`).
+fn refine_compare(
+    env: &TypingEnv,
+    op: Op,
+    a: &Approx,
+    b: &Approx,
+    taken: bool,
+) -> Option<TypingEnv> {
+    let (sa, sb) = (ints(env, a), ints(env, b));
+    let holds = |x: i64, y: i64| op.eval(x, y).is_some_and(|r| r != 0) == taken;
+    match (&sa, &sb) {
+        (Some(sa), Some(sb)) => {
+            if !sa.iter().any(|&x| sb.iter().any(|&y| holds(x, y))) {
+                return None;
+            }
+            let env = restrict(env, a, |x| sb.iter().any(|&y| holds(x, y)))?;
+            restrict(&env, b, |y| sa.iter().any(|&x| holds(x, y)))
+        }
+        // `a == c` (taken) makes `a` the constant.
+        (None, Some(sb))
+            if sb.len() == 1 && ((op == Op::Eq && taken) || (op == Op::Ne && !taken)) =>
+        {
+            match a {
+                Approx::Alias(name) => env.refine(*name, b),
+                _ => Some(env.clone()),
+            }
+        }
+        (Some(sa), None)
+            if sa.len() == 1 && ((op == Op::Eq && taken) || (op == Op::Ne && !taken)) =>
+        {
+            match b {
+                Approx::Alias(name) => env.refine(*name, a),
+                _ => Some(env.clone()),
+            }
+        }
+        _ => Some(env.clone()),
+    }
+}
+
+/// Whether the concrete `value` may be described by `approx` in `env`, for checking the pass
+/// against runs. `block` reads a heap block: its tag and fields, or `None` for an object or a
+/// closure (which only `⊤` describes).
+pub fn admits(env: &TypingEnv, approx: &Approx, value: &ConcreteValue, depth: usize) -> bool {
+    match env.expand(approx, 1) {
+        Approx::Top => true,
+        Approx::Bottom => false,
+        Approx::Alias(_) => true,
+        Approx::Known(Desc::Imms(cases)) => match value {
+            ConcreteValue::Int(v) => cases.contains_key(&Imm::Int(*v)),
+            _ => false,
+        },
+        Approx::Known(Desc::Block(known)) => match value {
+            ConcreteValue::Block(tag, fields) => {
+                if *tag != known.tag {
+                    return false;
+                }
+                if let Fields::Full(f) = &known.fields {
+                    if f.len() != fields.len() {
+                        return false;
+                    }
+                }
+                depth == 0
+                    || fields.iter().enumerate().all(|(i, v)| {
+                        known
+                            .fields
+                            .get(i)
+                            .is_none_or(|a| admits(env, a, v, depth - 1))
+                    })
+            }
+            _ => false,
+        },
+    }
+}
+
+/// A concrete value as [`admits`] reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConcreteValue {
+    /// An integer.
+    Int(i64),
+    /// A block: its tag and fields.
+    Block(u32, Vec<ConcreteValue>),
+    /// A heap object or a closure.
+    Other,
+}
