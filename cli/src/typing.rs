@@ -5,7 +5,7 @@
 use crate::driver::{Format, Input, Report};
 use crate::render::annotated;
 use absinthe::program::{BlockId, FuncId, NameId};
-use absinthe::typing_env::{self, Approx, ConcreteValue, EnvSolution, TypingEnv};
+use absinthe::typing_env::{self, Approx, ConcreteValue, EnvSolution, Summary, TypingEnv};
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::interp::{self, ObjectKind, Outcome, Value};
 use serde_json::json;
@@ -30,6 +30,47 @@ fn ssa_module(input: &Input) -> Module {
     }
 }
 
+/// Every function of `module` solved with its callees' summaries (a call in a cycle of calls
+/// gives `⊤`), callees first.
+pub fn solve_module(module: &Module) -> Vec<(EnvSolution, Option<Summary>)> {
+    struct Solver<'m> {
+        module: &'m Module,
+        done: Vec<Option<(EnvSolution, Option<Summary>)>>,
+        busy: Vec<bool>,
+    }
+    impl Solver<'_> {
+        fn solve(&mut self, f: usize) -> Option<Summary> {
+            if let Some((_, summary)) = &self.done[f] {
+                return summary.clone();
+            }
+            if self.busy.get(f).copied().unwrap_or(true) {
+                return None;
+            }
+            self.busy[f] = true;
+            let module = self.module;
+            let function = &module.functions[f];
+            let solution = typing_env::analyze_with(function, &mut |g| self.solve(g.index()));
+            let summary = typing_env::summarize(function, &solution);
+            self.done[f] = Some((solution, summary.clone()));
+            summary
+        }
+    }
+    let n = module.functions.len();
+    let mut solver = Solver {
+        module,
+        done: vec![None; n],
+        busy: vec![false; n],
+    };
+    for f in 0..n {
+        solver.solve(f);
+    }
+    solver
+        .done
+        .into_iter()
+        .map(|d| d.expect("every function solved"))
+        .collect()
+}
+
 /// The environment before each point of `function` (`None`: not reached), in the order the
 /// printed function lists its statements and terminators.
 fn points<'a>(
@@ -49,9 +90,11 @@ fn points<'a>(
 /// Runs the typing environment over every function of `input` and renders it.
 pub fn run(input: &Input, format: Format) -> Report {
     let module = ssa_module(input);
-    let solutions: Vec<EnvSolution> = module.functions.iter().map(typing_env::analyze).collect();
+    let solved = solve_module(&module);
+    let solutions: Vec<EnvSolution> = solved.iter().map(|(s, _)| s.clone()).collect();
+    let summaries: Vec<Option<Summary>> = solved.into_iter().map(|(_, s)| s).collect();
     let output = match format {
-        Format::Text => text(&module, &solutions),
+        Format::Text => text(&module, &solutions, &summaries),
         Format::Json => {
             let functions: Vec<_> = module
                 .functions
@@ -70,6 +113,11 @@ pub fn run(input: &Input, format: Format) -> Report {
                         .collect();
                     json!({ "name": function.name, "points": points })
                 })
+                .zip(&summaries)
+                .map(|(mut doc, summary)| {
+                    doc["summary"] = json!(summary.as_ref().map(|s| summary_text(&s.result, &[])));
+                    doc
+                })
                 .collect();
             let doc = json!({ "analysis": "typing-env", "functions": functions });
             format!(
@@ -85,9 +133,54 @@ pub fn run(input: &Input, format: Format) -> Report {
     }
 }
 
-fn text(module: &Module, solutions: &[EnvSolution]) -> String {
+/// A summary's result, its parameters by name: `(=x, =y)`.
+fn summary_text(result: &Approx, params: &[String]) -> String {
+    let mut env = TypingEnv::new();
+    for i in 0..params.len().max(max_name(result)) {
+        let label = params.get(i).cloned().unwrap_or_else(|| format!("p{i}"));
+        env.define(&label, Approx::Top);
+    }
+    env.show(result).to_string()
+}
+
+/// One more than the largest parameter position `approx` mentions.
+fn max_name(approx: &Approx) -> usize {
+    use absinthe::typing_env::{Desc, Fields};
+    match approx {
+        Approx::Alias(n) => n.index() + 1,
+        Approx::Known(Desc::Block(b)) => match &b.fields {
+            Fields::Full(f) => f.iter().map(max_name).max().unwrap_or(0),
+            Fields::Partial(k) => k.values().map(max_name).max().unwrap_or(0),
+        },
+        Approx::Known(Desc::Imms(cases)) => cases
+            .values()
+            .flat_map(|e| {
+                e.constraints
+                    .iter()
+                    .map(|(n, a)| (n.index() + 1).max(max_name(a)))
+            })
+            .max()
+            .unwrap_or(0),
+        Approx::Top | Approx::Bottom => 0,
+    }
+}
+
+fn text(module: &Module, solutions: &[EnvSolution], summaries: &[Option<Summary>]) -> String {
     let mut out = String::from("# analysis: typing-env (SSA form, one pass, no fixpoint)\n");
-    for (function, solution) in module.functions.iter().zip(solutions) {
+    for ((function, solution), summary) in module.functions.iter().zip(solutions).zip(summaries) {
+        let params: Vec<String> = function
+            .params
+            .iter()
+            .map(|p| function.names[p.index()].clone())
+            .collect();
+        match summary {
+            Some(s) => out.push_str(&format!(
+                "# {}: {{result : {}}}\n",
+                function.name,
+                summary_text(&s.result, &params)
+            )),
+            None => out.push_str(&format!("# {}: returns no value\n", function.name)),
+        }
         let mut printed = String::new();
         // Writing to a String cannot fail.
         let _ = absinthe_ir::air::print::write_function(&mut printed, module, function);
@@ -170,8 +263,9 @@ pub fn verify(input: &Input, runs: usize, seed: u64, max_steps: u64) -> TypingCh
         rng ^= rng << 17;
         rng
     };
+    let solved = solve_module(&module);
     for (f, function) in module.functions.iter().enumerate() {
-        let solution = typing_env::analyze(function);
+        let solution = &solved[f].0;
         for _ in 0..runs {
             let args: Vec<i64> = function
                 .params

@@ -52,6 +52,16 @@ fn the_talk_s_examples_in_the_core_ir() {
         "{c : ⊤; y : ⊤; z : ⊤; tag_3 : (0{arg_3 : =y} | 1{arg_3 : =z}); arg_3 : ⊤}"
     );
     assert!(env(line(&output, "unbox", "ret arg_3")).contains("arg_3 : =y"));
+    // `let f x y = (x, y)`: its summary, and the call that uses it.
+    assert!(
+        output.contains("\n# pair: {result : (=x, =y)}\n"),
+        "{output}"
+    );
+    assert_eq!(
+        env(line(&output, "caller", "first_1 = r_1[0]")),
+        "{a : ⊤; b : ⊤; r_1 : (=a, =b)}"
+    );
+    assert!(env(line(&output, "caller", "ret a")).starts_with("{a : =0;"));
 }
 
 #[test]

@@ -12,7 +12,9 @@ use super::approx::{Approx, Desc, Fields, Imm, Name};
 use super::env::TypingEnv;
 use super::join::Branch;
 use crate::cfg::{Dominators, reverse_post_order};
-use crate::program::{BlockId, Cfg, Cond, NameId, Op, Operand, Program, Rhs, Stmt, Terminator};
+use crate::program::{
+    BlockId, Cfg, Cond, FuncId, NameId, Op, Operand, Program, Rhs, Stmt, Terminator,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The most immediates a set keeps when arithmetic combines two sets.
@@ -48,8 +50,102 @@ impl BlockEnvs {
     }
 }
 
-/// Runs the pass over `program`, which must be in SSA form (every name defined once).
+/// What a function returns, in terms of its parameters: `Name(i)` in `result` stands for the
+/// `i`-th parameter (`(=x, =y)` for `let f x y = (x, y)`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The result's approximation.
+    pub result: Approx,
+}
+
+/// Runs the pass over `program`, which must be in SSA form (every name defined once); calls
+/// give `⊤`.
 pub fn analyze<P: Program + Cfg + ?Sized>(program: &P) -> EnvSolution {
+    analyze_with(program, &mut |_| None)
+}
+
+/// The summary of a function from its solution: the join of what its reachable `ret`s return,
+/// over its entry, in terms of its parameters; `None` when it never returns a value.
+pub fn summarize<P: Program + Cfg + ?Sized>(
+    program: &P,
+    solution: &EnvSolution,
+) -> Option<Summary> {
+    let entry = solution.blocks[program.entry().index()].as_ref()?;
+    let root = &entry.entry;
+    let mut envs: Vec<TypingEnv> = Vec::new();
+    let mut args: Vec<Vec<Approx>> = Vec::new();
+    for (b, envs_b) in solution.blocks.iter().enumerate() {
+        let Some(envs_b) = envs_b else { continue };
+        let Terminator::Return(Some(o)) = program.terminator(BlockId(b as u32)) else {
+            continue;
+        };
+        let mut exit = envs_b.after.last().unwrap_or(&envs_b.entry).clone();
+        if exit.is_bottom() {
+            continue;
+        }
+        args.push(vec![operand(&mut exit, &envs_b.names, *o)]);
+        envs.push(exit);
+    }
+    if envs.is_empty() {
+        return None;
+    }
+    let branches: Vec<Branch<'_>> = envs
+        .iter()
+        .zip(&args)
+        .map(|(env, args)| Branch { env, args })
+        .collect();
+    let (joined, result) = root.join(&branches, &["result"]);
+    let params: Vec<Name> = program.params().iter().map(|p| entry.names[p]).collect();
+    let summary = joined.summary(&params, result[0]);
+    let approx = summary
+        .constraints
+        .get(&result[0])
+        .cloned()
+        .unwrap_or(Approx::Top);
+    // Parameters by position (a class's canonical name may be any of its parameters); a name
+    // that is no parameter cannot be said to the caller, and makes the summary `⊤`.
+    const NOT_A_PARAMETER: Name = Name(u32::MAX);
+    let renamed = approx.rename(&|n| {
+        params
+            .iter()
+            .position(|&p| joined.canonical(p) == n)
+            .map_or(NOT_A_PARAMETER, |i| Name(i as u32))
+    });
+    let mut names = Vec::new();
+    collect_names(&renamed, &mut names);
+    if names.contains(&NOT_A_PARAMETER) {
+        return Some(Summary {
+            result: Approx::Top,
+        });
+    }
+    Some(Summary { result: renamed })
+}
+
+/// Every name `approx` mentions.
+fn collect_names(approx: &Approx, out: &mut Vec<Name>) {
+    match approx {
+        Approx::Alias(n) => out.push(*n),
+        Approx::Known(Desc::Block(block)) => match &block.fields {
+            Fields::Full(fields) => fields.iter().for_each(|f| collect_names(f, out)),
+            Fields::Partial(known) => known.values().for_each(|f| collect_names(f, out)),
+        },
+        Approx::Known(Desc::Imms(cases)) => {
+            for ext in cases.values() {
+                for (&n, a) in &ext.constraints {
+                    out.push(n);
+                    collect_names(a, out);
+                }
+            }
+        }
+        Approx::Top | Approx::Bottom => {}
+    }
+}
+
+/// [`analyze`], with `callee` giving the summary of a called function (`None`: `⊤`).
+pub fn analyze_with<P: Program + Cfg + ?Sized>(
+    program: &P,
+    callee: &mut dyn FnMut(FuncId) -> Option<Summary>,
+) -> EnvSolution {
     assert!(program.is_ssa(), "the typing environment runs on SSA form");
     let n = program.block_count();
     let dominators = Dominators::new(program);
@@ -151,7 +247,7 @@ pub fn analyze<P: Program + Cfg + ?Sized>(program: &P) -> EnvSolution {
         let mut current = env.clone();
         let mut after = Vec::new();
         for stmt in program.stmts(b) {
-            current = statement(program, &current, &mut names, stmt);
+            current = statement(program, &current, &mut names, stmt, callee);
             after.push(current.clone());
         }
         exits[b.index()] = Some((current, names.clone()));
@@ -210,6 +306,7 @@ fn statement<P: Program + ?Sized>(
     env: &TypingEnv,
     names: &mut BTreeMap<NameId, Name>,
     stmt: &Stmt,
+    callee: &mut dyn FnMut(FuncId) -> Option<Summary>,
 ) -> TypingEnv {
     let Stmt::Assign { dest, rhs } = stmt else {
         return env.clone();
@@ -266,10 +363,28 @@ fn statement<P: Program + ?Sized>(
                 _ => Approx::Top,
             }
         }
+        Rhs::Call(f, args) => match callee(*f) {
+            Some(summary) => {
+                let args: Vec<Name> = args
+                    .iter()
+                    .filter_map(|&o| match operand(&mut env, names, o) {
+                        Approx::Alias(m) => Some(m),
+                        _ => None,
+                    })
+                    .collect();
+                let mut mentioned = Vec::new();
+                collect_names(&summary.result, &mut mentioned);
+                if mentioned.iter().all(|n| n.index() < args.len()) {
+                    summary.result.rename(&|n| args[n.index()])
+                } else {
+                    Approx::Top
+                }
+            }
+            None => Approx::Top,
+        },
         Rhs::Select(_, _, _)
         | Rhs::New
         | Rhs::Load(_, _)
-        | Rhs::Call(_, _)
         | Rhs::Closure(_, _)
         | Rhs::Apply(_, _) => Approx::Top,
     };

@@ -19,7 +19,9 @@ mod join;
 
 pub use approx::{Approx, Block, Desc, Extension, Fields, Imm, Name};
 pub use env::TypingEnv;
-pub use flow::{BlockEnvs, ConcreteValue, EnvSolution, admits, analyze};
+pub use flow::{
+    BlockEnvs, ConcreteValue, EnvSolution, Summary, admits, analyze, analyze_with, summarize,
+};
 pub use join::Branch;
 
 #[cfg(test)]
