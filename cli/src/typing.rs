@@ -49,7 +49,9 @@ pub fn solve_module(module: &Module) -> Vec<(EnvSolution, Option<Summary>)> {
             self.busy[f] = true;
             let module = self.module;
             let function = &module.functions[f];
-            let solution = typing_env::analyze_with(function, &mut |g| self.solve(g.index()));
+            let code_names: Vec<String> = module.functions.iter().map(|f| f.name.clone()).collect();
+            let solution =
+                typing_env::analyze_with(function, &code_names, &mut |g| self.solve(g.index()));
             let summary = typing_env::summarize(function, &solution);
             self.done[f] = Some((solution, summary.clone()));
             summary
@@ -152,6 +154,7 @@ fn max_name(approx: &Approx) -> usize {
             Fields::Full(f) => f.iter().map(max_name).max().unwrap_or(0),
             Fields::Partial(k) => k.values().map(max_name).max().unwrap_or(0),
         },
+        Approx::Known(Desc::Closure(c)) => c.slots.iter().map(max_name).max().unwrap_or(0),
         Approx::Known(Desc::Imms(cases)) => cases
             .values()
             .flat_map(|e| {
@@ -171,6 +174,7 @@ fn text(module: &Module, solutions: &[EnvSolution], summaries: &[Option<Summary>
         let params: Vec<String> = function
             .params
             .iter()
+            .chain(&function.captures)
             .map(|p| function.names[p.index()].clone())
             .collect();
         match summary {
@@ -246,6 +250,16 @@ fn concrete(
                     })
                     .collect(),
             ),
+            Some(ObjectKind::Closure(f)) if depth > 0 => ConcreteValue::Closure(
+                f.0,
+                heap[r as usize]
+                    .iter()
+                    .map(|v| match v {
+                        Some(v) => concrete(*v, heap, kinds, depth - 1),
+                        None => ConcreteValue::Other,
+                    })
+                    .collect(),
+            ),
             _ => ConcreteValue::Other,
         },
     }
@@ -306,7 +320,7 @@ pub fn verify(input: &Input, runs: usize, seed: u64, max_steps: u64) -> TypingCh
                         continue;
                     };
                     check.values += 1;
-                    let value = concrete(*value, &run.heap, &run.kinds, 4);
+                    let value = concrete(*value, &run.heap, &run.kinds, 6);
                     if !typing_env::admits(env, &Approx::Alias(m), &value, 4) {
                         check.violations.push(format!(
                             "`{}` with arguments {args:?}, before statement {i} of {}: {} = {value:?} is not in {}",

@@ -62,6 +62,13 @@ fn the_talk_s_examples_in_the_core_ir() {
         "{a : ⊤; b : ⊤; r_1 : (=a, =b)}"
     );
     assert!(env(line(&output, "caller", "ret a")).starts_with("{a : =0;"));
+    // A closure with known code, applied: a direct call through its summary, captures included.
+    assert!(
+        output.contains("\n# adder: {result : (=x, =k)}\n"),
+        "{output}"
+    );
+    assert!(env(line(&output, "closures", "r_1 = apply f_1(a)")).contains("f_1 : [adder{=k_1}]"));
+    assert!(output.contains("\n# closures: {result : 7}\n"), "{output}");
 }
 
 #[test]

@@ -117,6 +117,17 @@ pub enum Desc {
     Imms(BTreeMap<Imm, Extension>),
     /// A block of this shape.
     Block(Block),
+    /// A closure: the code of this function, with these captured values (value slots).
+    Closure(Closure),
+}
+
+/// A closure's code and value slots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Closure {
+    /// The function whose code it runs (its index in the module).
+    pub code: u32,
+    /// The captured values, in the order of the function's capture list.
+    pub slots: Vec<Approx>,
 }
 
 /// An approximation.
@@ -182,6 +193,14 @@ impl Approx {
         }))
     }
 
+    /// A closure of function `code` capturing `slots`.
+    pub fn closure(code: u32, slots: impl IntoIterator<Item = Approx>) -> Approx {
+        Approx::Known(Desc::Closure(Closure {
+            code,
+            slots: slots.into_iter().collect(),
+        }))
+    }
+
     /// Whether this is bottom.
     pub fn is_bottom(&self) -> bool {
         matches!(self, Approx::Bottom)
@@ -209,6 +228,9 @@ impl Approx {
                     }
                 },
             })),
+            Approx::Known(Desc::Closure(c)) => {
+                Approx::closure(c.code, c.slots.iter().map(|a| a.rename(rename)))
+            }
         }
     }
 }
@@ -217,6 +239,7 @@ impl Approx {
 pub struct Shown<'a> {
     pub(crate) approx: &'a Approx,
     pub(crate) name: &'a dyn Fn(Name) -> String,
+    pub(crate) code: &'a dyn Fn(u32) -> String,
 }
 
 impl fmt::Display for Shown<'_> {
@@ -224,6 +247,7 @@ impl fmt::Display for Shown<'_> {
         let sub = |approx| Shown {
             approx,
             name: self.name,
+            code: self.code,
         };
         match self.approx {
             Approx::Bottom => f.write_str("⊥"),
@@ -250,6 +274,10 @@ impl fmt::Display for Shown<'_> {
                 } else {
                     f.write_str(&parts.join(" | "))
                 }
+            }
+            Approx::Known(Desc::Closure(c)) => {
+                let slots: Vec<String> = c.slots.iter().map(|a| sub(a).to_string()).collect();
+                write!(f, "[{}{{{}}}]", (self.code)(c.code), slots.join(", "))
             }
             Approx::Known(Desc::Block(block)) => {
                 if block.tag != 0 {

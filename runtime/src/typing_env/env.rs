@@ -41,12 +41,22 @@ pub struct TypingEnv {
     pub(super) entries: Vec<Entry>,
     constants: BTreeMap<Imm, Name>,
     pub(super) history: Vec<Name>,
+    /// How closures' code prints (a function's name, by index).
+    code_names: Rc<Vec<String>>,
 }
 
 impl TypingEnv {
     /// The empty environment.
     pub fn new() -> TypingEnv {
         TypingEnv::default()
+    }
+
+    /// The empty environment, printing the code of closures by these function names.
+    pub fn with_code_names(names: Vec<String>) -> TypingEnv {
+        TypingEnv {
+            code_names: Rc::new(names),
+            ..TypingEnv::default()
+        }
     }
 
     fn add(&mut self, label: &str, kind: Kind, approx: Approx) -> Name {
@@ -307,8 +317,21 @@ impl TypingEnv {
                 };
                 Approx::Known(Desc::Block(super::approx::Block { tag: a.tag, fields }))
             }
-            // Immediates and blocks have no value in common.
-            (Desc::Imms(_), Desc::Block(_)) | (Desc::Block(_), Desc::Imms(_)) => Approx::Bottom,
+            (Desc::Closure(a), Desc::Closure(b)) => {
+                if a.code != b.code || a.slots.len() != b.slots.len() {
+                    return Approx::Bottom;
+                }
+                let mut slots = Vec::with_capacity(a.slots.len());
+                for (x, y) in a.slots.iter().zip(&b.slots) {
+                    match self.meet_in(x, y, busy) {
+                        Approx::Bottom => return Approx::Bottom,
+                        met => slots.push(met),
+                    }
+                }
+                Approx::closure(a.code, slots)
+            }
+            // Immediates, blocks and closures have no value in common.
+            _ => Approx::Bottom,
         }
     }
 
@@ -322,6 +345,9 @@ impl TypingEnv {
                     Kind::Constant(imm) => Approx::imm(imm.clone()),
                     _ => self.expand(&self.approx_of(canonical), depth - 1),
                 }
+            }
+            Approx::Known(Desc::Closure(c)) if depth > 0 => {
+                Approx::closure(c.code, c.slots.iter().map(|a| self.expand(a, depth - 1)))
             }
             Approx::Known(Desc::Block(block)) if depth > 0 => {
                 let fields = match &block.fields {
@@ -360,9 +386,17 @@ impl TypingEnv {
         impl fmt::Display for Show<'_> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 let name = |n: Name| self.0.label(n);
+                let code = |c: u32| {
+                    self.0
+                        .code_names
+                        .get(c as usize)
+                        .cloned()
+                        .unwrap_or_else(|| format!("f{c}"))
+                };
                 Shown {
                     approx: self.1,
                     name: &name,
+                    code: &code,
                 }
                 .fmt(f)
             }

@@ -61,7 +61,7 @@ pub struct Summary {
 /// Runs the pass over `program`, which must be in SSA form (every name defined once); calls
 /// give `⊤`.
 pub fn analyze<P: Program + Cfg + ?Sized>(program: &P) -> EnvSolution {
-    analyze_with(program, &mut |_| None)
+    analyze_with(program, &[], &mut |_| None)
 }
 
 /// The summary of a function from its solution: the join of what its reachable `ret`s return,
@@ -95,7 +95,13 @@ pub fn summarize<P: Program + Cfg + ?Sized>(
         .map(|(env, args)| Branch { env, args })
         .collect();
     let (joined, result) = root.join(&branches, &["result"]);
-    let params: Vec<Name> = program.params().iter().map(|p| entry.names[p]).collect();
+    // The parameters, then the captures (a closure's slots, when it is applied).
+    let params: Vec<Name> = program
+        .params()
+        .iter()
+        .chain(program.captures())
+        .map(|p| entry.names[p])
+        .collect();
     let summary = joined.summary(&params, result[0]);
     let approx = summary
         .constraints
@@ -129,6 +135,7 @@ fn collect_names(approx: &Approx, out: &mut Vec<Name>) {
             Fields::Full(fields) => fields.iter().for_each(|f| collect_names(f, out)),
             Fields::Partial(known) => known.values().for_each(|f| collect_names(f, out)),
         },
+        Approx::Known(Desc::Closure(c)) => c.slots.iter().for_each(|f| collect_names(f, out)),
         Approx::Known(Desc::Imms(cases)) => {
             for ext in cases.values() {
                 for (&n, a) in &ext.constraints {
@@ -141,9 +148,11 @@ fn collect_names(approx: &Approx, out: &mut Vec<Name>) {
     }
 }
 
-/// [`analyze`], with `callee` giving the summary of a called function (`None`: `⊤`).
+/// [`analyze`], with `callee` giving the summary of a called function (`None`: `⊤`), and
+/// closures' code printed by `code_names` (the module's function names).
 pub fn analyze_with<P: Program + Cfg + ?Sized>(
     program: &P,
+    code_names: &[String],
     callee: &mut dyn FnMut(FuncId) -> Option<Summary>,
 ) -> EnvSolution {
     assert!(program.is_ssa(), "the typing environment runs on SSA form");
@@ -157,7 +166,7 @@ pub fn analyze_with<P: Program + Cfg + ?Sized>(
     let mut exits: Vec<Option<(TypingEnv, BTreeMap<NameId, Name>)>> = vec![None; n];
     for &b in &order {
         let (env, names) = if b == program.entry() {
-            let mut env = TypingEnv::new();
+            let mut env = TypingEnv::with_code_names(code_names.to_vec());
             let mut names = BTreeMap::new();
             for &p in program.params().iter().chain(program.captures()) {
                 names.insert(p, env.define(program.name(p), Approx::Top));
@@ -358,7 +367,7 @@ fn statement<P: Program + ?Sized>(
         Rhs::IsBlock(a) => {
             let a = operand(&mut env, names, *a);
             match env.expand(&a, 1) {
-                Approx::Known(Desc::Block(_)) => Approx::imm(Imm::Int(1)),
+                Approx::Known(Desc::Block(_) | Desc::Closure(_)) => Approx::imm(Imm::Int(1)),
                 Approx::Known(Desc::Imms(_)) => Approx::imm(Imm::Int(0)),
                 _ => Approx::Top,
             }
@@ -382,11 +391,50 @@ fn statement<P: Program + ?Sized>(
             }
             None => Approx::Top,
         },
-        Rhs::Select(_, _, _)
-        | Rhs::New
-        | Rhs::Load(_, _)
-        | Rhs::Closure(_, _)
-        | Rhs::Apply(_, _) => Approx::Top,
+        Rhs::Closure(f, captured) => {
+            let slots: Vec<Approx> = captured
+                .iter()
+                .map(|&o| operand(&mut env, names, o))
+                .collect();
+            Approx::closure(f.0, slots)
+        }
+        Rhs::Apply(c, args) => {
+            // A closure whose code is known is a direct call: its summary, with its parameters
+            // the arguments and its captures the closure's slots.
+            let c = operand(&mut env, names, *c);
+            match env.expand(&c, 1) {
+                Approx::Known(Desc::Closure(known)) => match callee(FuncId(known.code)) {
+                    Some(summary) => {
+                        let mut bound: Vec<Option<Name>> = args
+                            .iter()
+                            .map(|&o| match operand(&mut env, names, o) {
+                                Approx::Alias(m) => Some(m),
+                                _ => None,
+                            })
+                            .collect();
+                        bound.extend(known.slots.iter().map(|s| match s {
+                            Approx::Alias(m) => Some(*m),
+                            _ => None,
+                        }));
+                        let mut mentioned = Vec::new();
+                        collect_names(&summary.result, &mut mentioned);
+                        if mentioned
+                            .iter()
+                            .all(|n| bound.get(n.index()).is_some_and(Option::is_some))
+                        {
+                            summary
+                                .result
+                                .rename(&|n| bound[n.index()].expect("checked above"))
+                        } else {
+                            Approx::Top
+                        }
+                    }
+                    None => Approx::Top,
+                },
+                _ => Approx::Top,
+            }
+        }
+        Rhs::Select(_, _, _) | Rhs::New | Rhs::Load(_, _) => Approx::Top,
     };
     let x = env.define(label, approx);
     names.insert(*dest, x);
@@ -553,6 +601,18 @@ pub fn admits(env: &TypingEnv, approx: &Approx, value: &ConcreteValue, depth: us
             ConcreteValue::Int(v) => cases.contains_key(&Imm::Int(*v)),
             _ => false,
         },
+        Approx::Known(Desc::Closure(known)) => match value {
+            ConcreteValue::Closure(code, slots) => {
+                *code == known.code
+                    && slots.len() == known.slots.len()
+                    && (depth == 0
+                        || slots
+                            .iter()
+                            .zip(&known.slots)
+                            .all(|(v, a)| admits(env, a, v, depth - 1)))
+            }
+            _ => false,
+        },
         Approx::Known(Desc::Block(known)) => match value {
             ConcreteValue::Block(tag, fields) => {
                 if *tag != known.tag {
@@ -583,6 +643,8 @@ pub enum ConcreteValue {
     Int(i64),
     /// A block: its tag and fields.
     Block(u32, Vec<ConcreteValue>),
-    /// A heap object or a closure.
+    /// A closure: the index of its function and its captured values.
+    Closure(u32, Vec<ConcreteValue>),
+    /// A heap object (or what a run never assigned).
     Other,
 }

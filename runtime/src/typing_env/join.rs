@@ -154,6 +154,7 @@ fn map_parts(approx: &Approx, f: &dyn Fn(&Approx) -> Approx) -> Approx {
                 }
             },
         })),
+        Approx::Known(Desc::Closure(c)) => Approx::closure(c.code, c.slots.iter().map(f)),
         Approx::Known(Desc::Imms(cases)) => Approx::cases(
             cases
                 .iter()
@@ -315,6 +316,11 @@ impl Joiner<'_> {
                     cases.insert(imm.clone(), ext);
                 }
                 Approx::cases(cases)
+            }
+            (Approx::Known(Desc::Closure(p)), Approx::Known(Desc::Closure(q)))
+                if p.code == q.code && p.slots.len() == q.slots.len() =>
+            {
+                Approx::closure(p.code, p.slots.iter().zip(&q.slots).map(|(l, r)| sub(l, r)))
             }
             (Approx::Known(Desc::Block(p)), Approx::Known(Desc::Block(q))) if p.tag == q.tag => {
                 let fields = match (&p.fields, &q.fields) {

@@ -17,7 +17,7 @@ mod env;
 mod flow;
 mod join;
 
-pub use approx::{Approx, Block, Desc, Extension, Fields, Imm, Name};
+pub use approx::{Approx, Block, Closure, Desc, Extension, Fields, Imm, Name};
 pub use env::TypingEnv;
 pub use flow::{
     BlockEnvs, ConcreteValue, EnvSolution, Summary, admits, analyze, analyze_with, summarize,
