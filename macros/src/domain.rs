@@ -28,6 +28,7 @@
 //! the expected signature.
 
 use crate::args::{self, LatticeArgs, TransferArgs};
+use crate::bounds;
 use crate::errors::{Errors, flag_span, is_attr, stub};
 use crate::lattice::take_args;
 use absinthe_domc::codegen;
@@ -45,14 +46,16 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     if !args.is_empty() {
         errors.at(&args, "`#[absinthe::domain]` takes no options");
     }
-    let mut module: syn::ItemMod = match syn::parse2(item) {
+    let mut module: syn::ItemMod = match syn::parse2(item.clone()) {
         Ok(module) => module,
         Err(error) => {
-            return syn::Error::new(
+            let error = syn::Error::new(
                 error.span(),
-                "`#[absinthe::domain]` applies to an inline module: `mod name { … }`",
+                "`#[absinthe::domain]` applies to an inline module that holds the product, its \
+                 reductions and its rules: `mod name { … }`",
             )
             .to_compile_error();
+            return quote!(#item #error);
         }
     };
     let Some((_, items)) = module.content.as_mut() else {
@@ -108,10 +111,22 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
 
+    check_direct_names(&products, items, &mut errors);
+
     let generated: Vec<TokenStream> = if errors.is_empty() {
         products
             .iter()
-            .map(|(decl, direct)| codegen::product(decl, direct.as_ref()))
+            .map(|(decl, direct)| {
+                let (assertions, predicates) = require_components(decl);
+                let mut names = vec![&decl.name];
+                names.extend(direct.as_ref());
+                let generated = bounds::restrict_impls(
+                    codegen::product(decl, direct.as_ref()),
+                    &names,
+                    &predicates,
+                );
+                quote!(#assertions #generated)
+            })
             .collect()
     } else {
         products
@@ -130,6 +145,74 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         items.extend(extra.items);
     }
     quote!(#module)
+}
+
+/// Requires every component to be a lattice with a top that implements `Concrete` (a
+/// `ValueDomain` with `value_domain`): one assertion per component type, and the same
+/// requirement as deferred bounds for the generated impls (see [`crate::bounds`]), so that a
+/// component of the wrong type is one error at its type.
+fn require_components(decl: &ProductDecl) -> (TokenStream, Vec<syn::WherePredicate>) {
+    let mut assertions = TokenStream::new();
+    let mut predicates = Vec::new();
+    let mut seen: Vec<(String, bool)> = Vec::new();
+    for component in &decl.components {
+        let key = (type_text(&component.ty), component.value_domain);
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        let (check, bound) = if component.value_domain {
+            ("value_domain_component", "ValueDomainComponent")
+        } else {
+            ("component", "Component")
+        };
+        assertions.extend(bounds::assertion(&component.ty, check));
+        predicates.push(bounds::deferred(&component.ty, bound));
+    }
+    (assertions, predicates)
+}
+
+/// `direct = Name` names a type the macro generates: it must not be a product's name or an item
+/// of the module.
+fn check_direct_names(
+    products: &[(ProductDecl, Option<Ident>)],
+    items: &[syn::Item],
+    errors: &mut Errors,
+) {
+    let declared: Vec<&Ident> = items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Struct(s) => Some(&s.ident),
+            syn::Item::Enum(e) => Some(&e.ident),
+            syn::Item::Union(u) => Some(&u.ident),
+            syn::Item::Type(t) => Some(&t.ident),
+            syn::Item::Trait(t) => Some(&t.ident),
+            syn::Item::Fn(f) => Some(&f.sig.ident),
+            syn::Item::Const(c) => Some(&c.ident),
+            syn::Item::Static(s) => Some(&s.ident),
+            syn::Item::Mod(m) => Some(&m.ident),
+            _ => None,
+        })
+        .collect();
+    let mut directs: Vec<&Ident> = Vec::new();
+    for (decl, direct) in products {
+        let Some(direct) = direct else { continue };
+        let message = if *direct == decl.name {
+            format!(
+                "`direct = {direct}` names the product itself; the direct product is a second \
+                 type: give it a name of its own, such as `direct = Direct{direct}`"
+            )
+        } else if declared.contains(&direct) || directs.contains(&direct) {
+            format!(
+                "`direct = {direct}` names the direct product this attribute generates, but the \
+                 module already declares `{direct}`; choose a name no item of the module has"
+            )
+        } else {
+            directs.push(direct);
+            continue;
+        };
+        errors.at(direct, message);
+    }
 }
 
 /// Removes the first attribute called `name` from `attrs` and returns it.
@@ -168,6 +251,11 @@ fn read_product(
         (options.bottom.as_ref().map(|o| o.span()), "bottom"),
         (options.top.as_ref().map(|o| o.span()), "top"),
         (flag_span(&options.no_display), "no_display"),
+        (options.join.as_ref().map(|o| o.span()), "join"),
+        (options.meet.as_ref().map(|o| o.span()), "meet"),
+        (options.leq.as_ref().map(|o| o.span()), "leq"),
+        (options.widen.as_ref().map(|o| o.span()), "widen"),
+        (options.narrow.as_ref().map(|o| o.span()), "narrow"),
     ] {
         if let Some(span) = given {
             errors.push(syn::Error::new(
@@ -183,6 +271,14 @@ fn read_product(
         None => Policy::Fixpoint(absinthe_policy_default()),
         Some(text) => match parse_policy(text.as_str()) {
             Some(policy) => policy,
+            None if text.as_str().replace(' ', "") == "fixpoint(0)" => {
+                errors.push(syn::Error::new(
+                    text.span(),
+                    "`fixpoint(0)` would never reduce: the bound counts rounds of reductions and \
+                     must be at least 1; write `reduce = \"never\"` to declare no reduction",
+                ));
+                Policy::Never
+            }
             None => {
                 errors.push(syn::Error::new(
                     text.span(),
@@ -199,6 +295,13 @@ fn read_product(
     let mut components = Vec::new();
     for (index, field) in s.fields.iter_mut().enumerate() {
         let args: args::FieldArgs = take_args(&mut field.attrs, errors);
+        if let Some(span) = flag_span(&args.value) {
+            errors.push(syn::Error::new(
+                span,
+                "a component of a product is a lattice; `value` marks a plain-value field of a \
+                 `#[lattice]` struct",
+            ));
+        }
         if let Some(span) = flag_span(&args.ignore) {
             errors.push(syn::Error::new(
                 span,
@@ -299,10 +402,16 @@ fn attach_reduction(
                  to refine in place";
     let inputs: Vec<&syn::FnArg> = sig.inputs.iter().collect();
     let [first, second] = inputs.as_slice() else {
-        errors.at(
-            &sig.inputs,
-            format!("{shape}; this one takes {} parameters", inputs.len()),
-        );
+        let taken = match inputs.len() {
+            0 => "none".to_string(),
+            1 => "one".to_string(),
+            n => format!("{n}"),
+        };
+        if inputs.is_empty() {
+            errors.at(&sig.ident, format!("{shape}; this one takes no parameter"));
+        } else {
+            errors.at(&sig.inputs, format!("{shape}; this one takes {taken}"));
+        }
         return;
     };
     let (target, in_place) = match (referenced(first, false), referenced(first, true)) {
@@ -339,6 +448,18 @@ fn attach_reduction(
             return;
         }
         (true, None) => {}
+    }
+    if type_text(target) == type_text(source) {
+        errors.at(
+            second,
+            format!(
+                "a reduction refines a component with another component's value, but target and \
+                 source are both `{}`; meet the two values in a transfer rule, or take the \
+                 source from a component of another type",
+                type_text(target)
+            ),
+        );
+        return;
     }
     let mut attached = false;
     for (product, _) in products.iter_mut() {
@@ -504,17 +625,17 @@ fn attach_rule(
     let p = product.name.to_string();
 
     // The expected signature.
-    use Expect::{Kind, ParamId, Product, Unchecked};
+    use Expect::{Int, Kind, Operation, ParamId, Product};
     let (mut params, mut expected): (Vec<Expect>, String) = match &kind {
-        RuleKind::Literal => (vec![Unchecked], "fn(i64) -> C".to_string()),
+        RuleKind::Literal => (vec![Int], "fn(i64) -> C".to_string()),
         RuleKind::Binary(_) => (vec![Product, Product], format!("fn(&{p}, &{p}) -> C")),
         RuleKind::AnyBinary => (
-            vec![Unchecked, Product, Product],
+            vec![Operation, Product, Product],
             format!("fn(Op, &{p}, &{p}) -> C"),
         ),
         RuleKind::Assume(_) => (vec![Product, Product], format!("fn(&{p}, &{p}) -> (C, C)")),
         RuleKind::AnyAssume => (
-            vec![Unchecked, Product, Product],
+            vec![Operation, Product, Product],
             format!("fn(Op, &{p}, &{p}) -> (C, C)"),
         ),
         RuleKind::Cond => (
@@ -687,8 +808,10 @@ fn attach_rule(
 enum Expect {
     /// `&P`, the whole product.
     Product,
-    /// `Op` or `i64`: not checked here.
-    Unchecked,
+    /// `i64` by value: a literal.
+    Int,
+    /// `Op` by value (any path ending in `Op`): the operation or comparison.
+    Operation,
     /// `ArgKind` by value (any path ending in `ArgKind`).
     Kind,
     /// `ParamId` by value (any path ending in `ParamId`).
@@ -704,6 +827,16 @@ impl Expect {
                 Some(format!(
                     "expected `&{p}`: a rule sees its arguments as the whole product, so it can \
                      read every component (`{expected}`)"
+                ))
+            }
+            Expect::Int if typed(arg).is_none_or(|ty| !names_type(ty, "i64")) => Some(format!(
+                "expected `i64` (by value): a literal rule abstracts the literal's value \
+                 (`{expected}`)"
+            )),
+            Expect::Operation if typed(arg).is_none_or(|ty| !names_type(ty, "Op")) => {
+                Some(format!(
+                    "expected `Op` (by value, `absinthe::program::Op`): a rule for every \
+                     operation without one of its own reads which operation it is (`{expected}`)"
                 ))
             }
             Expect::Kind if typed(arg).is_none_or(|ty| !names_type(ty, "ArgKind")) => {

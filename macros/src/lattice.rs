@@ -1,11 +1,12 @@
 //! `#[lattice]`: a struct or enum → the shared model → checks → the shared generator.
 
 use crate::args::{self, FieldArgs, LatticeArgs, VariantArgs};
+use crate::bounds;
 use crate::errors::{Errors, flag_span, is_attr, stub};
 use absinthe_domc::codegen;
 use absinthe_domc::model::{
     Field, Finite, FiniteOrder, Flat, LatticeDecl, LatticeKind, OrderError, Origin, Pointwise, Sum,
-    Variant, VariantFields,
+    Variant, VariantFields, type_text,
 };
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -39,9 +40,11 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         _ => None,
     };
     match (decl, errors.is_empty()) {
-        (Some(decl), true) => {
-            let generated = codegen::lattice(&decl, !options.no_display.is_present());
-            quote!(#item #generated)
+        (Some(mut decl), true) => {
+            let display = !options.no_display.is_present();
+            let assertions = require_lattice_fields(&mut decl, display);
+            let generated = codegen::lattice(&decl, display);
+            quote!(#item #assertions #generated)
         }
         _ => {
             let errors = errors.to_compile_errors();
@@ -49,6 +52,44 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             quote!(#item #errors #stub)
         }
     }
+}
+
+/// Requires every ordered field of a concrete type to be a lattice (with a top unless the struct
+/// has none, printable unless it prints itself): one assertion per field type, and the same requirement as a deferred bound on the
+/// generated impls (see [`crate::bounds`]), so that a field of the wrong type is one error at
+/// its type. Fields whose type names a type parameter are required by the impls' own bounds.
+fn require_lattice_fields(decl: &mut LatticeDecl, display: bool) -> TokenStream {
+    let LatticeKind::Pointwise(p) = &mut decl.kind else {
+        return TokenStream::new();
+    };
+    let (check, bound) = match (decl.has_top, display) {
+        (true, true) => ("printed_field_with_top", "PrintedFieldWithTop"),
+        (false, true) => ("printed_field", "PrintedField"),
+        (true, false) => ("field_with_top", "FieldWithTop"),
+        (false, false) => ("field", "Field"),
+    };
+    let params: Vec<String> = p
+        .generics
+        .type_params()
+        .map(|t| t.ident.to_string())
+        .collect();
+    let mut assertions = TokenStream::new();
+    let mut seen = Vec::new();
+    for field in p.lattice_fields() {
+        let text = type_text(&field.ty);
+        if bounds::names_param(&field.ty, &params) || seen.contains(&text) {
+            continue;
+        }
+        seen.push(text);
+        assertions.extend(bounds::assertion(&field.ty, check));
+    }
+    let predicates: Vec<syn::WherePredicate> = p
+        .lattice_fields()
+        .filter(|f| !bounds::names_param(&f.ty, &params))
+        .map(|f| bounds::deferred(&f.ty, bound))
+        .collect();
+    p.generics.make_where_clause().predicates.extend(predicates);
+    assertions
 }
 
 /// Reads a struct or enum into the model, removing the `#[lattice(…)]` attributes of its fields
@@ -81,9 +122,14 @@ pub fn read(
                 empty_if: options.empty_if.as_ref().map(|p| (**p).clone()),
                 bottom: options.bottom.as_ref().map(|p| (**p).clone()),
                 top: options.top.as_ref().map(|p| (**p).clone()),
-                overrides: Vec::new(),
+                overrides: options
+                    .written()
+                    .into_iter()
+                    .map(|(name, path)| (name.to_string(), (**path).clone()))
+                    .collect(),
                 generics: s.generics.clone(),
             };
+            require_written(options, &s.ident, &s.fields, &pointwise, errors);
             if options.no_top.is_present() && pointwise.top.is_some() {
                 errors.at(&s.ident, "`no_top` and `top = …` contradict each other");
             }
@@ -100,11 +146,87 @@ pub fn read(
             reject_struct_options(options, &e.ident, errors);
             read_enum(options, e, errors)
         }
+        syn::Item::Union(u) => {
+            let (union, ident) = (&u.union_token, &u.ident);
+            errors.at(
+                quote!(#union #ident),
+                "`#[lattice]` applies to a struct (the pointwise product of its fields) or an \
+                 enum; a union's fields share their storage, so it cannot hold one value of each: \
+                 make it a struct, or an enum with a variant per field",
+            );
+            None
+        }
         other => {
             errors.at(other, "`#[lattice]` applies to a struct or an enum");
             None
         }
     }
+}
+
+/// A struct with plain-value fields (`#[lattice(value)]`) cannot derive what combines them: its
+/// `join`, `meet`, `leq`, `bottom` and `top` (unless `no_top`) must be written out, and `widen`
+/// too unless every value is a `bool` (other values may have infinite chains). Reports what is
+/// missing at the first value field's type, as the `.dom` checker does.
+fn require_written(
+    options: &LatticeArgs,
+    name: &Ident,
+    fields: &syn::Fields,
+    p: &Pointwise,
+    errors: &mut Errors,
+) {
+    let Some(first) = p.fields.iter().position(|f| f.value) else {
+        return;
+    };
+    let mut needed = vec!["join", "meet", "leq", "bottom"];
+    if !options.no_top.is_present() {
+        needed.push("top");
+    }
+    if p.fields
+        .iter()
+        .any(|f| f.value && type_text(&f.ty) != "bool")
+    {
+        needed.push("widen");
+    }
+    let given = |op: &str| match op {
+        "bottom" => p.bottom.is_some(),
+        "top" => p.top.is_some(),
+        _ => p.override_of(op).is_some(),
+    };
+    let missing: Vec<&str> = needed.into_iter().filter(|op| !given(op)).collect();
+    if missing.is_empty() {
+        return;
+    }
+    let list = missing
+        .iter()
+        .map(|op| format!("`{op}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let prefix = name.to_string().to_lowercase();
+    let example = missing
+        .iter()
+        .map(|op| format!("{op} = {prefix}_{op}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let field = fields.iter().nth(first).map_or_else(
+        || quote!(#name),
+        |f| {
+            let ty = &f.ty;
+            quote!(#ty)
+        },
+    );
+    let member = match &p.fields[first].member {
+        syn::Member::Named(ident) => ident.to_string(),
+        syn::Member::Unnamed(index) => index.index.to_string(),
+    };
+    errors.at(
+        field,
+        format!(
+            "field `{member}` of `{name}` is a plain value (`#[lattice(value)]`), so {list} of \
+             `{name}` cannot be derived; write them out on the struct: \
+             `#[lattice({example})]` naming functions `fn(&{name}, &{name}) -> {name}` \
+             (`leq` returns `bool`; `bottom` and `top` are `fn() -> {name}`)"
+        ),
+    );
 }
 
 fn forbid_generics(generics: &syn::Generics, errors: &mut Errors) {
@@ -207,6 +329,15 @@ fn reject_struct_options(options: &LatticeArgs, name: &Ident, errors: &mut Error
             "`reduce` and `direct` are options of `#[lattice(product)]`",
         );
     }
+    for (what, path) in options.written() {
+        errors.push(syn::Error::new_spanned(
+            &**path,
+            format!(
+                "`{what} = …` writes out an operation of a struct; an enum lattice's operations \
+                 follow from its variants"
+            ),
+        ));
+    }
 }
 
 /// The fields of a struct, with their `#[lattice(ignore)]` flags read and removed.
@@ -227,11 +358,19 @@ pub fn read_fields(fields: &mut syn::Fields, errors: &mut Errors) -> Vec<Field> 
                 span: field.ty.span(),
             }),
         };
+        if let (Some(_), Some(span)) = (flag_span(&args.ignore), flag_span(&args.value)) {
+            errors.push(syn::Error::new(
+                span,
+                "`value` and `ignore` contradict each other: an ignored field takes no part in \
+                 the order, a value field is ordered by the written-out operations; keep one",
+            ));
+        }
         out.push(Field {
             member,
             ty: field.ty.clone(),
             ignored: args.ignore.is_present(),
-            value: false,
+            // Both given is reported above; the field is then taken as ignored only.
+            value: args.value.is_present() && !args.ignore.is_present(),
         });
     }
     out

@@ -40,3 +40,83 @@ pub fn overflows(op: Op, a: i64, b: i64) -> bool {
         _ => false,
     }
 }
+
+// Helper traits that each stand for several requirements at once, with the message their
+// absence gives, and their assertion functions. `do_not_recommend` makes rustc report the
+// helper itself, once, rather than each requirement the type misses.
+
+/// What `#[lattice]` requires of a field that takes part in the order of a struct with a top
+/// and a generated `Display`: one trait, so that a field of the wrong type is one error at its
+/// type. The generated impls require it through bounds rustc checks only where the struct is
+/// used.
+#[diagnostic::on_unimplemented(
+    message = "the field type `{Self}` is not a lattice with a top element",
+    label = "not a lattice with a top",
+    note = "every field of a `#[lattice]` struct is a lattice (`Lattice`, `Top` unless the struct is `#[lattice(no_top)]`, and `Display` unless it is `#[lattice(no_display)]`): give the field a lattice type, implement them for `{Self}`, mark the field `#[lattice(ignore)]` to keep it out of the order, or `#[lattice(value)]` to order it by written-out operations"
+)]
+pub trait PrintedFieldWithTop: Top + fmt::Display {}
+#[diagnostic::do_not_recommend]
+impl<T: Top + fmt::Display> PrintedFieldWithTop for T {}
+/// Asserts `T: PrintedFieldWithTop` where the type is declared.
+pub const fn printed_field_with_top<T: PrintedFieldWithTop>() {}
+
+/// [`PrintedFieldWithTop`] in a struct declared `#[lattice(no_top)]`.
+#[diagnostic::on_unimplemented(
+    message = "the field type `{Self}` is not a lattice",
+    label = "not a lattice",
+    note = "every field of a `#[lattice]` struct is a lattice (`Lattice`, and `Display` unless the struct is `#[lattice(no_display)]`): give the field a lattice type, implement them for `{Self}`, mark the field `#[lattice(ignore)]` to keep it out of the order, or `#[lattice(value)]` to order it by written-out operations"
+)]
+pub trait PrintedField: Lattice + fmt::Display {}
+#[diagnostic::do_not_recommend]
+impl<T: Lattice + fmt::Display> PrintedField for T {}
+/// Asserts `T: PrintedField` where the type is declared.
+pub const fn printed_field<T: PrintedField>() {}
+
+/// [`PrintedFieldWithTop`] in a struct declared `#[lattice(no_display)]`.
+#[diagnostic::on_unimplemented(
+    message = "the field type `{Self}` is not a lattice with a top element",
+    label = "not a lattice with a top",
+    note = "every field of a `#[lattice]` struct is a lattice (`Lattice`, and `Top` unless the struct is `#[lattice(no_top)]`): give the field a lattice type, implement them for `{Self}`, mark the field `#[lattice(ignore)]` to keep it out of the order, or `#[lattice(value)]` to order it by written-out operations"
+)]
+pub trait FieldWithTop: Top {}
+#[diagnostic::do_not_recommend]
+impl<T: Top> FieldWithTop for T {}
+/// Asserts `T: FieldWithTop` where the type is declared.
+pub const fn field_with_top<T: FieldWithTop>() {}
+
+/// [`PrintedFieldWithTop`] in a struct declared `#[lattice(no_top, no_display)]`.
+#[diagnostic::on_unimplemented(
+    message = "the field type `{Self}` is not a lattice",
+    label = "not a lattice",
+    note = "every field of a `#[lattice]` struct is a lattice: give the field a lattice type, implement `absinthe::lattice::Lattice` for `{Self}`, mark the field `#[lattice(ignore)]` to keep it out of the order, or `#[lattice(value)]` to order it by written-out operations"
+)]
+pub trait Field: Lattice {}
+#[diagnostic::do_not_recommend]
+impl<T: Lattice> Field for T {}
+/// Asserts `T: Field` where the type is declared.
+pub const fn field<T: Field>() {}
+
+/// What a product requires of each component: one trait, so that a component of the wrong
+/// type is one error at its type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a component of a product",
+    label = "not a lattice with a top that implements `Concrete`",
+    note = "a component of a `#[lattice(product)]` implements `Lattice`, `Top` and `Display` (which `#[lattice]` writes) and `absinthe::value::Concrete` (which integers a value stands for; `#[lattice]` does not write it): implement what `{Self}` lacks, usually `impl absinthe::value::Concrete for {Self}` with `fn contains(&self, v: i64) -> bool`"
+)]
+pub trait Component: Top + Concrete + fmt::Display {}
+#[diagnostic::do_not_recommend]
+impl<T: Top + Concrete + fmt::Display> Component for T {}
+/// Asserts `T: Component` where the type is declared.
+pub const fn component<T: Component>() {}
+
+/// [`Component`] for a component marked `#[lattice(value_domain)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a value domain, so it cannot be a `value_domain` component",
+    label = "does not implement `absinthe::value::ValueDomain`",
+    note = "a component marked `#[lattice(value_domain)]` falls back on its own `ValueDomain` implementation for operations without a rule: implement `absinthe::value::ValueDomain` for `{Self}`, or drop the mark"
+)]
+pub trait ValueDomainComponent: ValueDomain {}
+#[diagnostic::do_not_recommend]
+impl<T: ValueDomain> ValueDomainComponent for T {}
+/// Asserts `T: ValueDomainComponent` where the type is declared.
+pub const fn value_domain_component<T: ValueDomainComponent>() {}
