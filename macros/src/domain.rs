@@ -131,7 +131,18 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     } else {
         products
             .iter()
-            .map(|(decl, _)| stub(&decl.name, &syn::Generics::default()))
+            .map(|(decl, _)| {
+                // The struct's own parameters, so that the stub names the type as declared
+                // (a product with parameters is itself an error, reported above).
+                let generics = items
+                    .iter()
+                    .find_map(|item| match item {
+                        syn::Item::Struct(s) if s.ident == decl.name => Some(s.generics.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                stub(&decl.name, &generics)
+            })
             .collect()
     };
     let errors = errors.to_compile_errors();
@@ -240,7 +251,12 @@ fn read_product(
     }
     s.attrs.remove(index);
     if !s.generics.params.is_empty() {
-        errors.at(&s.generics, "a product does not take generic parameters");
+        errors.at(
+            &s.generics,
+            "a product does not take generic parameters: its rules and reductions are written \
+             for its component types; declare it for concrete types (a `#[lattice]` struct may \
+             be generic, and can be a component once instantiated)",
+        );
     }
     for (given, what) in [
         (flag_span(&options.smash), "smash"),

@@ -42,9 +42,15 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     match (decl, errors.is_empty()) {
         (Some(mut decl), true) => {
             let display = !options.no_display.is_present();
+            let typed = type_written_operations(&mut decl);
             let assertions = require_lattice_fields(&mut decl, display);
-            let generated = codegen::lattice(&decl, display);
-            quote!(#item #assertions #generated)
+            let (flat_assertions, predicates) = require_flat_values(&decl, display);
+            let generated = bounds::restrict_impls(
+                codegen::lattice(&decl, display),
+                &[&decl.name],
+                &predicates,
+            );
+            quote!(#item #typed #assertions #flat_assertions #generated)
         }
         _ => {
             let errors = errors.to_compile_errors();
@@ -90,6 +96,85 @@ fn require_lattice_fields(decl: &mut LatticeDecl, display: bool) -> TokenStream 
         .collect();
     p.generics.make_where_clause().predicates.extend(predicates);
     assertions
+}
+
+/// Gives each function a struct names (`empty_if`, `bottom`, `top` and the written-out
+/// operations) its type, as an associated constant the generated impls call: a function of the
+/// wrong signature is then one error at its path, rather than one in each generated body that
+/// calls it. Only for structs without type parameters (a constant cannot be generic); a generic
+/// struct's impls call the paths as written.
+fn type_written_operations(decl: &mut LatticeDecl) -> TokenStream {
+    let LatticeKind::Pointwise(p) = &mut decl.kind else {
+        return TokenStream::new();
+    };
+    if !p.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let name = &decl.name;
+    let mut constants = Vec::new();
+    let mut typed = |what: &str, path: &mut syn::Path, ty: TokenStream| {
+        let constant = quote::format_ident!("__ABSINTHE_{}", what.to_uppercase());
+        let written = path.clone();
+        constants.push(quote!(const #constant: #ty = #written;));
+        *path = syn::parse_quote!(Self::#constant);
+    };
+    if let Some(path) = &mut p.empty_if {
+        typed("empty_if", path, quote!(fn(&#name) -> bool));
+    }
+    if let Some(path) = &mut p.bottom {
+        typed("bottom", path, quote!(fn() -> #name));
+    }
+    if let Some(path) = &mut p.top {
+        typed("top", path, quote!(fn() -> #name));
+    }
+    for (what, path) in &mut p.overrides {
+        let ty = if what == "leq" {
+            quote!(fn(&#name, &#name) -> bool)
+        } else {
+            quote!(fn(&#name, &#name) -> #name)
+        };
+        typed(what, path, ty);
+    }
+    if constants.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        #[doc(hidden)]
+        impl #name {
+            #(#constants)*
+        }
+    }
+}
+
+/// Requires the data of a flat enum's value variants to be comparable and printable: one
+/// assertion per type and the same requirement as deferred bounds (see [`crate::bounds`]).
+fn require_flat_values(
+    decl: &LatticeDecl,
+    display: bool,
+) -> (TokenStream, Vec<syn::WherePredicate>) {
+    let LatticeKind::Flat(flat) = &decl.kind else {
+        return (TokenStream::new(), Vec::new());
+    };
+    let (check, bound) = if display {
+        ("flat_value", "FlatValue")
+    } else {
+        ("unprinted_flat_value", "UnprintedFlatValue")
+    };
+    let mut assertions = TokenStream::new();
+    let mut predicates = Vec::new();
+    let mut seen = Vec::new();
+    for variant in &flat.values {
+        for ty in variant.fields.types() {
+            let text = type_text(ty);
+            if seen.contains(&text) {
+                continue;
+            }
+            seen.push(text);
+            assertions.extend(bounds::assertion(ty, check));
+            predicates.push(bounds::deferred(ty, bound));
+        }
+    }
+    (assertions, predicates)
 }
 
 /// Reads a struct or enum into the model, removing the `#[lattice(…)]` attributes of its fields
@@ -461,9 +546,12 @@ fn read_enum(
             if is_bottom && is_top {
                 errors.at(
                     &variant.ident,
-                    "a variant cannot be both the bottom and the top",
+                    "a variant cannot be both the bottom and the top: mark it \
+                     `#[lattice(bottom)]` or `#[lattice(top)]`, and add a unit variant for the \
+                     other",
                 );
-                continue;
+                // The missing bottom or top follows from this error: report nothing more.
+                return None;
             }
             if !matches!(variant.fields, syn::Fields::Unit) {
                 errors.at(

@@ -120,3 +120,27 @@ pub trait ValueDomainComponent: ValueDomain {}
 impl<T: ValueDomain> ValueDomainComponent for T {}
 /// Asserts `T: ValueDomainComponent` where the type is declared.
 pub const fn value_domain_component<T: ValueDomainComponent>() {}
+
+/// What a flat `#[lattice]` enum requires of the data its value variants carry.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be carried by a value of a flat lattice",
+    label = "not comparable and printable",
+    note = "the values of a flat `#[lattice]` enum are compared and printed: derive `Clone, PartialEq, Eq, Debug` for `{Self}` and implement `Display`, or declare the enum `#[lattice(no_display)]` and print it yourself"
+)]
+pub trait FlatValue: Clone + Eq + fmt::Debug + fmt::Display {}
+#[diagnostic::do_not_recommend]
+impl<T: Clone + Eq + fmt::Debug + fmt::Display> FlatValue for T {}
+/// Asserts `T: FlatValue` where the type is declared.
+pub const fn flat_value<T: FlatValue>() {}
+
+/// [`FlatValue`] in an enum declared `#[lattice(no_display)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be carried by a value of a flat lattice",
+    label = "not comparable",
+    note = "the values of a flat `#[lattice]` enum are compared: derive `Clone, PartialEq, Eq, Debug` for `{Self}`"
+)]
+pub trait UnprintedFlatValue: Clone + Eq + fmt::Debug {}
+#[diagnostic::do_not_recommend]
+impl<T: Clone + Eq + fmt::Debug> UnprintedFlatValue for T {}
+/// Asserts `T: UnprintedFlatValue` where the type is declared.
+pub const fn unprinted_flat_value<T: UnprintedFlatValue>() {}
