@@ -6,6 +6,7 @@
 use absinthe::lattice;
 use absinthe::lattice::{Lattice, Top};
 
+// ANCHOR: range
 /// An interval of `i64` with its bounds as plain integers; every range whose low end exceeds its
 /// high end stands for bottom.
 #[lattice(
@@ -55,6 +56,7 @@ impl Range {
         )
     }
 }
+// ANCHOR_END: range
 
 /// A flag and an interval: a `bool` value needs no widening (its chains are short), the
 /// interval is a lattice field as usual.
