@@ -31,6 +31,20 @@ struct AnalysisArgs {
     name: Option<String>,
 }
 
+impl args::Options for AnalysisArgs {
+    const ATTRIBUTE: &'static str = "`#[absinthe::analysis(…)]`";
+    const NAMES: &'static [&'static str] = &[
+        "domain",
+        "state",
+        "conditions",
+        "context",
+        "engine",
+        "widening_delay",
+        "narrowing",
+        "name",
+    ];
+}
+
 /// Expands `#[absinthe::analysis(args)] struct X;`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
@@ -51,7 +65,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let options = match parsed {
         Ok(options) => options,
         Err(error) => {
-            errors.darling(error);
+            errors.darling::<AnalysisArgs>(error);
             let errors = errors.to_compile_errors();
             return quote!(#item #errors);
         }

@@ -134,3 +134,59 @@ pub fn from_attr<T: FromMeta + Default>(attr: &syn::Attribute) -> darling::Resul
         }
     }
 }
+
+/// The words of an attribute, for messages about options it does not have.
+pub trait Options {
+    /// The attribute as written, in backticks: `` `#[lattice(…)]` ``.
+    const ATTRIBUTE: &'static str;
+    /// Every option it takes.
+    const NAMES: &'static [&'static str];
+}
+
+impl Options for LatticeArgs {
+    const ATTRIBUTE: &'static str = "`#[lattice(…)]`";
+    const NAMES: &'static [&'static str] = &[
+        "smash",
+        "empty_if",
+        "bottom",
+        "top",
+        "no_top",
+        "no_display",
+        "sum",
+        "order",
+        "product",
+        "reduce",
+        "direct",
+        "join",
+        "meet",
+        "leq",
+        "widen",
+        "narrow",
+    ];
+}
+
+impl Options for FieldArgs {
+    const ATTRIBUTE: &'static str = "`#[lattice(…)]` on a field";
+    const NAMES: &'static [&'static str] = &["ignore", "value", "value_domain"];
+}
+
+impl Options for VariantArgs {
+    const ATTRIBUTE: &'static str = "`#[lattice(…)]` on a variant";
+    const NAMES: &'static [&'static str] = &["bottom", "top", "below"];
+}
+
+impl Options for TransferArgs {
+    const ATTRIBUTE: &'static str = "`#[transfer(…)]`";
+    const NAMES: &'static [&'static str] = &[
+        "op",
+        "binary",
+        "literal",
+        "assume",
+        "cond",
+        "param",
+        "apply",
+        "function",
+        "component",
+        "product",
+    ];
+}

@@ -88,7 +88,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                 if let Some(attr) = take_attr(&mut f.attrs, "transfer") {
                     match args::from_attr::<TransferArgs>(&attr) {
                         Ok(args) => pending_rules.push((args, f.sig.clone(), attr)),
-                        Err(error) => errors.darling(error),
+                        Err(error) => errors.darling::<TransferArgs>(error),
                     }
                 }
             }

@@ -18,7 +18,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let options: LatticeArgs = match args::parse(args) {
         Ok(options) => options,
         Err(error) => {
-            errors.darling(error);
+            errors.darling::<LatticeArgs>(error);
             LatticeArgs::default()
         }
     };
@@ -462,7 +462,7 @@ pub fn read_fields(fields: &mut syn::Fields, errors: &mut Errors) -> Vec<Field> 
 }
 
 /// Reads and removes the `#[lattice(…)]` attributes in `attrs`.
-pub fn take_args<T: darling::FromMeta + Default>(
+pub fn take_args<T: darling::FromMeta + Default + args::Options>(
     attrs: &mut Vec<syn::Attribute>,
     errors: &mut Errors,
 ) -> T {
@@ -472,7 +472,7 @@ pub fn take_args<T: darling::FromMeta + Default>(
         if is_attr(&attr, "lattice") {
             match args::from_attr(&attr) {
                 Ok(args) => result = args,
-                Err(error) => errors.darling(error),
+                Err(error) => errors.darling::<T>(error),
             }
         } else {
             kept.push(attr);
@@ -503,8 +503,14 @@ fn read_enum(
     errors: &mut Errors,
 ) -> Option<LatticeDecl> {
     let mut args = Vec::new();
+    let before = errors.len();
     for variant in &mut e.variants {
         args.push(take_args::<VariantArgs>(&mut variant.attrs, errors));
+    }
+    if errors.len() > before {
+        // A mark that does not parse is missing from what follows (a bottom, a top, an order):
+        // report nothing more.
+        return None;
     }
     let name = e.ident.clone();
     if e.variants.is_empty() {
