@@ -146,24 +146,28 @@ fn type_written_operations(decl: &mut LatticeDecl) -> TokenStream {
     }
 }
 
-/// Requires the data of a flat enum's value variants to be comparable and printable: one
-/// assertion per type and the same requirement as deferred bounds (see [`crate::bounds`]).
+/// Requires the data of a flat enum's value variants to be comparable and printable, and the
+/// payloads of a sum to be (printable) lattices: one assertion per type and the same
+/// requirement as deferred bounds (see [`crate::bounds`]).
 fn require_flat_values(
     decl: &LatticeDecl,
     display: bool,
 ) -> (TokenStream, Vec<syn::WherePredicate>) {
-    let LatticeKind::Flat(flat) = &decl.kind else {
-        return (TokenStream::new(), Vec::new());
-    };
-    let (check, bound) = if display {
-        ("flat_value", "FlatValue")
-    } else {
-        ("unprinted_flat_value", "UnprintedFlatValue")
+    let (variants, (check, bound)) = match (&decl.kind, display) {
+        (LatticeKind::Flat(flat), true) => (&flat.values, ("flat_value", "FlatValue")),
+        (LatticeKind::Flat(flat), false) => {
+            (&flat.values, ("unprinted_flat_value", "UnprintedFlatValue"))
+        }
+        (LatticeKind::Sum(sum), true) => (&sum.summands, ("summand", "Summand")),
+        (LatticeKind::Sum(sum), false) => {
+            (&sum.summands, ("unprinted_summand", "UnprintedSummand"))
+        }
+        _ => return (TokenStream::new(), Vec::new()),
     };
     let mut assertions = TokenStream::new();
     let mut predicates = Vec::new();
     let mut seen = Vec::new();
-    for variant in &flat.values {
+    for variant in variants {
         for ty in variant.fields.types() {
             let text = type_text(ty);
             if seen.contains(&text) {

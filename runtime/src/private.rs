@@ -144,3 +144,27 @@ pub trait UnprintedFlatValue: Clone + Eq + fmt::Debug {}
 impl<T: Clone + Eq + fmt::Debug> UnprintedFlatValue for T {}
 /// Asserts `T: UnprintedFlatValue` where the type is declared.
 pub const fn unprinted_flat_value<T: UnprintedFlatValue>() {}
+
+/// What a `#[lattice(sum)]` enum requires of the lattice each summand carries.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be carried by a summand: it is not a printable lattice",
+    label = "not a lattice that implements `Display`",
+    note = "each variant of a `#[lattice(sum)]` enum carries a lattice, printed with the sum: give the variant a lattice type, implement `absinthe::lattice::Lattice` and `Display` for `{Self}`, or declare the enum `#[lattice(sum, no_display)]` and print it yourself"
+)]
+pub trait Summand: Lattice + fmt::Display {}
+#[diagnostic::do_not_recommend]
+impl<T: Lattice + fmt::Display> Summand for T {}
+/// Asserts `T: Summand` where the type is declared.
+pub const fn summand<T: Summand>() {}
+
+/// [`Summand`] in an enum declared `#[lattice(sum, no_display)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be carried by a summand: it is not a lattice",
+    label = "not a lattice",
+    note = "each variant of a `#[lattice(sum)]` enum carries a lattice: give the variant a lattice type, or implement `absinthe::lattice::Lattice` for `{Self}`"
+)]
+pub trait UnprintedSummand: Lattice {}
+#[diagnostic::do_not_recommend]
+impl<T: Lattice> UnprintedSummand for T {}
+/// Asserts `T: UnprintedSummand` where the type is declared.
+pub const fn unprinted_summand<T: UnprintedSummand>() {}
