@@ -339,7 +339,11 @@ fn read_product(
         });
     }
     if components.is_empty() {
-        errors.at(&s.ident, "a product needs at least one component");
+        errors.at(
+            &s.ident,
+            "a product needs at least one component: declare each as a field whose type is a \
+             lattice, for example `pub interval: Interval`",
+        );
     }
     let decl = ProductDecl {
         name: s.ident.clone(),
