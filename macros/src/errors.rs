@@ -113,7 +113,13 @@ pub fn misplaced(attribute: &str, args: TokenStream, item: TokenStream) -> Token
     );
     let error = match syn::parse2::<syn::ItemFn>(item.clone()) {
         Ok(function) => syn::Error::new_spanned(&function.sig.ident, message),
-        Err(_) => syn::Error::new(proc_macro2::Span::call_site(), message),
+        Err(_) => syn::Error::new(
+            proc_macro2::Span::call_site(),
+            format!(
+                "`#[{attribute}]` marks a function (`fn …`) inside a `#[absinthe::domain]` \
+                 module, and this item is not one; remove the attribute, or put it on a function"
+            ),
+        ),
     };
     let error = error.to_compile_error();
     quote!(#item #error)

@@ -89,11 +89,22 @@ fn require_lattice_fields(decl: &mut LatticeDecl, display: bool) -> TokenStream 
         seen.push(text);
         assertions.extend(bounds::assertion(&field.ty, check));
     }
-    let predicates: Vec<syn::WherePredicate> = p
+    let mut predicates: Vec<syn::WherePredicate> = p
         .lattice_fields()
         .filter(|f| !bounds::names_param(&f.ty, &params))
         .map(|f| bounds::deferred(&f.ty, bound))
         .collect();
+    // Ignored fields are cloned, created with `Default` and printed with `Debug`.
+    let mut seen = Vec::new();
+    for field in p.fields.iter().filter(|f| f.ignored) {
+        let text = type_text(&field.ty);
+        if bounds::names_param(&field.ty, &params) || seen.contains(&text) {
+            continue;
+        }
+        seen.push(text);
+        assertions.extend(bounds::assertion(&field.ty, "ignored_field"));
+        predicates.push(bounds::deferred(&field.ty, "IgnoredField"));
+    }
     p.generics.make_where_clause().predicates.extend(predicates);
     assertions
 }
@@ -510,6 +521,20 @@ fn read_enum(
     let before = errors.len();
     for variant in &mut e.variants {
         args.push(take_args::<VariantArgs>(&mut variant.attrs, errors));
+        for field in variant.fields.iter_mut() {
+            if let Some(attr) = field.attrs.iter().find(|a| is_attr(a, "lattice")) {
+                errors.at(
+                    attr,
+                    format!(
+                        "`#[lattice(…)]` marks a variant (`#[lattice(bottom)]`, \
+                         `#[lattice(top)]`, `#[lattice(below(…))]` above `{}`), not the data \
+                         it carries; move it to the variant or remove it",
+                        variant.ident
+                    ),
+                );
+                field.attrs.retain(|a| !is_attr(a, "lattice"));
+            }
+        }
     }
     if errors.len() > before {
         // A mark that does not parse is missing from what follows (a bottom, a top, an order):

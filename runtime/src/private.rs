@@ -168,3 +168,16 @@ pub trait UnprintedSummand: Lattice {}
 impl<T: Lattice> UnprintedSummand for T {}
 /// Asserts `T: UnprintedSummand` where the type is declared.
 pub const fn unprinted_summand<T: UnprintedSummand>() {}
+
+/// What `#[lattice]` requires of a field marked `#[lattice(ignore)]`, which it clones, creates
+/// with `Default` and prints with `Debug`.
+#[diagnostic::on_unimplemented(
+    message = "the ignored field type `{Self}` cannot be cloned, defaulted and printed",
+    label = "not `Clone + Default + Debug`",
+    note = "a field marked `#[lattice(ignore)]` is created with `Default` (in bottom and top), kept by cloning and printed with `Debug`: derive `Clone, Default, Debug` for `{Self}`"
+)]
+pub trait IgnoredField: Clone + Default + fmt::Debug {}
+#[diagnostic::do_not_recommend]
+impl<T: Clone + Default + fmt::Debug> IgnoredField for T {}
+/// Asserts `T: IgnoredField` where the type is declared.
+pub const fn ignored_field<T: IgnoredField>() {}
