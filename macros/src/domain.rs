@@ -44,7 +44,11 @@ use syn::spanned::Spanned;
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     if !args.is_empty() {
-        errors.at(&args, "`#[absinthe::domain]` takes no options");
+        errors.at(
+            &args,
+            "`#[absinthe::domain]` takes no options; a product's options go on its struct: \
+             `#[lattice(product, reduce = \"once\")]`",
+        );
     }
     let mut module: syn::ItemMod = match syn::parse2(item.clone()) {
         Ok(module) => module,
@@ -81,7 +85,11 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             syn::Item::Fn(f) => {
                 if let Some(attr) = take_attr(&mut f.attrs, "meet_ext") {
                     if !matches!(attr.meta, syn::Meta::Path(_)) {
-                        errors.at(&attr, "`#[meet_ext]` takes no options");
+                        errors.at(
+                            &attr,
+                            "`#[meet_ext]` takes no options: the parameter types say which \
+                             component it refines with which; write `#[meet_ext]`",
+                        );
                     }
                     pending_reductions.push(f.sig.clone());
                 }
@@ -99,7 +107,8 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         errors.at(
             &module.ident,
             "this module declares reductions or rules but no `#[lattice(product)]` struct for \
-             them to belong to",
+             them to belong to: add one whose fields are the components, such as \
+             `#[lattice(product)] pub struct Value { pub interval: Interval }`",
         );
     }
     if !products.is_empty() {
@@ -464,7 +473,11 @@ fn attach_reduction(
             return;
         }
         (true, Some(ret)) => {
-            errors.at(ret, "a reduction in place (`&mut` target) returns nothing");
+            errors.at(
+                ret,
+                "a reduction in place (`&mut` target) returns nothing: remove the return type, \
+                 or take the target as `&T` and return the refined value",
+            );
             return;
         }
         (true, None) => {}
@@ -605,7 +618,10 @@ fn attach_rule(
         [(_, a), (_, b), ..] => {
             errors.at(
                 attr,
-                format!("a rule is for one thing: `{a}` and `{b}` conflict"),
+                format!(
+                    "a rule is for one thing: `{a}` and `{b}` conflict; write one function for \
+                     each"
+                ),
             );
             return;
         }
@@ -617,7 +633,17 @@ fn attach_rule(
         Some(name) => match products.iter().position(|(p, _)| p.name == *name) {
             Some(i) => i,
             None => {
-                errors.at(name, format!("this module declares no product `{name}`"));
+                let declared: Vec<String> = products
+                    .iter()
+                    .map(|(p, _)| format!("`{}`", p.name))
+                    .collect();
+                errors.at(
+                    name,
+                    format!(
+                        "this module declares no product `{name}`; its products: {}",
+                        declared.join(", ")
+                    ),
+                );
                 return;
             }
         },
@@ -757,7 +783,8 @@ fn attach_rule(
                 errors.at(
                     ret,
                     format!(
-                        "component `{name}` of `{p}` is a `{}`, but the rule returns `{}`",
+                        "component `{name}` of `{p}` is a `{}`, but the rule returns `{}`; \
+                         return the component's type, or name a component of the type returned",
                         type_text(&product.components[i].ty),
                         type_text(&component_ty)
                     ),
@@ -765,7 +792,21 @@ fn attach_rule(
                 return;
             }
             None => {
-                errors.at(name, format!("`{p}` has no component `{name}`"));
+                let fields: Vec<String> = product
+                    .components
+                    .iter()
+                    .map(|c| match &c.member {
+                        syn::Member::Named(ident) => format!("`{ident}`"),
+                        syn::Member::Unnamed(index) => format!("`{}`", index.index),
+                    })
+                    .collect();
+                errors.at(
+                    name,
+                    format!(
+                        "`{p}` has no component `{name}`; its components: {}",
+                        fields.join(", ")
+                    ),
+                );
                 return;
             }
         },
@@ -808,7 +849,9 @@ fn attach_rule(
         errors.at(
             &sig.ident,
             format!(
-                "a second rule for the same operation and component: `{}` already defines it",
+                "a second rule for the same operation and component: `{}` already defines it; \
+                 remove one, or say with `component = …` that this one computes another \
+                 component",
                 quote_path(&previous.function)
             ),
         );

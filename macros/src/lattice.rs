@@ -211,7 +211,11 @@ pub fn read(
                 if flag {
                     errors.at(
                         &s.ident,
-                        format!("`{what}` is an option of `#[lattice(product)]`"),
+                        format!(
+                            "`{what}` is an option of `#[lattice(product)]`, a reduced product \
+                             declared in a `#[absinthe::domain]` module; remove it, or declare \
+                             the struct there"
+                        ),
                     );
                 }
             }
@@ -231,7 +235,10 @@ pub fn read(
             };
             require_written(options, &s.ident, &s.fields, &pointwise, errors);
             if options.no_top.is_present() && pointwise.top.is_some() {
-                errors.at(&s.ident, "`no_top` and `top = …` contradict each other");
+                errors.at(
+                    &s.ident,
+                    "`no_top` and `top = …` contradict each other; keep one",
+                );
             }
             Some(LatticeDecl {
                 origin: Origin::new(s.ident.span(), format!("`#[lattice] struct {}`", s.ident)),
@@ -257,7 +264,10 @@ pub fn read(
             None
         }
         other => {
-            errors.at(other, "`#[lattice]` applies to a struct or an enum");
+            errors.at(
+                other,
+                "`#[lattice]` applies to a struct or an enum: put it on the type declaration",
+            );
             None
         }
     }
@@ -347,7 +357,7 @@ fn forbid_const_generics(generics: &syn::Generics, errors: &mut Errors) {
             errors.at(
                 param,
                 "a `#[lattice]` struct takes type parameters only (no lifetimes or const \
-                 parameters)",
+                 parameters): remove this one, and give the fields types without it",
             );
         }
     }
@@ -399,7 +409,11 @@ fn reject_enum_options(options: &LatticeArgs, errors: &mut Errors) {
 
 fn reject_struct_options(options: &LatticeArgs, name: &Ident, errors: &mut Errors) {
     if let Some(span) = flag_span(&options.smash) {
-        errors.push(syn::Error::new(span, "`smash` applies to structs"));
+        errors.push(syn::Error::new(
+            span,
+            "`smash` applies to structs (any bottom field makes the struct bottom); an enum's \
+             bottom is its bottom variant: remove it",
+        ));
     }
     for (path, what) in [
         (&options.empty_if, "empty_if"),
@@ -448,7 +462,8 @@ pub fn read_fields(fields: &mut syn::Fields, errors: &mut Errors) -> Vec<Field> 
         if let Some(span) = flag_span(&args.value_domain) {
             errors.push(syn::Error::new(
                 span,
-                "`value_domain` applies to components of a `#[lattice(product)]`",
+                "`value_domain` applies to components of a `#[lattice(product)]`; remove it \
+                 from this field",
             ));
         }
         let member = match &field.ident {
@@ -545,7 +560,8 @@ fn read_enum(
     if e.variants.is_empty() {
         errors.at(
             &e.ident,
-            "an enum lattice needs variants: at least a bottom",
+            "an enum lattice needs variants: at least a bottom and a top, such as unit \
+             variants `Bottom` and `Top`",
         );
         return None;
     }
@@ -591,14 +607,16 @@ fn read_enum(
             if !matches!(variant.fields, syn::Fields::Unit) {
                 errors.at(
                     &variant.fields,
-                    format!("the {role} variant carries no data"),
+                    format!("the {role} variant carries no data: make it a unit variant"),
                 );
             }
             let slot = if is_bottom { &mut bottom } else { &mut top };
             if let Some(previous) = slot {
                 errors.at(
                     &variant.ident,
-                    format!("a second {role} variant: `{previous}` is already the {role}"),
+                    format!(
+                        "a second {role} variant: `{previous}` is already the {role}; keep one"
+                    ),
                 );
             } else {
                 *slot = Some(variant.ident.clone());
@@ -705,7 +723,16 @@ fn read_finite(
                 None => {
                     errors.at(
                         path,
-                        format!("`{}` has no variant `{}`", e.ident, quote!(#path)),
+                        format!(
+                            "`{}` has no variant `{}`; variants: {}",
+                            e.ident,
+                            quote!(#path),
+                            variants
+                                .iter()
+                                .map(|v| format!("`{v}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
                     );
                     ok = false;
                 }
@@ -775,7 +802,11 @@ fn order_message(error: &OrderError, variants: &[Ident]) -> String {
     };
     match error {
         OrderError::Empty => "a finite lattice needs variants".to_string(),
-        OrderError::Cycle(xs) => format!("the order has a cycle through {}", names(xs)),
+        OrderError::Cycle(xs) => format!(
+            "the order has a cycle through {}: each element is below itself; remove the `<` \
+             that closes the cycle",
+            names(xs)
+        ),
         OrderError::NoBottom(xs) => format!(
             "the order is not a lattice: {} are all minimal, so there is no bottom; add a \
              variant below them",
