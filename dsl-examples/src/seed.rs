@@ -234,6 +234,7 @@ pub enum Const {
 }
 // ANCHOR_END: const
 
+// ANCHOR: concrete
 impl Concrete for Const {
     fn contains(&self, v: i64) -> bool {
         match self {
@@ -250,6 +251,7 @@ impl Concrete for Const {
         }
     }
 }
+// ANCHOR_END: concrete
 
 /// The seed's product of `Const` and `Interval`, with reductions both ways and transfer rules
 /// for literals, every operation on constants, `+` on intervals (the seed's `eval_call`) and

@@ -311,6 +311,7 @@ pub mod value {
     }
 }
 
+// ANCHOR: analyses
 /// The signs analysis, states stored densely (the attribute form of an analysis declaration).
 #[absinthe::analysis(domain = value::Signals, conditions = "evaluated")]
 #[derive(Debug)]
@@ -326,3 +327,4 @@ pub struct SignsSparse;
 #[absinthe::analysis(domain = value::Signals, conditions = "evaluated", context = "kcfa=2")]
 #[derive(Debug)]
 pub struct SignsCallStrings;
+// ANCHOR_END: analyses

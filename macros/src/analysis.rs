@@ -23,24 +23,32 @@ struct AnalysisArgs {
     context: Option<darling::util::SpannedValue<String>>,
     /// `"flow"` or `"behavior_graph"`.
     engine: Option<darling::util::SpannedValue<String>>,
-    /// Joins at a loop head before widening.
-    widening_delay: Option<u32>,
-    /// Descending passes after the ascending phase.
-    narrowing: Option<u32>,
+    /// Joins at a loop head before widening: a number.
+    widening_delay: Option<syn::Lit>,
+    /// Descending passes after the ascending phase: a number.
+    narrowing: Option<syn::Lit>,
     /// The analysis's name (defaults to the struct's).
     name: Option<String>,
+}
+
+impl args::Options for AnalysisArgs {
+    const ATTRIBUTE: &'static str = "`#[absinthe::analysis(…)]`";
+    const NAMES: &'static [&'static str] = &[
+        "domain",
+        "state",
+        "conditions",
+        "context",
+        "engine",
+        "widening_delay",
+        "narrowing",
+        "name",
+    ];
 }
 
 /// Expands `#[absinthe::analysis(args)] struct X;`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
-    let options: AnalysisArgs = match args::parse(args) {
-        Ok(options) => options,
-        Err(error) => {
-            errors.darling(error);
-            AnalysisArgs::default()
-        }
-    };
+    let parsed: darling::Result<AnalysisArgs> = args::parse(args);
     let item: syn::ItemStruct = match syn::parse2(item.clone()) {
         Ok(item) => item,
         Err(_) => {
@@ -52,10 +60,27 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#item #error);
         }
     };
+    // Options that do not parse are the only errors reported: the others would follow from them
+    // (an option misspelt is also missing).
+    let options = match parsed {
+        Ok(options) => options,
+        Err(error) => {
+            errors.darling::<AnalysisArgs>(error);
+            let errors = errors.to_compile_errors();
+            return quote!(#item #errors);
+        }
+    };
+    let delay = count(
+        options.widening_delay.as_ref(),
+        "widening_delay",
+        &mut errors,
+    );
+    let narrowing = count(options.narrowing.as_ref(), "narrowing", &mut errors);
     if !matches!(item.fields, syn::Fields::Unit) {
         errors.at(
             &item.fields,
-            "an analysis is a unit struct: `struct MyAnalysis;`",
+            "an analysis is a unit struct: `struct MyAnalysis;`; its settings are the \
+             attribute's options (`widening_delay = 2`, `state = \"sparse\"`, …)",
         );
     }
     let rt = quote!(::absinthe::__private);
@@ -127,8 +152,8 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     }
     let ident = &item.ident;
     let name = options.name.unwrap_or_else(|| ident.to_string());
-    let delay = options.widening_delay.map(|d| quote!(widening_delay: #d,));
-    let narrowing = options.narrowing.map(|n| quote!(narrowing_passes: #n,));
+    let delay = delay.map(|d| quote!(widening_delay: #d,));
+    let narrowing = narrowing.map(|n| quote!(narrowing_passes: #n,));
     quote! {
         #item
 
@@ -149,4 +174,23 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             }
         }
     }
+}
+
+/// The number an option such as `widening_delay = 2` gives, or an error at the literal.
+fn count(literal: Option<&syn::Lit>, option: &str, errors: &mut Errors) -> Option<u32> {
+    let literal = literal?;
+    let number = match literal {
+        syn::Lit::Int(int) => int.base10_parse::<u32>().ok(),
+        _ => None,
+    };
+    if number.is_none() {
+        errors.at(
+            literal,
+            format!(
+                "`{option}` is a number (at most {}): `{option} = 2`",
+                u32::MAX
+            ),
+        );
+    }
+    number
 }

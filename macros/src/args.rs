@@ -32,6 +32,33 @@ pub struct LatticeArgs {
     pub reduce: Option<SpannedValue<String>>,
     /// The name of a direct-product companion type to generate.
     pub direct: Option<syn::Ident>,
+    /// Written-out operations of a struct, `fn(&Self, &Self) -> Self`, replacing the pointwise
+    /// ones (required with `#[lattice(value)]` fields).
+    pub join: Option<SpannedValue<syn::Path>>,
+    /// `fn(&Self, &Self) -> Self`: the meet.
+    pub meet: Option<SpannedValue<syn::Path>>,
+    /// `fn(&Self, &Self) -> bool`: the order.
+    pub leq: Option<SpannedValue<syn::Path>>,
+    /// `fn(&Self, &Self) -> Self`: the widening.
+    pub widen: Option<SpannedValue<syn::Path>>,
+    /// `fn(&Self, &Self) -> Self`: the narrowing.
+    pub narrow: Option<SpannedValue<syn::Path>>,
+}
+
+impl LatticeArgs {
+    /// The written-out binary operations given, by name, in a fixed order.
+    pub fn written(&self) -> Vec<(&'static str, &SpannedValue<syn::Path>)> {
+        [
+            ("join", &self.join),
+            ("meet", &self.meet),
+            ("leq", &self.leq),
+            ("widen", &self.widen),
+            ("narrow", &self.narrow),
+        ]
+        .into_iter()
+        .filter_map(|(name, path)| path.as_ref().map(|p| (name, p)))
+        .collect()
+    }
 }
 
 /// `#[lattice(…)]` on a field.
@@ -40,6 +67,9 @@ pub struct LatticeArgs {
 pub struct FieldArgs {
     /// Keep the field out of the order.
     pub ignore: Flag,
+    /// A plain value (an integer, a `bool`) rather than a lattice: compared and printed, ordered
+    /// only by the struct's written-out operations.
+    pub value: Flag,
     /// In a product: operations without a rule use the component type's own `ValueDomain`.
     pub value_domain: Flag,
 }
@@ -103,4 +133,60 @@ pub fn from_attr<T: FromMeta + Default>(attr: &syn::Attribute) -> darling::Resul
             Err(darling::Error::custom("expected a list of options: `#[lattice(…)]`").with_span(nv))
         }
     }
+}
+
+/// The words of an attribute, for messages about options it does not have.
+pub trait Options {
+    /// The attribute as written, in backticks: `` `#[lattice(…)]` ``.
+    const ATTRIBUTE: &'static str;
+    /// Every option it takes.
+    const NAMES: &'static [&'static str];
+}
+
+impl Options for LatticeArgs {
+    const ATTRIBUTE: &'static str = "`#[lattice(…)]`";
+    const NAMES: &'static [&'static str] = &[
+        "smash",
+        "empty_if",
+        "bottom",
+        "top",
+        "no_top",
+        "no_display",
+        "sum",
+        "order",
+        "product",
+        "reduce",
+        "direct",
+        "join",
+        "meet",
+        "leq",
+        "widen",
+        "narrow",
+    ];
+}
+
+impl Options for FieldArgs {
+    const ATTRIBUTE: &'static str = "`#[lattice(…)]` on a field";
+    const NAMES: &'static [&'static str] = &["ignore", "value", "value_domain"];
+}
+
+impl Options for VariantArgs {
+    const ATTRIBUTE: &'static str = "`#[lattice(…)]` on a variant";
+    const NAMES: &'static [&'static str] = &["bottom", "top", "below"];
+}
+
+impl Options for TransferArgs {
+    const ATTRIBUTE: &'static str = "`#[transfer(…)]`";
+    const NAMES: &'static [&'static str] = &[
+        "op",
+        "binary",
+        "literal",
+        "assume",
+        "cond",
+        "param",
+        "apply",
+        "function",
+        "component",
+        "product",
+    ];
 }

@@ -28,6 +28,7 @@
 //! the expected signature.
 
 use crate::args::{self, LatticeArgs, TransferArgs};
+use crate::bounds;
 use crate::errors::{Errors, flag_span, is_attr, stub};
 use crate::lattice::take_args;
 use absinthe_domc::codegen;
@@ -43,16 +44,22 @@ use syn::spanned::Spanned;
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     if !args.is_empty() {
-        errors.at(&args, "`#[absinthe::domain]` takes no options");
+        errors.at(
+            &args,
+            "`#[absinthe::domain]` takes no options; a product's options go on its struct: \
+             `#[lattice(product, reduce = \"once\")]`",
+        );
     }
-    let mut module: syn::ItemMod = match syn::parse2(item) {
+    let mut module: syn::ItemMod = match syn::parse2(item.clone()) {
         Ok(module) => module,
         Err(error) => {
-            return syn::Error::new(
+            let error = syn::Error::new(
                 error.span(),
-                "`#[absinthe::domain]` applies to an inline module: `mod name { … }`",
+                "`#[absinthe::domain]` applies to an inline module that holds the product, its \
+                 reductions and its rules: `mod name { … }`",
             )
             .to_compile_error();
+            return quote!(#item #error);
         }
     };
     let Some((_, items)) = module.content.as_mut() else {
@@ -78,14 +85,18 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             syn::Item::Fn(f) => {
                 if let Some(attr) = take_attr(&mut f.attrs, "meet_ext") {
                     if !matches!(attr.meta, syn::Meta::Path(_)) {
-                        errors.at(&attr, "`#[meet_ext]` takes no options");
+                        errors.at(
+                            &attr,
+                            "`#[meet_ext]` takes no options: the parameter types say which \
+                             component it refines with which; write `#[meet_ext]`",
+                        );
                     }
                     pending_reductions.push(f.sig.clone());
                 }
                 if let Some(attr) = take_attr(&mut f.attrs, "transfer") {
                     match args::from_attr::<TransferArgs>(&attr) {
                         Ok(args) => pending_rules.push((args, f.sig.clone(), attr)),
-                        Err(error) => errors.darling(error),
+                        Err(error) => errors.darling::<TransferArgs>(error),
                     }
                 }
             }
@@ -96,7 +107,8 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         errors.at(
             &module.ident,
             "this module declares reductions or rules but no `#[lattice(product)]` struct for \
-             them to belong to",
+             them to belong to: add one whose fields are the components, such as \
+             `#[lattice(product)] pub struct Value { pub interval: Interval }`",
         );
     }
     if !products.is_empty() {
@@ -108,15 +120,38 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
 
+    check_direct_names(&products, items, &mut errors);
+
     let generated: Vec<TokenStream> = if errors.is_empty() {
         products
             .iter()
-            .map(|(decl, direct)| codegen::product(decl, direct.as_ref()))
+            .map(|(decl, direct)| {
+                let (assertions, predicates) = require_components(decl);
+                let mut names = vec![&decl.name];
+                names.extend(direct.as_ref());
+                let generated = bounds::restrict_impls(
+                    codegen::product(decl, direct.as_ref()),
+                    &names,
+                    &predicates,
+                );
+                quote!(#assertions #generated)
+            })
             .collect()
     } else {
         products
             .iter()
-            .map(|(decl, _)| stub(&decl.name, &syn::Generics::default()))
+            .map(|(decl, _)| {
+                // The struct's own parameters, so that the stub names the type as declared
+                // (a product with parameters is itself an error, reported above).
+                let generics = items
+                    .iter()
+                    .find_map(|item| match item {
+                        syn::Item::Struct(s) if s.ident == decl.name => Some(s.generics.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                stub(&decl.name, &generics)
+            })
             .collect()
     };
     let errors = errors.to_compile_errors();
@@ -130,6 +165,74 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         items.extend(extra.items);
     }
     quote!(#module)
+}
+
+/// Requires every component to be a lattice with a top that implements `Concrete` (a
+/// `ValueDomain` with `value_domain`): one assertion per component type, and the same
+/// requirement as deferred bounds for the generated impls (see [`crate::bounds`]), so that a
+/// component of the wrong type is one error at its type.
+fn require_components(decl: &ProductDecl) -> (TokenStream, Vec<syn::WherePredicate>) {
+    let mut assertions = TokenStream::new();
+    let mut predicates = Vec::new();
+    let mut seen: Vec<(String, bool)> = Vec::new();
+    for component in &decl.components {
+        let key = (type_text(&component.ty), component.value_domain);
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        let (check, bound) = if component.value_domain {
+            ("value_domain_component", "ValueDomainComponent")
+        } else {
+            ("component", "Component")
+        };
+        assertions.extend(bounds::assertion(&component.ty, check));
+        predicates.push(bounds::deferred(&component.ty, bound));
+    }
+    (assertions, predicates)
+}
+
+/// `direct = Name` names a type the macro generates: it must not be a product's name or an item
+/// of the module.
+fn check_direct_names(
+    products: &[(ProductDecl, Option<Ident>)],
+    items: &[syn::Item],
+    errors: &mut Errors,
+) {
+    let declared: Vec<&Ident> = items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Struct(s) => Some(&s.ident),
+            syn::Item::Enum(e) => Some(&e.ident),
+            syn::Item::Union(u) => Some(&u.ident),
+            syn::Item::Type(t) => Some(&t.ident),
+            syn::Item::Trait(t) => Some(&t.ident),
+            syn::Item::Fn(f) => Some(&f.sig.ident),
+            syn::Item::Const(c) => Some(&c.ident),
+            syn::Item::Static(s) => Some(&s.ident),
+            syn::Item::Mod(m) => Some(&m.ident),
+            _ => None,
+        })
+        .collect();
+    let mut directs: Vec<&Ident> = Vec::new();
+    for (decl, direct) in products {
+        let Some(direct) = direct else { continue };
+        let message = if *direct == decl.name {
+            format!(
+                "`direct = {direct}` names the product itself; the direct product is a second \
+                 type: give it a name of its own, such as `direct = Direct{direct}`"
+            )
+        } else if declared.contains(&direct) || directs.contains(&direct) {
+            format!(
+                "`direct = {direct}` names the direct product this attribute generates, but the \
+                 module already declares `{direct}`; choose a name no item of the module has"
+            )
+        } else {
+            directs.push(direct);
+            continue;
+        };
+        errors.at(direct, message);
+    }
 }
 
 /// Removes the first attribute called `name` from `attrs` and returns it.
@@ -157,7 +260,12 @@ fn read_product(
     }
     s.attrs.remove(index);
     if !s.generics.params.is_empty() {
-        errors.at(&s.generics, "a product does not take generic parameters");
+        errors.at(
+            &s.generics,
+            "a product does not take generic parameters: its rules and reductions are written \
+             for its component types; declare it for concrete types (a `#[lattice]` struct may \
+             be generic, and can be a component once instantiated)",
+        );
     }
     for (given, what) in [
         (flag_span(&options.smash), "smash"),
@@ -168,6 +276,11 @@ fn read_product(
         (options.bottom.as_ref().map(|o| o.span()), "bottom"),
         (options.top.as_ref().map(|o| o.span()), "top"),
         (flag_span(&options.no_display), "no_display"),
+        (options.join.as_ref().map(|o| o.span()), "join"),
+        (options.meet.as_ref().map(|o| o.span()), "meet"),
+        (options.leq.as_ref().map(|o| o.span()), "leq"),
+        (options.widen.as_ref().map(|o| o.span()), "widen"),
+        (options.narrow.as_ref().map(|o| o.span()), "narrow"),
     ] {
         if let Some(span) = given {
             errors.push(syn::Error::new(
@@ -183,6 +296,14 @@ fn read_product(
         None => Policy::Fixpoint(absinthe_policy_default()),
         Some(text) => match parse_policy(text.as_str()) {
             Some(policy) => policy,
+            None if text.as_str().replace(' ', "") == "fixpoint(0)" => {
+                errors.push(syn::Error::new(
+                    text.span(),
+                    "`fixpoint(0)` would never reduce: the bound counts rounds of reductions and \
+                     must be at least 1; write `reduce = \"never\"` to declare no reduction",
+                ));
+                Policy::Never
+            }
             None => {
                 errors.push(syn::Error::new(
                     text.span(),
@@ -199,6 +320,13 @@ fn read_product(
     let mut components = Vec::new();
     for (index, field) in s.fields.iter_mut().enumerate() {
         let args: args::FieldArgs = take_args(&mut field.attrs, errors);
+        if let Some(span) = flag_span(&args.value) {
+            errors.push(syn::Error::new(
+                span,
+                "a component of a product is a lattice; `value` marks a plain-value field of a \
+                 `#[lattice]` struct",
+            ));
+        }
         if let Some(span) = flag_span(&args.ignore) {
             errors.push(syn::Error::new(
                 span,
@@ -220,7 +348,11 @@ fn read_product(
         });
     }
     if components.is_empty() {
-        errors.at(&s.ident, "a product needs at least one component");
+        errors.at(
+            &s.ident,
+            "a product needs at least one component: declare each as a field whose type is a \
+             lattice, for example `pub interval: Interval`",
+        );
     }
     let decl = ProductDecl {
         name: s.ident.clone(),
@@ -299,10 +431,16 @@ fn attach_reduction(
                  to refine in place";
     let inputs: Vec<&syn::FnArg> = sig.inputs.iter().collect();
     let [first, second] = inputs.as_slice() else {
-        errors.at(
-            &sig.inputs,
-            format!("{shape}; this one takes {} parameters", inputs.len()),
-        );
+        let taken = match inputs.len() {
+            0 => "none".to_string(),
+            1 => "one".to_string(),
+            n => format!("{n}"),
+        };
+        if inputs.is_empty() {
+            errors.at(&sig.ident, format!("{shape}; this one takes no parameter"));
+        } else {
+            errors.at(&sig.inputs, format!("{shape}; this one takes {taken}"));
+        }
         return;
     };
     let (target, in_place) = match (referenced(first, false), referenced(first, true)) {
@@ -335,10 +473,26 @@ fn attach_reduction(
             return;
         }
         (true, Some(ret)) => {
-            errors.at(ret, "a reduction in place (`&mut` target) returns nothing");
+            errors.at(
+                ret,
+                "a reduction in place (`&mut` target) returns nothing: remove the return type, \
+                 or take the target as `&T` and return the refined value",
+            );
             return;
         }
         (true, None) => {}
+    }
+    if type_text(target) == type_text(source) {
+        errors.at(
+            second,
+            format!(
+                "a reduction refines a component with another component's value, but target and \
+                 source are both `{}`; meet the two values in a transfer rule, or take the \
+                 source from a component of another type",
+                type_text(target)
+            ),
+        );
+        return;
     }
     let mut attached = false;
     for (product, _) in products.iter_mut() {
@@ -464,7 +618,10 @@ fn attach_rule(
         [(_, a), (_, b), ..] => {
             errors.at(
                 attr,
-                format!("a rule is for one thing: `{a}` and `{b}` conflict"),
+                format!(
+                    "a rule is for one thing: `{a}` and `{b}` conflict; write one function for \
+                     each"
+                ),
             );
             return;
         }
@@ -476,7 +633,17 @@ fn attach_rule(
         Some(name) => match products.iter().position(|(p, _)| p.name == *name) {
             Some(i) => i,
             None => {
-                errors.at(name, format!("this module declares no product `{name}`"));
+                let declared: Vec<String> = products
+                    .iter()
+                    .map(|(p, _)| format!("`{}`", p.name))
+                    .collect();
+                errors.at(
+                    name,
+                    format!(
+                        "this module declares no product `{name}`; its products: {}",
+                        declared.join(", ")
+                    ),
+                );
                 return;
             }
         },
@@ -504,17 +671,17 @@ fn attach_rule(
     let p = product.name.to_string();
 
     // The expected signature.
-    use Expect::{Kind, ParamId, Product, Unchecked};
+    use Expect::{Int, Kind, Operation, ParamId, Product};
     let (mut params, mut expected): (Vec<Expect>, String) = match &kind {
-        RuleKind::Literal => (vec![Unchecked], "fn(i64) -> C".to_string()),
+        RuleKind::Literal => (vec![Int], "fn(i64) -> C".to_string()),
         RuleKind::Binary(_) => (vec![Product, Product], format!("fn(&{p}, &{p}) -> C")),
         RuleKind::AnyBinary => (
-            vec![Unchecked, Product, Product],
+            vec![Operation, Product, Product],
             format!("fn(Op, &{p}, &{p}) -> C"),
         ),
         RuleKind::Assume(_) => (vec![Product, Product], format!("fn(&{p}, &{p}) -> (C, C)")),
         RuleKind::AnyAssume => (
-            vec![Unchecked, Product, Product],
+            vec![Operation, Product, Product],
             format!("fn(Op, &{p}, &{p}) -> (C, C)"),
         ),
         RuleKind::Cond => (
@@ -616,7 +783,8 @@ fn attach_rule(
                 errors.at(
                     ret,
                     format!(
-                        "component `{name}` of `{p}` is a `{}`, but the rule returns `{}`",
+                        "component `{name}` of `{p}` is a `{}`, but the rule returns `{}`; \
+                         return the component's type, or name a component of the type returned",
                         type_text(&product.components[i].ty),
                         type_text(&component_ty)
                     ),
@@ -624,7 +792,21 @@ fn attach_rule(
                 return;
             }
             None => {
-                errors.at(name, format!("`{p}` has no component `{name}`"));
+                let fields: Vec<String> = product
+                    .components
+                    .iter()
+                    .map(|c| match &c.member {
+                        syn::Member::Named(ident) => format!("`{ident}`"),
+                        syn::Member::Unnamed(index) => format!("`{}`", index.index),
+                    })
+                    .collect();
+                errors.at(
+                    name,
+                    format!(
+                        "`{p}` has no component `{name}`; its components: {}",
+                        fields.join(", ")
+                    ),
+                );
                 return;
             }
         },
@@ -667,7 +849,9 @@ fn attach_rule(
         errors.at(
             &sig.ident,
             format!(
-                "a second rule for the same operation and component: `{}` already defines it",
+                "a second rule for the same operation and component: `{}` already defines it; \
+                 remove one, or say with `component = …` that this one computes another \
+                 component",
                 quote_path(&previous.function)
             ),
         );
@@ -687,8 +871,10 @@ fn attach_rule(
 enum Expect {
     /// `&P`, the whole product.
     Product,
-    /// `Op` or `i64`: not checked here.
-    Unchecked,
+    /// `i64` by value: a literal.
+    Int,
+    /// `Op` by value (any path ending in `Op`): the operation or comparison.
+    Operation,
     /// `ArgKind` by value (any path ending in `ArgKind`).
     Kind,
     /// `ParamId` by value (any path ending in `ParamId`).
@@ -704,6 +890,16 @@ impl Expect {
                 Some(format!(
                     "expected `&{p}`: a rule sees its arguments as the whole product, so it can \
                      read every component (`{expected}`)"
+                ))
+            }
+            Expect::Int if typed(arg).is_none_or(|ty| !names_type(ty, "i64")) => Some(format!(
+                "expected `i64` (by value): a literal rule abstracts the literal's value \
+                 (`{expected}`)"
+            )),
+            Expect::Operation if typed(arg).is_none_or(|ty| !names_type(ty, "Op")) => {
+                Some(format!(
+                    "expected `Op` (by value, `absinthe::program::Op`): a rule for every \
+                     operation without one of its own reads which operation it is (`{expected}`)"
                 ))
             }
             Expect::Kind if typed(arg).is_none_or(|ty| !names_type(ty, "ArgKind")) => {

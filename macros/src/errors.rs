@@ -20,9 +20,45 @@ impl Errors {
         self.push(syn::Error::new_spanned(tokens, message));
     }
 
-    /// Records a darling error.
-    pub fn darling(&mut self, error: darling::Error) {
-        self.push(error.into());
+    /// Records a darling error found reading the options of `T`'s attribute, each at its token.
+    /// An unknown option is reported in the attribute's words: its name, the closest option when
+    /// darling finds one, and otherwise every option the attribute takes.
+    pub fn darling<T: crate::args::Options>(&mut self, error: darling::Error) {
+        for error in error.flatten() {
+            let span = error.span();
+            let text = error.to_string();
+            let Some(rest) = text.strip_prefix("Unknown field: ") else {
+                self.push(error.into());
+                continue;
+            };
+            let (name, suggestion) = match rest.split_once(". Did you mean ") {
+                Some((name, suggestion)) => (name, Some(suggestion.trim_end_matches('?'))),
+                None => (
+                    rest.split(". Available values").next().unwrap_or(rest),
+                    None,
+                ),
+            };
+            let hint = match suggestion {
+                Some(suggestion) => format!("did you mean {suggestion}?"),
+                None => format!(
+                    "the options are {}",
+                    T::NAMES
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            self.push(syn::Error::new(
+                span,
+                format!("{} has no option {name}; {hint}", T::ATTRIBUTE),
+            ));
+        }
+    }
+
+    /// How many errors were recorded.
+    pub fn len(&self) -> usize {
+        self.errors.len()
     }
 
     /// Whether nothing was recorded.
@@ -77,7 +113,13 @@ pub fn misplaced(attribute: &str, args: TokenStream, item: TokenStream) -> Token
     );
     let error = match syn::parse2::<syn::ItemFn>(item.clone()) {
         Ok(function) => syn::Error::new_spanned(&function.sig.ident, message),
-        Err(_) => syn::Error::new(proc_macro2::Span::call_site(), message),
+        Err(_) => syn::Error::new(
+            proc_macro2::Span::call_site(),
+            format!(
+                "`#[{attribute}]` marks a function (`fn …`) inside a `#[absinthe::domain]` \
+                 module, and this item is not one; remove the attribute, or put it on a function"
+            ),
+        ),
     };
     let error = error.to_compile_error();
     quote!(#item #error)

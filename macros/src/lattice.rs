@@ -1,11 +1,12 @@
 //! `#[lattice]`: a struct or enum → the shared model → checks → the shared generator.
 
 use crate::args::{self, FieldArgs, LatticeArgs, VariantArgs};
+use crate::bounds;
 use crate::errors::{Errors, flag_span, is_attr, stub};
 use absinthe_domc::codegen;
 use absinthe_domc::model::{
     Field, Finite, FiniteOrder, Flat, LatticeDecl, LatticeKind, OrderError, Origin, Pointwise, Sum,
-    Variant, VariantFields,
+    Variant, VariantFields, type_text,
 };
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -17,7 +18,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let options: LatticeArgs = match args::parse(args) {
         Ok(options) => options,
         Err(error) => {
-            errors.darling(error);
+            errors.darling::<LatticeArgs>(error);
             LatticeArgs::default()
         }
     };
@@ -39,9 +40,17 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         _ => None,
     };
     match (decl, errors.is_empty()) {
-        (Some(decl), true) => {
-            let generated = codegen::lattice(&decl, !options.no_display.is_present());
-            quote!(#item #generated)
+        (Some(mut decl), true) => {
+            let display = !options.no_display.is_present();
+            let typed = type_written_operations(&mut decl);
+            let assertions = require_lattice_fields(&mut decl, display);
+            let (flat_assertions, predicates) = require_flat_values(&decl, display);
+            let generated = bounds::restrict_impls(
+                codegen::lattice(&decl, display),
+                &[&decl.name],
+                &predicates,
+            );
+            quote!(#item #typed #assertions #flat_assertions #generated)
         }
         _ => {
             let errors = errors.to_compile_errors();
@@ -49,6 +58,138 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             quote!(#item #errors #stub)
         }
     }
+}
+
+/// Requires every ordered field of a concrete type to be a lattice (with a top unless the struct
+/// has none, printable unless it prints itself): one assertion per field type, and the same requirement as a deferred bound on the
+/// generated impls (see [`crate::bounds`]), so that a field of the wrong type is one error at
+/// its type. Fields whose type names a type parameter are required by the impls' own bounds.
+fn require_lattice_fields(decl: &mut LatticeDecl, display: bool) -> TokenStream {
+    let LatticeKind::Pointwise(p) = &mut decl.kind else {
+        return TokenStream::new();
+    };
+    let (check, bound) = match (decl.has_top, display) {
+        (true, true) => ("printed_field_with_top", "PrintedFieldWithTop"),
+        (false, true) => ("printed_field", "PrintedField"),
+        (true, false) => ("field_with_top", "FieldWithTop"),
+        (false, false) => ("field", "Field"),
+    };
+    let params: Vec<String> = p
+        .generics
+        .type_params()
+        .map(|t| t.ident.to_string())
+        .collect();
+    let mut assertions = TokenStream::new();
+    let mut seen = Vec::new();
+    for field in p.lattice_fields() {
+        let text = type_text(&field.ty);
+        if bounds::names_param(&field.ty, &params) || seen.contains(&text) {
+            continue;
+        }
+        seen.push(text);
+        assertions.extend(bounds::assertion(&field.ty, check));
+    }
+    let mut predicates: Vec<syn::WherePredicate> = p
+        .lattice_fields()
+        .filter(|f| !bounds::names_param(&f.ty, &params))
+        .map(|f| bounds::deferred(&f.ty, bound))
+        .collect();
+    // Ignored fields are cloned, created with `Default` and printed with `Debug`.
+    let mut seen = Vec::new();
+    for field in p.fields.iter().filter(|f| f.ignored) {
+        let text = type_text(&field.ty);
+        if bounds::names_param(&field.ty, &params) || seen.contains(&text) {
+            continue;
+        }
+        seen.push(text);
+        assertions.extend(bounds::assertion(&field.ty, "ignored_field"));
+        predicates.push(bounds::deferred(&field.ty, "IgnoredField"));
+    }
+    p.generics.make_where_clause().predicates.extend(predicates);
+    assertions
+}
+
+/// Gives each function a struct names (`empty_if`, `bottom`, `top` and the written-out
+/// operations) its type, as an associated constant the generated impls call: a function of the
+/// wrong signature is then one error at its path, rather than one in each generated body that
+/// calls it. Only for structs without type parameters (a constant cannot be generic); a generic
+/// struct's impls call the paths as written.
+fn type_written_operations(decl: &mut LatticeDecl) -> TokenStream {
+    let LatticeKind::Pointwise(p) = &mut decl.kind else {
+        return TokenStream::new();
+    };
+    if !p.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let name = &decl.name;
+    let mut constants = Vec::new();
+    let mut typed = |what: &str, path: &mut syn::Path, ty: TokenStream| {
+        let constant = quote::format_ident!("__ABSINTHE_{}", what.to_uppercase());
+        let written = path.clone();
+        constants.push(quote!(const #constant: #ty = #written;));
+        *path = syn::parse_quote!(Self::#constant);
+    };
+    if let Some(path) = &mut p.empty_if {
+        typed("empty_if", path, quote!(fn(&#name) -> bool));
+    }
+    if let Some(path) = &mut p.bottom {
+        typed("bottom", path, quote!(fn() -> #name));
+    }
+    if let Some(path) = &mut p.top {
+        typed("top", path, quote!(fn() -> #name));
+    }
+    for (what, path) in &mut p.overrides {
+        let ty = if what == "leq" {
+            quote!(fn(&#name, &#name) -> bool)
+        } else {
+            quote!(fn(&#name, &#name) -> #name)
+        };
+        typed(what, path, ty);
+    }
+    if constants.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        #[doc(hidden)]
+        impl #name {
+            #(#constants)*
+        }
+    }
+}
+
+/// Requires the data of a flat enum's value variants to be comparable and printable, and the
+/// payloads of a sum to be (printable) lattices: one assertion per type and the same
+/// requirement as deferred bounds (see [`crate::bounds`]).
+fn require_flat_values(
+    decl: &LatticeDecl,
+    display: bool,
+) -> (TokenStream, Vec<syn::WherePredicate>) {
+    let (variants, (check, bound)) = match (&decl.kind, display) {
+        (LatticeKind::Flat(flat), true) => (&flat.values, ("flat_value", "FlatValue")),
+        (LatticeKind::Flat(flat), false) => {
+            (&flat.values, ("unprinted_flat_value", "UnprintedFlatValue"))
+        }
+        (LatticeKind::Sum(sum), true) => (&sum.summands, ("summand", "Summand")),
+        (LatticeKind::Sum(sum), false) => {
+            (&sum.summands, ("unprinted_summand", "UnprintedSummand"))
+        }
+        _ => return (TokenStream::new(), Vec::new()),
+    };
+    let mut assertions = TokenStream::new();
+    let mut predicates = Vec::new();
+    let mut seen = Vec::new();
+    for variant in variants {
+        for ty in variant.fields.types() {
+            let text = type_text(ty);
+            if seen.contains(&text) {
+                continue;
+            }
+            seen.push(text);
+            assertions.extend(bounds::assertion(ty, check));
+            predicates.push(bounds::deferred(ty, bound));
+        }
+    }
+    (assertions, predicates)
 }
 
 /// Reads a struct or enum into the model, removing the `#[lattice(…)]` attributes of its fields
@@ -70,7 +211,11 @@ pub fn read(
                 if flag {
                     errors.at(
                         &s.ident,
-                        format!("`{what}` is an option of `#[lattice(product)]`"),
+                        format!(
+                            "`{what}` is an option of `#[lattice(product)]`, a reduced product \
+                             declared in a `#[absinthe::domain]` module; remove it, or declare \
+                             the struct there"
+                        ),
                     );
                 }
             }
@@ -81,11 +226,19 @@ pub fn read(
                 empty_if: options.empty_if.as_ref().map(|p| (**p).clone()),
                 bottom: options.bottom.as_ref().map(|p| (**p).clone()),
                 top: options.top.as_ref().map(|p| (**p).clone()),
-                overrides: Vec::new(),
+                overrides: options
+                    .written()
+                    .into_iter()
+                    .map(|(name, path)| (name.to_string(), (**path).clone()))
+                    .collect(),
                 generics: s.generics.clone(),
             };
+            require_written(options, &s.ident, &s.fields, &pointwise, errors);
             if options.no_top.is_present() && pointwise.top.is_some() {
-                errors.at(&s.ident, "`no_top` and `top = …` contradict each other");
+                errors.at(
+                    &s.ident,
+                    "`no_top` and `top = …` contradict each other; keep one",
+                );
             }
             Some(LatticeDecl {
                 origin: Origin::new(s.ident.span(), format!("`#[lattice] struct {}`", s.ident)),
@@ -100,11 +253,90 @@ pub fn read(
             reject_struct_options(options, &e.ident, errors);
             read_enum(options, e, errors)
         }
+        syn::Item::Union(u) => {
+            let (union, ident) = (&u.union_token, &u.ident);
+            errors.at(
+                quote!(#union #ident),
+                "`#[lattice]` applies to a struct (the pointwise product of its fields) or an \
+                 enum; a union's fields share their storage, so it cannot hold one value of each: \
+                 make it a struct, or an enum with a variant per field",
+            );
+            None
+        }
         other => {
-            errors.at(other, "`#[lattice]` applies to a struct or an enum");
+            errors.at(
+                other,
+                "`#[lattice]` applies to a struct or an enum: put it on the type declaration",
+            );
             None
         }
     }
+}
+
+/// A struct with plain-value fields (`#[lattice(value)]`) cannot derive what combines them: its
+/// `join`, `meet`, `leq`, `bottom` and `top` (unless `no_top`) must be written out, and `widen`
+/// too unless every value is a `bool` (other values may have infinite chains). Reports what is
+/// missing at the first value field's type, as the `.dom` checker does.
+fn require_written(
+    options: &LatticeArgs,
+    name: &Ident,
+    fields: &syn::Fields,
+    p: &Pointwise,
+    errors: &mut Errors,
+) {
+    let Some(first) = p.fields.iter().position(|f| f.value) else {
+        return;
+    };
+    let mut needed = vec!["join", "meet", "leq", "bottom"];
+    if !options.no_top.is_present() {
+        needed.push("top");
+    }
+    if p.fields
+        .iter()
+        .any(|f| f.value && type_text(&f.ty) != "bool")
+    {
+        needed.push("widen");
+    }
+    let given = |op: &str| match op {
+        "bottom" => p.bottom.is_some(),
+        "top" => p.top.is_some(),
+        _ => p.override_of(op).is_some(),
+    };
+    let missing: Vec<&str> = needed.into_iter().filter(|op| !given(op)).collect();
+    if missing.is_empty() {
+        return;
+    }
+    let list = missing
+        .iter()
+        .map(|op| format!("`{op}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let prefix = name.to_string().to_lowercase();
+    let example = missing
+        .iter()
+        .map(|op| format!("{op} = {prefix}_{op}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let field = fields.iter().nth(first).map_or_else(
+        || quote!(#name),
+        |f| {
+            let ty = &f.ty;
+            quote!(#ty)
+        },
+    );
+    let member = match &p.fields[first].member {
+        syn::Member::Named(ident) => ident.to_string(),
+        syn::Member::Unnamed(index) => index.index.to_string(),
+    };
+    errors.at(
+        field,
+        format!(
+            "field `{member}` of `{name}` is a plain value (`#[lattice(value)]`), so {list} of \
+             `{name}` cannot be derived; write them out on the struct: \
+             `#[lattice({example})]` naming functions `fn(&{name}, &{name}) -> {name}` \
+             (`leq` returns `bool`; `bottom` and `top` are `fn() -> {name}`)"
+        ),
+    );
 }
 
 fn forbid_generics(generics: &syn::Generics, errors: &mut Errors) {
@@ -125,7 +357,7 @@ fn forbid_const_generics(generics: &syn::Generics, errors: &mut Errors) {
             errors.at(
                 param,
                 "a `#[lattice]` struct takes type parameters only (no lifetimes or const \
-                 parameters)",
+                 parameters): remove this one, and give the fields types without it",
             );
         }
     }
@@ -177,7 +409,11 @@ fn reject_enum_options(options: &LatticeArgs, errors: &mut Errors) {
 
 fn reject_struct_options(options: &LatticeArgs, name: &Ident, errors: &mut Errors) {
     if let Some(span) = flag_span(&options.smash) {
-        errors.push(syn::Error::new(span, "`smash` applies to structs"));
+        errors.push(syn::Error::new(
+            span,
+            "`smash` applies to structs (any bottom field makes the struct bottom); an enum's \
+             bottom is its bottom variant: remove it",
+        ));
     }
     for (path, what) in [
         (&options.empty_if, "empty_if"),
@@ -207,6 +443,15 @@ fn reject_struct_options(options: &LatticeArgs, name: &Ident, errors: &mut Error
             "`reduce` and `direct` are options of `#[lattice(product)]`",
         );
     }
+    for (what, path) in options.written() {
+        errors.push(syn::Error::new_spanned(
+            &**path,
+            format!(
+                "`{what} = …` writes out an operation of a struct; an enum lattice's operations \
+                 follow from its variants"
+            ),
+        ));
+    }
 }
 
 /// The fields of a struct, with their `#[lattice(ignore)]` flags read and removed.
@@ -217,7 +462,8 @@ pub fn read_fields(fields: &mut syn::Fields, errors: &mut Errors) -> Vec<Field> 
         if let Some(span) = flag_span(&args.value_domain) {
             errors.push(syn::Error::new(
                 span,
-                "`value_domain` applies to components of a `#[lattice(product)]`",
+                "`value_domain` applies to components of a `#[lattice(product)]`; remove it \
+                 from this field",
             ));
         }
         let member = match &field.ident {
@@ -227,18 +473,26 @@ pub fn read_fields(fields: &mut syn::Fields, errors: &mut Errors) -> Vec<Field> 
                 span: field.ty.span(),
             }),
         };
+        if let (Some(_), Some(span)) = (flag_span(&args.ignore), flag_span(&args.value)) {
+            errors.push(syn::Error::new(
+                span,
+                "`value` and `ignore` contradict each other: an ignored field takes no part in \
+                 the order, a value field is ordered by the written-out operations; keep one",
+            ));
+        }
         out.push(Field {
             member,
             ty: field.ty.clone(),
             ignored: args.ignore.is_present(),
-            value: false,
+            // Both given is reported above; the field is then taken as ignored only.
+            value: args.value.is_present() && !args.ignore.is_present(),
         });
     }
     out
 }
 
 /// Reads and removes the `#[lattice(…)]` attributes in `attrs`.
-pub fn take_args<T: darling::FromMeta + Default>(
+pub fn take_args<T: darling::FromMeta + Default + args::Options>(
     attrs: &mut Vec<syn::Attribute>,
     errors: &mut Errors,
 ) -> T {
@@ -248,7 +502,7 @@ pub fn take_args<T: darling::FromMeta + Default>(
         if is_attr(&attr, "lattice") {
             match args::from_attr(&attr) {
                 Ok(args) => result = args,
-                Err(error) => errors.darling(error),
+                Err(error) => errors.darling::<T>(error),
             }
         } else {
             kept.push(attr);
@@ -279,14 +533,35 @@ fn read_enum(
     errors: &mut Errors,
 ) -> Option<LatticeDecl> {
     let mut args = Vec::new();
+    let before = errors.len();
     for variant in &mut e.variants {
         args.push(take_args::<VariantArgs>(&mut variant.attrs, errors));
+        for field in variant.fields.iter_mut() {
+            if let Some(attr) = field.attrs.iter().find(|a| is_attr(a, "lattice")) {
+                errors.at(
+                    attr,
+                    format!(
+                        "`#[lattice(…)]` marks a variant (`#[lattice(bottom)]`, \
+                         `#[lattice(top)]`, `#[lattice(below(…))]` above `{}`), not the data \
+                         it carries; move it to the variant or remove it",
+                        variant.ident
+                    ),
+                );
+                field.attrs.retain(|a| !is_attr(a, "lattice"));
+            }
+        }
+    }
+    if errors.len() > before {
+        // A mark that does not parse is missing from what follows (a bottom, a top, an order):
+        // report nothing more.
+        return None;
     }
     let name = e.ident.clone();
     if e.variants.is_empty() {
         errors.at(
             &e.ident,
-            "an enum lattice needs variants: at least a bottom",
+            "an enum lattice needs variants: at least a bottom and a top, such as unit \
+             variants `Bottom` and `Top`",
         );
         return None;
     }
@@ -322,21 +597,26 @@ fn read_enum(
             if is_bottom && is_top {
                 errors.at(
                     &variant.ident,
-                    "a variant cannot be both the bottom and the top",
+                    "a variant cannot be both the bottom and the top: mark it \
+                     `#[lattice(bottom)]` or `#[lattice(top)]`, and add a unit variant for the \
+                     other",
                 );
-                continue;
+                // The missing bottom or top follows from this error: report nothing more.
+                return None;
             }
             if !matches!(variant.fields, syn::Fields::Unit) {
                 errors.at(
                     &variant.fields,
-                    format!("the {role} variant carries no data"),
+                    format!("the {role} variant carries no data: make it a unit variant"),
                 );
             }
             let slot = if is_bottom { &mut bottom } else { &mut top };
             if let Some(previous) = slot {
                 errors.at(
                     &variant.ident,
-                    format!("a second {role} variant: `{previous}` is already the {role}"),
+                    format!(
+                        "a second {role} variant: `{previous}` is already the {role}; keep one"
+                    ),
                 );
             } else {
                 *slot = Some(variant.ident.clone());
@@ -443,7 +723,16 @@ fn read_finite(
                 None => {
                     errors.at(
                         path,
-                        format!("`{}` has no variant `{}`", e.ident, quote!(#path)),
+                        format!(
+                            "`{}` has no variant `{}`; variants: {}",
+                            e.ident,
+                            quote!(#path),
+                            variants
+                                .iter()
+                                .map(|v| format!("`{v}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
                     );
                     ok = false;
                 }
@@ -513,7 +802,11 @@ fn order_message(error: &OrderError, variants: &[Ident]) -> String {
     };
     match error {
         OrderError::Empty => "a finite lattice needs variants".to_string(),
-        OrderError::Cycle(xs) => format!("the order has a cycle through {}", names(xs)),
+        OrderError::Cycle(xs) => format!(
+            "the order has a cycle through {}: each element is below itself; remove the `<` \
+             that closes the cycle",
+            names(xs)
+        ),
         OrderError::NoBottom(xs) => format!(
             "the order is not a lattice: {} are all minimal, so there is no bottom; add a \
              variant below them",

@@ -16,6 +16,7 @@
 
 mod analysis;
 mod args;
+mod bounds;
 mod domain;
 mod errors;
 mod include_dom;

@@ -40,3 +40,144 @@ pub fn overflows(op: Op, a: i64, b: i64) -> bool {
         _ => false,
     }
 }
+
+// Helper traits that each stand for several requirements at once, with the message their
+// absence gives, and their assertion functions. `do_not_recommend` makes rustc report the
+// helper itself, once, rather than each requirement the type misses.
+
+/// What `#[lattice]` requires of a field that takes part in the order of a struct with a top
+/// and a generated `Display`: one trait, so that a field of the wrong type is one error at its
+/// type. The generated impls require it through bounds rustc checks only where the struct is
+/// used.
+#[diagnostic::on_unimplemented(
+    message = "the field type `{Self}` is not a lattice with a top element",
+    label = "not a lattice with a top",
+    note = "every field of a `#[lattice]` struct is a lattice (`Lattice`, `Top` unless the struct is `#[lattice(no_top)]`, and `Display` unless it is `#[lattice(no_display)]`): give the field a lattice type, implement them for `{Self}`, mark the field `#[lattice(ignore)]` to keep it out of the order, or `#[lattice(value)]` to order it by written-out operations"
+)]
+pub trait PrintedFieldWithTop: Top + fmt::Display {}
+#[diagnostic::do_not_recommend]
+impl<T: Top + fmt::Display> PrintedFieldWithTop for T {}
+/// Asserts `T: PrintedFieldWithTop` where the type is declared.
+pub const fn printed_field_with_top<T: PrintedFieldWithTop>() {}
+
+/// [`PrintedFieldWithTop`] in a struct declared `#[lattice(no_top)]`.
+#[diagnostic::on_unimplemented(
+    message = "the field type `{Self}` is not a lattice",
+    label = "not a lattice",
+    note = "every field of a `#[lattice]` struct is a lattice (`Lattice`, and `Display` unless the struct is `#[lattice(no_display)]`): give the field a lattice type, implement them for `{Self}`, mark the field `#[lattice(ignore)]` to keep it out of the order, or `#[lattice(value)]` to order it by written-out operations"
+)]
+pub trait PrintedField: Lattice + fmt::Display {}
+#[diagnostic::do_not_recommend]
+impl<T: Lattice + fmt::Display> PrintedField for T {}
+/// Asserts `T: PrintedField` where the type is declared.
+pub const fn printed_field<T: PrintedField>() {}
+
+/// [`PrintedFieldWithTop`] in a struct declared `#[lattice(no_display)]`.
+#[diagnostic::on_unimplemented(
+    message = "the field type `{Self}` is not a lattice with a top element",
+    label = "not a lattice with a top",
+    note = "every field of a `#[lattice]` struct is a lattice (`Lattice`, and `Top` unless the struct is `#[lattice(no_top)]`): give the field a lattice type, implement them for `{Self}`, mark the field `#[lattice(ignore)]` to keep it out of the order, or `#[lattice(value)]` to order it by written-out operations"
+)]
+pub trait FieldWithTop: Top {}
+#[diagnostic::do_not_recommend]
+impl<T: Top> FieldWithTop for T {}
+/// Asserts `T: FieldWithTop` where the type is declared.
+pub const fn field_with_top<T: FieldWithTop>() {}
+
+/// [`PrintedFieldWithTop`] in a struct declared `#[lattice(no_top, no_display)]`.
+#[diagnostic::on_unimplemented(
+    message = "the field type `{Self}` is not a lattice",
+    label = "not a lattice",
+    note = "every field of a `#[lattice]` struct is a lattice: give the field a lattice type, implement `absinthe::lattice::Lattice` for `{Self}`, mark the field `#[lattice(ignore)]` to keep it out of the order, or `#[lattice(value)]` to order it by written-out operations"
+)]
+pub trait Field: Lattice {}
+#[diagnostic::do_not_recommend]
+impl<T: Lattice> Field for T {}
+/// Asserts `T: Field` where the type is declared.
+pub const fn field<T: Field>() {}
+
+/// What a product requires of each component: one trait, so that a component of the wrong
+/// type is one error at its type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a component of a product",
+    label = "not a lattice with a top that implements `Concrete`",
+    note = "a component of a `#[lattice(product)]` implements `Lattice`, `Top` and `Display` (which `#[lattice]` writes) and `absinthe::value::Concrete` (which integers a value stands for; `#[lattice]` does not write it): implement what `{Self}` lacks, usually `impl absinthe::value::Concrete for {Self}` with `fn contains(&self, v: i64) -> bool`"
+)]
+pub trait Component: Top + Concrete + fmt::Display {}
+#[diagnostic::do_not_recommend]
+impl<T: Top + Concrete + fmt::Display> Component for T {}
+/// Asserts `T: Component` where the type is declared.
+pub const fn component<T: Component>() {}
+
+/// [`Component`] for a component marked `#[lattice(value_domain)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a value domain, so it cannot be a `value_domain` component",
+    label = "does not implement `absinthe::value::ValueDomain`",
+    note = "a component marked `#[lattice(value_domain)]` falls back on its own `ValueDomain` implementation for operations without a rule: implement `absinthe::value::ValueDomain` for `{Self}`, or drop the mark"
+)]
+pub trait ValueDomainComponent: ValueDomain {}
+#[diagnostic::do_not_recommend]
+impl<T: ValueDomain> ValueDomainComponent for T {}
+/// Asserts `T: ValueDomainComponent` where the type is declared.
+pub const fn value_domain_component<T: ValueDomainComponent>() {}
+
+/// What a flat `#[lattice]` enum requires of the data its value variants carry.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be carried by a value of a flat lattice",
+    label = "not comparable and printable",
+    note = "the values of a flat `#[lattice]` enum are compared and printed: derive `Clone, PartialEq, Eq, Debug` for `{Self}` and implement `Display`, or declare the enum `#[lattice(no_display)]` and print it yourself"
+)]
+pub trait FlatValue: Clone + Eq + fmt::Debug + fmt::Display {}
+#[diagnostic::do_not_recommend]
+impl<T: Clone + Eq + fmt::Debug + fmt::Display> FlatValue for T {}
+/// Asserts `T: FlatValue` where the type is declared.
+pub const fn flat_value<T: FlatValue>() {}
+
+/// [`FlatValue`] in an enum declared `#[lattice(no_display)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be carried by a value of a flat lattice",
+    label = "not comparable",
+    note = "the values of a flat `#[lattice]` enum are compared: derive `Clone, PartialEq, Eq, Debug` for `{Self}`"
+)]
+pub trait UnprintedFlatValue: Clone + Eq + fmt::Debug {}
+#[diagnostic::do_not_recommend]
+impl<T: Clone + Eq + fmt::Debug> UnprintedFlatValue for T {}
+/// Asserts `T: UnprintedFlatValue` where the type is declared.
+pub const fn unprinted_flat_value<T: UnprintedFlatValue>() {}
+
+/// What a `#[lattice(sum)]` enum requires of the lattice each summand carries.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be carried by a summand: it is not a printable lattice",
+    label = "not a lattice that implements `Display`",
+    note = "each variant of a `#[lattice(sum)]` enum carries a lattice, printed with the sum: give the variant a lattice type, implement `absinthe::lattice::Lattice` and `Display` for `{Self}`, or declare the enum `#[lattice(sum, no_display)]` and print it yourself"
+)]
+pub trait Summand: Lattice + fmt::Display {}
+#[diagnostic::do_not_recommend]
+impl<T: Lattice + fmt::Display> Summand for T {}
+/// Asserts `T: Summand` where the type is declared.
+pub const fn summand<T: Summand>() {}
+
+/// [`Summand`] in an enum declared `#[lattice(sum, no_display)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be carried by a summand: it is not a lattice",
+    label = "not a lattice",
+    note = "each variant of a `#[lattice(sum)]` enum carries a lattice: give the variant a lattice type, or implement `absinthe::lattice::Lattice` for `{Self}`"
+)]
+pub trait UnprintedSummand: Lattice {}
+#[diagnostic::do_not_recommend]
+impl<T: Lattice> UnprintedSummand for T {}
+/// Asserts `T: UnprintedSummand` where the type is declared.
+pub const fn unprinted_summand<T: UnprintedSummand>() {}
+
+/// What `#[lattice]` requires of a field marked `#[lattice(ignore)]`, which it clones, creates
+/// with `Default` and prints with `Debug`.
+#[diagnostic::on_unimplemented(
+    message = "the ignored field type `{Self}` cannot be cloned, defaulted and printed",
+    label = "not `Clone + Default + Debug`",
+    note = "a field marked `#[lattice(ignore)]` is created with `Default` (in bottom and top), kept by cloning and printed with `Debug`: derive `Clone, Default, Debug` for `{Self}`"
+)]
+pub trait IgnoredField: Clone + Default + fmt::Debug {}
+#[diagnostic::do_not_recommend]
+impl<T: Clone + Default + fmt::Debug> IgnoredField for T {}
+/// Asserts `T: IgnoredField` where the type is declared.
+pub const fn ignored_field<T: IgnoredField>() {}

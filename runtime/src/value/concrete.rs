@@ -11,6 +11,11 @@ use crate::lattice::{FiniteSum, JoinCost};
 /// `bottom` contains nothing; if `a.leq(b)` then everything `a` contains `b` contains; a top
 /// element contains every `i64`; `as_constant() == Some(c)` implies `contains(c)` and nothing
 /// else.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not say which integers it stands for (`Concrete`)",
+    label = "`{Self}` does not implement `absinthe::value::Concrete`",
+    note = "a component of a `#[lattice(product)]` and a value domain must implement `absinthe::value::Concrete` (`fn contains(&self, v: i64) -> bool`, the integers a value stands for; `#[lattice]` does not write it): implement it for `{Self}`, returning `true` when unsure is sound"
+)]
 pub trait Concrete {
     /// Whether the concrete value `v` is described by `self`.
     fn contains(&self, v: i64) -> bool;

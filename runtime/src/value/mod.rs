@@ -43,6 +43,11 @@ use std::fmt::Display;
 /// - **assume** is sound: for `(a2, b2) = assume(op, a, b)`, if `a.contains(x)`,
 ///   `b.contains(y)` and `op.eval(x, y) == Some(1)` then `a2.contains(x)` and `b2.contains(y)`;
 ///   and `a2.leq(a)`, `b2.leq(b)`. Returning the arguments unchanged is always sound.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a value domain",
+    label = "`{Self}` does not implement `absinthe::value::ValueDomain`",
+    note = "an analysis runs a value domain: a `#[lattice(product)]` of a `#[absinthe::domain]` module, a product of a `.dom` file, or a type implementing `absinthe::value::ValueDomain` (as `Interval` and `Flat<i64>` do)"
+)]
 pub trait ValueDomain: Lattice + Top + Concrete + Display {
     /// The abstraction of the literal `c`.
     fn constant(c: i64) -> Self;

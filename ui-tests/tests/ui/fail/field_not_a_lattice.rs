@@ -1,4 +1,4 @@
-//! A field that is not a lattice is reported at the field's type.
+//! A field that is not a lattice is one error, at the field's type, saying how to fix it.
 use absinthe::lattice;
 use absinthe::lattice::Interval;
 

@@ -1,0 +1,7 @@
+//! An analysis is declared on a unit struct.
+#[absinthe::analysis(domain = absinthe::lattice::Interval)]
+pub enum Intervals {
+    Dense,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+//! `#[lattice]` declares a type.
+use absinthe::lattice;
+
+#[lattice]
+fn join() {}
+
+fn main() {}

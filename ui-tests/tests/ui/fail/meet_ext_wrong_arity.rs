@@ -1,0 +1,19 @@
+//! A reduction takes its target and one source.
+#[absinthe::domain]
+mod value {
+    use absinthe::lattice::{Flat, Interval};
+
+    #[absinthe::lattice(product)]
+    #[derive(Clone)]
+    pub struct Value {
+        pub constant: Flat<i64>,
+        pub interval: Interval,
+    }
+
+    #[absinthe::meet_ext]
+    pub fn interval_from_constant(i: &Interval) -> Interval {
+        *i
+    }
+}
+
+fn main() {}

@@ -1,0 +1,20 @@
+//! A reduction returns its refined target.
+#[absinthe::domain]
+mod value {
+    use absinthe::lattice::{Flat, Interval};
+
+    #[absinthe::lattice(product)]
+    #[derive(Clone)]
+    pub struct Value {
+        pub constant: Flat<i64>,
+        pub interval: Interval,
+    }
+
+    #[absinthe::meet_ext]
+    pub fn interval_from_constant(i: &Interval, c: &Flat<i64>) -> Flat<i64> {
+        let _ = i;
+        c.clone()
+    }
+}
+
+fn main() {}

@@ -1,0 +1,20 @@
+//! `component = …` names a field of the product.
+#[absinthe::domain]
+mod value {
+    use absinthe::lattice::{Flat, Interval};
+
+    #[absinthe::lattice(product)]
+    #[derive(Clone)]
+    pub struct Value {
+        pub constant: Flat<i64>,
+        pub interval: Interval,
+    }
+
+    #[absinthe::transfer(op = "+", component = intervl)]
+    pub fn add(a: &Value, b: &Value) -> Interval {
+        let _ = b;
+        a.interval
+    }
+}
+
+fn main() {}

@@ -1,0 +1,15 @@
+//! `value_domain` falls back on the component type's own `ValueDomain`, so the type needs one.
+#[absinthe::domain]
+mod value {
+    use absinthe::lattice::{Flat, Parity};
+
+    #[absinthe::lattice(product)]
+    #[derive(Clone)]
+    pub struct Value {
+        pub constant: Flat<i64>,
+        #[lattice(value_domain)]
+        pub parity: Parity,
+    }
+}
+
+fn main() {}
