@@ -13,16 +13,11 @@
 //! - `scripts/NAME`: the script exists and is executable;
 //! - `cd DIR` (the next commands run there).
 
+mod common;
+
+use common::{absinthe_in, scratch, workspace};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the CLI crate sits in the workspace")
-        .to_path_buf()
-}
 
 /// The README and every chapter of the book, with their text.
 fn documents() -> Vec<(String, String)> {
@@ -246,11 +241,7 @@ fn packages() -> BTreeMap<String, (Vec<String>, Vec<String>)> {
 /// A directory that looks like the workspace (every top-level entry linked), where commands that
 /// write files (`dom build --out …`) write them.
 fn mirror() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("book-commands");
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).expect("clear the mirror");
-    }
-    std::fs::create_dir_all(&dir).expect("create the mirror");
+    let dir = scratch("book-commands");
     for entry in std::fs::read_dir(workspace()).expect("read the workspace") {
         let entry = entry.expect("an entry");
         let name = entry.file_name();
@@ -276,19 +267,8 @@ fn link(from: &Path, to: &Path) {
 
 /// `absinthe ARGS` in `dir`: exit code, stdout and stderr.
 fn absinthe(dir: &Path, args: &[String]) -> (i32, String, String) {
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("absinthe-cache");
-    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
-        .args(args)
-        .current_dir(dir)
-        .env("ABSINTHE_CACHE", cache)
-        .env_remove("ABSINTHE_PATH")
-        .output()
-        .expect("the absinthe binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    absinthe_in(dir, &args)
 }
 
 /// The `--flags` the help of `absinthe SUBCOMMAND…` lists.

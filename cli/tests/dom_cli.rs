@@ -2,40 +2,12 @@
 //! diagnostics with their exit codes, and a standalone crate that Cargo builds and tests as it is,
 //! also when written by an `absinthe` that sits outside the checkout (as an installed one does).
 
+mod common;
+
+use common::{absinthe_in as absinthe, scratch, workspace};
 use expect_test::expect;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the CLI crate sits in the workspace")
-        .to_path_buf()
-}
-
-/// A fresh directory for one test, under Cargo's scratch directory for integration tests.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).expect("clear the scratch directory");
-    }
-    std::fs::create_dir_all(&dir).expect("create the scratch directory");
-    dir
-}
-
-/// Runs `absinthe ARGS` in `dir`; returns the exit code, stdout and stderr.
-fn absinthe(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the absinthe binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
 
 const BROKEN: &str = "\
 // The literal rule returns an integer where a lattice value is due.

@@ -7,42 +7,10 @@
 //! The analyses are compiled into a cache under this workspace's target directory, shared by the
 //! tests (the first build compiles absinthe in the release profile: a few minutes on 2 cores).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the CLI crate sits in the workspace")
-        .to_path_buf()
-}
-
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).expect("clear the scratch directory");
-    }
-    std::fs::create_dir_all(&dir).expect("create the scratch directory");
-    dir
-}
-
-/// Runs `absinthe ARGS` in `dir` with the shared cache; returns the exit code, stdout and stderr.
-fn absinthe(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("absinthe-cache");
-    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
-        .args(args)
-        .current_dir(dir)
-        .env("ABSINTHE_CACHE", cache)
-        .env_remove("ABSINTHE_PATH")
-        .output()
-        .expect("the absinthe binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+use common::{absinthe_in as absinthe, scratch, workspace};
+use std::path::PathBuf;
 
 const PARITY_SIGN: &str = "\
 // Parity × sign, each refining the other.

@@ -1,6 +1,46 @@
 //! What the command-line tests share.
 
+// Each test crate includes this module and uses part of it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The workspace's root.
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the CLI crate sits in the workspace")
+        .to_path_buf()
+}
+
+/// A fresh, empty directory for one test, under Cargo's scratch directory for integration tests.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("clear the scratch directory");
+    }
+    std::fs::create_dir_all(&dir).expect("create the scratch directory");
+    dir
+}
+
+/// Runs `absinthe ARGS` in `dir`, with the cache of compiled `.dom` files the tests share (and
+/// no `ABSINTHE_PATH` from the caller's environment); returns the exit code, stdout and stderr.
+pub fn absinthe_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("absinthe-cache");
+    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
+        .args(args)
+        .current_dir(dir)
+        .env("ABSINTHE_CACHE", cache)
+        .env_remove("ABSINTHE_PATH")
+        .output()
+        .expect("the absinthe binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
 
 /// Runs `absinthe ARGS` from the workspace root; returns the exit code, stdout and stderr.
 pub fn absinthe(args: &[&str]) -> (i32, String, String) {
