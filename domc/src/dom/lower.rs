@@ -141,6 +141,18 @@ impl<'a> Lowerer<'a> {
                     "`int::MIN` and `int::MAX` name the extremes".into(),
                 ),
             },
+            ExprKind::Bits(bits) => match bits {
+                Some(bits) => {
+                    let v = *bits as i64;
+                    (Ty::Int, quote!(#v))
+                }
+                None => self.error_help(
+                    span,
+                    "the literal has more than 64 bits".into(),
+                    "too large",
+                    "a hexadecimal or binary literal is a 64-bit pattern".into(),
+                ),
+            },
             ExprKind::Bool(b) => (Ty::Bool, quote!(#b)),
             ExprKind::Tuple(parts) => {
                 let (tys, codes): (Vec<Ty>, Vec<TokenStream>) =
@@ -169,6 +181,10 @@ impl<'a> Lowerer<'a> {
                     UnaryOp::Not => {
                         self.expect(inner.span.clone(), &t, &Ty::Bool, "the operand of `!`");
                         (Ty::Bool, quote!(!(#code)))
+                    }
+                    UnaryOp::BitNot => {
+                        self.expect(inner.span.clone(), &t, &Ty::Int, "the operand of `~`");
+                        (Ty::Int, quote!(!(#code)))
                     }
                 }
             }
@@ -312,7 +328,27 @@ impl<'a> Lowerer<'a> {
                     BinaryOp::Rem => quote!((#ac).checked_rem(#bc)?),
                     BinaryOp::WrapAdd => quote!((#ac).wrapping_add(#bc)),
                     BinaryOp::WrapSub => quote!((#ac).wrapping_sub(#bc)),
-                    _ => quote!((#ac).wrapping_mul(#bc)),
+                    BinaryOp::WrapMul => quote!((#ac).wrapping_mul(#bc)),
+                    BinaryOp::BitAnd => quote!((#ac) & (#bc)),
+                    BinaryOp::BitOr => quote!((#ac) | (#bc)),
+                    BinaryOp::BitXor => quote!((#ac) ^ (#bc)),
+                    _ => {
+                        let rt = rt();
+                        let f = match op {
+                            BinaryOp::Shl => "checked_shl",
+                            BinaryOp::Shr => "checked_shr",
+                            BinaryOp::LShr => "checked_lshr",
+                            BinaryOp::WrapShl => "wrapping_shl",
+                            BinaryOp::WrapShr => "wrapping_shr",
+                            _ => "wrapping_lshr",
+                        };
+                        let f = format_ident!("{f}");
+                        if f.to_string().starts_with("checked") {
+                            quote!(#rt::#f(#ac, #bc)?)
+                        } else {
+                            quote!(#rt::#f(#ac, #bc))
+                        }
+                    }
                 };
                 (Ty::Int, code)
             }
