@@ -9,7 +9,7 @@
 use super::ast::{BinaryOp, Expr, ExprKind, Name, Pattern, UnaryOp};
 use super::sema::FnSig;
 use super::types::{Shape, Ty, TypeTable};
-use crate::diagnostic::{Diagnostic, FileId};
+use crate::diagnostic::{Diagnostic, FileId, did_you_mean};
 use crate::model::OPERATIONS;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -58,6 +58,23 @@ pub struct Lowerer<'a> {
 
 const RT: &str = "::absinthe::__private";
 
+/// The built-in functions called by a single name, for suggestions.
+const BUILTIN_FUNCTIONS: [&str; 13] = [
+    "join",
+    "meet",
+    "widen",
+    "narrow",
+    "leq",
+    "is_bottom",
+    "is_top",
+    "min",
+    "max",
+    "eval",
+    "traps",
+    "overflows",
+    "is_comparison",
+];
+
 fn rt() -> TokenStream {
     quote!(::absinthe::__private)
 }
@@ -100,6 +117,15 @@ impl<'a> Lowerer<'a> {
         self.errors
             .push(Diagnostic::new(self.file, span, message, label).with_help(help));
         (Ty::Error, quote!(::core::unreachable!()))
+    }
+
+    /// `unknown type `T``, with a suggestion.
+    fn unknown_type(&mut self, name: &Name) -> (Ty, TokenStream) {
+        let message = format!("unknown type `{}`", name.text);
+        match self.types.did_you_mean(&name.text) {
+            Some(help) => self.error_help(name.span.clone(), message, "not a type", help),
+            None => self.error(name.span.clone(), message, "not a type"),
+        }
     }
 
     /// A body of type `expected`: Rust evaluating to `Option<expected>`.
@@ -377,11 +403,22 @@ impl<'a> Lowerer<'a> {
                     "a function",
                     format!("write `{}(…)`", single.text),
                 ),
-                None => self.error(
-                    span,
-                    format!("unknown name `{}`", single.text),
-                    "not in scope",
-                ),
+                None => {
+                    let names: Vec<&str> = scope.names.iter().map(|(n, _, _)| n.as_str()).collect();
+                    match did_you_mean(&single.text, names) {
+                        Some(help) => self.error_help(
+                            span,
+                            format!("unknown name `{}`", single.text),
+                            "not in scope",
+                            help,
+                        ),
+                        None => self.error(
+                            span,
+                            format!("unknown name `{}`", single.text),
+                            "not in scope",
+                        ),
+                    }
+                }
             },
             [ty_name, item] => {
                 let (tn, it) = (ty_name.text.as_str(), item.text.as_str());
@@ -400,27 +437,29 @@ impl<'a> Lowerer<'a> {
                             let v = format_ident!("{}", it);
                             (Ty::Op, quote!(#rt::Op::#v))
                         }
-                        None => self.error_help(
-                            span,
-                            format!("`Op` has no operation `{it}`"),
-                            "unknown operation",
-                            format!(
-                                "the operations are {}",
-                                OPERATIONS
-                                    .iter()
-                                    .map(|(_, v)| format!("`Op::{v}`"))
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            ),
-                        ),
+                        None => {
+                            let help = did_you_mean(it, OPERATIONS.iter().map(|(_, v)| *v))
+                                .unwrap_or_else(|| {
+                                    format!(
+                                        "the operations are {}",
+                                        OPERATIONS
+                                            .iter()
+                                            .map(|(_, v)| format!("`Op::{v}`"))
+                                            .collect::<Vec<_>>()
+                                            .join(", ")
+                                    )
+                                });
+                            self.error_help(
+                                span,
+                                format!("`Op` has no operation `{it}`"),
+                                "unknown operation",
+                                help,
+                            )
+                        }
                     },
                     _ => {
                         let Some(t @ Ty::Lat(id)) = self.types.lookup(tn) else {
-                            return self.error(
-                                ty_name.span.clone(),
-                                format!("unknown type `{tn}`"),
-                                "not a type",
-                            );
+                            return self.unknown_type(ty_name);
                         };
                         let rust = self.types.rust(&t);
                         match it {
@@ -449,12 +488,31 @@ impl<'a> Lowerer<'a> {
                                 let v = format_ident!("{}", it);
                                 (t, quote!(#rust::#v))
                             }
-                            _ => self.error_help(
-                                item.span.clone(),
-                                format!("`{tn}` has no element or constant `{it}`"),
-                                "unknown item",
-                                format!("every lattice has `{tn}::top` and `{tn}::bottom`"),
-                            ),
+                            shape => {
+                                let mut items = vec!["top", "bottom"];
+                                match shape {
+                                    Shape::Finite { variants, .. } => {
+                                        items.extend(variants.iter().map(String::as_str));
+                                    }
+                                    Shape::Sum { summands } => {
+                                        items.extend(["Bottom", "Top"]);
+                                        items.extend(summands.iter().map(|(v, _)| v.as_str()));
+                                    }
+                                    Shape::Flat { .. } | Shape::Constant => {
+                                        items.extend(["Bottom", "Top", "Value"]);
+                                    }
+                                    _ => {}
+                                }
+                                let help = did_you_mean(it, items).unwrap_or_else(|| {
+                                    format!("every lattice has `{tn}::top` and `{tn}::bottom`")
+                                });
+                                self.error_help(
+                                    item.span.clone(),
+                                    format!("`{tn}` has no element or constant `{it}`"),
+                                    "unknown item",
+                                    help,
+                                )
+                            }
                         }
                     }
                 }
@@ -488,6 +546,10 @@ impl<'a> Lowerer<'a> {
             let known: Vec<String> = fields.iter().map(|(n, _)| format!("`{n}`")).collect();
             let help = if known.is_empty() {
                 format!("`{}` has no fields", self.types.name(&bt))
+            } else if let Some(help) =
+                did_you_mean(&field.text, fields.iter().map(|(n, _)| n.as_str()))
+            {
+                help
             } else {
                 format!("its fields are {}", known.join(", "))
             };
@@ -647,21 +709,33 @@ impl<'a> Lowerer<'a> {
                         return (t, quote!(#rust { #(#inits),* }));
                     }
                 }
+                let mut known: Vec<&str> = BUILTIN_FUNCTIONS.to_vec();
+                known.extend(self.functions.keys().map(String::as_str));
+                let structs: Vec<String> = self
+                    .types
+                    .type_names()
+                    .into_iter()
+                    .filter(|n| {
+                        matches!(self.types.lookup(n), Some(Ty::Lat(id))
+                            if matches!(self.types.shape(id), Shape::Struct { .. }))
+                    })
+                    .map(String::from)
+                    .collect();
+                known.extend(structs.iter().map(String::as_str));
+                let help = did_you_mean(name, known).unwrap_or_else(|| {
+                    "the built-in functions are `join`, `meet`, `widen`, `narrow`, `leq`, `is_bottom`, `is_top`, `min`, `max`, `eval`, `traps`, `overflows` and `is_comparison`".into()
+                });
                 self.error_help(
                     single.span.clone(),
                     format!("unknown function `{name}`"),
                     "not a function",
-                    "the built-in functions are `join`, `meet`, `widen`, `narrow`, `leq`, `is_bottom`, `is_top`, `min`, `max`, `eval`, `traps`, `overflows` and `is_comparison`".into(),
+                    help,
                 )
             }
             [ty_name, item] => {
                 let (tn, it) = (ty_name.text.as_str(), item.text.as_str());
                 let Some(t @ Ty::Lat(id)) = self.types.lookup(tn) else {
-                    return self.error(
-                        ty_name.span.clone(),
-                        format!("unknown type `{tn}`"),
-                        "not a type",
-                    );
+                    return self.unknown_type(ty_name);
                 };
                 let rust = self.types.rust(&t);
                 let shape = self.types.shape(id).clone();
@@ -1094,6 +1168,8 @@ impl<'a> Lowerer<'a> {
         let mut covered: Vec<String> = Vec::new();
         let mut seen_ints: Vec<i128> = Vec::new();
         let mut wildcard = false;
+        // An unknown variant was reported: exhaustiveness is not reported on top of it.
+        let mut bad_pattern = false;
         let mut result_ty: Option<Ty> = None;
         let mut rust_arms = Vec::new();
         for arm in arms {
@@ -1185,12 +1261,19 @@ impl<'a> Lowerer<'a> {
                             }
                             let names: Vec<String> =
                                 elements.iter().map(|(n, _)| format!("`{n}`")).collect();
+                            let help =
+                                did_you_mean(&pvar.text, elements.iter().map(|(n, _)| n.as_str()))
+                                    .unwrap_or_else(|| {
+                                        format!("its variants are {}", names.join(", "))
+                                    });
                             self.error_help(
                                 pvar.span.clone(),
                                 format!("`{type_name}` has no variant `{}`", pvar.text),
                                 "unknown variant",
-                                format!("its variants are {}", names.join(", ")),
+                                help,
                             );
+                            // One unknown variant: the arms cannot be counted.
+                            bad_pattern = true;
                             continue;
                         };
                         if covered.contains(&pvar.text) {
@@ -1257,7 +1340,7 @@ impl<'a> Lowerer<'a> {
                 rust_arms.push(quote!(#(#pats)|* => { #(let _ = &#binds;)* #body }));
             }
         }
-        if !wildcard {
+        if !wildcard && !bad_pattern {
             match &elements {
                 None => {
                     self.error_help(

@@ -232,6 +232,23 @@ impl TypeTable {
         }
     }
 
+    /// Every type name: the built-in types and the lattices, products and aliases declared.
+    pub fn type_names(&self) -> Vec<&str> {
+        let mut names = vec!["int", "bool", "Op", "Param", "ArgKind", "FiniteSum"];
+        names.extend(
+            self.by_name
+                .keys()
+                .map(String::as_str)
+                .filter(|n| !n.contains('<')),
+        );
+        names
+    }
+
+    /// `did you mean …?` for an unknown type name.
+    pub fn did_you_mean(&self, name: &str) -> Option<String> {
+        crate::diagnostic::did_you_mean(name, self.type_names())
+    }
+
     /// Resolves a written type.
     pub fn resolve(
         &mut self,
@@ -304,12 +321,12 @@ impl TypeTable {
                         None => Err((
                             name.span.clone(),
                             format!("unknown type `{other}`"),
-                            Some(
+                            Some(self.did_you_mean(other).unwrap_or_else(|| {
                                 "the types are `int`, `bool`, `Op`, `Param`, `ArgKind`, `Interval`, \
                                  `Constant`, `Names`, `Steps`, `FiniteSum<L, N>` and the lattices \
                                  and products declared"
-                                    .into(),
-                            ),
+                                    .into()
+                            })),
                         )),
                     },
                 }

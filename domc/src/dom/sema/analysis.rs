@@ -51,6 +51,19 @@ impl AnalysisDecl {
     }
 }
 
+/// The analysis settings, for suggestions.
+const SETTINGS: [&str; 9] = [
+    "domain",
+    "direction",
+    "conditions",
+    "state",
+    "context",
+    "engine",
+    "widening_delay",
+    "narrowing",
+    "program",
+];
+
 impl Sema {
     pub(super) fn analysis(&mut self, place: &Place, a: &ast::Analysis) {
         let file = place.file;
@@ -71,6 +84,7 @@ impl Sema {
             ),
         };
         let mut seen: Vec<&str> = Vec::new();
+        let mut unknown_setting = false;
         for (key, values) in &a.settings {
             if seen.contains(&key.text.as_str()) {
                 self.error(
@@ -100,7 +114,10 @@ impl Sema {
                     Some(w) => match self.types.lookup(&w) {
                         Some(Ty::Lat(id)) if self.types.is_value_domain(id) => decl.domain = w,
                         Some(_) => self.error_help(file, span, format!("`{w}` is not a value domain"), "not a product", "the domain of an analysis is a `product` (which has transfer rules)".into()),
-                        None => self.error(file, span, format!("no lattice or product is called `{w}`"), "unknown domain"),
+                        None => match self.types.did_you_mean(&w) {
+                            Some(help) => self.error_help(file, span, format!("no lattice or product is called `{w}`"), "unknown domain", help),
+                            None => self.error(file, span, format!("no lattice or product is called `{w}`"), "unknown domain"),
+                        },
                     },
                     None => self.error(file, span, "expected the name of a product".into(), "expected a name"),
                 },
@@ -162,16 +179,20 @@ impl Sema {
                     Some(p @ ("toy" | "air" | "any")) => decl.program = p.to_string(),
                     _ => self.error(file, span, "expected `toy`, `air` or `any`".into(), "unknown program kind"),
                 },
-                other => self.error_help(
+                other => {
+                    unknown_setting = true;
+                    self.error_help(
                     file,
                     key.span.clone(),
                     format!("`{other}` is not an analysis setting"),
                     "unknown setting",
-                    "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing` and `program`".into(),
-                ),
+                    crate::diagnostic::did_you_mean(other, SETTINGS).unwrap_or_else(|| "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing` and `program`".into()),
+                    );
+                }
             }
         }
-        if decl.domain.is_empty() && !seen.contains(&"domain") {
+        // A misspelt setting (reported) may have been the domain.
+        if decl.domain.is_empty() && !seen.contains(&"domain") && !unknown_setting {
             self.error(
                 file,
                 a.name.span.clone(),

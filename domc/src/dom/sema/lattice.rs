@@ -148,6 +148,7 @@ impl Sema {
                     }
                     out.push((f.text.clone(), resolved));
                 }
+                let before = self.errors.len();
                 self.validate_overrides(
                     file,
                     overrides,
@@ -156,7 +157,10 @@ impl Sema {
                         "top",
                     ],
                 );
-                self.require_written(file, name, fields, &out, overrides);
+                // A misspelt operation is reported once, not again as a missing one.
+                if self.errors.len() == before {
+                    self.require_written(file, name, fields, &out, overrides);
+                }
                 Shape::Struct {
                     fields: out,
                     smash: *smash,
@@ -249,7 +253,9 @@ impl Sema {
                     o.op.span.clone(),
                     format!("`{op}` cannot be written out for this lattice"),
                     "unknown operation",
-                    format!("this lattice's written-out operations are {list}"),
+                    crate::diagnostic::did_you_mean(op, allowed.iter().copied()).unwrap_or_else(
+                        || format!("this lattice's written-out operations are {list}"),
+                    ),
                 );
                 continue;
             };

@@ -99,6 +99,9 @@ struct Sema {
     functions: BTreeMap<String, FnSig>,
     /// Written-out `contains` of struct lattices, by lattice name.
     contains_fns: BTreeMap<String, syn::Path>,
+    /// Products with a component whose type is unknown (already reported): a rule's result
+    /// that is not one of their components may be that component.
+    incomplete: std::collections::BTreeSet<String>,
     /// Every top-level name and where it was declared, for duplicate detection.
     declared: BTreeMap<String, (FileId, Range<usize>)>,
     out: Checked,
@@ -310,6 +313,9 @@ impl Sema {
                 );
             }
             let resolved = self.resolve_type(file, t);
+            if resolved.is_error() {
+                self.incomplete.insert(p.name.text.clone());
+            }
             match &resolved {
                 Ty::Lat(id) if self.types.is_product(*id) => self.error(
                     file,
@@ -587,7 +593,7 @@ impl Sema {
             });
             attached = true;
         }
-        if !attached {
+        if !attached && self.incomplete.is_empty() {
             self.error_help(
                 file,
                 sig.name.span.clone(),
@@ -600,6 +606,9 @@ impl Sema {
                 "a reduction between domains that are not in a product",
                 "add both lattices as components of a product, or remove the reduction".into(),
             );
+            return;
+        }
+        if !attached {
             return;
         }
         let mut scope = Scope::default();
