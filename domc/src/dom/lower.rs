@@ -59,7 +59,7 @@ pub struct Lowerer<'a> {
 const RT: &str = "::absinthe::__private";
 
 /// The built-in functions called by a single name, for suggestions.
-const BUILTIN_FUNCTIONS: [&str; 13] = [
+pub(crate) const BUILTIN_FUNCTIONS: [&str; 13] = [
     "join",
     "meet",
     "widen",

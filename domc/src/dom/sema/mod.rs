@@ -20,6 +20,7 @@ use std::ops::Range;
 
 mod analysis;
 mod lattice;
+mod recursion;
 mod transfer;
 
 pub use analysis::AnalysisDecl;
@@ -267,6 +268,7 @@ impl Sema {
             }
         }
         self.check_recursion(files);
+        self.check_function_recursion(files);
     }
 
     /// Records the signature of a `fn` or `extern fn` so that bodies can call it as `rust`.
