@@ -114,9 +114,12 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     });
     let none = TokenStream::new();
     let thresholds = quote!(, thresholds);
-    let written = |op: &str, default: TokenStream| match p.override_of(op) {
-        Some(path) => quote!(#path(self, other)),
-        None => default,
+    // A widening written with thresholds: `widen` passes none.
+    let with_thresholds = p.override_of("widen_with_thresholds");
+    let written = |op: &str, default: TokenStream| match (op, p.override_of(op), with_thresholds) {
+        ("widen", _, Some(path)) => quote!(#path(self, other, &#rt::Thresholds::none())),
+        (_, Some(path), _) => quote!(#path(self, other)),
+        _ => default,
     };
     let join = written("join", fieldwise(name, p, "join", &none));
     let meet = written("meet", fieldwise(name, p, "meet", &none));
@@ -125,11 +128,16 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     let (widen, widen_t, narrow) = if values {
         let widen = written("widen", quote!(<Self as #rt::Lattice>::join(self, other)));
         let narrow = written("narrow", quote!(<Self as #rt::Lattice>::meet(self, other)));
-        (widen.clone(), widen, narrow)
+        let widen_t = match with_thresholds {
+            Some(path) => quote!(#path(self, other, thresholds)),
+            None => widen.clone(),
+        };
+        (widen, widen_t, narrow)
     } else {
-        let widen_t = match p.override_of("widen") {
-            Some(path) => quote!(#path(self, other)),
-            None => fieldwise(name, p, "widen_with_thresholds", &thresholds),
+        let widen_t = match (with_thresholds, p.override_of("widen")) {
+            (Some(path), _) => quote!(#path(self, other, thresholds)),
+            (None, Some(path)) => quote!(#path(self, other)),
+            (None, None) => fieldwise(name, p, "widen_with_thresholds", &thresholds),
         };
         (
             written("widen", fieldwise(name, p, "widen", &none)),

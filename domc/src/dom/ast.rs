@@ -216,6 +216,8 @@ pub struct Analysis {
 pub enum Setting {
     /// An integer.
     Int(u64, Range<usize>),
+    /// A negative integer: `-` and its magnitude.
+    Neg(u64, Range<usize>),
     /// A word.
     Word(Name),
     /// A string.

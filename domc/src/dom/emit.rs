@@ -135,6 +135,9 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
     let delay = a.widening_delay;
     let narrowing = a.narrowing;
     let program = &a.program;
+    let thresholds = &a.thresholds;
+    let with_thresholds =
+        (!thresholds.is_empty()).then(|| quote!(.with_thresholds(Self::THRESHOLDS)));
     let doc = format!(" From {}.", a.describe);
     quote! {
         #[doc = #doc]
@@ -154,10 +157,12 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
             pub const ENGINE: ::absinthe::__private::Engine = #engine;
             /// The programs it is declared for: `toy`, `air` or `any`.
             pub const PROGRAM: &'static str = #program;
+            /// Constants every widening may stop at, besides those of the loop's guards.
+            pub const THRESHOLDS: &'static [i64] = &[#(#thresholds),*];
 
             /// The analysis, ready for `absinthe::engine::solve`.
             pub fn analysis() -> ::absinthe::__private::NonRelational<#domain> {
-                ::absinthe::__private::NonRelational::new(Self::CONDITIONAL)
+                ::absinthe::__private::NonRelational::new(Self::CONDITIONAL) #with_thresholds
             }
 
             /// The engine limits the declaration asks for.
@@ -177,6 +182,7 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
             const STATE: ::absinthe::__private::StateRepr = #name::STATE;
             const CONTEXT: ::absinthe::__private::ContextPolicy = #name::CONTEXT;
             const ENGINE: ::absinthe::__private::Engine = #name::ENGINE;
+            const THRESHOLDS: &'static [i64] = #name::THRESHOLDS;
             fn limits() -> ::absinthe::__private::Limits { #name::limits() }
         }
     }

@@ -119,6 +119,38 @@ impl<'a> Lowerer<'a> {
         (Ty::Error, quote!(::core::unreachable!()))
     }
 
+    /// `Thresholds::at_least(t, x, otherwise)`: the smallest threshold `>= x`, or `otherwise`
+    /// when there is none; `Thresholds::at_most(t, x, otherwise)`: the largest `<= x`.
+    fn thresholds_call(
+        &mut self,
+        item: &Name,
+        got: &[(Ty, TokenStream, Range<usize>)],
+        span: Range<usize>,
+    ) -> (Ty, TokenStream) {
+        let method = match item.text.as_str() {
+            "at_least" => format_ident!("at_least"),
+            "at_most" => format_ident!("at_most"),
+            other => {
+                let help = did_you_mean(other, ["at_least", "at_most"]).unwrap_or_else(|| {
+                    "`Thresholds` has `at_least(t, x, otherwise)` and `at_most(t, x, otherwise)`"
+                        .into()
+                });
+                return self.error_help(
+                    item.span.clone(),
+                    format!("`Thresholds` has no function `{other}`"),
+                    "unknown function",
+                    help,
+                );
+            }
+        };
+        let what = format!("Thresholds::{}", item.text);
+        if !self.check_args(&what, got, &[Ty::Thresholds, Ty::Int, Ty::Int], span) {
+            return (Ty::Error, quote!(::core::unreachable!()));
+        }
+        let (t, x, otherwise) = (&got[0].1, &got[1].1, &got[2].1);
+        (Ty::Int, quote!((#t).#method(#x).unwrap_or(#otherwise)))
+    }
+
     /// `unknown type `T``, with a suggestion.
     fn unknown_type(&mut self, name: &Name) -> (Ty, TokenStream) {
         let message = format!("unknown type `{}`", name.text);
@@ -734,6 +766,9 @@ impl<'a> Lowerer<'a> {
             }
             [ty_name, item] => {
                 let (tn, it) = (ty_name.text.as_str(), item.text.as_str());
+                if tn == "Thresholds" {
+                    return self.thresholds_call(item, &got, span);
+                }
                 let Some(t @ Ty::Lat(id)) = self.types.lookup(tn) else {
                     return self.unknown_type(ty_name);
                 };
@@ -1120,6 +1155,14 @@ impl<'a> Lowerer<'a> {
                     "a `Param` cannot be matched on; compare it with `==`".into(),
                     "a parameter",
                     "write `if x == y { … } else { … }`".into(),
+                );
+            }
+            Ty::Thresholds => {
+                return self.error_help(
+                    scrutinee.span.clone(),
+                    "thresholds cannot be matched on".into(),
+                    "thresholds",
+                    "read them with `Thresholds::at_least(t, x, otherwise)` or `Thresholds::at_most(t, x, otherwise)`".into(),
                 );
             }
             Ty::Lat(id) => match self.types.shape(*id) {

@@ -179,7 +179,7 @@ fn rule_words(rule: Rule) -> &'static str {
             "a trigger (`\"+\"`, `any`, `literal`, `assume \"<\"` or `assume any`)"
         }
         Rule::analysis_entry => "a setting such as `direction forward;`",
-        Rule::setting | Rule::word => "a value",
+        Rule::setting | Rule::word | Rule::neg_int => "a value",
         Rule::expr
         | Rule::let_expr
         | Rule::if_expr
@@ -609,6 +609,10 @@ fn analysis<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<us
                 .filter_map(|s| s.into_inner().find(significant))
                 .map(|v| match v.as_rule() {
                     Rule::int => Setting::Int(int_value(&v), span(&v)),
+                    Rule::neg_int => {
+                        let magnitude = v.clone().into_inner().next().map_or(0, |i| int_value(&i));
+                        Setting::Neg(magnitude, span(&v))
+                    }
                     Rule::string => Setting::Str(string_value(&v), span(&v)),
                     _ => Setting::Word(name(v)),
                 })

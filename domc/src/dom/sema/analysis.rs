@@ -28,6 +28,8 @@ pub struct AnalysisDecl {
     pub narrowing: u32,
     /// The programs it runs on: `toy`, `air` or `any`.
     pub program: String,
+    /// Constants every widening may stop at, besides those of the loop's own guards.
+    pub thresholds: Vec<i64>,
     /// Where it was declared.
     pub describe: String,
 }
@@ -52,7 +54,7 @@ impl AnalysisDecl {
 }
 
 /// The analysis settings, for suggestions.
-const SETTINGS: [&str; 9] = [
+const SETTINGS: [&str; 10] = [
     "domain",
     "direction",
     "conditions",
@@ -62,6 +64,7 @@ const SETTINGS: [&str; 9] = [
     "widening_delay",
     "narrowing",
     "program",
+    "thresholds",
 ];
 
 impl Sema {
@@ -77,6 +80,7 @@ impl Sema {
             widening_delay: 2,
             narrowing: 2,
             program: "any".into(),
+            thresholds: Vec::new(),
             describe: format!(
                 "`analysis {}` at {}",
                 a.name.text,
@@ -175,6 +179,24 @@ impl Sema {
                     Some(k) => decl.narrowing = k,
                     None => self.error(file, span, "expected a number of passes".into(), "expected an integer"),
                 },
+                "thresholds" => {
+                    for v in values {
+                        let value = match v {
+                            ast::Setting::Int(i, _) => i64::try_from(*i).ok(),
+                            ast::Setting::Neg(i, _) => 0i64.checked_sub_unsigned(*i),
+                            _ => None,
+                        };
+                        match value {
+                            Some(t) => decl.thresholds.push(t),
+                            None => self.error(file, setting_span(v), "expected an integer that fits in `int`".into(), "not a threshold"),
+                        }
+                    }
+                    if values.is_empty() {
+                        self.error(file, key.span.clone(), "expected one or more integers".into(), "no thresholds");
+                    }
+                    decl.thresholds.sort_unstable();
+                    decl.thresholds.dedup();
+                }
                 "program" => match word(values).as_deref() {
                     Some(p @ ("toy" | "air" | "any")) => decl.program = p.to_string(),
                     _ => self.error(file, span, "expected `toy`, `air` or `any`".into(), "unknown program kind"),
@@ -186,7 +208,7 @@ impl Sema {
                     key.span.clone(),
                     format!("`{other}` is not an analysis setting"),
                     "unknown setting",
-                    crate::diagnostic::did_you_mean(other, SETTINGS).unwrap_or_else(|| "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing` and `program`".into()),
+                    crate::diagnostic::did_you_mean(other, SETTINGS).unwrap_or_else(|| "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing`, `program` and `thresholds`".into()),
                     );
                 }
             }
@@ -206,7 +228,9 @@ impl Sema {
 
 fn setting_span(s: &ast::Setting) -> Range<usize> {
     match s {
-        ast::Setting::Int(_, span) | ast::Setting::Str(_, span) => span.clone(),
+        ast::Setting::Int(_, span) | ast::Setting::Neg(_, span) | ast::Setting::Str(_, span) => {
+            span.clone()
+        }
         ast::Setting::Word(w) => w.span.clone(),
     }
 }

@@ -242,6 +242,11 @@ impl Sema {
                 "bottom" | "top" => Some(0),
                 _ => None,
             };
+            // `widen(a, b, t)` also takes the thresholds the engine found.
+            let arity = match arity {
+                Some(2) if op == "widen" && o.params.len() == 3 => Some(3),
+                other => other,
+            };
             let Some(arity) = arity.filter(|_| allowed.contains(&op)) else {
                 let list = allowed
                     .iter()
@@ -298,6 +303,9 @@ impl Sema {
         for o in overrides {
             let op = o.op.text.as_str();
             let (result, params): (Ty, Vec<Ty>) = match op {
+                "widen" if o.params.len() == 3 => {
+                    (me.clone(), vec![me.clone(), me.clone(), Ty::Thresholds])
+                }
                 "join" | "meet" | "widen" | "narrow" => (me.clone(), vec![me.clone(), me.clone()]),
                 "leq" => (Ty::Bool, vec![me.clone(), me.clone()]),
                 "empty" => (Ty::Bool, vec![me.clone()]),
@@ -305,7 +313,16 @@ impl Sema {
                 "bottom" | "top" => (me.clone(), Vec::new()),
                 _ => continue,
             };
-            if o.params.len() != params.len() || out.contains_key(op) {
+            // The model's name: a widening with thresholds replaces both of the runtime's.
+            let key = if params.len() == 3 {
+                "widen_with_thresholds"
+            } else {
+                op
+            };
+            if o.params.len() != params.len()
+                || out.contains_key(key)
+                || (op == "widen" && out.keys().any(|k: &String| k.starts_with("widen")))
+            {
                 continue;
             }
             let mut scope = Scope::default();
@@ -369,7 +386,7 @@ impl Sema {
                 fallback: &fallback,
             });
             self.out.functions.push(item);
-            out.insert(op.to_string(), syn::Path::from(f));
+            out.insert(key.to_string(), syn::Path::from(f));
         }
         out
     }

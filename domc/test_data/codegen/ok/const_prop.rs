@@ -735,6 +735,8 @@ pub mod const_prop {
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
+        /// Constants every widening may stop at, besides those of the loop's guards.
+        pub const THRESHOLDS: &'static [i64] = &[];
         /// The analysis, ready for `absinthe::engine::solve`.
         pub fn analysis() -> ::absinthe::__private::NonRelational<ConstValue> {
             ::absinthe::__private::NonRelational::new(Self::CONDITIONAL)
@@ -755,6 +757,7 @@ pub mod const_prop {
         const STATE: ::absinthe::__private::StateRepr = ConstPropAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = ConstPropAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = ConstPropAnalysis::ENGINE;
+        const THRESHOLDS: &'static [i64] = ConstPropAnalysis::THRESHOLDS;
         fn limits() -> ::absinthe::__private::Limits {
             ConstPropAnalysis::limits()
         }
@@ -775,6 +778,8 @@ pub mod const_prop {
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
+        /// Constants every widening may stop at, besides those of the loop's guards.
+        pub const THRESHOLDS: &'static [i64] = &[];
         /// The analysis, ready for `absinthe::engine::solve`.
         pub fn analysis() -> ::absinthe::__private::NonRelational<ConstValue> {
             ::absinthe::__private::NonRelational::new(Self::CONDITIONAL)
@@ -795,6 +800,7 @@ pub mod const_prop {
         const STATE: ::absinthe::__private::StateRepr = SccpPropAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = SccpPropAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = SccpPropAnalysis::ENGINE;
+        const THRESHOLDS: &'static [i64] = SccpPropAnalysis::THRESHOLDS;
         fn limits() -> ::absinthe::__private::Limits {
             SccpPropAnalysis::limits()
         }

@@ -967,6 +967,8 @@ pub mod kernel_rules {
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::BehaviorGraph;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
+        /// Constants every widening may stop at, besides those of the loop's guards.
+        pub const THRESHOLDS: &'static [i64] = &[];
         /// The analysis, ready for `absinthe::engine::solve`.
         pub fn analysis() -> ::absinthe::__private::NonRelational<Deps> {
             ::absinthe::__private::NonRelational::new(Self::CONDITIONAL)
@@ -987,6 +989,7 @@ pub mod kernel_rules {
         const STATE: ::absinthe::__private::StateRepr = DepsAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = DepsAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = DepsAnalysis::ENGINE;
+        const THRESHOLDS: &'static [i64] = DepsAnalysis::THRESHOLDS;
         fn limits() -> ::absinthe::__private::Limits {
             DepsAnalysis::limits()
         }

@@ -941,6 +941,8 @@ pub mod known_bits {
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
+        /// Constants every widening may stop at, besides those of the loop's guards.
+        pub const THRESHOLDS: &'static [i64] = &[];
         /// The analysis, ready for `absinthe::engine::solve`.
         pub fn analysis() -> ::absinthe::__private::NonRelational<Bits> {
             ::absinthe::__private::NonRelational::new(Self::CONDITIONAL)
@@ -961,6 +963,7 @@ pub mod known_bits {
         const STATE: ::absinthe::__private::StateRepr = KnownBitsAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = KnownBitsAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = KnownBitsAnalysis::ENGINE;
+        const THRESHOLDS: &'static [i64] = KnownBitsAnalysis::THRESHOLDS;
         fn limits() -> ::absinthe::__private::Limits {
             KnownBitsAnalysis::limits()
         }
