@@ -82,6 +82,7 @@ pub fn read(
                 bottom: options.bottom.as_ref().map(|p| (**p).clone()),
                 top: options.top.as_ref().map(|p| (**p).clone()),
                 overrides: Vec::new(),
+                written_at: Vec::new(),
                 generics: s.generics.clone(),
             };
             if options.no_top.is_present() && pointwise.top.is_some() {

@@ -268,6 +268,7 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
         head.of(quote!(#rt::laws::Laws), &arbitrary_bound, &kept_static),
         decl.has_top,
         quote!(#strategy.prop_map(|#pattern| #name { #(#inits),* })),
+        law_origin(&decl.origin, &p.written_at),
     );
 
     quote! {
@@ -405,14 +406,64 @@ fn names_any(params: &[String], ty: &syn::Type) -> bool {
 }
 
 /// `impl Arbitrary` from `strategy` and `impl Laws`, both only with the runtime's `laws` feature.
-pub(super) fn laws_impls(name: &Ident, has_top: bool, strategy: TokenStream) -> TokenStream {
+pub(super) fn laws_impls(
+    name: &Ident,
+    has_top: bool,
+    strategy: TokenStream,
+    located: TokenStream,
+) -> TokenStream {
     let rt = rt();
     laws_impls_with(
         quote!(impl #rt::laws::Arbitrary for #name),
         quote!(impl #rt::laws::Laws for #name),
         has_top,
         strategy,
+        located,
     )
+}
+
+/// The laws the checker names, and the operations each is about.
+const LAW_OPERATIONS: [(&str, &[&str]); 9] = [
+    ("order", &["leq"]),
+    ("bottom", &["bottom", "empty"]),
+    ("join", &["join"]),
+    ("meet", &["meet"]),
+    ("in-place forms", &["join", "meet"]),
+    ("widening is an upper bound", &["widen"]),
+    ("widening stabilises", &["widen"]),
+    ("narrowing", &["narrow"]),
+    ("top", &["top"]),
+];
+
+/// `Laws::law_origin`: for each law, where its operations come from — the line of a
+/// written-out operation (`written`, by name), else the declaration they are derived for.
+pub(super) fn law_origin(
+    origin: &crate::model::Origin,
+    written: &[(String, String)],
+) -> TokenStream {
+    let rt = rt();
+    let arms = LAW_OPERATIONS.iter().map(|(law, ops)| {
+        let places: Vec<String> = ops
+            .iter()
+            .filter_map(|op| match written.iter().find(|(w, _)| w == op) {
+                Some((_, at)) => Some(format!("`{op}`, written out at {at}")),
+                // `empty` is only ever written out.
+                None if *op == "empty" => None,
+                None => Some(format!("`{op}`, derived for {}", origin.describe)),
+            })
+            .collect();
+        let text = places.join("; ");
+        quote!(#law => #text)
+    });
+    quote! {
+        fn law_origin(law: &str) -> #rt::Option<::std::string::String> {
+            let place: &str = match law {
+                #(#arms,)*
+                _ => return #rt::Option::None,
+            };
+            #rt::Option::Some(::std::string::String::from(place))
+        }
+    }
 }
 
 /// [`laws_impls`] with the two impl headers given.
@@ -421,6 +472,7 @@ fn laws_impls_with(
     laws: TokenStream,
     has_top: bool,
     strategy: TokenStream,
+    located: TokenStream,
 ) -> TokenStream {
     let rt = rt();
     let check = if has_top {
@@ -438,7 +490,11 @@ fn laws_impls_with(
             }
 
             #laws {
-                fn check_laws() { #check }
+                fn check_laws() {
+                    #rt::laws::locate_failure(<Self as #rt::laws::Laws>::law_origin, || #check);
+                }
+
+                #located
             }
         }
     }
@@ -594,7 +650,7 @@ fn flat(decl: &LatticeDecl, f: &Flat, display: bool) -> TokenStream {
             strategies.push(variant_strategy(name, v));
         }
     }
-    let laws = laws_impls(name, true, union(strategies));
+    let laws = laws_impls(name, true, union(strategies), law_origin(&decl.origin, &[]));
     quote! {
         #doc
         impl #rt::PartialEq for #name {
@@ -706,7 +762,7 @@ fn finite(decl: &LatticeDecl, f: &Finite, display: bool) -> TokenStream {
         .iter()
         .map(|v| quote!(#rt::laws::Strategy::boxed(#rt::laws::Just(#name::#v))))
         .collect();
-    let laws = laws_impls(name, true, union(strategies));
+    let laws = laws_impls(name, true, union(strategies), law_origin(&decl.origin, &[]));
     let index_arms = variants
         .iter()
         .zip(indices.clone())
@@ -877,7 +933,7 @@ fn sum(decl: &LatticeDecl, s: &Sum, display: bool) -> TokenStream {
             strategies.push(variant_strategy(name, v));
         }
     }
-    let laws = laws_impls(name, true, union(strategies));
+    let laws = laws_impls(name, true, union(strategies), law_origin(&decl.origin, &[]));
     quote! {
         #doc
         impl #rt::PartialEq for #name {

@@ -510,6 +510,10 @@ impl Sema {
                     bottom,
                     top,
                     overrides: written.into_iter().collect(),
+                    written_at: overrides
+                        .iter()
+                        .map(|o| (o.op.text.clone(), place.describe(o.span.start)))
+                        .collect(),
                     generics: syn::Generics::default(),
                 });
                 (kind, def)

@@ -137,7 +137,43 @@ pub mod const_prop {
         }
         impl ::absinthe::__private::laws::Laws for Const {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => {
+                        "`leq`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "bottom" => {
+                        "`bottom`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "join" => {
+                        "`join`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "meet" => {
+                        "`meet`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "in-place forms" => {
+                        "`join`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1; `meet`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "top" => {
+                        "`top`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }
@@ -536,7 +572,43 @@ pub mod const_prop {
         }
         impl ::absinthe::__private::laws::Laws for ConstValue {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => {
+                        "`leq`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "bottom" => {
+                        "`bottom`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "join" => {
+                        "`join`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "meet" => {
+                        "`meet`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "in-place forms" => {
+                        "`join`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1; `meet`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "top" => {
+                        "`top`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }

@@ -780,7 +780,43 @@ pub mod kernel_rules {
         }
         impl ::absinthe::__private::laws::Laws for Deps {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => {
+                        "`leq`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "bottom" => {
+                        "`bottom`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "join" => {
+                        "`join`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "meet" => {
+                        "`meet`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "in-place forms" => {
+                        "`join`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1; `meet`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "top" => {
+                        "`top`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }

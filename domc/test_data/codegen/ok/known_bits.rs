@@ -162,7 +162,35 @@ pub mod known_bits {
         }
         impl ::absinthe::__private::laws::Laws for KnownBits {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => "`leq`, written out at test_data/codegen/ok/known_bits.dom:7:5",
+                    "bottom" => {
+                        "`bottom`, written out at test_data/codegen/ok/known_bits.dom:5:5; `empty`, written out at test_data/codegen/ok/known_bits.dom:4:5"
+                    }
+                    "join" => "`join`, written out at test_data/codegen/ok/known_bits.dom:8:5",
+                    "meet" => "`meet`, written out at test_data/codegen/ok/known_bits.dom:9:5",
+                    "in-place forms" => {
+                        "`join`, written out at test_data/codegen/ok/known_bits.dom:8:5; `meet`, written out at test_data/codegen/ok/known_bits.dom:9:5"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, written out at test_data/codegen/ok/known_bits.dom:10:5"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, written out at test_data/codegen/ok/known_bits.dom:10:5"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `lattice KnownBits` at test_data/codegen/ok/known_bits.dom:3:1"
+                    }
+                    "top" => "`top`, written out at test_data/codegen/ok/known_bits.dom:6:5",
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }
@@ -573,7 +601,43 @@ pub mod known_bits {
         }
         impl ::absinthe::__private::laws::Laws for Bits {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => {
+                        "`leq`, derived for `product Bits` at test_data/codegen/ok/known_bits.dom:14:1"
+                    }
+                    "bottom" => {
+                        "`bottom`, derived for `product Bits` at test_data/codegen/ok/known_bits.dom:14:1"
+                    }
+                    "join" => {
+                        "`join`, derived for `product Bits` at test_data/codegen/ok/known_bits.dom:14:1"
+                    }
+                    "meet" => {
+                        "`meet`, derived for `product Bits` at test_data/codegen/ok/known_bits.dom:14:1"
+                    }
+                    "in-place forms" => {
+                        "`join`, derived for `product Bits` at test_data/codegen/ok/known_bits.dom:14:1; `meet`, derived for `product Bits` at test_data/codegen/ok/known_bits.dom:14:1"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, derived for `product Bits` at test_data/codegen/ok/known_bits.dom:14:1"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, derived for `product Bits` at test_data/codegen/ok/known_bits.dom:14:1"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `product Bits` at test_data/codegen/ok/known_bits.dom:14:1"
+                    }
+                    "top" => {
+                        "`top`, derived for `product Bits` at test_data/codegen/ok/known_bits.dom:14:1"
+                    }
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }

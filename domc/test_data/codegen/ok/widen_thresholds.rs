@@ -159,7 +159,43 @@ pub mod widen_thresholds {
         }
         impl ::absinthe::__private::laws::Laws for Bounds {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => {
+                        "`leq`, written out at test_data/codegen/ok/widen_thresholds.dom:7:5"
+                    }
+                    "bottom" => {
+                        "`bottom`, written out at test_data/codegen/ok/widen_thresholds.dom:5:5; `empty`, written out at test_data/codegen/ok/widen_thresholds.dom:4:5"
+                    }
+                    "join" => {
+                        "`join`, written out at test_data/codegen/ok/widen_thresholds.dom:8:5"
+                    }
+                    "meet" => {
+                        "`meet`, written out at test_data/codegen/ok/widen_thresholds.dom:9:5"
+                    }
+                    "in-place forms" => {
+                        "`join`, written out at test_data/codegen/ok/widen_thresholds.dom:8:5; `meet`, written out at test_data/codegen/ok/widen_thresholds.dom:9:5"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, written out at test_data/codegen/ok/widen_thresholds.dom:11:5"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, written out at test_data/codegen/ok/widen_thresholds.dom:11:5"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `lattice Bounds` at test_data/codegen/ok/widen_thresholds.dom:3:1"
+                    }
+                    "top" => {
+                        "`top`, written out at test_data/codegen/ok/widen_thresholds.dom:6:5"
+                    }
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }
@@ -532,7 +568,43 @@ pub mod widen_thresholds {
         }
         impl ::absinthe::__private::laws::Laws for Value {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => {
+                        "`leq`, derived for `product Value` at test_data/codegen/ok/widen_thresholds.dom:17:1"
+                    }
+                    "bottom" => {
+                        "`bottom`, derived for `product Value` at test_data/codegen/ok/widen_thresholds.dom:17:1"
+                    }
+                    "join" => {
+                        "`join`, derived for `product Value` at test_data/codegen/ok/widen_thresholds.dom:17:1"
+                    }
+                    "meet" => {
+                        "`meet`, derived for `product Value` at test_data/codegen/ok/widen_thresholds.dom:17:1"
+                    }
+                    "in-place forms" => {
+                        "`join`, derived for `product Value` at test_data/codegen/ok/widen_thresholds.dom:17:1; `meet`, derived for `product Value` at test_data/codegen/ok/widen_thresholds.dom:17:1"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, derived for `product Value` at test_data/codegen/ok/widen_thresholds.dom:17:1"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, derived for `product Value` at test_data/codegen/ok/widen_thresholds.dom:17:1"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `product Value` at test_data/codegen/ok/widen_thresholds.dom:17:1"
+                    }
+                    "top" => {
+                        "`top`, derived for `product Value` at test_data/codegen/ok/widen_thresholds.dom:17:1"
+                    }
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }
