@@ -60,7 +60,7 @@ struct VerifyArgs {
     /// A toy program or a core-IR module; without it (and without `--random`), `prog0`.
     file: Option<PathBuf>,
     /// The analysis to check.
-    #[arg(long, short, default_value = "interval", value_parser = parse_analysis)]
+    #[arg(long, short, default_value = "interval", value_parser = AnalysisParser)]
     analysis: AnalysisName,
     /// Concrete runs per function, on random arguments.
     #[arg(long, default_value_t = 100)]
@@ -93,7 +93,7 @@ struct AnalyzeArgs {
     /// core-IR module (any other extension). Without it, the built-in sample `prog0` is analyzed.
     file: Option<PathBuf>,
     /// The analysis to run.
-    #[arg(long, short, default_value = "const", value_parser = parse_analysis)]
+    #[arg(long, short, default_value = "const", value_parser = AnalysisParser)]
     analysis: AnalysisName,
     /// The output format.
     #[arg(long, default_value = "text")]
@@ -189,17 +189,52 @@ impl StateArg {
     }
 }
 
-fn parse_analysis(name: &str) -> Result<AnalysisName, String> {
-    AnalysisName::parse(name).ok_or_else(|| {
-        let known: Vec<String> = AnalysisName::ALL
-            .iter()
-            .map(|a| format!("  {:<17}{}", a.as_str(), a.description()))
-            .collect();
-        format!(
-            "unknown analysis `{name}`; known analyses:\n{}",
-            known.join("\n")
-        )
-    })
+/// `--analysis`: one of [`AnalysisName::ALL`]. Its possible values (each with its description)
+/// are what `--help` lists; an unknown name is answered with the same list.
+#[derive(Clone, Copy, Debug)]
+struct AnalysisParser;
+
+impl clap::builder::TypedValueParser for AnalysisParser {
+    type Value = AnalysisName;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<AnalysisName, clap::Error> {
+        let name = value.to_string_lossy();
+        AnalysisName::parse(&name).ok_or_else(|| {
+            let message = format!("{}\n", unknown_analysis(&name));
+            clap::Error::raw(clap::error::ErrorKind::InvalidValue, message).with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(AnalysisName::ALL.into_iter().map(|a| {
+            clap::builder::PossibleValue::new(a.as_str()).help(a.description())
+        })))
+    }
+}
+
+/// The message for an unknown analysis: the name, then every analysis, one a line, its
+/// description in a column after the longest name.
+fn unknown_analysis(name: &str) -> String {
+    let width = AnalysisName::ALL
+        .iter()
+        .map(|a| a.as_str().len())
+        .max()
+        .unwrap_or(0);
+    let known: Vec<String> = AnalysisName::ALL
+        .iter()
+        .map(|a| format!("  {:<width$}  {}", a.as_str(), a.description()))
+        .collect();
+    format!(
+        "unknown analysis `{name}`; known analyses:\n{}",
+        known.join("\n")
+    )
 }
 
 fn main() -> ExitCode {
