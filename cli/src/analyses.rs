@@ -250,15 +250,22 @@ pub trait Analysis: Copy + fmt::Display + 'static {
 /// The analysis a user asked for by `name`, or an error listing the catalog, one per line.
 pub fn parse_in<A: Analysis>(name: &str) -> Result<A, String> {
     A::parse(name).ok_or_else(|| {
-        let known: Vec<String> = A::all()
-            .iter()
-            .map(|a| format!("  {:<17} {}", a.as_str(), a.description()))
-            .collect();
         format!(
             "unknown analysis `{name}`; known analyses:\n{}",
-            known.join("\n")
+            catalog_lines::<A>()
         )
     })
+}
+
+/// Catalog `A`, one analysis a line, its description in a column after the longest name.
+pub fn catalog_lines<A: Analysis>() -> String {
+    let all = A::all();
+    let width = all.iter().map(|a| a.as_str().len()).max().unwrap_or(0);
+    let lines: Vec<String> = all
+        .iter()
+        .map(|a| format!("  {:<width$}  {}", a.as_str(), a.description()))
+        .collect();
+    lines.join("\n")
 }
 
 impl Analysis for AnalysisName {

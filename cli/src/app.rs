@@ -468,11 +468,7 @@ fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> Ex
 
 /// The catalog of `A`, one analysis per line with its description, for `--help`.
 pub fn catalog_text<A: Analysis>() -> String {
-    let mut text = String::from("Analyses:\n");
-    for a in A::all() {
-        text.push_str(&format!("  {:<17} {}\n", a.as_str(), a.description()));
-    }
-    text
+    format!("Analyses:\n{}\n", crate::analyses::catalog_lines::<A>())
 }
 
 /// `command` with catalog `A` listed at the end of the `analyze` and `verify` help.

@@ -317,14 +317,25 @@ fn inputs<D: ValueDomain>(
     let mut abstract_inputs = Vec::new();
     let mut concrete_inputs = Vec::new();
     for &o in operands {
-        if let Operand::Name(n) = o {
-            let name = function.names[n.index()].clone();
-            if abstract_inputs.iter().any(|(m, _)| *m == name) {
-                continue;
+        match o {
+            Operand::Name(n) => {
+                let name = function.names[n.index()].clone();
+                if abstract_inputs.iter().any(|(m, _)| *m == name) {
+                    continue;
+                }
+                abstract_inputs.push((name.clone(), state.get(n).to_string()));
+                if let Some(v) = int_of(env, n) {
+                    concrete_inputs.push((name, v));
+                }
             }
-            abstract_inputs.push((name.clone(), state.get(n).to_string()));
-            if let Some(v) = int_of(env, n) {
-                concrete_inputs.push((name, v));
+            // A literal's abstract value is the domain's constant, which a wrong literal rule or
+            // reduction can make lose the literal itself.
+            Operand::Int(c) => {
+                let name = c.to_string();
+                if !abstract_inputs.iter().any(|(m, _)| *m == name) {
+                    let value = NonRelational::<D>::operand(state, o).to_string();
+                    abstract_inputs.push((name, value));
+                }
             }
         }
     }
@@ -350,8 +361,11 @@ fn statement_culprit<D: ValueDomain>(
         Operand::Int(c) => Some(c),
         Operand::Name(n) => int_of(&prev.env, n),
     };
-    // The declared rule the domain blames, when it can tell.
-    let blamed = match stmt {
+    // The declared rule the domain blames, when it can tell: first a literal operand whose
+    // abstract value already lost the literal (its literal rule or a reduction is wrong), then
+    // the operation itself.
+    let blamed = literal_blame::<D>(&operands);
+    let blamed = blamed.or_else(|| match stmt {
         Stmt::Assign {
             rhs: absinthe::program::Rhs::Use(Operand::Int(c)),
             ..
@@ -366,7 +380,7 @@ fn statement_culprit<D: ValueDomain>(
             _ => None,
         },
         _ => None,
-    };
+    });
     let rule = match stmt {
         _ if blamed.is_some() => blamed.unwrap_or_default(),
         Stmt::Assign { rhs, .. } => match rhs {
@@ -399,6 +413,15 @@ fn statement_culprit<D: ValueDomain>(
         concrete_inputs,
         abstract_result,
     }
+}
+
+/// The rule to blame for the first literal among `operands` whose abstract value does not
+/// contain it, naming the literal.
+fn literal_blame<D: ValueDomain>(operands: &[Operand]) -> Option<String> {
+    operands.iter().find_map(|o| match o {
+        Operand::Int(c) => D::blame_constant(*c).map(|rule| format!("literal operand {c}: {rule}")),
+        Operand::Name(_) => None,
+    })
 }
 
 fn edge_culprit<D: ValueDomain>(
@@ -448,12 +471,14 @@ fn edge_culprit<D: ValueDomain>(
                     Operand::Name(n) => int_of(&prev.env, n),
                 };
                 let abstract_of = |o: Operand| NonRelational::<D>::operand(end, o);
-                let blamed = match (concrete_of(a), concrete_of(b)) {
-                    (Some(x), Some(y)) => {
-                        D::blame_assume(op, &abstract_of(a), &abstract_of(b), x, y)
+                let blamed = literal_blame::<D>(&[a, b]).or_else(|| {
+                    match (concrete_of(a), concrete_of(b)) {
+                        (Some(x), Some(y)) => {
+                            D::blame_assume(op, &abstract_of(a), &abstract_of(b), x, y)
+                        }
+                        _ => None,
                     }
-                    _ => None,
-                };
+                });
                 blamed.unwrap_or_else(|| D::rule_name_of(&format!("assume({op})")))
             }
             Terminator::Switch { .. } => D::rule_name_of("assume(==)"),

@@ -113,6 +113,19 @@ fn usage_errors() {
     let (code, _, stderr) = absinthe(&["analyze", "--analysis", "nope"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("unknown analysis `nope`"), "{stderr}");
+    // One analysis a line, its description in a column of its own.
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("  sccp-ranges-dom  sccp with")),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("  const            constant")),
+        "{stderr}"
+    );
     assert!(stderr.contains("sccp"), "{stderr}");
     let (code, _, stderr) = absinthe(&[
         "analyze",
@@ -222,4 +235,24 @@ fn llvm_modules_need_the_llvm_feature() {
             ir-llvm/test_data/control.ll: error: this absinthe was built without the LLVM front end; install LLVM 15 with scripts/install-llvm.sh and build with `cargo build --release -p absinthe-cli --features llvm`
         "#]],
     );
+}
+
+#[test]
+fn analyze_help_lists_every_analysis_with_a_line() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_absinthe"))
+        .args(["analyze", "--help"])
+        .output()
+        .expect("runs");
+    let help = String::from_utf8_lossy(&out.stdout);
+    for (name, line) in [
+        ("const", "constant propagation"),
+        ("sccp-ranges-dom", "signed and unsigned ranges"),
+        ("strict", "strict parameters"),
+    ] {
+        assert!(
+            help.lines()
+                .any(|l| l.contains(&format!("{name}:")) && l.contains(line)),
+            "{help}"
+        );
+    }
 }

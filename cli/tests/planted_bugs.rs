@@ -160,3 +160,41 @@ out:
     let rule = blamed::<off_by_one::Value>(&m);
     assert!(rule.contains("`#[transfer] fn less_off_by_one`"), "{rule}");
 }
+
+#[test]
+fn a_literal_operand_lost_by_a_reduction_blames_the_reduction() {
+    // `x + 5`: the literal's own abstract value is bottom (the reduction moved its interval to
+    // 6), so the sum is bottom; the reduction is to blame, not `+`.
+    let m = module(
+        "fn main(x) {
+bb0:
+    y = x + 5
+    ret y
+}",
+    );
+    let config = VerifyConfig {
+        runs: 50,
+        ..VerifyConfig::default()
+    };
+    let report = verify_module::<overreach::Value>(&m, true, &Limits::default(), &config);
+    let first = report
+        .violations
+        .first()
+        .expect("verify finds the planted bug");
+    let rule = first.rule().expect("a rule is named").to_string();
+    assert!(rule.contains("literal operand 5"), "{rule}");
+    assert!(
+        rule.contains("reduction into component `interval`"),
+        "{rule}"
+    );
+    assert!(
+        rule.contains("`#[meet_ext] fn interval_from_constant_off_by_one`"),
+        "{rule}"
+    );
+    assert!(rule.contains("planted_bugs.rs:"), "{rule}");
+    let shown = format!("{first}");
+    assert!(
+        shown.contains(", 5 = "),
+        "the literal is an abstract input: {shown}"
+    );
+}

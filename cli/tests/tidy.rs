@@ -123,3 +123,34 @@ fn the_book_links_and_includes_resolve() {
         }
     }
 }
+
+#[test]
+fn the_book_closes_every_code_fence() {
+    let mut pages = Vec::new();
+    files(&workspace().join("book/src"), &[".md"], &mut pages);
+    for page in pages {
+        let text = std::fs::read_to_string(&page).expect("read page");
+        let mut open: Option<(usize, String)> = None;
+        for (i, line) in text.lines().enumerate() {
+            let fence = line.trim_start();
+            if !fence.starts_with("```") {
+                continue;
+            }
+            let info = fence.trim_start_matches('`').trim();
+            open = match open {
+                // A fence that opens a block inside a block is the mistake: the first block
+                // was never closed.
+                Some((at, _)) if !info.is_empty() => panic!(
+                    "{}:{}: a code block opens inside the one opened on line {at}",
+                    page.display(),
+                    i + 1
+                ),
+                Some(_) => None,
+                None => Some((i + 1, info.to_string())),
+            };
+        }
+        if let Some((at, _)) = open {
+            panic!("{}:{at}: a code block is never closed", page.display());
+        }
+    }
+}

@@ -160,7 +160,7 @@ fn an_interval_add_that_forgets_overflow_is_caught() {
     expect_test::expect![[r#"
         violation in `main` with arguments [9223372036854775807], at bb0[1] (before `c = b * 2`): b = -9223372036854775808 is not in [-9223372036854775807, +∞]
           produced by `b = a + 1` at bb0[0], rule Planted<1>::binary(+)
-            abstract inputs: a = ⊤
+            abstract inputs: a = ⊤, 1 = [1, 1]
             concrete inputs: a = 9223372036854775807
             abstract result: [-9223372036854775807, +∞]
     "#]]
@@ -191,7 +191,7 @@ fn an_off_by_one_branch_refinement_is_caught() {
     expect_test::expect![[r#"
         violation in `main` with arguments [9], at small[0] (before `r = a + 100`): a = 9 is not in [-∞, 8]
           produced on the edge bb0 -> small of `br a < 10, small, large`, rule Planted<2>::assume(<)
-            abstract inputs: a = ⊤
+            abstract inputs: a = ⊤, 10 = [10, 10]
             concrete inputs: a = 9
     "#]].assert_eq(&first.to_string());
     assert_eq!(verify::<Interval>(&module(GUARD), 300).violations, []);

@@ -146,3 +146,79 @@ impl std::fmt::Display for Failure {
 }
 
 impl std::error::Error for Failure {}
+
+/// The candidate closest to `name` by edit distance (insertions, deletions, substitutions and
+/// swaps of neighbors, ignoring case), if it is close enough to be a likely typo: at most one
+/// edit for names up to 5 characters, a third of the length beyond. Names of one or two
+/// characters get no suggestion (every short name is close to every other). Ties go to the candidate
+/// that comes first in sorted order, so the suggestion never depends on declaration order.
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    if name.chars().count() < 3 {
+        return None;
+    }
+    let limit = (name.chars().count() / 3).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        if c == name || c.is_empty() {
+            continue;
+        }
+        let d = edit_distance(&name.to_lowercase(), &c.to_lowercase());
+        if d <= limit && best.is_none_or(|(bd, bc)| (d, c) < (bd, bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// `did you mean `x`?` for [`suggest`]'s answer.
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    suggest(name, candidates).map(|c| format!("did you mean `{c}`?"))
+}
+
+/// Optimal string alignment distance.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_are_close_names() {
+        let names = ["Sign", "Parity", "Interval", "int", "bool"];
+        assert_eq!(suggest("Sgin", names), Some("Sign"));
+        assert_eq!(suggest("Sgn", names), Some("Sign"));
+        assert_eq!(suggest("Intreval", names), Some("Interval"));
+        assert_eq!(suggest("itn", names), Some("int"));
+        assert_eq!(suggest("Bool", names), Some("bool"));
+        assert_eq!(suggest("Zebra", names), None);
+        assert_eq!(suggest("x", names), None);
+        // Ties go to the first in sorted order.
+        assert_eq!(suggest("abc", ["abd", "abb"]), Some("abb"));
+        assert_eq!(suggest("Q", ["P"]), None);
+    }
+}

@@ -82,6 +82,9 @@ pub struct Pointwise {
     /// Written-out operations replacing the pointwise ones: `(name, fn(&Self, &Self) -> …)` for
     /// `join`, `meet`, `widen`, `narrow` (returning `Self`) and `leq` (returning `bool`).
     pub overrides: Vec<(String, syn::Path)>,
+    /// Where each written-out operation was written (`("join", "bounds.dom:20:5")`), for the
+    /// law checker's messages; empty when the front end has no places to give.
+    pub written_at: Vec<(String, String)>,
     /// The struct's generic parameters (empty for `.dom` lattices). Every impl requires what it
     /// needs of each field type that names one of them (`Lattice`, `Top`, `Display`, …).
     pub generics: syn::Generics,

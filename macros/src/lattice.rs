@@ -231,6 +231,7 @@ pub fn read(
                     .into_iter()
                     .map(|(name, path)| (name.to_string(), (**path).clone()))
                     .collect(),
+                written_at: Vec::new(),
                 generics: s.generics.clone(),
             };
             require_written(options, &s.ident, &s.fields, &pointwise, errors);

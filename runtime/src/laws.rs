@@ -385,6 +385,45 @@ pub trait Laws: Lattice + Arbitrary {
     ///
     /// When a law fails, with the law's name and a shrunk counterexample.
     fn check_laws();
+
+    /// Where the operations a law is about were declared (`law` as the checker names it:
+    /// `join`, `order`, `widening stabilises`, …), for the failure message; declared lattices
+    /// say it (a `.dom` lattice names the line of a written-out operation).
+    fn law_origin(law: &str) -> Option<String> {
+        let _ = law;
+        None
+    }
+}
+
+/// Runs `check`, a law check; when it panics on a law for which `origin` knows where the
+/// operation was declared, panics again with that place added to the message.
+///
+/// # Panics
+///
+/// When `check` does.
+pub fn locate_failure(origin: fn(&str) -> Option<String>, check: impl FnOnce()) {
+    let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(check)) else {
+        return;
+    };
+    let message = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_string()));
+    let law = message.as_deref().and_then(|m| {
+        let start = m
+            .find("law `")
+            .map(|i| i + 5)
+            .or_else(|| m.find("checking `").map(|i| i + 10))?;
+        let len = m[start..].find('`')?;
+        Some(m[start..start + len].to_string())
+    });
+    match (message, law.and_then(|l| origin(&l))) {
+        (Some(message), Some(place)) => panic!(
+            "{message}
+the operation: {place}"
+        ),
+        _ => std::panic::resume_unwind(payload),
+    }
 }
 
 /// How many cases [`check_laws`] and [`check_laws_with_top`] run per law.
@@ -640,5 +679,39 @@ pub mod strategies {
     ) -> impl Strategy<Value = crate::interproc::ProcValue<D>> + Clone {
         (ints, func_set(), any::<bool>())
             .prop_map(|(int, funcs, block)| crate::interproc::ProcValue { int, funcs, block })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::locate_failure;
+
+    fn origin(law: &str) -> Option<String> {
+        (law == "join").then(|| "`join`, written out at bounds.dom:20:5".to_string())
+    }
+
+    fn message(check: impl FnOnce() + std::panic::UnwindSafe) -> String {
+        let payload = std::panic::catch_unwind(|| locate_failure(origin, check))
+            .expect_err("the check fails");
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_string()))
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_failed_law_names_the_place_of_its_operation() {
+        let m = message(|| panic!("Bounds: law `join` violated: not commutative"));
+        assert!(m.starts_with("Bounds: law `join` violated"), "{m}");
+        assert!(
+            m.ends_with("the operation: `join`, written out at bounds.dom:20:5"),
+            "{m}"
+        );
+        // A law without a known place keeps its message as it was.
+        let m = message(|| panic!("Bounds: law `order` violated: not transitive"));
+        assert_eq!(m, "Bounds: law `order` violated: not transitive");
+        // A passing check says nothing.
+        locate_failure(origin, || {});
     }
 }

@@ -23,7 +23,7 @@ pub use crate::if_laws;
 /// What generated law helpers use.
 #[cfg(feature = "laws")]
 pub mod laws {
-    pub use crate::laws::{Arbitrary, Laws, check_laws, check_laws_with_top};
+    pub use crate::laws::{Arbitrary, Laws, check_laws, check_laws_with_top, locate_failure};
     pub use proptest::strategy::{BoxedStrategy, Just, Strategy, Union};
 }
 
@@ -181,3 +181,61 @@ pub trait IgnoredField: Clone + Default + fmt::Debug {}
 impl<T: Clone + Default + fmt::Debug> IgnoredField for T {}
 /// Asserts `T: IgnoredField` where the type is declared.
 pub const fn ignored_field<T: IgnoredField>() {}
+
+/// `.dom`'s checked `a << b`: `None` when `b` is outside `0..64` or a bit is lost (the result
+/// is not `a · 2^b`).
+pub fn checked_shl(a: i64, b: i64) -> Option<i64> {
+    (!overflows(Op::Shl, a, b)).then(|| a << b)
+}
+
+/// `.dom`'s checked `a >> b` (arithmetic): `None` when `b` is outside `0..64`.
+pub fn checked_shr(a: i64, b: i64) -> Option<i64> {
+    (0..64).contains(&b).then(|| a >> b)
+}
+
+/// `.dom`'s checked `a >>> b` (logical): `None` when `b` is outside `0..64`.
+pub fn checked_lshr(a: i64, b: i64) -> Option<i64> {
+    (0..64).contains(&b).then(|| ((a as u64) >> b) as i64)
+}
+
+/// `.dom`'s `a <<% b`: the program's `shl` (the amount modulo 64, lost bits dropped).
+pub fn wrapping_shl(a: i64, b: i64) -> i64 {
+    a.wrapping_shl((b & 63) as u32)
+}
+
+/// `.dom`'s `a >>% b`: the program's `shr` (arithmetic, the amount modulo 64).
+pub fn wrapping_shr(a: i64, b: i64) -> i64 {
+    a.wrapping_shr((b & 63) as u32)
+}
+
+/// `.dom`'s `a >>>% b`: the program's `lshr` (logical, the amount modulo 64).
+pub fn wrapping_lshr(a: i64, b: i64) -> i64 {
+    ((a as u64) >> (b & 63)) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checked_shifts_fail_on_bad_amounts_and_lost_bits() {
+        assert_eq!(checked_shl(3, 2), Some(12));
+        assert_eq!(checked_shl(-1, 63), Some(i64::MIN));
+        assert_eq!(checked_shl(1, 63), None);
+        assert_eq!(checked_shl(1, 64), None);
+        assert_eq!(checked_shl(1, -1), None);
+        assert_eq!(checked_shr(-8, 1), Some(-4));
+        assert_eq!(checked_shr(-8, 64), None);
+        assert_eq!(checked_lshr(-1, 60), Some(15));
+        assert_eq!(checked_lshr(-1, -3), None);
+    }
+
+    #[test]
+    fn wrapping_shifts_are_the_programs() {
+        for (a, b) in [(5, 3), (-7, 65), (i64::MIN, -1), (1, 64)] {
+            assert_eq!(Some(wrapping_shl(a, b)), Op::Shl.eval(a, b));
+            assert_eq!(Some(wrapping_shr(a, b)), Op::Shr.eval(a, b));
+            assert_eq!(Some(wrapping_lshr(a, b)), Op::LShr.eval(a, b));
+        }
+    }
+}

@@ -39,3 +39,27 @@ fn written_out_operations_are_used() {
     );
     assert_eq!(a.join(&b), a);
 }
+
+#[test]
+fn a_written_out_widening_stops_at_thresholds() {
+    use absinthe::lattice::{Lattice, Thresholds};
+    use codegen_widen_thresholds::widen_thresholds::{BoundedAnalysis, Bounds};
+    let a = Bounds { lo: 0, hi: 10 };
+    let b = Bounds { lo: -3, hi: 11 };
+    let t = Thresholds::new([-1, 100]);
+    assert_eq!(
+        a.widen_with_thresholds(&b, &t),
+        Bounds {
+            lo: i64::MIN,
+            hi: 100
+        }
+    );
+    assert_eq!(
+        a.widen(&b),
+        Bounds {
+            lo: i64::MIN,
+            hi: i64::MAX
+        }
+    );
+    assert_eq!(BoundedAnalysis::THRESHOLDS, [-1, 0, 255, 0xFFFF]);
+}

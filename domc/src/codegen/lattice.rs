@@ -114,9 +114,12 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     });
     let none = TokenStream::new();
     let thresholds = quote!(, thresholds);
-    let written = |op: &str, default: TokenStream| match p.override_of(op) {
-        Some(path) => quote!(#path(self, other)),
-        None => default,
+    // A widening written with thresholds: `widen` passes none.
+    let with_thresholds = p.override_of("widen_with_thresholds");
+    let written = |op: &str, default: TokenStream| match (op, p.override_of(op), with_thresholds) {
+        ("widen", _, Some(path)) => quote!(#path(self, other, &#rt::Thresholds::none())),
+        (_, Some(path), _) => quote!(#path(self, other)),
+        _ => default,
     };
     let join = written("join", fieldwise(name, p, "join", &none));
     let meet = written("meet", fieldwise(name, p, "meet", &none));
@@ -125,11 +128,16 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     let (widen, widen_t, narrow) = if values {
         let widen = written("widen", quote!(<Self as #rt::Lattice>::join(self, other)));
         let narrow = written("narrow", quote!(<Self as #rt::Lattice>::meet(self, other)));
-        (widen.clone(), widen, narrow)
+        let widen_t = match with_thresholds {
+            Some(path) => quote!(#path(self, other, thresholds)),
+            None => widen.clone(),
+        };
+        (widen, widen_t, narrow)
     } else {
-        let widen_t = match p.override_of("widen") {
-            Some(path) => quote!(#path(self, other)),
-            None => fieldwise(name, p, "widen_with_thresholds", &thresholds),
+        let widen_t = match (with_thresholds, p.override_of("widen")) {
+            (Some(path), _) => quote!(#path(self, other, thresholds)),
+            (None, Some(path)) => quote!(#path(self, other)),
+            (None, None) => fieldwise(name, p, "widen_with_thresholds", &thresholds),
         };
         (
             written("widen", fieldwise(name, p, "widen", &none)),
@@ -260,6 +268,7 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
         head.of(quote!(#rt::laws::Laws), &arbitrary_bound, &kept_static),
         decl.has_top,
         quote!(#strategy.prop_map(|#pattern| #name { #(#inits),* })),
+        law_origin(&decl.origin, &p.written_at),
     );
 
     quote! {
@@ -397,14 +406,64 @@ fn names_any(params: &[String], ty: &syn::Type) -> bool {
 }
 
 /// `impl Arbitrary` from `strategy` and `impl Laws`, both only with the runtime's `laws` feature.
-pub(super) fn laws_impls(name: &Ident, has_top: bool, strategy: TokenStream) -> TokenStream {
+pub(super) fn laws_impls(
+    name: &Ident,
+    has_top: bool,
+    strategy: TokenStream,
+    located: TokenStream,
+) -> TokenStream {
     let rt = rt();
     laws_impls_with(
         quote!(impl #rt::laws::Arbitrary for #name),
         quote!(impl #rt::laws::Laws for #name),
         has_top,
         strategy,
+        located,
     )
+}
+
+/// The laws the checker names, and the operations each is about.
+const LAW_OPERATIONS: [(&str, &[&str]); 9] = [
+    ("order", &["leq"]),
+    ("bottom", &["bottom", "empty"]),
+    ("join", &["join"]),
+    ("meet", &["meet"]),
+    ("in-place forms", &["join", "meet"]),
+    ("widening is an upper bound", &["widen"]),
+    ("widening stabilises", &["widen"]),
+    ("narrowing", &["narrow"]),
+    ("top", &["top"]),
+];
+
+/// `Laws::law_origin`: for each law, where its operations come from — the line of a
+/// written-out operation (`written`, by name), else the declaration they are derived for.
+pub(super) fn law_origin(
+    origin: &crate::model::Origin,
+    written: &[(String, String)],
+) -> TokenStream {
+    let rt = rt();
+    let arms = LAW_OPERATIONS.iter().map(|(law, ops)| {
+        let places: Vec<String> = ops
+            .iter()
+            .filter_map(|op| match written.iter().find(|(w, _)| w == op) {
+                Some((_, at)) => Some(format!("`{op}`, written out at {at}")),
+                // `empty` is only ever written out.
+                None if *op == "empty" => None,
+                None => Some(format!("`{op}`, derived for {}", origin.describe)),
+            })
+            .collect();
+        let text = places.join("; ");
+        quote!(#law => #text)
+    });
+    quote! {
+        fn law_origin(law: &str) -> #rt::Option<::std::string::String> {
+            let place: &str = match law {
+                #(#arms,)*
+                _ => return #rt::Option::None,
+            };
+            #rt::Option::Some(::std::string::String::from(place))
+        }
+    }
 }
 
 /// [`laws_impls`] with the two impl headers given.
@@ -413,6 +472,7 @@ fn laws_impls_with(
     laws: TokenStream,
     has_top: bool,
     strategy: TokenStream,
+    located: TokenStream,
 ) -> TokenStream {
     let rt = rt();
     let check = if has_top {
@@ -430,7 +490,11 @@ fn laws_impls_with(
             }
 
             #laws {
-                fn check_laws() { #check }
+                fn check_laws() {
+                    #rt::laws::locate_failure(<Self as #rt::laws::Laws>::law_origin, || #check);
+                }
+
+                #located
             }
         }
     }
@@ -586,7 +650,7 @@ fn flat(decl: &LatticeDecl, f: &Flat, display: bool) -> TokenStream {
             strategies.push(variant_strategy(name, v));
         }
     }
-    let laws = laws_impls(name, true, union(strategies));
+    let laws = laws_impls(name, true, union(strategies), law_origin(&decl.origin, &[]));
     quote! {
         #doc
         impl #rt::PartialEq for #name {
@@ -698,7 +762,7 @@ fn finite(decl: &LatticeDecl, f: &Finite, display: bool) -> TokenStream {
         .iter()
         .map(|v| quote!(#rt::laws::Strategy::boxed(#rt::laws::Just(#name::#v))))
         .collect();
-    let laws = laws_impls(name, true, union(strategies));
+    let laws = laws_impls(name, true, union(strategies), law_origin(&decl.origin, &[]));
     let index_arms = variants
         .iter()
         .zip(indices.clone())
@@ -869,7 +933,7 @@ fn sum(decl: &LatticeDecl, s: &Sum, display: bool) -> TokenStream {
             strategies.push(variant_strategy(name, v));
         }
     }
-    let laws = laws_impls(name, true, union(strategies));
+    let laws = laws_impls(name, true, union(strategies), law_origin(&decl.origin, &[]));
     quote! {
         #doc
         impl #rt::PartialEq for #name {

@@ -81,6 +81,7 @@ mod tests {
                 bottom: None,
                 top: None,
                 overrides: Vec::new(),
+                written_at: Vec::new(),
                 generics: syn::Generics::default(),
             }),
             has_top: true,

@@ -2,7 +2,7 @@
 //! loop over the declared reductions, the transfer dispatch (`ValueDomain`), concretization,
 //! and optionally the direct product of the same components (no reductions) for comparison.
 
-use super::lattice::laws_impls;
+use super::lattice::{law_origin, laws_impls};
 use super::{nested_tuple, provenance, rt};
 use crate::model::{Policy, ProductDecl, Rule, RuleKind};
 use proc_macro2::{Ident, TokenStream};
@@ -133,6 +133,7 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
             #rt::ReducedProduct::reduce(&mut value);
             value
         })),
+        law_origin(&decl.origin, &[]),
     );
     let direct = direct.map(|d| direct_product(decl, d));
 
@@ -892,6 +893,7 @@ fn direct_product(decl: &ProductDecl, direct: &Ident) -> TokenStream {
         direct,
         true,
         quote!(#strategy.prop_map(|#pattern| #direct(#name { #(#members: #names),* }))),
+        law_origin(&decl.origin, &[]),
     );
     quote! {
         #[doc = #doc_text]

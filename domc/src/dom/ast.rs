@@ -216,6 +216,8 @@ pub struct Analysis {
 pub enum Setting {
     /// An integer.
     Int(u64, Range<usize>),
+    /// A negative integer: `-` and its magnitude.
+    Neg(u64, Range<usize>),
     /// A word.
     Word(Name),
     /// A string.
@@ -234,8 +236,11 @@ pub struct Expr {
 /// The kinds of expression.
 #[derive(Clone, Debug)]
 pub enum ExprKind {
-    /// An integer literal (non-negative; negation is unary).
+    /// A decimal integer literal (non-negative; negation is unary).
     Int(u64),
+    /// A hexadecimal or binary literal: a 64-bit pattern, read as two's complement (`None`
+    /// when it has more than 64 bits).
+    Bits(Option<u64>),
     /// `true` or `false`.
     Bool(bool),
     /// A name or `Type::item` path.
@@ -265,6 +270,8 @@ pub enum UnaryOp {
     Neg,
     /// `!`.
     Not,
+    /// `~`, bitwise complement of an `int`.
+    BitNot,
 }
 
 /// A binary operator.
@@ -302,6 +309,25 @@ pub enum BinaryOp {
     WrapSub,
     /// `*%`, wrapping.
     WrapMul,
+    /// `&`, bitwise.
+    BitAnd,
+    /// `|`, bitwise.
+    BitOr,
+    /// `^`, bitwise.
+    BitXor,
+    /// `<<`, checked: an amount outside `0..64`, or a lost bit, makes the rule's result top.
+    Shl,
+    /// `>>` (arithmetic), checked: an amount outside `0..64` makes the rule's result top.
+    Shr,
+    /// `>>>` (logical, zeros shifted in), checked like `>>`.
+    LShr,
+    /// `<<%`, wrapping: the amount is taken modulo 64, lost bits are dropped (the program's
+    /// `shl`).
+    WrapShl,
+    /// `>>%`, wrapping: the amount is taken modulo 64 (the program's `shr`).
+    WrapShr,
+    /// `>>>%`, wrapping: the amount is taken modulo 64 (the program's `lshr`).
+    WrapLShr,
 }
 
 impl BinaryOp {
@@ -324,6 +350,15 @@ impl BinaryOp {
             BinaryOp::WrapAdd => "+%",
             BinaryOp::WrapSub => "-%",
             BinaryOp::WrapMul => "*%",
+            BinaryOp::BitAnd => "&",
+            BinaryOp::BitOr => "|",
+            BinaryOp::BitXor => "^",
+            BinaryOp::Shl => "<<",
+            BinaryOp::Shr => ">>",
+            BinaryOp::LShr => ">>>",
+            BinaryOp::WrapShl => "<<%",
+            BinaryOp::WrapShr => ">>%",
+            BinaryOp::WrapLShr => ">>>%",
         }
     }
 }

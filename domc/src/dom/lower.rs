@@ -9,7 +9,7 @@
 use super::ast::{BinaryOp, Expr, ExprKind, Name, Pattern, UnaryOp};
 use super::sema::FnSig;
 use super::types::{Shape, Ty, TypeTable};
-use crate::diagnostic::{Diagnostic, FileId};
+use crate::diagnostic::{Diagnostic, FileId, did_you_mean};
 use crate::model::OPERATIONS;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -58,6 +58,23 @@ pub struct Lowerer<'a> {
 
 const RT: &str = "::absinthe::__private";
 
+/// The built-in functions called by a single name, for suggestions.
+pub(crate) const BUILTIN_FUNCTIONS: [&str; 13] = [
+    "join",
+    "meet",
+    "widen",
+    "narrow",
+    "leq",
+    "is_bottom",
+    "is_top",
+    "min",
+    "max",
+    "eval",
+    "traps",
+    "overflows",
+    "is_comparison",
+];
+
 fn rt() -> TokenStream {
     quote!(::absinthe::__private)
 }
@@ -102,6 +119,47 @@ impl<'a> Lowerer<'a> {
         (Ty::Error, quote!(::core::unreachable!()))
     }
 
+    /// `Thresholds::at_least(t, x, otherwise)`: the smallest threshold `>= x`, or `otherwise`
+    /// when there is none; `Thresholds::at_most(t, x, otherwise)`: the largest `<= x`.
+    fn thresholds_call(
+        &mut self,
+        item: &Name,
+        got: &[(Ty, TokenStream, Range<usize>)],
+        span: Range<usize>,
+    ) -> (Ty, TokenStream) {
+        let method = match item.text.as_str() {
+            "at_least" => format_ident!("at_least"),
+            "at_most" => format_ident!("at_most"),
+            other => {
+                let help = did_you_mean(other, ["at_least", "at_most"]).unwrap_or_else(|| {
+                    "`Thresholds` has `at_least(t, x, otherwise)` and `at_most(t, x, otherwise)`"
+                        .into()
+                });
+                return self.error_help(
+                    item.span.clone(),
+                    format!("`Thresholds` has no function `{other}`"),
+                    "unknown function",
+                    help,
+                );
+            }
+        };
+        let what = format!("Thresholds::{}", item.text);
+        if !self.check_args(&what, got, &[Ty::Thresholds, Ty::Int, Ty::Int], span) {
+            return (Ty::Error, quote!(::core::unreachable!()));
+        }
+        let (t, x, otherwise) = (&got[0].1, &got[1].1, &got[2].1);
+        (Ty::Int, quote!((#t).#method(#x).unwrap_or(#otherwise)))
+    }
+
+    /// `unknown type `T``, with a suggestion.
+    fn unknown_type(&mut self, name: &Name) -> (Ty, TokenStream) {
+        let message = format!("unknown type `{}`", name.text);
+        match self.types.did_you_mean(&name.text) {
+            Some(help) => self.error_help(name.span.clone(), message, "not a type", help),
+            None => self.error(name.span.clone(), message, "not a type"),
+        }
+    }
+
     /// A body of type `expected`: Rust evaluating to `Option<expected>`.
     pub fn body(&mut self, e: &Expr, scope: &Scope, expected: &Ty) -> TokenStream {
         let (ty, code) = self.expr(e, scope);
@@ -141,6 +199,18 @@ impl<'a> Lowerer<'a> {
                     "`int::MIN` and `int::MAX` name the extremes".into(),
                 ),
             },
+            ExprKind::Bits(bits) => match bits {
+                Some(bits) => {
+                    let v = *bits as i64;
+                    (Ty::Int, quote!(#v))
+                }
+                None => self.error_help(
+                    span,
+                    "the literal has more than 64 bits".into(),
+                    "too large",
+                    "a hexadecimal or binary literal is a 64-bit pattern".into(),
+                ),
+            },
             ExprKind::Bool(b) => (Ty::Bool, quote!(#b)),
             ExprKind::Tuple(parts) => {
                 let (tys, codes): (Vec<Ty>, Vec<TokenStream>) =
@@ -169,6 +239,10 @@ impl<'a> Lowerer<'a> {
                     UnaryOp::Not => {
                         self.expect(inner.span.clone(), &t, &Ty::Bool, "the operand of `!`");
                         (Ty::Bool, quote!(!(#code)))
+                    }
+                    UnaryOp::BitNot => {
+                        self.expect(inner.span.clone(), &t, &Ty::Int, "the operand of `~`");
+                        (Ty::Int, quote!(!(#code)))
                     }
                 }
             }
@@ -312,7 +386,27 @@ impl<'a> Lowerer<'a> {
                     BinaryOp::Rem => quote!((#ac).checked_rem(#bc)?),
                     BinaryOp::WrapAdd => quote!((#ac).wrapping_add(#bc)),
                     BinaryOp::WrapSub => quote!((#ac).wrapping_sub(#bc)),
-                    _ => quote!((#ac).wrapping_mul(#bc)),
+                    BinaryOp::WrapMul => quote!((#ac).wrapping_mul(#bc)),
+                    BinaryOp::BitAnd => quote!((#ac) & (#bc)),
+                    BinaryOp::BitOr => quote!((#ac) | (#bc)),
+                    BinaryOp::BitXor => quote!((#ac) ^ (#bc)),
+                    _ => {
+                        let rt = rt();
+                        let f = match op {
+                            BinaryOp::Shl => "checked_shl",
+                            BinaryOp::Shr => "checked_shr",
+                            BinaryOp::LShr => "checked_lshr",
+                            BinaryOp::WrapShl => "wrapping_shl",
+                            BinaryOp::WrapShr => "wrapping_shr",
+                            _ => "wrapping_lshr",
+                        };
+                        let f = format_ident!("{f}");
+                        if f.to_string().starts_with("checked") {
+                            quote!(#rt::#f(#ac, #bc)?)
+                        } else {
+                            quote!(#rt::#f(#ac, #bc))
+                        }
+                    }
                 };
                 (Ty::Int, code)
             }
@@ -341,11 +435,22 @@ impl<'a> Lowerer<'a> {
                     "a function",
                     format!("write `{}(…)`", single.text),
                 ),
-                None => self.error(
-                    span,
-                    format!("unknown name `{}`", single.text),
-                    "not in scope",
-                ),
+                None => {
+                    let names: Vec<&str> = scope.names.iter().map(|(n, _, _)| n.as_str()).collect();
+                    match did_you_mean(&single.text, names) {
+                        Some(help) => self.error_help(
+                            span,
+                            format!("unknown name `{}`", single.text),
+                            "not in scope",
+                            help,
+                        ),
+                        None => self.error(
+                            span,
+                            format!("unknown name `{}`", single.text),
+                            "not in scope",
+                        ),
+                    }
+                }
             },
             [ty_name, item] => {
                 let (tn, it) = (ty_name.text.as_str(), item.text.as_str());
@@ -364,27 +469,29 @@ impl<'a> Lowerer<'a> {
                             let v = format_ident!("{}", it);
                             (Ty::Op, quote!(#rt::Op::#v))
                         }
-                        None => self.error_help(
-                            span,
-                            format!("`Op` has no operation `{it}`"),
-                            "unknown operation",
-                            format!(
-                                "the operations are {}",
-                                OPERATIONS
-                                    .iter()
-                                    .map(|(_, v)| format!("`Op::{v}`"))
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            ),
-                        ),
+                        None => {
+                            let help = did_you_mean(it, OPERATIONS.iter().map(|(_, v)| *v))
+                                .unwrap_or_else(|| {
+                                    format!(
+                                        "the operations are {}",
+                                        OPERATIONS
+                                            .iter()
+                                            .map(|(_, v)| format!("`Op::{v}`"))
+                                            .collect::<Vec<_>>()
+                                            .join(", ")
+                                    )
+                                });
+                            self.error_help(
+                                span,
+                                format!("`Op` has no operation `{it}`"),
+                                "unknown operation",
+                                help,
+                            )
+                        }
                     },
                     _ => {
                         let Some(t @ Ty::Lat(id)) = self.types.lookup(tn) else {
-                            return self.error(
-                                ty_name.span.clone(),
-                                format!("unknown type `{tn}`"),
-                                "not a type",
-                            );
+                            return self.unknown_type(ty_name);
                         };
                         let rust = self.types.rust(&t);
                         match it {
@@ -413,12 +520,31 @@ impl<'a> Lowerer<'a> {
                                 let v = format_ident!("{}", it);
                                 (t, quote!(#rust::#v))
                             }
-                            _ => self.error_help(
-                                item.span.clone(),
-                                format!("`{tn}` has no element or constant `{it}`"),
-                                "unknown item",
-                                format!("every lattice has `{tn}::top` and `{tn}::bottom`"),
-                            ),
+                            shape => {
+                                let mut items = vec!["top", "bottom"];
+                                match shape {
+                                    Shape::Finite { variants, .. } => {
+                                        items.extend(variants.iter().map(String::as_str));
+                                    }
+                                    Shape::Sum { summands } => {
+                                        items.extend(["Bottom", "Top"]);
+                                        items.extend(summands.iter().map(|(v, _)| v.as_str()));
+                                    }
+                                    Shape::Flat { .. } | Shape::Constant => {
+                                        items.extend(["Bottom", "Top", "Value"]);
+                                    }
+                                    _ => {}
+                                }
+                                let help = did_you_mean(it, items).unwrap_or_else(|| {
+                                    format!("every lattice has `{tn}::top` and `{tn}::bottom`")
+                                });
+                                self.error_help(
+                                    item.span.clone(),
+                                    format!("`{tn}` has no element or constant `{it}`"),
+                                    "unknown item",
+                                    help,
+                                )
+                            }
                         }
                     }
                 }
@@ -452,6 +578,10 @@ impl<'a> Lowerer<'a> {
             let known: Vec<String> = fields.iter().map(|(n, _)| format!("`{n}`")).collect();
             let help = if known.is_empty() {
                 format!("`{}` has no fields", self.types.name(&bt))
+            } else if let Some(help) =
+                did_you_mean(&field.text, fields.iter().map(|(n, _)| n.as_str()))
+            {
+                help
             } else {
                 format!("its fields are {}", known.join(", "))
             };
@@ -611,21 +741,36 @@ impl<'a> Lowerer<'a> {
                         return (t, quote!(#rust { #(#inits),* }));
                     }
                 }
+                let mut known: Vec<&str> = BUILTIN_FUNCTIONS.to_vec();
+                known.extend(self.functions.keys().map(String::as_str));
+                let structs: Vec<String> = self
+                    .types
+                    .type_names()
+                    .into_iter()
+                    .filter(|n| {
+                        matches!(self.types.lookup(n), Some(Ty::Lat(id))
+                            if matches!(self.types.shape(id), Shape::Struct { .. }))
+                    })
+                    .map(String::from)
+                    .collect();
+                known.extend(structs.iter().map(String::as_str));
+                let help = did_you_mean(name, known).unwrap_or_else(|| {
+                    "the built-in functions are `join`, `meet`, `widen`, `narrow`, `leq`, `is_bottom`, `is_top`, `min`, `max`, `eval`, `traps`, `overflows` and `is_comparison`".into()
+                });
                 self.error_help(
                     single.span.clone(),
                     format!("unknown function `{name}`"),
                     "not a function",
-                    "the built-in functions are `join`, `meet`, `widen`, `narrow`, `leq`, `is_bottom`, `is_top`, `min`, `max`, `eval`, `traps`, `overflows` and `is_comparison`".into(),
+                    help,
                 )
             }
             [ty_name, item] => {
                 let (tn, it) = (ty_name.text.as_str(), item.text.as_str());
+                if tn == "Thresholds" {
+                    return self.thresholds_call(item, &got, span);
+                }
                 let Some(t @ Ty::Lat(id)) = self.types.lookup(tn) else {
-                    return self.error(
-                        ty_name.span.clone(),
-                        format!("unknown type `{tn}`"),
-                        "not a type",
-                    );
+                    return self.unknown_type(ty_name);
                 };
                 let rust = self.types.rust(&t);
                 let shape = self.types.shape(id).clone();
@@ -1012,6 +1157,14 @@ impl<'a> Lowerer<'a> {
                     "write `if x == y { … } else { … }`".into(),
                 );
             }
+            Ty::Thresholds => {
+                return self.error_help(
+                    scrutinee.span.clone(),
+                    "thresholds cannot be matched on".into(),
+                    "thresholds",
+                    "read them with `Thresholds::at_least(t, x, otherwise)` or `Thresholds::at_most(t, x, otherwise)`".into(),
+                );
+            }
             Ty::Lat(id) => match self.types.shape(*id) {
                 Shape::Flat { payload } => Some(vec![
                     ("Bottom".into(), None),
@@ -1058,6 +1211,8 @@ impl<'a> Lowerer<'a> {
         let mut covered: Vec<String> = Vec::new();
         let mut seen_ints: Vec<i128> = Vec::new();
         let mut wildcard = false;
+        // An unknown variant was reported: exhaustiveness is not reported on top of it.
+        let mut bad_pattern = false;
         let mut result_ty: Option<Ty> = None;
         let mut rust_arms = Vec::new();
         for arm in arms {
@@ -1149,12 +1304,19 @@ impl<'a> Lowerer<'a> {
                             }
                             let names: Vec<String> =
                                 elements.iter().map(|(n, _)| format!("`{n}`")).collect();
+                            let help =
+                                did_you_mean(&pvar.text, elements.iter().map(|(n, _)| n.as_str()))
+                                    .unwrap_or_else(|| {
+                                        format!("its variants are {}", names.join(", "))
+                                    });
                             self.error_help(
                                 pvar.span.clone(),
                                 format!("`{type_name}` has no variant `{}`", pvar.text),
                                 "unknown variant",
-                                format!("its variants are {}", names.join(", ")),
+                                help,
                             );
+                            // One unknown variant: the arms cannot be counted.
+                            bad_pattern = true;
                             continue;
                         };
                         if covered.contains(&pvar.text) {
@@ -1221,7 +1383,7 @@ impl<'a> Lowerer<'a> {
                 rust_arms.push(quote!(#(#pats)|* => { #(let _ = &#binds;)* #body }));
             }
         }
-        if !wildcard {
+        if !wildcard && !bad_pattern {
             match &elements {
                 None => {
                     self.error_help(

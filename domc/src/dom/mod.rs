@@ -26,8 +26,10 @@ pub struct Compiled {
     pub sources: Sources,
     /// The analyses declared, in order.
     pub analyses: Vec<AnalysisDecl>,
-    /// The Rust names of every lattice and product declared (for law tests).
+    /// The Rust names of every lattice declared (for law tests).
     pub lattices: Vec<String>,
+    /// The Rust names of every product declared, direct products included (for law tests).
+    pub products: Vec<String>,
 }
 
 /// Compiles the file at `path` and the files it imports (paths relative to the importing file).
@@ -168,13 +170,14 @@ fn compile_on_stack(
         }
     };
     let module = module_name(root);
-    let (rust, lattices) = emit::emit(&module, &sources.get(0).name, &checked);
+    let (rust, lattices, products) = emit::emit(&module, &sources.get(0).name, &checked);
     Ok(Compiled {
         module,
         rust,
         sources,
         analyses: checked.analyses.clone(),
         lattices,
+        products,
     })
 }
 

@@ -62,9 +62,15 @@ fn too_deep(pairs: &pest::iterators::Pairs<'_, Rule>) -> Option<usize> {
         }
         let children = || pair.clone().into_inner().count();
         let extra = match pair.as_rule() {
-            Rule::or_expr | Rule::and_expr | Rule::cmp_expr | Rule::add_expr | Rule::mul_expr => {
-                children() / 2
-            }
+            Rule::or_expr
+            | Rule::and_expr
+            | Rule::cmp_expr
+            | Rule::bitor_expr
+            | Rule::bitxor_expr
+            | Rule::bitand_expr
+            | Rule::shift_expr
+            | Rule::add_expr
+            | Rule::mul_expr => children() / 2,
             Rule::unary | Rule::postfix => children().saturating_sub(1),
             _ => 0,
         };
@@ -173,7 +179,7 @@ fn rule_words(rule: Rule) -> &'static str {
             "a trigger (`\"+\"`, `any`, `literal`, `assume \"<\"` or `assume any`)"
         }
         Rule::analysis_entry => "a setting such as `direction forward;`",
-        Rule::setting | Rule::word => "a value",
+        Rule::setting | Rule::word | Rule::neg_int => "a value",
         Rule::expr
         | Rule::let_expr
         | Rule::if_expr
@@ -181,6 +187,10 @@ fn rule_words(rule: Rule) -> &'static str {
         | Rule::or_expr
         | Rule::and_expr
         | Rule::cmp_expr
+        | Rule::bitor_expr
+        | Rule::bitxor_expr
+        | Rule::bitand_expr
+        | Rule::shift_expr
         | Rule::add_expr
         | Rule::mul_expr
         | Rule::unary
@@ -195,8 +205,16 @@ fn rule_words(rule: Rule) -> &'static str {
         Rule::pattern | Rule::wildcard | Rule::int_pattern | Rule::path_pattern => "a pattern",
         Rule::binder => "a name or `_`",
         Rule::field_access => "`.field`",
-        Rule::or_op | Rule::and_op | Rule::cmp_op | Rule::add_op | Rule::mul_op => "an operator",
-        Rule::unary_op => "`-` or `!`",
+        Rule::or_op
+        | Rule::and_op
+        | Rule::cmp_op
+        | Rule::bitor_op
+        | Rule::bitxor_op
+        | Rule::bitand_op
+        | Rule::shift_op
+        | Rule::add_op
+        | Rule::mul_op => "an operator",
+        Rule::unary_op => "`-`, `!` or `~`",
         Rule::neg => "`-`",
         Rule::ident_list => "parameter names",
         Rule::semi => "`;`",
@@ -230,8 +248,22 @@ fn string_value(pair: &Pair<'_, Rule>) -> String {
 }
 
 fn int_value(pair: &Pair<'_, Rule>) -> u64 {
-    // The grammar admits only digits; a literal too large for u64 saturates and sema reports it.
-    pair.as_str().parse().unwrap_or(u64::MAX)
+    // A literal too large for u64 saturates and sema reports it.
+    let (value, _) = literal(pair.as_str());
+    value.unwrap_or(u64::MAX)
+}
+
+/// A literal's value (`None` when it has more than 64 bits) and whether it is hexadecimal or
+/// binary (a bit pattern rather than a number).
+fn literal(text: &str) -> (Option<u64>, bool) {
+    let digits: String = text.chars().filter(|c| *c != '_').collect();
+    if let Some(hex) = digits.strip_prefix("0x") {
+        (u64::from_str_radix(hex, 16).ok(), true)
+    } else if let Some(bin) = digits.strip_prefix("0b") {
+        (u64::from_str_radix(bin, 2).ok(), true)
+    } else {
+        (digits.parse().ok(), false)
+    }
 }
 
 fn item(pair: Pair<'_, Rule>) -> Option<Item> {
@@ -577,6 +609,10 @@ fn analysis<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<us
                 .filter_map(|s| s.into_inner().find(significant))
                 .map(|v| match v.as_rule() {
                     Rule::int => Setting::Int(int_value(&v), span(&v)),
+                    Rule::neg_int => {
+                        let magnitude = v.clone().into_inner().next().map_or(0, |i| int_value(&i));
+                        Setting::Neg(magnitude, span(&v))
+                    }
                     Rule::string => Setting::Str(string_value(&v), span(&v)),
                     _ => Setting::Word(name(v)),
                 })
@@ -651,7 +687,15 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
                 span: whole,
             }
         }
-        Rule::or_expr | Rule::and_expr | Rule::add_expr | Rule::mul_expr | Rule::cmp_expr => {
+        Rule::or_expr
+        | Rule::and_expr
+        | Rule::add_expr
+        | Rule::mul_expr
+        | Rule::cmp_expr
+        | Rule::bitor_expr
+        | Rule::bitxor_expr
+        | Rule::bitand_expr
+        | Rule::shift_expr => {
             let mut inner = pair.into_inner().filter(significant);
             let mut left = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
             while let (Some(op), Some(right)) = (inner.next(), inner.next()) {
@@ -672,10 +716,10 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
             };
             let mut e = expr(operand.clone());
             for op in ops.iter().rev() {
-                let op = if op.as_str() == "!" {
-                    UnaryOp::Not
-                } else {
-                    UnaryOp::Neg
+                let op = match op.as_str() {
+                    "!" => UnaryOp::Not,
+                    "~" => UnaryOp::BitNot,
+                    _ => UnaryOp::Neg,
                 };
                 e = Expr {
                     span: whole.start..e.span.end,
@@ -706,7 +750,10 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
             None => bool_expr(&whole),
         },
         Rule::int => Expr {
-            kind: ExprKind::Int(int_value(&pair)),
+            kind: match literal(pair.as_str()) {
+                (value, true) => ExprKind::Bits(value),
+                (value, false) => ExprKind::Int(value.unwrap_or(u64::MAX)),
+            },
             span: whole,
         },
         Rule::bool_lit => Expr {
@@ -750,6 +797,15 @@ fn binary_op(text: &str) -> BinaryOp {
         "*" => BinaryOp::Mul,
         "/" => BinaryOp::Div,
         "%" => BinaryOp::Rem,
+        "&" => BinaryOp::BitAnd,
+        "|" => BinaryOp::BitOr,
+        "^" => BinaryOp::BitXor,
+        "<<" => BinaryOp::Shl,
+        ">>" => BinaryOp::Shr,
+        ">>>" => BinaryOp::LShr,
+        "<<%" => BinaryOp::WrapShl,
+        ">>%" => BinaryOp::WrapShr,
+        ">>>%" => BinaryOp::WrapLShr,
         _ => BinaryOp::Add,
     }
 }
@@ -767,7 +823,13 @@ fn pattern(pair: Pair<'_, Rule>) -> Pattern {
             for part in inner.into_inner().filter(significant) {
                 match part.as_rule() {
                     Rule::neg => negative = true,
-                    _ => value = i128::from(int_value(&part)),
+                    _ => {
+                        value = match literal(part.as_str()) {
+                            // A bit pattern is the `int` it stands for.
+                            (Some(v), true) => i128::from(v as i64),
+                            (v, _) => i128::from(v.unwrap_or(u64::MAX)),
+                        }
+                    }
                 }
             }
             Pattern::Int(if negative { -value } else { value }, whole)
@@ -790,5 +852,83 @@ fn pattern(pair: Pair<'_, Rule>) -> Pattern {
                 span: whole,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The body of `fn f() -> int = TEXT;`, printed with every operation parenthesized.
+    fn tree(text: &str) -> String {
+        let source = format!("fn f() -> int = {text};");
+        let file = parse(0, &source).expect("parses");
+        let Some(Item::Function(_, body)) = file.items.into_iter().next() else {
+            panic!("no function");
+        };
+        show(&body)
+    }
+
+    fn show(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Int(v) => v.to_string(),
+            ExprKind::Bits(v) => format!("bits:{v:?}"),
+            ExprKind::Path(p) => p
+                .iter()
+                .map(|n| n.text.as_str())
+                .collect::<Vec<_>>()
+                .join("::"),
+            ExprKind::Unary(op, a) => format!("({op:?} {})", show(a)),
+            ExprKind::Binary(op, a, b) => format!("({} {} {})", show(a), op.symbol(), show(b)),
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bit_operators_bind_as_in_rust() {
+        assert_eq!(
+            tree("a | b ^ c & d << e + f"),
+            "(a | (b ^ (c & (d << (e + f)))))"
+        );
+        assert_eq!(tree("a & b == c"), "((a & b) == c)");
+        assert_eq!(tree("a >>> 1 >> 2 <<% 3"), "(((a >>> 1) >> 2) <<% 3)");
+        assert_eq!(tree("a >>% 1 >>>% 2"), "((a >>% 1) >>>% 2)");
+        assert_eq!(tree("~a & -b"), "((BitNot a) & (Neg b))");
+        // `||` and `&&` stay logical.
+        assert_eq!(tree("a || b | c && d & e"), "(a || ((b | c) && (d & e)))");
+        assert_eq!(tree("a < b << c"), "(a < (b << c))");
+    }
+
+    #[test]
+    fn literals_in_hex_and_binary() {
+        assert_eq!(tree("0xFF"), "bits:Some(255)");
+        assert_eq!(
+            tree("0x_ffff_FFFF_ffff_ffff"),
+            "bits:Some(18446744073709551615)"
+        );
+        assert_eq!(tree("0b1010_0001"), "bits:Some(161)");
+        assert_eq!(tree("0x1_0000_0000_0000_0000"), "bits:None");
+        assert_eq!(tree("1_000_000"), "1000000");
+    }
+
+    #[test]
+    fn hex_patterns_are_bit_patterns() {
+        let source =
+            "fn f(x: int) -> int = match x { 0xFFFF_FFFF_FFFF_FFFF => 1, 0b11 => 2, _ => 0 };";
+        let file = parse(0, source).expect("parses");
+        let Some(Item::Function(_, body)) = file.items.into_iter().next() else {
+            panic!("no function");
+        };
+        let ExprKind::Match(_, arms) = body.kind else {
+            panic!("no match");
+        };
+        let values: Vec<i128> = arms
+            .iter()
+            .filter_map(|a| match a.patterns[0] {
+                Pattern::Int(v, _) => Some(v),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(values, [-1, 3]);
     }
 }

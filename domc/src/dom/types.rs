@@ -24,6 +24,9 @@ pub enum Ty {
     /// `ArgKind`: what a primitive's argument term is on kernel terms (`ArgKind::Param(p)`,
     /// `ArgKind::Const(c)` or `ArgKind::Other`).
     ArgKind,
+    /// The thresholds a widening may stop at: only the third parameter of a written-out
+    /// `widen(a, b, t)`, read with `Thresholds::at_least` and `Thresholds::at_most`.
+    Thresholds,
     /// A lattice, by index in the [`TypeTable`].
     Lat(usize),
     /// `(A, B, …)`.
@@ -223,6 +226,7 @@ impl TypeTable {
             Ty::Op => "Op".into(),
             Ty::Param => "Param".into(),
             Ty::ArgKind => "ArgKind".into(),
+            Ty::Thresholds => "Thresholds".into(),
             Ty::Lat(id) => self.names[*id].clone(),
             Ty::Tuple(parts) => {
                 let parts: Vec<String> = parts.iter().map(|p| self.name(p)).collect();
@@ -230,6 +234,23 @@ impl TypeTable {
             }
             Ty::Error => "{unknown}".into(),
         }
+    }
+
+    /// Every type name: the built-in types and the lattices, products and aliases declared.
+    pub fn type_names(&self) -> Vec<&str> {
+        let mut names = vec!["int", "bool", "Op", "Param", "ArgKind", "FiniteSum"];
+        names.extend(
+            self.by_name
+                .keys()
+                .map(String::as_str)
+                .filter(|n| !n.contains('<')),
+        );
+        names
+    }
+
+    /// `did you mean …?` for an unknown type name.
+    pub fn did_you_mean(&self, name: &str) -> Option<String> {
+        crate::diagnostic::did_you_mean(name, self.type_names())
     }
 
     /// Resolves a written type.
@@ -304,12 +325,12 @@ impl TypeTable {
                         None => Err((
                             name.span.clone(),
                             format!("unknown type `{other}`"),
-                            Some(
+                            Some(self.did_you_mean(other).unwrap_or_else(|| {
                                 "the types are `int`, `bool`, `Op`, `Param`, `ArgKind`, `Interval`, \
                                  `Constant`, `Names`, `Steps`, `FiniteSum<L, N>` and the lattices \
                                  and products declared"
-                                    .into(),
-                            ),
+                                    .into()
+                            })),
                         )),
                     },
                 }
@@ -325,6 +346,7 @@ impl TypeTable {
             Ty::Op => quote!(::absinthe::__private::Op),
             Ty::Param => quote!(::absinthe::__private::ParamId),
             Ty::ArgKind => quote!(::absinthe::__private::ArgKind),
+            Ty::Thresholds => quote!(::absinthe::__private::Thresholds),
             Ty::Tuple(parts) => {
                 let parts = parts.iter().map(|p| self.rust(p));
                 quote!((#(#parts),*))
@@ -358,7 +380,7 @@ impl TypeTable {
     pub fn param_rust(&self, t: &Ty) -> TokenStream {
         let rust = self.rust(t);
         match t {
-            Ty::Lat(_) => quote!(&#rust),
+            Ty::Lat(_) | Ty::Thresholds => quote!(&#rust),
             _ => rust,
         }
     }

@@ -177,6 +177,9 @@ pub trait DeclaredAnalysis {
     const ENGINE: crate::behavior::Engine = crate::behavior::Engine::Flow;
     /// How calls are told apart when the analysis runs across the functions of a module.
     const CONTEXT: crate::interproc::ContextPolicy = crate::interproc::ContextPolicy::Insensitive;
+    /// Constants every widening may stop at, besides those the engine harvests from each loop's
+    /// guards (`thresholds 0, 255;` in a `.dom` analysis).
+    const THRESHOLDS: &'static [i64] = &[];
     /// The engine limits the declaration asks for.
     fn limits() -> crate::engine::Limits;
 
@@ -200,10 +203,8 @@ pub trait DeclaredAnalysis {
 
     /// Runs the analysis on `program` with the declared state representation and limits.
     fn solve<P: crate::program::Program + ?Sized>(program: &P) -> ValueSolution<Self::Domain> {
-        NonRelational::<Self::Domain>::new(Self::CONDITIONAL).solve(
-            program,
-            Self::STATE,
-            &Self::limits(),
-        )
+        NonRelational::<Self::Domain>::new(Self::CONDITIONAL)
+            .with_thresholds(Self::THRESHOLDS)
+            .solve(program, Self::STATE, &Self::limits())
     }
 }

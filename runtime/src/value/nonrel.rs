@@ -22,6 +22,8 @@ use std::marker::PhantomData;
 #[derive(Debug)]
 pub struct NonRelational<D> {
     conditional: bool,
+    /// Constants every widening may stop at, besides those of each loop's guards.
+    thresholds: &'static [i64],
     domain: PhantomData<fn() -> D>,
 }
 
@@ -41,8 +43,15 @@ impl<D: ValueDomain> NonRelational<D> {
     pub fn new(conditional: bool) -> NonRelational<D> {
         NonRelational {
             conditional,
+            thresholds: &[],
             domain: PhantomData,
         }
+    }
+
+    /// The analysis with `thresholds` added to the constants each loop's widening may stop at
+    /// (which are otherwise harvested from the loop's guards).
+    pub fn with_thresholds(self, thresholds: &'static [i64]) -> NonRelational<D> {
+        NonRelational { thresholds, ..self }
     }
 
     /// Whether branch conditions are evaluated.
@@ -408,6 +417,7 @@ impl<D: ValueDomain, P: Program + ?Sized> Analysis<P> for NonRelational<D> {
                 }
             }
         }
+        constants.extend_from_slice(self.thresholds);
         Thresholds::new(constants)
     }
 }

@@ -28,6 +28,8 @@ pub struct AnalysisDecl {
     pub narrowing: u32,
     /// The programs it runs on: `toy`, `air` or `any`.
     pub program: String,
+    /// Constants every widening may stop at, besides those of the loop's own guards.
+    pub thresholds: Vec<i64>,
     /// Where it was declared.
     pub describe: String,
 }
@@ -51,6 +53,20 @@ impl AnalysisDecl {
     }
 }
 
+/// The analysis settings, for suggestions.
+const SETTINGS: [&str; 10] = [
+    "domain",
+    "direction",
+    "conditions",
+    "state",
+    "context",
+    "engine",
+    "widening_delay",
+    "narrowing",
+    "program",
+    "thresholds",
+];
+
 impl Sema {
     pub(super) fn analysis(&mut self, place: &Place, a: &ast::Analysis) {
         let file = place.file;
@@ -64,6 +80,7 @@ impl Sema {
             widening_delay: 2,
             narrowing: 2,
             program: "any".into(),
+            thresholds: Vec::new(),
             describe: format!(
                 "`analysis {}` at {}",
                 a.name.text,
@@ -71,6 +88,7 @@ impl Sema {
             ),
         };
         let mut seen: Vec<&str> = Vec::new();
+        let mut unknown_setting = false;
         for (key, values) in &a.settings {
             if seen.contains(&key.text.as_str()) {
                 self.error(
@@ -100,7 +118,10 @@ impl Sema {
                     Some(w) => match self.types.lookup(&w) {
                         Some(Ty::Lat(id)) if self.types.is_value_domain(id) => decl.domain = w,
                         Some(_) => self.error_help(file, span, format!("`{w}` is not a value domain"), "not a product", "the domain of an analysis is a `product` (which has transfer rules)".into()),
-                        None => self.error(file, span, format!("no lattice or product is called `{w}`"), "unknown domain"),
+                        None => match self.types.did_you_mean(&w) {
+                            Some(help) => self.error_help(file, span, format!("no lattice or product is called `{w}`"), "unknown domain", help),
+                            None => self.error(file, span, format!("no lattice or product is called `{w}`"), "unknown domain"),
+                        },
                     },
                     None => self.error(file, span, "expected the name of a product".into(), "expected a name"),
                 },
@@ -158,20 +179,42 @@ impl Sema {
                     Some(k) => decl.narrowing = k,
                     None => self.error(file, span, "expected a number of passes".into(), "expected an integer"),
                 },
+                "thresholds" => {
+                    for v in values {
+                        let value = match v {
+                            ast::Setting::Int(i, _) => i64::try_from(*i).ok(),
+                            ast::Setting::Neg(i, _) => 0i64.checked_sub_unsigned(*i),
+                            _ => None,
+                        };
+                        match value {
+                            Some(t) => decl.thresholds.push(t),
+                            None => self.error(file, setting_span(v), "expected an integer that fits in `int`".into(), "not a threshold"),
+                        }
+                    }
+                    if values.is_empty() {
+                        self.error(file, key.span.clone(), "expected one or more integers".into(), "no thresholds");
+                    }
+                    decl.thresholds.sort_unstable();
+                    decl.thresholds.dedup();
+                }
                 "program" => match word(values).as_deref() {
                     Some(p @ ("toy" | "air" | "any")) => decl.program = p.to_string(),
                     _ => self.error(file, span, "expected `toy`, `air` or `any`".into(), "unknown program kind"),
                 },
-                other => self.error_help(
+                other => {
+                    unknown_setting = true;
+                    self.error_help(
                     file,
                     key.span.clone(),
                     format!("`{other}` is not an analysis setting"),
                     "unknown setting",
-                    "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing` and `program`".into(),
-                ),
+                    crate::diagnostic::did_you_mean(other, SETTINGS).unwrap_or_else(|| "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing`, `program` and `thresholds`".into()),
+                    );
+                }
             }
         }
-        if decl.domain.is_empty() && !seen.contains(&"domain") {
+        // A misspelt setting (reported) may have been the domain.
+        if decl.domain.is_empty() && !seen.contains(&"domain") && !unknown_setting {
             self.error(
                 file,
                 a.name.span.clone(),
@@ -185,7 +228,9 @@ impl Sema {
 
 fn setting_span(s: &ast::Setting) -> Range<usize> {
     match s {
-        ast::Setting::Int(_, span) | ast::Setting::Str(_, span) => span.clone(),
+        ast::Setting::Int(_, span) | ast::Setting::Neg(_, span) | ast::Setting::Str(_, span) => {
+            span.clone()
+        }
         ast::Setting::Word(w) => w.span.clone(),
     }
 }

@@ -148,6 +148,7 @@ impl Sema {
                     }
                     out.push((f.text.clone(), resolved));
                 }
+                let before = self.errors.len();
                 self.validate_overrides(
                     file,
                     overrides,
@@ -156,7 +157,10 @@ impl Sema {
                         "top",
                     ],
                 );
-                self.require_written(file, name, fields, &out, overrides);
+                // A misspelt operation is reported once, not again as a missing one.
+                if self.errors.len() == before {
+                    self.require_written(file, name, fields, &out, overrides);
+                }
                 Shape::Struct {
                     fields: out,
                     smash: *smash,
@@ -238,6 +242,11 @@ impl Sema {
                 "bottom" | "top" => Some(0),
                 _ => None,
             };
+            // `widen(a, b, t)` also takes the thresholds the engine found.
+            let arity = match arity {
+                Some(2) if op == "widen" && o.params.len() == 3 => Some(3),
+                other => other,
+            };
             let Some(arity) = arity.filter(|_| allowed.contains(&op)) else {
                 let list = allowed
                     .iter()
@@ -249,7 +258,9 @@ impl Sema {
                     o.op.span.clone(),
                     format!("`{op}` cannot be written out for this lattice"),
                     "unknown operation",
-                    format!("this lattice's written-out operations are {list}"),
+                    crate::diagnostic::did_you_mean(op, allowed.iter().copied()).unwrap_or_else(
+                        || format!("this lattice's written-out operations are {list}"),
+                    ),
                 );
                 continue;
             };
@@ -292,6 +303,9 @@ impl Sema {
         for o in overrides {
             let op = o.op.text.as_str();
             let (result, params): (Ty, Vec<Ty>) = match op {
+                "widen" if o.params.len() == 3 => {
+                    (me.clone(), vec![me.clone(), me.clone(), Ty::Thresholds])
+                }
                 "join" | "meet" | "widen" | "narrow" => (me.clone(), vec![me.clone(), me.clone()]),
                 "leq" => (Ty::Bool, vec![me.clone(), me.clone()]),
                 "empty" => (Ty::Bool, vec![me.clone()]),
@@ -299,7 +313,16 @@ impl Sema {
                 "bottom" | "top" => (me.clone(), Vec::new()),
                 _ => continue,
             };
-            if o.params.len() != params.len() || out.contains_key(op) {
+            // The model's name: a widening with thresholds replaces both of the runtime's.
+            let key = if params.len() == 3 {
+                "widen_with_thresholds"
+            } else {
+                op
+            };
+            if o.params.len() != params.len()
+                || out.contains_key(key)
+                || (op == "widen" && out.keys().any(|k: &String| k.starts_with("widen")))
+            {
                 continue;
             }
             let mut scope = Scope::default();
@@ -363,7 +386,7 @@ impl Sema {
                 fallback: &fallback,
             });
             self.out.functions.push(item);
-            out.insert(op.to_string(), syn::Path::from(f));
+            out.insert(key.to_string(), syn::Path::from(f));
         }
         out
     }
@@ -487,6 +510,10 @@ impl Sema {
                     bottom,
                     top,
                     overrides: written.into_iter().collect(),
+                    written_at: overrides
+                        .iter()
+                        .map(|o| (o.op.text.clone(), place.describe(o.span.start)))
+                        .collect(),
                     generics: syn::Generics::default(),
                 });
                 (kind, def)

@@ -20,6 +20,7 @@ use std::ops::Range;
 
 mod analysis;
 mod lattice;
+mod recursion;
 mod transfer;
 
 pub use analysis::AnalysisDecl;
@@ -99,6 +100,9 @@ struct Sema {
     functions: BTreeMap<String, FnSig>,
     /// Written-out `contains` of struct lattices, by lattice name.
     contains_fns: BTreeMap<String, syn::Path>,
+    /// Products with a component whose type is unknown (already reported): a rule's result
+    /// that is not one of their components may be that component.
+    incomplete: std::collections::BTreeSet<String>,
     /// Every top-level name and where it was declared, for duplicate detection.
     declared: BTreeMap<String, (FileId, Range<usize>)>,
     out: Checked,
@@ -264,6 +268,7 @@ impl Sema {
             }
         }
         self.check_recursion(files);
+        self.check_function_recursion(files);
     }
 
     /// Records the signature of a `fn` or `extern fn` so that bodies can call it as `rust`.
@@ -310,6 +315,9 @@ impl Sema {
                 );
             }
             let resolved = self.resolve_type(file, t);
+            if resolved.is_error() {
+                self.incomplete.insert(p.name.text.clone());
+            }
             match &resolved {
                 Ty::Lat(id) if self.types.is_product(*id) => self.error(
                     file,
@@ -587,7 +595,7 @@ impl Sema {
             });
             attached = true;
         }
-        if !attached {
+        if !attached && self.incomplete.is_empty() {
             self.error_help(
                 file,
                 sig.name.span.clone(),
@@ -600,6 +608,9 @@ impl Sema {
                 "a reduction between domains that are not in a product",
                 "add both lattices as components of a product, or remove the reduction".into(),
             );
+            return;
+        }
+        if !attached {
             return;
         }
         let mut scope = Scope::default();

@@ -38,7 +38,18 @@ impl Sema {
                         t.trigger_span.clone(),
                         format!("unknown operation `{op}`"),
                         "not an operation",
-                        format!("the operations are {}", model::op_symbols()),
+                        // Symbols are too short to tell typos apart; words are not.
+                        (op.len() > 2)
+                            .then(|| {
+                                crate::diagnostic::did_you_mean(
+                                    op,
+                                    model::OPERATIONS.iter().map(|(sym, _)| *sym),
+                                )
+                            })
+                            .flatten()
+                            .unwrap_or_else(|| {
+                                format!("the operations are {}", model::op_symbols())
+                            }),
                     );
                     return;
                 }
@@ -188,6 +199,7 @@ impl Sema {
             .as_slice()
         {
             [i] => *i,
+            [] if self.incomplete.contains(&p) => return,
             [] => {
                 self.error(
                     file,

@@ -137,7 +137,43 @@ pub mod const_prop {
         }
         impl ::absinthe::__private::laws::Laws for Const {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => {
+                        "`leq`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "bottom" => {
+                        "`bottom`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "join" => {
+                        "`join`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "meet" => {
+                        "`meet`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "in-place forms" => {
+                        "`join`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1; `meet`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    "top" => {
+                        "`top`, derived for `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1"
+                    }
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }
@@ -536,7 +572,43 @@ pub mod const_prop {
         }
         impl ::absinthe::__private::laws::Laws for ConstValue {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => {
+                        "`leq`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "bottom" => {
+                        "`bottom`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "join" => {
+                        "`join`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "meet" => {
+                        "`meet`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "in-place forms" => {
+                        "`join`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1; `meet`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    "top" => {
+                        "`top`, derived for `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1"
+                    }
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }
@@ -735,6 +807,8 @@ pub mod const_prop {
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
+        /// Constants every widening may stop at, besides those of the loop's guards.
+        pub const THRESHOLDS: &'static [i64] = &[];
         /// The analysis, ready for `absinthe::engine::solve`.
         pub fn analysis() -> ::absinthe::__private::NonRelational<ConstValue> {
             ::absinthe::__private::NonRelational::new(Self::CONDITIONAL)
@@ -755,6 +829,7 @@ pub mod const_prop {
         const STATE: ::absinthe::__private::StateRepr = ConstPropAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = ConstPropAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = ConstPropAnalysis::ENGINE;
+        const THRESHOLDS: &'static [i64] = ConstPropAnalysis::THRESHOLDS;
         fn limits() -> ::absinthe::__private::Limits {
             ConstPropAnalysis::limits()
         }
@@ -775,6 +850,8 @@ pub mod const_prop {
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
+        /// Constants every widening may stop at, besides those of the loop's guards.
+        pub const THRESHOLDS: &'static [i64] = &[];
         /// The analysis, ready for `absinthe::engine::solve`.
         pub fn analysis() -> ::absinthe::__private::NonRelational<ConstValue> {
             ::absinthe::__private::NonRelational::new(Self::CONDITIONAL)
@@ -795,6 +872,7 @@ pub mod const_prop {
         const STATE: ::absinthe::__private::StateRepr = SccpPropAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = SccpPropAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = SccpPropAnalysis::ENGINE;
+        const THRESHOLDS: &'static [i64] = SccpPropAnalysis::THRESHOLDS;
         fn limits() -> ::absinthe::__private::Limits {
             SccpPropAnalysis::limits()
         }

@@ -780,7 +780,43 @@ pub mod kernel_rules {
         }
         impl ::absinthe::__private::laws::Laws for Deps {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => {
+                        "`leq`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "bottom" => {
+                        "`bottom`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "join" => {
+                        "`join`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "meet" => {
+                        "`meet`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "in-place forms" => {
+                        "`join`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1; `meet`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    "top" => {
+                        "`top`, derived for `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1"
+                    }
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }
@@ -967,6 +1003,8 @@ pub mod kernel_rules {
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::BehaviorGraph;
         /// The programs it is declared for: `toy`, `air` or `any`.
         pub const PROGRAM: &'static str = "any";
+        /// Constants every widening may stop at, besides those of the loop's guards.
+        pub const THRESHOLDS: &'static [i64] = &[];
         /// The analysis, ready for `absinthe::engine::solve`.
         pub fn analysis() -> ::absinthe::__private::NonRelational<Deps> {
             ::absinthe::__private::NonRelational::new(Self::CONDITIONAL)
@@ -987,6 +1025,7 @@ pub mod kernel_rules {
         const STATE: ::absinthe::__private::StateRepr = DepsAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = DepsAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = DepsAnalysis::ENGINE;
+        const THRESHOLDS: &'static [i64] = DepsAnalysis::THRESHOLDS;
         fn limits() -> ::absinthe::__private::Limits {
             DepsAnalysis::limits()
         }

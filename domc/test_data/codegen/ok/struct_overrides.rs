@@ -220,7 +220,43 @@ pub mod struct_overrides {
         }
         impl ::absinthe::__private::laws::Laws for Range {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => {
+                        "`leq`, derived for `lattice Range` at test_data/codegen/ok/struct_overrides.dom:2:1"
+                    }
+                    "bottom" => {
+                        "`bottom`, derived for `lattice Range` at test_data/codegen/ok/struct_overrides.dom:2:1; `empty`, written out at test_data/codegen/ok/struct_overrides.dom:3:5"
+                    }
+                    "join" => {
+                        "`join`, written out at test_data/codegen/ok/struct_overrides.dom:4:5"
+                    }
+                    "meet" => {
+                        "`meet`, derived for `lattice Range` at test_data/codegen/ok/struct_overrides.dom:2:1"
+                    }
+                    "in-place forms" => {
+                        "`join`, written out at test_data/codegen/ok/struct_overrides.dom:4:5; `meet`, derived for `lattice Range` at test_data/codegen/ok/struct_overrides.dom:2:1"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, derived for `lattice Range` at test_data/codegen/ok/struct_overrides.dom:2:1"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, derived for `lattice Range` at test_data/codegen/ok/struct_overrides.dom:2:1"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `lattice Range` at test_data/codegen/ok/struct_overrides.dom:2:1"
+                    }
+                    "top" => {
+                        "`top`, derived for `lattice Range` at test_data/codegen/ok/struct_overrides.dom:2:1"
+                    }
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }

@@ -137,7 +137,43 @@ pub mod traps_eval {
         }
         impl ::absinthe::__private::laws::Laws for Const {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => {
+                        "`leq`, derived for `lattice Const` at test_data/codegen/ok/traps_eval.dom:3:1"
+                    }
+                    "bottom" => {
+                        "`bottom`, derived for `lattice Const` at test_data/codegen/ok/traps_eval.dom:3:1"
+                    }
+                    "join" => {
+                        "`join`, derived for `lattice Const` at test_data/codegen/ok/traps_eval.dom:3:1"
+                    }
+                    "meet" => {
+                        "`meet`, derived for `lattice Const` at test_data/codegen/ok/traps_eval.dom:3:1"
+                    }
+                    "in-place forms" => {
+                        "`join`, derived for `lattice Const` at test_data/codegen/ok/traps_eval.dom:3:1; `meet`, derived for `lattice Const` at test_data/codegen/ok/traps_eval.dom:3:1"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/traps_eval.dom:3:1"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/traps_eval.dom:3:1"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `lattice Const` at test_data/codegen/ok/traps_eval.dom:3:1"
+                    }
+                    "top" => {
+                        "`top`, derived for `lattice Const` at test_data/codegen/ok/traps_eval.dom:3:1"
+                    }
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }
@@ -541,7 +577,43 @@ pub mod traps_eval {
         }
         impl ::absinthe::__private::laws::Laws for Value {
             fn check_laws() {
-                ::absinthe::__private::laws::check_laws_with_top::<Self>()
+                ::absinthe::__private::laws::locate_failure(
+                    <Self as ::absinthe::__private::laws::Laws>::law_origin,
+                    || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
+                );
+            }
+            fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
+                let place: &str = match law {
+                    "order" => {
+                        "`leq`, derived for `product Value` at test_data/codegen/ok/traps_eval.dom:5:1"
+                    }
+                    "bottom" => {
+                        "`bottom`, derived for `product Value` at test_data/codegen/ok/traps_eval.dom:5:1"
+                    }
+                    "join" => {
+                        "`join`, derived for `product Value` at test_data/codegen/ok/traps_eval.dom:5:1"
+                    }
+                    "meet" => {
+                        "`meet`, derived for `product Value` at test_data/codegen/ok/traps_eval.dom:5:1"
+                    }
+                    "in-place forms" => {
+                        "`join`, derived for `product Value` at test_data/codegen/ok/traps_eval.dom:5:1; `meet`, derived for `product Value` at test_data/codegen/ok/traps_eval.dom:5:1"
+                    }
+                    "widening is an upper bound" => {
+                        "`widen`, derived for `product Value` at test_data/codegen/ok/traps_eval.dom:5:1"
+                    }
+                    "widening stabilises" => {
+                        "`widen`, derived for `product Value` at test_data/codegen/ok/traps_eval.dom:5:1"
+                    }
+                    "narrowing" => {
+                        "`narrow`, derived for `product Value` at test_data/codegen/ok/traps_eval.dom:5:1"
+                    }
+                    "top" => {
+                        "`top`, derived for `product Value` at test_data/codegen/ok/traps_eval.dom:5:1"
+                    }
+                    _ => return ::absinthe::__private::Option::None,
+                };
+                ::absinthe::__private::Option::Some(::std::string::String::from(place))
             }
         }
     }
