@@ -251,7 +251,7 @@ fn analyze_help_lists_every_analysis_with_a_line() {
     ] {
         assert!(
             help.lines()
-                .any(|l| l.contains(&format!("{name}:")) && l.contains(line)),
+                .any(|l| l.starts_with(&format!("  {name} ")) && l.contains(line)),
             "{help}"
         );
     }
