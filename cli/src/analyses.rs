@@ -157,6 +157,23 @@ impl AnalysisName {
         }
     }
 
+    /// The widening thresholds a `.dom` analysis declares (`thresholds …;`).
+    pub fn declared_thresholds(self) -> &'static [i64] {
+        use absinthe_dsl_examples::dom::{
+            const_prop, disjunctive, interval, sccp_ranges, seed, signs,
+        };
+        match self {
+            AnalysisName::ConstDom => const_prop::ConstPropAnalysis::THRESHOLDS,
+            AnalysisName::SccpDom => const_prop::SccpPropAnalysis::THRESHOLDS,
+            AnalysisName::SeedDom => seed::SeedAnalysis::THRESHOLDS,
+            AnalysisName::SignsDom => signs::SignsAnalysis::THRESHOLDS,
+            AnalysisName::DisjunctiveDom => disjunctive::DisjunctiveAnalysis::THRESHOLDS,
+            AnalysisName::IntervalDom => interval::IntervalAnalysis::THRESHOLDS,
+            AnalysisName::SccpRangesDom => sccp_ranges::SccpRangesAnalysis::THRESHOLDS,
+            _ => &[],
+        }
+    }
+
     /// One line describing the analysis.
     pub fn description(self) -> &'static str {
         match self {
@@ -231,6 +248,10 @@ pub trait Analysis: Copy + fmt::Display + 'static {
     fn declared_limits(self) -> Option<Limits>;
     /// Calls `f` with the analysis's value domain.
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output;
+    /// The widening thresholds the declaration adds to each loop's guard constants.
+    fn thresholds(self) -> &'static [i64] {
+        &[]
+    }
     /// Whether this is the typing environment, a relational domain with a driver of its own.
     fn typing_env(self) -> bool {
         false
@@ -301,6 +322,9 @@ impl Analysis for AnalysisName {
     }
     fn typing_env(self) -> bool {
         self == AnalysisName::TypingEnv
+    }
+    fn thresholds(self) -> &'static [i64] {
+        AnalysisName::declared_thresholds(self)
     }
 }
 

@@ -193,6 +193,7 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
         seed: args.seed,
         max_steps: args.max_steps,
         state: args.state.repr(),
+        thresholds: analysis.thresholds(),
     };
     let interprocedural = match (&input, args.context, args.random) {
         (Input::Air { module, .. }, context, None) => {

@@ -489,6 +489,10 @@ impl Analysis for Catalog {{
         Some({limits})
     }}
 
+    fn thresholds(self) -> &'static [i64] {{
+        {thresholds}
+    }}
+
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {{
         {dispatch}
     }}
@@ -510,6 +514,7 @@ fn main() -> ExitCode {{
         conditional = arms(&|ty| format!("{}::CONDITIONAL", declared(ty))),
         engine = arms(&|ty| format!("{}::ENGINE", declared(ty))),
         limits = arms(&|ty| format!("{}::limits()", declared(ty))),
+        thresholds = arms(&|ty| format!("{}::THRESHOLDS", declared(ty))),
         dispatch = arms(&|ty| format!("f.run::<{}::Domain>()", declared(ty))),
     )
 }

@@ -153,7 +153,9 @@ fn run_with<D: ValueDomain, A: Analysis>(
     let conditional = analysis.conditional();
     match input {
         Input::Toy { program, .. } => {
-            let result = analyze_toy_with::<D>(program, conditional, strategy, state, limits);
+            let thresholds = analysis.thresholds();
+            let result =
+                analyze_toy_with::<D>(program, conditional, thresholds, strategy, state, limits);
             let warnings = stop_warning(&result.stop, "the program");
             let output = match format {
                 Format::Text => toy_text(program, analysis, strategy, &result),
@@ -175,7 +177,9 @@ fn run_with<D: ValueDomain, A: Analysis>(
             let results: Vec<FunctionAnalysis<D>> = module
                 .functions
                 .iter()
-                .map(|f| analyze_function_with::<D>(f, conditional, state, limits))
+                .map(|f| {
+                    analyze_function_with::<D>(f, conditional, analysis.thresholds(), state, limits)
+                })
                 .collect();
             let mut warnings = Vec::new();
             for (f, r) in module.functions.iter().zip(&results) {
@@ -229,19 +233,27 @@ pub fn analyze_toy<D: ValueDomain>(
     strategy: Strategy,
     limits: &Limits,
 ) -> ToyAnalysis<D> {
-    analyze_toy_with(program, conditional, strategy, StateRepr::Dense, limits)
+    analyze_toy_with(
+        program,
+        conditional,
+        &[],
+        strategy,
+        StateRepr::Dense,
+        limits,
+    )
 }
 
-/// [`analyze_toy`] with the worklist strategy's states kept as `state` says (the graph-free
-/// strategy always keeps dense states).
+/// [`analyze_toy`] with the declared widening `thresholds` and the worklist strategy's states
+/// kept as `state` says (the graph-free strategy always keeps dense states).
 pub fn analyze_toy_with<D: ValueDomain>(
     program: &ToyProgram,
     conditional: bool,
+    thresholds: &'static [i64],
     strategy: Strategy,
     state: StateRepr,
     limits: &Limits,
 ) -> ToyAnalysis<D> {
-    let analysis = NonRelational::<D>::new(conditional);
+    let analysis = NonRelational::<D>::new(conditional).with_thresholds(thresholds);
     match strategy {
         Strategy::Worklist => {
             let (function, pcs) = program.lower();
@@ -350,17 +362,19 @@ pub fn analyze_function<D: ValueDomain>(
     conditional: bool,
     limits: &Limits,
 ) -> FunctionAnalysis<D> {
-    analyze_function_with(function, conditional, StateRepr::Dense, limits)
+    analyze_function_with(function, conditional, &[], StateRepr::Dense, limits)
 }
 
-/// [`analyze_function`] with states kept as `state` says (the result is the same).
+/// [`analyze_function`] with the declared widening `thresholds` and states kept as `state` says
+/// (the result is the same).
 pub fn analyze_function_with<D: ValueDomain>(
     function: &Function,
     conditional: bool,
+    thresholds: &'static [i64],
     state: StateRepr,
     limits: &Limits,
 ) -> FunctionAnalysis<D> {
-    let analysis = NonRelational::<D>::new(conditional);
+    let analysis = NonRelational::<D>::new(conditional).with_thresholds(thresholds);
     let solution = analysis.solve(function, state, limits).into_dense();
     let points = (0..function.blocks().len())
         .map(|b| {

@@ -21,6 +21,9 @@ pub struct VerifyConfig {
     pub max_steps: u64,
     /// How the analysis keeps its states (the verdict does not depend on it).
     pub state: StateRepr,
+    /// The widening thresholds the analysis declares (`thresholds …;`), besides each loop's
+    /// guard constants.
+    pub thresholds: &'static [i64],
 }
 
 impl Default for VerifyConfig {
@@ -30,6 +33,7 @@ impl Default for VerifyConfig {
             seed: 0,
             max_steps: 10_000,
             state: StateRepr::Dense,
+            thresholds: &[],
         }
     }
 }
@@ -693,8 +697,13 @@ pub fn verify_module<D: ValueDomain>(
 ) -> VerifyReport {
     let mut report = VerifyReport::default();
     for (i, function) in module.functions.iter().enumerate() {
-        let analysis =
-            crate::driver::analyze_function_with::<D>(function, conditional, config.state, limits);
+        let analysis = crate::driver::analyze_function_with::<D>(
+            function,
+            conditional,
+            config.thresholds,
+            config.state,
+            limits,
+        );
         report.absorb(verify_function(module, FuncId::new(i), &analysis, config));
     }
     report

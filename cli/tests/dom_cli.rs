@@ -146,6 +146,7 @@ fn build_writes_a_well_formed_crate() {
         "vec![Catalog::ConstPropAnalysis, Catalog::SccpPropAnalysis]",
         "f.run::<<dom::SccpPropAnalysis as DeclaredAnalysis>::Domain>()",
         "absinthe_cli::app::hosted_main::<Catalog>()",
+        "Catalog::SccpPropAnalysis => <dom::SccpPropAnalysis as DeclaredAnalysis>::THRESHOLDS,",
     ] {
         assert!(binary.contains(expected), "no `{expected}` in\n{binary}");
     }
