@@ -147,25 +147,9 @@ fn summary_text(result: &Approx, params: &[String]) -> String {
 
 /// One more than the largest parameter position `approx` mentions.
 fn max_name(approx: &Approx) -> usize {
-    use absinthe::typing_env::{Desc, Fields};
-    match approx {
-        Approx::Alias(n) => n.index() + 1,
-        Approx::Known(Desc::Block(b)) => match &b.fields {
-            Fields::Full(f) => f.iter().map(max_name).max().unwrap_or(0),
-            Fields::Partial(k) => k.values().map(max_name).max().unwrap_or(0),
-        },
-        Approx::Known(Desc::Closure(c)) => c.slots.iter().map(max_name).max().unwrap_or(0),
-        Approx::Known(Desc::Imms(cases)) => cases
-            .values()
-            .flat_map(|e| {
-                e.constraints
-                    .iter()
-                    .map(|(n, a)| (n.index() + 1).max(max_name(a)))
-            })
-            .max()
-            .unwrap_or(0),
-        Approx::Top | Approx::Bottom => 0,
-    }
+    let mut names = Vec::new();
+    approx.names(&mut names);
+    names.iter().map(|n| n.index() + 1).max().unwrap_or(0)
 }
 
 fn text(module: &Module, solutions: &[EnvSolution], summaries: &[Option<Summary>]) -> String {
@@ -237,31 +221,24 @@ fn concrete(
     kinds: &[ObjectKind],
     depth: usize,
 ) -> ConcreteValue {
-    match value {
-        Value::Int(v) => ConcreteValue::Int(v),
-        Value::Ref(r) => match kinds.get(r as usize) {
-            Some(ObjectKind::Block(tag)) if depth > 0 => ConcreteValue::Block(
-                *tag,
-                heap[r as usize]
-                    .iter()
-                    .map(|f| match f {
-                        Some(v) => concrete(*v, heap, kinds, depth - 1),
-                        None => ConcreteValue::Other,
-                    })
-                    .collect(),
-            ),
-            Some(ObjectKind::Closure(f)) if depth > 0 => ConcreteValue::Closure(
-                f.0,
-                heap[r as usize]
-                    .iter()
-                    .map(|v| match v {
-                        Some(v) => concrete(*v, heap, kinds, depth - 1),
-                        None => ConcreteValue::Other,
-                    })
-                    .collect(),
-            ),
-            _ => ConcreteValue::Other,
-        },
+    let r = match value {
+        Value::Int(v) => return ConcreteValue::Int(v),
+        Value::Ref(r) => r as usize,
+    };
+    let fields = || -> Vec<ConcreteValue> {
+        heap[r]
+            .iter()
+            .map(|f| {
+                f.map_or(ConcreteValue::Other, |v| {
+                    concrete(v, heap, kinds, depth - 1)
+                })
+            })
+            .collect()
+    };
+    match kinds.get(r) {
+        Some(ObjectKind::Block(tag)) if depth > 0 => ConcreteValue::Block(*tag, fields()),
+        Some(ObjectKind::Closure(f)) if depth > 0 => ConcreteValue::Closure(f.0, fields()),
+        _ => ConcreteValue::Other,
     }
 }
 

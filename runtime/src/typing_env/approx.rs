@@ -206,6 +206,28 @@ impl Approx {
         matches!(self, Approx::Bottom)
     }
 
+    /// Appends every name the approximation mentions (in fields, slots and extensions) to
+    /// `out`.
+    pub fn names(&self, out: &mut Vec<Name>) {
+        match self {
+            Approx::Alias(n) => out.push(*n),
+            Approx::Known(Desc::Block(block)) => match &block.fields {
+                Fields::Full(fields) => fields.iter().for_each(|f| f.names(out)),
+                Fields::Partial(known) => known.values().for_each(|f| f.names(out)),
+            },
+            Approx::Known(Desc::Closure(c)) => c.slots.iter().for_each(|f| f.names(out)),
+            Approx::Known(Desc::Imms(cases)) => {
+                for ext in cases.values() {
+                    for (&n, a) in &ext.constraints {
+                        out.push(n);
+                        a.names(out);
+                    }
+                }
+            }
+            Approx::Top | Approx::Bottom => {}
+        }
+    }
+
     /// The approximation with every name renamed by `rename`.
     pub fn rename(&self, rename: &dyn Fn(Name) -> Name) -> Approx {
         match self {

@@ -118,7 +118,7 @@ pub fn summarize<P: Program + Cfg + ?Sized>(
             .map_or(NOT_A_PARAMETER, |i| Name(i as u32))
     });
     let mut names = Vec::new();
-    collect_names(&renamed, &mut names);
+    renamed.names(&mut names);
     if names.contains(&NOT_A_PARAMETER) {
         return Some(Summary {
             result: Approx::Top,
@@ -127,24 +127,29 @@ pub fn summarize<P: Program + Cfg + ?Sized>(
     Some(Summary { result: renamed })
 }
 
-/// Every name `approx` mentions.
-fn collect_names(approx: &Approx, out: &mut Vec<Name>) {
+/// A summary's result at a call: position `i` stands for `bound[i]`; `⊤` when the result
+/// mentions a position the call cannot bind (an operand with no name, or a capture a direct
+/// call does not pass).
+fn instantiate(summary: &Summary, bound: &[Option<Name>]) -> Approx {
+    let mut names = Vec::new();
+    summary.result.names(&mut names);
+    if names
+        .iter()
+        .all(|n| bound.get(n.index()).is_some_and(Option::is_some))
+    {
+        summary
+            .result
+            .rename(&|n| bound[n.index()].expect("every position is bound"))
+    } else {
+        Approx::Top
+    }
+}
+
+/// The name an operand's approximation is an alias of, if it is one.
+fn alias(approx: Approx) -> Option<Name> {
     match approx {
-        Approx::Alias(n) => out.push(*n),
-        Approx::Known(Desc::Block(block)) => match &block.fields {
-            Fields::Full(fields) => fields.iter().for_each(|f| collect_names(f, out)),
-            Fields::Partial(known) => known.values().for_each(|f| collect_names(f, out)),
-        },
-        Approx::Known(Desc::Closure(c)) => c.slots.iter().for_each(|f| collect_names(f, out)),
-        Approx::Known(Desc::Imms(cases)) => {
-            for ext in cases.values() {
-                for (&n, a) in &ext.constraints {
-                    out.push(n);
-                    collect_names(a, out);
-                }
-            }
-        }
-        Approx::Top | Approx::Bottom => {}
+        Approx::Alias(m) => Some(m),
+        _ => None,
     }
 }
 
@@ -374,20 +379,11 @@ fn statement<P: Program + ?Sized>(
         }
         Rhs::Call(f, args) => match callee(*f) {
             Some(summary) => {
-                let args: Vec<Name> = args
+                let bound: Vec<Option<Name>> = args
                     .iter()
-                    .filter_map(|&o| match operand(&mut env, names, o) {
-                        Approx::Alias(m) => Some(m),
-                        _ => None,
-                    })
+                    .map(|&o| alias(operand(&mut env, names, o)))
                     .collect();
-                let mut mentioned = Vec::new();
-                collect_names(&summary.result, &mut mentioned);
-                if mentioned.iter().all(|n| n.index() < args.len()) {
-                    summary.result.rename(&|n| args[n.index()])
-                } else {
-                    Approx::Top
-                }
+                instantiate(&summary, &bound)
             }
             None => Approx::Top,
         },
@@ -407,27 +403,10 @@ fn statement<P: Program + ?Sized>(
                     Some(summary) => {
                         let mut bound: Vec<Option<Name>> = args
                             .iter()
-                            .map(|&o| match operand(&mut env, names, o) {
-                                Approx::Alias(m) => Some(m),
-                                _ => None,
-                            })
+                            .map(|&o| alias(operand(&mut env, names, o)))
                             .collect();
-                        bound.extend(known.slots.iter().map(|s| match s {
-                            Approx::Alias(m) => Some(*m),
-                            _ => None,
-                        }));
-                        let mut mentioned = Vec::new();
-                        collect_names(&summary.result, &mut mentioned);
-                        if mentioned
-                            .iter()
-                            .all(|n| bound.get(n.index()).is_some_and(Option::is_some))
-                        {
-                            summary
-                                .result
-                                .rename(&|n| bound[n.index()].expect("checked above"))
-                        } else {
-                            Approx::Top
-                        }
+                        bound.extend(known.slots.iter().map(|slot| alias(slot.clone())));
+                        instantiate(&summary, &bound)
                     }
                     None => Approx::Top,
                 },
