@@ -1,0 +1,462 @@
+//! Lowering calls: the lattice operations every lattice has, the built-in functions (`min`,
+//! `eval`, `overflows`, …), user `fn`s, struct constructors, and the functions of the runtime's
+//! lattices (`Interval::…`, `Names::…`, `Steps::…`, a `FiniteSum`'s).
+
+use super::*;
+
+impl Lowerer<'_> {
+    pub(super) fn call(
+        &mut self,
+        path: &[Name],
+        args: &[Expr],
+        scope: &Scope,
+        span: Range<usize>,
+    ) -> (Ty, TokenStream) {
+        let rt = rt();
+        let got = self.args(args, scope);
+        match path {
+            [single] => {
+                let name = single.text.as_str();
+                // Lattice operations on any lattice.
+                if let Some(result) = self.lattice_op(name, &got, span.clone()) {
+                    return result;
+                }
+                match name {
+                    "min" | "max" => {
+                        if !self.check_args(name, &got, &[Ty::Int, Ty::Int], span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let (a, b) = (&got[0].1, &got[1].1);
+                        let f = format_ident!("{}", name);
+                        return (Ty::Int, quote!(::core::cmp::Ord::#f(#a, #b)));
+                    }
+                    "eval" | "traps" => {
+                        if !self.check_args(name, &got, &[Ty::Op, Ty::Int, Ty::Int], span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let (o, a, b) = (&got[0].1, &got[1].1, &got[2].1);
+                        return if name == "eval" {
+                            let key = eval_key(o, a, b);
+                            match self.evals.iter().rev().find(|(k, _)| *k == key) {
+                                Some((_, known)) => (Ty::Int, quote!(#known)),
+                                None => (Ty::Int, quote!((#o).eval(#a, #b).unwrap_or(0))),
+                            }
+                        } else {
+                            (Ty::Bool, quote!((#o).eval(#a, #b).is_none()))
+                        };
+                    }
+                    "overflows" => {
+                        if !self.check_args(name, &got, &[Ty::Op, Ty::Int, Ty::Int], span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let (o, a, b) = (&got[0].1, &got[1].1, &got[2].1);
+                        return (Ty::Bool, quote!(#rt::overflows(#o, #a, #b)));
+                    }
+                    "is_comparison" => {
+                        if !self.check_args(name, &got, &[Ty::Op], span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let o = &got[0].1;
+                        return (Ty::Bool, quote!((#o).is_comparison()));
+                    }
+                    _ => {}
+                }
+                if let Some(f) = self.functions.get(name).cloned() {
+                    if !self.check_args(name, &got, &f.params, span) {
+                        return (Ty::Error, quote!(::core::unreachable!()));
+                    }
+                    let callee = &f.rust;
+                    let passed = got.iter().map(|(t, c, _)| Self::pass(t, c));
+                    let call = quote!(#callee(#(#passed),*));
+                    let call = if f.fallible { quote!(#call?) } else { call };
+                    return (f.result.clone(), call);
+                }
+                // A struct lattice's constructor.
+                if let Some(t @ Ty::Lat(id)) = self.types.lookup(name) {
+                    if let Shape::Struct { fields, .. } = self.types.shape(id).clone() {
+                        let want: Vec<Ty> = fields.iter().map(|(_, t)| t.clone()).collect();
+                        if !self.check_args(name, &got, &want, span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let rust = self.types.rust(&t);
+                        let inits = fields.iter().zip(&got).map(|((f, _), (_, c, _))| {
+                            let f = format_ident!("{}", f);
+                            quote!(#f: #c)
+                        });
+                        return (t, quote!(#rust { #(#inits),* }));
+                    }
+                }
+                let mut known: Vec<&str> = BUILTIN_FUNCTIONS.to_vec();
+                known.extend(self.functions.keys().map(String::as_str));
+                let structs: Vec<String> = self
+                    .types
+                    .type_names()
+                    .into_iter()
+                    .filter(|n| {
+                        matches!(self.types.lookup(n), Some(Ty::Lat(id))
+                            if matches!(self.types.shape(id), Shape::Struct { .. }))
+                    })
+                    .map(String::from)
+                    .collect();
+                known.extend(structs.iter().map(String::as_str));
+                let help = did_you_mean(name, known).unwrap_or_else(|| {
+                    "the built-in functions are `join`, `meet`, `widen`, `narrow`, `leq`, `is_bottom`, `is_top`, `min`, `max`, `eval`, `traps`, `overflows` and `is_comparison`".into()
+                });
+                self.error_help(
+                    single.span.clone(),
+                    format!("unknown function `{name}`"),
+                    "not a function",
+                    help,
+                )
+            }
+            [ty_name, item] => {
+                let (tn, it) = (ty_name.text.as_str(), item.text.as_str());
+                if tn == "Thresholds" {
+                    return self.thresholds_call(item, &got, span);
+                }
+                let Some(t @ Ty::Lat(id)) = self.types.lookup(tn) else {
+                    return self.unknown_type(ty_name);
+                };
+                let rust = self.types.rust(&t);
+                let shape = self.types.shape(id).clone();
+                match (&shape, it) {
+                    (Shape::Flat { payload }, "Value") => {
+                        if !self.check_args(
+                            &format!("{tn}::Value"),
+                            &got,
+                            std::slice::from_ref(payload),
+                            span,
+                        ) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let v = &got[0].1;
+                        (t, quote!(#rust::Value(#v)))
+                    }
+                    (Shape::Constant, "Value") => {
+                        if !self.check_args("Constant::Value", &got, &[Ty::Int], span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let v = &got[0].1;
+                        (t, quote!(#rt::Flat::Value(#v)))
+                    }
+                    (Shape::Sum { summands }, _)
+                        if summands.iter().any(|(v, p)| v == it && p.is_some()) =>
+                    {
+                        let payload = summands
+                            .iter()
+                            .find(|(v, _)| v == it)
+                            .and_then(|(_, p)| p.clone())
+                            .unwrap_or(Ty::Error);
+                        if !self.check_args(&format!("{tn}::{it}"), &got, &[payload], span) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let (v, x) = (format_ident!("{}", it), &got[0].1);
+                        (t, quote!(#rust::#v(#x)))
+                    }
+                    (Shape::Interval, _) => self.interval_fn(it, &got, span, &t),
+                    (Shape::Names | Shape::Steps, _) => {
+                        let steps = matches!(shape, Shape::Steps);
+                        self.kernel_set_fn(steps, it, &got, span, item.span.clone(), &t)
+                    }
+                    (Shape::Constant, "binary") => {
+                        if !self.check_args(
+                            "Constant::binary",
+                            &got,
+                            &[Ty::Op, t.clone(), t.clone()],
+                            span,
+                        ) {
+                            return (Ty::Error, quote!(::core::unreachable!()));
+                        }
+                        let (o, a, b) = (&got[0].1, &got[1].1, &got[2].1);
+                        (
+                            t.clone(),
+                            quote!(<#rust as #rt::ValueDomain>::binary(#o, &(#a), &(#b))),
+                        )
+                    }
+                    (Shape::FiniteSum { inner, .. }, _) => {
+                        let inner = inner.clone();
+                        self.finite_sum_fn(it, &got, span, &t, &inner)
+                    }
+                    _ => self.error(
+                        item.span.clone(),
+                        format!("`{tn}` has no function `{it}`"),
+                        "unknown function",
+                    ),
+                }
+            }
+            _ => self.error(
+                span,
+                "a path has at most two parts: `Type::function`".into(),
+                "too long",
+            ),
+        }
+    }
+
+    pub(super) fn lattice_op(
+        &mut self,
+        name: &str,
+        got: &[(Ty, TokenStream, Range<usize>)],
+        span: Range<usize>,
+    ) -> Option<(Ty, TokenStream)> {
+        let rt = rt();
+        let arity = match name {
+            "join" | "meet" | "widen" | "narrow" | "leq" => 2,
+            "is_bottom" | "is_top" => 1,
+            _ => return None,
+        };
+        if got.len() != arity {
+            return Some(self.error(
+                span,
+                format!(
+                    "`{name}` takes {arity} argument{}",
+                    if arity == 1 { "" } else { "s" }
+                ),
+                "wrong number of arguments",
+            ));
+        }
+        let t = got[0].0.clone();
+        if !matches!(t, Ty::Lat(_)) {
+            if t.is_error() {
+                return Some((Ty::Error, quote!(::core::unreachable!())));
+            }
+            return Some(self.error(
+                got[0].2.clone(),
+                format!("`{name}` works on lattices, not `{}`", self.types.name(&t)),
+                "not a lattice",
+            ));
+        }
+        if arity == 2 {
+            self.expect(
+                got[1].2.clone(),
+                &got[1].0,
+                &t,
+                &format!("the second argument of `{name}`"),
+            );
+        }
+        let rust = self.types.rust(&t);
+        let a = &got[0].1;
+        let f = format_ident!("{}", name);
+        Some(match name {
+            "leq" => {
+                let b = &got[1].1;
+                (Ty::Bool, quote!(<#rust as #rt::Lattice>::leq(&(#a), &(#b))))
+            }
+            "is_bottom" => (Ty::Bool, quote!(<#rust as #rt::Lattice>::is_bottom(&(#a)))),
+            "is_top" => (Ty::Bool, quote!(<#rust as #rt::Top>::is_top(&(#a)))),
+            _ => {
+                let b = &got[1].1;
+                (t.clone(), quote!(<#rust as #rt::Lattice>::#f(&(#a), &(#b))))
+            }
+        })
+    }
+
+    /// The functions of the kernel-term lattices: `Names::none()`, `Names::one(p)`,
+    /// `Names::all()`, `Names::contains(x, p)`, `Steps::constant(c)`, `Steps::offset(p, c)`.
+    pub(super) fn kernel_set_fn(
+        &mut self,
+        steps: bool,
+        it: &str,
+        got: &[(Ty, TokenStream, Range<usize>)],
+        span: Range<usize>,
+        item_span: Range<usize>,
+        t: &Ty,
+    ) -> (Ty, TokenStream) {
+        let rust = self.types.rust(t);
+        let (tn, known) = if steps {
+            ("Steps", "`constant(c)`, `offset(p, c)`, `top` and `bottom`")
+        } else {
+            (
+                "Names",
+                "`none()`, `one(p)`, `all()`, `contains(x, p)`, `top` and `bottom`",
+            )
+        };
+        let (want, result, f): (Vec<Ty>, Ty, &str) = match (steps, it) {
+            (false, "none") => (Vec::new(), t.clone(), "none"),
+            (false, "all") => (Vec::new(), t.clone(), "all"),
+            (false, "one") => (vec![Ty::Param], t.clone(), "one"),
+            (false, "contains") => (vec![t.clone(), Ty::Param], Ty::Bool, "contains"),
+            (true, "constant") => (vec![Ty::Int], t.clone(), "constant"),
+            (true, "offset") => (vec![Ty::Param, Ty::Int], t.clone(), "offset"),
+            _ => {
+                return self.error_help(
+                    item_span,
+                    format!("`{tn}` has no function `{it}`"),
+                    "unknown function",
+                    format!("`{tn}` has {known}"),
+                );
+            }
+        };
+        if !self.check_args(&format!("{tn}::{it}"), got, &want, span) {
+            return (Ty::Error, quote!(::core::unreachable!()));
+        }
+        let f = format_ident!("{}", f);
+        let args = got.iter().map(|(ty, code, _)| match ty {
+            Ty::Lat(_) => quote!(&(#code)),
+            _ => code.clone(),
+        });
+        (result, quote!(#rust::#f(#(#args),*)))
+    }
+
+    pub(super) fn interval_fn(
+        &mut self,
+        it: &str,
+        got: &[(Ty, TokenStream, Range<usize>)],
+        span: Range<usize>,
+        t: &Ty,
+    ) -> (Ty, TokenStream) {
+        let rt = rt();
+        let unreachable = (Ty::Error, quote!(::core::unreachable!()));
+        let c = |i: usize| got.get(i).map(|g| g.1.clone()).unwrap_or_default();
+        match it {
+            "new" => {
+                if !self.check_args("Interval::new", got, &[Ty::Int, Ty::Int], span) {
+                    return unreachable;
+                }
+                let (a, b) = (c(0), c(1));
+                (t.clone(), quote!(#rt::Interval::new(#a, #b)))
+            }
+            "constant" => {
+                if !self.check_args("Interval::constant", got, &[Ty::Int], span) {
+                    return unreachable;
+                }
+                let a = c(0);
+                (t.clone(), quote!(#rt::Interval::constant(#a)))
+            }
+            "lo" | "hi" => {
+                if !self.check_args(&format!("Interval::{it}"), got, std::slice::from_ref(t), span) {
+                    return unreachable;
+                }
+                let a = c(0);
+                let (f, empty) = if it == "lo" { (quote!(lo), quote!(i64::MAX)) } else { (quote!(hi), quote!(i64::MIN)) };
+                (Ty::Int, quote!((#a).#f().unwrap_or(#empty)))
+            }
+            "is_constant" => {
+                if !self.check_args("Interval::is_constant", got, std::slice::from_ref(t), span) {
+                    return unreachable;
+                }
+                let a = c(0);
+                (Ty::Bool, quote!((#a).as_constant().is_some()))
+            }
+            "contains" => {
+                if !self.check_args("Interval::contains", got, &[t.clone(), Ty::Int], span) {
+                    return unreachable;
+                }
+                let (a, v) = (c(0), c(1));
+                (Ty::Bool, quote!((#a).contains(#v)))
+            }
+            "binary" => {
+                if !self.check_args("Interval::binary", got, &[Ty::Op, t.clone(), t.clone()], span) {
+                    return unreachable;
+                }
+                let (o, a, b) = (c(0), c(1), c(2));
+                (t.clone(), quote!(<#rt::Interval as #rt::ValueDomain>::binary(#o, &(#a), &(#b))))
+            }
+            "assume" => {
+                if !self.check_args("Interval::assume", got, &[Ty::Op, t.clone(), t.clone()], span) {
+                    return unreachable;
+                }
+                let (o, a, b) = (c(0), c(1), c(2));
+                (
+                    Ty::Tuple(vec![t.clone(), t.clone()]),
+                    quote!(<#rt::Interval as #rt::ValueDomain>::assume(#o, &(#a), &(#b))),
+                )
+            }
+            _ => self.error_help(
+                span,
+                format!("`Interval` has no function `{it}`"),
+                "unknown function",
+                "`Interval` has `new`, `constant`, `lo`, `hi`, `is_constant`, `contains`, `binary`, `assume`, `top` and `bottom`".into(),
+            ),
+        }
+    }
+
+    pub(super) fn finite_sum_fn(
+        &mut self,
+        it: &str,
+        got: &[(Ty, TokenStream, Range<usize>)],
+        span: Range<usize>,
+        t: &Ty,
+        inner: &Ty,
+    ) -> (Ty, TokenStream) {
+        let rt = rt();
+        let unreachable = (Ty::Error, quote!(::core::unreachable!()));
+        let rust = self.types.rust(t);
+        let inner_rust = self.types.rust(inner);
+        let c = |i: usize| got.get(i).map(|g| g.1.clone()).unwrap_or_default();
+        match it {
+            "single" => {
+                if !self.check_args("FiniteSum::single", got, std::slice::from_ref(inner), span) {
+                    return unreachable;
+                }
+                let a = c(0);
+                (t.clone(), quote!(<#rust>::single(#a)))
+            }
+            "hull" => {
+                if !self.check_args("FiniteSum::hull", got, std::slice::from_ref(t), span) {
+                    return unreachable;
+                }
+                let a = c(0);
+                (inner.clone(), quote!((#a).hull()))
+            }
+            "meet_each" => {
+                if !self.check_args("FiniteSum::meet_each", got, &[t.clone(), inner.clone()], span) {
+                    return unreachable;
+                }
+                let (a, x) = (c(0), c(1));
+                (
+                    t.clone(),
+                    quote!({
+                        let x: #inner_rust = #x;
+                        <#rust>::from_values((#a).values().iter().map(|v| <#inner_rust as #rt::Lattice>::meet(v, &x)))
+                    }),
+                )
+            }
+            "binary" => {
+                if !self.check_args("FiniteSum::binary", got, &[Ty::Op, t.clone(), t.clone()], span) {
+                    return unreachable;
+                }
+                let (o, a, b) = (c(0), c(1), c(2));
+                (
+                    t.clone(),
+                    quote!({
+                        let (a, b): (#rust, #rust) = (#a, #b);
+                        let mut out = ::std::vec::Vec::new();
+                        for x in a.values() {
+                            for y in b.values() {
+                                out.push(<#inner_rust as #rt::ValueDomain>::binary(#o, x, y));
+                            }
+                        }
+                        <#rust>::from_values(out)
+                    }),
+                )
+            }
+            "assume" => {
+                if !self.check_args("FiniteSum::assume", got, &[Ty::Op, t.clone(), t.clone()], span) {
+                    return unreachable;
+                }
+                let (o, a, b) = (c(0), c(1), c(2));
+                (
+                    Ty::Tuple(vec![t.clone(), t.clone()]),
+                    quote!({
+                        let (a, b): (#rust, #rust) = (#a, #b);
+                        let (mut left, mut right) = (::std::vec::Vec::new(), ::std::vec::Vec::new());
+                        for x in a.values() {
+                            for y in b.values() {
+                                let (rx, ry) = <#inner_rust as #rt::ValueDomain>::assume(#o, x, y);
+                                left.push(rx);
+                                right.push(ry);
+                            }
+                        }
+                        (<#rust>::from_values(left), <#rust>::from_values(right))
+                    }),
+                )
+            }
+            _ => self.error_help(
+                span,
+                format!("`FiniteSum` has no function `{it}`"),
+                "unknown function",
+                "`FiniteSum` has `single`, `hull`, `meet_each`, `binary`, `assume`, `top` and `bottom`".into(),
+            ),
+        }
+    }
+}
