@@ -7,7 +7,8 @@ mod emit;
 mod lower;
 pub mod sema;
 pub mod syntax;
-mod types;
+pub mod tree;
+pub mod types;
 
 use crate::diagnostic::{Diagnostic, Failure, Sources};
 use sema::Place;
@@ -30,6 +31,8 @@ pub struct Compiled {
     pub lattices: Vec<String>,
     /// The Rust names of every product declared, direct products included (for law tests).
     pub products: Vec<String>,
+    /// The checked program as data, for interpreters.
+    pub program: tree::Program,
 }
 
 /// Compiles the file at `path` and the files it imports (paths relative to the importing file).
@@ -160,7 +163,7 @@ fn compile_on_stack(
     }
     // Imported files first, so that their declarations read in dependency order.
     files.reverse();
-    let checked = match sema::check(&files) {
+    let mut checked = match sema::check(&files) {
         Ok(checked) => checked,
         Err(diagnostics) => {
             return Err(Failure {
@@ -171,6 +174,7 @@ fn compile_on_stack(
     };
     let module = module_name(root);
     let (rust, lattices, products) = emit::emit(&module, &sources.get(0).name, &checked);
+    let program = std::mem::take(&mut checked.program);
     Ok(Compiled {
         module,
         rust,
@@ -178,6 +182,7 @@ fn compile_on_stack(
         analyses: checked.analyses.clone(),
         lattices,
         products,
+        program,
     })
 }
 

@@ -104,7 +104,7 @@ pub enum Shape {
 }
 
 /// Every lattice type of a compilation.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TypeTable {
     names: Vec<String>,
     shapes: Vec<Shape>,

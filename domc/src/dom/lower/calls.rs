@@ -4,6 +4,11 @@
 
 use super::*;
 
+/// The Rust of a checked expression whose tree the caller builds.
+fn tokens((ty, code): (Ty, Code)) -> (Ty, TokenStream) {
+    (ty, code.rust)
+}
+
 impl Lowerer<'_> {
     pub(super) fn call(
         &mut self,
@@ -11,9 +16,10 @@ impl Lowerer<'_> {
         args: &[Expr],
         scope: &Scope,
         span: Range<usize>,
-    ) -> (Ty, TokenStream) {
+    ) -> (Ty, Code) {
         let rt = rt();
         let got = self.args(args, scope);
+        let builtin = |name: &str| Node::Builtin(name.to_string(), nodes(&got));
         match path {
             [single] => {
                 let name = single.text.as_str();
@@ -24,66 +30,74 @@ impl Lowerer<'_> {
                 match name {
                     "min" | "max" => {
                         if !self.check_args(name, &got, &[Ty::Int, Ty::Int], span) {
-                            return (Ty::Error, quote!(::core::unreachable!()));
+                            return (Ty::Error, Code::unreachable());
                         }
                         let (a, b) = (&got[0].1, &got[1].1);
                         let f = format_ident!("{}", name);
-                        return (Ty::Int, quote!(::core::cmp::Ord::#f(#a, #b)));
+                        let rust = quote!(::core::cmp::Ord::#f(#a, #b));
+                        return (Ty::Int, Code::new(rust, builtin(name)));
                     }
                     "eval" | "traps" => {
                         if !self.check_args(name, &got, &[Ty::Op, Ty::Int, Ty::Int], span) {
-                            return (Ty::Error, quote!(::core::unreachable!()));
+                            return (Ty::Error, Code::unreachable());
                         }
                         let (o, a, b) = (&got[0].1, &got[1].1, &got[2].1);
+                        let node = builtin(name);
                         return if name == "eval" {
                             let key = eval_key(o, a, b);
-                            match self.evals.iter().rev().find(|(k, _)| *k == key) {
-                                Some((_, known)) => (Ty::Int, quote!(#known)),
-                                None => (Ty::Int, quote!((#o).eval(#a, #b).unwrap_or(0))),
-                            }
+                            let rust = match self.evals.iter().rev().find(|(k, _)| *k == key) {
+                                Some((_, known)) => quote!(#known),
+                                None => quote!((#o).eval(#a, #b).unwrap_or(0)),
+                            };
+                            (Ty::Int, Code::new(rust, node))
                         } else {
-                            (Ty::Bool, quote!((#o).eval(#a, #b).is_none()))
+                            let rust = quote!((#o).eval(#a, #b).is_none());
+                            (Ty::Bool, Code::new(rust, node))
                         };
                     }
                     "overflows" => {
                         if !self.check_args(name, &got, &[Ty::Op, Ty::Int, Ty::Int], span) {
-                            return (Ty::Error, quote!(::core::unreachable!()));
+                            return (Ty::Error, Code::unreachable());
                         }
                         let (o, a, b) = (&got[0].1, &got[1].1, &got[2].1);
-                        return (Ty::Bool, quote!(#rt::overflows(#o, #a, #b)));
+                        let rust = quote!(#rt::overflows(#o, #a, #b));
+                        return (Ty::Bool, Code::new(rust, builtin(name)));
                     }
                     "is_comparison" => {
                         if !self.check_args(name, &got, &[Ty::Op], span) {
-                            return (Ty::Error, quote!(::core::unreachable!()));
+                            return (Ty::Error, Code::unreachable());
                         }
                         let o = &got[0].1;
-                        return (Ty::Bool, quote!((#o).is_comparison()));
+                        let rust = quote!((#o).is_comparison());
+                        return (Ty::Bool, Code::new(rust, builtin(name)));
                     }
                     _ => {}
                 }
                 if let Some(f) = self.functions.get(name).cloned() {
                     if !self.check_args(name, &got, &f.params, span) {
-                        return (Ty::Error, quote!(::core::unreachable!()));
+                        return (Ty::Error, Code::unreachable());
                     }
                     let callee = &f.rust;
                     let passed = got.iter().map(|(t, c, _)| Self::pass(t, c));
                     let call = quote!(#callee(#(#passed),*));
                     let call = if f.fallible { quote!(#call?) } else { call };
-                    return (f.result.clone(), call);
+                    let node = Node::Call(name.to_string(), nodes(&got));
+                    return (f.result.clone(), Code::new(call, node));
                 }
                 // A struct lattice's constructor.
                 if let Some(t @ Ty::Lat(id)) = self.types.lookup(name) {
                     if let Shape::Struct { fields, .. } = self.types.shape(id).clone() {
                         let want: Vec<Ty> = fields.iter().map(|(_, t)| t.clone()).collect();
                         if !self.check_args(name, &got, &want, span) {
-                            return (Ty::Error, quote!(::core::unreachable!()));
+                            return (Ty::Error, Code::unreachable());
                         }
                         let rust = self.types.rust(&t);
                         let inits = fields.iter().zip(&got).map(|((f, _), (_, c, _))| {
                             let f = format_ident!("{}", f);
                             quote!(#f: #c)
                         });
-                        return (t, quote!(#rust { #(#inits),* }));
+                        let node = Node::Struct(t.clone(), nodes(&got));
+                        return (t, Code::new(quote!(#rust { #(#inits),* }), node));
                     }
                 }
                 let mut known: Vec<&str> = BUILTIN_FUNCTIONS.to_vec();
@@ -119,6 +133,9 @@ impl Lowerer<'_> {
                 };
                 let rust = self.types.rust(&t);
                 let shape = self.types.shape(id).clone();
+                let element =
+                    Node::Element(t.clone(), it.to_string(), got.first().map(|g| g.1.boxed()));
+                let type_fn = Node::TypeFn(t.clone(), it.to_string(), nodes(&got));
                 match (&shape, it) {
                     (Shape::Flat { payload }, "Value") => {
                         if !self.check_args(
@@ -127,17 +144,17 @@ impl Lowerer<'_> {
                             std::slice::from_ref(payload),
                             span,
                         ) {
-                            return (Ty::Error, quote!(::core::unreachable!()));
+                            return (Ty::Error, Code::unreachable());
                         }
                         let v = &got[0].1;
-                        (t, quote!(#rust::Value(#v)))
+                        (t, Code::new(quote!(#rust::Value(#v)), element))
                     }
                     (Shape::Constant, "Value") => {
                         if !self.check_args("Constant::Value", &got, &[Ty::Int], span) {
-                            return (Ty::Error, quote!(::core::unreachable!()));
+                            return (Ty::Error, Code::unreachable());
                         }
                         let v = &got[0].1;
-                        (t, quote!(#rt::Flat::Value(#v)))
+                        (t, Code::new(quote!(#rt::Flat::Value(#v)), element))
                     }
                     (Shape::Sum { summands }, _)
                         if summands.iter().any(|(v, p)| v == it && p.is_some()) =>
@@ -148,15 +165,20 @@ impl Lowerer<'_> {
                             .and_then(|(_, p)| p.clone())
                             .unwrap_or(Ty::Error);
                         if !self.check_args(&format!("{tn}::{it}"), &got, &[payload], span) {
-                            return (Ty::Error, quote!(::core::unreachable!()));
+                            return (Ty::Error, Code::unreachable());
                         }
                         let (v, x) = (format_ident!("{}", it), &got[0].1);
-                        (t, quote!(#rust::#v(#x)))
+                        (t, Code::new(quote!(#rust::#v(#x)), element))
                     }
-                    (Shape::Interval, _) => self.interval_fn(it, &got, span, &t),
+                    (Shape::Interval, _) => {
+                        let (ty, rust) = self.interval_fn(it, &got, span, &t);
+                        (ty, Code::new(rust, type_fn))
+                    }
                     (Shape::Names | Shape::Steps, _) => {
                         let steps = matches!(shape, Shape::Steps);
-                        self.kernel_set_fn(steps, it, &got, span, item.span.clone(), &t)
+                        let (ty, rust) =
+                            self.kernel_set_fn(steps, it, &got, span, item.span.clone(), &t);
+                        (ty, Code::new(rust, type_fn))
                     }
                     (Shape::Constant, "binary") => {
                         if !self.check_args(
@@ -165,17 +187,16 @@ impl Lowerer<'_> {
                             &[Ty::Op, t.clone(), t.clone()],
                             span,
                         ) {
-                            return (Ty::Error, quote!(::core::unreachable!()));
+                            return (Ty::Error, Code::unreachable());
                         }
                         let (o, a, b) = (&got[0].1, &got[1].1, &got[2].1);
-                        (
-                            t.clone(),
-                            quote!(<#rust as #rt::ValueDomain>::binary(#o, &(#a), &(#b))),
-                        )
+                        let rust = quote!(<#rust as #rt::ValueDomain>::binary(#o, &(#a), &(#b)));
+                        (t.clone(), Code::new(rust, type_fn))
                     }
                     (Shape::FiniteSum { inner, .. }, _) => {
                         let inner = inner.clone();
-                        self.finite_sum_fn(it, &got, span, &t, &inner)
+                        let (ty, rust) = self.finite_sum_fn(it, &got, span, &t, &inner);
+                        (ty, Code::new(rust, type_fn))
                     }
                     _ => self.error(
                         item.span.clone(),
@@ -195,9 +216,9 @@ impl Lowerer<'_> {
     pub(super) fn lattice_op(
         &mut self,
         name: &str,
-        got: &[(Ty, TokenStream, Range<usize>)],
+        got: &[(Ty, Code, Range<usize>)],
         span: Range<usize>,
-    ) -> Option<(Ty, TokenStream)> {
+    ) -> Option<(Ty, Code)> {
         let rt = rt();
         let arity = match name {
             "join" | "meet" | "widen" | "narrow" | "leq" => 2,
@@ -217,7 +238,7 @@ impl Lowerer<'_> {
         let t = got[0].0.clone();
         if !matches!(t, Ty::Lat(_)) {
             if t.is_error() {
-                return Some((Ty::Error, quote!(::core::unreachable!())));
+                return Some((Ty::Error, Code::unreachable()));
             }
             return Some(self.error(
                 got[0].2.clone(),
@@ -236,7 +257,8 @@ impl Lowerer<'_> {
         let rust = self.types.rust(&t);
         let a = &got[0].1;
         let f = format_ident!("{}", name);
-        Some(match name {
+        let node = Node::Lattice(name.to_string(), t.clone(), nodes(got));
+        let (ty, rust) = match name {
             "leq" => {
                 let b = &got[1].1;
                 (Ty::Bool, quote!(<#rust as #rt::Lattice>::leq(&(#a), &(#b))))
@@ -247,7 +269,8 @@ impl Lowerer<'_> {
                 let b = &got[1].1;
                 (t.clone(), quote!(<#rust as #rt::Lattice>::#f(&(#a), &(#b))))
             }
-        })
+        };
+        Some((ty, Code::new(rust, node)))
     }
 
     /// The functions of the kernel-term lattices: `Names::none()`, `Names::one(p)`,
@@ -256,7 +279,7 @@ impl Lowerer<'_> {
         &mut self,
         steps: bool,
         it: &str,
-        got: &[(Ty, TokenStream, Range<usize>)],
+        got: &[(Ty, Code, Range<usize>)],
         span: Range<usize>,
         item_span: Range<usize>,
         t: &Ty,
@@ -278,12 +301,12 @@ impl Lowerer<'_> {
             (true, "constant") => (vec![Ty::Int], t.clone(), "constant"),
             (true, "offset") => (vec![Ty::Param, Ty::Int], t.clone(), "offset"),
             _ => {
-                return self.error_help(
+                return tokens(self.error_help(
                     item_span,
                     format!("`{tn}` has no function `{it}`"),
                     "unknown function",
                     format!("`{tn}` has {known}"),
-                );
+                ));
             }
         };
         if !self.check_args(&format!("{tn}::{it}"), got, &want, span) {
@@ -292,7 +315,7 @@ impl Lowerer<'_> {
         let f = format_ident!("{}", f);
         let args = got.iter().map(|(ty, code, _)| match ty {
             Ty::Lat(_) => quote!(&(#code)),
-            _ => code.clone(),
+            _ => code.rust.clone(),
         });
         (result, quote!(#rust::#f(#(#args),*)))
     }
@@ -300,13 +323,13 @@ impl Lowerer<'_> {
     pub(super) fn interval_fn(
         &mut self,
         it: &str,
-        got: &[(Ty, TokenStream, Range<usize>)],
+        got: &[(Ty, Code, Range<usize>)],
         span: Range<usize>,
         t: &Ty,
     ) -> (Ty, TokenStream) {
         let rt = rt();
         let unreachable = (Ty::Error, quote!(::core::unreachable!()));
-        let c = |i: usize| got.get(i).map(|g| g.1.clone()).unwrap_or_default();
+        let c = |i: usize| got.get(i).map(|g| g.1.rust.clone()).unwrap_or_default();
         match it {
             "new" => {
                 if !self.check_args("Interval::new", got, &[Ty::Int, Ty::Int], span) {
@@ -361,19 +384,19 @@ impl Lowerer<'_> {
                     quote!(<#rt::Interval as #rt::ValueDomain>::assume(#o, &(#a), &(#b))),
                 )
             }
-            _ => self.error_help(
+            _ => tokens(self.error_help(
                 span,
                 format!("`Interval` has no function `{it}`"),
                 "unknown function",
                 "`Interval` has `new`, `constant`, `lo`, `hi`, `is_constant`, `contains`, `binary`, `assume`, `top` and `bottom`".into(),
-            ),
+            )),
         }
     }
 
     pub(super) fn finite_sum_fn(
         &mut self,
         it: &str,
-        got: &[(Ty, TokenStream, Range<usize>)],
+        got: &[(Ty, Code, Range<usize>)],
         span: Range<usize>,
         t: &Ty,
         inner: &Ty,
@@ -382,7 +405,7 @@ impl Lowerer<'_> {
         let unreachable = (Ty::Error, quote!(::core::unreachable!()));
         let rust = self.types.rust(t);
         let inner_rust = self.types.rust(inner);
-        let c = |i: usize| got.get(i).map(|g| g.1.clone()).unwrap_or_default();
+        let c = |i: usize| got.get(i).map(|g| g.1.rust.clone()).unwrap_or_default();
         match it {
             "single" => {
                 if !self.check_args("FiniteSum::single", got, std::slice::from_ref(inner), span) {
@@ -451,12 +474,12 @@ impl Lowerer<'_> {
                     }),
                 )
             }
-            _ => self.error_help(
+            _ => tokens(self.error_help(
                 span,
                 format!("`FiniteSum` has no function `{it}`"),
                 "unknown function",
                 "`FiniteSum` has `single`, `hull`, `meet_each`, `binary`, `assume`, `top` and `bottom`".into(),
-            ),
+            )),
         }
     }
 }

@@ -8,11 +8,12 @@
 
 use super::ast::{BinaryOp, Expr, ExprKind, Name, Pattern, UnaryOp};
 use super::sema::FnSig;
+use super::tree::{self, Node};
 use super::types::{Shape, Ty, TypeTable};
 use crate::diagnostic::{Diagnostic, FileId, did_you_mean};
 use crate::model::OPERATIONS;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -40,9 +41,45 @@ impl Scope {
     }
 }
 
+/// A checked expression twice: the Rust the generator emits (what `quote!` interpolates) and the
+/// tree an interpreter evaluates.
+#[derive(Clone, Debug)]
+pub struct Code {
+    /// Rust evaluating to the owned value.
+    pub rust: TokenStream,
+    /// The same expression as a tree.
+    pub node: Node,
+}
+
+impl Code {
+    fn new(rust: TokenStream, node: Node) -> Code {
+        Code { rust, node }
+    }
+
+    /// What an expression that failed to check becomes.
+    fn unreachable() -> Code {
+        Code::new(quote!(::core::unreachable!()), Node::Unreachable)
+    }
+
+    fn boxed(&self) -> Box<Node> {
+        Box::new(self.node.clone())
+    }
+}
+
+impl ToTokens for Code {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        self.rust.to_tokens(tokens);
+    }
+}
+
+/// The trees of checked arguments.
+fn nodes(got: &[(Ty, Code, Range<usize>)]) -> Vec<Node> {
+    got.iter().map(|(_, c, _)| c.node.clone()).collect()
+}
+
 /// The key of an evaluated operation: its lowered operation and operands.
-fn eval_key(o: &TokenStream, a: &TokenStream, b: &TokenStream) -> String {
-    format!("{o}|{a}|{b}")
+fn eval_key(o: &Code, a: &Code, b: &Code) -> String {
+    format!("{}|{}|{}", o.rust, a.rust, b.rust)
 }
 
 /// Checks and lowers the bodies of one file.
@@ -103,10 +140,10 @@ impl<'a> Lowerer<'a> {
         self.errors
     }
 
-    fn error(&mut self, span: Range<usize>, message: String, label: &str) -> (Ty, TokenStream) {
+    fn error(&mut self, span: Range<usize>, message: String, label: &str) -> (Ty, Code) {
         self.errors
             .push(Diagnostic::new(self.file, span, message, label));
-        (Ty::Error, quote!(::core::unreachable!()))
+        (Ty::Error, Code::unreachable())
     }
 
     fn error_help(
@@ -115,10 +152,10 @@ impl<'a> Lowerer<'a> {
         message: String,
         label: &str,
         help: String,
-    ) -> (Ty, TokenStream) {
+    ) -> (Ty, Code) {
         self.errors
             .push(Diagnostic::new(self.file, span, message, label).with_help(help));
-        (Ty::Error, quote!(::core::unreachable!()))
+        (Ty::Error, Code::unreachable())
     }
 
     /// `Thresholds::at_least(t, x, otherwise)`: the smallest threshold `>= x`, or `otherwise`
@@ -126,9 +163,9 @@ impl<'a> Lowerer<'a> {
     fn thresholds_call(
         &mut self,
         item: &Name,
-        got: &[(Ty, TokenStream, Range<usize>)],
+        got: &[(Ty, Code, Range<usize>)],
         span: Range<usize>,
-    ) -> (Ty, TokenStream) {
+    ) -> (Ty, Code) {
         let method = match item.text.as_str() {
             "at_least" => format_ident!("at_least"),
             "at_most" => format_ident!("at_most"),
@@ -147,14 +184,20 @@ impl<'a> Lowerer<'a> {
         };
         let what = format!("Thresholds::{}", item.text);
         if !self.check_args(&what, got, &[Ty::Thresholds, Ty::Int, Ty::Int], span) {
-            return (Ty::Error, quote!(::core::unreachable!()));
+            return (Ty::Error, Code::unreachable());
         }
         let (t, x, otherwise) = (&got[0].1, &got[1].1, &got[2].1);
-        (Ty::Int, quote!((#t).#method(#x).unwrap_or(#otherwise)))
+        (
+            Ty::Int,
+            Code::new(
+                quote!((#t).#method(#x).unwrap_or(#otherwise)),
+                Node::Builtin(format!("Thresholds::{}", item.text), nodes(got)),
+            ),
+        )
     }
 
     /// `unknown type `T``, with a suggestion.
-    fn unknown_type(&mut self, name: &Name) -> (Ty, TokenStream) {
+    fn unknown_type(&mut self, name: &Name) -> (Ty, Code) {
         let message = format!("unknown type `{}`", name.text);
         match self.types.did_you_mean(&name.text) {
             Some(help) => self.error_help(name.span.clone(), message, "not a type", help),
@@ -162,11 +205,11 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// A body of type `expected`: Rust evaluating to `Option<expected>`.
-    pub fn body(&mut self, e: &Expr, scope: &Scope, expected: &Ty) -> TokenStream {
+    /// A body of type `expected`: Rust evaluating to `Option<expected>`, and its tree.
+    pub fn body(&mut self, e: &Expr, scope: &Scope, expected: &Ty) -> (TokenStream, Node) {
         let (ty, code) = self.expr(e, scope);
         self.expect(e.span.clone(), &ty, expected, "the declared result");
-        quote!(::core::option::Option::Some(#code))
+        (quote!(::core::option::Option::Some(#code)), code.node)
     }
 
     /// Both operands of the operator `sym` must be `want`.
@@ -189,11 +232,11 @@ impl<'a> Lowerer<'a> {
         ));
     }
 
-    fn expr(&mut self, e: &Expr, scope: &Scope) -> (Ty, TokenStream) {
+    fn expr(&mut self, e: &Expr, scope: &Scope) -> (Ty, Code) {
         let span = e.span.clone();
         match &e.kind {
             ExprKind::Int(v) => match i64::try_from(*v) {
-                Ok(v) => (Ty::Int, quote!(#v)),
+                Ok(v) => (Ty::Int, Code::new(quote!(#v), Node::Int(v))),
                 Err(_) => self.error_help(
                     span,
                     format!("the integer {v} does not fit in `int` (64 bits)"),
@@ -204,7 +247,7 @@ impl<'a> Lowerer<'a> {
             ExprKind::Bits(bits) => match bits {
                 Some(bits) => {
                     let v = *bits as i64;
-                    (Ty::Int, quote!(#v))
+                    (Ty::Int, Code::new(quote!(#v), Node::Int(v)))
                 }
                 None => self.error_help(
                     span,
@@ -213,17 +256,18 @@ impl<'a> Lowerer<'a> {
                     "a hexadecimal or binary literal is a 64-bit pattern".into(),
                 ),
             },
-            ExprKind::Bool(b) => (Ty::Bool, quote!(#b)),
+            ExprKind::Bool(b) => (Ty::Bool, Code::new(quote!(#b), Node::Bool(*b))),
             ExprKind::Tuple(parts) => {
-                let (tys, codes): (Vec<Ty>, Vec<TokenStream>) =
+                let (tys, codes): (Vec<Ty>, Vec<Code>) =
                     parts.iter().map(|p| self.expr(p, scope)).unzip();
-                (Ty::Tuple(tys), quote!((#(#codes),*)))
+                let node = Node::Tuple(codes.iter().map(|c| c.node.clone()).collect());
+                (Ty::Tuple(tys), Code::new(quote!((#(#codes),*)), node))
             }
             ExprKind::Unary(op, inner) => {
                 // A negative literal is a literal (no checked negation that could fail).
                 if let (UnaryOp::Neg, ExprKind::Int(v)) = (op, &inner.kind) {
                     return match i64::try_from(-i128::from(*v)) {
-                        Ok(v) => (Ty::Int, quote!(#v)),
+                        Ok(v) => (Ty::Int, Code::new(quote!(#v), Node::Int(v))),
                         Err(_) => self.error_help(
                             span,
                             format!("the integer -{v} does not fit in `int` (64 bits)"),
@@ -236,15 +280,20 @@ impl<'a> Lowerer<'a> {
                 match op {
                     UnaryOp::Neg => {
                         self.expect(inner.span.clone(), &t, &Ty::Int, "the operand of `-`");
-                        (Ty::Int, quote!((#code).checked_neg()?))
+                        let node = Node::Neg(code.boxed());
+                        (Ty::Int, Code::new(quote!((#code).checked_neg()?), node))
                     }
                     UnaryOp::Not => {
                         self.expect(inner.span.clone(), &t, &Ty::Bool, "the operand of `!`");
-                        (Ty::Bool, quote!(!(#code)))
+                        (
+                            Ty::Bool,
+                            Code::new(quote!(!(#code)), Node::Not(code.boxed())),
+                        )
                     }
                     UnaryOp::BitNot => {
                         self.expect(inner.span.clone(), &t, &Ty::Int, "the operand of `~`");
-                        (Ty::Int, quote!(!(#code)))
+                        let node = Node::BitNot(code.boxed());
+                        (Ty::Int, Code::new(quote!(!(#code)), node))
                     }
                 }
             }
@@ -255,7 +304,11 @@ impl<'a> Lowerer<'a> {
                 inner.bind_owned(&name.text, t);
                 let x = format_ident!("{}", name.text);
                 let (bt, body) = self.shadowing(|this| this.expr(body, &inner));
-                (bt, quote!({ let #x = #v; let _ = &#x; #body }))
+                let node = Node::Let(name.text.clone(), v.boxed(), body.boxed());
+                (
+                    bt,
+                    Code::new(quote!({ let #x = #v; let _ = &#x; #body }), node),
+                )
             }
             ExprKind::If(c, t, f) => {
                 if let Some(lowered) = self.if_traps(c, t, f, scope) {
@@ -266,7 +319,11 @@ impl<'a> Lowerer<'a> {
                 let (tt, t_code) = self.expr(t, scope);
                 let (ft, f_code) = self.expr(f, scope);
                 self.expect(f.span.clone(), &ft, &tt, "the type of the other branch");
-                (tt, quote!(if #c { #t_code } else { #f_code }))
+                let node = Node::If(c.boxed(), t_code.boxed(), f_code.boxed());
+                (
+                    tt,
+                    Code::new(quote!(if #c { #t_code } else { #f_code }), node),
+                )
             }
             ExprKind::Match(scrutinee, arms) => self.matching(scrutinee, arms, scope, span),
             ExprKind::Field(base, field) => self.field(base, field, scope),
@@ -278,13 +335,7 @@ impl<'a> Lowerer<'a> {
     /// `if traps(op, a, b) { T } else { F }` (or `if !traps(…) { F } else { T }`) evaluates the
     /// operation once: it lowers to a `match` on its result, and `eval(op, a, b)` with the same
     /// arguments inside `F` names that result. `None` when the condition has another form.
-    fn if_traps(
-        &mut self,
-        c: &Expr,
-        t: &Expr,
-        f: &Expr,
-        scope: &Scope,
-    ) -> Option<(Ty, TokenStream)> {
+    fn if_traps(&mut self, c: &Expr, t: &Expr, f: &Expr, scope: &Scope) -> Option<(Ty, Code)> {
         let (call, negated) = match &c.kind {
             ExprKind::Unary(UnaryOp::Not, inner) => (&**inner, true),
             _ => (c, false),
@@ -302,7 +353,7 @@ impl<'a> Lowerer<'a> {
             &[Ty::Op, Ty::Int, Ty::Int],
             call.span.clone(),
         ) {
-            return Some((Ty::Error, quote!(::core::unreachable!())));
+            return Some((Ty::Error, Code::unreachable()));
         }
         let (trapping, value) = if negated { (f, t) } else { (t, f) };
         let (o, a, b) = (&got[0].1, &got[1].1, &got[2].1);
@@ -318,7 +369,13 @@ impl<'a> Lowerer<'a> {
                 ::core::option::Option::Some(#result) => { let _ = #result; #v_code }
             }
         };
-        Some((tt, code))
+        // `eval` is pure: evaluating it again in the value branch gives the same result.
+        let node = Node::If(
+            Box::new(Node::Builtin("traps".into(), nodes(&got))),
+            t_code.boxed(),
+            v_code.boxed(),
+        );
+        Some((tt, Code::new(code, node)))
     }
 
     /// Lowers with no operation known to be evaluated: `lower` binds names that could shadow the
@@ -337,9 +394,10 @@ impl<'a> Lowerer<'a> {
         b: &Expr,
         scope: &Scope,
         span: Range<usize>,
-    ) -> (Ty, TokenStream) {
+    ) -> (Ty, Code) {
         let (at, ac) = self.expr(a, scope);
         let (bt, bc) = self.expr(b, scope);
+        let node = Node::Binary(op, ac.boxed(), bc.boxed());
         let sym = op.symbol();
         match op {
             BinaryOp::Or | BinaryOp::And => {
@@ -349,7 +407,7 @@ impl<'a> Lowerer<'a> {
                 } else {
                     quote!((#ac) && (#bc))
                 };
-                (Ty::Bool, code)
+                (Ty::Bool, Code::new(code, node))
             }
             BinaryOp::Eq | BinaryOp::Ne => {
                 self.expect(
@@ -366,7 +424,7 @@ impl<'a> Lowerer<'a> {
                 } else {
                     quote!((#ac) != (#bc))
                 };
-                (Ty::Bool, code)
+                (Ty::Bool, Code::new(code, node))
             }
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
                 self.expect_operands(a, &at, b, &bt, &Ty::Int, sym);
@@ -376,7 +434,7 @@ impl<'a> Lowerer<'a> {
                     BinaryOp::Gt => quote!((#ac) > (#bc)),
                     _ => quote!((#ac) >= (#bc)),
                 };
-                (Ty::Bool, code)
+                (Ty::Bool, Code::new(code, node))
             }
             _ => {
                 self.expect_operands(a, &at, b, &bt, &Ty::Int, sym);
@@ -410,13 +468,13 @@ impl<'a> Lowerer<'a> {
                         }
                     }
                 };
-                (Ty::Int, code)
+                (Ty::Int, Code::new(code, node))
             }
         }
     }
 
     /// A variable, `int::MIN`, `Op::Add`, `T::top`, or a unit variant such as `Sign::Neg`.
-    fn path(&mut self, path: &[Name], scope: &Scope, span: Range<usize>) -> (Ty, TokenStream) {
+    fn path(&mut self, path: &[Name], scope: &Scope, span: Range<usize>) -> (Ty, Code) {
         let rt = rt();
         match path {
             [single] => match scope.get(&single.text) {
@@ -429,7 +487,7 @@ impl<'a> Lowerer<'a> {
                         }
                         _ => quote!(#x),
                     };
-                    (ty.clone(), code)
+                    (ty.clone(), Code::new(code, Node::Var(single.text.clone())))
                 }
                 None if self.functions.contains_key(&single.text) => self.error_help(
                     span,
@@ -458,8 +516,8 @@ impl<'a> Lowerer<'a> {
                 let (tn, it) = (ty_name.text.as_str(), item.text.as_str());
                 match tn {
                     "int" => match it {
-                        "MIN" => (Ty::Int, quote!(i64::MIN)),
-                        "MAX" => (Ty::Int, quote!(i64::MAX)),
+                        "MIN" => (Ty::Int, Code::new(quote!(i64::MIN), Node::Int(i64::MIN))),
+                        "MAX" => (Ty::Int, Code::new(quote!(i64::MAX), Node::Int(i64::MAX))),
                         _ => self.error(
                             span,
                             format!("`int` has no constant `{it}`; it has `MIN` and `MAX`"),
@@ -469,7 +527,10 @@ impl<'a> Lowerer<'a> {
                     "Op" => match OPERATIONS.iter().find(|(_, v)| *v == it) {
                         Some(_) => {
                             let v = format_ident!("{}", it);
-                            (Ty::Op, quote!(#rt::Op::#v))
+                            (
+                                Ty::Op,
+                                Code::new(quote!(#rt::Op::#v), Node::Op(it.to_string())),
+                            )
                         }
                         None => {
                             let help = did_you_mean(it, OPERATIONS.iter().map(|(_, v)| *v))
@@ -497,30 +558,38 @@ impl<'a> Lowerer<'a> {
                         };
                         let rust = self.types.rust(&t);
                         match it {
-                            "top" => return (t, quote!(<#rust as #rt::Top>::top())),
-                            "bottom" => return (t, quote!(<#rust as #rt::Lattice>::bottom())),
+                            "top" => {
+                                let node = Node::Top(t.clone());
+                                return (t, Code::new(quote!(<#rust as #rt::Top>::top()), node));
+                            }
+                            "bottom" => {
+                                let node = Node::Bottom(t.clone());
+                                let rust = quote!(<#rust as #rt::Lattice>::bottom());
+                                return (t, Code::new(rust, node));
+                            }
                             _ => {}
                         }
+                        let element = Node::Element(t.clone(), it.to_string(), None);
                         match self.types.shape(id) {
                             Shape::Finite { variants, .. } if variants.iter().any(|v| v == it) => {
                                 let v = format_ident!("{}", it);
-                                (t, quote!(#rust::#v))
+                                (t, Code::new(quote!(#rust::#v), element))
                             }
                             Shape::Flat { .. } | Shape::Sum { .. }
                                 if it == "Bottom" || it == "Top" =>
                             {
                                 let v = format_ident!("{}", it);
-                                (t, quote!(#rust::#v))
+                                (t, Code::new(quote!(#rust::#v), element))
                             }
                             Shape::Constant if it == "Bottom" || it == "Top" => {
                                 let v = format_ident!("{}", it);
-                                (t, quote!(#rt::Flat::<i64>::#v))
+                                (t, Code::new(quote!(#rt::Flat::<i64>::#v), element))
                             }
                             Shape::Sum { summands }
                                 if summands.iter().any(|(v, p)| v == it && p.is_none()) =>
                             {
                                 let v = format_ident!("{}", it);
-                                (t, quote!(#rust::#v))
+                                (t, Code::new(quote!(#rust::#v), element))
                             }
                             shape => {
                                 let mut items = vec!["top", "bottom"];
@@ -559,11 +628,11 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn field(&mut self, base: &Expr, field: &Name, scope: &Scope) -> (Ty, TokenStream) {
-        let (bt, _) = self.expr(base, scope);
+    fn field(&mut self, base: &Expr, field: &Name, scope: &Scope) -> (Ty, Code) {
+        let (bt, base_code) = self.expr(base, scope);
         let Ty::Lat(id) = bt else {
             if bt.is_error() {
-                return (Ty::Error, quote!(::core::unreachable!()));
+                return (Ty::Error, Code::unreachable());
             }
             return self.error(
                 field.span.clone(),
@@ -576,7 +645,7 @@ impl<'a> Lowerer<'a> {
             Shape::Product { components } => components.clone(),
             _ => Vec::new(),
         };
-        let Some((_, ft)) = fields.iter().find(|(n, _)| *n == field.text) else {
+        let Some(index) = fields.iter().position(|(n, _)| *n == field.text) else {
             let known: Vec<String> = fields.iter().map(|(n, _)| format!("`{n}`")).collect();
             let help = if known.is_empty() {
                 format!("`{}` has no fields", self.types.name(&bt))
@@ -596,7 +665,11 @@ impl<'a> Lowerer<'a> {
         };
         let f = format_ident!("{}", field.text);
         let place = self.place(base, scope);
-        (ft.clone(), quote!(::core::clone::Clone::clone(&#place.#f)))
+        let node = Node::Field(base_code.boxed(), index);
+        (
+            fields[index].1.clone(),
+            Code::new(quote!(::core::clone::Clone::clone(&#place.#f)), node),
+        )
     }
 
     /// Rust naming the value of `e` without copying it where possible (a variable or a field of
@@ -619,7 +692,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn args(&mut self, args: &[Expr], scope: &Scope) -> Vec<(Ty, TokenStream, Range<usize>)> {
+    fn args(&mut self, args: &[Expr], scope: &Scope) -> Vec<(Ty, Code, Range<usize>)> {
         args.iter()
             .map(|a| {
                 let (t, c) = self.expr(a, scope);
@@ -631,7 +704,7 @@ impl<'a> Lowerer<'a> {
     fn check_args(
         &mut self,
         what: &str,
-        got: &[(Ty, TokenStream, Range<usize>)],
+        got: &[(Ty, Code, Range<usize>)],
         want: &[Ty],
         span: Range<usize>,
     ) -> bool {
@@ -655,10 +728,10 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `&(owned)` for a lattice argument passed by reference, the value otherwise.
-    fn pass(ty: &Ty, code: &TokenStream) -> TokenStream {
+    fn pass(ty: &Ty, code: &Code) -> TokenStream {
         match ty {
             Ty::Lat(_) => quote!(&(#code)),
-            _ => code.clone(),
+            _ => code.rust.clone(),
         }
     }
 
@@ -668,11 +741,11 @@ impl<'a> Lowerer<'a> {
         arms: &[super::ast::Arm],
         scope: &Scope,
         span: Range<usize>,
-    ) -> (Ty, TokenStream) {
+    ) -> (Ty, Code) {
         let rt = rt();
         let (st, sc) = self.expr(scrutinee, scope);
         if st.is_error() {
-            return (Ty::Error, quote!(::core::unreachable!()));
+            return (Ty::Error, Code::unreachable());
         }
         // The elements the scrutinee can be, for exhaustiveness: `None` for integers.
         let elements: Option<Vec<(String, Option<Ty>)>> = match &st {
@@ -762,9 +835,11 @@ impl<'a> Lowerer<'a> {
         let mut bad_pattern = false;
         let mut result_ty: Option<Ty> = None;
         let mut rust_arms = Vec::new();
+        let mut tree_arms = Vec::new();
         for arm in arms {
             let mut arm_scope = scope.clone();
             let mut pats = Vec::new();
+            let mut tree_pats = Vec::new();
             let mut binds = Vec::new();
             for pattern in &arm.patterns {
                 if wildcard {
@@ -781,6 +856,7 @@ impl<'a> Lowerer<'a> {
                     Pattern::Wildcard(_) => {
                         wildcard = true;
                         pats.push(quote!(_));
+                        tree_pats.push(tree::Pat::Wildcard);
                     }
                     Pattern::Int(v, s) => {
                         if elements.is_some() {
@@ -809,6 +885,7 @@ impl<'a> Lowerer<'a> {
                         }
                         seen_ints.push(i128::from(v));
                         pats.push(quote!(#v));
+                        tree_pats.push(tree::Pat::Int(v));
                     }
                     Pattern::Variant {
                         path,
@@ -906,9 +983,19 @@ impl<'a> Lowerer<'a> {
                                 arm_scope.bind_owned(&b.text, pt.clone());
                                 binds.push(x.clone());
                                 pats.push(quote!(#head(#x)));
+                                tree_pats.push(tree::Pat::Variant(
+                                    pvar.text.clone(),
+                                    Some(b.text.clone()),
+                                ));
                             }
-                            (Some(_), _) => pats.push(quote!(#head(_))),
-                            (None, _) => pats.push(quote!(#head)),
+                            (Some(_), _) => {
+                                pats.push(quote!(#head(_)));
+                                tree_pats.push(tree::Pat::Variant(pvar.text.clone(), None));
+                            }
+                            (None, _) => {
+                                pats.push(quote!(#head));
+                                tree_pats.push(tree::Pat::Variant(pvar.text.clone(), None));
+                            }
                         }
                     }
                 }
@@ -928,6 +1015,10 @@ impl<'a> Lowerer<'a> {
             }
             if !pats.is_empty() {
                 rust_arms.push(quote!(#(#pats)|* => { #(let _ = &#binds;)* #body }));
+                tree_arms.push(tree::Arm {
+                    patterns: tree_pats,
+                    body: body.node,
+                });
             }
         }
         if !wildcard && !bad_pattern {
@@ -957,9 +1048,10 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+        let node = Node::Match(sc.boxed(), tree_arms);
         (
             result_ty.unwrap_or(Ty::Error),
-            quote!(match #sc { #(#rust_arms,)* }),
+            Code::new(quote!(match #sc { #(#rust_arms,)* }), node),
         )
     }
 }

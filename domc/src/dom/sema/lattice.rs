@@ -330,10 +330,29 @@ impl Sema {
                 scope.bind(&p.text, t.clone());
             }
             let mut lower = self.lowerer(place);
-            let code = lower.body(&o.body, &scope, &result);
+            let (code, node) = lower.body(&o.body, &scope, &result);
             let errors = lower.into_errors();
             self.errors.extend(errors);
             let f = format_ident!("__{}_{}", l.name.text.to_lowercase(), op);
+            let fallback = match op {
+                "bottom" | "top" => Fallback::Fail,
+                "join" | "widen" => Fallback::Top(me.clone()),
+                "meet" | "narrow" => Fallback::Param(0),
+                "contains" => Fallback::Bool(true),
+                _ => Fallback::Bool(false),
+            };
+            self.record(
+                &f.to_string(),
+                place.describe(o.span.start),
+                o.params
+                    .iter()
+                    .zip(&params)
+                    .map(|(p, t)| (p.text.clone(), t.clone()))
+                    .collect(),
+                result.clone(),
+                node,
+                fallback,
+            );
             let ps: Vec<TokenStream> = o
                 .params
                 .iter()

@@ -7,6 +7,7 @@
 
 use super::ast::{self, Item, LatticeBody, Name, PolicyAst, Trigger};
 use super::lower::{Lowerer, Scope};
+use super::tree::{self, Fallback, Node};
 use super::types::{Shape, Ty, TypeTable, rust_ident};
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::model::{
@@ -38,6 +39,8 @@ pub struct Checked {
     pub externs: Option<TokenStream>,
     /// The analyses.
     pub analyses: Vec<AnalysisDecl>,
+    /// The checked program as data, for interpreters.
+    pub program: tree::Program,
 }
 
 /// A place in the sources, for diagnostics and provenance.
@@ -72,11 +75,32 @@ pub fn check(files: &[(Place, Vec<Item>)]) -> Result<Checked, Vec<Diagnostic>> {
     sema.collect(files);
     sema.resolve_declarations(files);
     sema.check_bodies(files);
-    if sema.errors.is_empty() {
-        Ok(sema.out)
-    } else {
-        Err(sema.errors)
+    if !sema.errors.is_empty() {
+        return Err(sema.errors);
     }
+    let mut out = sema.out;
+    let program = &mut out.program;
+    program.lattices = out.lattices.iter().map(|(d, _)| d.clone()).collect();
+    program.products = out
+        .products
+        .iter()
+        .map(|(d, direct, _)| (d.clone(), direct.as_ref().map(ToString::to_string)))
+        .collect();
+    program.contains = sema
+        .contains_fns
+        .iter()
+        .map(|(l, f)| (l.clone(), path_name(f)))
+        .collect();
+    program.types = sema.types;
+    Ok(out)
+}
+
+/// The last segment of a function's path: its name.
+pub(crate) fn path_name(path: &syn::Path) -> String {
+    path.segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default()
 }
 
 /// A named function the bodies may call.
@@ -475,6 +499,10 @@ impl Sema {
                             sig.name.text,
                             place.describe(sig.span.start)
                         );
+                        self.out
+                            .program
+                            .externs
+                            .push((sig.name.text.clone(), place.describe(sig.span.start)));
                         externs.push(quote!(#[doc = #doc] fn #name(#(#params),*) -> #result;));
                     }
                     Item::MeetExt(sig, body) => self.meet_ext(place, sig, body),
@@ -505,6 +533,28 @@ impl Sema {
         Lowerer::new(place.file, &self.types, &self.functions)
     }
 
+    /// Records a checked function's tree for interpreters.
+    fn record(
+        &mut self,
+        name: &str,
+        at: String,
+        params: Vec<(String, Ty)>,
+        result: Ty,
+        body: Node,
+        fallback: Fallback,
+    ) {
+        self.out.program.functions.insert(
+            name.to_string(),
+            tree::Function {
+                params,
+                result,
+                body,
+                fallback,
+                place: at,
+            },
+        );
+    }
+
     fn function(&mut self, place: &Place, sig: &ast::Signature, body: &ast::Expr) {
         let Some(f) = self.functions.get(&sig.name.text).cloned() else {
             return;
@@ -514,9 +564,17 @@ impl Sema {
             scope.bind(&n.text, t.clone());
         }
         let mut lower = self.lowerer(place);
-        let code = lower.body(body, &scope, &f.result);
+        let (code, node) = lower.body(body, &scope, &f.result);
         let errors = lower.into_errors();
         self.errors.extend(errors);
+        self.record(
+            &sig.name.text,
+            place.describe(sig.span.start),
+            named(sig, &f.params),
+            f.result.clone(),
+            node,
+            Fallback::Fail,
+        );
         let name = format_ident!("{}", sig.name.text);
         let params = params_tokens(&self.types, sig, &f.params);
         let result = self.types.rust(&f.result);
@@ -617,9 +675,17 @@ impl Sema {
         scope.bind(&sig.params[0].0.text, target.clone());
         scope.bind(&sig.params[1].0.text, source.clone());
         let mut lower = self.lowerer(place);
-        let code = lower.body(body, &scope, &target);
+        let (code, node) = lower.body(body, &scope, &target);
         let errors = lower.into_errors();
         self.errors.extend(errors);
+        self.record(
+            &sig.name.text,
+            place.describe(sig.span.start),
+            named(sig, &[target.clone(), source.clone()]),
+            target.clone(),
+            node,
+            Fallback::Param(0),
+        );
         let name = format_ident!("{}", sig.name.text);
         let (t, s) = (self.types.rust(&target), self.types.rust(&source));
         let (tn, sn) = (
@@ -684,6 +750,15 @@ fn rule_fn(r: &RuleFn<'_>) -> TokenStream {
             __absinthe_body(#(#names),*).unwrap_or_else(|| #fallback)
         }
     }
+}
+
+/// A signature's parameter names with their checked types.
+fn named(sig: &ast::Signature, types: &[Ty]) -> Vec<(String, Ty)> {
+    sig.params
+        .iter()
+        .zip(types)
+        .map(|((n, _), t)| (n.text.clone(), t.clone()))
+        .collect()
 }
 
 fn params_tokens(types: &TypeTable, sig: &ast::Signature, params: &[Ty]) -> Vec<TokenStream> {

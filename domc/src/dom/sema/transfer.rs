@@ -265,9 +265,21 @@ impl Sema {
             scope.bind(&n.text, ty.clone());
         }
         let mut lower = self.lowerer(place);
-        let code = lower.body(&t.body, &scope, &result);
+        let (code, node) = lower.body(&t.body, &scope, &result);
         let errors = lower.into_errors();
         self.errors.extend(errors);
+        let fallback = match &result {
+            Ty::Tuple(_) => Fallback::Operands(component),
+            _ => Fallback::Top(component_ty.clone()),
+        };
+        self.record(
+            &sig.name.text,
+            place.describe(sig.span.start),
+            named(sig, &params),
+            result.clone(),
+            node,
+            fallback,
+        );
         let name = format_ident!("{}", sig.name.text);
         let rust_params = params_tokens(&self.types, sig, &params);
         let names: Vec<_> = sig
