@@ -517,6 +517,47 @@ pub fn hosted_main<A: Analysis>() -> ExitCode {
     }
 }
 
+/// Which command of a `.dom` file's analyses to run.
+#[derive(Debug)]
+pub enum DomCommand<'a> {
+    /// `analyze --dom FILE`.
+    Analyze(&'a AnalyzeArgs),
+    /// `verify --dom FILE`.
+    Verify(&'a VerifyArgs),
+}
+
+/// `analyze --dom FILE` and `verify --dom FILE` in the default mode: the file is checked and its
+/// analyses are interpreted ([`crate::interp`]), with no Rust compiler involved.
+pub fn interpret(file: &Path, command: DomCommand<'_>) -> ExitCode {
+    use crate::interp::{Interp, Interpreted, load as load_file};
+    let compiled = match crate::dom::check(file) {
+        Ok(compiled) => compiled,
+        Err(failure) => {
+            eprint!("{failure}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let interp = match Interp::new(&compiled) {
+        Ok(interp) => interp,
+        Err(failure) => {
+            eprint!("{failure}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if interp.analyses().is_empty() {
+        eprintln!(
+            "{}: error: the file declares no analysis\n  = help: add one: `analysis name {{ domain P; }}`",
+            file.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    load_file(interp);
+    match command {
+        DomCommand::Analyze(args) => analyze(args, Interpreted(0)),
+        DomCommand::Verify(args) => verify(args, Interpreted(0)),
+    }
+}
+
 /// `analyze --analysis typing-env`: toy programs and core-IR modules only.
 fn analyze_typing(args: &AnalyzeArgs) -> ExitCode {
     if let Some(path) = args

@@ -16,7 +16,8 @@ use std::process::ExitCode;
 pub const ABSINTHE_CACHE: &str = "ABSINTHE_CACHE";
 
 /// The arguments of `absinthe analyze|verify …` to hand to the compiled binary: all of them but
-/// `--dom FILE` and `--absinthe-path DIR` (in either spelling, `--flag VALUE` or `--flag=VALUE`).
+/// `--compiled`, `--dom FILE` and `--absinthe-path DIR` (in either spelling, `--flag VALUE` or
+/// `--flag=VALUE`).
 pub fn forwarded_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
     let mut out = Vec::new();
     let mut args = args.into_iter();
@@ -24,6 +25,9 @@ pub fn forwarded_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsString>
         let text = arg.to_string_lossy();
         if text == "--dom" || text == "--absinthe-path" {
             args.next();
+            continue;
+        }
+        if text == "--compiled" {
             continue;
         }
         if text.starts_with("--dom=") || text.starts_with("--absinthe-path=") {

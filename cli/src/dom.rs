@@ -305,20 +305,31 @@ pub fn write_crate(krate: &StandaloneCrate, out: &Path) -> Result<Vec<PathBuf>, 
     Ok(written)
 }
 
-/// A standalone crate cannot implement `extern` declarations (they are the host crate's Rust),
-/// so a file that has any is refused, with a diagnostic at each.
-pub fn refuse_externs(compiled: &Compiled) -> Result<(), Failure> {
-    let mut diagnostics = Vec::new();
+/// The `extern fn` and `extern type` declarations of a compiled file and its imports: their
+/// files and places.
+pub fn extern_declarations(compiled: &Compiled) -> Vec<(usize, std::ops::Range<usize>)> {
+    let mut found = Vec::new();
     for (id, source) in compiled.sources.files().iter().enumerate() {
         let Ok(file) = syntax::parse(id, &source.text) else {
             continue;
         };
         for item in &file.items {
-            let span = match item {
-                Item::ExternType(name) => name.span.clone(),
-                Item::ExternFn(signature) => signature.span.clone(),
-                _ => continue,
-            };
+            match item {
+                Item::ExternType(name) => found.push((id, name.span.clone())),
+                Item::ExternFn(signature) => found.push((id, signature.span.clone())),
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+/// A standalone crate cannot implement `extern` declarations (they are the host crate's Rust),
+/// so a file that has any is refused, with a diagnostic at each.
+pub fn refuse_externs(compiled: &Compiled) -> Result<(), Failure> {
+    let mut diagnostics = Vec::new();
+    for (id, span) in extern_declarations(compiled) {
+        {
             diagnostics.push(
                 Diagnostic::new(
                     id,

@@ -22,13 +22,17 @@ enum Command {
     Analyze {
         #[command(flatten)]
         args: AnalyzeArgs,
-        /// Run the analyses of this `.dom` file instead of the built-in ones (compiled once into
-        /// a cache, then run; `--analysis` names one of the file's analyses).
+        /// Run the analyses of this `.dom` file instead of the built-in ones (interpreted at
+        /// once; `--analysis` names one of the file's analyses).
         #[arg(long, value_name = "FILE.dom")]
         dom: Option<PathBuf>,
-        /// With `--dom`: a checkout of absinthe for the compiled analyses to depend on
+        /// With `--dom`: compile the file's analyses (once, into a cache) and run the compiled
+        /// code instead of interpreting them.
+        #[arg(long, requires = "dom")]
+        compiled: bool,
+        /// With `--dom --compiled`: a checkout of absinthe for the compiled analyses to depend on
         /// [default: $ABSINTHE_PATH, else the checkout this executable sits in].
-        #[arg(long, value_name = "DIR", requires = "dom")]
+        #[arg(long, value_name = "DIR", requires = "compiled")]
         absinthe_path: Option<PathBuf>,
     },
     /// Check an analysis against concrete runs: every value a run computes must lie in what the
@@ -39,9 +43,13 @@ enum Command {
         /// Check an analysis of this `.dom` file instead of a built-in one (as `analyze --dom`).
         #[arg(long, value_name = "FILE.dom")]
         dom: Option<PathBuf>,
-        /// With `--dom`: a checkout of absinthe for the compiled analyses to depend on
+        /// With `--dom`: check the compiled analyses (built once, into a cache) instead of the
+        /// interpreted ones.
+        #[arg(long, requires = "dom")]
+        compiled: bool,
+        /// With `--dom --compiled`: a checkout of absinthe for the compiled analyses to depend on
         /// [default: $ABSINTHE_PATH, else the checkout this executable sits in].
-        #[arg(long, value_name = "DIR", requires = "dom")]
+        #[arg(long, value_name = "DIR", requires = "compiled")]
         absinthe_path: Option<PathBuf>,
     },
     /// Check a `.dom` file, or build it into a standalone crate.
@@ -80,14 +88,26 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Analyze {
             dom: Some(file),
+            compiled: true,
             absinthe_path,
             ..
         }
         | Command::Verify {
             dom: Some(file),
+            compiled: true,
             absinthe_path,
             ..
         } => hosted(&file, absinthe_path.as_deref()),
+        Command::Analyze {
+            dom: Some(file),
+            args,
+            ..
+        } => app::interpret(&file, app::DomCommand::Analyze(&args)),
+        Command::Verify {
+            dom: Some(file),
+            args,
+            ..
+        } => app::interpret(&file, app::DomCommand::Verify(&args)),
         Command::Analyze { args, .. } => app::analyze(&args, AnalysisName::Const),
         Command::Verify { args, .. } => app::verify(&args, AnalysisName::Interval),
         Command::Dom(DomCommand::Check { file }) => dom_check(&file),
@@ -136,8 +156,9 @@ fn dom_build(file: &Path, out: &Path, absinthe: Option<&Path>) -> ExitCode {
     }
 }
 
-/// `analyze --dom FILE` and `verify --dom FILE`: builds (or finds in the cache) the binary of the
-/// file's analyses and runs it with the same arguments, less `--dom` and `--absinthe-path`.
+/// `analyze --dom FILE --compiled` and `verify --dom FILE --compiled`: builds (or finds in the
+/// cache) the binary of the file's analyses and runs it with the same arguments, less `--dom`,
+/// `--compiled` and `--absinthe-path`.
 fn hosted(file: &Path, absinthe: Option<&Path>) -> ExitCode {
     let forwarded = compiled::forwarded_args(std::env::args_os().skip(1));
     match compiled::run(file, absinthe, &forwarded) {

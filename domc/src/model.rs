@@ -383,6 +383,22 @@ pub struct Component {
     pub value_domain: bool,
 }
 
+impl Component {
+    /// The component's type as blame messages name it: its tokens without spaces.
+    pub fn type_key(&self) -> String {
+        let ty = &self.ty;
+        quote::quote!(#ty).to_string().replace(' ', "")
+    }
+
+    /// The component's name as messages give it.
+    pub fn name(&self) -> String {
+        match &self.member {
+            syn::Member::Named(n) => n.to_string(),
+            syn::Member::Unnamed(x) => x.index.to_string(),
+        }
+    }
+}
+
 /// A directed reduction `target ← source`.
 #[derive(Clone, Debug)]
 pub struct Reduction {
@@ -496,6 +512,14 @@ pub fn op_symbols() -> String {
         .map(|(s, _)| format!("`{s}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The name of the function a path calls: its last segment.
+pub fn function_name(path: &syn::Path) -> String {
+    path.segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default()
 }
 
 /// Tokens naming the type of a component, for messages.

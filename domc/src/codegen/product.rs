@@ -404,10 +404,7 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
         })
         .collect();
 
-    let type_of = |i: usize| {
-        let ty = &decl.components[i].ty;
-        quote!(#ty).to_string().replace(' ', "")
-    };
+    let type_of = |i: usize| decl.components[i].type_key();
     let component_name = |i: usize| match &decl.components[i].member {
         syn::Member::Named(n) => n.to_string(),
         syn::Member::Unnamed(x) => x.index.to_string(),

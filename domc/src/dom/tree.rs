@@ -28,15 +28,19 @@ pub enum Node {
     Not(Box<Node>),
     /// `~x`.
     BitNot(Box<Node>),
-    /// `a op b`: `&&` and `||` short-circuit, `==` and `!=` compare any two values of one type,
-    /// the checked operators fail where the generated code's `checked_*` would.
+    /// `a op b` on `int`s and `bool`s: `&&` and `||` short-circuit, the checked operators fail
+    /// where the generated code's `checked_*` would (`==` and `!=` are [`Node::Equal`]).
     Binary(BinaryOp, Box<Node>, Box<Node>),
+    /// `a == b` on values of this type (lattices compare as their order says: every
+    /// representation of bottom is equal); `a != b` is `!(a == b)`.
+    Equal(Ty, Box<Node>, Box<Node>),
     /// `let x = value; body`.
     Let(String, Box<Node>, Box<Node>),
     /// `if c { t } else { f }`.
     If(Box<Node>, Box<Node>, Box<Node>),
-    /// `match scrutinee { arms }`: the first arm with a matching pattern.
-    Match(Box<Node>, Vec<Arm>),
+    /// `match scrutinee { arms }` on a scrutinee of this type: the first arm with a matching
+    /// pattern.
+    Match(Ty, Box<Node>, Vec<Arm>),
     /// The field (of a struct lattice) or component (of a product) at this index.
     Field(Box<Node>, usize),
     /// `Op::Add`: the variant's name.

@@ -101,7 +101,7 @@ impl<D: Lattice + Ord, const N: usize, C: JoinCost<D>> FiniteSum<D, N, C> {
     pub fn from_values(values: impl IntoIterator<Item = D>) -> Self {
         const { assert!(N > 0, "a FiniteSum needs room for at least one disjunct") };
         FiniteSum {
-            values: canonicalize::<D, N, C>(values.into_iter().collect()),
+            values: canonical_disjuncts::<D, C>(values.into_iter().collect(), N),
             cost: PhantomData,
         }
     }
@@ -122,8 +122,14 @@ impl<D: Lattice + Ord, const N: usize, C: JoinCost<D>> FiniteSum<D, N, C> {
     }
 }
 
-/// Sorts, drops bottoms, duplicates and subsumed elements, then merges down to `N` disjuncts.
-fn canonicalize<D: Lattice + Ord, const N: usize, C: JoinCost<D>>(mut values: Vec<D>) -> Vec<D> {
+/// The canonical form of a disjunction of at most `bound` disjuncts (the work of
+/// [`FiniteSum::from_values`], for a bound known only at run time, as an interpreter of `.dom`
+/// files has it): sorts, drops bottoms, duplicates and subsumed elements, then merges the
+/// cheapest pairs by `C` down to `bound` disjuncts.
+pub fn canonical_disjuncts<D: Lattice + Ord, C: JoinCost<D>>(
+    mut values: Vec<D>,
+    bound: usize,
+) -> Vec<D> {
     loop {
         values.retain(|x| !x.is_bottom());
         values.sort();
@@ -134,7 +140,7 @@ fn canonicalize<D: Lattice + Ord, const N: usize, C: JoinCost<D>>(mut values: Ve
             .collect();
         let mut keep = maximal.iter();
         values.retain(|_| *keep.next().expect("one flag per value"));
-        if values.len() <= N.max(1) {
+        if values.len() <= bound.max(1) {
             return values;
         }
         let mut best: Option<(u64, usize, usize)> = None;
@@ -198,26 +204,37 @@ impl<D: Lattice + Ord, const N: usize, C: JoinCost<D>> Lattice for FiniteSum<D, 
 impl<D: Lattice + Ord, const N: usize, C: JoinCost<D>> FiniteSum<D, N, C> {
     /// The widening described on [`FiniteSum`], with `widen` as `D`'s widening.
     fn widen_by(&self, newer: &Self, widen: impl Fn(&D, &D) -> D) -> Self {
-        if newer.leq(self) {
-            return self.clone();
+        FiniteSum {
+            values: widen_disjuncts::<D, C>(&self.values, &newer.values, N, widen),
+            cost: PhantomData,
         }
-        let joined = self.join(newer);
-        let matched = joined.values.len() == self.values.len()
-            && self
-                .values
-                .iter()
-                .zip(&joined.values)
-                .all(|(a, j)| a.leq(j));
-        if matched {
-            FiniteSum::from_values(
-                self.values
-                    .iter()
-                    .zip(&joined.values)
-                    .map(|(a, j)| widen(a, j)),
-            )
-        } else {
-            FiniteSum::single(widen(&self.hull(), &joined.hull()))
-        }
+    }
+}
+
+/// [`FiniteSum`]'s widening on canonical disjuncts of at most `bound` elements (see
+/// [`canonical_disjuncts`]), with `widen` as `D`'s widening: pointwise when the join keeps the
+/// older disjuncts apart, else one disjunct, the widened hulls.
+pub fn widen_disjuncts<D: Lattice + Ord, C: JoinCost<D>>(
+    older: &[D],
+    newer: &[D],
+    bound: usize,
+    widen: impl Fn(&D, &D) -> D,
+) -> Vec<D> {
+    if newer.iter().all(|x| older.iter().any(|y| x.leq(y))) {
+        return older.to_vec();
+    }
+    let joined = canonical_disjuncts::<D, C>(older.iter().chain(newer).cloned().collect(), bound);
+    let matched = joined.len() == older.len() && older.iter().zip(&joined).all(|(a, j)| a.leq(j));
+    if matched {
+        let widened = older
+            .iter()
+            .zip(&joined)
+            .map(|(a, j)| widen(a, j))
+            .collect();
+        canonical_disjuncts::<D, C>(widened, bound)
+    } else {
+        let hull = |xs: &[D]| xs.iter().fold(D::bottom(), |acc, x| acc.join(x));
+        canonical_disjuncts::<D, C>(vec![widen(&hull(older), &hull(&joined))], bound)
     }
 }
 

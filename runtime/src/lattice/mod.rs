@@ -214,7 +214,7 @@ mod sign;
 
 pub use congruence::Congruence;
 pub use dual::Dual;
-pub use finite_sum::{DefaultCost, FiniteSum, JoinCost};
+pub use finite_sum::{DefaultCost, FiniteSum, JoinCost, canonical_disjuncts, widen_disjuncts};
 pub use flat::Flat;
 pub use interval::Interval;
 pub use lift::Lift;

@@ -419,10 +419,11 @@ impl<'a> Lowerer<'a> {
                 if matches!(at, Ty::Tuple(_)) {
                     return self.error(span, "tuples cannot be compared".into(), "a tuple");
                 }
-                let code = if op == BinaryOp::Eq {
-                    quote!((#ac) == (#bc))
+                let equal = Node::Equal(at.clone(), ac.boxed(), bc.boxed());
+                let (code, node) = if op == BinaryOp::Eq {
+                    (quote!((#ac) == (#bc)), equal)
                 } else {
-                    quote!((#ac) != (#bc))
+                    (quote!((#ac) != (#bc)), Node::Not(Box::new(equal)))
                 };
                 (Ty::Bool, Code::new(code, node))
             }
@@ -1048,7 +1049,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        let node = Node::Match(sc.boxed(), tree_arms);
+        let node = Node::Match(st.clone(), sc.boxed(), tree_arms);
         (
             result_ty.unwrap_or(Ty::Error),
             Code::new(quote!(match #sc { #(#rust_arms,)* }), node),

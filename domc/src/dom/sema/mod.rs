@@ -89,18 +89,10 @@ pub fn check(files: &[(Place, Vec<Item>)]) -> Result<Checked, Vec<Diagnostic>> {
     program.contains = sema
         .contains_fns
         .iter()
-        .map(|(l, f)| (l.clone(), path_name(f)))
+        .map(|(l, f)| (l.clone(), model::function_name(f)))
         .collect();
     program.types = sema.types;
     Ok(out)
-}
-
-/// The last segment of a function's path: its name.
-pub(crate) fn path_name(path: &syn::Path) -> String {
-    path.segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default()
 }
 
 /// A named function the bodies may call.

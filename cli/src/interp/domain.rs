@@ -1,0 +1,474 @@
+//! A product of a `.dom` file as a value domain: transfer dispatch to the declared rules,
+//! reductions under the product's policy, blame for `verify`, and the kernel-term hooks — each as
+//! the generator writes them for the product (`absinthe_domc::codegen::product`).
+
+use super::Interp;
+use super::value::Val;
+use absinthe::behavior::{ArgKind, ParamId};
+use absinthe::lattice::{Flat, Interval};
+use absinthe::product::ReducePolicy;
+use absinthe::program::Op;
+use absinthe::value::ValueDomain;
+use absinthe_domc::dom::tree::{Shape, Ty};
+use absinthe_domc::model::{Policy, ProductDecl, Rule, RuleKind, function_name};
+
+/// The rule of component `i` for an operation: the one for `op` itself, else the catch-all.
+fn op_rule<'d>(
+    decl: &'d ProductDecl,
+    i: usize,
+    op: Op,
+    per_op: fn(&RuleKind) -> Option<String>,
+    any: &RuleKind,
+) -> Option<&'d Rule> {
+    let name = format!("{op:?}");
+    let mine = || decl.rules.iter().filter(move |r| r.component == i);
+    mine()
+        .find(|r| per_op(&r.kind).is_some_and(|o| o == name))
+        .or_else(|| mine().find(|r| r.kind == *any))
+}
+
+fn binary_op(kind: &RuleKind) -> Option<String> {
+    match kind {
+        RuleKind::Binary(op) => Some(op.to_string()),
+        _ => None,
+    }
+}
+
+fn assume_op(kind: &RuleKind) -> Option<String> {
+    match kind {
+        RuleKind::Assume(op) => Some(op.to_string()),
+        _ => None,
+    }
+}
+
+impl Interp {
+    /// The product declaration behind `t` (a product or its direct companion).
+    pub fn product_index(&self, t: &Ty) -> Option<usize> {
+        let Ty::Lat(id) = self.direct_product(t) else {
+            return None;
+        };
+        let name = self.program.types.name(&Ty::Lat(id));
+        self.program
+            .products
+            .iter()
+            .position(|(d, _)| d.name == name)
+    }
+
+    fn decl(&self, t: &Ty) -> &ProductDecl {
+        &self.program.products[self.product_index(t).unwrap_or(0)].0
+    }
+
+    /// The reduction policy of `t`: the declared one, `Never` for a direct product.
+    pub fn policy(&self, t: &Ty) -> ReducePolicy {
+        if self.is_direct(t) {
+            return ReducePolicy::Never;
+        }
+        self.declared_policy(t)
+    }
+
+    fn declared_policy(&self, t: &Ty) -> ReducePolicy {
+        match self.decl(t).policy {
+            Policy::Never => ReducePolicy::Never,
+            Policy::Once => ReducePolicy::Once,
+            Policy::Fixpoint(k) => ReducePolicy::Fixpoint(k),
+        }
+    }
+
+    fn is_direct(&self, t: &Ty) -> bool {
+        matches!(t, Ty::Lat(id) if matches!(self.program.types.shape(*id), Shape::Direct))
+    }
+
+    /// `ReducedProduct::reduce_with` on a copy of `value` (the identity for a product of one
+    /// component without reductions).
+    pub fn reduced(&self, t: &Ty, value: Val, policy: ReducePolicy) -> Val {
+        if self.single(t) {
+            return value;
+        }
+        if self.is_bottom(t, &value) {
+            return self.collapse(t);
+        }
+        let decl = self.decl(t);
+        let types = self.part_types(t);
+        let mut parts: Vec<Val> = value.parts().to_vec();
+        for _ in 0..policy.max_rounds() {
+            let mut round = false;
+            for r in &decl.reductions {
+                let f = function_name(&r.function);
+                let refined = self.call_op(&f, &[parts[r.target].clone(), parts[r.source].clone()]);
+                let tt = &types[r.target];
+                let met = self.meet(tt, &parts[r.target], &refined);
+                if !self.eq(tt, &parts[r.target], &met) {
+                    parts[r.target] = met;
+                    round = true;
+                }
+                if self.is_bottom(tt, &parts[r.target]) {
+                    return self.collapse(t);
+                }
+            }
+            if !round {
+                break;
+            }
+        }
+        Val::record(parts)
+    }
+
+    /// The components of `constant(c)`, before reduction.
+    fn literal_parts(&self, t: &Ty, c: i64) -> Val {
+        let decl = self.decl(t);
+        let types = self.part_types(t);
+        Val::record(
+            decl.components
+                .iter()
+                .enumerate()
+                .map(|(i, comp)| {
+                    let rule = decl
+                        .rules
+                        .iter()
+                        .find(|r| r.component == i && r.kind == RuleKind::Literal);
+                    match rule {
+                        Some(r) => self.call_op(&function_name(&r.function), &[Val::Int(c)]),
+                        None if comp.value_domain => self.runtime_constant(&types[i], c),
+                        None => self.top(&types[i]),
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// The components of `binary(op, a, b)`, before reduction; `kinds` are the operands' term
+    /// kinds when known (kernel terms).
+    fn binary_parts(&self, t: &Ty, op: Op, a: &Val, b: &Val, kinds: (ArgKind, ArgKind)) -> Val {
+        let decl = self.decl(t);
+        let types = self.part_types(t);
+        Val::record(
+            decl.components
+                .iter()
+                .enumerate()
+                .map(
+                    |(i, comp)| match op_rule(decl, i, op, binary_op, &RuleKind::AnyBinary) {
+                        Some(r) => {
+                            let mut args = Vec::with_capacity(5);
+                            if r.kind == RuleKind::AnyBinary {
+                                args.push(Val::Op(op));
+                            }
+                            args.push(a.clone());
+                            args.push(b.clone());
+                            if r.with_kinds {
+                                args.push(Val::Kind(kinds.0));
+                                args.push(Val::Kind(kinds.1));
+                            }
+                            self.call_op(&function_name(&r.function), &args)
+                        }
+                        None if comp.value_domain => {
+                            self.runtime_binary(&types[i], op, a.part(i), b.part(i))
+                        }
+                        None => self.top(&types[i]),
+                    },
+                )
+                .collect(),
+        )
+    }
+
+    /// `assume(op, a, b)` before reduction: every component refined by its rule, met with what
+    /// was known.
+    fn assume_parts(&self, t: &Ty, op: Op, a: &Val, b: &Val) -> (Val, Val) {
+        let decl = self.decl(t);
+        let types = self.part_types(t);
+        let (mut ra, mut rb) = (a.parts().to_vec(), b.parts().to_vec());
+        for (i, comp) in decl.components.iter().enumerate() {
+            let (x, y) = match op_rule(decl, i, op, assume_op, &RuleKind::AnyAssume) {
+                Some(r) => {
+                    let mut args = Vec::with_capacity(3);
+                    if r.kind == RuleKind::AnyAssume {
+                        args.push(Val::Op(op));
+                    }
+                    args.push(a.clone());
+                    args.push(b.clone());
+                    let refined = self.call_op(&function_name(&r.function), &args);
+                    (refined.part(0).clone(), refined.part(1).clone())
+                }
+                None if comp.value_domain => {
+                    self.runtime_assume(&types[i], op, a.part(i), b.part(i))
+                }
+                None => (a.part(i).clone(), b.part(i).clone()),
+            };
+            ra[i] = self.meet(&types[i], a.part(i), &x);
+            rb[i] = self.meet(&types[i], b.part(i), &y);
+        }
+        (Val::record(ra), Val::record(rb))
+    }
+
+    /// `ValueDomain::constant`.
+    pub fn constant(&self, t: &Ty, c: i64) -> Val {
+        let raw = self.literal_parts(t, c);
+        self.reduced(t, raw, self.policy(t))
+    }
+
+    /// `ValueDomain::binary`.
+    pub fn transfer(&self, t: &Ty, op: Op, a: &Val, b: &Val) -> Val {
+        if self.is_bottom(t, a) || self.is_bottom(t, b) {
+            return self.bottom(t);
+        }
+        let raw = self.binary_parts(t, op, a, b, (ArgKind::Other, ArgKind::Other));
+        self.reduced(t, raw, self.policy(t))
+    }
+
+    /// `ValueDomain::assume`.
+    pub fn assume(&self, t: &Ty, op: Op, a: &Val, b: &Val) -> (Val, Val) {
+        let (ra, rb) = self.assume_parts(t, op, a, b);
+        let policy = self.policy(t);
+        (self.reduced(t, ra, policy), self.reduced(t, rb, policy))
+    }
+
+    /// Whether the product has kernel-term hooks (rules on `cond`, `param`, `apply`,
+    /// `function`, or rules that read argument kinds); without them the trait's defaults apply.
+    pub fn has_hooks(&self, t: &Ty) -> bool {
+        self.decl(t)
+            .rules
+            .iter()
+            .any(|r| r.with_kinds || r.kind.is_kernel_hook())
+    }
+
+    /// `ValueDomain::term_binary` with hooks.
+    pub fn term_binary(&self, t: &Ty, op: Op, a: (&Val, ArgKind), b: (&Val, ArgKind)) -> Val {
+        let raw = self.binary_parts(t, op, a.0, b.0, (a.1, b.1));
+        self.reduced(t, raw, self.policy(t))
+    }
+
+    /// A kernel hook's value per component: the declared rule on `args`, else the component's
+    /// own hook (`uses builtin`), else `default`.
+    fn hook(
+        &self,
+        t: &Ty,
+        kind: RuleKind,
+        args: &[Val],
+        builtin: &dyn Fn(usize, &Ty) -> Val,
+        default: &dyn Fn(usize, &Ty) -> Val,
+    ) -> Val {
+        let decl = self.decl(t);
+        let types = self.part_types(t);
+        let raw = Val::record(
+            decl.components
+                .iter()
+                .enumerate()
+                .map(|(i, comp)| {
+                    match decl
+                        .rules
+                        .iter()
+                        .find(|r| r.component == i && r.kind == kind)
+                    {
+                        Some(r) => self.call_op(&function_name(&r.function), args),
+                        None if comp.value_domain => builtin(i, &types[i]),
+                        None => default(i, &types[i]),
+                    }
+                })
+                .collect(),
+        );
+        self.reduced(t, raw, self.policy(t))
+    }
+
+    /// `ValueDomain::term_cond` with hooks.
+    pub fn term_cond(&self, t: &Ty, p: &Val, a: &Val, b: &Val) -> Val {
+        let builtin = |i: usize, ct: &Ty| self.runtime_cond(ct, p.part(i), a.part(i), b.part(i));
+        let default = |i: usize, ct: &Ty| self.join(ct, a.part(i), b.part(i));
+        let args = [p.clone(), a.clone(), b.clone()];
+        self.hook(t, RuleKind::Cond, &args, &builtin, &default)
+    }
+
+    /// `ValueDomain::term_param` with hooks.
+    pub fn term_param(&self, t: &Ty, param: ParamId, bound: &Val) -> Val {
+        let same = |i: usize, _: &Ty| bound.part(i).clone();
+        let args = [Val::Param(param), bound.clone()];
+        self.hook(t, RuleKind::Param, &args, &same, &same)
+    }
+
+    /// `ValueDomain::term_apply` with hooks.
+    pub fn term_apply(&self, t: &Ty, operator: &Val, result: &Val) -> Val {
+        let same = |i: usize, _: &Ty| result.part(i).clone();
+        let args = [operator.clone(), result.clone()];
+        self.hook(t, RuleKind::Apply, &args, &same, &same)
+    }
+
+    /// `ValueDomain::term_function` with hooks.
+    pub fn term_function(&self, t: &Ty) -> Val {
+        let bottom = |_: usize, ct: &Ty| self.bottom(ct);
+        self.hook(t, RuleKind::Function, &[], &bottom, &bottom)
+    }
+
+    /// `ValueDomain::blame_binary`: the component whose rule excludes `v`, or the reduction.
+    pub fn blame_binary(&self, t: &Ty, op: Op, a: &Val, b: &Val, v: i64) -> Option<String> {
+        if self.is_direct(t) || self.is_bottom(t, a) || self.is_bottom(t, b) {
+            return None;
+        }
+        let raw = self.binary_parts(t, op, a, b, (ArgKind::Other, ArgKind::Other));
+        let decl = self.decl(t);
+        let types = self.part_types(t);
+        for (i, comp) in decl.components.iter().enumerate() {
+            if !self.contains(&types[i], raw.part(i), v) {
+                let rule = match op_rule(decl, i, op, binary_op, &RuleKind::AnyBinary) {
+                    Some(r) => r.origin.describe.clone(),
+                    None if comp.value_domain => {
+                        format!("the built-in transfer function of `{}`", comp.type_key())
+                    }
+                    None => format!("no rule (component `{}` is top)", comp.name()),
+                };
+                return Some(format!("component `{}`: {rule}", comp.name()));
+            }
+        }
+        self.blame_reduce(t, raw, v)
+    }
+
+    /// `ValueDomain::blame_constant`.
+    pub fn blame_constant(&self, t: &Ty, c: i64) -> Option<String> {
+        if self.is_direct(t) {
+            return None;
+        }
+        let raw = self.literal_parts(t, c);
+        let decl = self.decl(t);
+        let types = self.part_types(t);
+        for (i, comp) in decl.components.iter().enumerate() {
+            if !self.contains(&types[i], raw.part(i), c) {
+                let rule = match decl
+                    .rules
+                    .iter()
+                    .find(|r| r.component == i && r.kind == RuleKind::Literal)
+                {
+                    Some(r) => r.origin.describe.clone(),
+                    None if comp.value_domain => {
+                        format!("the built-in literal rule of `{}`", comp.type_key())
+                    }
+                    None => format!("no rule (component `{}` is top)", comp.name()),
+                };
+                return Some(format!("component `{}`: {rule}", comp.name()));
+            }
+        }
+        self.blame_reduce(t, raw, c)
+    }
+
+    /// `ValueDomain::blame_assume`.
+    pub fn blame_assume(
+        &self,
+        t: &Ty,
+        op: Op,
+        a: &Val,
+        b: &Val,
+        va: i64,
+        vb: i64,
+    ) -> Option<String> {
+        if self.is_direct(t) {
+            return None;
+        }
+        let (ra, rb) = self.assume_parts(t, op, a, b);
+        let decl = self.decl(t);
+        let types = self.part_types(t);
+        for (i, comp) in decl.components.iter().enumerate() {
+            if !self.contains(&types[i], ra.part(i), va)
+                || !self.contains(&types[i], rb.part(i), vb)
+            {
+                let rule = match op_rule(decl, i, op, assume_op, &RuleKind::AnyAssume) {
+                    Some(r) => r.origin.describe.clone(),
+                    None if comp.value_domain => {
+                        format!("the built-in branch refinement of `{}`", comp.type_key())
+                    }
+                    None => "no rule (not refined)".to_string(),
+                };
+                return Some(format!("component `{}`: {rule}", comp.name()));
+            }
+        }
+        self.blame_reduce(t, ra, va)
+            .or_else(|| self.blame_reduce(t, rb, vb))
+    }
+
+    /// The reduction that removes `v` from `value`, if one does.
+    fn blame_reduce(&self, t: &Ty, value: Val, v: i64) -> Option<String> {
+        let decl = self.decl(t);
+        if decl.reductions.is_empty() {
+            return None;
+        }
+        let types = self.part_types(t);
+        let mut parts: Vec<Val> = value.parts().to_vec();
+        for _ in 0..self.declared_policy(t).max_rounds() {
+            let mut round = false;
+            for r in &decl.reductions {
+                let f = function_name(&r.function);
+                let refined = self.call_op(&f, &[parts[r.target].clone(), parts[r.source].clone()]);
+                let tt = &types[r.target];
+                let met = self.meet(tt, &parts[r.target], &refined);
+                if !self.eq(tt, &parts[r.target], &met) {
+                    parts[r.target] = met;
+                    round = true;
+                }
+                if !self.contains(tt, &parts[r.target], v) {
+                    let target = decl.components[r.target].name();
+                    return Some(format!(
+                        "reduction into component `{target}`: {}",
+                        r.origin.describe
+                    ));
+                }
+            }
+            if !round {
+                break;
+            }
+        }
+        None
+    }
+
+    /// A built-in value domain's (`uses builtin`) literal.
+    fn runtime_constant(&self, t: &Ty, c: i64) -> Val {
+        match self.builtin_kind(t) {
+            Some(true) => Val::Interval(Interval::constant(c)),
+            Some(false) => Val::Constant(<Flat<i64> as ValueDomain>::constant(c)),
+            None => self.top(t),
+        }
+    }
+
+    /// A built-in value domain's transfer function.
+    pub fn runtime_binary(&self, t: &Ty, op: Op, a: &Val, b: &Val) -> Val {
+        match (a, b) {
+            (Val::Interval(x), Val::Interval(y)) => Val::Interval(Interval::binary(op, x, y)),
+            (Val::Constant(x), Val::Constant(y)) => {
+                Val::Constant(<Flat<i64> as ValueDomain>::binary(op, x, y))
+            }
+            _ => self.top(t),
+        }
+    }
+
+    /// A built-in value domain's branch refinement.
+    pub fn runtime_assume(&self, _t: &Ty, op: Op, a: &Val, b: &Val) -> (Val, Val) {
+        match (a, b) {
+            (Val::Interval(x), Val::Interval(y)) => {
+                let (p, q) = Interval::assume(op, x, y);
+                (Val::Interval(p), Val::Interval(q))
+            }
+            (Val::Constant(x), Val::Constant(y)) => {
+                let (p, q) = <Flat<i64> as ValueDomain>::assume(op, x, y);
+                (Val::Constant(p), Val::Constant(q))
+            }
+            _ => (a.clone(), b.clone()),
+        }
+    }
+
+    fn runtime_cond(&self, t: &Ty, p: &Val, a: &Val, b: &Val) -> Val {
+        match (p, a, b) {
+            (Val::Interval(p), Val::Interval(x), Val::Interval(y)) => {
+                Val::Interval(Interval::term_cond(p, x, y))
+            }
+            (Val::Constant(p), Val::Constant(x), Val::Constant(y)) => {
+                Val::Constant(<Flat<i64> as ValueDomain>::term_cond(p, x, y))
+            }
+            _ => self.join(t, a, b),
+        }
+    }
+
+    /// `Some(true)` for `Interval`, `Some(false)` for `Constant`, `None` otherwise.
+    fn builtin_kind(&self, t: &Ty) -> Option<bool> {
+        match t {
+            Ty::Lat(id) => match self.program.types.shape(*id) {
+                Shape::Interval => Some(true),
+                Shape::Constant => Some(false),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}

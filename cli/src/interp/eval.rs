@@ -1,0 +1,401 @@
+//! Evaluating checked bodies: the tree of every rule, reduction, helper and written-out lattice
+//! operation (`absinthe_domc::dom::tree`), with the semantics of the Rust the generator emits for
+//! it. A body fails (`None`) where that Rust's `?` leaves it: checked arithmetic that leaves
+//! `int`, or a helper `fn` that failed; the function's fallback then gives its result.
+
+use super::Interp;
+use super::value::{Val, Widen};
+use absinthe::__private::{
+    checked_lshr, checked_shl, checked_shr, overflows, wrapping_lshr, wrapping_shl, wrapping_shr,
+};
+use absinthe::behavior::{ArgKind, Names, ParamId, Steps};
+use absinthe::lattice::{Flat, Interval};
+use absinthe::program::Op;
+use absinthe::value::ValueDomain;
+use absinthe_domc::dom::tree::{BinaryOp, Fallback, Node, Pat, Shape, Ty};
+use std::rc::Rc;
+
+/// The names in scope, innermost last.
+type Env = Vec<(Rc<str>, Val)>;
+
+impl Interp {
+    /// Calls the function `name` (a rule, reduction, helper or written-out operation) on `args`:
+    /// its body's value, or its fallback when the body fails.
+    pub fn call_op(&self, name: &str, args: &[Val]) -> Val {
+        let Some(f) = self.program.functions.get(name) else {
+            return Val::Bool(false);
+        };
+        if let Some(v) = self.apply(name, args) {
+            return v;
+        }
+        match &f.fallback {
+            Fallback::Top(t) => self.top(t),
+            Fallback::Param(i) => args[*i].clone(),
+            Fallback::Operands(c) => {
+                let n = args.len();
+                let (a, b) = (&args[n - 2], &args[n - 1]);
+                Val::Tuple(vec![a.part(*c).clone(), b.part(*c).clone()].into())
+            }
+            Fallback::Bool(b) => Val::Bool(*b),
+            // Only `fn` helpers fail through, and their callers are bodies (see `apply`).
+            Fallback::Fail => Val::Bool(false),
+        }
+    }
+
+    /// The body of `name` on `args`, `None` when it fails.
+    fn apply(&self, name: &str, args: &[Val]) -> Option<Val> {
+        let f = self.program.functions.get(name)?;
+        let mut env: Env = f
+            .params
+            .iter()
+            .zip(args)
+            .map(|((n, _), v)| (self.name(n), v.clone()))
+            .collect();
+        self.eval(&f.body, &mut env)
+    }
+
+    fn name(&self, n: &str) -> Rc<str> {
+        Rc::from(n)
+    }
+
+    fn eval_all(&self, nodes: &[Node], env: &mut Env) -> Option<Vec<Val>> {
+        nodes.iter().map(|n| self.eval(n, env)).collect()
+    }
+
+    /// Evaluates `node` in `env`.
+    pub fn eval(&self, node: &Node, env: &mut Env) -> Option<Val> {
+        Some(match node {
+            Node::Int(v) => Val::Int(*v),
+            Node::Bool(b) => Val::Bool(*b),
+            Node::Var(x) => env
+                .iter()
+                .rev()
+                .find(|(n, _)| **n == **x)
+                .map(|(_, v)| v.clone())?,
+            Node::Tuple(parts) => Val::Tuple(self.eval_all(parts, env)?.into()),
+            Node::Neg(x) => Val::Int(self.eval(x, env)?.int().checked_neg()?),
+            Node::Not(x) => Val::Bool(!self.eval(x, env)?.bool()),
+            Node::BitNot(x) => Val::Int(!self.eval(x, env)?.int()),
+            Node::Binary(op, a, b) => return self.binary_op(*op, a, b, env),
+            Node::Equal(t, a, b) => {
+                let (a, b) = (self.eval(a, env)?, self.eval(b, env)?);
+                Val::Bool(self.eq(t, &a, &b))
+            }
+            Node::Let(x, value, body) => {
+                let v = self.eval(value, env)?;
+                env.push((self.name(x), v));
+                let result = self.eval(body, env);
+                env.pop();
+                return result;
+            }
+            Node::If(c, t, f) => {
+                return if self.eval(c, env)?.bool() {
+                    self.eval(t, env)
+                } else {
+                    self.eval(f, env)
+                };
+            }
+            Node::Match(t, scrutinee, arms) => {
+                let v = self.eval(scrutinee, env)?;
+                for arm in arms {
+                    for pattern in &arm.patterns {
+                        if let Some(bound) = self.matches(t, pattern, &v) {
+                            let pushed = bound.is_some();
+                            if let Some(b) = bound {
+                                env.push(b);
+                            }
+                            let result = self.eval(&arm.body, env);
+                            if pushed {
+                                env.pop();
+                            }
+                            return result;
+                        }
+                    }
+                }
+                return None;
+            }
+            Node::Field(base, i) => self.eval(base, env)?.part(*i).clone(),
+            Node::Op(name) => Val::Op(self.op(name)),
+            Node::Top(t) => self.top(t),
+            Node::Bottom(t) => self.bottom(t),
+            Node::Element(t, name, payload) => {
+                let payload = match payload {
+                    Some(p) => Some(self.eval(p, env)?),
+                    None => None,
+                };
+                self.element(t, name, payload)
+            }
+            Node::Struct(_, fields) => Val::record(self.eval_all(fields, env)?),
+            Node::Lattice(op, t, args) => {
+                let args = self.eval_all(args, env)?;
+                match op.as_str() {
+                    "join" => self.join(t, &args[0], &args[1]),
+                    "meet" => self.meet(t, &args[0], &args[1]),
+                    "widen" => self.widen(t, &args[0], &args[1], Widen::Plain),
+                    "narrow" => self.narrow(t, &args[0], &args[1]),
+                    "leq" => Val::Bool(self.leq(t, &args[0], &args[1])),
+                    "is_bottom" => Val::Bool(self.is_bottom(t, &args[0])),
+                    _ => Val::Bool(self.is_top(t, &args[0])),
+                }
+            }
+            Node::Builtin(name, args) => {
+                let args = self.eval_all(args, env)?;
+                self.builtin(name, &args)
+            }
+            Node::Call(name, args) => {
+                let args = self.eval_all(args, env)?;
+                self.apply(name, &args)?
+            }
+            Node::TypeFn(t, name, args) => {
+                let args = self.eval_all(args, env)?;
+                self.type_fn(t, name, &args)
+            }
+            Node::Unreachable => return None,
+        })
+    }
+
+    fn binary_op(&self, op: BinaryOp, a: &Node, b: &Node, env: &mut Env) -> Option<Val> {
+        match op {
+            BinaryOp::And => {
+                return Some(Val::Bool(
+                    self.eval(a, env)?.bool() && self.eval(b, env)?.bool(),
+                ));
+            }
+            BinaryOp::Or => {
+                return Some(Val::Bool(
+                    self.eval(a, env)?.bool() || self.eval(b, env)?.bool(),
+                ));
+            }
+            _ => {}
+        }
+        let (x, y) = (self.eval(a, env)?.int(), self.eval(b, env)?.int());
+        Some(match op {
+            BinaryOp::Lt => Val::Bool(x < y),
+            BinaryOp::Le => Val::Bool(x <= y),
+            BinaryOp::Gt => Val::Bool(x > y),
+            BinaryOp::Ge => Val::Bool(x >= y),
+            BinaryOp::Eq => Val::Bool(x == y),
+            BinaryOp::Ne => Val::Bool(x != y),
+            BinaryOp::Add => Val::Int(x.checked_add(y)?),
+            BinaryOp::Sub => Val::Int(x.checked_sub(y)?),
+            BinaryOp::Mul => Val::Int(x.checked_mul(y)?),
+            BinaryOp::Div => Val::Int(x.checked_div(y)?),
+            BinaryOp::Rem => Val::Int(x.checked_rem(y)?),
+            BinaryOp::WrapAdd => Val::Int(x.wrapping_add(y)),
+            BinaryOp::WrapSub => Val::Int(x.wrapping_sub(y)),
+            BinaryOp::WrapMul => Val::Int(x.wrapping_mul(y)),
+            BinaryOp::BitAnd => Val::Int(x & y),
+            BinaryOp::BitOr => Val::Int(x | y),
+            BinaryOp::BitXor => Val::Int(x ^ y),
+            BinaryOp::Shl => Val::Int(checked_shl(x, y)?),
+            BinaryOp::Shr => Val::Int(checked_shr(x, y)?),
+            BinaryOp::LShr => Val::Int(checked_lshr(x, y)?),
+            BinaryOp::WrapShl => Val::Int(wrapping_shl(x, y)),
+            BinaryOp::WrapShr => Val::Int(wrapping_shr(x, y)),
+            BinaryOp::WrapLShr => Val::Int(wrapping_lshr(x, y)),
+            BinaryOp::And | BinaryOp::Or => return None,
+        })
+    }
+
+    /// The operation whose `Op` variant is called `name`.
+    pub fn op(&self, name: &str) -> Op {
+        Op::ALL
+            .into_iter()
+            .find(|o| format!("{o:?}") == name)
+            .unwrap_or(Op::Add)
+    }
+
+    /// What `pattern` binds when it matches `v` (`Some(None)`: matches, binds nothing).
+    #[allow(clippy::option_option)]
+    fn matches(&self, t: &Ty, pattern: &Pat, v: &Val) -> Option<Option<(Rc<str>, Val)>> {
+        let bind = |name: &Option<String>, payload: Val| {
+            Some(name.as_ref().map(|n| (self.name(n), payload)))
+        };
+        match (pattern, v) {
+            (Pat::Wildcard, _) => Some(None),
+            (Pat::Int(x), Val::Int(y)) => (x == y).then_some(None),
+            (Pat::Variant(name, binder), Val::Op(op)) => {
+                (format!("{op:?}") == *name).then(|| bind(binder, Val::Int(0)).flatten())
+            }
+            (Pat::Variant(name, binder), Val::Kind(kind)) => match (name.as_str(), kind) {
+                ("Param", ArgKind::Param(p)) => bind(binder, Val::Param(*p)),
+                ("Const", ArgKind::Const(c)) => bind(binder, Val::Int(*c)),
+                ("Other", ArgKind::Other) => Some(None),
+                _ => None,
+            },
+            (Pat::Variant(name, binder), Val::Constant(c)) => match (name.as_str(), c) {
+                ("Bottom", Flat::Bottom) | ("Top", Flat::Top) => Some(None),
+                ("Value", Flat::Value(x)) => bind(binder, Val::Int(*x)),
+                _ => None,
+            },
+            (Pat::Variant(name, binder), Val::Enum(i, payload)) => {
+                let Val::Enum(index, _) = self.element(t, name, None) else {
+                    return None;
+                };
+                (index == *i).then(|| match payload {
+                    Some(p) => bind(binder, (**p).clone()).flatten(),
+                    None => None,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The element `name` of lattice `t`.
+    fn element(&self, t: &Ty, name: &str, payload: Option<Val>) -> Val {
+        let Ty::Lat(id) = t else {
+            return Val::Bool(false);
+        };
+        match self.program.types.shape(*id) {
+            Shape::Constant => match (name, payload) {
+                ("Value", Some(p)) => Val::Constant(Flat::Value(p.int())),
+                ("Bottom", _) => Val::Constant(Flat::Bottom),
+                _ => Val::Constant(Flat::Top),
+            },
+            Shape::Flat { .. } => match name {
+                "Bottom" => Val::Enum(0, None),
+                "Value" => Val::Enum(1, payload.map(Rc::new)),
+                _ => Val::Enum(2, None),
+            },
+            Shape::Finite { variants, .. } => {
+                Val::Enum(variants.iter().position(|v| v == name).unwrap_or(0), None)
+            }
+            Shape::Sum { summands } => {
+                let index = match name {
+                    "Bottom" => 0,
+                    "Top" => summands.len() + 1,
+                    _ => 1 + summands.iter().position(|(v, _)| v == name).unwrap_or(0),
+                };
+                Val::Enum(index, payload.map(Rc::new))
+            }
+            _ => Val::Bool(false),
+        }
+    }
+
+    fn builtin(&self, name: &str, args: &[Val]) -> Val {
+        let int = |i: usize| args[i].int();
+        let op = || match &args[0] {
+            Val::Op(o) => *o,
+            _ => Op::Add,
+        };
+        match name {
+            "min" => Val::Int(int(0).min(int(1))),
+            "max" => Val::Int(int(0).max(int(1))),
+            "eval" => Val::Int(op().eval(int(1), int(2)).unwrap_or(0)),
+            "traps" => Val::Bool(op().eval(int(1), int(2)).is_none()),
+            "overflows" => Val::Bool(overflows(op(), int(1), int(2))),
+            "is_comparison" => Val::Bool(op().is_comparison()),
+            "Thresholds::at_least" | "Thresholds::at_most" => {
+                let Val::Thresholds(t) = &args[0] else {
+                    return Val::Int(int(2));
+                };
+                let found = if name.ends_with("least") {
+                    t.at_least(int(1))
+                } else {
+                    t.at_most(int(1))
+                };
+                Val::Int(found.unwrap_or(int(2)))
+            }
+            _ => Val::Bool(false),
+        }
+    }
+
+    fn type_fn(&self, t: &Ty, name: &str, args: &[Val]) -> Val {
+        let Ty::Lat(id) = t else {
+            return Val::Bool(false);
+        };
+        let op = |i: usize| match &args[i] {
+            Val::Op(o) => *o,
+            _ => Op::Add,
+        };
+        let interval = |i: usize| match &args[i] {
+            Val::Interval(x) => *x,
+            _ => Interval::top(),
+        };
+        let param = |i: usize| match &args[i] {
+            Val::Param(p) => *p,
+            _ => ParamId(0),
+        };
+        let pair = |(a, b): (Val, Val)| Val::Tuple(vec![a, b].into());
+        match (self.program.types.shape(*id), name) {
+            (Shape::Interval, "new") => Val::Interval(Interval::new(args[0].int(), args[1].int())),
+            (Shape::Interval, "constant") => Val::Interval(Interval::constant(args[0].int())),
+            (Shape::Interval, "lo") => Val::Int(interval(0).lo().unwrap_or(i64::MAX)),
+            (Shape::Interval, "hi") => Val::Int(interval(0).hi().unwrap_or(i64::MIN)),
+            (Shape::Interval, "is_constant") => Val::Bool(interval(0).as_constant().is_some()),
+            (Shape::Interval, "contains") => Val::Bool(interval(0).contains(args[1].int())),
+            (Shape::Interval, "binary") => {
+                Val::Interval(Interval::binary(op(0), &interval(1), &interval(2)))
+            }
+            (Shape::Interval, "assume") => {
+                let (a, b) = Interval::assume(op(0), &interval(1), &interval(2));
+                pair((Val::Interval(a), Val::Interval(b)))
+            }
+            (Shape::Constant, "binary") => match (&args[1], &args[2]) {
+                (Val::Constant(a), Val::Constant(b)) => {
+                    Val::Constant(<Flat<i64> as ValueDomain>::binary(op(0), a, b))
+                }
+                _ => Val::Constant(Flat::Top),
+            },
+            (Shape::Names, "none") => Val::Names(Rc::new(Names::none())),
+            (Shape::Names, "all") => Val::Names(Rc::new(Names::all())),
+            (Shape::Names, "one") => Val::Names(Rc::new(Names::one(param(0)))),
+            (Shape::Names, "contains") => match &args[0] {
+                Val::Names(n) => Val::Bool(n.contains(param(1))),
+                _ => Val::Bool(false),
+            },
+            (Shape::Steps, "constant") => Val::Steps(Rc::new(Steps::constant(args[0].int()))),
+            (Shape::Steps, "offset") => Val::Steps(Rc::new(Steps::offset(param(0), args[1].int()))),
+            (Shape::FiniteSum { inner, n }, _) => self.finite_sum_fn(inner, *n, name, args),
+            _ => Val::Bool(false),
+        }
+    }
+
+    fn finite_sum_fn(&self, inner: &Ty, n: u64, name: &str, args: &[Val]) -> Val {
+        let op = || match &args[0] {
+            Val::Op(o) => *o,
+            _ => Op::Add,
+        };
+        match name {
+            "single" => self.canonical(inner, n, vec![args[0].clone()]),
+            "hull" => self
+                .values_of(&args[0])
+                .iter()
+                .fold(self.bottom(inner), |acc, x| self.join(inner, &acc, x)),
+            "meet_each" => {
+                let met = self
+                    .values_of(&args[0])
+                    .iter()
+                    .map(|v| self.meet(inner, v, &args[1]))
+                    .collect();
+                self.canonical(inner, n, met)
+            }
+            "binary" | "assume" => {
+                let (mut left, mut right) = (Vec::new(), Vec::new());
+                for x in self.values_of(&args[1]) {
+                    for y in self.values_of(&args[2]) {
+                        if name == "binary" {
+                            left.push(self.runtime_binary(inner, op(), &x, &y));
+                        } else {
+                            let (rx, ry) = self.runtime_assume(inner, op(), &x, &y);
+                            left.push(rx);
+                            right.push(ry);
+                        }
+                    }
+                }
+                if name == "binary" {
+                    self.canonical(inner, n, left)
+                } else {
+                    Val::Tuple(
+                        vec![
+                            self.canonical(inner, n, left),
+                            self.canonical(inner, n, right),
+                        ]
+                        .into(),
+                    )
+                }
+            }
+            _ => Val::Bool(false),
+        }
+    }
+}

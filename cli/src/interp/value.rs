@@ -1,0 +1,950 @@
+//! Values of the interpreter and the lattice operations of every `.dom` type on them, each the
+//! same as the code the generator writes for that type (`absinthe_domc::codegen`): the same
+//! order, the same treatment of bottoms, the same printing.
+
+use super::Interp;
+use absinthe::behavior::{ArgKind, Names, ParamId, Steps};
+use absinthe::lattice::{
+    DefaultCost, Flat, Interval, Lattice, Thresholds, Top, canonical_disjuncts, widen_disjuncts,
+};
+use absinthe::program::Op;
+use absinthe::value::Concrete;
+use absinthe_domc::dom::tree::{Shape, Ty};
+use std::fmt::{self, Write as _};
+use std::rc::Rc;
+
+/// A value of a `.dom` program. Lattice values do not carry their type: every operation is told
+/// it (the checker typed every expression).
+#[derive(Clone, Debug)]
+pub enum Val {
+    /// `int`.
+    Int(i64),
+    /// `bool`.
+    Bool(bool),
+    /// `Op`.
+    Op(Op),
+    /// `Param`.
+    Param(ParamId),
+    /// `ArgKind`.
+    Kind(ArgKind),
+    /// The third parameter of a written-out `widen(a, b, t)`.
+    Thresholds(Rc<Thresholds>),
+    /// `(a, b, …)`.
+    Tuple(Rc<[Val]>),
+    /// The runtime's `Interval`.
+    Interval(Interval),
+    /// The runtime's `Flat<i64>` (`Constant`).
+    Constant(Flat<i64>),
+    /// The runtime's `Names`.
+    Names(Rc<Names>),
+    /// The runtime's `Steps`.
+    Steps(Rc<Steps>),
+    /// A `FiniteSum<Interval, N>`: its canonical disjuncts.
+    Intervals(Rc<[Interval]>),
+    /// A `FiniteSum<Constant, N>`: its canonical disjuncts.
+    Constants(Rc<[Flat<i64>]>),
+    /// An element of a flat (`0` bottom, `1` a value, `2` top), finite (the element's index) or
+    /// sum lattice (`0` bottom, `1 + i` the `i`-th summand, then top), with its payload.
+    Enum(usize, Option<Rc<Val>>),
+    /// A struct lattice's fields or a product's components, in declaration order.
+    Record(Rc<[Val]>),
+}
+
+impl Val {
+    /// The integer (a checked program only asks where there is one).
+    pub fn int(&self) -> i64 {
+        match self {
+            Val::Int(v) => *v,
+            _ => 0,
+        }
+    }
+
+    /// The boolean.
+    pub fn bool(&self) -> bool {
+        matches!(self, Val::Bool(true))
+    }
+
+    /// The part at `i` of a record or tuple.
+    pub fn part(&self, i: usize) -> &Val {
+        match self {
+            Val::Record(parts) | Val::Tuple(parts) => &parts[i],
+            _ => self,
+        }
+    }
+
+    /// The parts of a record or tuple.
+    pub fn parts(&self) -> &[Val] {
+        match self {
+            Val::Record(parts) | Val::Tuple(parts) => parts,
+            _ => &[],
+        }
+    }
+
+    /// A record of `parts`.
+    pub fn record(parts: Vec<Val>) -> Val {
+        Val::Record(parts.into())
+    }
+}
+
+/// Which widening: the plain one, or the one with thresholds.
+#[derive(Clone, Copy, Debug)]
+pub enum Widen<'t> {
+    /// `Lattice::widen`.
+    Plain,
+    /// `Lattice::widen_with_thresholds`.
+    With(&'t Thresholds),
+}
+
+/// The binary lattice operations, so that field-wise code is written once.
+#[derive(Clone, Copy)]
+enum Binary<'t> {
+    Join,
+    Meet,
+    Widen(Widen<'t>),
+    Narrow,
+}
+
+impl Interp {
+    fn shape(&self, t: &Ty) -> &Shape {
+        match t {
+            Ty::Lat(id) => self.program.types.shape(*id),
+            _ => &Shape::Error,
+        }
+    }
+
+    /// The types of a struct's fields or a product's components.
+    pub fn part_types(&self, t: &Ty) -> Vec<Ty> {
+        match self.shape(t) {
+            Shape::Struct { fields, .. } => fields.iter().map(|(_, t)| t.clone()).collect(),
+            Shape::Product { components } => components.iter().map(|(_, t)| t.clone()).collect(),
+            Shape::Direct => self.part_types(&self.direct_product(t)),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The product a direct product is the companion of (itself otherwise).
+    pub fn direct_product(&self, t: &Ty) -> Ty {
+        match t {
+            Ty::Lat(id) => match self.direct_of.get(id) {
+                Some(&p) => Ty::Lat(p),
+                None => t.clone(),
+            },
+            _ => t.clone(),
+        }
+    }
+
+    fn fieldwise(&self, t: &Ty, a: &Val, b: &Val, op: Binary<'_>) -> Val {
+        let parts = self.part_types(t);
+        Val::record(
+            parts
+                .iter()
+                .enumerate()
+                .map(|(i, pt)| self.binary(pt, a.part(i), b.part(i), op))
+                .collect(),
+        )
+    }
+
+    fn binary(&self, t: &Ty, a: &Val, b: &Val, op: Binary<'_>) -> Val {
+        match op {
+            Binary::Join => self.join(t, a, b),
+            Binary::Meet => self.meet(t, a, b),
+            Binary::Widen(w) => self.widen(t, a, b, w),
+            Binary::Narrow => self.narrow(t, a, b),
+        }
+    }
+
+    /// Every component at bottom (a product's `__absinthe_collapse`).
+    pub fn collapse(&self, t: &Ty) -> Val {
+        Val::record(
+            self.part_types(t)
+                .iter()
+                .map(|pt| self.bottom(pt))
+                .collect(),
+        )
+    }
+
+    /// `Lattice::bottom`.
+    pub fn bottom(&self, t: &Ty) -> Val {
+        match self.shape(t) {
+            Shape::Interval => Val::Interval(Interval::bottom()),
+            Shape::Constant => Val::Constant(Flat::Bottom),
+            Shape::Names => Val::Names(Rc::new(Names::bottom())),
+            Shape::Steps => Val::Steps(Rc::new(Steps::bottom())),
+            Shape::FiniteSum { inner, .. } => self.disjuncts(inner, Vec::new()),
+            Shape::Flat { .. } | Shape::Sum { .. } => Val::Enum(0, None),
+            Shape::Finite { order, .. } => Val::Enum(order.bottom, None),
+            Shape::Struct { .. } => match self.written(t, "bottom") {
+                Some(f) => self.call_op(&f, &[]),
+                None => self.collapse(t),
+            },
+            Shape::Product { .. } | Shape::Direct => self.collapse(t),
+            _ => Val::Bool(false),
+        }
+    }
+
+    /// `Top::top`.
+    pub fn top(&self, t: &Ty) -> Val {
+        match self.shape(t) {
+            Shape::Interval => Val::Interval(Interval::top()),
+            Shape::Constant => Val::Constant(Flat::Top),
+            Shape::Names => Val::Names(Rc::new(Names::top())),
+            Shape::Steps => Val::Steps(Rc::new(Steps::top())),
+            Shape::FiniteSum { inner, n } => {
+                let top = self.top(inner);
+                self.canonical(inner, *n, vec![top])
+            }
+            Shape::Flat { .. } => Val::Enum(2, None),
+            Shape::Sum { summands } => Val::Enum(summands.len() + 1, None),
+            Shape::Finite { order, .. } => Val::Enum(order.top, None),
+            Shape::Struct { .. } => match self.written(t, "top") {
+                Some(f) => self.call_op(&f, &[]),
+                None => Val::record(self.part_types(t).iter().map(|pt| self.top(pt)).collect()),
+            },
+            Shape::Product { .. } | Shape::Direct => {
+                Val::record(self.part_types(t).iter().map(|pt| self.top(pt)).collect())
+            }
+            _ => Val::Bool(false),
+        }
+    }
+
+    /// `Lattice::is_bottom`.
+    pub fn is_bottom(&self, t: &Ty, v: &Val) -> bool {
+        match (self.shape(t), v) {
+            (Shape::Interval, Val::Interval(x)) => x.is_bottom(),
+            (Shape::Constant, Val::Constant(x)) => x.is_bottom(),
+            (Shape::Names, Val::Names(x)) => x.is_bottom(),
+            (Shape::Steps, Val::Steps(x)) => x.is_bottom(),
+            (Shape::FiniteSum { .. }, Val::Intervals(xs)) => xs.is_empty(),
+            (Shape::FiniteSum { .. }, Val::Constants(xs)) => xs.is_empty(),
+            (Shape::Flat { .. }, Val::Enum(i, _)) => *i == 0,
+            (Shape::Finite { order, .. }, Val::Enum(i, _)) => *i == order.bottom,
+            (Shape::Sum { summands }, Val::Enum(i, payload)) => {
+                *i == 0
+                    || match (payload, i.checked_sub(1).and_then(|k| summands.get(k))) {
+                        (Some(p), Some((_, Some(pt)))) => self.is_bottom(pt, p),
+                        _ => false,
+                    }
+            }
+            (Shape::Struct { .. }, _) => self.struct_is_bottom(t, v),
+            (Shape::Product { .. } | Shape::Direct, _) => self
+                .part_types(t)
+                .iter()
+                .enumerate()
+                .any(|(i, pt)| self.is_bottom(pt, v.part(i))),
+            _ => false,
+        }
+    }
+
+    fn struct_is_bottom(&self, t: &Ty, v: &Val) -> bool {
+        let info = self.pointwise(t);
+        let fields = self.part_types(t);
+        let lattice_bottoms = || {
+            fields
+                .iter()
+                .enumerate()
+                .filter(|(_, ft)| matches!(ft, Ty::Lat(_)))
+                .map(|(i, ft)| self.is_bottom(ft, v.part(i)))
+        };
+        let mut is_bottom = if info.smash {
+            lattice_bottoms().any(|b| b)
+        } else if info.values {
+            false
+        } else {
+            lattice_bottoms().all(|b| b)
+        };
+        let empty = || {
+            info.empty
+                .as_ref()
+                .is_some_and(|f| self.call_op(f, std::slice::from_ref(v)).bool())
+        };
+        if info.empty.is_some() {
+            is_bottom = is_bottom || empty();
+        }
+        if let Some(f) = &info.bottom {
+            let bottom = self.call_op(f, &[]);
+            let written = fields
+                .iter()
+                .enumerate()
+                .all(|(i, ft)| self.eq(ft, v.part(i), bottom.part(i)));
+            is_bottom = if info.values || info.smash {
+                is_bottom || written
+            } else if info.empty.is_some() {
+                empty() || written
+            } else {
+                written
+            };
+        }
+        is_bottom
+    }
+
+    /// `Top::is_top`.
+    pub fn is_top(&self, t: &Ty, v: &Val) -> bool {
+        match (self.shape(t), v) {
+            (Shape::Interval, Val::Interval(x)) => x.is_top(),
+            (Shape::Constant, Val::Constant(x)) => x.is_top(),
+            (Shape::Names, Val::Names(x)) => x.is_top(),
+            (Shape::Steps, Val::Steps(x)) => x.is_top(),
+            (Shape::FiniteSum { inner, .. }, _) => {
+                self.values_of(v).len() == 1 && self.is_top(inner, &self.values_of(v)[0])
+            }
+            (Shape::Flat { .. }, Val::Enum(i, _)) => *i == 2,
+            (Shape::Sum { summands }, Val::Enum(i, _)) => *i == summands.len() + 1,
+            (Shape::Finite { order, .. }, Val::Enum(i, _)) => *i == order.top,
+            (Shape::Struct { .. }, _) => {
+                let fields = self.part_types(t);
+                match self.written(t, "top") {
+                    Some(f) => {
+                        let top = self.call_op(&f, &[]);
+                        fields
+                            .iter()
+                            .enumerate()
+                            .all(|(i, ft)| self.eq(ft, v.part(i), top.part(i)))
+                    }
+                    None => fields
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, ft)| matches!(ft, Ty::Lat(_)))
+                        .all(|(i, ft)| self.is_top(ft, v.part(i))),
+                }
+            }
+            (Shape::Product { .. } | Shape::Direct, _) => self
+                .part_types(t)
+                .iter()
+                .enumerate()
+                .all(|(i, pt)| self.is_top(pt, v.part(i))),
+            _ => false,
+        }
+    }
+
+    /// Equality as the generated `PartialEq` says (for `int`, `bool`, `Op`, … plain equality).
+    pub fn eq(&self, t: &Ty, a: &Val, b: &Val) -> bool {
+        match (a, b) {
+            (Val::Int(x), Val::Int(y)) => return x == y,
+            (Val::Bool(x), Val::Bool(y)) => return x == y,
+            (Val::Op(x), Val::Op(y)) => return x == y,
+            (Val::Param(x), Val::Param(y)) => return x == y,
+            (Val::Kind(x), Val::Kind(y)) => return x == y,
+            _ => {}
+        }
+        match (self.shape(t), a, b) {
+            (Shape::Interval, Val::Interval(x), Val::Interval(y)) => x == y,
+            (Shape::Constant, Val::Constant(x), Val::Constant(y)) => x == y,
+            (Shape::Names, Val::Names(x), Val::Names(y)) => x == y,
+            (Shape::Steps, Val::Steps(x), Val::Steps(y)) => x == y,
+            (Shape::FiniteSum { .. }, Val::Intervals(x), Val::Intervals(y)) => x == y,
+            (Shape::FiniteSum { .. }, Val::Constants(x), Val::Constants(y)) => x == y,
+            (Shape::Flat { payload }, Val::Enum(i, x), Val::Enum(j, y)) => {
+                i == j
+                    && match (x, y) {
+                        (Some(x), Some(y)) => self.eq(payload, x, y),
+                        _ => true,
+                    }
+            }
+            (Shape::Finite { .. }, Val::Enum(i, _), Val::Enum(j, _)) => i == j,
+            (Shape::Sum { summands }, Val::Enum(i, x), Val::Enum(j, y)) => {
+                let (ab, bb) = (self.is_bottom(t, a), self.is_bottom(t, b));
+                if ab || bb {
+                    return ab == bb;
+                }
+                i == j
+                    && match (x, y, i.checked_sub(1).and_then(|k| summands.get(k))) {
+                        (Some(x), Some(y), Some((_, Some(pt)))) => self.eq(pt, x, y),
+                        _ => true,
+                    }
+            }
+            (Shape::Struct { .. }, _, _) => {
+                if self.pointwise(t).many_bottoms() {
+                    let (ab, bb) = (self.is_bottom(t, a), self.is_bottom(t, b));
+                    if ab || bb {
+                        return ab == bb;
+                    }
+                }
+                self.parts_eq(t, a, b)
+            }
+            (Shape::Product { .. } | Shape::Direct, _, _) => {
+                if !self.single(t) {
+                    let (ab, bb) = (self.is_bottom(t, a), self.is_bottom(t, b));
+                    if ab || bb {
+                        return ab == bb;
+                    }
+                }
+                self.parts_eq(t, a, b)
+            }
+            _ => false,
+        }
+    }
+
+    fn parts_eq(&self, t: &Ty, a: &Val, b: &Val) -> bool {
+        self.part_types(t)
+            .iter()
+            .enumerate()
+            .all(|(i, pt)| self.eq(pt, a.part(i), b.part(i)))
+    }
+
+    /// Whether `t` is a product of one component without reductions, whose operations need no
+    /// guards for bottom (the generator leaves them out).
+    pub fn single(&self, t: &Ty) -> bool {
+        let p = self.direct_product(t);
+        match self.product_index(&p) {
+            Some(i) => {
+                let decl = &self.program.products[i].0;
+                decl.components.len() == 1 && decl.reductions.is_empty()
+            }
+            None => false,
+        }
+    }
+
+    /// `Lattice::leq`.
+    pub fn leq(&self, t: &Ty, a: &Val, b: &Val) -> bool {
+        match (self.shape(t), a, b) {
+            (Shape::Interval, Val::Interval(x), Val::Interval(y)) => x.leq(y),
+            (Shape::Constant, Val::Constant(x), Val::Constant(y)) => x.leq(y),
+            (Shape::Names, Val::Names(x), Val::Names(y)) => x.leq(y),
+            (Shape::Steps, Val::Steps(x), Val::Steps(y)) => x.leq(y),
+            (Shape::FiniteSum { inner, .. }, _, _) => {
+                let ys = self.values_of(b);
+                self.values_of(a)
+                    .iter()
+                    .all(|x| ys.iter().any(|y| self.leq(inner, x, y)))
+            }
+            (Shape::Flat { .. }, Val::Enum(i, _), Val::Enum(j, _)) => {
+                *i == 0 || *j == 2 || self.eq(t, a, b)
+            }
+            (Shape::Finite { order, .. }, Val::Enum(i, _), Val::Enum(j, _)) => order.leq[*i][*j],
+            (Shape::Sum { summands }, Val::Enum(i, x), Val::Enum(j, y)) => {
+                if self.is_bottom(t, a) || *j == summands.len() + 1 {
+                    return true;
+                }
+                i == j
+                    && match (x, y, i.checked_sub(1).and_then(|k| summands.get(k))) {
+                        (Some(x), Some(y), Some((_, Some(pt)))) => self.leq(pt, x, y),
+                        (None, None, Some((_, None))) => true,
+                        _ => false,
+                    }
+            }
+            (Shape::Struct { .. }, _, _) => {
+                if self.pointwise(t).many_bottoms() {
+                    if self.is_bottom(t, a) {
+                        return true;
+                    }
+                    if self.is_bottom(t, b) {
+                        return false;
+                    }
+                }
+                match self.written(t, "leq") {
+                    Some(f) => self.call_op(&f, &[a.clone(), b.clone()]).bool(),
+                    None => self
+                        .part_types(t)
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, ft)| matches!(ft, Ty::Lat(_)))
+                        .all(|(i, ft)| self.leq(ft, a.part(i), b.part(i))),
+                }
+            }
+            (Shape::Product { .. } | Shape::Direct, _, _) => {
+                if !self.single(t) {
+                    if self.is_bottom(t, a) {
+                        return true;
+                    }
+                    if self.is_bottom(t, b) {
+                        return false;
+                    }
+                }
+                self.part_types(t)
+                    .iter()
+                    .enumerate()
+                    .all(|(i, pt)| self.leq(pt, a.part(i), b.part(i)))
+            }
+            _ => false,
+        }
+    }
+
+    /// `Lattice::join`.
+    pub fn join(&self, t: &Ty, a: &Val, b: &Val) -> Val {
+        match (self.shape(t), a, b) {
+            (Shape::Interval, Val::Interval(x), Val::Interval(y)) => Val::Interval(x.join(y)),
+            (Shape::Constant, Val::Constant(x), Val::Constant(y)) => Val::Constant(x.join(y)),
+            (Shape::Names, Val::Names(x), Val::Names(y)) => Val::Names(Rc::new(x.join(y))),
+            (Shape::Steps, Val::Steps(x), Val::Steps(y)) => Val::Steps(Rc::new(x.join(y))),
+            (Shape::FiniteSum { inner, n }, _, _) => {
+                let mut all = self.values_of(a);
+                all.extend(self.values_of(b));
+                self.canonical(inner, *n, all)
+            }
+            (Shape::Flat { .. }, Val::Enum(i, _), Val::Enum(j, _)) => {
+                if *i == 0 {
+                    b.clone()
+                } else if *j == 0 || self.eq(t, a, b) {
+                    a.clone()
+                } else {
+                    Val::Enum(2, None)
+                }
+            }
+            (Shape::Finite { order, .. }, Val::Enum(i, _), Val::Enum(j, _)) => {
+                Val::Enum(order.join[*i][*j], None)
+            }
+            (Shape::Sum { .. }, _, _) => self.sum_binary(t, a, b, Binary::Join),
+            (Shape::Struct { .. }, _, _) => {
+                if let Some(settled) = self.settle(t, a, b) {
+                    return settled;
+                }
+                match self.written(t, "join") {
+                    Some(f) => self.call_op(&f, &[a.clone(), b.clone()]),
+                    None => self.fieldwise(t, a, b, Binary::Join),
+                }
+            }
+            (Shape::Product { .. } | Shape::Direct, _, _) => {
+                if let Some(settled) = self.product_guard(t, a, b) {
+                    return settled;
+                }
+                self.fieldwise(t, a, b, Binary::Join)
+            }
+            _ => a.clone(),
+        }
+    }
+
+    /// `Lattice::meet`.
+    pub fn meet(&self, t: &Ty, a: &Val, b: &Val) -> Val {
+        match (self.shape(t), a, b) {
+            (Shape::Interval, Val::Interval(x), Val::Interval(y)) => Val::Interval(x.meet(y)),
+            (Shape::Constant, Val::Constant(x), Val::Constant(y)) => Val::Constant(x.meet(y)),
+            (Shape::Names, Val::Names(x), Val::Names(y)) => Val::Names(Rc::new(x.meet(y))),
+            (Shape::Steps, Val::Steps(x), Val::Steps(y)) => Val::Steps(Rc::new(x.meet(y))),
+            (Shape::FiniteSum { inner, n }, _, _) => {
+                let mut all = Vec::new();
+                for x in self.values_of(a) {
+                    for y in self.values_of(b) {
+                        all.push(self.meet(inner, &x, &y));
+                    }
+                }
+                self.canonical(inner, *n, all)
+            }
+            (Shape::Flat { .. }, Val::Enum(i, _), Val::Enum(j, _)) => {
+                if *i == 2 {
+                    b.clone()
+                } else if *j == 2 || self.eq(t, a, b) {
+                    a.clone()
+                } else {
+                    Val::Enum(0, None)
+                }
+            }
+            (Shape::Finite { order, .. }, Val::Enum(i, _), Val::Enum(j, _)) => {
+                Val::Enum(order.meet[*i][*j], None)
+            }
+            (Shape::Sum { summands }, Val::Enum(i, x), Val::Enum(j, y)) => {
+                if self.is_bottom(t, a) || self.is_bottom(t, b) {
+                    return Val::Enum(0, None);
+                }
+                let top = summands.len() + 1;
+                if *i == top {
+                    return b.clone();
+                }
+                if *j == top {
+                    return a.clone();
+                }
+                if i != j {
+                    return Val::Enum(0, None);
+                }
+                match (x, y, summands.get(i - 1)) {
+                    (Some(x), Some(y), Some((_, Some(pt)))) => {
+                        let m = self.meet(pt, x, y);
+                        if self.is_bottom(pt, &m) {
+                            Val::Enum(0, None)
+                        } else {
+                            Val::Enum(*i, Some(Rc::new(m)))
+                        }
+                    }
+                    _ => Val::Enum(*i, None),
+                }
+            }
+            (Shape::Struct { .. }, _, _) => {
+                let result = match self.written(t, "meet") {
+                    Some(f) => self.call_op(&f, &[a.clone(), b.clone()]),
+                    None => self.fieldwise(t, a, b, Binary::Meet),
+                };
+                self.canonical_bottom(t, result)
+            }
+            (Shape::Product { .. }, _, _) => {
+                let met = self.fieldwise(t, a, b, Binary::Meet);
+                let policy = self.policy(t);
+                self.reduced(t, met, policy)
+            }
+            (Shape::Direct, _, _) => {
+                let met = self.fieldwise(t, a, b, Binary::Meet);
+                if self.is_bottom(t, &met) {
+                    self.collapse(t)
+                } else {
+                    met
+                }
+            }
+            _ => a.clone(),
+        }
+    }
+
+    /// `Lattice::widen` or `Lattice::widen_with_thresholds`.
+    pub fn widen(&self, t: &Ty, a: &Val, b: &Val, w: Widen<'_>) -> Val {
+        let inner = |x: &Interval, y: &Interval| match w {
+            Widen::Plain => x.widen(y),
+            Widen::With(th) => x.widen_with_thresholds(y, th),
+        };
+        match (self.shape(t), a, b) {
+            (Shape::Interval, Val::Interval(x), Val::Interval(y)) => Val::Interval(inner(x, y)),
+            (Shape::Constant, Val::Constant(x), Val::Constant(y)) => Val::Constant(match w {
+                Widen::Plain => x.widen(y),
+                Widen::With(th) => x.widen_with_thresholds(y, th),
+            }),
+            (Shape::Names, Val::Names(x), Val::Names(y)) => Val::Names(Rc::new(match w {
+                Widen::Plain => x.widen(y),
+                Widen::With(th) => x.widen_with_thresholds(y, th),
+            })),
+            (Shape::Steps, Val::Steps(x), Val::Steps(y)) => Val::Steps(Rc::new(match w {
+                Widen::Plain => x.widen(y),
+                Widen::With(th) => x.widen_with_thresholds(y, th),
+            })),
+            (Shape::FiniteSum { n, .. }, Val::Intervals(x), Val::Intervals(y)) => Val::Intervals(
+                widen_disjuncts::<Interval, DefaultCost>(x, y, *n as usize, inner).into(),
+            ),
+            (Shape::FiniteSum { n, .. }, Val::Constants(x), Val::Constants(y)) => {
+                let flat = |p: &Flat<i64>, q: &Flat<i64>| match w {
+                    Widen::Plain => p.widen(q),
+                    Widen::With(th) => p.widen_with_thresholds(q, th),
+                };
+                Val::Constants(
+                    widen_disjuncts::<Flat<i64>, DefaultCost>(x, y, *n as usize, flat).into(),
+                )
+            }
+            // The trait's default: the join.
+            (Shape::Flat { .. } | Shape::Finite { .. }, _, _) => self.join(t, a, b),
+            (Shape::Sum { .. }, _, _) => self.sum_binary(t, a, b, Binary::Widen(w)),
+            (Shape::Struct { .. }, _, _) => self.struct_widen(t, a, b, w),
+            (Shape::Product { .. } | Shape::Direct, _, _) => {
+                if let Some(settled) = self.product_guard(t, a, b) {
+                    return settled;
+                }
+                self.fieldwise(t, a, b, Binary::Widen(w))
+            }
+            _ => a.clone(),
+        }
+    }
+
+    fn struct_widen(&self, t: &Ty, a: &Val, b: &Val, w: Widen<'_>) -> Val {
+        if let Some(settled) = self.settle(t, a, b) {
+            return settled;
+        }
+        let info = self.pointwise(t);
+        let with_thresholds = self.written(t, "widen_with_thresholds");
+        let plain = self.written(t, "widen");
+        let call_with = |f: &str, th: Thresholds| {
+            self.call_op(f, &[a.clone(), b.clone(), Val::Thresholds(Rc::new(th))])
+        };
+        match (w, with_thresholds, plain) {
+            (Widen::Plain, Some(f), _) => call_with(&f, Thresholds::none()),
+            (Widen::With(th), Some(f), _) => call_with(&f, th.clone()),
+            (_, None, Some(f)) => self.call_op(&f, &[a.clone(), b.clone()]),
+            (_, None, None) if info.values => self.join(t, a, b),
+            (_, None, None) => self.fieldwise(t, a, b, Binary::Widen(w)),
+        }
+    }
+
+    /// `Lattice::narrow`.
+    pub fn narrow(&self, t: &Ty, a: &Val, b: &Val) -> Val {
+        match (self.shape(t), a, b) {
+            (Shape::Interval, Val::Interval(x), Val::Interval(y)) => Val::Interval(x.narrow(y)),
+            (Shape::Constant, Val::Constant(x), Val::Constant(y)) => Val::Constant(x.narrow(y)),
+            (Shape::Names, Val::Names(x), Val::Names(y)) => Val::Names(Rc::new(x.narrow(y))),
+            (Shape::Steps, Val::Steps(x), Val::Steps(y)) => Val::Steps(Rc::new(x.narrow(y))),
+            (Shape::Sum { summands }, Val::Enum(i, x), Val::Enum(j, y)) => {
+                if self.is_bottom(t, b) {
+                    return Val::Enum(0, None);
+                }
+                if i != j || *i == 0 || *i == summands.len() + 1 {
+                    return a.clone();
+                }
+                match (x, y, summands.get(i - 1)) {
+                    (Some(x), Some(y), Some((_, Some(pt)))) => {
+                        Val::Enum(*i, Some(Rc::new(self.narrow(pt, x, y))))
+                    }
+                    _ => Val::Enum(*i, None),
+                }
+            }
+            (Shape::Struct { .. }, _, _) => {
+                let result = match self.written(t, "narrow") {
+                    Some(f) => self.call_op(&f, &[a.clone(), b.clone()]),
+                    None if self.pointwise(t).values => self.meet(t, a, b),
+                    None => self.fieldwise(t, a, b, Binary::Narrow),
+                };
+                self.canonical_bottom(t, result)
+            }
+            (Shape::Product { .. } | Shape::Direct, _, _) => {
+                if self.is_bottom(t, a) || self.is_bottom(t, b) {
+                    return self.bottom(t);
+                }
+                self.fieldwise(t, a, b, Binary::Narrow)
+            }
+            // The trait's default (flat, finite, `FiniteSum`): the older value.
+            _ => a.clone(),
+        }
+    }
+
+    /// A sum's join or widening: settled bottoms, the same summand combined, else top.
+    fn sum_binary(&self, t: &Ty, a: &Val, b: &Val, op: Binary<'_>) -> Val {
+        let Shape::Sum { summands } = self.shape(t) else {
+            return a.clone();
+        };
+        if self.is_bottom(t, a) {
+            return b.clone();
+        }
+        if self.is_bottom(t, b) {
+            return a.clone();
+        }
+        let top = Val::Enum(summands.len() + 1, None);
+        match (a, b) {
+            (Val::Enum(i, x), Val::Enum(j, y)) if i == j && *i != 0 && *i <= summands.len() => {
+                match (x, y, &summands[i - 1]) {
+                    (Some(x), Some(y), (_, Some(pt))) => {
+                        Val::Enum(*i, Some(Rc::new(self.binary(pt, x, y, op))))
+                    }
+                    _ => Val::Enum(*i, None),
+                }
+            }
+            _ => top,
+        }
+    }
+
+    /// A struct with several representations of bottom settles them before combining.
+    fn settle(&self, t: &Ty, a: &Val, b: &Val) -> Option<Val> {
+        if !self.pointwise(t).many_bottoms() {
+            return None;
+        }
+        if self.is_bottom(t, a) {
+            return Some(b.clone());
+        }
+        if self.is_bottom(t, b) {
+            return Some(a.clone());
+        }
+        None
+    }
+
+    fn canonical_bottom(&self, t: &Ty, result: Val) -> Val {
+        if self.pointwise(t).many_bottoms() && self.is_bottom(t, &result) {
+            self.bottom(t)
+        } else {
+            result
+        }
+    }
+
+    /// A product's join and widening start by settling bottoms (but for a single component).
+    fn product_guard(&self, t: &Ty, a: &Val, b: &Val) -> Option<Val> {
+        if self.single(t) {
+            return None;
+        }
+        if self.is_bottom(t, a) {
+            return Some(b.clone());
+        }
+        if self.is_bottom(t, b) {
+            return Some(a.clone());
+        }
+        None
+    }
+
+    /// The disjuncts of a `FiniteSum` as values of its inner lattice.
+    pub fn values_of(&self, v: &Val) -> Vec<Val> {
+        match v {
+            Val::Intervals(xs) => xs.iter().map(|x| Val::Interval(*x)).collect(),
+            Val::Constants(xs) => xs.iter().map(|x| Val::Constant(x.clone())).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `FiniteSum::from_values` with the bound `n`.
+    pub fn canonical(&self, inner: &Ty, n: u64, values: Vec<Val>) -> Val {
+        let n = n as usize;
+        match self.shape(inner) {
+            Shape::Constant => {
+                let xs: Vec<Flat<i64>> = values
+                    .into_iter()
+                    .filter_map(|v| match v {
+                        Val::Constant(x) => Some(x),
+                        _ => None,
+                    })
+                    .collect();
+                Val::Constants(canonical_disjuncts::<Flat<i64>, DefaultCost>(xs, n).into())
+            }
+            _ => {
+                let xs: Vec<Interval> = values
+                    .into_iter()
+                    .filter_map(|v| match v {
+                        Val::Interval(x) => Some(x),
+                        _ => None,
+                    })
+                    .collect();
+                Val::Intervals(canonical_disjuncts::<Interval, DefaultCost>(xs, n).into())
+            }
+        }
+    }
+
+    fn disjuncts(&self, inner: &Ty, values: Vec<Val>) -> Val {
+        self.canonical(inner, 1, values)
+    }
+
+    /// `Concrete::contains`.
+    pub fn contains(&self, t: &Ty, v: &Val, x: i64) -> bool {
+        match (self.shape(t), v) {
+            (Shape::Interval, Val::Interval(i)) => i.contains(x),
+            (Shape::Constant, Val::Constant(c)) => c.contains(x),
+            (Shape::Names, Val::Names(n)) => Concrete::contains(&**n, x),
+            (Shape::Steps, Val::Steps(s)) => Concrete::contains(&**s, x),
+            (Shape::FiniteSum { inner, .. }, _) => {
+                self.values_of(v).iter().any(|d| self.contains(inner, d, x))
+            }
+            (
+                Shape::Flat { .. }
+                | Shape::Finite { .. }
+                | Shape::Sum { .. }
+                | Shape::Struct { .. },
+                _,
+            ) => {
+                if let Some(f) = self.contains_fn(t) {
+                    return self.call_op(&f, &[v.clone(), Val::Int(x)]).bool();
+                }
+                match (self.shape(t), v) {
+                    (Shape::Flat { payload: Ty::Int }, Val::Enum(i, p)) => match i {
+                        0 => false,
+                        1 => p.as_ref().is_some_and(|p| p.int() == x),
+                        _ => true,
+                    },
+                    _ => !self.is_bottom(t, v),
+                }
+            }
+            (Shape::Product { .. } | Shape::Direct, _) => self
+                .part_types(t)
+                .iter()
+                .enumerate()
+                .all(|(i, pt)| self.contains(pt, v.part(i), x)),
+            _ => true,
+        }
+    }
+
+    /// `Concrete::as_constant`.
+    pub fn as_constant(&self, t: &Ty, v: &Val) -> Option<i64> {
+        match (self.shape(t), v) {
+            (Shape::Interval, Val::Interval(i)) => i.as_constant(),
+            (Shape::Constant, Val::Constant(c)) => Concrete::as_constant(c),
+            (Shape::Names, Val::Names(n)) => Concrete::as_constant(&**n),
+            (Shape::Steps, Val::Steps(s)) => Concrete::as_constant(&**s),
+            (Shape::FiniteSum { inner, .. }, _) => match self.values_of(v).as_slice() {
+                [only] => self.as_constant(inner, only),
+                _ => None,
+            },
+            (Shape::Flat { payload: Ty::Int }, Val::Enum(1, Some(p)))
+                if self.contains_fn(t).is_none() =>
+            {
+                Some(p.int())
+            }
+            (Shape::Product { .. } | Shape::Direct, _) => self
+                .part_types(t)
+                .iter()
+                .enumerate()
+                .find_map(|(i, pt)| self.as_constant(pt, v.part(i))),
+            _ => None,
+        }
+    }
+
+    /// `Display`, into `out`.
+    pub fn show(&self, t: &Ty, v: &Val, out: &mut String) {
+        let _ = self.write(t, v, out);
+    }
+
+    fn write(&self, t: &Ty, v: &Val, out: &mut String) -> fmt::Result {
+        match v {
+            Val::Int(x) => return write!(out, "{x}"),
+            Val::Bool(x) => return write!(out, "{x}"),
+            _ => {}
+        }
+        match (self.shape(t), v) {
+            (Shape::Interval, Val::Interval(x)) => write!(out, "{x}"),
+            (Shape::Constant, Val::Constant(x)) => write!(out, "{x}"),
+            (Shape::Names, Val::Names(x)) => write!(out, "{x}"),
+            (Shape::Steps, Val::Steps(x)) => write!(out, "{x}"),
+            (Shape::FiniteSum { inner, .. }, _) => {
+                let values = self.values_of(v);
+                if values.is_empty() {
+                    return out.write_str("⊥");
+                }
+                for (i, x) in values.iter().enumerate() {
+                    if i > 0 {
+                        out.write_str(" ∨ ")?;
+                    }
+                    self.write(inner, x, out)?;
+                }
+                Ok(())
+            }
+            (Shape::Flat { payload }, Val::Enum(i, p)) => match (i, p) {
+                (0, _) => out.write_str("⊥"),
+                (1, Some(p)) => self.write(payload, p, out),
+                _ => out.write_str("⊤"),
+            },
+            (Shape::Finite { variants, order }, Val::Enum(i, _)) => {
+                if *i == order.bottom {
+                    out.write_str("⊥")
+                } else if *i == order.top {
+                    out.write_str("⊤")
+                } else {
+                    out.write_str(&variants[*i])
+                }
+            }
+            (Shape::Sum { summands }, Val::Enum(i, p)) => {
+                if self.is_bottom(t, v) {
+                    return out.write_str("⊥");
+                }
+                match (i.checked_sub(1).and_then(|k| summands.get(k)), p) {
+                    (Some((name, Some(pt))), Some(p)) => {
+                        write!(out, "{name}(")?;
+                        self.write(pt, p, out)?;
+                        out.write_str(")")
+                    }
+                    (Some((name, _)), _) => out.write_str(name),
+                    (None, _) => out.write_str("⊤"),
+                }
+            }
+            (Shape::Struct { fields, .. }, _) => {
+                if self.is_bottom(t, v) {
+                    return out.write_str("⊥");
+                }
+                if self.is_top(t, v) {
+                    return out.write_str("⊤");
+                }
+                self.write_fields(fields, v, out)
+            }
+            (Shape::Product { .. } | Shape::Direct, _) => {
+                if self.is_bottom(t, v) {
+                    return out.write_str("⊥");
+                }
+                if self.is_top(t, v) {
+                    return out.write_str("⊤");
+                }
+                let p = self.direct_product(t);
+                let Shape::Product { components } = self.shape(&p) else {
+                    return Ok(());
+                };
+                match components.as_slice() {
+                    [(_, only)] => self.write(only, v.part(0), out),
+                    _ => self.write_fields(components, v, out),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn write_fields(&self, fields: &[(String, Ty)], v: &Val, out: &mut String) -> fmt::Result {
+        out.write_str("{")?;
+        for (i, (name, ft)) in fields.iter().enumerate() {
+            if i > 0 {
+                out.write_str(", ")?;
+            }
+            write!(out, "{name}: ")?;
+            self.write(ft, v.part(i), out)?;
+        }
+        out.write_str("}")
+    }
+}
