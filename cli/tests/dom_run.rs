@@ -1,10 +1,11 @@
-//! A `.dom` file run from the command line with no Rust written: a new author's parity × sign
-//! domain with two reductions, written in a directory of its own, analyzed and verified on a
-//! program with a loop (`analyze --dom`, `verify --dom`), then with an off-by-one planted in one
-//! rule, which `verify` names by its `.dom` line. And the compiled analyses print exactly what
-//! the built-in ones compiled from the same file print.
+//! A `.dom` file run from the command line with no Rust written, in both modes (interpreted, the
+//! default, and `--compiled`): a new author's parity × sign domain with two reductions, written
+//! in a directory of its own, analyzed and verified on a program with a loop (`analyze --dom`,
+//! `verify --dom`), then with an off-by-one planted in one rule, which `verify` names by its
+//! `.dom` line. And the file's analyses, interpreted or compiled, print exactly what the built-in
+//! ones compiled from the same file print.
 //!
-//! The analyses are compiled into a cache under this workspace's target directory, shared by the
+//! Compiled analyses go into a cache under this workspace's target directory, shared by the
 //! tests (the first build compiles absinthe in the release profile: a few minutes on 2 cores).
 
 mod common;
@@ -100,9 +101,24 @@ fn author(name: &str, dom: &str) -> PathBuf {
     dir
 }
 
+/// The two modes: interpreted (no flag) and compiled.
+const MODES: [&[&str]; 2] = [&[], &["--compiled"]];
+
+/// `args` then the mode's flags.
+fn with_mode<'a>(args: &[&'a str], mode: &[&'a str]) -> Vec<&'a str> {
+    args.iter().chain(mode).copied().collect()
+}
+
 #[test]
 fn a_new_domain_is_analyzed_and_verified_then_a_planted_bug_is_named_by_its_line() {
+    for mode in MODES {
+        new_domain_in_mode(mode);
+    }
+}
+
+fn new_domain_in_mode(mode: &[&str]) {
     let dir = author("dom-run-author", PARITY_SIGN);
+    let absinthe = |dir: &std::path::Path, args: &[&str]| absinthe(dir, &with_mode(args, mode));
     let (code, stdout, stderr) = absinthe(&dir, &["analyze", "loop.air", "--dom", "ps.dom"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.starts_with("# analysis: parity_sign\n"), "{stdout}");
@@ -137,32 +153,34 @@ fn a_new_domain_is_analyzed_and_verified_then_a_planted_bug_is_named_by_its_line
         + 1;
     assert!(
         stdout.contains(&format!("`transfer sign_literal` at ps.dom:{line}:1")),
-        "{stdout}"
+        "{mode:?}: {stdout}"
     );
 }
 
 #[test]
-fn compiled_analyses_print_what_the_built_in_ones_print() {
+fn interpreted_and_compiled_analyses_print_what_the_built_in_ones_print() {
     let signs = workspace().join("dsl-examples/dom/signs.dom");
     let signs = signs.display().to_string();
-    for program in [
+    for (program, mode, format) in [
         "dsl-examples/test_data/reduction.air",
         "ir/test_data/calls.air",
-    ] {
-        for format in ["text", "json"] {
-            let (code, hosted, stderr) = absinthe(
-                &workspace(),
-                &[
-                    "analyze",
-                    program,
-                    "--dom",
-                    &signs,
-                    "--analysis",
-                    "signs",
-                    "--format",
-                    format,
-                ],
-            );
+    ]
+    .into_iter()
+    .flat_map(|p| MODES.map(|m| (p, m)))
+    .flat_map(|(p, m)| ["text", "json"].map(|f| (p, m, f)))
+    {
+        {
+            let args = [
+                "analyze",
+                program,
+                "--dom",
+                &signs,
+                "--analysis",
+                "signs",
+                "--format",
+                format,
+            ];
+            let (code, hosted, stderr) = absinthe(&workspace(), &with_mode(&args, mode));
             assert_eq!(code, 0, "{hosted}{stderr}");
             let (code, built_in, stderr) = absinthe(
                 &workspace(),
@@ -177,25 +195,33 @@ fn compiled_analyses_print_what_the_built_in_ones_print() {
             );
             assert_eq!(code, 0, "{built_in}{stderr}");
             // Only the analysis's name differs.
-            assert_eq!(hosted.replace("signs", "signs-dom"), built_in, "{program}");
+            assert_eq!(
+                hosted.replace("signs", "signs-dom"),
+                built_in,
+                "{program} {mode:?}"
+            );
         }
     }
 }
 
 #[test]
-fn the_compiled_catalog_is_the_file_s() {
+fn the_catalog_is_the_file_s_in_both_modes() {
+    for mode in MODES {
+        catalog_in_mode(mode);
+    }
+}
+
+fn catalog_in_mode(mode: &[&str]) {
     let dir = author("dom-run-catalog", PARITY_SIGN);
-    let (code, stdout, stderr) = absinthe(
-        &dir,
-        &[
-            "analyze",
-            "loop.air",
-            "--dom",
-            "ps.dom",
-            "--analysis",
-            "parity",
-        ],
-    );
+    let args = [
+        "analyze",
+        "loop.air",
+        "--dom",
+        "ps.dom",
+        "--analysis",
+        "parity",
+    ];
+    let (code, stdout, stderr) = absinthe(&dir, &with_mode(&args, mode));
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(
         stderr.contains("error: unknown analysis `parity`; known analyses:\n  parity_sign "),
@@ -207,8 +233,24 @@ fn the_compiled_catalog_is_the_file_s() {
 #[test]
 fn a_broken_file_is_reported_before_anything_is_built() {
     let dir = author("dom-run-broken", "lattice Const = flat(integer);\n");
+    for mode in MODES {
+        let args = with_mode(&["analyze", "loop.air", "--dom", "ps.dom"], mode);
+        let (code, stdout, stderr) = absinthe(&dir, &args);
+        assert_eq!(code, 1, "{stdout}{stderr}");
+        assert!(stderr.contains("ps.dom:"), "{stderr}");
+        assert!(!stderr.contains("compiling the analyses"), "{stderr}");
+    }
+}
+
+#[test]
+fn the_interpreter_refuses_extern_declarations_where_they_are() {
+    let dom = "extern fn bump(x: int) -> int;\n\nlattice C = flat(int);\n";
+    let dir = author("dom-run-extern", dom);
     let (code, stdout, stderr) = absinthe(&dir, &["analyze", "loop.air", "--dom", "ps.dom"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(stderr.contains("ps.dom:"), "{stderr}");
-    assert!(!stderr.contains("compiling the analyses"), "{stderr}");
+    assert!(
+        stderr.contains("the interpreter cannot run `extern` declarations"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("ps.dom:1:1"), "{stderr}");
 }
