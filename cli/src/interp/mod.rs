@@ -218,6 +218,16 @@ impl Session {
         SESSION.with(|s| *s.borrow_mut() = Some(Rc::new(Session { interp, domain })));
     }
 
+    /// Makes the product (or direct product) called `domain` the value domain [`DynValue`] means
+    /// on this thread; `false` when the file has no such type.
+    pub fn install_domain(interp: Rc<Interp>, domain: &str) -> bool {
+        let Some(domain) = interp.program.lookup(domain) else {
+            return false;
+        };
+        SESSION.with(|s| *s.borrow_mut() = Some(Rc::new(Session { interp, domain })));
+        true
+    }
+
     /// The loaded file on this thread.
     pub fn interp() -> Option<Rc<Interp>> {
         SESSION.with(|s| s.borrow().as_ref().map(|s| s.interp.clone()))

@@ -1,0 +1,358 @@
+//! The interpreter of `.dom` files against the code generated from the same files: every product
+//! of every example in `dsl-examples/dom/` and of the compiler's accepted test corpus, on random
+//! toy programs and core-IR functions (and random kernel terms for the analyses that run on
+//! them), gives the same value, printed, at every point. The compiled side is the examples as
+//! `absinthe-dsl-examples` compiles them and the corpus's generated files as the compiler's own
+//! tests expect them (`domc/test_data/codegen/ok/*.rs`, included below).
+
+use absinthe::behavior::{BehaviorGraph, DomainTask};
+use absinthe::engine::Limits;
+use absinthe::program::NameId;
+use absinthe::value::{Env, ValueDomain};
+use absinthe_cli::driver::{Strategy, ToyAnalysis, analyze_function, analyze_toy};
+use absinthe_cli::interp::{DynValue, Interp, Session};
+use absinthe_cli::kernel::task_lines;
+use absinthe_dsl_examples::dom;
+use absinthe_ir::generate::{GenConfig, ToyGenConfig, random_function, random_toy};
+use absinthe_ir::kernel::{KernelGenConfig, random_terms};
+use std::rc::Rc;
+
+mod common;
+use common::workspace;
+
+/// The compiler's corpus, compiled as its tests expect it.
+#[allow(unreachable_pub, clippy::all, dead_code)]
+mod corpus {
+    include!("../../domc/test_data/codegen/ok/const_prop.rs");
+    include!("../../domc/test_data/codegen/ok/kernel_rules.rs");
+    include!("../../domc/test_data/codegen/ok/known_bits.rs");
+    include!("../../domc/test_data/codegen/ok/traps_eval.rs");
+    include!("../../domc/test_data/codegen/ok/widen_thresholds.rs");
+}
+
+/// Random programs per product and program kind.
+const PROGRAMS: u64 = 500;
+
+fn load(file: &str) -> Rc<Interp> {
+    let path = workspace().join(file);
+    let compiled = absinthe_domc::compile_file(&path).unwrap_or_else(|f| panic!("{f}"));
+    Rc::new(Interp::new(&compiled).unwrap_or_else(|f| panic!("{f}")))
+}
+
+fn shown<D: ValueDomain>(env: &Env<D>, names: usize) -> Vec<String> {
+    if !env.is_reachable() {
+        return vec!["unreachable".into()];
+    }
+    (0..names)
+        .map(|n| env.get(NameId::new(n)).to_string())
+        .collect()
+}
+
+fn toy_config(seed: u64) -> ToyGenConfig {
+    ToyGenConfig {
+        instrs: 4 + (seed % 23) as usize,
+        names: 2 + (seed % 4) as usize,
+        jump_percent: 15 + (seed % 4) as u32 * 10,
+        init_names: seed % 3 != 0,
+    }
+}
+
+/// Compiled `D` and the interpreted product `product` of `file`: the same at every point of
+/// random toy programs and core-IR functions, with and without branch conditions. Returns the
+/// points compared.
+fn same_on_flow_programs<D: ValueDomain>(file: &str, product: &str) -> u64 {
+    let interp = load(file);
+    assert!(
+        Session::install_domain(interp, product),
+        "{file} has no `{product}`"
+    );
+    let mut compared = 0;
+    let limits = Limits::default();
+    for seed in 0..PROGRAMS {
+        let conditional = seed % 2 == 0;
+        let program = random_toy(seed, &toy_config(seed));
+        let a: ToyAnalysis<D> = analyze_toy(&program, conditional, Strategy::Worklist, &limits);
+        let b: ToyAnalysis<DynValue> =
+            analyze_toy(&program, conditional, Strategy::Worklist, &limits);
+        assert_eq!(a.work, b.work, "{file} {product}: toy seed {seed}");
+        let names = program.names.len();
+        for (pc, (x, y)) in a
+            .points
+            .iter()
+            .chain([&a.exit])
+            .zip(b.points.iter().chain([&b.exit]))
+            .enumerate()
+        {
+            assert_eq!(
+                shown(x, names),
+                shown(y, names),
+                "{file} {product}: toy seed {seed}, conditions {conditional}, pc {pc}\n{program}"
+            );
+            compared += 1;
+        }
+
+        let config = GenConfig {
+            blocks: 2 + (seed % 9) as usize,
+            max_stmts: 1 + (seed % 5) as usize,
+            names: 2 + (seed % 5) as usize,
+            init_names: seed % 4 != 0,
+            ..GenConfig::default()
+        };
+        let module = random_function(seed, &config);
+        let main = &module.functions[0];
+        let a = analyze_function::<D>(main, conditional, &limits);
+        let b = analyze_function::<DynValue>(main, conditional, &limits);
+        for (x, y) in a.points.iter().flatten().zip(b.points.iter().flatten()) {
+            assert_eq!(
+                shown(x, main.names.len()),
+                shown(y, main.names.len()),
+                "{file} {product}: core-IR seed {seed}, conditions {conditional}\n{module}"
+            );
+            compared += 1;
+        }
+    }
+    compared
+}
+
+/// Compiled `D` and the interpreted product on random kernel terms through the behavior graph:
+/// the same value for every flow. Returns the flows compared.
+fn same_on_kernel_terms<D: ValueDomain>(file: &str, product: &str) -> u64 {
+    let interp = load(file);
+    assert!(Session::install_domain(interp, product));
+    let mut compared = 0;
+    for seed in 0..PROGRAMS {
+        let config = KernelGenConfig {
+            functions: (seed % 4) as usize,
+            depth: 3 + (seed % 3) as usize,
+            ..KernelGenConfig::default()
+        };
+        let (text, terms) = random_terms(seed, &config);
+        let graph = BehaviorGraph::build(&terms);
+        let a = task_lines(&terms, &graph, &DomainTask::<D>::new());
+        let b = task_lines(&terms, &graph, &DomainTask::<DynValue>::new());
+        assert_eq!(a, b, "{file} {product}: kernel seed {seed}\n{text}");
+        compared += a.len() as u64;
+    }
+    compared
+}
+
+/// A deterministic generator (xorshift64*), so that a failure names the seed that shows it.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Literals near the edges where rules and reductions differ.
+const LITERALS: [i64; 12] = [0, 1, -1, 2, 3, 7, -8, 255, 256, 1 << 40, i64::MIN, i64::MAX];
+
+/// Compiled `D` and the interpreted product on random sequences of the value domain's
+/// operations (literals, every operation, branch refinement, join, meet, widening, narrowing):
+/// after each step the values print the same, and order, extremes, constants and membership
+/// agree. Reductions run after every transfer, so this reaches them more often than programs
+/// do. Returns the steps compared.
+fn same_on_operations<D: ValueDomain>(file: &str, product: &str) -> u64 {
+    use absinthe::lattice::{Lattice, Top};
+    use absinthe::program::Op;
+    use absinthe::value::Concrete;
+    let interp = load(file);
+    assert!(Session::install_domain(interp, product));
+    let mut steps = 0;
+    for seed in 1..=PROGRAMS {
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut a: Vec<D> = Vec::new();
+        let mut b: Vec<DynValue> = Vec::new();
+        for c in LITERALS.iter().take(4) {
+            a.push(D::constant(*c));
+            b.push(DynValue::constant(*c));
+        }
+        for step in 0..40 {
+            let (i, j) = (rng.below(a.len()), rng.below(a.len()));
+            let op = Op::ALL[rng.below(Op::ALL.len())];
+            let what = rng.below(8);
+            let (x, y): (D, DynValue) = match what {
+                0 => {
+                    let c = LITERALS[rng.below(LITERALS.len())];
+                    (D::constant(c), DynValue::constant(c))
+                }
+                1 | 2 => (
+                    D::binary(op, &a[i], &a[j]),
+                    DynValue::binary(op, &b[i], &b[j]),
+                ),
+                3 if op.is_comparison() => {
+                    let (p, _) = D::assume(op, &a[i], &a[j]);
+                    let (q, _) = DynValue::assume(op, &b[i], &b[j]);
+                    (p, q)
+                }
+                3 => (a[i].join(&a[j]), b[i].join(&b[j])),
+                4 => (a[i].meet(&a[j]), b[i].meet(&b[j])),
+                5 => (a[i].widen(&a[j]), b[i].widen(&b[j])),
+                6 => (a[i].narrow(&a[j]), b[i].narrow(&b[j])),
+                _ => (D::top(), DynValue::top()),
+            };
+            let context = || {
+                format!(
+                    "{file} {product}: seed {seed}, step {step} (kind {what}, {op:?}) on {} and {}",
+                    a[i], a[j]
+                )
+            };
+            assert_eq!(x.to_string(), y.to_string(), "{}", context());
+            assert_eq!(x.is_bottom(), y.is_bottom(), "{}", context());
+            assert_eq!(x.is_top(), y.is_top(), "{}", context());
+            assert_eq!(x.as_constant(), y.as_constant(), "{}", context());
+            assert_eq!(x.leq(&a[i]), y.leq(&b[i]), "{}", context());
+            assert_eq!(a[i].leq(&x), b[i].leq(&y), "{}", context());
+            assert_eq!(x == a[j], y == b[j], "{}", context());
+            for c in LITERALS {
+                assert_eq!(x.contains(c), y.contains(c), "{} contains {c}", context());
+            }
+            a.push(x);
+            b.push(y);
+            steps += 1;
+        }
+    }
+    steps
+}
+
+macro_rules! differential {
+    ($test:ident, $file:literal, $product:literal, $compiled:ty) => {
+        #[test]
+        fn $test() {
+            let steps = same_on_operations::<$compiled>($file, $product);
+            let points = same_on_flow_programs::<$compiled>($file, $product);
+            eprintln!(
+                "{} {}: {steps} operations and {points} points identical",
+                $file, $product
+            );
+        }
+    };
+    ($test:ident, $file:literal, $product:literal, $compiled:ty, kernel) => {
+        #[test]
+        fn $test() {
+            let steps = same_on_operations::<$compiled>($file, $product);
+            let points = same_on_flow_programs::<$compiled>($file, $product);
+            let flows = same_on_kernel_terms::<$compiled>($file, $product);
+            eprintln!(
+                "{} {}: {steps} operations, {points} points and {flows} kernel flows identical",
+                $file, $product
+            );
+        }
+    };
+}
+
+differential!(
+    const_prop,
+    "dsl-examples/dom/const_prop.dom",
+    "ConstValue",
+    dom::const_prop::ConstValue
+);
+differential!(
+    signs,
+    "dsl-examples/dom/signs.dom",
+    "Signals",
+    dom::signs::Signals
+);
+differential!(
+    signs_direct,
+    "dsl-examples/dom/signs.dom",
+    "DirectSignals",
+    dom::signs::DirectSignals
+);
+differential!(
+    disjunctive,
+    "dsl-examples/dom/disjunctive.dom",
+    "Disjunctive",
+    dom::disjunctive::Disjunctive
+);
+differential!(
+    seed,
+    "dsl-examples/dom/seed.dom",
+    "SeedValue",
+    dom::seed::SeedValue
+);
+differential!(
+    interval,
+    "dsl-examples/dom/interval.dom",
+    "Range",
+    dom::interval::Range
+);
+differential!(
+    bounds,
+    "dsl-examples/dom/bounds.dom",
+    "Value",
+    dom::bounds::Value
+);
+differential!(
+    sccp_ranges,
+    "dsl-examples/dom/sccp_ranges.dom",
+    "SccpRange",
+    dom::sccp_ranges::SccpRange
+);
+differential!(
+    types,
+    "dsl-examples/dom/types.dom",
+    "Types",
+    dom::types::Types,
+    kernel
+);
+differential!(
+    induction,
+    "dsl-examples/dom/induction.dom",
+    "Induction",
+    dom::induction::Induction,
+    kernel
+);
+differential!(
+    dependence,
+    "dsl-examples/dom/dependence.dom",
+    "Dependence",
+    dom::dependence::Dependence,
+    kernel
+);
+differential!(
+    strictness,
+    "dsl-examples/dom/strictness.dom",
+    "Strictness",
+    dom::strictness::Strictness,
+    kernel
+);
+differential!(
+    corpus_const_prop,
+    "domc/test_data/codegen/ok/const_prop.dom",
+    "ConstValue",
+    corpus::const_prop::ConstValue
+);
+differential!(
+    corpus_kernel_rules,
+    "domc/test_data/codegen/ok/kernel_rules.dom",
+    "Deps",
+    corpus::kernel_rules::Deps,
+    kernel
+);
+differential!(
+    corpus_known_bits,
+    "domc/test_data/codegen/ok/known_bits.dom",
+    "Bits",
+    corpus::known_bits::Bits
+);
+differential!(
+    corpus_traps_eval,
+    "domc/test_data/codegen/ok/traps_eval.dom",
+    "Value",
+    corpus::traps_eval::Value
+);
+differential!(
+    corpus_widen_thresholds,
+    "domc/test_data/codegen/ok/widen_thresholds.dom",
+    "Value",
+    corpus::widen_thresholds::Value
+);
