@@ -4,8 +4,10 @@
 //! the dense, sparse and sparse+temporal states on the same sizes and three shapes with many
 //! names: time, peak bytes held by the analysis (a counting allocator), transfer evaluations.
 //! `dom` compares constant propagation and intervals declared in `.dom` files with the
-//! hand-written ones on the same programs. `behavior` times building the behavior graph of
-//! kernel programs of 10³ to 10⁶ terms and tracing tasks over it.
+//! hand-written ones on the same programs. `interp` compares the interpreter of `.dom` files
+//! (`absinthe analyze --dom`'s default mode) with the code generated from the same files.
+//! `behavior` times building the behavior graph of kernel programs of 10³ to 10⁶ terms and
+//! tracing tasks over it.
 
 mod alloc;
 mod behavior;
@@ -53,12 +55,13 @@ fn main() {
         "throughput" => throughput(max_exp),
         "sparse" => sparse::run(max_exp, names, shape, state, &ALLOCATOR),
         "dom" => dom(),
+        "interp" => interp(),
         "behavior" => behavior::run(max_exp),
         other => {
             eprintln!(
                 "unknown benchmark `{other}`; known: throughput [--max-exp N], \
                  sparse [--max-exp N] [--names N] [--shape NAME] [--state NAME], dom, \
-                 behavior [--max-exp N]"
+                 interp, behavior [--max-exp N]"
             );
             std::process::exit(2);
         }
@@ -173,28 +176,67 @@ fn dom() {
     compare_dom::<ConstValue, Flat<i64>>(
         "const",
         <ConstPropAnalysis as DeclaredAnalysis>::CONDITIONAL,
+        &[4, 5],
     );
     compare_dom::<Range, Interval>(
         "interval",
         <IntervalAnalysis as DeclaredAnalysis>::CONDITIONAL,
+        &[4, 5],
     );
     println!(
         "times: median of the runs ({}); ratio: median over the runs of .dom time divided by the \
          hand-written time of the run next to it (the two alternate)",
-        if Clock::is_cpu_time() {
-            "thread CPU time"
-        } else {
-            "wall clock"
-        }
+        clock_name()
+    );
+}
+
+fn clock_name() -> &'static str {
+    if Clock::is_cpu_time() {
+        "thread CPU time"
+    } else {
+        "wall clock"
+    }
+}
+
+/// The interpreter of `.dom` files against the code generated from the same file, on the
+/// throughput shapes at 10³ and 10⁴ statements: the products of `const_prop.dom`,
+/// `interval.dom`, `signs.dom` (four components, reduced to a fixpoint) and `sccp_ranges.dom`.
+fn interp() {
+    use absinthe_cli::interp::{DynValue, Interp, Session};
+    use absinthe_dsl_examples::dom::{sccp_ranges::SccpRange, signs::Signals};
+    println!(
+        "{:<9} {:<14} {:>9} {:>9} {:>5} {:>12} {:>12} {:>7}",
+        "analysis", "shape", "stmts", "visits", "runs", "interp (ms)", "compiled (ms)", "ratio"
+    );
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../dsl-examples/dom/");
+    let install = |file: &str, product: &str| {
+        let compiled =
+            absinthe_domc::compile_file(std::path::Path::new(&format!("{examples}{file}")))
+                .unwrap_or_else(|f| panic!("{f}"));
+        let interp = Interp::new(&compiled).unwrap_or_else(|f| panic!("{f}"));
+        assert!(Session::install_domain(std::rc::Rc::new(interp), product));
+    };
+    install("const_prop.dom", "ConstValue");
+    compare_dom::<DynValue, ConstValue>("const", false, &[3, 4]);
+    install("interval.dom", "Range");
+    compare_dom::<DynValue, Range>("interval", true, &[3, 4]);
+    install("signs.dom", "Signals");
+    compare_dom::<DynValue, Signals>("signs", true, &[3, 4]);
+    install("sccp_ranges.dom", "SccpRange");
+    compare_dom::<DynValue, SccpRange>("sccp", true, &[3, 4]);
+    println!(
+        "times: median of the runs ({}); ratio: median over the runs of the interpreted time \
+         divided by the compiled time of the run next to it (the two alternate)",
+        clock_name()
     );
 }
 
 /// One line per shape and size: the `.dom` domain `G` against the hand-written `H`.
-fn compare_dom<G: ValueDomain, H: ValueDomain>(name: &str, conditional: bool) {
+fn compare_dom<G: ValueDomain, H: ValueDomain>(name: &str, conditional: bool, exps: &[u32]) {
     let generated = NonRelational::<G>::new(conditional);
     let hand_written = NonRelational::<H>::new(conditional);
     for (shape, generate) in shapes() {
-        for exp in [4, 5] {
+        for &exp in exps {
             let module = generate(10usize.pow(exp));
             let stmts: usize = module.functions.iter().map(|f| f.stmt_count()).sum();
             // An odd number of runs, more for small programs.
