@@ -16,7 +16,7 @@ use absinthe_domc::dom::tree::{BinaryOp, Fallback, Node, Pat, Shape, Ty};
 use std::rc::Rc;
 
 /// The names in scope, innermost last.
-type Env = Vec<(Rc<str>, Val)>;
+type Env<'a> = Vec<(&'a str, Val)>;
 
 impl Interp {
     /// Calls the function `name` (a rule, reduction, helper or written-out operation) on `args`:
@@ -45,32 +45,28 @@ impl Interp {
     /// The body of `name` on `args`, `None` when it fails.
     fn apply(&self, name: &str, args: &[Val]) -> Option<Val> {
         let f = self.program.functions.get(name)?;
-        let mut env: Env = f
+        let mut env: Env<'_> = f
             .params
             .iter()
             .zip(args)
-            .map(|((n, _), v)| (self.name(n), v.clone()))
+            .map(|((n, _), v)| (n.as_str(), v.clone()))
             .collect();
         self.eval(&f.body, &mut env)
     }
 
-    fn name(&self, n: &str) -> Rc<str> {
-        Rc::from(n)
-    }
-
-    fn eval_all(&self, nodes: &[Node], env: &mut Env) -> Option<Vec<Val>> {
+    fn eval_all<'a>(&'a self, nodes: &'a [Node], env: &mut Env<'a>) -> Option<Vec<Val>> {
         nodes.iter().map(|n| self.eval(n, env)).collect()
     }
 
     /// Evaluates `node` in `env`.
-    pub fn eval(&self, node: &Node, env: &mut Env) -> Option<Val> {
+    fn eval<'a>(&'a self, node: &'a Node, env: &mut Env<'a>) -> Option<Val> {
         Some(match node {
             Node::Int(v) => Val::Int(*v),
             Node::Bool(b) => Val::Bool(*b),
             Node::Var(x) => env
                 .iter()
                 .rev()
-                .find(|(n, _)| **n == **x)
+                .find(|(n, _)| *n == x.as_str())
                 .map(|(_, v)| v.clone())?,
             Node::Tuple(parts) => Val::Tuple(self.eval_all(parts, env)?.into()),
             Node::Neg(x) => Val::Int(self.eval(x, env)?.int().checked_neg()?),
@@ -83,7 +79,7 @@ impl Interp {
             }
             Node::Let(x, value, body) => {
                 let v = self.eval(value, env)?;
-                env.push((self.name(x), v));
+                env.push((x.as_str(), v));
                 let result = self.eval(body, env);
                 env.pop();
                 return result;
@@ -154,7 +150,13 @@ impl Interp {
         })
     }
 
-    fn binary_op(&self, op: BinaryOp, a: &Node, b: &Node, env: &mut Env) -> Option<Val> {
+    fn binary_op<'a>(
+        &'a self,
+        op: BinaryOp,
+        a: &'a Node,
+        b: &'a Node,
+        env: &mut Env<'a>,
+    ) -> Option<Val> {
         match op {
             BinaryOp::And => {
                 return Some(Val::Bool(
@@ -199,23 +201,23 @@ impl Interp {
 
     /// The operation whose `Op` variant is called `name`.
     pub fn op(&self, name: &str) -> Op {
-        Op::ALL
-            .into_iter()
-            .find(|o| format!("{o:?}") == name)
-            .unwrap_or(Op::Add)
+        self.ops
+            .iter()
+            .find(|(_, n)| n == name)
+            .map_or(Op::Add, |(o, _)| *o)
     }
 
     /// What `pattern` binds when it matches `v` (`Some(None)`: matches, binds nothing).
     #[allow(clippy::option_option)]
-    fn matches(&self, t: &Ty, pattern: &Pat, v: &Val) -> Option<Option<(Rc<str>, Val)>> {
-        let bind = |name: &Option<String>, payload: Val| {
-            Some(name.as_ref().map(|n| (self.name(n), payload)))
+    fn matches<'a>(&self, t: &Ty, pattern: &'a Pat, v: &Val) -> Option<Option<(&'a str, Val)>> {
+        let bind = |name: &'a Option<String>, payload: Val| {
+            Some(name.as_ref().map(|n| (n.as_str(), payload)))
         };
         match (pattern, v) {
             (Pat::Wildcard, _) => Some(None),
             (Pat::Int(x), Val::Int(y)) => (x == y).then_some(None),
             (Pat::Variant(name, binder), Val::Op(op)) => {
-                (format!("{op:?}") == *name).then(|| bind(binder, Val::Int(0)).flatten())
+                (self.op_name(*op) == name).then(|| bind(binder, Val::Int(0)).flatten())
             }
             (Pat::Variant(name, binder), Val::Kind(kind)) => match (name.as_str(), kind) {
                 ("Param", ArgKind::Param(p)) => bind(binder, Val::Param(*p)),

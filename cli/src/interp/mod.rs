@@ -25,7 +25,7 @@ use absinthe::engine::Limits;
 use absinthe::lattice::{Lattice, Thresholds, Top};
 use absinthe::program::Op;
 use absinthe::value::{Concrete, ValueDomain};
-use absinthe_domc::dom::tree::{Program, Ty};
+use absinthe_domc::dom::tree::{Program, Shape, Ty};
 use absinthe_domc::dom::{AnalysisDecl, Compiled};
 use absinthe_domc::model::{LatticeKind, function_name};
 use absinthe_domc::{Diagnostic, Failure};
@@ -36,7 +36,7 @@ use std::rc::Rc;
 use value::Widen;
 
 /// A struct lattice's written-out operations and what decides its bottoms.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct PointwiseInfo {
     smash: bool,
     /// Whether some field is a plain `int` or `bool`.
@@ -62,6 +62,11 @@ pub struct Interp {
     direct_of: BTreeMap<usize, usize>,
     /// Struct lattices by type id.
     structs: BTreeMap<usize, PointwiseInfo>,
+    /// The types of each lattice's fields or components, by type id (a direct product's are its
+    /// product's).
+    parts: Vec<Vec<Ty>>,
+    /// Every operation with its `Op` variant's name.
+    ops: Vec<(Op, String)>,
     /// Written-out `contains` by type id.
     contains: BTreeMap<usize, String>,
     /// The file's analyses.
@@ -117,20 +122,48 @@ impl Interp {
                 program.functions.contains_key(&f).then_some((t, f))
             }))
             .collect();
+        let types = &program.types;
+        let parts_of = |id: usize| match types.shape(id) {
+            Shape::Struct { fields, .. } => fields.iter().map(|(_, t)| t.clone()).collect(),
+            Shape::Product { components } => components.iter().map(|(_, t)| t.clone()).collect(),
+            _ => Vec::new(),
+        };
+        let parts = (0..types.len())
+            .map(|id| parts_of(direct_of.get(&id).copied().unwrap_or(id)))
+            .collect();
+        let ops = Op::ALL.into_iter().map(|o| (o, format!("{o:?}"))).collect();
         Ok(Interp {
             program,
             direct_of,
             structs,
+            parts,
+            ops,
             contains,
             analyses: compiled.analyses.clone(),
         })
     }
 
-    fn pointwise(&self, t: &Ty) -> PointwiseInfo {
+    fn pointwise(&self, t: &Ty) -> &PointwiseInfo {
+        static PLAIN: PointwiseInfo = PointwiseInfo {
+            smash: false,
+            values: false,
+            empty: None,
+            bottom: None,
+            top: None,
+            written: BTreeMap::new(),
+        };
         match t {
-            Ty::Lat(id) => self.structs.get(id).cloned().unwrap_or_default(),
-            _ => PointwiseInfo::default(),
+            Ty::Lat(id) => self.structs.get(id).unwrap_or(&PLAIN),
+            _ => &PLAIN,
         }
+    }
+
+    /// The name of `op`'s variant (`Add`, `ULt`, …).
+    fn op_name(&self, op: Op) -> &str {
+        self.ops
+            .iter()
+            .find(|(o, _)| *o == op)
+            .map_or("", |(_, n)| n.as_str())
     }
 
     /// The function written out for `op` of the struct lattice `t`, if any (`bottom` and `top`

@@ -113,12 +113,10 @@ impl Interp {
     }
 
     /// The types of a struct's fields or a product's components.
-    pub fn part_types(&self, t: &Ty) -> Vec<Ty> {
-        match self.shape(t) {
-            Shape::Struct { fields, .. } => fields.iter().map(|(_, t)| t.clone()).collect(),
-            Shape::Product { components } => components.iter().map(|(_, t)| t.clone()).collect(),
-            Shape::Direct => self.part_types(&self.direct_product(t)),
-            _ => Vec::new(),
+    pub fn part_types(&self, t: &Ty) -> &[Ty] {
+        match t {
+            Ty::Lat(id) => self.parts.get(*id).map_or(&[], Vec::as_slice),
+            _ => &[],
         }
     }
 

@@ -190,6 +190,16 @@ impl TypeTable {
         }
     }
 
+    /// How many lattice types there are (ids run from 0).
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether there are none (never: the built-in lattices are always there).
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
     /// The lattice type called `name`.
     pub fn lookup(&self, name: &str) -> Option<Ty> {
         self.by_name.get(name).map(|&id| Ty::Lat(id))
