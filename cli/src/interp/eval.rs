@@ -25,7 +25,8 @@ impl Interp {
         let Some(f) = self.program.functions.get(name) else {
             return Val::Bool(false);
         };
-        if let Some(v) = self.apply(name, args) {
+        // The checker bounds nesting (`syntax::MAX_NESTING`); this bounds the stack it takes.
+        if let Some(v) = stacker::maybe_grow(256 << 10, 16 << 20, || self.apply(name, args)) {
             return v;
         }
         match &f.fallback {
