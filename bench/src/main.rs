@@ -7,12 +7,14 @@
 //! hand-written ones on the same programs. `interp` compares the interpreter of `.dom` files
 //! (`absinthe analyze --dom`'s default mode) with the code generated from the same files.
 //! `behavior` times building the behavior graph of kernel programs of 10³ to 10⁶ terms and
-//! tracing tasks over it.
+//! tracing tasks over it. `typing-join` shows that joining typing environments costs what the
+//! branches changed, not the environment's size.
 
 mod alloc;
 mod behavior;
 mod clock;
 mod sparse;
+mod typing;
 
 use clock::Clock;
 
@@ -57,11 +59,12 @@ fn main() {
         "dom" => dom(),
         "interp" => interp(),
         "behavior" => behavior::run(max_exp),
+        "typing-join" => typing::run(max_exp),
         other => {
             eprintln!(
                 "unknown benchmark `{other}`; known: throughput [--max-exp N], \
                  sparse [--max-exp N] [--names N] [--shape NAME] [--state NAME], dom, \
-                 interp, behavior [--max-exp N]"
+                 interp, behavior [--max-exp N], typing-join [--max-exp N]"
             );
             std::process::exit(2);
         }

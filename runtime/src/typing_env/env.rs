@@ -5,6 +5,7 @@
 //! the constraint refined.
 
 use super::approx::{Approx, Desc, Extension, Fields, Imm, Name, Shown};
+use imbl::{OrdMap, Vector};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::rc::Rc;
@@ -35,12 +36,18 @@ pub(super) struct Entry {
 /// It also keeps its history: the names it defined or changed, in order. An environment derived
 /// from another (by [`define`](Self::define) and [`meet`](Self::meet)) extends its history, so
 /// a join over a common ancestor reads what each branch changed from the history's tail instead
-/// of comparing whole environments.
+/// of comparing whole environments. Its tables are persistent (structurally shared), so
+/// deriving an environment costs what it changes: a join of environments of any size that
+/// differ in `k` names takes time in `k` (and the logarithm of the size).
 #[derive(Clone, Debug, Default)]
 pub struct TypingEnv {
-    pub(super) entries: Vec<Entry>,
-    constants: BTreeMap<Imm, Name>,
-    pub(super) history: Vec<Name>,
+    pub(super) entries: Vector<Entry>,
+    constants: OrdMap<Imm, Name>,
+    /// The latest variable or existential of each label, for [`lookup`](Self::lookup).
+    labels: OrdMap<Rc<str>, Name>,
+    pub(super) history: Vector<Name>,
+    /// Whether some name has no value (the environment is contradictory).
+    bottom: bool,
     /// How closures' code prints (a function's name, by index).
     code_names: Rc<Vec<String>>,
 }
@@ -61,22 +68,32 @@ impl TypingEnv {
 
     fn add(&mut self, label: &str, kind: Kind, approx: Approx) -> Name {
         let name = Name(u32::try_from(self.entries.len()).expect("fewer than 2³² names"));
-        self.entries.push(Entry {
-            label: Rc::from(label),
+        let label: Rc<str> = Rc::from(label);
+        if !matches!(kind, Kind::Constant(_)) {
+            self.labels.insert(label.clone(), name);
+        }
+        self.entries.push_back(Entry {
+            label,
             kind,
             parent: None,
             approx: Approx::Top,
         });
-        self.history.push(name);
+        self.history.push_back(name);
         // Defining a name is a constraint on a name that could be anything; `Top ⊓ a` never
         // fails unless `a` itself is bottom.
         if self
             .meet_in(&Approx::Alias(name), &approx, &mut Vec::new())
             .is_bottom()
         {
-            self.entries[name.index()].approx = Approx::Bottom;
+            self.make_bottom(name);
         }
         name
+    }
+
+    /// Makes `name` bottom: the environment is contradictory from here on.
+    pub(super) fn make_bottom(&mut self, name: Name) {
+        self.entries[name.index()].approx = Approx::Bottom;
+        self.bottom = true;
     }
 
     /// Adds the variable `label` with approximation `approx` (`Approx::Alias(y)` makes it a
@@ -107,10 +124,7 @@ impl TypingEnv {
 
     /// The variable (or existential) called `label`, the latest one if several.
     pub fn lookup(&self, label: &str) -> Option<Name> {
-        self.entries
-            .iter()
-            .rposition(|e| &*e.label == label && !matches!(e.kind, Kind::Constant(_)))
-            .map(|i| Name(i as u32))
+        self.labels.get(label).copied()
     }
 
     /// The canonical element of `name`'s class.
@@ -134,7 +148,7 @@ impl TypingEnv {
 
     /// Whether the environment is contradictory (some name has no value: unreachable code).
     pub fn is_bottom(&self) -> bool {
-        self.entries.iter().any(|e| e.approx.is_bottom())
+        self.bottom
     }
 
     /// Meets `a` and `b` in this environment: the approximation of what both describe, and the
@@ -186,7 +200,8 @@ impl TypingEnv {
                 self.entries[other.index()].parent = Some(keep);
                 self.entries[other.index()].approx = Approx::Top;
                 self.entries[keep.index()].approx = met;
-                self.history.extend([other, keep]);
+                self.history.push_back(other);
+                self.history.push_back(keep);
                 Approx::Alias(keep)
             }
             (Approx::Alias(x), known) | (known, Approx::Alias(x)) => {
@@ -203,7 +218,7 @@ impl TypingEnv {
                 }
                 if self.entries[x.index()].approx != met {
                     self.entries[x.index()].approx = met;
-                    self.history.push(x);
+                    self.history.push_back(x);
                 }
                 Approx::Alias(x)
             }

@@ -423,7 +423,7 @@ fn statement<P: Program + ?Sized>(
 /// `env` with `x` bottom: what follows is unreachable.
 fn bottom(env: &TypingEnv, x: Name) -> TypingEnv {
     let mut env = env.clone();
-    env.entries[x.index()].approx = Approx::Bottom;
+    env.make_bottom(x);
     env
 }
 
