@@ -69,6 +69,18 @@ fn the_talk_s_examples_in_the_core_ir() {
     );
     assert!(env(line(&output, "closures", "r_1 = apply f_1(a)")).contains("f_1 : [adder{=k_1}]"));
     assert!(output.contains("\n# closures: {result : 7}\n"), "{output}");
+    // Blocks of two tags joined: a disjunction split on the tag, related to the tag read from
+    // it; each case of the match knows its block, and the default case is dead.
+    assert!(
+        env(line(&output, "variant", "switch t_1"))
+            .contains("v_3 : (#0(=y) | #1(=z, =z)); t_1 : (0{v_3 : (=y)} | 1{v_3 : #1(=z, =z)})"),
+        "{output}"
+    );
+    assert!(env(line(&output, "variant", "ret a_1")).contains("a_1 : =y"));
+    assert!(env(line(&output, "variant", "ret b_1")).contains("b_1 : =z"));
+    assert_eq!(env(line(&output, "variant", "ret 0")), "unreachable");
+    // `isblock x` true: `x` is a block of unknown tag.
+    assert!(env(line(&output, "boxed", "t_1 = tag x")).starts_with("{x : block; b_1 : 1"));
 }
 
 #[test]

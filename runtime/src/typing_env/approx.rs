@@ -61,6 +61,24 @@ impl Fields {
             Fields::Partial(known) => known.get(&index),
         }
     }
+
+    /// The same shape with `f` applied to every known field.
+    pub fn map(&self, f: &dyn Fn(&Approx) -> Approx) -> Fields {
+        match self {
+            Fields::Full(fields) => Fields::Full(fields.iter().map(f).collect()),
+            Fields::Partial(known) => {
+                Fields::Partial(known.iter().map(|(&i, a)| (i, f(a))).collect())
+            }
+        }
+    }
+
+    /// Every known field.
+    pub fn known(&self) -> Vec<&Approx> {
+        match self {
+            Fields::Full(fields) => fields.iter().collect(),
+            Fields::Partial(known) => known.values().collect(),
+        }
+    }
 }
 
 /// A block: a tag and fields.
@@ -117,6 +135,11 @@ pub enum Desc {
     Imms(BTreeMap<Imm, Extension>),
     /// A block of this shape.
     Block(Block),
+    /// A block whose tag is one of these (at least two: a disjunction split on the tag, as a
+    /// variant type's values are), each with what is known of its fields.
+    Variant(BTreeMap<u32, Fields>),
+    /// A block (or closure) whose tag is not known: what `is_block x` being true says.
+    AnyBlock,
     /// A closure: the code of this function, with these captured values (value slots).
     Closure(Closure),
 }
@@ -193,6 +216,27 @@ impl Approx {
         }))
     }
 
+    /// A block whose tag is one of `cases`' (bottom for none, a plain block for one).
+    pub fn variant(mut cases: BTreeMap<u32, Fields>) -> Approx {
+        match cases.len() {
+            0 => Approx::Bottom,
+            1 => {
+                let (tag, fields) = cases.pop_first().expect("one case");
+                Approx::Known(Desc::Block(Block { tag, fields }))
+            }
+            _ => Approx::Known(Desc::Variant(cases)),
+        }
+    }
+
+    /// The cases of a block description by tag (one for a block), `None` for anything else.
+    pub fn block_cases(&self) -> Option<BTreeMap<u32, Fields>> {
+        match self {
+            Approx::Known(Desc::Block(b)) => Some(BTreeMap::from([(b.tag, b.fields.clone())])),
+            Approx::Known(Desc::Variant(cases)) => Some(cases.clone()),
+            _ => None,
+        }
+    }
+
     /// A closure of function `code` capturing `slots`.
     pub fn closure(code: u32, slots: impl IntoIterator<Item = Approx>) -> Approx {
         Approx::Known(Desc::Closure(Closure {
@@ -211,10 +255,13 @@ impl Approx {
     pub fn names(&self, out: &mut Vec<Name>) {
         match self {
             Approx::Alias(n) => out.push(*n),
-            Approx::Known(Desc::Block(block)) => match &block.fields {
-                Fields::Full(fields) => fields.iter().for_each(|f| f.names(out)),
-                Fields::Partial(known) => known.values().for_each(|f| f.names(out)),
-            },
+            Approx::Known(Desc::Block(block)) => {
+                block.fields.known().iter().for_each(|f| f.names(out))
+            }
+            Approx::Known(Desc::Variant(cases)) => cases
+                .values()
+                .flat_map(Fields::known)
+                .for_each(|f| f.names(out)),
             Approx::Known(Desc::Closure(c)) => c.slots.iter().for_each(|f| f.names(out)),
             Approx::Known(Desc::Imms(cases)) => {
                 for ext in cases.values() {
@@ -224,15 +271,21 @@ impl Approx {
                     }
                 }
             }
-            Approx::Top | Approx::Bottom => {}
+            Approx::Known(Desc::AnyBlock) | Approx::Top | Approx::Bottom => {}
         }
     }
 
     /// The approximation with every name renamed by `rename`.
     pub fn rename(&self, rename: &dyn Fn(Name) -> Name) -> Approx {
         match self {
-            Approx::Bottom | Approx::Top => self.clone(),
+            Approx::Bottom | Approx::Top | Approx::Known(Desc::AnyBlock) => self.clone(),
             Approx::Alias(n) => Approx::Alias(rename(*n)),
+            Approx::Known(Desc::Variant(cases)) => Approx::Known(Desc::Variant(
+                cases
+                    .iter()
+                    .map(|(&t, fields)| (t, fields.map(&|f| f.rename(rename))))
+                    .collect(),
+            )),
             Approx::Known(Desc::Imms(cases)) => Approx::Known(Desc::Imms(
                 cases
                     .iter()
@@ -305,19 +358,43 @@ impl fmt::Display for Shown<'_> {
                 if block.tag != 0 {
                     write!(f, "#{}", block.tag)?;
                 }
-                let parts: Vec<String> = match &block.fields {
-                    Fields::Full(fields) => fields.iter().map(|a| sub(a).to_string()).collect(),
-                    Fields::Partial(known) => {
-                        let len = known.keys().next_back().map_or(0, |&i| i + 1);
-                        let mut parts: Vec<String> = (0..len)
-                            .map(|i| known.get(&i).map_or("⊤".to_owned(), |a| sub(a).to_string()))
-                            .collect();
-                        parts.push("…".to_owned());
-                        parts
-                    }
-                };
-                write!(f, "({})", parts.join(", "))
+                self.fields(&block.fields, f)
             }
+            Approx::Known(Desc::Variant(cases)) => {
+                f.write_str("(")?;
+                for (i, (tag, fields)) in cases.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" | ")?;
+                    }
+                    write!(f, "#{tag}")?;
+                    self.fields(fields, f)?;
+                }
+                f.write_str(")")
+            }
+            Approx::Known(Desc::AnyBlock) => f.write_str("block"),
         }
+    }
+}
+
+impl Shown<'_> {
+    /// `(a, b)`, or `(a, ⊤, c, …)` for a partial shape.
+    fn fields(&self, fields: &Fields, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sub = |approx| Shown {
+            approx,
+            name: self.name,
+            code: self.code,
+        };
+        let parts: Vec<String> = match fields {
+            Fields::Full(fields) => fields.iter().map(|a| sub(a).to_string()).collect(),
+            Fields::Partial(known) => {
+                let len = known.keys().next_back().map_or(0, |&i| i + 1);
+                let mut parts: Vec<String> = (0..len)
+                    .map(|i| known.get(&i).map_or("⊤".to_owned(), |a| sub(a).to_string()))
+                    .collect();
+                parts.push("…".to_owned());
+                parts
+            }
+        };
+        write!(f, "({})", parts.join(", "))
     }
 }

@@ -277,6 +277,44 @@ impl TypingEnv {
                 }
                 Approx::cases(cases)
             }
+            // A block of unknown tag: any block (or closure) is one.
+            (
+                Desc::AnyBlock,
+                other @ (Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::AnyBlock),
+            )
+            | (other @ (Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_)), Desc::AnyBlock) => {
+                Approx::Known(self.canonical_desc(other))
+            }
+            (Desc::Variant(_), Desc::Block(_) | Desc::Variant(_))
+            | (Desc::Block(_), Desc::Variant(_)) => {
+                let (a, b) = (
+                    Approx::Known(p.clone()).block_cases().unwrap_or_default(),
+                    Approx::Known(q.clone()).block_cases().unwrap_or_default(),
+                );
+                let common: Vec<u32> = a.keys().filter(|t| b.contains_key(t)).copied().collect();
+                match common.as_slice() {
+                    [] => Approx::Bottom,
+                    // One tag left: the blocks meet, fields and all.
+                    [tag] => self.meet_desc(
+                        &Desc::Block(super::approx::Block {
+                            tag: *tag,
+                            fields: a[tag].clone(),
+                        }),
+                        &Desc::Block(super::approx::Block {
+                            tag: *tag,
+                            fields: b[tag].clone(),
+                        }),
+                        busy,
+                    ),
+                    // Several: which case holds is not known, so no field may refine a name;
+                    // the first side's fields, restricted to the common tags, are sound.
+                    tags => Approx::variant(
+                        tags.iter()
+                            .map(|t| (*t, a[t].map(&|f| self.canonical_approx(f))))
+                            .collect(),
+                    ),
+                }
+            }
             (Desc::Block(a), Desc::Block(b)) => {
                 if a.tag != b.tag {
                     return Approx::Bottom;
@@ -350,6 +388,27 @@ impl TypingEnv {
         }
     }
 
+    /// `desc` with its aliases made canonical.
+    fn canonical_desc(&self, desc: &Desc) -> Desc {
+        match Approx::Known(desc.clone()) {
+            Approx::Known(Desc::Block(b)) => Desc::Block(super::approx::Block {
+                tag: b.tag,
+                fields: b.fields.map(&|f| self.canonical_approx(f)),
+            }),
+            Approx::Known(Desc::Variant(cases)) => Desc::Variant(
+                cases
+                    .iter()
+                    .map(|(&t, fields)| (t, fields.map(&|f| self.canonical_approx(f))))
+                    .collect(),
+            ),
+            Approx::Known(Desc::Closure(c)) => Desc::Closure(super::approx::Closure {
+                code: c.code,
+                slots: c.slots.iter().map(|f| self.canonical_approx(f)).collect(),
+            }),
+            _ => desc.clone(),
+        }
+    }
+
     /// `approx` with every alias replaced by what its class is known to be, as deep as `depth`
     /// (a query: "what is `x`?" — `(A, ⊤)` where the environment says `(=y, ⊤)` and `y : A`).
     pub fn expand(&self, approx: &Approx, depth: usize) -> Approx {
@@ -381,6 +440,12 @@ impl TypingEnv {
                     fields,
                 }))
             }
+            Approx::Known(Desc::Variant(cases)) if depth > 0 => Approx::Known(Desc::Variant(
+                cases
+                    .iter()
+                    .map(|(&t, fields)| (t, fields.map(&|f| self.expand(f, depth - 1))))
+                    .collect(),
+            )),
             other => other.clone(),
         }
     }

@@ -8,7 +8,7 @@
 //! arithmetic folds small sets of immediates, `tag`, `isblock`, branches and switches read and
 //! refine what is known.
 
-use super::approx::{Approx, Desc, Fields, Imm, Name};
+use super::approx::{Approx, Desc, Extension, Fields, Imm, Name};
 use super::env::TypingEnv;
 use super::join::Branch;
 use crate::cfg::{Dominators, reverse_post_order};
@@ -366,15 +366,49 @@ fn statement<P: Program + ?Sized>(
             let a = operand(&mut env, names, *a);
             match env.expand(&a, 1) {
                 Approx::Known(Desc::Block(known)) => Approx::imm(Imm::Int(i64::from(known.tag))),
+                // The tag of a variant is one of its tags, each case knowing which block `a` is
+                // then (the tag and the block as a reduced product: refining the tag refines
+                // the block).
+                Approx::Known(Desc::Variant(cases)) => {
+                    let block = alias(a.clone());
+                    Approx::cases(
+                        cases
+                            .into_iter()
+                            .map(|(tag, fields)| {
+                                let constraints = block
+                                    .map(|b| {
+                                        let case = Approx::variant(BTreeMap::from([(tag, fields)]));
+                                        BTreeMap::from([(b, case)])
+                                    })
+                                    .unwrap_or_default();
+                                (Imm::Int(i64::from(tag)), Extension { constraints })
+                            })
+                            .collect(),
+                    )
+                }
                 _ => Approx::Top,
             }
         }
         Rhs::IsBlock(a) => {
             let a = operand(&mut env, names, *a);
             match env.expand(&a, 1) {
-                Approx::Known(Desc::Block(_) | Desc::Closure(_)) => Approx::imm(Imm::Int(1)),
+                Approx::Known(
+                    Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::AnyBlock,
+                ) => Approx::imm(Imm::Int(1)),
                 Approx::Known(Desc::Imms(_)) => Approx::imm(Imm::Int(0)),
-                _ => Approx::Top,
+                // Unknown: when it is 1, `a` is a block (of some tag).
+                _ => match alias(a.clone()) {
+                    Some(b) => Approx::cases(BTreeMap::from([
+                        (Imm::Int(0), Extension::default()),
+                        (
+                            Imm::Int(1),
+                            Extension {
+                                constraints: BTreeMap::from([(b, Approx::Known(Desc::AnyBlock))]),
+                            },
+                        ),
+                    ])),
+                    None => Approx::Top,
+                },
             }
         }
         Rhs::Call(f, args) => match callee(*f) {
@@ -592,23 +626,25 @@ pub fn admits(env: &TypingEnv, approx: &Approx, value: &ConcreteValue, depth: us
             }
             _ => false,
         },
-        Approx::Known(Desc::Block(known)) => match value {
+        Approx::Known(Desc::AnyBlock) => {
+            matches!(value, ConcreteValue::Block(..) | ConcreteValue::Closure(..))
+        }
+        known @ Approx::Known(Desc::Block(_) | Desc::Variant(_)) => match value {
             ConcreteValue::Block(tag, fields) => {
-                if *tag != known.tag {
+                let cases = known.block_cases().unwrap_or_default();
+                let Some(shape) = cases.get(tag) else {
                     return false;
-                }
-                if let Fields::Full(f) = &known.fields {
+                };
+                if let Fields::Full(f) = shape {
                     if f.len() != fields.len() {
                         return false;
                     }
                 }
                 depth == 0
-                    || fields.iter().enumerate().all(|(i, v)| {
-                        known
-                            .fields
-                            .get(i)
-                            .is_none_or(|a| admits(env, a, v, depth - 1))
-                    })
+                    || fields
+                        .iter()
+                        .enumerate()
+                        .all(|(i, v)| shape.get(i).is_none_or(|a| admits(env, a, v, depth - 1)))
             }
             _ => false,
         },

@@ -160,6 +160,12 @@ fn map_parts(approx: &Approx, f: &dyn Fn(&Approx) -> Approx) -> Approx {
             },
         })),
         Approx::Known(Desc::Closure(c)) => Approx::closure(c.code, c.slots.iter().map(f)),
+        Approx::Known(Desc::Variant(cases)) => Approx::Known(Desc::Variant(
+            cases
+                .iter()
+                .map(|(&t, fields)| (t, fields.map(f)))
+                .collect(),
+        )),
         Approx::Known(Desc::Imms(cases)) => Approx::cases(
             cases
                 .iter()
@@ -328,34 +334,65 @@ impl Joiner<'_> {
                 Approx::closure(p.code, p.slots.iter().zip(&q.slots).map(|(l, r)| sub(l, r)))
             }
             (Approx::Known(Desc::Block(p)), Approx::Known(Desc::Block(q))) if p.tag == q.tag => {
-                let fields = match (&p.fields, &q.fields) {
-                    (Fields::Full(x), Fields::Full(y)) if x.len() == y.len() => {
-                        Fields::Full(x.iter().zip(y).map(|(l, r)| sub(l, r)).collect())
-                    }
-                    _ => {
-                        let indices = |f: &Fields| -> BTreeSet<usize> {
-                            match f {
-                                Fields::Full(fields) => (0..fields.len()).collect(),
-                                Fields::Partial(known) => known.keys().copied().collect(),
-                            }
-                        };
-                        let both = indices(&p.fields)
-                            .intersection(&indices(&q.fields))
-                            .copied()
-                            .collect::<Vec<_>>();
-                        Fields::Partial(
-                            both.into_iter()
-                                .filter_map(|i| {
-                                    let joined = sub(p.fields.get(i)?, q.fields.get(i)?);
-                                    (joined != Approx::Top).then_some((i, joined))
-                                })
-                                .collect(),
-                        )
-                    }
-                };
+                let fields = join_fields(&p.fields, &q.fields, &sub);
                 Approx::Known(Desc::Block(Block { tag: p.tag, fields }))
             }
+            // Blocks of different tags: a disjunction split on the tag, each case keeping its
+            // fields (joined where both sides bring the tag).
+            (
+                Approx::Known(Desc::Block(_) | Desc::Variant(_)),
+                Approx::Known(Desc::Block(_) | Desc::Variant(_)),
+            ) => {
+                let (p, q) = (
+                    a.0.block_cases().unwrap_or_default(),
+                    b.0.block_cases().unwrap_or_default(),
+                );
+                let mut cases = p.clone();
+                for (tag, fields) in q {
+                    let joined = match p.get(&tag) {
+                        Some(mine) => join_fields(mine, &fields, &sub),
+                        None => fields,
+                    };
+                    cases.insert(tag, joined);
+                }
+                Approx::variant(cases)
+            }
+            // Blocks and closures, of whatever tags: a block.
+            (
+                Approx::Known(
+                    Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::AnyBlock,
+                ),
+                Approx::Known(
+                    Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::AnyBlock,
+                ),
+            ) => Approx::Known(Desc::AnyBlock),
             _ => Approx::Top,
+        }
+    }
+}
+
+/// The fields two blocks of one tag both know, joined by `sub`.
+fn join_fields(p: &Fields, q: &Fields, sub: &dyn Fn(&Approx, &Approx) -> Approx) -> Fields {
+    match (p, q) {
+        (Fields::Full(x), Fields::Full(y)) if x.len() == y.len() => {
+            Fields::Full(x.iter().zip(y).map(|(l, r)| sub(l, r)).collect())
+        }
+        _ => {
+            let indices = |f: &Fields| -> BTreeSet<usize> {
+                match f {
+                    Fields::Full(fields) => (0..fields.len()).collect(),
+                    Fields::Partial(known) => known.keys().copied().collect(),
+                }
+            };
+            Fields::Partial(
+                indices(p)
+                    .intersection(&indices(q))
+                    .filter_map(|&i| {
+                        let joined = sub(p.get(i)?, q.get(i)?);
+                        (joined != Approx::Top).then_some((i, joined))
+                    })
+                    .collect(),
+            )
         }
     }
 }

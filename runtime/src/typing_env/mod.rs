@@ -27,6 +27,7 @@ pub use join::Branch;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     fn shown(env: &TypingEnv, approx: &Approx) -> String {
         env.show(approx).to_string()
@@ -312,5 +313,60 @@ mod tests {
             &["q"],
         );
         assert_eq!(joined.to_string(), "{x : A | C; y : ⊤; q : ⊤}");
+    }
+
+    /// Blocks of different tags join into a disjunction split on the tag; meeting it with one
+    /// tag keeps that case (fields and all), with none of its tags it is bottom, and several
+    /// common tags refine no field.
+    #[test]
+    fn variants_split_on_the_tag() {
+        let mut env = TypingEnv::new();
+        let y = env.define("y", Approx::Top);
+        let z = env.define("z", Approx::Top);
+        let left = [Approx::block(0, [Approx::Alias(y)])];
+        let right = [Approx::block(1, [Approx::Alias(z), Approx::Alias(z)])];
+        let (joined, params) = env.join(
+            &[
+                Branch {
+                    env: &env,
+                    args: &left,
+                },
+                Branch {
+                    env: &env,
+                    args: &right,
+                },
+            ],
+            &["v"],
+        );
+        let v = params[0];
+        assert_eq!(
+            joined.to_string(),
+            "{y : ⊤; z : ⊤; v : (#0(=y) | #1(=z, =z))}"
+        );
+        let b = joined
+            .refine(v, &Approx::projection(1, 0, Approx::ctor("A")))
+            .expect("the second case");
+        assert_eq!(b.to_string(), "{y : ⊤; z : A; v : #1(=z, =z)}");
+        assert!(joined.refine(v, &Approx::block(2, [])).is_none());
+        assert!(joined.refine(v, &Approx::ctor("A")).is_none());
+        let mut wider = joined.clone();
+        let w = wider.define(
+            "w",
+            Approx::variant(BTreeMap::from([
+                (0, Fields::Full(vec![Approx::ctor("B")])),
+                (1, Fields::Partial(BTreeMap::new())),
+                (2, Fields::Full(vec![])),
+            ])),
+        );
+        let met = wider
+            .refine(v, &Approx::Alias(w))
+            .expect("two tags in common");
+        assert_eq!(met.describe(y), Approx::Top, "no case is known to hold");
+        // A block of unknown tag meets any block, and no immediate.
+        let some = Approx::Known(Desc::AnyBlock);
+        assert!(joined.refine(v, &some).is_some());
+        let mut imm = joined.clone();
+        let i = imm.define("i", Approx::ctor("A"));
+        assert!(imm.refine(i, &some).is_none());
     }
 }
