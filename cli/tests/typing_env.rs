@@ -79,6 +79,15 @@ fn the_talk_s_examples_in_the_core_ir() {
     assert!(env(line(&output, "variant", "ret a_1")).contains("a_1 : =y"));
     assert!(env(line(&output, "variant", "ret b_1")).contains("b_1 : =z"));
     assert_eq!(env(line(&output, "variant", "ret 0")), "unreachable");
+    // An immediate on one branch, a block on the other: both parts kept, and `isblock` says
+    // which one holds.
+    assert!(
+        env(line(&output, "mixed", "br b_1"))
+            .contains("v_3 : (0 | (=y)); b_1 : (0{v_3 : 0} | 1{v_3 : (=y)})"),
+        "{output}"
+    );
+    assert!(env(line(&output, "mixed", "ret f_1")).contains("f_1 : =y"));
+    assert!(env(line(&output, "mixed", "ret v_3")).contains("v_3 : 0;"));
     // `isblock x` true: `x` is a block of unknown tag.
     assert!(env(line(&output, "boxed", "t_1 = tag x")).starts_with("{x : block; b_1 : 1"));
 }

@@ -140,6 +140,10 @@ pub enum Desc {
     Variant(BTreeMap<u32, Fields>),
     /// A block (or closure) whose tag is not known: what `is_block x` being true says.
     AnyBlock,
+    /// One of these immediates, or a block as the second part says (a block, a variant, a
+    /// block of unknown tag or a closure): the top-level split of a variant type that mixes
+    /// constant constructors (`A`) with constructors that carry values (`B of int`).
+    Either(BTreeMap<Imm, Extension>, Box<Desc>),
     /// A closure: the code of this function, with these captured values (value slots).
     Closure(Closure),
 }
@@ -228,6 +232,33 @@ impl Approx {
         }
     }
 
+    /// Either one of the immediates `imms` or a value `blocks` describes (a block, a variant, a
+    /// block of unknown tag or a closure); `⊤` when `blocks` is not one of those.
+    pub fn either(imms: BTreeMap<Imm, Extension>, blocks: Approx) -> Approx {
+        match blocks {
+            Approx::Bottom => Approx::cases(imms),
+            _ if imms.is_empty() => blocks,
+            Approx::Known(
+                desc @ (Desc::Block(_) | Desc::Variant(_) | Desc::AnyBlock | Desc::Closure(_)),
+            ) => Approx::Known(Desc::Either(imms, Box::new(desc))),
+            _ => Approx::Top,
+        }
+    }
+
+    /// The immediates this may be (with their extensions) and what it is when it is a block:
+    /// `None` for `⊤` and aliases.
+    pub fn split(&self) -> Option<(BTreeMap<Imm, Extension>, Approx)> {
+        match self {
+            Approx::Bottom => Some((BTreeMap::new(), Approx::Bottom)),
+            Approx::Known(Desc::Imms(cases)) => Some((cases.clone(), Approx::Bottom)),
+            Approx::Known(Desc::Either(imms, blocks)) => {
+                Some((imms.clone(), Approx::Known((**blocks).clone())))
+            }
+            Approx::Known(_) => Some((BTreeMap::new(), self.clone())),
+            Approx::Top | Approx::Alias(_) => None,
+        }
+    }
+
     /// The cases of a block description by tag (one for a block), `None` for anything else.
     pub fn block_cases(&self) -> Option<BTreeMap<u32, Fields>> {
         match self {
@@ -271,6 +302,10 @@ impl Approx {
                     }
                 }
             }
+            Approx::Known(Desc::Either(imms, blocks)) => {
+                Approx::Known(Desc::Imms(imms.clone())).names(out);
+                Approx::Known((**blocks).clone()).names(out);
+            }
             Approx::Known(Desc::AnyBlock) | Approx::Top | Approx::Bottom => {}
         }
     }
@@ -306,6 +341,13 @@ impl Approx {
             Approx::Known(Desc::Closure(c)) => {
                 Approx::closure(c.code, c.slots.iter().map(|a| a.rename(rename)))
             }
+            Approx::Known(Desc::Either(imms, blocks)) => {
+                let imms = match Approx::Known(Desc::Imms(imms.clone())).rename(rename) {
+                    Approx::Known(Desc::Imms(cases)) => cases,
+                    _ => BTreeMap::new(),
+                };
+                Approx::either(imms, Approx::Known((**blocks).clone()).rename(rename))
+            }
         }
     }
 }
@@ -329,20 +371,7 @@ impl fmt::Display for Shown<'_> {
             Approx::Top => f.write_str("⊤"),
             Approx::Alias(n) => write!(f, "={}", (self.name)(*n)),
             Approx::Known(Desc::Imms(cases)) => {
-                let parts: Vec<String> = cases
-                    .iter()
-                    .map(|(imm, ext)| {
-                        if ext.is_empty() {
-                            return imm.to_string();
-                        }
-                        let constraints: Vec<String> = ext
-                            .constraints
-                            .iter()
-                            .map(|(&n, a)| format!("{} : {}", (self.name)(n), sub(a)))
-                            .collect();
-                        format!("{imm}{{{}}}", constraints.join("; "))
-                    })
-                    .collect();
+                let parts = self.imm_parts(cases);
                 let extended = cases.values().any(|e| !e.is_empty());
                 if extended && parts.len() > 1 {
                     write!(f, "({})", parts.join(" | "))
@@ -361,28 +390,83 @@ impl fmt::Display for Shown<'_> {
                 self.fields(&block.fields, f)
             }
             Approx::Known(Desc::Variant(cases)) => {
-                f.write_str("(")?;
-                for (i, (tag, fields)) in cases.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" | ")?;
-                    }
-                    write!(f, "#{tag}")?;
-                    self.fields(fields, f)?;
-                }
-                f.write_str(")")
+                write!(f, "({})", self.variant_parts(cases).join(" | "))
             }
             Approx::Known(Desc::AnyBlock) => f.write_str("block"),
+            Approx::Known(Desc::Either(imms, blocks)) => {
+                let mut parts = self.imm_parts(imms);
+                match &**blocks {
+                    Desc::Variant(cases) => parts.extend(self.variant_parts(cases)),
+                    other => parts.push(
+                        Shown {
+                            approx: &Approx::Known(other.clone()),
+                            name: self.name,
+                            code: self.code,
+                        }
+                        .to_string(),
+                    ),
+                }
+                write!(f, "({})", parts.join(" | "))
+            }
         }
     }
 }
 
 impl Shown<'_> {
+    /// Each immediate, with its extension when it has one: `A`, `B{x : =y}`.
+    fn imm_parts(&self, cases: &BTreeMap<Imm, Extension>) -> Vec<String> {
+        cases
+            .iter()
+            .map(|(imm, ext)| {
+                if ext.is_empty() {
+                    return imm.to_string();
+                }
+                let constraints: Vec<String> = ext
+                    .constraints
+                    .iter()
+                    .map(|(&n, a)| {
+                        let shown = Shown {
+                            approx: a,
+                            name: self.name,
+                            code: self.code,
+                        };
+                        format!("{} : {shown}", (self.name)(n))
+                    })
+                    .collect();
+                format!("{imm}{{{}}}", constraints.join("; "))
+            })
+            .collect()
+    }
+
+    /// Each case of a variant: `#0(=y)`, `#1(=z, ⊤, …)`.
+    fn variant_parts(&self, cases: &BTreeMap<u32, Fields>) -> Vec<String> {
+        cases
+            .iter()
+            .map(|(tag, fields)| {
+                let mut text = format!("#{tag}");
+                let mut shown = String::new();
+                let _ = fmt::write(&mut shown, format_args!("{}", FieldsShown(self, fields)));
+                text.push_str(&shown);
+                text
+            })
+            .collect()
+    }
     /// `(a, b)`, or `(a, ⊤, c, …)` for a partial shape.
     fn fields(&self, fields: &Fields, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", FieldsShown(self, fields))
+    }
+}
+
+/// A block's fields printed with the names of an environment.
+struct FieldsShown<'s, 'a>(&'s Shown<'a>, &'s Fields);
+
+impl fmt::Display for FieldsShown<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (shown, fields) = (self.0, self.1);
         let sub = |approx| Shown {
             approx,
-            name: self.name,
-            code: self.code,
+            name: shown.name,
+            code: shown.code,
         };
         let parts: Vec<String> = match fields {
             Fields::Full(fields) => fields.iter().map(|a| sub(a).to_string()).collect(),

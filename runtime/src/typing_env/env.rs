@@ -277,6 +277,55 @@ impl TypingEnv {
                 }
                 Approx::cases(cases)
             }
+            // A value that is an immediate or a block, met with one that is only one of the two:
+            // that part, met in full.
+            (Desc::Either(imms, _), Desc::Imms(_)) => {
+                self.meet_desc(&Desc::Imms(imms.clone()), q, busy)
+            }
+            (Desc::Imms(_), Desc::Either(imms, _)) => {
+                self.meet_desc(p, &Desc::Imms(imms.clone()), busy)
+            }
+            (
+                Desc::Either(_, blocks),
+                Desc::Block(_) | Desc::Variant(_) | Desc::AnyBlock | Desc::Closure(_),
+            ) => self.meet_desc(blocks, q, busy),
+            (
+                Desc::Block(_) | Desc::Variant(_) | Desc::AnyBlock | Desc::Closure(_),
+                Desc::Either(_, blocks),
+            ) => self.meet_desc(p, blocks, busy),
+            (Desc::Either(ia, ba), Desc::Either(ib, bb)) => {
+                let common: BTreeMap<Imm, Extension> = ia
+                    .iter()
+                    .filter_map(|(imm, ext)| {
+                        let other = ib.get(imm)?;
+                        Some((
+                            imm.clone(),
+                            Extension {
+                                constraints: ext.and(other).into_iter().collect(),
+                            },
+                        ))
+                    })
+                    .collect();
+                let tags = |d: &Desc| {
+                    Approx::Known(d.clone())
+                        .block_cases()
+                        .map(|c| c.into_keys().collect::<BTreeSet<u32>>())
+                };
+                let blocks_may_meet = match (tags(ba), tags(bb)) {
+                    (Some(x), Some(y)) => !x.is_disjoint(&y),
+                    _ => true,
+                };
+                match (common.is_empty(), blocks_may_meet) {
+                    (true, false) => Approx::Bottom,
+                    (true, true) => self.meet_desc(ba, bb, busy),
+                    (false, false) => {
+                        self.meet_desc(&Desc::Imms(ia.clone()), &Desc::Imms(ib.clone()), busy)
+                    }
+                    // Both parts may hold: which one is not known, so nothing may refine a
+                    // name; the common immediates and the first side's blocks are sound.
+                    (false, true) => Approx::either(common, Approx::Known(self.canonical_desc(ba))),
+                }
+            }
             // A block of unknown tag: any block (or closure) is one.
             (
                 Desc::AnyBlock,
@@ -440,6 +489,10 @@ impl TypingEnv {
                     fields,
                 }))
             }
+            Approx::Known(Desc::Either(imms, blocks)) if depth > 0 => Approx::either(
+                imms.clone(),
+                self.expand(&Approx::Known((**blocks).clone()), depth),
+            ),
             Approx::Known(Desc::Variant(cases)) if depth > 0 => Approx::Known(Desc::Variant(
                 cases
                     .iter()

@@ -396,6 +396,24 @@ fn statement<P: Program + ?Sized>(
                     Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::AnyBlock,
                 ) => Approx::imm(Imm::Int(1)),
                 Approx::Known(Desc::Imms(_)) => Approx::imm(Imm::Int(0)),
+                // An immediate or a block: each answer says which part `a` is.
+                Approx::Known(Desc::Either(imms, blocks)) => match alias(a.clone()) {
+                    Some(b) => Approx::cases(BTreeMap::from([
+                        (
+                            Imm::Int(0),
+                            Extension {
+                                constraints: BTreeMap::from([(b, Approx::cases(imms))]),
+                            },
+                        ),
+                        (
+                            Imm::Int(1),
+                            Extension {
+                                constraints: BTreeMap::from([(b, Approx::Known(*blocks))]),
+                            },
+                        ),
+                    ])),
+                    None => Approx::imms([Imm::Int(0), Imm::Int(1)]),
+                },
                 // Unknown: when it is 1, `a` is a block (of some tag).
                 _ => match alias(a.clone()) {
                     Some(b) => Approx::cases(BTreeMap::from([
@@ -629,6 +647,10 @@ pub fn admits(env: &TypingEnv, approx: &Approx, value: &ConcreteValue, depth: us
         Approx::Known(Desc::AnyBlock) => {
             matches!(value, ConcreteValue::Block(..) | ConcreteValue::Closure(..))
         }
+        Approx::Known(Desc::Either(imms, blocks)) => match value {
+            ConcreteValue::Int(v) => imms.contains_key(&Imm::Int(*v)),
+            _ => admits(env, &Approx::Known(*blocks), value, depth),
+        },
         known @ Approx::Known(Desc::Block(_) | Desc::Variant(_)) => match value {
             ConcreteValue::Block(tag, fields) => {
                 let cases = known.block_cases().unwrap_or_default();

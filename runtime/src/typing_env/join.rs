@@ -160,6 +160,13 @@ fn map_parts(approx: &Approx, f: &dyn Fn(&Approx) -> Approx) -> Approx {
             },
         })),
         Approx::Known(Desc::Closure(c)) => Approx::closure(c.code, c.slots.iter().map(f)),
+        Approx::Known(Desc::Either(imms, blocks)) => {
+            let imms = match map_parts(&Approx::Known(Desc::Imms(imms.clone())), f) {
+                Approx::Known(Desc::Imms(cases)) => cases,
+                _ => BTreeMap::new(),
+            };
+            Approx::either(imms, map_parts(&Approx::Known((**blocks).clone()), f))
+        }
         Approx::Known(Desc::Variant(cases)) => Approx::Known(Desc::Variant(
             cases
                 .iter()
@@ -257,6 +264,19 @@ impl Joiner<'_> {
                 }
                 Approx::cases(out)
             }
+            Approx::Known(Desc::Either(imms, blocks)) => {
+                let imms = match self.export(
+                    branch,
+                    &Approx::Known(Desc::Imms(imms.clone())),
+                    param,
+                    depth,
+                ) {
+                    Approx::Known(Desc::Imms(cases)) => cases,
+                    _ => BTreeMap::new(),
+                };
+                let blocks = self.export(branch, &Approx::Known((**blocks).clone()), None, depth);
+                Approx::either(imms, blocks)
+            }
             other => map_parts(other, &|a| {
                 self.export(branch, a, None, depth.saturating_sub(1))
             }),
@@ -305,6 +325,24 @@ impl Joiner<'_> {
                     }
                     _ => Approx::Top,
                 }
+            }
+            // An immediate on one side and a block on the other (or either on either): each
+            // part joined with its like, as a variant type mixing constant and non-constant
+            // constructors.
+            (Approx::Known(x), Approx::Known(y))
+                if matches!(x, Desc::Either(..))
+                    || matches!(y, Desc::Either(..))
+                    || (matches!(x, Desc::Imms(_)) != matches!(y, Desc::Imms(_))) =>
+            {
+                let (Some((ia, ba)), Some((ib, bb))) = (a.0.split(), b.0.split()) else {
+                    return Approx::Top;
+                };
+                let imms = match sub(&Approx::cases(ia), &Approx::cases(ib)) {
+                    Approx::Known(Desc::Imms(cases)) => cases,
+                    Approx::Bottom => BTreeMap::new(),
+                    _ => return Approx::Top,
+                };
+                Approx::either(imms, sub(&ba, &bb))
             }
             (Approx::Known(Desc::Imms(p)), Approx::Known(Desc::Imms(q))) => {
                 let mut cases = BTreeMap::new();

@@ -369,4 +369,37 @@ mod tests {
         let i = imm.define("i", Approx::ctor("A"));
         assert!(imm.refine(i, &some).is_none());
     }
+
+    /// An immediate joined with a block keeps both parts; meeting with either part alone
+    /// gives that part, refined in full.
+    #[test]
+    fn immediates_and_blocks_split_at_the_top() {
+        let mut env = TypingEnv::new();
+        let y = env.define("y", Approx::Top);
+        let left = [Approx::ctor("A")];
+        let right = [Approx::block(0, [Approx::Alias(y)])];
+        let (joined, params) = env.join(
+            &[
+                Branch {
+                    env: &env,
+                    args: &left,
+                },
+                Branch {
+                    env: &env,
+                    args: &right,
+                },
+            ],
+            &["v"],
+        );
+        let v = params[0];
+        assert_eq!(joined.to_string(), "{y : ⊤; v : (A | (=y))}");
+        let block = joined
+            .refine(v, &Approx::projection(0, 0, Approx::ctor("B")))
+            .expect("the block");
+        assert_eq!(block.to_string(), "{y : B; v : (=y)}");
+        let imm = joined.refine(v, &Approx::ctor("A")).expect("the immediate");
+        assert_eq!(imm.to_string(), "{y : ⊤; v : A}");
+        assert!(joined.refine(v, &Approx::ctor("C")).is_none());
+        assert!(joined.refine(v, &Approx::block(1, [])).is_none());
+    }
 }
