@@ -6,6 +6,7 @@
 //! impl with the declaration it came from.
 
 mod lattice;
+mod laws;
 mod product;
 
 pub use lattice::lattice;

@@ -2,7 +2,7 @@
 //! loop over the declared reductions, the transfer dispatch (`ValueDomain`), concretization,
 //! and optionally the direct product of the same components (no reductions) for comparison.
 
-use super::lattice::{law_origin, laws_impls};
+use super::laws::{law_origin, laws_impls};
 use super::{nested_tuple, provenance, rt};
 use crate::model::{Policy, ProductDecl, Rule, RuleKind};
 use proc_macro2::{Ident, TokenStream};
