@@ -517,6 +517,69 @@ pub fn hosted_main<A: Analysis>() -> ExitCode {
     }
 }
 
+/// The arguments of `absinthe trace`.
+#[derive(Debug, clap::Args)]
+pub struct TraceArgs {
+    /// A toy program or a core-IR module; without it, `prog0`.
+    pub file: Option<PathBuf>,
+    /// The analysis (default `interval`, or the first analysis of the `.dom` file).
+    #[arg(long, short)]
+    pub analysis: Option<String>,
+    /// The function to trace (default `main`, else the first).
+    #[arg(long)]
+    pub function: Option<String>,
+    /// `json-trace`: every event of the engine, in order; `dot`: the final control-flow graph
+    /// with the state at each block's entry and exit.
+    #[arg(long, default_value = "json-trace")]
+    pub format: TraceFormatArg,
+    /// Block visits allowed before the engine stops.
+    #[arg(long, default_value_t = Limits::default().max_visits)]
+    pub max_visits: u64,
+}
+
+/// `--format` of `trace`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum TraceFormatArg {
+    /// The event stream as JSON.
+    JsonTrace,
+    /// Graphviz.
+    Dot,
+}
+
+/// `absinthe trace` with the analyses of catalog `A`; `default` when `--analysis` is not given.
+pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
+    let analysis = match resolve(args.analysis.as_deref(), default) {
+        Ok(analysis) => analysis,
+        Err(code) => return code,
+    };
+    if analysis.typing_env() || analysis.kernel_only() {
+        eprintln!("error: `trace` runs value analyses; `{analysis}` is not one");
+        return ExitCode::from(2);
+    }
+    let input = match load(args.file.as_ref()) {
+        Ok(input) => input,
+        Err(code) => return code,
+    };
+    let format = match args.format {
+        TraceFormatArg::JsonTrace => crate::trace::TraceFormat::JsonTrace,
+        TraceFormatArg::Dot => crate::trace::TraceFormat::Dot,
+    };
+    let limits = Limits {
+        max_visits: args.max_visits,
+        ..Limits::default()
+    };
+    match crate::trace::trace(&input, analysis, args.function.as_deref(), format, &limits) {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// Which command of a `.dom` file's analyses to run.
 #[derive(Debug)]
 pub enum DomCommand<'a> {
@@ -524,6 +587,8 @@ pub enum DomCommand<'a> {
     Analyze(&'a AnalyzeArgs),
     /// `verify --dom FILE`.
     Verify(&'a VerifyArgs),
+    /// `trace --dom FILE`.
+    Trace(&'a TraceArgs),
 }
 
 /// `analyze --dom FILE` and `verify --dom FILE` in the default mode: the file is checked and its
@@ -555,6 +620,7 @@ pub fn interpret(file: &Path, command: DomCommand<'_>) -> ExitCode {
     match command {
         DomCommand::Analyze(args) => analyze(args, Interpreted(0)),
         DomCommand::Verify(args) => verify(args, Interpreted(0)),
+        DomCommand::Trace(args) => trace(args, Interpreted(0)),
     }
 }
 

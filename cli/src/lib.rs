@@ -16,6 +16,7 @@ pub mod kernel;
 pub mod llvm;
 pub mod progress;
 pub mod render;
+pub mod trace;
 pub mod typing;
 pub mod verify;
 

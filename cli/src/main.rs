@@ -2,7 +2,7 @@
 //! writes to the terminal.
 
 use absinthe_cli::analyses::AnalysisName;
-use absinthe_cli::app::{self, AnalyzeArgs, VerifyArgs};
+use absinthe_cli::app::{self, AnalyzeArgs, TraceArgs, VerifyArgs};
 use absinthe_cli::{compiled, dom};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -51,6 +51,16 @@ enum Command {
         /// [default: $ABSINTHE_PATH, else the checkout this executable sits in].
         #[arg(long, value_name = "DIR", requires = "compiled")]
         absinthe_path: Option<PathBuf>,
+    },
+    /// Trace an analysis on one function: every event of the engine in order, as JSON
+    /// (`--format json-trace`), or the final control-flow graph with its states as graphviz
+    /// (`--format dot`).
+    Trace {
+        #[command(flatten)]
+        args: TraceArgs,
+        /// Trace an analysis of this `.dom` file (interpreted) instead of a built-in one.
+        #[arg(long, value_name = "FILE.dom")]
+        dom: Option<PathBuf>,
     },
     /// Check a `.dom` file, or build it into a standalone crate.
     #[command(subcommand)]
@@ -108,6 +118,11 @@ fn main() -> ExitCode {
             args,
             ..
         } => app::interpret(&file, app::DomCommand::Verify(&args)),
+        Command::Trace {
+            dom: Some(file),
+            args,
+        } => app::interpret(&file, app::DomCommand::Trace(&args)),
+        Command::Trace { args, dom: None } => app::trace(&args, AnalysisName::Interval),
         Command::Analyze { args, .. } => app::analyze(&args, AnalysisName::Const),
         Command::Verify { args, .. } => app::verify(&args, AnalysisName::Interval),
         Command::Dom(DomCommand::Check { file }) => dom_check(&file),

@@ -1,0 +1,340 @@
+//! `absinthe trace`: an analysis's run on one function, as the engine lived it. Two formats:
+//!
+//! - `json-trace`: the function (names, blocks with their statements, edges, back edges) and
+//!   every event of the worklist engine in order — each visit, block transfer, join, widening
+//!   and narrowing, with the states it read and wrote — then the final states. Documented in
+//!   the book's "Tracing an analysis" chapter, for other tools to read.
+//! - `dot`: the final control-flow graph with the state at each block's entry and exit, in the
+//!   style of rustc's dataflow graphviz dumps: one table per block, back edges dashed.
+
+use crate::analyses::{Analysis, ForDomain};
+use crate::driver::Input;
+use absinthe::cfg::Dominators;
+use absinthe::engine::{Event, Limits, Recorder, Solution, StopReason, solve_traced};
+use absinthe::program::{BlockId, Cfg, NameId};
+use absinthe::value::{Env, NonRelational, ValueDomain};
+use absinthe_ir::{Function, Module};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+
+/// What `trace` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// The event stream as JSON.
+    JsonTrace,
+    /// The final CFG with states, as graphviz.
+    Dot,
+}
+
+/// One function of the input, its printed blocks, and the module it belongs to.
+struct Subject {
+    function: Function,
+    /// Per block: its label and the printed lines of its φs, statements and terminator.
+    blocks: Vec<(String, Vec<String>)>,
+}
+
+impl Subject {
+    fn new(module: &Module, function: &Function) -> Subject {
+        let mut text = String::new();
+        let _ = absinthe_ir::air::print::write_function(&mut text, module, function);
+        let mut blocks: Vec<(String, Vec<String>)> = Vec::new();
+        for line in text.lines().skip(1) {
+            if line == "}" {
+                break;
+            }
+            match line.strip_suffix(':').filter(|_| !line.starts_with(' ')) {
+                Some(label) => blocks.push((label.to_owned(), Vec::new())),
+                None => {
+                    if let Some((_, lines)) = blocks.last_mut() {
+                        lines.push(line.trim().to_owned());
+                    }
+                }
+            }
+        }
+        Subject {
+            function: function.clone(),
+            blocks,
+        }
+    }
+
+    /// Edges whose target dominates their source: the loops' back edges.
+    fn back_edges(&self) -> Vec<(BlockId, BlockId)> {
+        let f = &self.function;
+        let dominators = Dominators::new(f);
+        let mut back = Vec::new();
+        for b in 0..f.block_count() {
+            let b = BlockId::new(b);
+            for &s in f.successors(b) {
+                if dominators.is_reachable(b) && dominators.dominates(s, b) {
+                    back.push((b, s));
+                }
+            }
+        }
+        back
+    }
+}
+
+/// Traces `analysis` on the function of `input` called `function` (default: `main`, else the
+/// first): the trace in `format`.
+pub fn trace<A: Analysis>(
+    input: &Input,
+    analysis: A,
+    function: Option<&str>,
+    format: TraceFormat,
+    limits: &Limits,
+) -> Result<String, String> {
+    let (module, file) = match input {
+        Input::Toy { file, program } => {
+            let (f, _) = program.lower();
+            let module = Module {
+                functions: vec![f],
+                fields: Vec::new(),
+            };
+            (module, file.clone())
+        }
+        Input::Air { file, module } => (module.clone(), file.clone()),
+    };
+    let chosen = match function {
+        Some(name) => module
+            .functions
+            .iter()
+            .find(|f| f.name == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = module.functions.iter().map(|f| f.name.as_str()).collect();
+                format!(
+                    "{file}: error: no function `{name}`; the functions are {}",
+                    names.join(", ")
+                )
+            })?,
+        None => module
+            .functions
+            .iter()
+            .find(|f| f.name == "main")
+            .or_else(|| module.functions.first())
+            .ok_or_else(|| format!("{file}: error: the module has no function"))?,
+    };
+    let subject = Subject::new(&module, chosen);
+    Ok(analysis.dispatch(Run {
+        subject: &subject,
+        analysis: analysis.as_str(),
+        conditional: analysis.conditional(),
+        thresholds: analysis.thresholds(),
+        format,
+        limits,
+    }))
+}
+
+struct Run<'a> {
+    subject: &'a Subject,
+    analysis: &'a str,
+    conditional: bool,
+    thresholds: &'static [i64],
+    format: TraceFormat,
+    limits: &'a Limits,
+}
+
+impl ForDomain for Run<'_> {
+    type Output = String;
+
+    fn run<D: ValueDomain>(self) -> String {
+        let f = &self.subject.function;
+        let domain = NonRelational::<D>::new(self.conditional).with_thresholds(self.thresholds);
+        let mut recorder = Recorder::new();
+        let solution = solve_traced(f, &domain, self.limits, &mut recorder);
+        match self.format {
+            TraceFormat::JsonTrace => json_trace(&self, &recorder.events, &solution),
+            TraceFormat::Dot => dot(&self, &solution),
+        }
+    }
+}
+
+/// A state as JSON: `null` when unreachable, else each name with its printed value.
+fn state_json<D: ValueDomain>(f: &Function, env: &Env<D>) -> Value {
+    if !env.is_reachable() {
+        return Value::Null;
+    }
+    let values: serde_json::Map<String, Value> = (0..f.names.len())
+        .map(|n| {
+            let value = env.get(NameId::new(n)).to_string();
+            (f.names[n].clone(), Value::String(value))
+        })
+        .collect();
+    Value::Object(values)
+}
+
+fn stop_json(stop: &StopReason) -> Value {
+    match stop {
+        StopReason::Stable => json!({"kind": "stable"}),
+        StopReason::Budget { visits } => json!({"kind": "budget", "visits": visits}),
+        StopReason::LawViolation { block, .. } => {
+            json!({"kind": "law-violation", "block": block.index()})
+        }
+    }
+}
+
+fn json_trace<D: ValueDomain>(
+    run: &Run<'_>,
+    events: &[Event<Env<D>>],
+    solution: &Solution<Env<D>>,
+) -> String {
+    let f = &run.subject.function;
+    let state = |env: &Env<D>| state_json(f, env);
+    let blocks: Vec<Value> = run
+        .subject
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, (label, lines))| {
+            let successors: Vec<usize> = f
+                .successors(BlockId::new(i))
+                .iter()
+                .map(|s| s.index())
+                .collect();
+            json!({"id": i, "label": label, "lines": lines, "successors": successors})
+        })
+        .collect();
+    let back_edges: Vec<Value> = run
+        .subject
+        .back_edges()
+        .iter()
+        .map(|(from, to)| json!([from.index(), to.index()]))
+        .collect();
+    let events: Vec<Value> = events
+        .iter()
+        .enumerate()
+        .map(|(step, event)| match event {
+            Event::Visit { block } => {
+                json!({"step": step, "kind": "visit", "block": block.index()})
+            }
+            Event::Transfer {
+                block,
+                before,
+                after,
+            } => json!({
+                "step": step, "kind": "transfer", "block": block.index(),
+                "before": state(before), "after": state(after),
+            }),
+            Event::Join {
+                block,
+                result,
+                changed,
+            } => json!({
+                "step": step, "kind": "join", "block": block.index(),
+                "result": state(result), "changed": changed,
+            }),
+            Event::Widen {
+                block,
+                before,
+                after,
+            } => json!({
+                "step": step, "kind": "widen", "block": block.index(),
+                "before": state(before), "after": state(after),
+            }),
+            Event::Narrow {
+                block,
+                before,
+                after,
+            } => json!({
+                "step": step, "kind": "narrow", "block": block.index(),
+                "before": state(before), "after": state(after),
+            }),
+        })
+        .collect();
+    let trace = json!({
+        "format": "absinthe-trace",
+        "version": 1,
+        "analysis": run.analysis,
+        "function": f.name,
+        "names": f.names,
+        "blocks": blocks,
+        "back_edges": back_edges,
+        "events": events,
+        "result": {
+            "stop": stop_json(&solution.stop),
+            "entry": solution.entry.iter().map(state).collect::<Vec<_>>(),
+            "exit": solution.exit.iter().map(state).collect::<Vec<_>>(),
+        },
+    });
+    let mut out = serde_json::to_string_pretty(&trace).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+/// Text for an HTML-like graphviz label.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A state as one line: the names that are not `⊤`, or `unreachable`.
+fn state_line<D: ValueDomain>(f: &Function, env: &Env<D>) -> String {
+    if !env.is_reachable() {
+        return "unreachable".to_owned();
+    }
+    let parts: Vec<String> = (0..f.names.len())
+        .filter_map(|n| {
+            let v = env.get(NameId::new(n));
+            (!v.is_top()).then(|| format!("{} = {v}", f.names[n]))
+        })
+        .collect();
+    if parts.is_empty() {
+        "⊤".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn dot<D: ValueDomain>(run: &Run<'_>, solution: &Solution<Env<D>>) -> String {
+    let f = &run.subject.function;
+    let back = run.subject.back_edges();
+    let mut out = String::new();
+    let _ = writeln!(out, "digraph \"{}\" {{", escape(&f.name));
+    let _ = writeln!(
+        out,
+        "    graph [fontname=\"monospace\", label=\"{} ({})\"];",
+        escape(&f.name),
+        escape(run.analysis)
+    );
+    let _ = writeln!(out, "    node [shape=\"none\", fontname=\"monospace\"];");
+    let _ = writeln!(out, "    edge [fontname=\"monospace\"];");
+    for (i, (label, lines)) in run.subject.blocks.iter().enumerate() {
+        let mut rows = format!(
+            "<tr><td bgcolor=\"lightgray\" align=\"center\"><b>{}</b></td></tr>",
+            escape(label)
+        );
+        let entry = state_line(f, &solution.entry[i]);
+        let _ = write!(
+            rows,
+            "<tr><td align=\"left\" bgcolor=\"#e8f0ff\">entry: {}</td></tr>",
+            escape(&entry)
+        );
+        for line in lines {
+            let _ = write!(rows, "<tr><td align=\"left\">{}</td></tr>", escape(line));
+        }
+        let exit = state_line(f, &solution.exit[i]);
+        let _ = write!(
+            rows,
+            "<tr><td align=\"left\" bgcolor=\"#e8f0ff\">exit: {}</td></tr>",
+            escape(&exit)
+        );
+        let _ = writeln!(
+            out,
+            "    bb{i} [label=<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\">{rows}</table>>];"
+        );
+    }
+    for b in 0..f.block_count() {
+        let from = BlockId::new(b);
+        for &to in f.successors(from) {
+            let style = if back.contains(&(from, to)) {
+                " [style=\"dashed\", label=\"back\"]"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "    bb{} -> bb{}{style};", from.index(), to.index());
+        }
+    }
+    out.push_str("}\n");
+    out
+}
