@@ -467,6 +467,7 @@ arbitrary_from! {
     Interval => strategies::interval(),
     Sign => strategies::sign(),
     Parity => strategies::parity(),
+    crate::lattice::Generation => strategies::generation(),
     Congruence => strategies::congruence(),
     Powerset<u8> => strategies::powerset(),
 }
@@ -587,6 +588,17 @@ pub mod strategies {
             Just(Sign::NonNeg),
             Just(Sign::NonZero),
             Just(Sign::Top),
+        ]
+    }
+
+    /// A generation counter: bottom, small bounds, huge bounds and unbounded.
+    pub fn generation() -> impl Strategy<Value = crate::lattice::Generation> + Clone {
+        use crate::lattice::Generation;
+        prop_oneof![
+            Just(Generation::Bottom),
+            (0u32..6).prop_map(Generation::AtMost),
+            (u32::MAX - 2..=u32::MAX).prop_map(Generation::AtMost),
+            Just(Generation::Unbounded),
         ]
     }
 

@@ -37,6 +37,17 @@ fn parity() {
 }
 
 #[test]
+fn generation() {
+    check_lattice(strategies::generation(), CASES);
+    check_top(strategies::generation(), CASES);
+    // An increasing chain of bounds, widened: it stops after one jump.
+    check_widening_terminates(
+        |i| absinthe::lattice::Generation::AtMost(u32::try_from(i).unwrap_or(u32::MAX)),
+        2,
+    );
+}
+
+#[test]
 fn congruence() {
     check_lattice(strategies::congruence(), CASES);
     check_top(strategies::congruence(), CASES);
