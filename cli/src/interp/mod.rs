@@ -2,9 +2,9 @@
 //! file's analyses at once, with no Rust compiler, by evaluating the checked program
 //! ([`absinthe_domc::dom::tree`]) instead of compiling the code generated from it.
 //!
-//! - [`value`]: values and the lattice operations of every `.dom` type.
-//! - [`eval`]: rule bodies, reductions, helpers and written-out operations.
-//! - [`domain`]: a product as a value domain (dispatch, reduction, blame, kernel hooks).
+//! - `value`: values and the lattice operations of every `.dom` type.
+//! - `eval`: rule bodies, reductions, helpers and written-out operations.
+//! - `domain`: a product as a value domain (dispatch, reduction, blame, kernel hooks).
 //!
 //! Each of them says what the generated code does, operation for operation, so that an analysis
 //! gives the same result at every point in both modes (`cli/tests/dom_interp.rs` checks it on
