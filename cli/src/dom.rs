@@ -389,12 +389,41 @@ absinthe-cli = {{ path = {cli} }}
 [dev-dependencies]
 absinthe = {{ path = {runtime}, features = ["laws"] }}
 
-# As absinthe's own tests: law checks run optimized.
+# The profiles of absinthe's own workspace (law checks run optimized; line tables for absinthe,
+# no debug information for the rest), so that a crate built in absinthe's target directory
+# reuses what absinthe's own build compiled.
+[profile.dev]
+debug = "line-tables-only"
+
+[profile.dev.package."*"]
+debug = false
+
+[profile.dev.package.absinthe]
+debug = "line-tables-only"
+
+[profile.dev.package.absinthe-ir]
+debug = "line-tables-only"
+
+[profile.dev.package.absinthe-cli]
+debug = "line-tables-only"
+
+[profile.dev.package.absinthe-domc]
+debug = "line-tables-only"
+
+[profile.dev.package.absinthe-macros]
+debug = "line-tables-only"
+
+[profile.dev.package.absinthe-dsl-examples]
+debug = "line-tables-only"
+
 [profile.test]
 opt-level = 1
 
 [profile.test.package.proptest]
 opt-level = 3
+
+[profile.release]
+debug = "line-tables-only"
 "#
     )
 }
