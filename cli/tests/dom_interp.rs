@@ -166,6 +166,11 @@ fn same_on_operations<D: ValueDomain>(file: &str, product: &str) -> u64 {
     use absinthe::value::Concrete;
     let interp = load(file);
     assert!(Session::install_domain(interp, product));
+    assert_eq!(
+        DynValue::has_finite_height(),
+        D::FINITE_HEIGHT,
+        "{file} {product}: finite height"
+    );
     let mut steps = 0;
     for seed in 1..=PROGRAMS {
         let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);

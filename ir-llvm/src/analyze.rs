@@ -179,7 +179,7 @@ pub fn analyze_function<D: ValueDomain>(
     let repr = states.for_function(function);
     let analysis = NonRelational::<D>::new(conditional);
     // Descending passes cannot improve a least fixpoint of a finite-height lattice: skip them.
-    let limits = if <D as Lattice>::FINITE_HEIGHT {
+    let limits = if <D as Lattice>::has_finite_height() {
         Limits {
             narrowing_passes: 0,
             ..limits.clone()

@@ -287,9 +287,13 @@ impl PartialEq for DynValue {
 impl Eq for DynValue {}
 
 impl Lattice for DynValue {
-    // Written-out operations on plain integers may make infinite chains: widening is needed.
+    // Not known before a file is loaded: `has_finite_height` answers for the loaded product.
     const FINITE_HEIGHT: bool = false;
     const EXACT: bool = false;
+
+    fn has_finite_height() -> bool {
+        with(|i, t| i.finite_height(t))
+    }
 
     fn bottom() -> Self {
         with(|i, t| DynValue(i.bottom(t)))

@@ -112,6 +112,34 @@ impl Interp {
         }
     }
 
+    /// Whether every ascending chain of `t` is finite (`Lattice::FINITE_HEIGHT` of the code the
+    /// generator writes for it).
+    pub fn finite_height(&self, t: &Ty) -> bool {
+        match self.shape(t) {
+            Shape::Interval => Interval::FINITE_HEIGHT,
+            Shape::Constant => <Flat<i64> as Lattice>::FINITE_HEIGHT,
+            Shape::Names => Names::FINITE_HEIGHT,
+            Shape::Steps => Steps::FINITE_HEIGHT,
+            Shape::FiniteSum { inner, .. } => self.finite_height(inner),
+            Shape::Flat { .. } | Shape::Finite { .. } => true,
+            Shape::Sum { summands } => summands
+                .iter()
+                .filter_map(|(_, p)| p.as_ref())
+                .all(|p| self.finite_height(p)),
+            Shape::Struct { fields, .. } => {
+                !self.pointwise(t).values
+                    && fields
+                        .iter()
+                        .filter(|(_, f)| matches!(f, Ty::Lat(_)))
+                        .all(|(_, f)| self.finite_height(f))
+            }
+            Shape::Product { .. } | Shape::Direct => {
+                self.part_types(t).iter().all(|c| self.finite_height(c))
+            }
+            _ => false,
+        }
+    }
+
     /// The types of a struct's fields or a product's components.
     pub fn part_types(&self, t: &Ty) -> &[Ty] {
         match t {

@@ -167,6 +167,13 @@ pub trait Lattice: Clone + Eq + Debug {
         self.widen(newer)
     }
 
+    /// [`Lattice::FINITE_HEIGHT`], asked of the type at run time: the engines decide with it
+    /// whether to widen at all. A lattice whose shape is known only when a program runs (the
+    /// values of an interpreted `.dom` file) answers for the shape loaded.
+    fn has_finite_height() -> bool {
+        Self::FINITE_HEIGHT
+    }
+
     /// Narrowing of `self` (a post-fixpoint) by `newer` (one more iterate). Defaults to `self`.
     fn narrow(&self, newer: &Self) -> Self {
         let _ = newer;

@@ -673,7 +673,7 @@ impl<D: ValueDomain, P: Program + ?Sized> Engine<'_, D, P> {
             return;
         }
         self.updates[i] += 1;
-        let widen = !D::FINITE_HEIGHT
+        let widen = !D::has_finite_height()
             && ((at_head && self.updates[i] > self.delay) || self.updates[i] > WIDEN_AFTER);
         let next = if widen {
             self.stats.widenings += 1;
