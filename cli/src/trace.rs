@@ -9,8 +9,9 @@
 
 use crate::analyses::{Analysis, ForDomain};
 use crate::driver::Input;
+use crate::interp::{Reduced, record_reductions, take_reductions};
 use absinthe::cfg::Dominators;
-use absinthe::engine::{Event, Limits, Recorder, Solution, StopReason, solve_traced};
+use absinthe::engine::{Event, Limits, Solution, StopReason, Tracer, solve_traced};
 use absinthe::program::{BlockId, Cfg, NameId};
 use absinthe::value::{Env, NonRelational, ValueDomain};
 use absinthe_ir::{Function, Module};
@@ -139,12 +140,36 @@ impl ForDomain for Run<'_> {
     fn run<D: ValueDomain>(self) -> String {
         let f = &self.subject.function;
         let domain = NonRelational::<D>::new(self.conditional).with_thresholds(self.thresholds);
-        let mut recorder = Recorder::new();
+        let mut recorder = WithReductions::default();
+        record_reductions(true);
         let solution = solve_traced(f, &domain, self.limits, &mut recorder);
+        record_reductions(false);
         match self.format {
             TraceFormat::JsonTrace => json_trace(&self, &recorder.events, &solution),
             TraceFormat::Dot => dot(&self, &solution),
         }
+    }
+}
+
+/// The engine's events, each with the reductions of an interpreted `.dom` product that fired
+/// while the engine computed it (compiled domains report none).
+struct WithReductions<S> {
+    events: Vec<(Vec<Reduced>, Event<S>)>,
+}
+
+impl<S> Default for WithReductions<S> {
+    fn default() -> Self {
+        WithReductions { events: Vec::new() }
+    }
+}
+
+impl<S> Tracer<S> for WithReductions<S> {
+    fn enabled(&self) -> bool {
+        true
+    }
+
+    fn event(&mut self, event: Event<S>) {
+        self.events.push((take_reductions(), event));
     }
 }
 
@@ -174,7 +199,7 @@ fn stop_json(stop: &StopReason) -> Value {
 
 fn json_trace<D: ValueDomain>(
     run: &Run<'_>,
-    events: &[Event<Env<D>>],
+    events: &[(Vec<Reduced>, Event<Env<D>>)],
     solution: &Solution<Env<D>>,
 ) -> String {
     let f = &run.subject.function;
@@ -199,45 +224,33 @@ fn json_trace<D: ValueDomain>(
         .iter()
         .map(|(from, to)| json!([from.index(), to.index()]))
         .collect();
-    let events: Vec<Value> = events
+    let block_of = |event: &Event<Env<D>>| match event {
+        Event::Visit { block }
+        | Event::Transfer { block, .. }
+        | Event::Join { block, .. }
+        | Event::Widen { block, .. }
+        | Event::Narrow { block, .. } => block.index(),
+    };
+    // Reductions go before the event whose computation made them.
+    let flat: Vec<Item<'_, D>> = events
+        .iter()
+        .flat_map(|(reduced, event)| {
+            let block = block_of(event);
+            reduced
+                .iter()
+                .map(move |r| Item::Reduce(r, block))
+                .chain(std::iter::once(Item::Engine(event)))
+        })
+        .collect();
+    let events: Vec<Value> = flat
         .iter()
         .enumerate()
-        .map(|(step, event)| match event {
-            Event::Visit { block } => {
-                json!({"step": step, "kind": "visit", "block": block.index()})
-            }
-            Event::Transfer {
-                block,
-                before,
-                after,
-            } => json!({
-                "step": step, "kind": "transfer", "block": block.index(),
-                "before": state(before), "after": state(after),
+        .map(|(step, item)| match item {
+            Item::Reduce(r, block) => json!({
+                "step": step, "kind": "reduce", "block": block, "rule": r.rule,
+                "component": r.component, "before": r.before, "after": r.after,
             }),
-            Event::Join {
-                block,
-                result,
-                changed,
-            } => json!({
-                "step": step, "kind": "join", "block": block.index(),
-                "result": state(result), "changed": changed,
-            }),
-            Event::Widen {
-                block,
-                before,
-                after,
-            } => json!({
-                "step": step, "kind": "widen", "block": block.index(),
-                "before": state(before), "after": state(after),
-            }),
-            Event::Narrow {
-                block,
-                before,
-                after,
-            } => json!({
-                "step": step, "kind": "narrow", "block": block.index(),
-                "before": state(before), "after": state(after),
-            }),
+            Item::Engine(event) => event_json(step, event, &state),
         })
         .collect();
     let trace = json!({
@@ -258,6 +271,58 @@ fn json_trace<D: ValueDomain>(
     let mut out = serde_json::to_string_pretty(&trace).unwrap_or_default();
     out.push('\n');
     out
+}
+
+/// An entry of the stream: a reduction (with the block of the event it precedes) or an engine
+/// event.
+enum Item<'e, D> {
+    Reduce(&'e Reduced, usize),
+    Engine(&'e Event<Env<D>>),
+}
+
+/// One engine event as JSON.
+fn event_json<D: ValueDomain>(
+    step: usize,
+    event: &Event<Env<D>>,
+    state: &dyn Fn(&Env<D>) -> Value,
+) -> Value {
+    match event {
+        Event::Visit { block } => {
+            json!({"step": step, "kind": "visit", "block": block.index()})
+        }
+        Event::Transfer {
+            block,
+            before,
+            after,
+        } => json!({
+            "step": step, "kind": "transfer", "block": block.index(),
+            "before": state(before), "after": state(after),
+        }),
+        Event::Join {
+            block,
+            result,
+            changed,
+        } => json!({
+            "step": step, "kind": "join", "block": block.index(),
+            "result": state(result), "changed": changed,
+        }),
+        Event::Widen {
+            block,
+            before,
+            after,
+        } => json!({
+            "step": step, "kind": "widen", "block": block.index(),
+            "before": state(before), "after": state(after),
+        }),
+        Event::Narrow {
+            block,
+            before,
+            after,
+        } => json!({
+            "step": step, "kind": "narrow", "block": block.index(),
+            "before": state(before), "after": state(after),
+        }),
+    }
 }
 
 /// Text for an HTML-like graphviz label.

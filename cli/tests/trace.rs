@@ -41,7 +41,7 @@ fn faithful(trace: &Value, what: &str) {
             "transfer" => last_exit[b] = e["after"].clone(),
             "join" => last_entry[b] = Some(e["result"].clone()),
             "widen" | "narrow" => last_entry[b] = Some(e["after"].clone()),
-            "visit" => {}
+            "visit" | "reduce" => {}
             other => panic!("{what}: unknown event kind {other}"),
         }
     }
@@ -147,6 +147,34 @@ fn a_dom_file_is_traced_interpreted() {
     let t: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(t["analysis"], "interval");
     assert_eq!(t["result"]["exit"][3]["i"], "[10, 10]");
+}
+
+#[test]
+fn an_interpreted_product_s_reductions_are_events_named_by_their_place() {
+    let (code, out, err) = absinthe(&[
+        "trace",
+        "dsl-examples/test_data/reduction.air",
+        "--dom",
+        "dsl-examples/dom/signs.dom",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let t: Value = serde_json::from_str(&out).expect("JSON");
+    let reductions: Vec<&Value> = t["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["kind"] == "reduce")
+        .collect();
+    assert!(!reductions.is_empty(), "{out}");
+    let first = reductions[0];
+    assert!(
+        first["rule"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("`meet_ext ") && r.contains("signs.dom:")),
+        "{first}"
+    );
+    assert_ne!(first["before"], first["after"]);
+    faithful(&t, "signs.dom interpreted");
 }
 
 #[test]

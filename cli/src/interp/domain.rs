@@ -98,6 +98,12 @@ impl Interp {
                 let tt = &types[r.target];
                 let met = self.meet(tt, &parts[r.target], &refined);
                 if !self.eq(tt, &parts[r.target], &met) {
+                    super::log_reduction(|| super::Reduced {
+                        rule: r.origin.describe.clone(),
+                        component: decl.components[r.target].name(),
+                        before: self.shown(tt, &parts[r.target]),
+                        after: self.shown(tt, &met),
+                    });
                     parts[r.target] = met;
                     round = true;
                 }
@@ -110,6 +116,13 @@ impl Interp {
             }
         }
         Val::record(parts)
+    }
+
+    /// `v` printed as a value of `t`.
+    fn shown(&self, t: &Ty, v: &Val) -> String {
+        let mut out = String::new();
+        self.show(t, v, &mut out);
+        out
     }
 
     /// The components of `constant(c)`, before reduction.
