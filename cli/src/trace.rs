@@ -9,9 +9,9 @@
 
 use crate::analyses::{Analysis, ForDomain};
 use crate::driver::Input;
-use crate::interp::{Reduced, record_reductions, take_reductions};
 use absinthe::cfg::Dominators;
 use absinthe::engine::{Event, Limits, Solution, StopReason, Tracer, solve_traced};
+use absinthe::product::{Reduction as Reduced, record_reductions, take_reductions};
 use absinthe::program::{BlockId, Cfg, NameId};
 use absinthe::value::{Env, NonRelational, ValueDomain};
 use absinthe_ir::{Function, Module};
@@ -151,8 +151,8 @@ impl ForDomain for Run<'_> {
     }
 }
 
-/// The engine's events, each with the reductions of an interpreted `.dom` product that fired
-/// while the engine computed it (compiled domains report none).
+/// The engine's events, each with the reductions of a product that changed a component while
+/// the engine computed it.
 struct WithReductions<S> {
     events: Vec<(Vec<Reduced>, Event<S>)>,
 }

@@ -178,6 +178,32 @@ fn an_interpreted_product_s_reductions_are_events_named_by_their_place() {
 }
 
 #[test]
+fn compiled_products_report_their_reductions_as_the_interpreter_does() {
+    let reductions = |args: &[&str]| -> Vec<(String, String, String)> {
+        let (code, out, err) = absinthe(args);
+        assert_eq!(code, 0, "{err}");
+        let t: Value = serde_json::from_str(&out).expect("JSON");
+        t["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .filter(|e| e["kind"] == "reduce")
+            .map(|e| {
+                let text = |k: &str| e[k].as_str().unwrap_or_default().to_owned();
+                (text("component"), text("before"), text("after"))
+            })
+            .collect()
+    };
+    let program = "dsl-examples/test_data/reduction.air";
+    let compiled = reductions(&["trace", program, "--analysis", "signs-dom"]);
+    let attributes = reductions(&["trace", program, "--analysis", "signs"]);
+    let interpreted = reductions(&["trace", program, "--dom", "dsl-examples/dom/signs.dom"]);
+    assert!(!compiled.is_empty());
+    assert_eq!(compiled, interpreted);
+    assert_eq!(compiled, attributes);
+}
+
+#[test]
 fn bad_requests_are_refused_plainly() {
     let (code, _, err) = absinthe(&["trace", "ir/test_data/count.air", "--function", "nope"]);
     assert_eq!(code, 1);

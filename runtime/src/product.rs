@@ -69,3 +69,68 @@ pub trait ReducedProduct: Lattice {
     /// reduced product with the direct product of the same components).
     fn reduce_with(&mut self, policy: ReducePolicy) -> Changed;
 }
+
+/// A reduction that changed a component, as tracing tools (`absinthe trace`) report it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reduction {
+    /// The reduction and its place (`` `meet_ext odd_not_zero` at ps.dom:66:1 ``, or a Rust file
+    /// and line for `#[meet_ext]` functions).
+    pub rule: String,
+    /// The component it refined.
+    pub component: String,
+    /// The component's value before.
+    pub before: String,
+    /// And after.
+    pub after: String,
+}
+
+thread_local! {
+    /// The reductions that changed a component since the last [`take_reductions`], while
+    /// recording on this thread.
+    static REDUCTIONS: std::cell::RefCell<Option<Vec<Reduction>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Starts (`true`) or stops recording, on this thread, the reductions that change a component.
+pub fn record_reductions(on: bool) {
+    REDUCTIONS.with(|r| *r.borrow_mut() = on.then(Vec::new));
+}
+
+/// Whether reductions are being recorded on this thread (generated products ask before building
+/// a [`Reduction`], so that not recording costs one check).
+pub fn recording_reductions() -> bool {
+    REDUCTIONS.with(|r| r.borrow().is_some())
+}
+
+/// The reductions recorded since the last call (none when not recording).
+pub fn take_reductions() -> Vec<Reduction> {
+    REDUCTIONS.with(|r| {
+        r.borrow_mut()
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    })
+}
+
+/// Records that `rule` refined `component` from `before` to `after`, when recording.
+pub fn log_reduction(
+    rule: &str,
+    component: &str,
+    before: &dyn fmt::Display,
+    after: &dyn fmt::Display,
+) {
+    if !recording_reductions() {
+        return;
+    }
+    let reduction = Reduction {
+        rule: rule.to_owned(),
+        component: component.to_owned(),
+        before: before.to_string(),
+        after: after.to_string(),
+    };
+    REDUCTIONS.with(|r| {
+        if let Some(log) = r.borrow_mut().as_mut() {
+            log.push(reduction);
+        }
+    });
+}

@@ -6,7 +6,7 @@ use super::Interp;
 use super::value::Val;
 use absinthe::behavior::{ArgKind, ParamId};
 use absinthe::lattice::{Flat, Interval};
-use absinthe::product::ReducePolicy;
+use absinthe::product::{ReducePolicy, log_reduction, recording_reductions};
 use absinthe::program::Op;
 use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{Shape, Ty};
@@ -98,12 +98,14 @@ impl Interp {
                 let tt = &types[r.target];
                 let met = self.meet(tt, &parts[r.target], &refined);
                 if !self.eq(tt, &parts[r.target], &met) {
-                    super::log_reduction(|| super::Reduced {
-                        rule: r.origin.describe.clone(),
-                        component: decl.components[r.target].name(),
-                        before: self.shown(tt, &parts[r.target]),
-                        after: self.shown(tt, &met),
-                    });
+                    if recording_reductions() {
+                        log_reduction(
+                            &r.origin.describe,
+                            &decl.components[r.target].name(),
+                            &self.shown(tt, &parts[r.target]),
+                            &self.shown(tt, &met),
+                        );
+                    }
                     parts[r.target] = met;
                     round = true;
                 }

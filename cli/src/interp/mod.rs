@@ -274,52 +274,6 @@ fn with<R>(f: impl FnOnce(&Interp, &Ty) -> R) -> R {
     f(&session.interp, &session.domain)
 }
 
-/// A reduction that changed a component, as `trace` reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reduced {
-    /// The reduction and its place (`` `meet_ext odd_not_zero` at ps.dom:66:1 ``).
-    pub rule: String,
-    /// The component it refined.
-    pub component: String,
-    /// The component's value before.
-    pub before: String,
-    /// And after.
-    pub after: String,
-}
-
-thread_local! {
-    /// The reductions that fired since the last [`take_reductions`], while recording.
-    static REDUCTIONS: RefCell<Option<Vec<Reduced>>> = const { RefCell::new(None) };
-}
-
-/// Starts (or stops) recording the reductions that change a component on this thread.
-pub fn record_reductions(on: bool) {
-    REDUCTIONS.with(|r| *r.borrow_mut() = on.then(Vec::new));
-}
-
-/// The reductions recorded since the last call (none when not recording).
-pub fn take_reductions() -> Vec<Reduced> {
-    REDUCTIONS.with(|r| {
-        r.borrow_mut()
-            .as_mut()
-            .map(std::mem::take)
-            .unwrap_or_default()
-    })
-}
-
-/// Records the reduction `what` makes, when recording.
-fn log_reduction(what: impl FnOnce() -> Reduced) {
-    if REDUCTIONS.with(|r| r.borrow().is_none()) {
-        return;
-    }
-    let reduced = what();
-    REDUCTIONS.with(|r| {
-        if let Some(log) = r.borrow_mut().as_mut() {
-            log.push(reduced);
-        }
-    });
-}
-
 /// A value of the running analysis's product.
 #[derive(Clone, Debug)]
 pub struct DynValue(pub Val);

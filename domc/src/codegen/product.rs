@@ -51,10 +51,22 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
         } else {
             quote!(#f(&self.#tm, &self.#sm))
         };
+        let rule = located(&r.origin);
+        let component = target.name();
         quote_spanned! {r.origin.span=>
             {
                 let refined: #tt = #call;
-                round |= <#tt as #rt::Lattice>::meet_with(&mut self.#tm, &refined);
+                if #rt::recording_reductions() {
+                    // For tracing: which reduction changed which component, and how.
+                    let before = #rt::Clone::clone(&self.#tm);
+                    let changed = <#tt as #rt::Lattice>::meet_with(&mut self.#tm, &refined);
+                    if changed.changed() {
+                        #rt::log_reduction(#rule, #component, &before, &self.#tm);
+                    }
+                    round |= changed;
+                } else {
+                    round |= <#tt as #rt::Lattice>::meet_with(&mut self.#tm, &refined);
+                }
                 if <#tt as #rt::Lattice>::is_bottom(&self.#tm) {
                     return self.__absinthe_collapse() | #rt::Changed::Yes;
                 }
