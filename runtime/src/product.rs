@@ -89,17 +89,21 @@ thread_local! {
     /// recording on this thread.
     static REDUCTIONS: std::cell::RefCell<Option<Vec<Reduction>>> =
         const { std::cell::RefCell::new(None) };
+    /// Whether this thread records: a flag of its own, so that asking costs one read.
+    static RECORDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Starts (`true`) or stops recording, on this thread, the reductions that change a component.
 pub fn record_reductions(on: bool) {
     REDUCTIONS.with(|r| *r.borrow_mut() = on.then(Vec::new));
+    RECORDING.with(|r| r.set(on));
 }
 
 /// Whether reductions are being recorded on this thread (generated products ask before building
-/// a [`Reduction`], so that not recording costs one check).
+/// a [`Reduction`], so that not recording costs one read of a thread-local flag).
+#[inline]
 pub fn recording_reductions() -> bool {
-    REDUCTIONS.with(|r| r.borrow().is_some())
+    RECORDING.with(std::cell::Cell::get)
 }
 
 /// The reductions recorded since the last call (none when not recording).
