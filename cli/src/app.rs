@@ -529,9 +529,17 @@ pub struct TraceArgs {
     #[arg(long)]
     pub function: Option<String>,
     /// `json-trace`: every event of the engine, in order; `dot`: the final control-flow graph
-    /// with the state at each block's entry and exit.
+    /// with the state at each block's entry and exit; `html`: the viewer, a self-contained page
+    /// that replays the run and explains every value.
     #[arg(long, default_value = "json-trace")]
     pub format: TraceFormatArg,
+    /// Write the viewer page to this file (the same as `--format html` into a file).
+    #[arg(long, value_name = "OUT.html", conflicts_with = "format")]
+    pub html: Option<PathBuf>,
+    /// For the viewer: concrete runs `verify` makes of the function; the first run the analysis
+    /// misses is drawn on the graph. 0 runs none.
+    #[arg(long, default_value_t = 100)]
+    pub verify_runs: usize,
     /// Block visits allowed before the engine stops.
     #[arg(long, default_value_t = Limits::default().max_visits)]
     pub max_visits: u64,
@@ -544,6 +552,8 @@ pub enum TraceFormatArg {
     JsonTrace,
     /// Graphviz.
     Dot,
+    /// The viewer page.
+    Html,
 }
 
 /// `absinthe trace` with the analyses of catalog `A`; `default` when `--analysis` is not given.
@@ -560,19 +570,33 @@ pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
         Ok(input) => input,
         Err(code) => return code,
     };
+    let html = crate::trace::TraceFormat::Html {
+        verify_runs: args.verify_runs,
+    };
     let format = match args.format {
+        _ if args.html.is_some() => html,
         TraceFormatArg::JsonTrace => crate::trace::TraceFormat::JsonTrace,
         TraceFormatArg::Dot => crate::trace::TraceFormat::Dot,
+        TraceFormatArg::Html => html,
     };
     let limits = Limits {
         max_visits: args.max_visits,
         ..Limits::default()
     };
     match crate::trace::trace(&input, analysis, args.function.as_deref(), format, &limits) {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
+        Ok(text) => match &args.html {
+            Some(path) => match std::fs::write(path, text) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => {
+                    eprintln!("{}: error: cannot write: {error}", path.display());
+                    ExitCode::FAILURE
+                }
+            },
+            None => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+        },
         Err(message) => {
             eprintln!("{message}");
             ExitCode::FAILURE

@@ -244,6 +244,37 @@ pub fn verify_function<D: ValueDomain>(
     report
 }
 
+/// The blocks the run of `violation` went through, in order, up to the point where its state
+/// left the analysis's (consecutive points of one block count once): what the trace viewer
+/// overlays on the graph.
+pub fn failing_path<D: ValueDomain>(
+    module: &Module,
+    func: FuncId,
+    analysis: &FunctionAnalysis<D>,
+    violation: &Violation,
+    config: &VerifyConfig,
+) -> Vec<BlockId> {
+    let limits = interp::Limits {
+        max_steps: config.max_steps,
+        max_depth: 64,
+    };
+    let mut path: Vec<BlockId> = Vec::new();
+    let mut done = false;
+    let mut ignored = 0;
+    let mut observer = |block: BlockId, index: usize, env: &[Option<Value>]| {
+        if done {
+            return;
+        }
+        if path.last() != Some(&block) || index == 0 {
+            path.push(block);
+        }
+        let state = &analysis.points[block.index()][index];
+        done = !matches!(first_miss(state, env, &mut ignored), Miss::None);
+    };
+    interp::run(module, func, &violation.args, &limits, &mut observer);
+    path
+}
+
 enum Miss {
     None,
     Unreachable,

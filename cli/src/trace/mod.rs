@@ -6,6 +6,12 @@
 //!   the book's "Tracing an analysis" chapter, for other tools to read.
 //! - `dot`: the final control-flow graph with the state at each block's entry and exit, in the
 //!   style of rustc's dataflow graphviz dumps: one table per block, back edges dashed.
+//! - `html`: a self-contained page that replays the run on the graph and answers "why is this
+//!   value what it is" ([`page`]).
+
+mod layout;
+mod page;
+mod record;
 
 use crate::analyses::{Analysis, ForDomain};
 use crate::driver::Input;
@@ -25,10 +31,16 @@ pub enum TraceFormat {
     JsonTrace,
     /// The final CFG with states, as graphviz.
     Dot,
+    /// The interactive viewer, with this many concrete runs checking the result (`verify`).
+    Html {
+        /// Concrete runs; 0 checks nothing.
+        verify_runs: usize,
+    },
 }
 
 /// One function of the input, its printed blocks, and the module it belongs to.
 struct Subject {
+    module: Module,
     function: Function,
     /// Per block: its label and the printed lines of its φs, statements and terminator.
     blocks: Vec<(String, Vec<String>)>,
@@ -53,6 +65,7 @@ impl Subject {
             }
         }
         Subject {
+            module: module.clone(),
             function: function.clone(),
             blocks,
         }
@@ -141,12 +154,18 @@ impl ForDomain for Run<'_> {
         let f = &self.subject.function;
         let domain = NonRelational::<D>::new(self.conditional).with_thresholds(self.thresholds);
         let mut recorder = WithReductions::default();
+        let stream = match self.format {
+            TraceFormat::Html { verify_runs } => return page::page::<D>(&self, verify_runs),
+            TraceFormat::JsonTrace => true,
+            TraceFormat::Dot => false,
+        };
         record_reductions(true);
         let solution = solve_traced(f, &domain, self.limits, &mut recorder);
         record_reductions(false);
-        match self.format {
-            TraceFormat::JsonTrace => json_trace(&self, &recorder.events, &solution),
-            TraceFormat::Dot => dot(&self, &solution),
+        if stream {
+            json_trace(&self, &recorder.events, &solution)
+        } else {
+            dot(&self, &solution)
         }
     }
 }

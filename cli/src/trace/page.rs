@@ -1,0 +1,287 @@
+//! `trace --format html`: one self-contained page (no network: the script and styles are inline)
+//! that replays an analysis's run on its control-flow graph. What the page shows and how it is
+//! driven is in the book's chapter "Watching an analysis"; what it is given is built here:
+//!
+//! - the function: names, and per block its printed lines, its box in the layout, and for each
+//!   line what it defines, what it reads and which rules of the domain compute it;
+//! - the run: the [`Recorder`](super::record)'s events and interned strings;
+//! - the final states and why the engine stopped;
+//! - when `verify` finds a concrete run the analysis misses, that run's path through the graph,
+//!   where it left the analysis, and the rule it blames.
+
+use super::layout::layout;
+use super::record::Recorder;
+use super::{Run, Subject};
+use crate::driver::analyze_function_with;
+use crate::verify::{VerifyConfig, failing_path, verify_function};
+use absinthe::engine::{Solution, solve_traced};
+use absinthe::program::FuncId;
+use absinthe::program::{BlockId, Cfg, Cond, NameId, Operand, Program, Rhs, Stmt, Terminator};
+use absinthe::value::{Env, NonRelational, StateRepr, ValueDomain};
+use serde_json::{Value, json};
+
+/// The page's styles and script, kept as files of their own so that they read as CSS and
+/// JavaScript.
+const STYLE: &str = include_str!("viewer.css");
+const SCRIPT: &str = include_str!("viewer.js");
+
+/// Pixels per character and per line of a block's text (the page's monospace font at 12px).
+const CHAR_WIDTH: f64 = 7.3;
+const LINE_HEIGHT: f64 = 16.0;
+
+/// The page for `run`, with `verify_runs` concrete runs looking for a state the analysis misses.
+pub(super) fn page<D: ValueDomain>(run: &Run<'_>, verify_runs: usize) -> String {
+    let f = &run.subject.function;
+    let domain = NonRelational::<D>::new(run.conditional).with_thresholds(run.thresholds);
+    let mut recorder = Recorder::new(f, &domain);
+    let solution = solve_traced(f, &domain, run.limits, &mut recorder);
+    let mut strings = std::mem::take(&mut recorder.strings);
+    let events = std::mem::take(&mut recorder.events);
+    let blocks = blocks_json::<D>(run.subject, &mut strings);
+    let result = result_json(f, &solution, &mut strings);
+    let verify = verify_json::<D>(run, verify_runs);
+    let data = json!({
+        "format": "absinthe-viewer",
+        "version": 1,
+        "analysis": run.analysis,
+        "function": f.name,
+        "names": f.names,
+        "blocks": blocks,
+        "back_edges": run.subject.back_edges().iter()
+            .map(|(from, to)| json!([from.index(), to.index()])).collect::<Vec<_>>(),
+        "strings": strings.into_strings(),
+        "events": events,
+        "result": result,
+        "verify": verify,
+    });
+    // `</` inside the data would end its script element early.
+    let data = serde_json::to_string(&data)
+        .unwrap_or_default()
+        .replace("</", "<\\/");
+    let title = escape(&format!("{} — {} (absinthe trace)", f.name, run.analysis));
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>{title}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
+         <script id=\"trace-data\" type=\"application/json\">{data}</script>\n\
+         <script>\n{SCRIPT}</script>\n</body>\n</html>\n"
+    )
+}
+
+/// Text for HTML.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// An operand for the viewer: a name's index, or a constant's text.
+fn operand_json(operand: Operand) -> Value {
+    match operand {
+        Operand::Name(n) => json!(n.index()),
+        Operand::Int(c) => json!(c.to_string()),
+    }
+}
+
+/// The rules of `D` that compute `rhs`, interned.
+fn rhs_rules<D: ValueDomain>(rhs: &Rhs, strings: &mut super::record::Interner) -> Vec<u32> {
+    let texts: Vec<String> = match rhs {
+        Rhs::Binary(op, a, b) => {
+            let mut texts = D::rules_binary(*op);
+            for operand in [a, b] {
+                if let Operand::Int(c) = operand {
+                    texts.extend(
+                        D::rules_constant()
+                            .into_iter()
+                            .map(|rule| format!("literal {c}: {rule}")),
+                    );
+                }
+            }
+            texts
+        }
+        Rhs::Use(Operand::Int(c)) => D::rules_constant()
+            .into_iter()
+            .map(|rule| format!("literal {c}: {rule}"))
+            .collect(),
+        Rhs::Use(Operand::Name(_)) => vec!["a copy".to_owned()],
+        Rhs::Select(..) => vec!["a select: the chosen operand, or both joined".to_owned()],
+        Rhs::IsBlock(_) => vec!["0 or 1".to_owned()],
+        _ => vec!["not modelled by a value analysis: top".to_owned()],
+    };
+    texts.iter().map(|t| strings.intern(t)).collect()
+}
+
+/// Per block: label, lines, successors, its box, and what each line defines, reads and is
+/// computed by. Lines are the block's φs, then its statements, then its terminator.
+fn blocks_json<D: ValueDomain>(
+    subject: &Subject,
+    strings: &mut super::record::Interner,
+) -> Vec<Value> {
+    let f = &subject.function;
+    let sizes: Vec<(f64, f64)> = subject
+        .blocks
+        .iter()
+        .map(|(label, lines)| {
+            let widest = lines
+                .iter()
+                .chain(std::iter::once(label))
+                .map(|l| l.chars().count())
+                .max()
+                .unwrap_or(0)
+                .max(24);
+            (
+                widest as f64 * CHAR_WIDTH + 16.0,
+                (lines.len() + 2) as f64 * LINE_HEIGHT + 12.0,
+            )
+        })
+        .collect();
+    let mut edges = Vec::new();
+    for b in 0..f.block_count() {
+        for s in f.successors(BlockId::new(b)) {
+            edges.push((b, s.index()));
+        }
+    }
+    let back: Vec<(usize, usize)> = subject
+        .back_edges()
+        .iter()
+        .map(|(a, b)| (a.index(), b.index()))
+        .collect();
+    let placed = layout(&sizes, &edges, &back);
+    subject
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, (label, lines))| {
+            let b = BlockId::new(i);
+            let phis: Vec<Value> = f
+                .phis(b)
+                .iter()
+                .map(|phi| {
+                    let from: Vec<Value> = phi
+                        .incoming
+                        .iter()
+                        .map(|(pred, operand)| json!([pred.index(), operand_json(*operand)]))
+                        .collect();
+                    json!({"def": phi.dest.index(), "from": from})
+                })
+                .collect();
+            let stmts: Vec<Value> = f
+                .stmts(b)
+                .iter()
+                .map(|stmt| {
+                    let mut uses = Vec::new();
+                    stmt.for_each_use(|o| uses.push(operand_json(o)));
+                    match stmt {
+                        Stmt::Assign { dest, rhs } => json!({
+                            "def": dest.index(), "uses": uses,
+                            "rules": rhs_rules::<D>(rhs, strings),
+                        }),
+                        _ => json!({"def": -1, "uses": uses, "rules": []}),
+                    }
+                })
+                .collect();
+            let cond = match f.terminator(b) {
+                Terminator::Branch {
+                    cond: Cond::Compare(op, x, y),
+                    ..
+                } => {
+                    let rules: Vec<u32> = D::rules_assume(*op)
+                        .iter()
+                        .map(|t| strings.intern(t))
+                        .collect();
+                    json!({"uses": [operand_json(*x), operand_json(*y)], "rules": rules})
+                }
+                Terminator::Branch {
+                    cond: Cond::NonZero(x),
+                    ..
+                } => json!({"uses": [operand_json(*x)], "rules": []}),
+                _ => Value::Null,
+            };
+            let successors: Vec<usize> = f.successors(b).iter().map(|s| s.index()).collect();
+            let p = placed[i];
+            json!({
+                "label": label, "lines": lines, "successors": successors,
+                "x": p.x.round(), "y": p.y.round(), "w": p.width.round(), "h": p.height.round(),
+                "phis": phis, "stmts": stmts, "cond": cond,
+            })
+        })
+        .collect()
+}
+
+/// A state as the viewer stores it: `null` when unreachable, else each name's interned value.
+fn state_json<D: ValueDomain>(
+    names: usize,
+    env: &Env<D>,
+    strings: &mut super::record::Interner,
+) -> Value {
+    if !env.is_reachable() {
+        return Value::Null;
+    }
+    (0..names)
+        .map(|n| json!(strings.intern(&env.get(NameId::new(n)).to_string())))
+        .collect()
+}
+
+fn result_json<D: ValueDomain>(
+    f: &absinthe_ir::Function,
+    solution: &Solution<Env<D>>,
+    strings: &mut super::record::Interner,
+) -> Value {
+    let n = f.names.len();
+    json!({
+        "stop": super::stop_json(&solution.stop),
+        "entry": solution.entry.iter().map(|e| state_json(n, e, strings)).collect::<Vec<_>>(),
+        "exit": solution.exit.iter().map(|e| state_json(n, e, strings)).collect::<Vec<_>>(),
+    })
+}
+
+/// `verify` on the traced function: the first concrete run the analysis misses, with its path.
+fn verify_json<D: ValueDomain>(run: &Run<'_>, runs: usize) -> Value {
+    if runs == 0 {
+        return Value::Null;
+    }
+    let f = &run.subject.function;
+    let Some(index) = run
+        .subject
+        .module
+        .functions
+        .iter()
+        .position(|g| g.name == f.name)
+    else {
+        return Value::Null;
+    };
+    let func = FuncId::new(index);
+    let config = VerifyConfig {
+        runs,
+        thresholds: run.thresholds,
+        ..VerifyConfig::default()
+    };
+    let analysis = analyze_function_with::<D>(
+        f,
+        run.conditional,
+        run.thresholds,
+        StateRepr::Dense,
+        run.limits,
+    );
+    let report = verify_function(&run.subject.module, func, &analysis, &config);
+    let Some(violation) = report.violations.first() else {
+        return json!({"runs": report.runs, "violation": null});
+    };
+    let path: Vec<usize> = failing_path(&run.subject.module, func, &analysis, violation, &config)
+        .iter()
+        .map(|b| b.index())
+        .collect();
+    json!({
+        "runs": report.runs,
+        "violation": {
+            "args": violation.args,
+            "block": violation.at.block.index(),
+            "index": violation.at.index,
+            "text": violation.text,
+            "name": violation.name,
+            "concrete": violation.concrete,
+            "abstract": violation.abstract_value,
+            "rule": violation.rule(),
+            "path": path,
+        },
+    })
+}

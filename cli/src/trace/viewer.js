@@ -1,0 +1,484 @@
+// absinthe trace viewer: replays a recorded run of an analysis on its control-flow graph.
+// The data is the JSON in #trace-data, written by `absinthe trace --format html`; its event
+// encoding is documented in cli/src/trace/record.rs. No library, no network.
+"use strict";
+(function () {
+  const data = JSON.parse(document.getElementById("trace-data").textContent);
+  const S = data.strings;
+  const names = data.names;
+  const blocks = data.blocks;
+  const events = data.events;
+  const N = events.length;
+  const REACH = names.length; // the key of reachability in a history
+  const KINDS = ["visit", "join", "widen", "narrow", "transfer", "reduce"];
+
+  // ---- Histories: for each block's entry and exit, each name's values over time. ----------
+  // hist[b][key] = [time, value, time, value, …]; time t means "after event t-1".
+  const entryHist = blocks.map(() => ({}));
+  const exitHist = blocks.map(() => ({}));
+  const transfers = blocks.map(() => []); // event indexes of each block's transfers
+  const entryChanges = blocks.map(() => []); // event indexes that set each block's entry
+  function record(hist, time, diff) {
+    for (let i = 0; i < diff.length; i += 2) {
+      const key = diff[i] < 0 ? REACH : diff[i];
+      (hist[key] || (hist[key] = [])).push(time, diff[i + 1]);
+    }
+  }
+  for (let e = 0; e < N; e++) {
+    const ev = events[e];
+    switch (ev[0]) {
+      case 1: record(entryHist[ev[1]], e + 1, ev[3]); entryChanges[ev[1]].push(e); break;
+      case 2: case 3: record(entryHist[ev[1]], e + 1, ev[2]); entryChanges[ev[1]].push(e); break;
+      case 4: record(exitHist[ev[1]], e + 1, ev[3]); transfers[ev[1]].push(e); break;
+    }
+  }
+  // The last value in `pairs` set at or before time `t`, or undefined.
+  function at(pairs, t) {
+    if (!pairs) return undefined;
+    let lo = 0, hi = pairs.length / 2 - 1, found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (pairs[2 * mid] <= t) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return found < 0 ? undefined : pairs[2 * found + 1];
+  }
+  // The position of the last element of the sorted `list` below `limit`, or -1.
+  function lastBelowAt(list, limit) {
+    let lo = 0, hi = list.length - 1, found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid] < limit) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return found;
+  }
+  // The last element of the sorted `list` below `limit`, or -1.
+  function lastBelow(list, limit) {
+    const i = lastBelowAt(list, limit);
+    return i < 0 ? -1 : list[i];
+  }
+  const backEdges = new Set(data.back_edges.map(([a, b]) => a + ">" + b));
+  const heads = new Set(data.back_edges.map(([, b]) => b));
+
+  // ---- States at a moment. A point is -1 (entry), a statement index (after it), or "exit". ---
+  // Returns null when unreachable, else an array of value strings (undefined: bottom).
+  function slotState(hist, t) {
+    if (at(hist[REACH], t) !== 1) return null;
+    return names.map((_, n) => { const v = at(hist[n], t); return v === undefined ? undefined : S[v]; });
+  }
+  function state(b, point, t) {
+    if (point === -1) return slotState(entryHist[b], t);
+    if (point === "exit") return slotState(exitHist[b], t);
+    const tr = lastBelow(transfers[b], t);
+    if (tr < 0) return null;
+    const st = slotState(entryHist[b], tr);
+    if (st === null) return null;
+    for (const [s, v] of events[tr][2]) if (s <= point) st[blocks[b].stmts[s].def] = S[v];
+    return st;
+  }
+
+  // ---- Describing events. -------------------------------------------------------------------
+  const label = (b) => blocks[b].label;
+  function diffText(diff) {
+    const parts = [];
+    for (let i = 0; i < diff.length; i += 2) {
+      if (diff[i] < 0) parts.push(diff[i + 1] ? "reachable" : "unreachable");
+      else parts.push(names[diff[i]] + " = " + S[diff[i + 1]]);
+    }
+    return parts.length ? parts.join(", ") : "no change";
+  }
+  function describe(e) {
+    const ev = events[e];
+    const b = label(ev[1]);
+    switch (ev[0]) {
+      case 0: return "visit " + b;
+      case 1: return "join into " + b + (ev[2] ? ": " + diffText(ev[3]) : ": no change");
+      case 2: return "widen at " + b + ": " + diffText(ev[2]);
+      case 3: return "narrow at " + b + ": " + diffText(ev[2]);
+      case 4: return "transfer " + b + ": exit " + diffText(ev[3]);
+      case 5: {
+        const where = ev[2] >= 0 ? "statement " + (ev[2] + 1) + " of " + b
+          : "edge " + label(-1 - ev[2]) + " → " + b;
+        return "reduce " + S[ev[3]] + " on " + S[ev[4]] + ": " + S[ev[5]] + " → " + S[ev[6]] +
+          " (" + where + ")";
+      }
+    }
+    return "";
+  }
+
+  // ---- Why: the events and rules that produced a name's value at a point, back to the inputs.
+  // A node: {kind, text, source, step, children, more}; `more` computes children on demand.
+  const BUDGET = 150;
+  function splitSource(rule) {
+    const m = /^(.*) at (\S+:\d+(?::\d+)?)$/.exec(rule);
+    return m ? [m[1], m[2]] : [rule, null];
+  }
+  function ruleNodes(ruleIdxs) {
+    return ruleIdxs.map((r) => { const [text, source] = splitSource(S[r]); return { kind: "rule", text, source, children: [] }; });
+  }
+  function reductionsBefore(e, b, atKey) {
+    const out = [];
+    for (let i = e - 1; i >= 0 && events[i][0] === 5 && events[i][1] === b; i--) {
+      const r = events[i];
+      if (r[2] !== atKey) continue;
+      const [text, source] = splitSource(S[r[3]]);
+      out.unshift({ kind: "reduce", step: i, text: text + " refined " + S[r[4]] + ": " + S[r[5]] + " → " + S[r[6]], source, children: [] });
+    }
+    return out;
+  }
+  function valueText(v) { return v === undefined ? "⊥" : v; }
+  // A derivation is a graph (a loop head's value feeds many later ones): each (name, point,
+  // moment) is expanded once per question, and later occurrences point back to it.
+  function why(x, b, point, t, budget) {
+    const key = x + "/" + b + "/" + point + "/" + t;
+    const earlier = budget.seen.get(key);
+    if (earlier) return { kind: earlier.kind, text: earlier.text + " (as above)", children: [] };
+    if (budget.left-- <= 0) return { kind: "more", text: names[x] + " at " + label(b) + " (step " + t + ")", more: () => why(x, b, point, t, fresh()), children: [] };
+    const node = derive(x, b, point, t, budget);
+    budget.seen.set(key, node);
+    return node;
+  }
+  function fresh() { return { left: BUDGET, seen: new Map() }; }
+  function derive(x, b, point, t, budget) {
+    const blk = blocks[b];
+    if (point !== -1) {
+      const tr = lastBelow(transfers[b], t);
+      if (tr < 0) return { kind: "input", text: label(b) + " has not run by step " + t + ": " + names[x] + " is ⊥", children: [] };
+      const last = point === "exit" ? blk.stmts.length - 1 : point;
+      for (let k = last; k >= 0; k--) {
+        const st = blk.stmts[k];
+        if (st.def !== x) continue;
+        const computed = events[tr][2].find(([s]) => s === k);
+        const value = computed ? S[computed[1]] : "⊥";
+        const node = { kind: "transfer", step: tr, text: "step " + tr + ": `" + blk.lines[blk.phis.length + k] + "` in " + label(b) + " gives " + names[x] + " = " + value, children: [] };
+        node.children.push(...ruleNodes(st.rules), ...reductionsBefore(tr, b, k));
+        for (const u of st.uses) if (typeof u === "number") node.children.push(why(u, b, k - 1, tr, budget));
+        return node;
+      }
+      return why(x, b, -1, tr, budget);
+    }
+    const changes = entryChanges[b];
+    // The last event at or before t that changed x (or reachability) at the entry.
+    let e = -1;
+    const hist = entryHist[b][x];
+    for (let j = lastBelowAt(changes, t); j >= 0; j--) {
+      const ev = events[changes[j]];
+      const diff = ev[0] === 1 ? ev[3] : ev[2];
+      let touches = false;
+      for (let k = 0; k < diff.length; k += 2) if (diff[k] === x || diff[k] < 0) touches = true;
+      if (touches) { e = changes[j]; break; }
+    }
+    if (e < 0) return { kind: "input", text: "nothing has flowed into " + label(b) + " by step " + t + ": " + names[x] + " is ⊥", children: [] };
+    const ev = events[e];
+    const value = valueText(at(hist, e + 1) === undefined ? undefined : S[at(hist, e + 1)]);
+    const kind = KINDS[ev[0]];
+    const verb = ev[0] === 1 ? "join into" : ev[0] === 2 ? "widening at" : "narrowing at";
+    const node = { kind, step: e, text: "step " + e + ": " + verb + " " + label(b) + " gives " + names[x] + " = " + value, children: [] };
+    const ins = ev[0] === 1 ? ev[4] : ev[3];
+    for (const [from, , diff] of ins) {
+      if (from < 0) {
+        node.children.push({ kind: "input", text: "the function's entry: " + names[x] + " = " + valueText(entryValue(diff, x)) + (data.names.length ? "" : ""), children: [] });
+        continue;
+      }
+      let changed = undefined, infeasible = false;
+      for (let k = 0; k < diff.length; k += 2) {
+        if (diff[k] === x) changed = S[diff[k + 1]];
+        if (diff[k] < 0 && diff[k + 1] === 0) infeasible = true;
+      }
+      if (infeasible) { node.children.push({ kind: "edge", text: "edge " + label(from) + " → " + label(b) + " cannot be taken", children: [] }); continue; }
+      if (changed === undefined) { node.children.push(why(x, from, "exit", e, budget)); continue; }
+      const phi = blk.phis.find((p) => p.def === x);
+      const src = phi && phi.from.find(([p]) => p === from);
+      if (src) {
+        const edge = { kind: "edge", step: e, text: "φ on edge " + label(from) + " → " + label(b) + ": " + names[x] + " = " + (typeof src[1] === "number" ? names[src[1]] : src[1]) + " = " + changed, children: reductionsBefore(e, b, -1 - from) };
+        if (typeof src[1] === "number") edge.children.push(why(src[1], from, "exit", e, budget));
+        node.children.push(edge);
+      } else {
+        const term = blocks[from].lines[blocks[from].lines.length - 1];
+        const edge = { kind: "edge", step: e, text: "edge " + label(from) + " → " + label(b) + " refined by `" + term + "`: " + names[x] + " = " + changed, children: [] };
+        if (blocks[from].cond) edge.children.push(...ruleNodes(blocks[from].cond.rules));
+        edge.children.push(...reductionsBefore(e, b, -1 - from), why(x, from, "exit", e, budget));
+        node.children.push(edge);
+      }
+    }
+    if (ev[0] !== 1 || heads.has(b)) {
+      const before = at(hist, e);
+      if (before !== undefined) node.children.push(prev(why(x, b, -1, e, budget)));
+    }
+    return node;
+  }
+  function prev(node) { node.text = "before: " + node.text; return node; }
+  function entryValue(diff, x) {
+    for (let k = 0; k < diff.length; k += 2) if (diff[k] === x) return S[diff[k + 1]];
+    return undefined;
+  }
+  // The tree as lines, for tests and for copying: [{depth, kind, text, source}].
+  function flatten(node, depth, out) {
+    out.push({ depth, kind: node.kind, text: node.text, source: node.source || null });
+    for (const c of node.children) flatten(c, depth + 1, out);
+    return out;
+  }
+
+  // ---- The page. ----------------------------------------------------------------------------
+  const el = (tag, attrs, ...kids) => {
+    const n = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) n.setAttribute(k, v);
+    for (const k of kids) n.append(k);
+    return n;
+  };
+  const esc = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const stop = data.result.stop.kind === "stable" ? "fixpoint reached" : data.result.stop.kind;
+  document.body.prepend(el("header", {},
+    el("h1", {}, data.function + " — " + data.analysis),
+    el("span", { class: "meta" }, blocks.length + " blocks, " + names.length + " names, " + N + " events; " + stop),
+    el("span", { class: "meta" }, "keys: ← → step, shift ×10, Home End, space play, + − zoom")));
+  const main = el("div", { id: "main" });
+  const graphPane = el("div", { id: "graph-pane" });
+  const side = el("div", { id: "side" });
+  main.append(graphPane, side);
+  document.body.append(main);
+
+  // The graph: boxes at the layout's places, edges between them.
+  const PAD = 30, LINE = 16, CHAR = 7.3;
+  let width = 0, height = 0;
+  for (const b of blocks) { width = Math.max(width, b.x + b.w / 2); height = Math.max(height, b.y + b.h / 2); }
+  width += 2 * PAD + 60; height += 2 * PAD;
+  const wrong = data.verify && data.verify.violation;
+  const pathEdges = new Map();
+  if (wrong) wrong.path.forEach((b, i) => { if (i > 0) { const k = wrong.path[i - 1] + ">" + b; if (!pathEdges.has(k)) pathEdges.set(k, i); } });
+  let svg = '<svg id="cfg" xmlns="http://www.w3.org/2000/svg" width="' + width + '" height="' + height + '" viewBox="0 0 ' + width + " " + height + '">';
+  svg += '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#778"/></marker>' +
+    '<marker id="arrow-back" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c50"/></marker></defs>';
+  const box = (b) => ({ left: b.x - b.w / 2 + PAD, right: b.x + b.w / 2 + PAD, top: b.y - b.h / 2 + PAD, bottom: b.y + b.h / 2 + PAD, cx: b.x + PAD });
+  blocks.forEach((blk, i) => {
+    const a = box(blk);
+    blk.successors.forEach((s, k) => {
+      const c = box(blocks[s]);
+      const back = backEdges.has(i + ">" + s);
+      const onPath = pathEdges.has(i + ">" + s);
+      const spread = (k - (blk.successors.length - 1) / 2) * 16;
+      let d;
+      if (back || c.top <= a.bottom) {
+        // Against the flow: out of the right side, round, into the target's right side.
+        const x = Math.max(a.right, c.right) + 24 + 8 * k;
+        d = "M" + a.right + "," + (a.bottom - 8) + " C" + x + "," + (a.bottom - 8) + " " + x + "," + (c.top + 8) + " " + c.right + "," + (c.top + 8);
+      } else {
+        const x0 = a.cx + spread, y0 = a.bottom, y1 = c.top, mid = (y0 + y1) / 2;
+        d = "M" + x0 + "," + y0 + " C" + x0 + "," + mid + " " + c.cx + "," + mid + " " + c.cx + "," + y1;
+      }
+      svg += '<path class="edge' + (back ? " back" : "") + (onPath ? " on-path" : "") + '" data-from="' + i + '" data-to="' + s + '" d="' + d + '" marker-end="url(#' + (back ? "arrow-back" : "arrow") + ')"/>';
+      if (onPath) svg += '<text class="path-step" x="' + ((a.cx + c.cx) / 2 + 6) + '" y="' + ((a.bottom + c.top) / 2) + '">' + pathEdges.get(i + ">" + s) + "</text>";
+    });
+  });
+  blocks.forEach((blk, i) => {
+    const a = box(blk);
+    svg += '<g class="block unreached" data-block="' + i + '" transform="translate(' + a.left + "," + a.top + ')">';
+    svg += '<rect class="box" width="' + blk.w + '" height="' + blk.h + '" rx="4"/>';
+    svg += '<rect class="header" x="1" y="1" width="' + (blk.w - 2) + '" height="' + (LINE + 2) + '" rx="3"/>';
+    svg += '<text class="label" x="8" y="' + (LINE - 1) + '">' + esc(blk.label) + "</text>";
+    blk.lines.forEach((line, k) => {
+      const bad = wrong && wrong.block === i && k === blk.phis.length + wrong.index;
+      if (bad) svg += '<rect class="wrong" x="2" y="' + (LINE * (k + 1) + 5) + '" width="' + (blk.w - 4) + '" height="' + LINE + '"/>';
+      svg += '<text class="line' + (bad ? " wrong" : "") + '" x="8" y="' + (LINE * (k + 2) + 1) + '">' + esc(line) + "</text>";
+    });
+    svg += '<text class="state" x="8" y="' + (LINE * (blk.lines.length + 2) + 5) + '"></text>';
+    svg += "</g>";
+  });
+  svg += "</svg>";
+  graphPane.innerHTML = svg;
+  const svgEl = graphPane.querySelector("svg");
+  const groups = Array.from(svgEl.querySelectorAll("g.block"));
+  if (wrong) groups[wrong.block].classList.add("failing");
+
+  // The side panel.
+  const controls = el("section", {}, el("h2", {}, "Run"));
+  const bar = el("div", { id: "controls" });
+  const button = (id, text, title) => el("button", { id, title }, text);
+  const bFirst = button("first", "«", "first (Home)"), bBack = button("back", "‹", "back (←)"),
+    bPlay = button("play", "▶", "play / pause (space)"), bNext = button("next", "›", "next (→)"),
+    bLast = button("last", "»", "last (End)");
+  const slider = el("input", { id: "slider", type: "range", min: "0", max: String(N), value: "0" });
+  const stepText = el("span", { id: "step" });
+  bar.append(bFirst, bBack, bPlay, bNext, bLast, slider, stepText);
+  const eventText = el("div", { id: "event" });
+  const list = el("ol", { id: "events" });
+  controls.append(bar, eventText, list);
+  const statesSec = el("section", {}, el("h2", { id: "states-title" }, "States"), el("div", { id: "states" }));
+  const whySec = el("section", {}, el("h2", {}, "Why"), el("div", { id: "why" }, "Click a value to see where it came from."));
+  const verifySec = el("section", { id: "verify" }, el("h2", {}, "Verify"));
+  side.append(controls, statesSec, whySec, verifySec);
+  if (!data.verify) verifySec.append("not run (--verify-runs 0)");
+  else if (!wrong) verifySec.append(el("span", { class: "good" }, data.verify.runs + " concrete runs, every state inside the analysis's"));
+  else {
+    const v = wrong;
+    verifySec.innerHTML = "<h2>Verify</h2><div class=\"bad\">A concrete run leaves the analysis</div>" +
+      "<div>arguments (" + esc(v.args.join(", ")) + "): at " + esc(label(v.block)) + ", before `" + esc(v.text) + "`, " +
+      (v.name === null ? "the point was inferred unreachable" : esc(v.name) + " = " + esc(v.concrete) + " but the analysis says " + esc(v.abstract)) +
+      "</div><div>first wrong rule: <code class=\"rule\">" + esc(v.rule || "none named") + "</code></div>" +
+      "<div>path: " + v.path.map((b) => esc(label(b))).join(" → ") + " (red on the graph)</div>";
+  }
+
+  // ---- Moving through time. -----------------------------------------------------------------
+  let t = 0, selected = 0, playing = null, whyTarget = null;
+  function blockOf(e) { return e >= 0 && e < N ? events[e][1] : -1; }
+  function summary(st) {
+    if (st === null) return "unreachable";
+    const parts = [];
+    st.forEach((v, n) => { if (v !== undefined && v !== "⊤" && v !== "top") parts.push(names[n] + " = " + v); });
+    return parts.length ? parts.join(", ") : "⊤";
+  }
+  function fit(text, blk) {
+    const max = Math.floor((blk.w - 12) / CHAR);
+    return text.length > max ? text.slice(0, max - 1) + "…" : text;
+  }
+  function paintBlock(b) {
+    const st = state(b, -1, t);
+    groups[b].classList.toggle("unreached", st === null);
+    groups[b].querySelector("text.state").textContent = fit("in: " + summary(st), blocks[b]);
+  }
+  function valueSpan(n, v, old, b, point) {
+    const s = el("span", { class: "value", "data-name": names[n], "data-block": b, "data-point": point }, names[n] + " = " + valueText(v));
+    if (old !== v) s.classList.add("changed");
+    s.addEventListener("click", () => { whyTarget = [n, b, point]; showWhy(); });
+    return s;
+  }
+  function paintStates() {
+    const b = selected, blk = blocks[b];
+    document.getElementById("states-title").textContent = "States of " + blk.label + " at step " + t;
+    const table = el("table", { class: "states" });
+    const row = (pointText, point, only) => {
+      const now = state(b, point, t), before = state(b, point, Math.max(0, t - 1));
+      const cell = el("td", {});
+      if (now === null) cell.append(el("span", { class: "unreachable" }, "unreachable"));
+      else names.forEach((_, n) => {
+        if (only !== undefined && n !== only) return;
+        cell.append(valueSpan(n, now[n], before === null ? null : before[n], b, point));
+      });
+      table.append(el("tr", {}, el("td", { class: "point" }, pointText), cell));
+    };
+    row("entry", -1);
+    blk.stmts.forEach((st, k) => { if (st.def >= 0) row(blk.lines[blk.phis.length + k], k, st.def); });
+    row("exit", "exit");
+    const box = document.getElementById("states");
+    box.replaceChildren(table);
+  }
+  function renderTree(node) {
+    const li = el("li", { class: "why-step", "data-kind": node.kind });
+    li.append(el("span", { class: "tag" }, node.kind), el("span", { class: "what" }, node.text));
+    if (node.source) li.append(el("span", { class: "source" }, node.source));
+    if (node.more) {
+      const more = el("span", { class: "more" }, " (expand)");
+      more.addEventListener("click", () => li.replaceWith(renderTree(node.more())));
+      li.append(more);
+    }
+    if (node.children.length) li.append(el("ul", {}, ...node.children.map(renderTree)));
+    return li;
+  }
+  function showWhy() {
+    const box = document.getElementById("why");
+    if (!whyTarget) return;
+    const [n, b, point] = whyTarget;
+    const where = point === -1 ? "entry" : point === "exit" ? "exit" : "after `" + blocks[b].lines[blocks[b].phis.length + point] + "`";
+    box.replaceChildren(el("div", {}, "Why " + names[n] + " at " + blocks[b].label + " " + where + ", step " + t + ":"),
+      el("ul", {}, renderTree(why(n, b, point, t, fresh()))));
+  }
+  function paintList() {
+    const from = Math.max(0, t - 8), to = Math.min(N, from + 24);
+    const items = [];
+    for (let e = from; e < to; e++) {
+      const li = el("li", { "data-event": e, class: "k-" + KINDS[events[e][0]] + (e === t - 1 ? " current" : e >= t ? " future" : "") });
+      li.append(el("span", { class: "k" }, e + " " + KINDS[events[e][0]]), describe(e).replace(/^\S+ /, ""));
+      li.addEventListener("click", () => go(e + 1));
+      items.push(li);
+    }
+    list.replaceChildren(...items);
+  }
+  let current = -1;
+  function go(target, repaintAll) {
+    const old = t;
+    t = Math.max(0, Math.min(N, target));
+    slider.value = String(t);
+    stepText.textContent = "step " + t + " of " + N;
+    eventText.textContent = t === 0 ? "before the first event" : describe(t - 1);
+    if (current >= 0) groups[current].classList.remove("current");
+    current = blockOf(t - 1);
+    if (current >= 0) {
+      groups[current].classList.add("current");
+      selected = current;
+    }
+    if (repaintAll || Math.abs(t - old) > 1) blocks.forEach((_, b) => paintBlock(b));
+    else { if (old > 0 && old <= N) paintBlock(blockOf(old - 1)); if (current >= 0) paintBlock(current); }
+    groups.forEach((g, b) => g.classList.toggle("selected", b === selected && b !== current));
+    paintStates();
+    paintList();
+    if (whyTarget) showWhy();
+    if (current >= 0 && playing) scrollTo(current);
+  }
+  function scrollTo(b) {
+    const a = box(blocks[b]);
+    const pane = graphPane, scale = zoom;
+    const x = a.cx * scale - pane.clientWidth / 2, y = a.top * scale - pane.clientHeight / 3;
+    if (a.left * scale < pane.scrollLeft || a.right * scale > pane.scrollLeft + pane.clientWidth ||
+        a.top * scale < pane.scrollTop || a.bottom * scale > pane.scrollTop + pane.clientHeight) pane.scrollTo(x, y);
+  }
+  function play() {
+    if (playing) { clearInterval(playing); playing = null; bPlay.textContent = "▶"; return; }
+    if (t >= N) go(0);
+    bPlay.textContent = "❚❚";
+    playing = setInterval(() => { if (t >= N) play(); else go(t + 1); }, 250);
+  }
+  let zoom = 1;
+  function setZoom(z) {
+    zoom = Math.max(0.1, Math.min(3, z));
+    svgEl.setAttribute("width", String(width * zoom));
+    svgEl.setAttribute("height", String(height * zoom));
+  }
+  bFirst.onclick = () => go(0);
+  bBack.onclick = () => go(t - 1);
+  bPlay.onclick = play;
+  bNext.onclick = () => go(t + 1);
+  bLast.onclick = () => go(N);
+  slider.oninput = () => go(Number(slider.value));
+  svgEl.addEventListener("click", (ev) => {
+    const g = ev.target.closest("g.block");
+    if (!g) return;
+    selected = Number(g.dataset.block);
+    groups.forEach((h, b) => h.classList.toggle("selected", b === selected && b !== current));
+    paintStates();
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target instanceof HTMLInputElement && ev.key !== " ") return;
+    const by = ev.shiftKey ? 10 : 1;
+    switch (ev.key) {
+      case "ArrowRight": case "l": go(t + by); break;
+      case "ArrowLeft": case "h": go(t - by); break;
+      case "Home": go(0); break;
+      case "End": go(N); break;
+      case " ": play(); break;
+      case "+": case "=": setZoom(zoom * 1.25); break;
+      case "-": setZoom(zoom / 1.25); break;
+      default: return;
+    }
+    ev.preventDefault();
+  });
+  if (width > graphPane.clientWidth * 2) setZoom(Math.max(0.25, graphPane.clientWidth / width));
+  go(0, true);
+
+  // For tests and for the console: the viewer's state and its questions.
+  window.absinthe = {
+    events: N,
+    time: () => t,
+    go: (target) => go(target),
+    select: (b) => { selected = b; paintStates(); },
+    currentBlock: () => (current >= 0 ? blocks[current].label : null),
+    describe: (e) => describe(e),
+    state: (b, point) => {
+      const st = state(b, point, t);
+      if (st === null) return null;
+      const out = {};
+      st.forEach((v, n) => { out[names[n]] = valueText(v); });
+      return out;
+    },
+    why: (name, b, point) => flatten(why(names.indexOf(name), b, point, t, fresh()), 0, []),
+    blockIndex: (labelText) => blocks.findIndex((b) => b.label === labelText),
+  };
+})();
