@@ -8,13 +8,15 @@
 //! (`absinthe analyze --dom`'s default mode) with the code generated from the same files.
 //! `behavior` times building the behavior graph of kernel programs of 10³ to 10⁶ terms and
 //! tracing tasks over it. `typing-join` shows that joining typing environments costs what the
-//! branches changed, not the environment's size.
+//! branches changed, not the environment's size. `viewer` records a trace viewer page for a
+//! function of 10⁴ blocks and prints its size.
 
 mod alloc;
 mod behavior;
 mod clock;
 mod sparse;
 mod typing;
+mod viewer;
 
 use clock::Clock;
 
@@ -60,11 +62,12 @@ fn main() {
         "interp" => interp(),
         "behavior" => behavior::run(max_exp),
         "typing-join" => typing::run(max_exp),
+        "viewer" => viewer::run(args.get(1).map(String::as_str)),
         other => {
             eprintln!(
                 "unknown benchmark `{other}`; known: throughput [--max-exp N], \
                  sparse [--max-exp N] [--names N] [--shape NAME] [--state NAME], dom, \
-                 interp, behavior [--max-exp N], typing-join [--max-exp N]"
+                 interp, behavior [--max-exp N], typing-join [--max-exp N], viewer [DIR]"
             );
             std::process::exit(2);
         }

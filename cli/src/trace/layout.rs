@@ -2,7 +2,8 @@
 //! with loops' back edges reversed first so that a loop's head sits above its body and only
 //! back edges point upwards.
 
-use rust_sugiyama::{configure::Config, from_vertices_and_edges};
+use rust_sugiyama::configure::{Config, RankingType};
+use rust_sugiyama::from_vertices_and_edges;
 use std::collections::BTreeSet;
 
 /// A block's box: its centre and size, in pixels.
@@ -13,6 +14,9 @@ pub(super) struct Placed {
     pub(super) width: f64,
     pub(super) height: f64,
 }
+
+/// Past this many blocks, the cheaper ranking.
+const BIG: usize = 2_000;
 
 /// Space between boxes of one layer, and between layers.
 const SPACING: f64 = 40.0;
@@ -56,8 +60,15 @@ pub(super) fn layout(
         .enumerate()
         .map(|(i, &size)| (i as u32, size))
         .collect();
+    // Ranking by network simplex gives the shortest edges but grows too fast past a few
+    // thousand blocks; there, blocks are ranked as high as their predecessors allow.
     let config = Config {
         vertex_spacing: SPACING,
+        ranking_type: if sizes.len() > BIG {
+            RankingType::Up
+        } else {
+            RankingType::MinimizeEdgeLength
+        },
         ..Config::default()
     };
     let mut parts = from_vertices_and_edges(&vertices, &flow, &config);

@@ -13,7 +13,7 @@ use super::layout::layout;
 use super::record::Recorder;
 use super::{Run, Subject};
 use crate::driver::analyze_function_with;
-use crate::verify::{VerifyConfig, failing_path, verify_function};
+use crate::verify::{Culprit, VerifyConfig, failing_path, verify_function};
 use absinthe::engine::{Solution, solve_traced};
 use absinthe::program::FuncId;
 use absinthe::program::{BlockId, Cfg, Cond, NameId, Operand, Program, Rhs, Stmt, Terminator};
@@ -270,9 +270,15 @@ fn verify_json<D: ValueDomain>(run: &Run<'_>, runs: usize) -> Value {
         .iter()
         .map(|b| b.index())
         .collect();
+    let culprit = match &violation.culprit {
+        Some(Culprit::Statement { at, .. }) => json!({"block": at.block.index(), "index": at.index}),
+        Some(Culprit::Edge { from, to, .. }) => json!({"from": from, "to": to}),
+        None => Value::Null,
+    };
     json!({
         "runs": report.runs,
         "violation": {
+            "culprit": culprit,
             "args": violation.args,
             "block": violation.at.block.index(),
             "index": violation.at.index,

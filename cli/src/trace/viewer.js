@@ -246,8 +246,8 @@
   const pathEdges = new Map();
   if (wrong) wrong.path.forEach((b, i) => { if (i > 0) { const k = wrong.path[i - 1] + ">" + b; if (!pathEdges.has(k)) pathEdges.set(k, i); } });
   let svg = '<svg id="cfg" xmlns="http://www.w3.org/2000/svg" width="' + width + '" height="' + height + '" viewBox="0 0 ' + width + " " + height + '">';
-  svg += '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#778"/></marker>' +
-    '<marker id="arrow-back" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c50"/></marker></defs>';
+  svg += '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#778"/></marker>' +
+    '<marker id="arrow-back" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c50"/></marker></defs>';
   const box = (b) => ({ left: b.x - b.w / 2 + PAD, right: b.x + b.w / 2 + PAD, top: b.y - b.h / 2 + PAD, bottom: b.y + b.h / 2 + PAD, cx: b.x + PAD });
   blocks.forEach((blk, i) => {
     const a = box(blk);
@@ -276,9 +276,12 @@
     svg += '<rect class="header" x="1" y="1" width="' + (blk.w - 2) + '" height="' + (LINE + 2) + '" rx="3"/>';
     svg += '<text class="label" x="8" y="' + (LINE - 1) + '">' + esc(blk.label) + "</text>";
     blk.lines.forEach((line, k) => {
-      const bad = wrong && wrong.block === i && k === blk.phis.length + wrong.index;
-      if (bad) svg += '<rect class="wrong" x="2" y="' + (LINE * (k + 1) + 5) + '" width="' + (blk.w - 4) + '" height="' + LINE + '"/>';
-      svg += '<text class="line' + (bad ? " wrong" : "") + '" x="8" y="' + (LINE * (k + 2) + 1) + '">' + esc(line) + "</text>";
+      // The statement whose rule is blamed, and the point where the run left the analysis.
+      const culprit = wrong && wrong.culprit && wrong.culprit.block === i && k === blk.phis.length + wrong.culprit.index;
+      const miss = wrong && wrong.block === i && k === blk.phis.length + wrong.index;
+      if (culprit) svg += '<rect class="wrong" x="2" y="' + (LINE * (k + 1) + 5) + '" width="' + (blk.w - 4) + '" height="' + LINE + '"/>';
+      if (miss) svg += '<rect class="miss" x="2" y="' + (LINE * (k + 1) + 5) + '" width="' + (blk.w - 4) + '" height="' + LINE + '"/>';
+      svg += '<text class="line' + (culprit ? " wrong" : "") + '" x="8" y="' + (LINE * (k + 2) + 1) + '">' + esc(line) + "</text>";
     });
     svg += '<text class="state" x="8" y="' + (LINE * (blk.lines.length + 2) + 5) + '"></text>';
     svg += "</g>";
@@ -313,7 +316,8 @@
     verifySec.innerHTML = "<h2>Verify</h2><div class=\"bad\">A concrete run leaves the analysis</div>" +
       "<div>arguments (" + esc(v.args.join(", ")) + "): at " + esc(label(v.block)) + ", before `" + esc(v.text) + "`, " +
       (v.name === null ? "the point was inferred unreachable" : esc(v.name) + " = " + esc(v.concrete) + " but the analysis says " + esc(v.abstract)) +
-      "</div><div>first wrong rule: <code class=\"rule\">" + esc(v.rule || "none named") + "</code></div>" +
+      "</div><div>first wrong rule" + (v.culprit && v.culprit.block !== undefined ? " (red on " + esc(label(v.culprit.block)) + ")" : v.culprit ? " (on the edge " + esc(v.culprit.from) + " → " + esc(v.culprit.to) + ")" : "") +
+      ": <code class=\"rule\">" + esc(v.rule || "none named") + "</code></div>" +
       "<div>path: " + v.path.map((b) => esc(label(b))).join(" → ") + " (red on the graph)</div>";
   }
 
