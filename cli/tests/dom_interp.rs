@@ -3,7 +3,8 @@
 //! toy programs and core-IR functions (and random kernel terms for the analyses that run on
 //! them), gives the same value, printed, at every point. The compiled side is the examples as
 //! `absinthe-dsl-examples` compiles them and the corpus's generated files as the compiler's own
-//! tests expect them (`domc/test_data/codegen/ok/*.rs`, included below).
+//! tests expect them (`domc/test_data/codegen/ok/*.rs`, included below). Both also name the
+//! same declared rules for every operation (`ValueDomain::rules_*`).
 
 use absinthe::behavior::{BehaviorGraph, DomainTask};
 use absinthe::engine::Limits;
@@ -228,14 +229,58 @@ fn same_on_operations<D: ValueDomain>(file: &str, product: &str) -> u64 {
     steps
 }
 
+/// Compiled `D` and the interpreted product name the same rules (`ValueDomain::rules_*`) for
+/// literals, every operation and every comparison's refinement, and name one per component.
+/// The compiled side names a `.dom` file as its build did, relative to the crate that built it
+/// (`dom/signs.dom` for the examples, `test_data/codegen/ok/…` for the corpus); the interpreter
+/// as it was loaded, under the workspace: that prefix is dropped before comparing. Returns the
+/// lists compared.
+fn same_rules<D: ValueDomain>(file: &str, product: &str) -> u64 {
+    use absinthe::program::Op;
+    let interp = load(file);
+    assert!(Session::install_domain(interp, product));
+    let crate_dir = file.split('/').next().expect("a path under a crate");
+    let prefix = format!("{}/", workspace().join(crate_dir).display());
+    let interpreted = |lines: Vec<String>| -> Vec<String> {
+        lines.iter().map(|l| l.replace(&prefix, "")).collect()
+    };
+    let check = |what: &str, compiled: Vec<String>, dynamic: Vec<String>| {
+        assert!(
+            !compiled.is_empty(),
+            "{file} {product}: no rules for {what}"
+        );
+        assert_eq!(compiled, interpreted(dynamic), "{file} {product}: {what}");
+    };
+    check("literals", D::rules_constant(), DynValue::rules_constant());
+    let mut compared = 1;
+    for op in Op::ALL {
+        check(
+            &format!("`{op}`"),
+            D::rules_binary(op),
+            DynValue::rules_binary(op),
+        );
+        compared += 1;
+        if op.is_comparison() {
+            check(
+                &format!("refinement on `{op}`"),
+                D::rules_assume(op),
+                DynValue::rules_assume(op),
+            );
+            compared += 1;
+        }
+    }
+    compared
+}
+
 macro_rules! differential {
     ($test:ident, $file:literal, $product:literal, $compiled:ty) => {
         #[test]
         fn $test() {
+            let rules = same_rules::<$compiled>($file, $product);
             let steps = same_on_operations::<$compiled>($file, $product);
             let points = same_on_flow_programs::<$compiled>($file, $product);
             eprintln!(
-                "{} {}: {steps} operations and {points} points identical",
+                "{} {}: {rules} rule lists, {steps} operations and {points} points identical",
                 $file, $product
             );
         }
@@ -243,11 +288,13 @@ macro_rules! differential {
     ($test:ident, $file:literal, $product:literal, $compiled:ty, kernel) => {
         #[test]
         fn $test() {
+            let rules = same_rules::<$compiled>($file, $product);
             let steps = same_on_operations::<$compiled>($file, $product);
             let points = same_on_flow_programs::<$compiled>($file, $product);
             let flows = same_on_kernel_terms::<$compiled>($file, $product);
             eprintln!(
-                "{} {}: {steps} operations, {points} points and {flows} kernel flows identical",
+                "{} {}: {rules} rule lists, {steps} operations, {points} points and {flows} \
+                 kernel flows identical",
                 $file, $product
             );
         }

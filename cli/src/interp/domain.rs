@@ -1,6 +1,7 @@
 //! A product of a `.dom` file as a value domain: transfer dispatch to the declared rules,
-//! reductions under the product's policy, blame for `verify`, and the kernel-term hooks — each as
-//! the generator writes them for the product (`absinthe_domc::codegen::product`).
+//! reductions under the product's policy, blame for `verify`, the rules behind each operation
+//! for explanations, and the kernel-term hooks — each as the generator writes them for the
+//! product (`absinthe_domc::codegen::product` and `explain`).
 
 use super::Interp;
 use super::value::Val;
@@ -310,6 +311,76 @@ impl Interp {
         self.hook(t, RuleKind::Function, &[], &bottom, &bottom)
     }
 
+    /// Component `i`'s report line for `binary(op, _, _)`: its rule for `op`, else its
+    /// catch-all, else its built-in transfer function, else none (the generated
+    /// `__absinthe_binary_rules` has the same lines).
+    fn binary_rule_line(decl: &ProductDecl, i: usize, op: Op) -> String {
+        let comp = &decl.components[i];
+        let rule = match op_rule(decl, i, op, binary_op, &RuleKind::AnyBinary) {
+            Some(r) => r.origin.describe.clone(),
+            None if comp.value_domain => {
+                format!("the built-in transfer function of `{}`", comp.type_key())
+            }
+            None => format!("no rule (component `{}` is top)", comp.name()),
+        };
+        format!("component `{}`: {rule}", comp.name())
+    }
+
+    /// Component `i`'s report line for `constant(_)`.
+    fn literal_rule_line(decl: &ProductDecl, i: usize) -> String {
+        let comp = &decl.components[i];
+        let rule = match decl
+            .rules
+            .iter()
+            .find(|r| r.component == i && r.kind == RuleKind::Literal)
+        {
+            Some(r) => r.origin.describe.clone(),
+            None if comp.value_domain => {
+                format!("the built-in literal rule of `{}`", comp.type_key())
+            }
+            None => format!("no rule (component `{}` is top)", comp.name()),
+        };
+        format!("component `{}`: {rule}", comp.name())
+    }
+
+    /// Component `i`'s report line for `assume(op, _, _)`.
+    fn assume_rule_line(decl: &ProductDecl, i: usize, op: Op) -> String {
+        let comp = &decl.components[i];
+        let rule = match op_rule(decl, i, op, assume_op, &RuleKind::AnyAssume) {
+            Some(r) => r.origin.describe.clone(),
+            None if comp.value_domain => {
+                format!("the built-in branch refinement of `{}`", comp.type_key())
+            }
+            None => "no rule (not refined)".to_string(),
+        };
+        format!("component `{}`: {rule}", comp.name())
+    }
+
+    /// Every component's report line, `line(decl, i)`; none when `t` is not a product.
+    fn rule_lines(&self, t: &Ty, line: impl Fn(&ProductDecl, usize) -> String) -> Vec<String> {
+        if self.product_index(t).is_none() {
+            return Vec::new();
+        }
+        let decl = self.decl(t);
+        (0..decl.components.len()).map(|i| line(decl, i)).collect()
+    }
+
+    /// `ValueDomain::rules_binary`: each component's rule for `op` (a direct product's are
+    /// those of its product).
+    pub fn rules_binary(&self, t: &Ty, op: Op) -> Vec<String> {
+        self.rule_lines(t, |decl, i| Self::binary_rule_line(decl, i, op))
+    }
+
+    /// `ValueDomain::rules_constant`.
+    pub fn rules_constant(&self, t: &Ty) -> Vec<String> {
+        self.rule_lines(t, Self::literal_rule_line)
+    }
+
+    /// `ValueDomain::rules_assume`.
+    pub fn rules_assume(&self, t: &Ty, op: Op) -> Vec<String> {
+        self.rule_lines(t, |decl, i| Self::assume_rule_line(decl, i, op))
+    }
+
     /// `ValueDomain::blame_binary`: the component whose rule excludes `v`, or the reduction.
     pub fn blame_binary(&self, t: &Ty, op: Op, a: &Val, b: &Val, v: i64) -> Option<String> {
         if self.is_direct(t) || self.is_bottom(t, a) || self.is_bottom(t, b) {
@@ -318,16 +389,9 @@ impl Interp {
         let raw = self.binary_parts(t, op, a, b, (ArgKind::Other, ArgKind::Other));
         let decl = self.decl(t);
         let types = self.part_types(t);
-        for (i, comp) in decl.components.iter().enumerate() {
-            if !self.contains(&types[i], raw.part(i), v) {
-                let rule = match op_rule(decl, i, op, binary_op, &RuleKind::AnyBinary) {
-                    Some(r) => r.origin.describe.clone(),
-                    None if comp.value_domain => {
-                        format!("the built-in transfer function of `{}`", comp.type_key())
-                    }
-                    None => format!("no rule (component `{}` is top)", comp.name()),
-                };
-                return Some(format!("component `{}`: {rule}", comp.name()));
+        for (i, ty) in types.iter().enumerate() {
+            if !self.contains(ty, raw.part(i), v) {
+                return Some(Self::binary_rule_line(decl, i, op));
             }
         }
         self.blame_reduce(t, raw, v)
@@ -341,20 +405,9 @@ impl Interp {
         let raw = self.literal_parts(t, c);
         let decl = self.decl(t);
         let types = self.part_types(t);
-        for (i, comp) in decl.components.iter().enumerate() {
-            if !self.contains(&types[i], raw.part(i), c) {
-                let rule = match decl
-                    .rules
-                    .iter()
-                    .find(|r| r.component == i && r.kind == RuleKind::Literal)
-                {
-                    Some(r) => r.origin.describe.clone(),
-                    None if comp.value_domain => {
-                        format!("the built-in literal rule of `{}`", comp.type_key())
-                    }
-                    None => format!("no rule (component `{}` is top)", comp.name()),
-                };
-                return Some(format!("component `{}`: {rule}", comp.name()));
+        for (i, ty) in types.iter().enumerate() {
+            if !self.contains(ty, raw.part(i), c) {
+                return Some(Self::literal_rule_line(decl, i));
             }
         }
         self.blame_reduce(t, raw, c)
@@ -376,18 +429,9 @@ impl Interp {
         let (ra, rb) = self.assume_parts(t, op, a, b);
         let decl = self.decl(t);
         let types = self.part_types(t);
-        for (i, comp) in decl.components.iter().enumerate() {
-            if !self.contains(&types[i], ra.part(i), va)
-                || !self.contains(&types[i], rb.part(i), vb)
-            {
-                let rule = match op_rule(decl, i, op, assume_op, &RuleKind::AnyAssume) {
-                    Some(r) => r.origin.describe.clone(),
-                    None if comp.value_domain => {
-                        format!("the built-in branch refinement of `{}`", comp.type_key())
-                    }
-                    None => "no rule (not refined)".to_string(),
-                };
-                return Some(format!("component `{}`: {rule}", comp.name()));
+        for (i, ty) in types.iter().enumerate() {
+            if !self.contains(ty, ra.part(i), va) || !self.contains(ty, rb.part(i), vb) {
+                return Some(Self::assume_rule_line(decl, i, op));
             }
         }
         self.blame_reduce(t, ra, va)

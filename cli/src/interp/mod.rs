@@ -4,7 +4,8 @@
 //!
 //! - `value`: values and the lattice operations of every `.dom` type.
 //! - `eval`: rule bodies, reductions, helpers and written-out operations.
-//! - `domain`: a product as a value domain (dispatch, reduction, blame, kernel hooks).
+//! - `domain`: a product as a value domain (dispatch, reduction, blame, the rules behind an
+//!   operation, kernel hooks).
 //!
 //! Each of them says what the generated code does, operation for operation, so that an analysis
 //! gives the same result at every point in both modes (`cli/tests/dom_interp.rs` checks it on
@@ -432,6 +433,18 @@ impl ValueDomain for DynValue {
 
     fn blame_assume(op: Op, a: &Self, b: &Self, x: i64, y: i64) -> Option<String> {
         with(|i, t| i.blame_assume(t, op, &a.0, &b.0, x, y))
+    }
+
+    fn rules_binary(op: Op) -> Vec<String> {
+        with(|i, t| i.rules_binary(t, op))
+    }
+
+    fn rules_constant() -> Vec<String> {
+        with(|i, t| i.rules_constant(t))
+    }
+
+    fn rules_assume(op: Op) -> Vec<String> {
+        with(|i, t| i.rules_assume(t, op))
     }
 }
 

@@ -5,6 +5,7 @@
 //! `::absinthe::__private` paths, never emits a `HashMap` iteration order, and documents each
 //! impl with the declaration it came from.
 
+mod explain;
 mod lattice;
 mod laws;
 mod product;

@@ -1,7 +1,9 @@
 //! Code for reduced products: the smashed pointwise lattice of the components, the `reduce`
 //! loop over the declared reductions, the transfer dispatch (`ValueDomain`), concretization,
 //! and optionally the direct product of the same components (no reductions) for comparison.
+//! The methods naming rules (`blame_*`, `rules_*`) come from the `explain` module.
 
+use super::explain::{direct_rules, explain, located};
 use super::laws::{law_origin, laws_impls};
 use super::{nested_tuple, provenance, rt};
 use crate::model::{Policy, ProductDecl, Rule, RuleKind};
@@ -319,7 +321,7 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
 
 /// The rules of component `i` for operations: each per-operation rule (`Binary` or `Assume`,
 /// as `per_op` selects) with its operation, and the catch-all rule of kind `any`.
-fn op_rules<'a>(
+pub(super) fn op_rules<'a>(
     decl: &'a ProductDecl,
     i: usize,
     per_op: fn(&RuleKind) -> Option<&Ident>,
@@ -332,27 +334,17 @@ fn op_rules<'a>(
     (arms, mine().find(|r| r.kind == *any))
 }
 
-fn binary_op(kind: &RuleKind) -> Option<&Ident> {
+pub(super) fn binary_op(kind: &RuleKind) -> Option<&Ident> {
     match kind {
         RuleKind::Binary(op) => Some(op),
         _ => None,
     }
 }
 
-fn assume_op(kind: &RuleKind) -> Option<&Ident> {
+pub(super) fn assume_op(kind: &RuleKind) -> Option<&Ident> {
     match kind {
         RuleKind::Assume(op) => Some(op),
         _ => None,
-    }
-}
-
-/// An expression naming a rule for reports: its description and, for Rust items, `file:line`.
-fn located(origin: &crate::model::Origin) -> TokenStream {
-    let describe = &origin.describe;
-    if origin.in_rust {
-        quote_spanned!(origin.span=> ::core::concat!(#describe, " at ", ::core::file!(), ":", ::core::line!()))
-    } else {
-        quote!(#describe)
     }
 }
 
@@ -416,159 +408,7 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
         })
         .collect();
 
-    let type_of = |i: usize| decl.components[i].type_key();
-    let component_name = |i: usize| match &decl.components[i].member {
-        syn::Member::Named(n) => n.to_string(),
-        syn::Member::Unnamed(x) => x.index.to_string(),
-    };
-    // For each component: which rule computes it for an operation, as a report string.
-    let rule_names = |i: usize, per_op, any: &RuleKind, builtin: &str, none: String| {
-        let (arms, catch_all) = op_rules(decl, i, per_op, any);
-        let arms: Vec<TokenStream> = arms
-            .iter()
-            .map(|(op, r)| {
-                let text = located(&r.origin);
-                quote!(#rt::Op::#op => #text)
-            })
-            .collect();
-        let fallback = match catch_all {
-            Some(r) => located(&r.origin),
-            None if decl.components[i].value_domain => {
-                let t = format!("the built-in {builtin} of `{}`", type_of(i));
-                quote!(#t)
-            }
-            None => quote!(#none),
-        };
-        quote!(match op { #(#arms,)* _ => #fallback })
-    };
-    let binary_blame: Vec<TokenStream> = decl
-        .components
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let (m, ty) = (&c.member, &c.ty);
-            let none = format!("no rule (component `{}` is top)", component_name(i));
-            let rule = rule_names(
-                i,
-                binary_op,
-                &RuleKind::AnyBinary,
-                "transfer function",
-                none,
-            );
-            let label = format!("component `{}`: ", component_name(i));
-            quote! {
-                if !<#ty as #rt::Concrete>::contains(&raw.#m, v) {
-                    let rule: &str = #rule;
-                    return #rt::Option::Some(::std::format!("{}{}", #label, rule));
-                }
-            }
-        })
-        .collect();
-    let literal_blame: Vec<TokenStream> = decl
-        .components
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let (m, ty) = (&c.member, &c.ty);
-            let rule = match decl
-                .rules
-                .iter()
-                .find(|r| r.component == i && r.kind == RuleKind::Literal)
-            {
-                Some(r) => located(&r.origin),
-                None if c.value_domain => {
-                    let t = format!("the built-in literal rule of `{}`", type_of(i));
-                    quote!(#t)
-                }
-                None => {
-                    let t = format!("no rule (component `{}` is top)", component_name(i));
-                    quote!(#t)
-                }
-            };
-            let label = format!("component `{}`: ", component_name(i));
-            quote! {
-                if !<#ty as #rt::Concrete>::contains(&raw.#m, c) {
-                    return #rt::Option::Some(::std::format!("{}{}", #label, #rule));
-                }
-            }
-        })
-        .collect();
-    let assume_blame: Vec<TokenStream> = decl
-        .components
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let (m, ty) = (&c.member, &c.ty);
-            let none = "no rule (not refined)".to_string();
-            let rule = rule_names(
-                i,
-                assume_op,
-                &RuleKind::AnyAssume,
-                "branch refinement",
-                none,
-            );
-            let label = format!("component `{}`: ", component_name(i));
-            quote! {
-                if !<#ty as #rt::Concrete>::contains(&ra.#m, va)
-                    || !<#ty as #rt::Concrete>::contains(&rb.#m, vb)
-                {
-                    let rule: &str = #rule;
-                    return #rt::Option::Some(::std::format!("{}{}", #label, rule));
-                }
-            }
-        })
-        .collect();
-    let reduce_blame = decl.reductions.iter().map(|r| {
-        let target = &decl.components[r.target];
-        let source = &decl.components[r.source];
-        let (tm, tt) = (&target.member, &target.ty);
-        let sm = &source.member;
-        let f = &r.function;
-        let call = if r.in_place {
-            quote!({
-                let mut target = #rt::Clone::clone(&value.#tm);
-                #f(&mut target, &value.#sm);
-                target
-            })
-        } else {
-            quote!(#f(&value.#tm, &value.#sm))
-        };
-        let text = located(&r.origin);
-        let label = format!("reduction into component `{}`: ", component_name(r.target));
-        quote! {
-            {
-                let refined: #tt = #call;
-                round |= <#tt as #rt::Lattice>::meet_with(&mut value.#tm, &refined);
-                if !<#tt as #rt::Concrete>::contains(&value.#tm, v) {
-                    return #rt::Option::Some(::std::format!("{}{}", #label, #text));
-                }
-            }
-        }
-    });
-    let blame_rounds = if decl.reductions.is_empty() {
-        quote! {
-            let _ = (value, v);
-            #rt::Option::None
-        }
-    } else {
-        quote! {
-            for _ in 0..<Self as #rt::ReducedProduct>::POLICY.max_rounds() {
-                let mut round = #rt::Changed::No;
-                #(#reduce_blame)*
-                if !round.changed() {
-                    break;
-                }
-            }
-            #rt::Option::None
-        }
-    };
-    let value_param = if decl.reductions.is_empty() {
-        quote!(value)
-    } else {
-        quote!(mut value)
-    };
-    let binary_raw = binary.clone();
-    let literal_raw = literal.clone();
+    let (explain_methods, explain_helpers) = explain(decl, &binary, &literal, &assume);
     let (term_helpers, term_methods) = match kernel_hooks(decl) {
         Some(helpers) => {
             let policy = quote!(<Self as #rt::ReducedProduct>::POLICY);
@@ -635,42 +475,10 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
 
             #term_methods
 
-            fn blame_binary(op: #rt::Op, a: &Self, b: &Self, v: #rt::i64) -> #rt::Option<::std::string::String> {
-                if #rt::Lattice::is_bottom(a) || #rt::Lattice::is_bottom(b) {
-                    return #rt::Option::None;
-                }
-                let raw = #name { #(#binary_raw),* };
-                #(#binary_blame)*
-                Self::__absinthe_blame_reduce(raw, v)
-            }
-
-            fn blame_constant(c: #rt::i64) -> #rt::Option<::std::string::String> {
-                let raw = #name { #(#literal_raw),* };
-                #(#literal_blame)*
-                Self::__absinthe_blame_reduce(raw, c)
-            }
-
-            fn blame_assume(
-                op: #rt::Op,
-                a: &Self,
-                b: &Self,
-                va: #rt::i64,
-                vb: #rt::i64,
-            ) -> #rt::Option<::std::string::String> {
-                let (mut ra, mut rb) = (#rt::Clone::clone(a), #rt::Clone::clone(b));
-                #(#assume)*
-                #(#assume_blame)*
-                Self::__absinthe_blame_reduce(ra, va).or_else(|| Self::__absinthe_blame_reduce(rb, vb))
-            }
+            #explain_methods
         }
 
-        impl #name {
-            /// Replays the reductions on `value` and names the first one after which `value` no
-            /// longer contains `v`.
-            fn __absinthe_blame_reduce(#value_param: Self, v: #rt::i64) -> #rt::Option<::std::string::String> {
-                #blame_rounds
-            }
-        }
+        #explain_helpers
     }
 }
 
@@ -893,6 +701,7 @@ fn direct_product(decl: &ProductDecl, direct: &Ident) -> TokenStream {
         .map(|ty| quote!(<#ty as #rt::laws::Arbitrary>::strategy()))
         .collect();
     let (strategy, pattern) = nested_tuple(&strategies, &names);
+    let direct_rules = direct_rules(name);
     let direct_terms = if kernel_hooks(decl).is_some() {
         term_methods(&quote!(#name), &quote!(#direct), &never)
     } else {
@@ -980,6 +789,8 @@ fn direct_product(decl: &ProductDecl, direct: &Ident) -> TokenStream {
             }
 
             #direct_terms
+
+            #direct_rules
         }
 
         impl #rt::fmt::Debug for #direct {

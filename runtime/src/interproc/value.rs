@@ -265,6 +265,18 @@ impl<D: ValueDomain> ValueDomain for ProcValue<D> {
     fn blame_assume(op: Op, a: &ProcValue<D>, b: &ProcValue<D>, x: i64, y: i64) -> Option<String> {
         D::blame_assume(op, &a.int, &b.int, x, y)
     }
+
+    fn rules_binary(op: Op) -> Vec<String> {
+        D::rules_binary(op)
+    }
+
+    fn rules_constant() -> Vec<String> {
+        D::rules_constant()
+    }
+
+    fn rules_assume(op: Op) -> Vec<String> {
+        D::rules_assume(op)
+    }
 }
 
 impl<D: ValueDomain> fmt::Display for ProcValue<D> {

@@ -10,8 +10,25 @@ use crate::program::Op;
 /// otherwise it folds; an operation that traps on its constants (division by zero) gives bottom,
 /// since no value flows out of it.
 impl ValueDomain for Flat<i64> {
+    // Each `rules_*` sits just above the function it names, so that its location leads there.
+    fn rules_constant() -> Vec<String> {
+        vec![format!(
+            "the built-in literal rule of `Flat<i64>` at {}:{}",
+            file!(),
+            line!()
+        )]
+    }
+
     fn constant(c: i64) -> Flat<i64> {
         Flat::Value(c)
+    }
+
+    fn rules_binary(op: Op) -> Vec<String> {
+        vec![format!(
+            "the built-in `{op}` of `Flat<i64>` at {}:{}",
+            file!(),
+            line!()
+        )]
     }
 
     fn binary(op: Op, a: &Flat<i64>, b: &Flat<i64>) -> Flat<i64> {
@@ -26,6 +43,14 @@ impl ValueDomain for Flat<i64> {
             (Flat::Top, Flat::Top) => Flat::Top,
             (Flat::Value(x), Flat::Value(y)) => op.eval(*x, *y).map_or(Flat::Bottom, Flat::Value),
         }
+    }
+
+    fn rules_assume(op: Op) -> Vec<String> {
+        vec![format!(
+            "the built-in branch refinement on `{op}` of `Flat<i64>` at {}:{}",
+            file!(),
+            line!()
+        )]
     }
 
     fn assume(op: Op, a: &Flat<i64>, b: &Flat<i64>) -> (Flat<i64>, Flat<i64>) {

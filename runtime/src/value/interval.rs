@@ -144,8 +144,25 @@ fn decide<T: Ord + Copy>(op: Op, a: (T, T), b: (T, T)) -> Interval {
 /// Intervals refine compared names on branches (`x < 10` taken ⇒ `x ≤ 9`) and compute results
 /// that wrap as top.
 impl ValueDomain for Interval {
+    // Each `rules_*` sits just above the function it names, so that its location leads there.
+    fn rules_constant() -> Vec<String> {
+        vec![format!(
+            "the built-in literal rule of `Interval` at {}:{}",
+            file!(),
+            line!()
+        )]
+    }
+
     fn constant(c: i64) -> Interval {
         Interval::new(c, c)
+    }
+
+    fn rules_binary(op: Op) -> Vec<String> {
+        vec![format!(
+            "the built-in `{op}` of `Interval` at {}:{}",
+            file!(),
+            line!()
+        )]
     }
 
     fn binary(op: Op, a: &Interval, b: &Interval) -> Interval {
@@ -232,6 +249,14 @@ impl ValueDomain for Interval {
                 None => Interval::top(),
             },
         }
+    }
+
+    fn rules_assume(op: Op) -> Vec<String> {
+        vec![format!(
+            "the built-in branch refinement on `{op}` of `Interval` at {}:{}",
+            file!(),
+            line!()
+        )]
     }
 
     fn assume(op: Op, a: &Interval, b: &Interval) -> (Interval, Interval) {

@@ -135,6 +135,30 @@ pub trait ValueDomain: Lattice + Top + Concrete + Display {
         let _ = (op, a, b, x, y);
         None
     }
+
+    /// For explanations ("why is this value what it is"): the rules that compute
+    /// `binary(op, _, _)`, one line per component of a product (one line for a domain with a
+    /// single transfer function), each naming its rule and where it is declared (`.dom`
+    /// `file:line:col`, or Rust `file:line`). Unlike the `blame_*` methods this holds whatever
+    /// the operands are; reductions are not listed (they are logged as they happen, see
+    /// [`crate::product::record_reductions`]). Empty when the domain cannot tell, as by default.
+    fn rules_binary(op: Op) -> Vec<String> {
+        let _ = op;
+        Vec::new()
+    }
+
+    /// For explanations: the rules that compute `constant(_)`, as [`ValueDomain::rules_binary`]
+    /// lists them.
+    fn rules_constant() -> Vec<String> {
+        Vec::new()
+    }
+
+    /// For explanations: the rules that compute `assume(op, _, _)` (branch refinement), as
+    /// [`ValueDomain::rules_binary`] lists them.
+    fn rules_assume(op: Op) -> Vec<String> {
+        let _ = op;
+        Vec::new()
+    }
 }
 
 /// What a branch on an abstract value may do.

@@ -444,12 +444,10 @@ pub mod const_prop {
                     _ => fold(op, a, b),
                 },
             };
+            let rules = Self::__absinthe_binary_rules(op);
             if !<Const as ::absinthe::__private::Concrete>::contains(&raw.constant, v) {
-                let rule: &str = match op {
-                    _ => "`transfer fold` at test_data/codegen/ok/const_prop.dom:25:1",
-                };
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!("{}{}", "component `constant`: ", rule),
+                    ::std::string::String::from(rules[0]),
                 );
             }
             Self::__absinthe_blame_reduce(raw, v)
@@ -460,12 +458,10 @@ pub mod const_prop {
             let raw = ConstValue {
                 constant: from_literal(c),
             };
+            let rules = Self::__absinthe_literal_rules();
             if !<Const as ::absinthe::__private::Concrete>::contains(&raw.constant, c) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!(
-                        "{}{}", "component `constant`: ",
-                        "`transfer from_literal` at test_data/codegen/ok/const_prop.dom:18:1"
-                    ),
+                    ::std::string::String::from(rules[0]),
                 );
             }
             Self::__absinthe_blame_reduce(raw, c)
@@ -498,27 +494,73 @@ pub mod const_prop {
                 &b.constant,
                 &y,
             );
+            let rules = Self::__absinthe_assume_rules(op);
             if !<Const as ::absinthe::__private::Concrete>::contains(&ra.constant, va)
                 || !<Const as ::absinthe::__private::Concrete>::contains(
                     &rb.constant,
                     vb,
                 )
             {
-                let rule: &str = match op {
-                    ::absinthe::__private::Op::Eq => {
-                        "`transfer equal` at test_data/codegen/ok/const_prop.dom:71:1"
-                    }
-                    _ => "no rule (not refined)",
-                };
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!("{}{}", "component `constant`: ", rule),
+                    ::std::string::String::from(rules[0]),
                 );
             }
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn rules_binary(
+            op: ::absinthe::__private::Op,
+        ) -> ::std::vec::Vec<::std::string::String> {
+            Self::__absinthe_binary_rules(op)
+                .iter()
+                .copied()
+                .map(::std::string::String::from)
+                .collect()
+        }
+        fn rules_constant() -> ::std::vec::Vec<::std::string::String> {
+            Self::__absinthe_literal_rules()
+                .iter()
+                .copied()
+                .map(::std::string::String::from)
+                .collect()
+        }
+        fn rules_assume(
+            op: ::absinthe::__private::Op,
+        ) -> ::std::vec::Vec<::std::string::String> {
+            Self::__absinthe_assume_rules(op)
+                .iter()
+                .copied()
+                .map(::std::string::String::from)
+                .collect()
+        }
     }
     impl ConstValue {
+        /// For blame and explanations: the rule computing each component of
+        /// `binary(op, _, _)`, as a report line.
+        fn __absinthe_binary_rules(op: ::absinthe::__private::Op) -> [&'static str; 1] {
+            let _ = op;
+            [
+                "component `constant`: `transfer fold` at test_data/codegen/ok/const_prop.dom:25:1",
+            ]
+        }
+        /// For blame and explanations: the rule computing each component of `constant(_)`.
+        fn __absinthe_literal_rules() -> [&'static str; 1] {
+            [
+                "component `constant`: `transfer from_literal` at test_data/codegen/ok/const_prop.dom:18:1",
+            ]
+        }
+        /// For blame and explanations: the rule refining each component in
+        /// `assume(op, _, _)`.
+        fn __absinthe_assume_rules(op: ::absinthe::__private::Op) -> [&'static str; 1] {
+            [
+                match op {
+                    ::absinthe::__private::Op::Eq => {
+                        "component `constant`: `transfer equal` at test_data/codegen/ok/const_prop.dom:71:1"
+                    }
+                    _ => "component `constant`: no rule (not refined)",
+                },
+            ]
+        }
         /// Replays the reductions on `value` and names the first one after which `value` no
         /// longer contains `v`.
         fn __absinthe_blame_reduce(

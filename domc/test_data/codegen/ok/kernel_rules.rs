@@ -566,33 +566,21 @@ pub mod kernel_rules {
                     }
                 },
             };
+            let rules = Self::__absinthe_binary_rules(op);
             if !<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
                 &raw.names,
                 v,
             ) {
-                let rule: &str = match op {
-                    ::absinthe::__private::Op::Add => {
-                        "`transfer add_kinds` at test_data/codegen/ok/kernel_rules.dom:11:1"
-                    }
-                    _ => {
-                        "`transfer others` at test_data/codegen/ok/kernel_rules.dom:18:1"
-                    }
-                };
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!("{}{}", "component `names`: ", rule),
+                    ::std::string::String::from(rules[0]),
                 );
             }
             if !<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
                 &raw.range,
                 v,
             ) {
-                let rule: &str = match op {
-                    _ => {
-                        "the built-in transfer function of `::absinthe::__private::Interval`"
-                    }
-                };
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!("{}{}", "component `range`: ", rule),
+                    ::std::string::String::from(rules[1]),
                 );
             }
             Self::__absinthe_blame_reduce(raw, v)
@@ -606,15 +594,13 @@ pub mod kernel_rules {
                     c,
                 ),
             };
+            let rules = Self::__absinthe_literal_rules();
             if !<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
                 &raw.names,
                 c,
             ) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!(
-                        "{}{}", "component `names`: ",
-                        "`transfer lit` at test_data/codegen/ok/kernel_rules.dom:9:1"
-                    ),
+                    ::std::string::String::from(rules[0]),
                 );
             }
             if !<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
@@ -622,10 +608,7 @@ pub mod kernel_rules {
                 c,
             ) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!(
-                        "{}{}", "component `range`: ",
-                        "the built-in literal rule of `::absinthe::__private::Interval`"
-                    ),
+                    ::std::string::String::from(rules[1]),
                 );
             }
             Self::__absinthe_blame_reduce(raw, c)
@@ -677,6 +660,7 @@ pub mod kernel_rules {
                 &b.range,
                 &y,
             );
+            let rules = Self::__absinthe_assume_rules(op);
             if !<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
                 &ra.names,
                 va,
@@ -686,11 +670,8 @@ pub mod kernel_rules {
                     vb,
                 )
             {
-                let rule: &str = match op {
-                    _ => "no rule (not refined)",
-                };
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!("{}{}", "component `names`: ", rule),
+                    ::std::string::String::from(rules[0]),
                 );
             }
             if !<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
@@ -702,20 +683,71 @@ pub mod kernel_rules {
                     vb,
                 )
             {
-                let rule: &str = match op {
-                    _ => {
-                        "the built-in branch refinement of `::absinthe::__private::Interval`"
-                    }
-                };
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!("{}{}", "component `range`: ", rule),
+                    ::std::string::String::from(rules[1]),
                 );
             }
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn rules_binary(
+            op: ::absinthe::__private::Op,
+        ) -> ::std::vec::Vec<::std::string::String> {
+            Self::__absinthe_binary_rules(op)
+                .iter()
+                .copied()
+                .map(::std::string::String::from)
+                .collect()
+        }
+        fn rules_constant() -> ::std::vec::Vec<::std::string::String> {
+            Self::__absinthe_literal_rules()
+                .iter()
+                .copied()
+                .map(::std::string::String::from)
+                .collect()
+        }
+        fn rules_assume(
+            op: ::absinthe::__private::Op,
+        ) -> ::std::vec::Vec<::std::string::String> {
+            Self::__absinthe_assume_rules(op)
+                .iter()
+                .copied()
+                .map(::std::string::String::from)
+                .collect()
+        }
     }
     impl Deps {
+        /// For blame and explanations: the rule computing each component of
+        /// `binary(op, _, _)`, as a report line.
+        fn __absinthe_binary_rules(op: ::absinthe::__private::Op) -> [&'static str; 2] {
+            [
+                match op {
+                    ::absinthe::__private::Op::Add => {
+                        "component `names`: `transfer add_kinds` at test_data/codegen/ok/kernel_rules.dom:11:1"
+                    }
+                    _ => {
+                        "component `names`: `transfer others` at test_data/codegen/ok/kernel_rules.dom:18:1"
+                    }
+                },
+                "component `range`: the built-in transfer function of `::absinthe::__private::Interval`",
+            ]
+        }
+        /// For blame and explanations: the rule computing each component of `constant(_)`.
+        fn __absinthe_literal_rules() -> [&'static str; 2] {
+            [
+                "component `names`: `transfer lit` at test_data/codegen/ok/kernel_rules.dom:9:1",
+                "component `range`: the built-in literal rule of `::absinthe::__private::Interval`",
+            ]
+        }
+        /// For blame and explanations: the rule refining each component in
+        /// `assume(op, _, _)`.
+        fn __absinthe_assume_rules(op: ::absinthe::__private::Op) -> [&'static str; 2] {
+            let _ = op;
+            [
+                "component `names`: no rule (not refined)",
+                "component `range`: the built-in branch refinement of `::absinthe::__private::Interval`",
+            ]
+        }
         /// Replays the reductions on `value` and names the first one after which `value` no
         /// longer contains `v`.
         fn __absinthe_blame_reduce(

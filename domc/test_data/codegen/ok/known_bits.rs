@@ -464,33 +464,10 @@ pub mod known_bits {
                     _ => <KnownBits as ::absinthe::__private::Top>::top(),
                 },
             };
+            let rules = Self::__absinthe_binary_rules(op);
             if !<KnownBits as ::absinthe::__private::Concrete>::contains(&raw.known, v) {
-                let rule: &str = match op {
-                    ::absinthe::__private::Op::And => {
-                        "`transfer kb_and` at test_data/codegen/ok/known_bits.dom:23:1"
-                    }
-                    ::absinthe::__private::Op::Or => {
-                        "`transfer kb_or` at test_data/codegen/ok/known_bits.dom:26:1"
-                    }
-                    ::absinthe::__private::Op::Xor => {
-                        "`transfer kb_xor` at test_data/codegen/ok/known_bits.dom:29:1"
-                    }
-                    ::absinthe::__private::Op::Shl => {
-                        "`transfer kb_shl` at test_data/codegen/ok/known_bits.dom:35:1"
-                    }
-                    ::absinthe::__private::Op::Shr => {
-                        "`transfer kb_shr` at test_data/codegen/ok/known_bits.dom:43:1"
-                    }
-                    ::absinthe::__private::Op::LShr => {
-                        "`transfer kb_lshr` at test_data/codegen/ok/known_bits.dom:51:1"
-                    }
-                    ::absinthe::__private::Op::Mul => {
-                        "`transfer kb_mul` at test_data/codegen/ok/known_bits.dom:60:1"
-                    }
-                    _ => "no rule (component `known` is top)",
-                };
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!("{}{}", "component `known`: ", rule),
+                    ::std::string::String::from(rules[0]),
                 );
             }
             Self::__absinthe_blame_reduce(raw, v)
@@ -499,12 +476,10 @@ pub mod known_bits {
             c: ::absinthe::__private::i64,
         ) -> ::absinthe::__private::Option<::std::string::String> {
             let raw = Bits { known: kb_literal(c) };
+            let rules = Self::__absinthe_literal_rules();
             if !<KnownBits as ::absinthe::__private::Concrete>::contains(&raw.known, c) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!(
-                        "{}{}", "component `known`: ",
-                        "`transfer kb_literal` at test_data/codegen/ok/known_bits.dom:21:1"
-                    ),
+                    ::std::string::String::from(rules[0]),
                 );
             }
             Self::__absinthe_blame_reduce(raw, c)
@@ -530,24 +505,89 @@ pub mod known_bits {
             };
             ra.known = <KnownBits as ::absinthe::__private::Lattice>::meet(&a.known, &x);
             rb.known = <KnownBits as ::absinthe::__private::Lattice>::meet(&b.known, &y);
+            let rules = Self::__absinthe_assume_rules(op);
             if !<KnownBits as ::absinthe::__private::Concrete>::contains(&ra.known, va)
                 || !<KnownBits as ::absinthe::__private::Concrete>::contains(
                     &rb.known,
                     vb,
                 )
             {
-                let rule: &str = match op {
-                    _ => "no rule (not refined)",
-                };
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!("{}{}", "component `known`: ", rule),
+                    ::std::string::String::from(rules[0]),
                 );
             }
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn rules_binary(
+            op: ::absinthe::__private::Op,
+        ) -> ::std::vec::Vec<::std::string::String> {
+            Self::__absinthe_binary_rules(op)
+                .iter()
+                .copied()
+                .map(::std::string::String::from)
+                .collect()
+        }
+        fn rules_constant() -> ::std::vec::Vec<::std::string::String> {
+            Self::__absinthe_literal_rules()
+                .iter()
+                .copied()
+                .map(::std::string::String::from)
+                .collect()
+        }
+        fn rules_assume(
+            op: ::absinthe::__private::Op,
+        ) -> ::std::vec::Vec<::std::string::String> {
+            Self::__absinthe_assume_rules(op)
+                .iter()
+                .copied()
+                .map(::std::string::String::from)
+                .collect()
+        }
     }
     impl Bits {
+        /// For blame and explanations: the rule computing each component of
+        /// `binary(op, _, _)`, as a report line.
+        fn __absinthe_binary_rules(op: ::absinthe::__private::Op) -> [&'static str; 1] {
+            [
+                match op {
+                    ::absinthe::__private::Op::And => {
+                        "component `known`: `transfer kb_and` at test_data/codegen/ok/known_bits.dom:23:1"
+                    }
+                    ::absinthe::__private::Op::Or => {
+                        "component `known`: `transfer kb_or` at test_data/codegen/ok/known_bits.dom:26:1"
+                    }
+                    ::absinthe::__private::Op::Xor => {
+                        "component `known`: `transfer kb_xor` at test_data/codegen/ok/known_bits.dom:29:1"
+                    }
+                    ::absinthe::__private::Op::Shl => {
+                        "component `known`: `transfer kb_shl` at test_data/codegen/ok/known_bits.dom:35:1"
+                    }
+                    ::absinthe::__private::Op::Shr => {
+                        "component `known`: `transfer kb_shr` at test_data/codegen/ok/known_bits.dom:43:1"
+                    }
+                    ::absinthe::__private::Op::LShr => {
+                        "component `known`: `transfer kb_lshr` at test_data/codegen/ok/known_bits.dom:51:1"
+                    }
+                    ::absinthe::__private::Op::Mul => {
+                        "component `known`: `transfer kb_mul` at test_data/codegen/ok/known_bits.dom:60:1"
+                    }
+                    _ => "component `known`: no rule (component `known` is top)",
+                },
+            ]
+        }
+        /// For blame and explanations: the rule computing each component of `constant(_)`.
+        fn __absinthe_literal_rules() -> [&'static str; 1] {
+            [
+                "component `known`: `transfer kb_literal` at test_data/codegen/ok/known_bits.dom:21:1",
+            ]
+        }
+        /// For blame and explanations: the rule refining each component in
+        /// `assume(op, _, _)`.
+        fn __absinthe_assume_rules(op: ::absinthe::__private::Op) -> [&'static str; 1] {
+            let _ = op;
+            ["component `known`: no rule (not refined)"]
+        }
         /// Replays the reductions on `value` and names the first one after which `value` no
         /// longer contains `v`.
         fn __absinthe_blame_reduce(

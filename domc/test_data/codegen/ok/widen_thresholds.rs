@@ -452,15 +452,10 @@ pub mod widen_thresholds {
                     _ => <Bounds as ::absinthe::__private::Top>::top(),
                 },
             };
+            let rules = Self::__absinthe_binary_rules(op);
             if !<Bounds as ::absinthe::__private::Concrete>::contains(&raw.range, v) {
-                let rule: &str = match op {
-                    ::absinthe::__private::Op::Add => {
-                        "`transfer range_add` at test_data/codegen/ok/widen_thresholds.dom:23:1"
-                    }
-                    _ => "no rule (component `range` is top)",
-                };
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!("{}{}", "component `range`: ", rule),
+                    ::std::string::String::from(rules[0]),
                 );
             }
             Self::__absinthe_blame_reduce(raw, v)
@@ -469,12 +464,10 @@ pub mod widen_thresholds {
             c: ::absinthe::__private::i64,
         ) -> ::absinthe::__private::Option<::std::string::String> {
             let raw = Value { range: range_literal(c) };
+            let rules = Self::__absinthe_literal_rules();
             if !<Bounds as ::absinthe::__private::Concrete>::contains(&raw.range, c) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!(
-                        "{}{}", "component `range`: ",
-                        "`transfer range_literal` at test_data/codegen/ok/widen_thresholds.dom:21:1"
-                    ),
+                    ::std::string::String::from(rules[0]),
                 );
             }
             Self::__absinthe_blame_reduce(raw, c)
@@ -500,21 +493,68 @@ pub mod widen_thresholds {
             };
             ra.range = <Bounds as ::absinthe::__private::Lattice>::meet(&a.range, &x);
             rb.range = <Bounds as ::absinthe::__private::Lattice>::meet(&b.range, &y);
+            let rules = Self::__absinthe_assume_rules(op);
             if !<Bounds as ::absinthe::__private::Concrete>::contains(&ra.range, va)
                 || !<Bounds as ::absinthe::__private::Concrete>::contains(&rb.range, vb)
             {
-                let rule: &str = match op {
-                    _ => "no rule (not refined)",
-                };
                 return ::absinthe::__private::Option::Some(
-                    ::std::format!("{}{}", "component `range`: ", rule),
+                    ::std::string::String::from(rules[0]),
                 );
             }
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn rules_binary(
+            op: ::absinthe::__private::Op,
+        ) -> ::std::vec::Vec<::std::string::String> {
+            Self::__absinthe_binary_rules(op)
+                .iter()
+                .copied()
+                .map(::std::string::String::from)
+                .collect()
+        }
+        fn rules_constant() -> ::std::vec::Vec<::std::string::String> {
+            Self::__absinthe_literal_rules()
+                .iter()
+                .copied()
+                .map(::std::string::String::from)
+                .collect()
+        }
+        fn rules_assume(
+            op: ::absinthe::__private::Op,
+        ) -> ::std::vec::Vec<::std::string::String> {
+            Self::__absinthe_assume_rules(op)
+                .iter()
+                .copied()
+                .map(::std::string::String::from)
+                .collect()
+        }
     }
     impl Value {
+        /// For blame and explanations: the rule computing each component of
+        /// `binary(op, _, _)`, as a report line.
+        fn __absinthe_binary_rules(op: ::absinthe::__private::Op) -> [&'static str; 1] {
+            [
+                match op {
+                    ::absinthe::__private::Op::Add => {
+                        "component `range`: `transfer range_add` at test_data/codegen/ok/widen_thresholds.dom:23:1"
+                    }
+                    _ => "component `range`: no rule (component `range` is top)",
+                },
+            ]
+        }
+        /// For blame and explanations: the rule computing each component of `constant(_)`.
+        fn __absinthe_literal_rules() -> [&'static str; 1] {
+            [
+                "component `range`: `transfer range_literal` at test_data/codegen/ok/widen_thresholds.dom:21:1",
+            ]
+        }
+        /// For blame and explanations: the rule refining each component in
+        /// `assume(op, _, _)`.
+        fn __absinthe_assume_rules(op: ::absinthe::__private::Op) -> [&'static str; 1] {
+            let _ = op;
+            ["component `range`: no rule (not refined)"]
+        }
         /// Replays the reductions on `value` and names the first one after which `value` no
         /// longer contains `v`.
         fn __absinthe_blame_reduce(
