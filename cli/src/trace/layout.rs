@@ -15,8 +15,37 @@ pub(super) struct Placed {
     pub(super) height: f64,
 }
 
-/// Past this many blocks, the cheaper ranking.
-const BIG: usize = 2_000;
+/// Past this many blocks, the graph is laid out in pieces of `PIECE` blocks: ranking by network
+/// simplex, which gives the shortest edges, grows too fast past a few thousand blocks, and
+/// cheaper rankings spread a long function over hundreds of thousands of pixels.
+const BIG: usize = 1_500;
+const PIECE: usize = 400;
+
+/// Lays out consecutive runs of `PIECE` blocks (in the function's order, which keeps most edges
+/// inside a piece) one below the other.
+fn in_pieces(
+    sizes: &[(f64, f64)],
+    edges: &[(usize, usize)],
+    back: &[(usize, usize)],
+) -> Vec<Placed> {
+    let mut placed = Vec::with_capacity(sizes.len());
+    let mut top = 0.0;
+    for start in (0..sizes.len()).step_by(PIECE) {
+        let end = (start + PIECE).min(sizes.len());
+        let inside = |&&(a, b): &&(usize, usize)| (start..end).contains(&a) && (start..end).contains(&b);
+        let local = |&(a, b): &(usize, usize)| (a - start, b - start);
+        let piece_edges: Vec<(usize, usize)> = edges.iter().filter(inside).map(local).collect();
+        let piece_back: Vec<(usize, usize)> = back.iter().filter(inside).map(local).collect();
+        let piece = layout(&sizes[start..end], &piece_edges, &piece_back);
+        let bottom = piece
+            .iter()
+            .map(|p| p.y + p.height / 2.0)
+            .fold(0.0, f64::max);
+        placed.extend(piece.into_iter().map(|p| Placed { y: p.y + top, ..p }));
+        top += bottom + 3.0 * SPACING;
+    }
+    placed
+}
 
 /// Space between boxes of one layer, and between layers.
 const SPACING: f64 = 40.0;
@@ -41,6 +70,9 @@ pub(super) fn layout(
     if sizes.is_empty() {
         return placed;
     }
+    if sizes.len() > BIG {
+        return in_pieces(sizes, edges, back);
+    }
     // Each pair of blocks once, oriented along the flow; self-loops take no part in layering.
     let back: BTreeSet<(usize, usize)> = back.iter().copied().collect();
     let flow: BTreeSet<(u32, u32)> = edges
@@ -60,15 +92,9 @@ pub(super) fn layout(
         .enumerate()
         .map(|(i, &size)| (i as u32, size))
         .collect();
-    // Ranking by network simplex gives the shortest edges but grows too fast past a few
-    // thousand blocks; there, blocks are ranked as high as their predecessors allow.
     let config = Config {
         vertex_spacing: SPACING,
-        ranking_type: if sizes.len() > BIG {
-            RankingType::Up
-        } else {
-            RankingType::MinimizeEdgeLength
-        },
+        ranking_type: RankingType::MinimizeEdgeLength,
         ..Config::default()
     };
     let mut parts = from_vertices_and_edges(&vertices, &flow, &config);
@@ -117,6 +143,27 @@ mod tests {
                 assert!(!overlaps(&placed[i], &placed[j]), "{i} and {j}: {placed:?}");
             }
         }
+    }
+
+    #[test]
+    fn big_graphs_are_laid_out_in_pieces_without_overlaps() {
+        // A chain of diamonds longer than one piece.
+        let n = BIG + 301;
+        let sizes: Vec<(f64, f64)> = (0..n).map(|i| (60.0 + (i % 5) as f64 * 10.0, 40.0)).collect();
+        let mut edges = Vec::new();
+        for i in (0..n - 3).step_by(3) {
+            edges.extend([(i, i + 1), (i, i + 2), (i + 1, i + 3), (i + 2, i + 3)]);
+        }
+        let placed = layout(&sizes, &edges, &[]);
+        let mut boxes: Vec<&Placed> = placed.iter().collect();
+        boxes.sort_by(|a, b| a.y.total_cmp(&b.y));
+        for (i, a) in boxes.iter().enumerate() {
+            for b in boxes[i + 1..].iter().take_while(|b| b.y - a.y < 100.0) {
+                assert!(!overlaps(a, b), "{a:?} and {b:?}");
+            }
+        }
+        let width = placed.iter().map(|p| p.x + p.width / 2.0).fold(0.0, f64::max);
+        assert!(width < 2_000.0, "a chain stays narrow: {width}");
     }
 
     #[test]

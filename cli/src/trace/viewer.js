@@ -3,7 +3,10 @@
 // encoding is documented in cli/src/trace/record.rs. No library, no network.
 "use strict";
 (function () {
+  // Where loading goes, for the big-input measurement: milliseconds since navigation started.
+  const timings = { script: performance.now() };
   const data = JSON.parse(document.getElementById("trace-data").textContent);
+  timings.parsed = performance.now();
   const S = data.strings;
   const names = data.names;
   const blocks = data.blocks;
@@ -56,6 +59,7 @@
     const i = lastBelowAt(list, limit);
     return i < 0 ? -1 : list[i];
   }
+  timings.indexed = performance.now();
   const backEdges = new Set(data.back_edges.map(([a, b]) => a + ">" + b));
   const heads = new Set(data.back_edges.map(([, b]) => b));
 
@@ -269,28 +273,63 @@
       if (onPath) svg += '<text class="path-step" x="' + ((a.cx + c.cx) / 2 + 6) + '" y="' + ((a.bottom + c.top) / 2) + '">' + pathEdges.get(i + ">" + s) + "</text>";
     });
   });
-  blocks.forEach((blk, i) => {
-    const a = box(blk);
-    svg += '<g class="block unreached" data-block="' + i + '" transform="translate(' + a.left + "," + a.top + ')">';
-    svg += '<rect class="box" width="' + blk.w + '" height="' + blk.h + '" rx="4"/>';
-    svg += '<rect class="header" x="1" y="1" width="' + (blk.w - 2) + '" height="' + (LINE + 2) + '" rx="3"/>';
-    svg += '<text class="label" x="8" y="' + (LINE - 1) + '">' + esc(blk.label) + "</text>";
+  // Blocks are drawn only near the visible part of the graph (a function of 10^4 blocks would
+  // otherwise take seconds to paint), and each is drawn with its state at the moment shown.
+  function blockSvg(i) {
+    const blk = blocks[i], a = box(blk);
+    const st = state(i, -1, t);
+    const classes = "block" + (st === null ? " unreached" : "") + (i === current ? " current" : "") +
+      (i === selected && i !== current ? " selected" : "") + (wrong && wrong.block === i ? " failing" : "");
+    let out = '<g class="' + classes + '" data-block="' + i + '" transform="translate(' + a.left + "," + a.top + ')">';
+    out += '<rect class="box" width="' + blk.w + '" height="' + blk.h + '" rx="4"/>';
+    out += '<rect class="header" x="1" y="1" width="' + (blk.w - 2) + '" height="' + (LINE + 2) + '" rx="3"/>';
+    out += '<text class="label" x="8" y="' + (LINE - 1) + '">' + esc(blk.label) + "</text>";
     blk.lines.forEach((line, k) => {
       // The statement whose rule is blamed, and the point where the run left the analysis.
       const culprit = wrong && wrong.culprit && wrong.culprit.block === i && k === blk.phis.length + wrong.culprit.index;
       const miss = wrong && wrong.block === i && k === blk.phis.length + wrong.index;
-      if (culprit) svg += '<rect class="wrong" x="2" y="' + (LINE * (k + 1) + 5) + '" width="' + (blk.w - 4) + '" height="' + LINE + '"/>';
-      if (miss) svg += '<rect class="miss" x="2" y="' + (LINE * (k + 1) + 5) + '" width="' + (blk.w - 4) + '" height="' + LINE + '"/>';
-      svg += '<text class="line' + (culprit ? " wrong" : "") + '" x="8" y="' + (LINE * (k + 2) + 1) + '">' + esc(line) + "</text>";
+      if (culprit) out += '<rect class="wrong" x="2" y="' + (LINE * (k + 1) + 5) + '" width="' + (blk.w - 4) + '" height="' + LINE + '"/>';
+      if (miss) out += '<rect class="miss" x="2" y="' + (LINE * (k + 1) + 5) + '" width="' + (blk.w - 4) + '" height="' + LINE + '"/>';
+      out += '<text class="line' + (culprit ? " wrong" : "") + '" x="8" y="' + (LINE * (k + 2) + 1) + '">' + esc(line) + "</text>";
     });
-    svg += '<text class="state" x="8" y="' + (LINE * (blk.lines.length + 2) + 5) + '"></text>';
-    svg += "</g>";
-  });
-  svg += "</svg>";
+    out += '<text class="state" x="8" y="' + (LINE * (blk.lines.length + 2) + 5) + '">' + esc(fit("in: " + summary(st), blk)) + "</text>";
+    return out + "</g>";
+  }
+  svg += '<g id="blocks"></g></svg>';
   graphPane.innerHTML = svg;
   const svgEl = graphPane.querySelector("svg");
-  const groups = Array.from(svgEl.querySelectorAll("g.block"));
-  if (wrong) groups[wrong.block].classList.add("failing");
+  const layer = svgEl.querySelector("#blocks");
+  const groups = new Array(blocks.length).fill(null); // the drawn blocks
+  const MARGIN = 400;
+  function visible(i, view) {
+    if (blocks.length <= 400) return true;
+    const a = box(blocks[i]);
+    return a.right >= view.left && a.left <= view.right && a.bottom >= view.top && a.top <= view.bottom;
+  }
+  function drawVisible() {
+    const view = {
+      left: graphPane.scrollLeft / zoom - MARGIN, top: graphPane.scrollTop / zoom - MARGIN,
+      right: (graphPane.scrollLeft + graphPane.clientWidth) / zoom + MARGIN,
+      bottom: (graphPane.scrollTop + graphPane.clientHeight) / zoom + MARGIN,
+    };
+    let added = "";
+    for (let i = 0; i < blocks.length; i++) {
+      const show = visible(i, view);
+      if (show && !groups[i]) added += blockSvg(i);
+      else if (!show && groups[i]) { groups[i].remove(); groups[i] = null; }
+    }
+    if (added) {
+      const holder = document.createElementNS("http://www.w3.org/2000/svg", "g");
+      holder.innerHTML = added;
+      for (const g of Array.from(holder.children)) { groups[Number(g.dataset.block)] = g; layer.append(g); }
+    }
+  }
+  let drawPending = false;
+  graphPane.addEventListener("scroll", () => {
+    if (drawPending) return;
+    drawPending = true;
+    requestAnimationFrame(() => { drawPending = false; drawVisible(); });
+  });
 
   // The side panel.
   const controls = el("section", {}, el("h2", {}, "Run"));
@@ -335,6 +374,7 @@
     return text.length > max ? text.slice(0, max - 1) + "…" : text;
   }
   function paintBlock(b) {
+    if (b < 0 || !groups[b]) return;
     const st = state(b, -1, t);
     groups[b].classList.toggle("unreached", st === null);
     groups[b].querySelector("text.state").textContent = fit("in: " + summary(st), blocks[b]);
@@ -403,19 +443,19 @@
     slider.value = String(t);
     stepText.textContent = "step " + t + " of " + N;
     eventText.textContent = t === 0 ? "before the first event" : describe(t - 1);
-    if (current >= 0) groups[current].classList.remove("current");
+    if (current >= 0 && groups[current]) groups[current].classList.remove("current");
     current = blockOf(t - 1);
     if (current >= 0) {
-      groups[current].classList.add("current");
+      if (groups[current]) groups[current].classList.add("current");
       selected = current;
     }
     if (repaintAll || Math.abs(t - old) > 1) blocks.forEach((_, b) => paintBlock(b));
     else { if (old > 0 && old <= N) paintBlock(blockOf(old - 1)); if (current >= 0) paintBlock(current); }
-    groups.forEach((g, b) => g.classList.toggle("selected", b === selected && b !== current));
+    groups.forEach((g, b) => g && g.classList.toggle("selected", b === selected && b !== current));
     paintStates();
     paintList();
     if (whyTarget) showWhy();
-    if (current >= 0 && playing) scrollTo(current);
+    if (current >= 0) scrollTo(current);
   }
   function scrollTo(b) {
     const a = box(blocks[b]);
@@ -435,6 +475,7 @@
     zoom = Math.max(0.1, Math.min(3, z));
     svgEl.setAttribute("width", String(width * zoom));
     svgEl.setAttribute("height", String(height * zoom));
+    drawVisible();
   }
   bFirst.onclick = () => go(0);
   bBack.onclick = () => go(t - 1);
@@ -446,7 +487,7 @@
     const g = ev.target.closest("g.block");
     if (!g) return;
     selected = Number(g.dataset.block);
-    groups.forEach((h, b) => h.classList.toggle("selected", b === selected && b !== current));
+    groups.forEach((h, b) => h && h.classList.toggle("selected", b === selected && b !== current));
     paintStates();
   });
   document.addEventListener("keydown", (ev) => {
@@ -464,12 +505,21 @@
     }
     ev.preventDefault();
   });
-  if (width > graphPane.clientWidth * 2) setZoom(Math.max(0.25, graphPane.clientWidth / width));
-  go(0, true);
+  drawVisible();
+  timings.drawn = performance.now();
+  go(0, false);
+  timings.ready = performance.now();
+  // The first frame is laid out and painted once this callback returns; the timeout runs
+  // after it.
+  requestAnimationFrame(() => setTimeout(() => {
+    timings.painted = performance.now();
+    if (width > graphPane.clientWidth * 2) setZoom(Math.max(0.25, graphPane.clientWidth / width));
+  }, 0));
 
   // For tests and for the console: the viewer's state and its questions.
   window.absinthe = {
     events: N,
+    timings,
     time: () => t,
     go: (target) => go(target),
     select: (b) => { selected = b; paintStates(); },

@@ -97,24 +97,6 @@ pub trait ValueDomain: Lattice + Top + Concrete + Display {
         Self::bottom()
     }
 
-    /// For explanations ("why is this value what it is"): the rules that compute
-    /// `binary(op, _, _)`, one line per component. Empty when the domain cannot tell.
-    fn rules_binary(op: Op) -> Vec<String> {
-        let _ = op;
-        Vec::new()
-    }
-
-    /// For explanations: the rules that compute `constant(_)`.
-    fn rules_constant() -> Vec<String> {
-        Vec::new()
-    }
-
-    /// For explanations: the rules that compute `assume(op, _, _)`.
-    fn rules_assume(op: Op) -> Vec<String> {
-        let _ = op;
-        Vec::new()
-    }
-
     /// For abstract debugging: `binary(op, a, b)` excludes the concrete result `v`; which
     /// declared rule (or reduction) is to blame, with its source location, if the domain can
     /// tell. Generated products can; the default knows nothing.
