@@ -58,7 +58,11 @@ fn loop_nests(blocks: usize) -> String {
             let after = if level == 0 {
                 format!("{}:\n    x = z - x\n", bb("exit", 0))
             } else {
-                format!("{}:\n    goto {}\n", bb("exit", level), bb("latch", level - 1))
+                format!(
+                    "{}:\n    goto {}\n",
+                    bb("exit", level),
+                    bb("latch", level - 1)
+                )
             };
             text += &after;
         }

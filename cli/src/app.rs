@@ -456,14 +456,35 @@ fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> Ex
     }
 }
 
+/// An LLVM module lowered to core IR, for `trace`.
+#[cfg(feature = "llvm")]
+fn llvm_input(path: &Path) -> Result<Input, ExitCode> {
+    crate::llvm::lowered(path)
+        .map(|module| Input::Air {
+            file: path.display().to_string(),
+            module,
+        })
+        .map_err(|message| {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        })
+}
+
+#[cfg(not(feature = "llvm"))]
+fn llvm_input(path: &Path) -> Result<Input, ExitCode> {
+    eprintln!("{}: error: {NO_LLVM}", path.display());
+    Err(ExitCode::FAILURE)
+}
+
+/// Why an LLVM module cannot be read by this build.
+#[cfg(not(feature = "llvm"))]
+const NO_LLVM: &str = "this absinthe was built without the LLVM front end; install LLVM 15 with \
+     scripts/install-llvm.sh and build with `cargo build --release -p absinthe-cli --features llvm`";
+
 #[cfg(not(feature = "llvm"))]
 fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> ExitCode {
     let _ = (limits_of(args), format_of(args), analysis);
-    eprintln!(
-        "{}: error: this absinthe was built without the LLVM front end; install LLVM 15 with \
-         scripts/install-llvm.sh and build with `cargo build --release -p absinthe-cli --features llvm`",
-        path.display()
-    );
+    eprintln!("{}: error: {NO_LLVM}", path.display());
     ExitCode::FAILURE
 }
 
@@ -566,7 +587,11 @@ pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
         eprintln!("error: `trace` runs value analyses; `{analysis}` is not one");
         return ExitCode::from(2);
     }
-    let input = match load(args.file.as_ref()) {
+    let loaded = match args.file.as_ref().filter(|p| crate::is_llvm_file(p)) {
+        Some(path) => llvm_input(path),
+        None => load(args.file.as_ref()),
+    };
+    let input = match loaded {
         Ok(input) => input,
         Err(code) => return code,
     };

@@ -76,6 +76,19 @@ pub fn run<A: Analysis>(
     })
 }
 
+/// The LLVM module at `path` lowered to core IR (for `trace`, which shows one function).
+pub fn lowered(path: &Path) -> Result<absinthe_ir::Module, String> {
+    let module = load_module(path).map_err(|e| e.to_string())?;
+    let flags = if path.extension().is_some_and(|e| e == "ll") {
+        std::fs::read_to_string(path).map_or_else(|_| NswFlags::none(), |t| NswFlags::scan(&t))
+    } else {
+        NswFlags::none()
+    };
+    lower_module(&module, &flags, Memory::Erase, |_, _| {})
+        .map(|lowered| lowered.module)
+        .map_err(|e| format!("{}: error: {e}", path.display()))
+}
+
 fn run_with<D: ValueDomain, A: Analysis>(
     path: &Path,
     analysis: A,

@@ -75,3 +75,47 @@ fn unreadable_modules_are_errors_not_crashes() {
         "ir-llvm/test_data/err/dso_local_equivalent.ll: error: llvm-ir cannot represent this module (Constant::from_llvm_ref: don't know how to handle this Constant with ValueKind LLVMInstructionValueKind)\n"
     );
 }
+
+#[test]
+fn an_llvm_function_is_traced_by_name() {
+    let (code, stdout, stderr) = absinthe(&[
+        "trace",
+        "ir-llvm/test_data/control.ll",
+        "--function",
+        "loop",
+        "--analysis",
+        "sccp",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let trace: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(trace["function"], "loop");
+    let labels: Vec<&str> = trace["blocks"]
+        .as_array()
+        .expect("blocks")
+        .iter()
+        .map(|b| b["label"].as_str().expect("a label"))
+        .collect();
+    assert_eq!(labels, ["entry", "head", "body", "exit"]);
+    assert_eq!(trace["back_edges"], serde_json::json!([[2, 1]]));
+    let (code, stdout, stderr) = absinthe(&[
+        "trace",
+        "ir-llvm/test_data/control.ll",
+        "--function",
+        "loop",
+        "--format",
+        "html",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains(r#""function":"loop""#));
+    let (code, _, stderr) = absinthe(&[
+        "trace",
+        "ir-llvm/test_data/control.ll",
+        "--function",
+        "nope",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("no function `nope`; the functions are dead_branch,"),
+        "{stderr}"
+    );
+}

@@ -32,7 +32,8 @@ fn in_pieces(
     let mut top = 0.0;
     for start in (0..sizes.len()).step_by(PIECE) {
         let end = (start + PIECE).min(sizes.len());
-        let inside = |&&(a, b): &&(usize, usize)| (start..end).contains(&a) && (start..end).contains(&b);
+        let inside =
+            |&&(a, b): &&(usize, usize)| (start..end).contains(&a) && (start..end).contains(&b);
         let local = |&(a, b): &(usize, usize)| (a - start, b - start);
         let piece_edges: Vec<(usize, usize)> = edges.iter().filter(inside).map(local).collect();
         let piece_back: Vec<(usize, usize)> = back.iter().filter(inside).map(local).collect();
@@ -149,7 +150,9 @@ mod tests {
     fn big_graphs_are_laid_out_in_pieces_without_overlaps() {
         // A chain of diamonds longer than one piece.
         let n = BIG + 301;
-        let sizes: Vec<(f64, f64)> = (0..n).map(|i| (60.0 + (i % 5) as f64 * 10.0, 40.0)).collect();
+        let sizes: Vec<(f64, f64)> = (0..n)
+            .map(|i| (60.0 + (i % 5) as f64 * 10.0, 40.0))
+            .collect();
         let mut edges = Vec::new();
         for i in (0..n - 3).step_by(3) {
             edges.extend([(i, i + 1), (i, i + 2), (i + 1, i + 3), (i + 2, i + 3)]);
@@ -162,7 +165,10 @@ mod tests {
                 assert!(!overlaps(a, b), "{a:?} and {b:?}");
             }
         }
-        let width = placed.iter().map(|p| p.x + p.width / 2.0).fold(0.0, f64::max);
+        let width = placed
+            .iter()
+            .map(|p| p.x + p.width / 2.0)
+            .fold(0.0, f64::max);
         assert!(width < 2_000.0, "a chain stays narrow: {width}");
     }
 

@@ -271,7 +271,9 @@ fn verify_json<D: ValueDomain>(run: &Run<'_>, runs: usize) -> Value {
         .map(|b| b.index())
         .collect();
     let culprit = match &violation.culprit {
-        Some(Culprit::Statement { at, .. }) => json!({"block": at.block.index(), "index": at.index}),
+        Some(Culprit::Statement { at, .. }) => {
+            json!({"block": at.block.index(), "index": at.index})
+        }
         Some(Culprit::Edge { from, to, .. }) => json!({"from": from, "to": to}),
         None => Value::Null,
     };

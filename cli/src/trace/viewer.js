@@ -153,7 +153,7 @@
         if (st.def !== x) continue;
         const computed = events[tr][2].find(([s]) => s === k);
         const value = computed ? S[computed[1]] : "⊥";
-        const node = { kind: "transfer", step: tr, text: "step " + tr + ": `" + blk.lines[blk.phis.length + k] + "` in " + label(b) + " gives " + names[x] + " = " + value, children: [] };
+        const node = { kind: "transfer", step: tr, text: "step " + (tr + 1) + ": `" + blk.lines[blk.phis.length + k] + "` in " + label(b) + " gives " + names[x] + " = " + value, children: [] };
         node.children.push(...ruleNodes(st.rules), ...reductionsBefore(tr, b, k));
         for (const u of st.uses) if (typeof u === "number") node.children.push(why(u, b, k - 1, tr, budget));
         return node;
@@ -176,7 +176,7 @@
     const value = valueText(at(hist, e + 1) === undefined ? undefined : S[at(hist, e + 1)]);
     const kind = KINDS[ev[0]];
     const verb = ev[0] === 1 ? "join into" : ev[0] === 2 ? "widening at" : "narrowing at";
-    const node = { kind, step: e, text: "step " + e + ": " + verb + " " + label(b) + " gives " + names[x] + " = " + value, children: [] };
+    const node = { kind, step: e, text: "step " + (e + 1) + ": " + verb + " " + label(b) + " gives " + names[x] + " = " + value, children: [] };
     const ins = ev[0] === 1 ? ev[4] : ev[3];
     for (const [from, , diff] of ins) {
       if (from < 0) {
@@ -430,7 +430,7 @@
     const items = [];
     for (let e = from; e < to; e++) {
       const li = el("li", { "data-event": e, class: "k-" + KINDS[events[e][0]] + (e === t - 1 ? " current" : e >= t ? " future" : "") });
-      li.append(el("span", { class: "k" }, e + " " + KINDS[events[e][0]]), describe(e).replace(/^\S+ /, ""));
+      li.append(el("span", { class: "k" }, (e + 1) + " " + KINDS[events[e][0]]), describe(e).replace(/^\S+ /, ""));
       li.addEventListener("click", () => go(e + 1));
       items.push(li);
     }
