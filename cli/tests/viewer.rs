@@ -124,8 +124,8 @@ fn replays(data: &Value, what: &str) {
                         "{what}: event {e}: a reduction on an edge of the graph"
                     );
                 }
-                for i in 3..7 {
-                    assert!(ev[i].as_u64().expect("a string") < strings);
+                for text in &ev[3..7] {
+                    assert!(text.as_u64().expect("a string") < strings);
                 }
             }
             other => panic!("{what}: event {e} of unknown kind {other:?}"),
