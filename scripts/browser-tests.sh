@@ -35,6 +35,11 @@ trace signs dsl-examples/test_data/reduction.air --analysis signs
 "$ABSINTHE" trace ir/test_data/count.air --dom browser-tests/data/wrong_parity.dom \
     --html "$OUT/wrong.html"
 target/debug/absinthe-bench viewer "$OUT"
+# Every example program, for the test that asks every question of every page.
+for file in ir/test_data/*.air ir/test_data/*.toy dsl-examples/test_data/*.air; do
+    name=$(basename "$file")
+    "$ABSINTHE" trace "$file" --html "$OUT/all-${name%.*}.html"
+done
 
 step tests
 node --test browser-tests/*.test.mjs
