@@ -7,7 +7,7 @@
 //! - `dot`: the final control-flow graph with the state at each block's entry and exit, in the
 //!   style of rustc's dataflow graphviz dumps: one table per block, back edges dashed.
 //! - `html`: a self-contained page that replays the run on the graph and answers "why is this
-//!   value what it is" ([`page`]).
+//!   value what it is" (`page.rs`; the book's "Watching an analysis").
 
 mod layout;
 mod page;

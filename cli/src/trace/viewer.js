@@ -180,7 +180,7 @@
     const ins = ev[0] === 1 ? ev[4] : ev[3];
     for (const [from, , diff] of ins) {
       if (from < 0) {
-        node.children.push({ kind: "input", text: "the function's entry: " + names[x] + " = " + valueText(entryValue(diff, x)) + (data.names.length ? "" : ""), children: [] });
+        node.children.push({ kind: "input", text: "the function's entry: " + names[x] + " = " + valueText(entryValue(diff, x)), children: [] });
         continue;
       }
       let changed = undefined, infeasible = false;
@@ -210,7 +210,9 @@
     }
     return node;
   }
-  function prev(node) { node.text = "before: " + node.text; return node; }
+  // The value a head had before a join, widening or narrowing changed it (a copy: the node
+  // may be shared with another part of the tree).
+  function prev(node) { return Object.assign({}, node, { text: "before: " + node.text }); }
   function entryValue(diff, x) {
     for (let k = 0; k < diff.length; k += 2) if (diff[k] === x) return S[diff[k + 1]];
     return undefined;
