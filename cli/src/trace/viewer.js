@@ -232,7 +232,10 @@
     return n;
   };
   const esc = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  const stop = data.result.stop.kind === "stable" ? "fixpoint reached" : data.result.stop.kind;
+  const how = data.result.stop;
+  const stop = how.kind === "stable" ? "fixpoint reached"
+    : how.kind === "budget" ? "stopped after " + how.visits + " visits (--max-visits): not a fixpoint"
+    : "stopped: a lattice law failed at " + blocks[how.block].label;
   document.body.prepend(el("header", {},
     el("h1", {}, data.function + " — " + data.analysis),
     el("span", { class: "meta" }, blocks.length + " blocks, " + names.length + " names, " + N + " events; " + stop),
