@@ -83,7 +83,7 @@ fn the_talk_s_examples_in_the_core_ir() {
     // which one holds.
     assert!(
         env(line(&output, "mixed", "br b_1"))
-            .contains("v_3 : (0 | (=y)); b_1 : (0{v_3 : 0} | 1{v_3 : (=y)})"),
+            .contains("v_3 : (0 | #0(=y)); b_1 : (0{v_3 : 0} | 1{v_3 : (=y)})"),
         "{output}"
     );
     assert!(env(line(&output, "mixed", "ret f_1")).contains("f_1 : =y"));

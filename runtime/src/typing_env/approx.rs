@@ -397,6 +397,13 @@ impl fmt::Display for Shown<'_> {
                 let mut parts = self.imm_parts(imms);
                 match &**blocks {
                     Desc::Variant(cases) => parts.extend(self.variant_parts(cases)),
+                    // Beside immediates a block always shows its tag: `(0 | #0(=y))`, not
+                    // `(0 | (=y))`.
+                    Desc::Block(block) => parts.push(format!(
+                        "#{}{}",
+                        block.tag,
+                        FieldsShown(self, &block.fields)
+                    )),
                     other => parts.push(
                         Shown {
                             approx: &Approx::Known(other.clone()),

@@ -392,7 +392,7 @@ mod tests {
             &["v"],
         );
         let v = params[0];
-        assert_eq!(joined.to_string(), "{y : ⊤; v : (A | (=y))}");
+        assert_eq!(joined.to_string(), "{y : ⊤; v : (A | #0(=y))}");
         let block = joined
             .refine(v, &Approx::projection(0, 0, Approx::ctor("B")))
             .expect("the block");
