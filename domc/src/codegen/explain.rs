@@ -3,7 +3,7 @@
 //! compute an operation at all). Both read one private table per operation kind, the rule of
 //! each component as a report line, so the two always name a rule the same way.
 
-use super::product::{assume_op, binary_op, op_rules};
+use super::product::{assume_op, binary_op, op_rules, reduction_call};
 use super::rt;
 use crate::model::{Origin, ProductDecl, RuleKind};
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -249,16 +249,7 @@ fn blame_reduce(decl: &ProductDecl) -> TokenStream {
         let source = &decl.components[r.source];
         let (tm, tt) = (&target.member, &target.ty);
         let sm = &source.member;
-        let f = &r.function;
-        let call = if r.in_place {
-            quote!({
-                let mut target = #rt::Clone::clone(&value.#tm);
-                #f(&mut target, &value.#sm);
-                target
-            })
-        } else {
-            quote!(#f(&value.#tm, &value.#sm))
-        };
+        let call = reduction_call(r, tm, sm, &quote!(value));
         let text = located(&r.origin);
         let label = format!("reduction into component `{}`: ", target.name());
         quote! {

@@ -6,7 +6,7 @@
 use super::explain::{direct_rules, explain, located};
 use super::laws::{law_origin, laws_impls};
 use super::{nested_tuple, provenance, rt};
-use crate::model::{Policy, ProductDecl, Rule, RuleKind};
+use crate::model::{Policy, ProductDecl, Reduction, Rule, RuleKind};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
@@ -42,17 +42,7 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
         let target = &decl.components[r.target];
         let source = &decl.components[r.source];
         let (tm, tt) = (&target.member, &target.ty);
-        let sm = &source.member;
-        let f = &r.function;
-        let call = if r.in_place {
-            quote!({
-                let mut target = #rt::Clone::clone(&self.#tm);
-                #f(&mut target, &self.#sm);
-                target
-            })
-        } else {
-            quote!(#f(&self.#tm, &self.#sm))
-        };
+        let call = reduction_call(r, tm, &source.member, &quote!(self));
         let rule = located(&r.origin);
         let component = target.name();
         quote_spanned! {r.origin.span=>
@@ -321,6 +311,28 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
 
 /// The rules of component `i` for operations: each per-operation rule (`Binary` or `Assume`,
 /// as `per_op` selects) with its operation, and the catch-all rule of kind `any`.
+/// The value reduction `r` computes for its target member `tm` from its source member `sm` of
+/// `receiver` (`self`, or a local): `f(&t, &s)`, or for an in-place reduction `f` applied to a
+/// copy of the target.
+pub(super) fn reduction_call(
+    r: &Reduction,
+    tm: &syn::Member,
+    sm: &syn::Member,
+    receiver: &TokenStream,
+) -> TokenStream {
+    let rt = rt();
+    let f = &r.function;
+    if r.in_place {
+        quote!({
+            let mut target = #rt::Clone::clone(&#receiver.#tm);
+            #f(&mut target, &#receiver.#sm);
+            target
+        })
+    } else {
+        quote!(#f(&#receiver.#tm, &#receiver.#sm))
+    }
+}
+
 pub(super) fn op_rules<'a>(
     decl: &'a ProductDecl,
     i: usize,
