@@ -1,4 +1,4 @@
-//! `absinthe trace`: an analysis's run on one function, as the engine lived it. Two formats:
+//! `absinthe trace`: an analysis's run on one function, as the engine lived it, in three formats:
 //!
 //! - `json-trace`: the function (names, blocks with their statements, edges, back edges) and
 //!   every event of the worklist engine in order — each visit, block transfer, join, widening
