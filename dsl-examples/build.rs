@@ -14,6 +14,7 @@ fn main() {
         .file("dom/induction.dom")
         .file("dom/dependence.dom")
         .file("dom/strictness.dom")
+        .file("dom/typing_env.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

@@ -135,8 +135,9 @@ impl AnalysisName {
     /// flow engine (through closure conversion) for the others.
     pub fn engine(self) -> absinthe::behavior::Engine {
         use absinthe::value::DeclaredAnalysis;
-        use absinthe_dsl_examples::dom::{dependence, induction, strictness, types};
+        use absinthe_dsl_examples::dom::{dependence, induction, strictness, types, typing_env};
         match self {
+            AnalysisName::TypingEnv => <typing_env::TypingEnvAnalysis as DeclaredAnalysis>::ENGINE,
             AnalysisName::Types => <types::TypesAnalysis as DeclaredAnalysis>::ENGINE,
             AnalysisName::Biv => <induction::BivAnalysis as DeclaredAnalysis>::ENGINE,
             AnalysisName::Useless => <dependence::UselessAnalysis as DeclaredAnalysis>::ENGINE,
@@ -203,7 +204,7 @@ impl AnalysisName {
             AnalysisName::Useless => "useless parameters of kernel terms, from dependence.dom",
             AnalysisName::Strict => "strict parameters of kernel terms, from strictness.dom",
             AnalysisName::TypingEnv => {
-                "the Flambda 2 typing environment: shapes, aliases, branch refinement"
+                "the Flambda 2 typing environment (shapes, aliases, refinement), typing_env.dom"
             }
         }
     }
@@ -252,9 +253,10 @@ pub trait Analysis: Copy + fmt::Display + 'static {
     fn thresholds(self) -> &'static [i64] {
         &[]
     }
-    /// Whether this is the typing environment, a relational domain with a driver of its own.
+    /// Whether the declaration names the typing environment as its engine (a relational domain
+    /// with a driver of its own; the value domain is its integers).
     fn typing_env(self) -> bool {
-        false
+        self.engine() == absinthe::behavior::Engine::TypingEnv
     }
 
     /// The analysis called `name`, if any.
@@ -320,9 +322,6 @@ impl Analysis for AnalysisName {
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {
         AnalysisName::dispatch(self, f)
     }
-    fn typing_env(self) -> bool {
-        self == AnalysisName::TypingEnv
-    }
     fn thresholds(self) -> &'static [i64] {
         AnalysisName::declared_thresholds(self)
     }
@@ -361,9 +360,9 @@ impl AnalysisName {
             AnalysisName::Biv => f.run::<dom::induction::Induction>(),
             AnalysisName::Useless => f.run::<dom::dependence::Dependence>(),
             AnalysisName::Strict => f.run::<dom::strictness::Strictness>(),
-            // The control-flow facts need no task, and the typing environment is relational:
-            // callers check for `cfa` and `typing-env` first.
-            AnalysisName::Cfa | AnalysisName::TypingEnv => f.run::<Flat<i64>>(),
+            AnalysisName::TypingEnv => f.run::<dom::typing_env::TypingInts>(),
+            // The control-flow facts need no task: callers check for `cfa` first.
+            AnalysisName::Cfa => f.run::<Flat<i64>>(),
         }
     }
 }

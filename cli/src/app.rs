@@ -179,7 +179,7 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
         Err(code) => return code,
     };
     if analysis.typing_env() {
-        return verify_typing(args);
+        return verify_typing(args, analysis);
     }
     if let Some(path) = args.file.as_ref().filter(|p| kernel::is_kernel_file(p)) {
         return verify_kernel(path, args, analysis);
@@ -245,7 +245,7 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
         Err(code) => return code,
     };
     if analysis.typing_env() {
-        return analyze_typing(args);
+        return analyze_typing(args, analysis);
     }
     if let Some(path) = args.file.as_ref().filter(|p| crate::is_llvm_file(p)) {
         return analyze_llvm(path, args, analysis);
@@ -388,7 +388,7 @@ fn analyze_kernel<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> 
     };
     let engine = args.engine.unwrap_or(match analysis.engine() {
         absinthe::behavior::Engine::BehaviorGraph => EngineArg::BehaviorGraph,
-        absinthe::behavior::Engine::Flow => EngineArg::Flow,
+        absinthe::behavior::Engine::Flow | absinthe::behavior::Engine::TypingEnv => EngineArg::Flow,
     });
     let engine = match engine {
         EngineArg::BehaviorGraph => kernel::KernelEngine::BehaviorGraph,
@@ -673,15 +673,28 @@ pub fn interpret(file: &Path, command: DomCommand<'_>) -> ExitCode {
     }
 }
 
-/// `analyze --analysis typing-env`: toy programs and core-IR modules only.
-fn analyze_typing(args: &AnalyzeArgs) -> ExitCode {
+/// The typing environment with analysis `analysis`'s value domain as its integers.
+fn typing_declared<A: Analysis>(analysis: A) -> crate::typing::Declared {
+    struct Of(&'static str);
+    impl crate::analyses::ForDomain for Of {
+        type Output = crate::typing::Declared;
+        fn run<D: absinthe::value::ValueDomain>(self) -> crate::typing::Declared {
+            crate::typing::Declared::of::<D>(self.0)
+        }
+    }
+    analysis.dispatch(Of(analysis.as_str()))
+}
+
+/// `analyze` with an analysis whose engine is the typing environment (`typing-env`): toy
+/// programs and core-IR modules only.
+fn analyze_typing<A: Analysis>(args: &AnalyzeArgs, analysis: A) -> ExitCode {
     if let Some(path) = args
         .file
         .as_ref()
         .filter(|p| crate::is_llvm_file(p) || kernel::is_kernel_file(p))
     {
         eprintln!(
-            "{}: error: `typing-env` runs on toy programs and core-IR modules",
+            "{}: error: `{analysis}` runs on toy programs and core-IR modules",
             path.display()
         );
         return ExitCode::FAILURE;
@@ -690,18 +703,23 @@ fn analyze_typing(args: &AnalyzeArgs) -> ExitCode {
         Ok(input) => input,
         Err(code) => return code,
     };
-    print!("{}", crate::typing::run(&input, format_of(args)).output);
+    let declared = typing_declared(analysis);
+    print!(
+        "{}",
+        crate::typing::run(&input, format_of(args), &declared).output
+    );
     ExitCode::SUCCESS
 }
 
-/// `verify --analysis typing-env`: every function run on random arguments, every value checked
-/// against the environment at its point.
-fn verify_typing(args: &VerifyArgs) -> ExitCode {
+/// `verify` with an analysis whose engine is the typing environment: every function run on
+/// random arguments, every value checked against the environment at its point.
+fn verify_typing<A: Analysis>(args: &VerifyArgs, analysis: A) -> ExitCode {
     let input = match load(args.file.as_ref()) {
         Ok(input) => input,
         Err(code) => return code,
     };
-    let check = crate::typing::verify(&input, args.runs, args.seed, args.max_steps);
+    let declared = typing_declared(analysis);
+    let check = crate::typing::verify(&input, &declared, args.runs, args.seed, args.max_steps);
     for violation in &check.violations {
         println!("violation: {violation}");
     }

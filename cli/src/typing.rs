@@ -5,7 +5,8 @@
 use crate::driver::{Format, Input, Report};
 use crate::render::annotated;
 use absinthe::program::{BlockId, FuncId, NameId};
-use absinthe::typing_env::{self, Approx, ConcreteValue, EnvSolution, Summary, TypingEnv};
+use absinthe::typing_env::{self, Approx, ConcreteValue, EnvSolution, Ints, Summary, TypingEnv};
+use absinthe::value::ValueDomain;
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::interp::{self, ObjectKind, Outcome, Value};
 use serde_json::json;
@@ -30,47 +31,44 @@ fn ssa_module(input: &Input) -> Module {
     }
 }
 
-/// Every function of `module` solved with its callees' summaries (a call in a cycle of calls
-/// gives `⊤`), callees first.
-pub fn solve_module(module: &Module) -> Vec<(EnvSolution, Option<Summary>)> {
-    struct Solver<'m> {
-        module: &'m Module,
-        done: Vec<Option<(EnvSolution, Option<Summary>)>>,
-        busy: Vec<bool>,
-    }
-    impl Solver<'_> {
-        fn solve(&mut self, f: usize) -> Option<Summary> {
-            if let Some((_, summary)) = &self.done[f] {
-                return summary.clone();
-            }
-            if self.busy.get(f).copied().unwrap_or(true) {
-                return None;
-            }
-            self.busy[f] = true;
-            let module = self.module;
-            let function = &module.functions[f];
-            let code_names: Vec<String> = module.functions.iter().map(|f| f.name.clone()).collect();
-            let solution =
-                typing_env::analyze_with(function, &code_names, &mut |g| self.solve(g.index()));
-            let summary = typing_env::summarize(function, &solution);
-            self.done[f] = Some((solution, summary.clone()));
-            summary
+/// What the typing environment is run with: the analysis's name and the top of its value
+/// domain, which integers fall back to past small sets of immediates (`None`: to `⊤`).
+#[derive(Clone, Debug)]
+pub struct Declared {
+    /// The analysis's name, for the report.
+    pub name: String,
+    /// The top of the declared value domain.
+    pub ints: Option<Ints>,
+}
+
+impl Declared {
+    /// The analysis `name`, its integers in value domain `D`.
+    pub fn of<D: ValueDomain>(name: &str) -> Declared {
+        Declared {
+            name: name.to_owned(),
+            ints: Some(Ints::top_of::<D>()),
         }
     }
-    let n = module.functions.len();
-    let mut solver = Solver {
-        module,
-        done: vec![None; n],
-        busy: vec![false; n],
-    };
-    for f in 0..n {
-        solver.solve(f);
+
+    /// The built-in `typing-env` (integers in the domain `dsl-examples/dom/typing_env.dom`
+    /// declares).
+    pub fn builtin() -> Declared {
+        Declared::of::<absinthe_dsl_examples::dom::typing_env::TypingInts>("typing-env")
     }
-    solver
-        .done
-        .into_iter()
-        .map(|d| d.expect("every function solved"))
-        .collect()
+
+    /// The environment every function starts from.
+    fn start(&self) -> TypingEnv {
+        match &self.ints {
+            Some(top) => TypingEnv::new().with_ints(top.clone()),
+            None => TypingEnv::new(),
+        }
+    }
+}
+
+/// Every function of `module` solved with its callees' summaries (a call in a cycle of calls
+/// gives `⊤`), callees first.
+pub fn solve_module(module: &Module, declared: &Declared) -> Vec<(EnvSolution, Option<Summary>)> {
+    typing_env::solve_module(module, &declared.start())
 }
 
 /// The environment before each point of `function` (`None`: not reached), in the order the
@@ -90,13 +88,13 @@ fn points<'a>(
 }
 
 /// Runs the typing environment over every function of `input` and renders it.
-pub fn run(input: &Input, format: Format) -> Report {
+pub fn run(input: &Input, format: Format, declared: &Declared) -> Report {
     let module = ssa_module(input);
-    let solved = solve_module(&module);
+    let solved = solve_module(&module, declared);
     let solutions: Vec<EnvSolution> = solved.iter().map(|(s, _)| s.clone()).collect();
     let summaries: Vec<Option<Summary>> = solved.into_iter().map(|(_, s)| s).collect();
     let output = match format {
-        Format::Text => text(&module, &solutions, &summaries),
+        Format::Text => text(&module, &solutions, &summaries, &declared.name),
         Format::Json => {
             let functions: Vec<_> = module
                 .functions
@@ -121,7 +119,7 @@ pub fn run(input: &Input, format: Format) -> Report {
                     doc
                 })
                 .collect();
-            let doc = json!({ "analysis": "typing-env", "functions": functions });
+            let doc = json!({ "analysis": declared.name, "functions": functions });
             format!(
                 "{}\n",
                 serde_json::to_string_pretty(&doc).unwrap_or_default()
@@ -152,8 +150,14 @@ fn max_name(approx: &Approx) -> usize {
     names.iter().map(|n| n.index() + 1).max().unwrap_or(0)
 }
 
-fn text(module: &Module, solutions: &[EnvSolution], summaries: &[Option<Summary>]) -> String {
-    let mut out = String::from("# analysis: typing-env (SSA form, one pass, no fixpoint)\n");
+fn text(
+    module: &Module,
+    solutions: &[EnvSolution],
+    summaries: &[Option<Summary>],
+    name: &str,
+) -> String {
+    let mut out =
+        format!("# analysis: {name} (typing environment; SSA form, one pass, no fixpoint)\n");
     for ((function, solution), summary) in module.functions.iter().zip(solutions).zip(summaries) {
         let params: Vec<String> = function
             .params
@@ -244,7 +248,13 @@ fn concrete(
 
 /// Runs every function of `input` (in SSA form) `runs` times on arguments drawn from `seed`, and
 /// checks every value every name holds at every point against the environment there.
-pub fn verify(input: &Input, runs: usize, seed: u64, max_steps: u64) -> TypingCheck {
+pub fn verify(
+    input: &Input,
+    declared: &Declared,
+    runs: usize,
+    seed: u64,
+    max_steps: u64,
+) -> TypingCheck {
     let module = ssa_module(input);
     let mut check = TypingCheck::default();
     let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
@@ -254,7 +264,7 @@ pub fn verify(input: &Input, runs: usize, seed: u64, max_steps: u64) -> TypingCh
         rng ^= rng << 17;
         rng
     };
-    let solved = solve_module(&module);
+    let solved = solve_module(&module, declared);
     for (f, function) in module.functions.iter().enumerate() {
         let solution = &solved[f].0;
         for _ in 0..runs {

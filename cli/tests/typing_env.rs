@@ -31,7 +31,7 @@ fn env(line: &str) -> &str {
 
 #[test]
 fn the_talk_s_examples_in_the_core_ir() {
-    let output = typing::run(&sample(), Format::Text).output;
+    let output = typing::run(&sample(), Format::Text, &typing::Declared::builtin()).output;
     // `let y = fst x in match y with A -> …`: `y` is `x`'s first field, and in the branch
     // where it is `A` (0) so is that field.
     assert_eq!(
@@ -94,7 +94,7 @@ fn the_talk_s_examples_in_the_core_ir() {
 
 #[test]
 fn the_sample_agrees_with_its_runs() {
-    let check = typing::verify(&sample(), 200, 1, 10_000);
+    let check = typing::verify(&sample(), &typing::Declared::builtin(), 200, 1, 10_000);
     assert!(check.violations.is_empty(), "{:#?}", check.violations);
     assert!(check.values > 1000, "{check:?}");
 }
@@ -111,7 +111,7 @@ fn random_modules_agree_with_their_runs() {
             file: format!("<random {seed}>"),
             module,
         };
-        let check = typing::verify(&input, 4, seed, 2_000);
+        let check = typing::verify(&input, &typing::Declared::builtin(), 4, seed, 2_000);
         assert!(
             check.violations.is_empty(),
             "seed {seed}: {:#?}\n{text}",

@@ -12,3 +12,4 @@ include!(concat!(env!("OUT_DIR"), "/types.rs"));
 include!(concat!(env!("OUT_DIR"), "/induction.rs"));
 include!(concat!(env!("OUT_DIR"), "/dependence.rs"));
 include!(concat!(env!("OUT_DIR"), "/strictness.rs"));
+include!(concat!(env!("OUT_DIR"), "/typing_env.rs"));

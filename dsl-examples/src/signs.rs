@@ -327,4 +327,10 @@ pub struct SignsSparse;
 #[absinthe::analysis(domain = value::Signals, conditions = "evaluated", context = "kcfa=2")]
 #[derive(Debug)]
 pub struct SignsCallStrings;
+
+/// The Flambda 2 typing environment with these signals as its integers past small sets of
+/// immediates (see `DeclaredAnalysis::solve_typing`).
+#[absinthe::analysis(domain = value::Signals, engine = "typing_env")]
+#[derive(Debug)]
+pub struct SignsTyping;
 // ANCHOR_END: analyses

@@ -52,3 +52,58 @@ fn a_declared_product_runs_on_a_toy_program() {
     assert_eq!(declared.value_at_entry(exit, x), at_exit);
     // ANCHOR_END: declared
 }
+
+/// An analysis declared with `engine = "typing_env"` runs the typing environment, the product
+/// being its integers: `n % 10` is known to lie in [-9, 9] (past eight immediates) and the branch
+/// `m == 20` is dead; a block's field reads back the name stored in it.
+#[test]
+fn a_declared_typing_environment_keeps_its_domain_s_integers() {
+    use absinthe::behavior::Engine;
+    use absinthe_dsl_examples::signs::SignsTyping;
+    const SOURCE: &str = "\
+fn f(n) {
+bb0:
+    m = n % 10
+    p = block 0 [m, n]
+    q = p[0]
+    br q == 20, dead, live
+dead:
+    ret 1
+live:
+    ret q
+}
+";
+    assert_eq!(SignsTyping::ENGINE, Engine::TypingEnv);
+    let module = absinthe_ir::air::parse_module("f.air", SOURCE).expect("the module parses");
+    let module = absinthe_ir::function::Module {
+        functions: module
+            .functions
+            .iter()
+            .map(absinthe_ir::ssa::to_ssa)
+            .collect(),
+        fields: module.fields,
+    };
+    let solved = SignsTyping::solve_typing(&module);
+    let (solution, summary) = &solved[0];
+    let function = &module.functions[0];
+    let block = |label: &str| {
+        function
+            .blocks()
+            .iter()
+            .position(|b| b.label == label)
+            .expect("the block exists")
+    };
+    assert!(
+        solution.blocks[block("dead")].is_none(),
+        "q is m, at most 9"
+    );
+    let live = solution.blocks[block("live")].as_ref().expect("reached");
+    let shown = live.entry.to_string();
+    assert!(shown.contains("q_1 : =m_1"), "{shown}");
+    let result = summary.as_ref().expect("f returns").result.clone();
+    let absinthe::typing_env::Approx::Known(absinthe::typing_env::Desc::Ints(ints)) = result else {
+        panic!("the result is an integer of the declared domain: {result:?}");
+    };
+    let signals: &Signals = ints.downcast().expect("the declared domain");
+    assert!(signals.contains(-9) && signals.contains(9) && !signals.contains(10));
+}

@@ -21,7 +21,7 @@ struct AnalysisArgs {
     conditions: Option<darling::util::SpannedValue<String>>,
     /// `"insensitive"`, `"kcfa=K"`, `"functional"` or `"functional=N"`.
     context: Option<darling::util::SpannedValue<String>>,
-    /// `"flow"` or `"behavior_graph"`.
+    /// `"flow"`, `"behavior_graph"` or `"typing_env"`.
     engine: Option<darling::util::SpannedValue<String>>,
     /// Joins at a loop head before widening: a number.
     widening_delay: Option<syn::Lit>,
@@ -129,11 +129,14 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let engine = match options.engine.as_ref().map(|e| e.as_str()) {
         None | Some("flow") => quote!(#rt::Engine::Flow),
         Some("behavior_graph") => quote!(#rt::Engine::BehaviorGraph),
+        Some("typing_env") => quote!(#rt::Engine::TypingEnv),
         Some(other) => {
             let span = options.engine.as_ref().map(|e| e.span());
             errors.push(syn::Error::new(
                 span.unwrap_or_else(proc_macro2::Span::call_site),
-                format!("unknown engine `{other}`; expected `flow` or `behavior_graph`"),
+                format!(
+                    "unknown engine `{other}`; expected `flow`, `behavior_graph` or `typing_env`"
+                ),
             ));
             quote!(#rt::Engine::Flow)
         }

@@ -518,11 +518,7 @@ impl Analysis for Interpreted {
 
     fn engine(self) -> Engine {
         decl(self.0, |a| {
-            if a.engine == "behavior_graph" {
-                Engine::BehaviorGraph
-            } else {
-                Engine::Flow
-            }
+            Engine::from_word(&a.engine).unwrap_or(Engine::Flow)
         })
     }
 

@@ -133,10 +133,10 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
     };
     let context = codegen::context_policy(&a.context)
         .unwrap_or_else(|| quote!(::absinthe::__private::ContextPolicy::Insensitive));
-    let engine = if a.engine == "behavior_graph" {
-        quote!(::absinthe::__private::Engine::BehaviorGraph)
-    } else {
-        quote!(::absinthe::__private::Engine::Flow)
+    let engine = match a.engine.as_str() {
+        "behavior_graph" => quote!(::absinthe::__private::Engine::BehaviorGraph),
+        "typing_env" => quote!(::absinthe::__private::Engine::TypingEnv),
+        _ => quote!(::absinthe::__private::Engine::Flow),
     };
     let delay = a.widening_delay;
     let narrowing = a.narrowing;

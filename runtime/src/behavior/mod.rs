@@ -25,4 +25,19 @@ pub enum Engine {
     Flow,
     /// The behavior graph of kernel terms.
     BehaviorGraph,
+    /// The Flambda 2 typing environment ([`crate::typing_env`]): one pass over each function in
+    /// SSA form, with the analysis's value domain as the integers past small sets of immediates.
+    TypingEnv,
+}
+
+impl Engine {
+    /// The engine a declaration names by `word` (`flow`, `behavior_graph`, `typing_env`).
+    pub fn from_word(word: &str) -> Option<Engine> {
+        match word {
+            "flow" => Some(Engine::Flow),
+            "behavior_graph" => Some(Engine::BehaviorGraph),
+            "typing_env" => Some(Engine::TypingEnv),
+            _ => None,
+        }
+    }
 }

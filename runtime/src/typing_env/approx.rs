@@ -4,6 +4,7 @@
 //! turn — so `(=y, B)` says "a pair whose first field is `y`", which is how relations between
 //! fields and names are kept.
 
+use super::ints::Ints;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::Rc;
@@ -146,6 +147,10 @@ pub enum Desc {
     Either(BTreeMap<Imm, Extension>, Box<Desc>),
     /// A closure: the code of this function, with these captured values (value slots).
     Closure(Closure),
+    /// An integer as the analysis's declared value domain describes it (never its top or
+    /// bottom, never a single constant: those are `⊤`, `⊥` and an immediate): what a set of
+    /// immediates becomes when it would grow past what the analysis keeps.
+    Ints(Ints),
 }
 
 /// A closure's code and value slots.
@@ -199,6 +204,20 @@ impl Approx {
         }
     }
 
+    /// An integer of a declared value domain: `⊤`, `⊥` or one immediate when it is one of
+    /// those.
+    pub fn ints(value: Ints) -> Approx {
+        if value.is_bottom() {
+            Approx::Bottom
+        } else if value.is_top() {
+            Approx::Top
+        } else if let Some(c) = value.as_constant() {
+            Approx::imm(Imm::Int(c))
+        } else {
+            Approx::Known(Desc::Ints(value))
+        }
+    }
+
     /// A tuple (a block with tag 0) of these fields.
     pub fn tuple(fields: impl IntoIterator<Item = Approx>) -> Approx {
         Approx::block(0, fields)
@@ -246,7 +265,7 @@ impl Approx {
     }
 
     /// The immediates this may be (with their extensions) and what it is when it is a block:
-    /// `None` for `⊤` and aliases.
+    /// `None` for `⊤`, aliases and integers of a declared domain.
     pub fn split(&self) -> Option<(BTreeMap<Imm, Extension>, Approx)> {
         match self {
             Approx::Bottom => Some((BTreeMap::new(), Approx::Bottom)),
@@ -254,8 +273,9 @@ impl Approx {
             Approx::Known(Desc::Either(imms, blocks)) => {
                 Some((imms.clone(), Approx::Known((**blocks).clone())))
             }
+            // Integers of a declared domain are no set of immediates.
+            Approx::Known(Desc::Ints(_)) | Approx::Top | Approx::Alias(_) => None,
             Approx::Known(_) => Some((BTreeMap::new(), self.clone())),
-            Approx::Top | Approx::Alias(_) => None,
         }
     }
 
@@ -306,14 +326,16 @@ impl Approx {
                 Approx::Known(Desc::Imms(imms.clone())).names(out);
                 Approx::Known((**blocks).clone()).names(out);
             }
-            Approx::Known(Desc::AnyBlock) | Approx::Top | Approx::Bottom => {}
+            Approx::Known(Desc::AnyBlock | Desc::Ints(_)) | Approx::Top | Approx::Bottom => {}
         }
     }
 
     /// The approximation with every name renamed by `rename`.
     pub fn rename(&self, rename: &dyn Fn(Name) -> Name) -> Approx {
         match self {
-            Approx::Bottom | Approx::Top | Approx::Known(Desc::AnyBlock) => self.clone(),
+            Approx::Bottom | Approx::Top | Approx::Known(Desc::AnyBlock | Desc::Ints(_)) => {
+                self.clone()
+            }
             Approx::Alias(n) => Approx::Alias(rename(*n)),
             Approx::Known(Desc::Variant(cases)) => Approx::Known(Desc::Variant(
                 cases
@@ -393,6 +415,7 @@ impl fmt::Display for Shown<'_> {
                 write!(f, "({})", self.variant_parts(cases).join(" | "))
             }
             Approx::Known(Desc::AnyBlock) => f.write_str("block"),
+            Approx::Known(Desc::Ints(value)) => write!(f, "{value}"),
             Approx::Known(Desc::Either(imms, blocks)) => {
                 let mut parts = self.imm_parts(imms);
                 match &**blocks {

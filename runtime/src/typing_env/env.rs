@@ -5,6 +5,7 @@
 //! the constraint refined.
 
 use super::approx::{Approx, Desc, Extension, Fields, Imm, Name, Shown};
+use super::ints::Ints;
 use imbl::{OrdMap, Vector};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -50,6 +51,9 @@ pub struct TypingEnv {
     bottom: bool,
     /// How closures' code prints (a function's name, by index).
     code_names: Rc<Vec<String>>,
+    /// The top of the declared value domain integers fall back to past small sets of
+    /// immediates (`None`: they fall back to `⊤`).
+    ints: Option<Ints>,
 }
 
 impl TypingEnv {
@@ -58,11 +62,39 @@ impl TypingEnv {
         TypingEnv::default()
     }
 
-    /// The empty environment, printing the code of closures by these function names.
-    pub fn with_code_names(names: Vec<String>) -> TypingEnv {
-        TypingEnv {
-            code_names: Rc::new(names),
-            ..TypingEnv::default()
+    /// This environment, printing the code of closures by these function names.
+    pub fn with_code_names(mut self, names: Vec<String>) -> TypingEnv {
+        self.code_names = Rc::new(names);
+        self
+    }
+
+    /// This environment, with integers falling back to the value domain `top` belongs to when
+    /// a set of immediates would grow past [`TypingEnv::MAX_IMMS`] (or an operand is not a
+    /// known set).
+    pub fn with_ints(mut self, top: Ints) -> TypingEnv {
+        self.ints = Some(top.top());
+        self
+    }
+
+    /// The top of the value domain integers fall back to, if the environment has one.
+    pub fn ints(&self) -> Option<&Ints> {
+        self.ints.as_ref()
+    }
+
+    /// The most immediates a set keeps when arithmetic or a join makes it larger (past it, the
+    /// set becomes a value of the declared domain, or `⊤`).
+    pub const MAX_IMMS: usize = 8;
+
+    /// The integers `approx` may be, as a value of the declared domain: `None` without one, or
+    /// when `approx` (expanded) is not an integer of the domain or a set of integers.
+    pub fn as_ints(&self, approx: &Approx) -> Option<Ints> {
+        let top = self.ints.as_ref()?;
+        match self.expand(approx, 1) {
+            Approx::Top | Approx::Alias(_) => Some(top.clone()),
+            Approx::Bottom => None,
+            Approx::Known(Desc::Ints(value)) => Some(value),
+            Approx::Known(Desc::Imms(cases)) => abstract_imms(top, cases.keys()),
+            Approx::Known(_) => None,
         }
     }
 
@@ -262,20 +294,24 @@ impl TypingEnv {
                         cases.insert(imm.clone(), Extension { constraints });
                     }
                 }
-                // One case left: what it knows now holds outright.
-                if cases.len() == 1 {
-                    let (imm, ext) = cases.pop_first().expect("one case");
-                    for (name, approx) in ext.constraints {
-                        if self
-                            .meet_in(&Approx::Alias(name), &approx, busy)
-                            .is_bottom()
-                        {
-                            return Approx::Bottom;
-                        }
-                    }
-                    return Approx::imm(imm);
-                }
-                Approx::cases(cases)
+                self.lift_cases(cases, busy)
+            }
+            // A set of immediates met with integers of the declared domain: the integers of
+            // the set the domain admits.
+            (Desc::Imms(cases), Desc::Ints(ints)) | (Desc::Ints(ints), Desc::Imms(cases)) => {
+                let kept = cases
+                    .iter()
+                    .filter(|(imm, _)| matches!(imm, Imm::Int(v) if ints.contains(*v)))
+                    .map(|(imm, ext)| (imm.clone(), ext.clone()))
+                    .collect();
+                self.lift_cases(kept, busy)
+            }
+            (Desc::Ints(x), Desc::Ints(y)) => Approx::ints(x.meet(y)),
+            (Desc::Either(imms, _), Desc::Ints(_)) => {
+                self.meet_desc(&Desc::Imms(imms.clone()), q, busy)
+            }
+            (Desc::Ints(_), Desc::Either(imms, _)) => {
+                self.meet_desc(p, &Desc::Imms(imms.clone()), busy)
             }
             // A value that is an immediate or a block, met with one that is only one of the two:
             // that part, met in full.
@@ -437,6 +473,24 @@ impl TypingEnv {
         }
     }
 
+    /// The immediates `cases` as an approximation: bottom for none, and when one case is left,
+    /// what it knows added to the environment (bottom if that contradicts it).
+    fn lift_cases(&mut self, mut cases: BTreeMap<Imm, Extension>, busy: &mut Vec<Name>) -> Approx {
+        if cases.len() == 1 {
+            let (imm, ext) = cases.pop_first().expect("one case");
+            for (name, approx) in ext.constraints {
+                if self
+                    .meet_in(&Approx::Alias(name), &approx, busy)
+                    .is_bottom()
+                {
+                    return Approx::Bottom;
+                }
+            }
+            return Approx::imm(imm);
+        }
+        Approx::cases(cases)
+    }
+
     /// `desc` with its aliases made canonical.
     fn canonical_desc(&self, desc: &Desc) -> Desc {
         match Approx::Known(desc.clone()) {
@@ -576,4 +630,20 @@ impl fmt::Display for TypingEnv {
         }
         f.write_str("}")
     }
+}
+
+/// The join of the abstractions of `imms` in `top`'s domain; `None` if one is a constructor.
+pub(super) fn abstract_imms<'a>(top: &Ints, imms: impl Iterator<Item = &'a Imm>) -> Option<Ints> {
+    let mut out: Option<Ints> = None;
+    for imm in imms {
+        let Imm::Int(v) = imm else {
+            return None;
+        };
+        let c = top.constant(*v);
+        out = Some(match out {
+            Some(acc) => acc.join(&c),
+            None => c,
+        });
+    }
+    out
 }

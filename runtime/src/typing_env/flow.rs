@@ -17,9 +17,6 @@ use crate::program::{
 };
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The most immediates a set keeps when arithmetic combines two sets.
-const MAX_IMMS: usize = 8;
-
 /// What the pass knows at each point of a function.
 #[derive(Clone, Debug)]
 pub struct EnvSolution {
@@ -61,7 +58,7 @@ pub struct Summary {
 /// Runs the pass over `program`, which must be in SSA form (every name defined once); calls
 /// give `⊤`.
 pub fn analyze<P: Program + Cfg + ?Sized>(program: &P) -> EnvSolution {
-    analyze_with(program, &[], &mut |_| None)
+    analyze_with(program, &TypingEnv::new(), &mut |_| None)
 }
 
 /// The summary of a function from its solution: the join of what its reachable `ret`s return,
@@ -153,11 +150,13 @@ fn alias(approx: Approx) -> Option<Name> {
     }
 }
 
-/// [`analyze`], with `callee` giving the summary of a called function (`None`: `⊤`), and
-/// closures' code printed by `code_names` (the module's function names).
+/// [`analyze`], starting from `start` (an empty environment that says how closures' code prints,
+/// [`TypingEnv::with_code_names`], and which declared domain integers fall back to,
+/// [`TypingEnv::with_ints`]), with `callee` giving the summary of a called function (`None`:
+/// `⊤`).
 pub fn analyze_with<P: Program + Cfg + ?Sized>(
     program: &P,
-    code_names: &[String],
+    start: &TypingEnv,
     callee: &mut dyn FnMut(FuncId) -> Option<Summary>,
 ) -> EnvSolution {
     assert!(program.is_ssa(), "the typing environment runs on SSA form");
@@ -171,7 +170,7 @@ pub fn analyze_with<P: Program + Cfg + ?Sized>(
     let mut exits: Vec<Option<(TypingEnv, BTreeMap<NameId, Name>)>> = vec![None; n];
     for &b in &order {
         let (env, names) = if b == program.entry() {
-            let mut env = TypingEnv::with_code_names(code_names.to_vec());
+            let mut env = start.clone();
             let mut names = BTreeMap::new();
             for &p in program.params().iter().chain(program.captures()) {
                 names.insert(p, env.define(program.name(p), Approx::Top));
@@ -296,23 +295,32 @@ fn ints(env: &TypingEnv, approx: &Approx) -> Option<BTreeSet<i64>> {
     }
 }
 
+/// `a op b`: folded over every pair when both are known sets of integers, few enough results
+/// come out and none traps; else the declared domain's `op` (`⊤` without one).
+fn arithmetic(env: &TypingEnv, op: Op, a: &Approx, b: &Approx) -> Approx {
+    if let (Some(x), Some(y)) = (ints(env, a), ints(env, b)) {
+        if let Some(folded) = fold(op, &x, &y) {
+            return folded;
+        }
+    }
+    match (env.as_ints(a), env.as_ints(b)) {
+        (Some(x), Some(y)) => Approx::ints(x.binary(op, &y)),
+        _ => Approx::Top,
+    }
+}
+
 /// `op` over every pair of known integers, when there are few enough and none traps.
-fn fold(op: Op, a: &BTreeSet<i64>, b: &BTreeSet<i64>) -> Approx {
+fn fold(op: Op, a: &BTreeSet<i64>, b: &BTreeSet<i64>) -> Option<Approx> {
     let mut out = BTreeSet::new();
     for &x in a {
         for &y in b {
-            match op.eval(x, y) {
-                Some(v) => {
-                    out.insert(v);
-                }
-                None => return Approx::Top,
-            }
-            if out.len() > MAX_IMMS {
-                return Approx::Top;
+            out.insert(op.eval(x, y)?);
+            if out.len() > TypingEnv::MAX_IMMS {
+                return None;
             }
         }
     }
-    Approx::imms(out.into_iter().map(Imm::Int))
+    Some(Approx::imms(out.into_iter().map(Imm::Int)))
 }
 
 fn statement<P: Program + ?Sized>(
@@ -331,10 +339,7 @@ fn statement<P: Program + ?Sized>(
         Rhs::Use(o) => operand(&mut env, names, *o),
         Rhs::Binary(op, a, b) => {
             let (a, b) = (operand(&mut env, names, *a), operand(&mut env, names, *b));
-            match (ints(&env, &a), ints(&env, &b)) {
-                (Some(a), Some(b)) => fold(*op, &a, &b),
-                _ => Approx::Top,
-            }
+            arithmetic(&env, *op, &a, &b)
         }
         Rhs::Block(tag, fields) => {
             let fields: Vec<Approx> = fields
@@ -395,7 +400,7 @@ fn statement<P: Program + ?Sized>(
                 Approx::Known(
                     Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::AnyBlock,
                 ) => Approx::imm(Imm::Int(1)),
-                Approx::Known(Desc::Imms(_)) => Approx::imm(Imm::Int(0)),
+                Approx::Known(Desc::Imms(_) | Desc::Ints(_)) => Approx::imm(Imm::Int(0)),
                 // An immediate or a block: each answer says which part `a` is.
                 Approx::Known(Desc::Either(imms, blocks)) => match alias(a.clone()) {
                     Some(b) => Approx::cases(BTreeMap::from([
@@ -576,9 +581,35 @@ fn restrict(env: &TypingEnv, on: &Approx, keep: impl Fn(i64) -> bool) -> Option<
     }
 }
 
-/// `env` knowing that `on` is none of `values`.
+/// `env` knowing that `on` is none of `values`: filtered when `on`'s set is known, else as the
+/// declared domain can say it.
 fn exclude(env: &TypingEnv, on: &Approx, values: &[i64]) -> Option<TypingEnv> {
+    if let (Approx::Alias(name), None, Some(mut x)) = (on, ints(env, on), env.as_ints(on)) {
+        for &v in values {
+            x = x.assume(Op::Ne, &x.constant(v)).0;
+        }
+        return env.refine(*name, &Approx::ints(x));
+    }
     restrict(env, on, |v| !values.contains(&v))
+}
+
+/// `env` knowing whether `a op b` holds (`taken`), as the declared domain's `assume` says.
+fn assume_ints(env: &TypingEnv, op: Op, a: &Approx, b: &Approx, taken: bool) -> Option<TypingEnv> {
+    let op = if taken { Some(op) } else { op.negated() };
+    let (Some(op), Some(x), Some(y)) = (op, env.as_ints(a), env.as_ints(b)) else {
+        return Some(env.clone());
+    };
+    let (x2, y2) = x.assume(op, &y);
+    if x2.is_bottom() || y2.is_bottom() {
+        return None;
+    }
+    let mut env = env.clone();
+    for (side, before, after) in [(a, x, x2), (b, y, y2)] {
+        if let (Approx::Alias(name), false) = (side, before == after) {
+            env = env.refine(*name, &Approx::ints(after))?;
+        }
+    }
+    Some(env)
 }
 
 /// `env` knowing whether `a op b` holds (`taken`).
@@ -616,7 +647,7 @@ fn refine_compare(
                 _ => Some(env.clone()),
             }
         }
-        _ => Some(env.clone()),
+        _ => assume_ints(env, op, a, b, taken),
     }
 }
 
@@ -646,6 +677,9 @@ pub fn admits(env: &TypingEnv, approx: &Approx, value: &ConcreteValue, depth: us
         },
         Approx::Known(Desc::AnyBlock) => {
             matches!(value, ConcreteValue::Block(..) | ConcreteValue::Closure(..))
+        }
+        Approx::Known(Desc::Ints(known)) => {
+            matches!(value, ConcreteValue::Int(v) if known.contains(*v))
         }
         Approx::Known(Desc::Either(imms, blocks)) => match value {
             ConcreteValue::Int(v) => imms.contains_key(&Imm::Int(*v)),
@@ -684,4 +718,62 @@ pub enum ConcreteValue {
     Closure(u32, Vec<ConcreteValue>),
     /// A heap object (or what a run never assigned).
     Other,
+}
+
+/// Every function of `module` (each in SSA form) solved from `start` with its callees'
+/// summaries, callees first (a call in a cycle of calls gives `⊤`); per function, its solution
+/// and summary. `start` says which declared domain integers fall back to
+/// ([`TypingEnv::with_ints`]); closures' code prints by the module's function names.
+pub fn solve_module<M: crate::interproc::Module>(
+    module: &M,
+    start: &TypingEnv,
+) -> Vec<(EnvSolution, Option<Summary>)>
+where
+    M::Function: Cfg,
+{
+    struct Solver<'m, M: crate::interproc::Module> {
+        module: &'m M,
+        start: TypingEnv,
+        done: Vec<Option<(EnvSolution, Option<Summary>)>>,
+        busy: Vec<bool>,
+    }
+    impl<M: crate::interproc::Module> Solver<'_, M>
+    where
+        M::Function: Cfg,
+    {
+        fn solve(&mut self, f: usize) -> Option<Summary> {
+            if let Some((_, summary)) = &self.done[f] {
+                return summary.clone();
+            }
+            if self.busy.get(f).copied().unwrap_or(true) {
+                return None;
+            }
+            self.busy[f] = true;
+            let module = self.module;
+            let function = module.function(FuncId(f as u32))?;
+            let start = self.start.clone();
+            let solution = analyze_with(function, &start, &mut |g| self.solve(g.index()));
+            let summary = summarize(function, &solution);
+            self.done[f] = Some((solution, summary.clone()));
+            summary
+        }
+    }
+    let n = module.function_count();
+    let code_names: Vec<String> = (0..n)
+        .map(|f| module.function_name(FuncId(f as u32)).to_owned())
+        .collect();
+    let mut solver = Solver {
+        module,
+        start: start.clone().with_code_names(code_names),
+        done: vec![None; n],
+        busy: vec![false; n],
+    };
+    for f in 0..n {
+        solver.solve(f);
+    }
+    solver
+        .done
+        .into_iter()
+        .map(|d| d.unwrap_or_else(|| (EnvSolution { blocks: Vec::new() }, None)))
+        .collect()
 }

@@ -12,7 +12,8 @@
 //! `{arg : ⊤; tag : (A{arg : =y} | B{arg : =z})}`, and a later `tag = A` gives back `arg = y`.
 
 use super::approx::{Approx, Block, Desc, Extension, Fields, Name};
-use super::env::TypingEnv;
+use super::env::{TypingEnv, abstract_imms};
+use super::ints::Ints;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How deep aliases are expanded when a join has to look through them.
@@ -53,6 +54,7 @@ impl TypingEnv {
         let joiner = Joiner {
             ancestor: self.len(),
             params: &names,
+            ints: self.ints(),
         };
         // Ancestor names that some branch changed.
         let changed: BTreeSet<Name> = live
@@ -191,6 +193,8 @@ struct Joiner<'a> {
     ancestor: usize,
     /// The join point's parameters, in the result.
     params: &'a [Name],
+    /// The declared domain integers fall back to, if any.
+    ints: Option<&'a Ints>,
 }
 
 impl Joiner<'_> {
@@ -326,6 +330,25 @@ impl Joiner<'_> {
                     _ => Approx::Top,
                 }
             }
+            // Integers of the declared domain with integers or immediates: joined in the domain.
+            (
+                Approx::Known(x @ (Desc::Imms(_) | Desc::Ints(_))),
+                Approx::Known(y @ (Desc::Imms(_) | Desc::Ints(_))),
+            ) if matches!(x, Desc::Ints(_)) || matches!(y, Desc::Ints(_)) => {
+                let top = match (x, y) {
+                    (Desc::Ints(v), _) | (_, Desc::Ints(v)) => v.top(),
+                    _ => return Approx::Top,
+                };
+                let part = |d: &Desc| match d {
+                    Desc::Ints(v) => Some(v.clone()),
+                    Desc::Imms(cases) => abstract_imms(&top, cases.keys()),
+                    _ => None,
+                };
+                match (part(x), part(y)) {
+                    (Some(a), Some(b)) => Approx::ints(a.join(&b)),
+                    _ => Approx::Top,
+                }
+            }
             // An immediate on one side and a block on the other (or either on either): each
             // part joined with its like, as a variant type mixing constant and non-constant
             // constructors.
@@ -363,6 +386,12 @@ impl Joiner<'_> {
                         (None, None) => Extension::default(),
                     };
                     cases.insert(imm.clone(), ext);
+                }
+                // Too many immediates: the declared domain's join of them, when there is one.
+                if cases.len() > TypingEnv::MAX_IMMS {
+                    if let Some(ints) = self.ints.and_then(|t| abstract_imms(t, cases.keys())) {
+                        return Approx::ints(ints);
+                    }
                 }
                 Approx::cases(cases)
             }

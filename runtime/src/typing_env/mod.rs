@@ -15,13 +15,16 @@
 mod approx;
 mod env;
 mod flow;
+mod ints;
 mod join;
 
 pub use approx::{Approx, Block, Closure, Desc, Extension, Fields, Imm, Name};
 pub use env::TypingEnv;
 pub use flow::{
-    BlockEnvs, ConcreteValue, EnvSolution, Summary, admits, analyze, analyze_with, summarize,
+    BlockEnvs, ConcreteValue, EnvSolution, Summary, admits, analyze, analyze_with, solve_module,
+    summarize,
 };
+pub use ints::Ints;
 pub use join::Branch;
 
 #[cfg(test)]

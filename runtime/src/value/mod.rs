@@ -48,7 +48,7 @@ use std::fmt::Display;
     label = "`{Self}` does not implement `absinthe::value::ValueDomain`",
     note = "an analysis runs a value domain: a `#[lattice(product)]` of a `#[absinthe::domain]` module, a product of a `.dom` file, or a type implementing `absinthe::value::ValueDomain` (as `Interval` and `Flat<i64>` do)"
 )]
-pub trait ValueDomain: Lattice + Top + Concrete + Display {
+pub trait ValueDomain: Lattice + Top + Concrete + Display + 'static {
     /// The abstraction of the literal `c`.
     fn constant(c: i64) -> Self;
 
@@ -223,6 +223,23 @@ pub trait DeclaredAnalysis {
                 ..Default::default()
             },
         )
+    }
+
+    /// Runs the typing environment (the engine `typing_env`) over every function of `module`,
+    /// each in SSA form, callees first, with the declared domain as the integers past small
+    /// sets of immediates; see [`crate::typing_env::solve_module`].
+    fn solve_typing<M: crate::interproc::Module>(
+        module: &M,
+    ) -> Vec<(
+        crate::typing_env::EnvSolution,
+        Option<crate::typing_env::Summary>,
+    )>
+    where
+        M::Function: crate::program::Cfg,
+    {
+        let start = crate::typing_env::TypingEnv::new()
+            .with_ints(crate::typing_env::Ints::top_of::<Self::Domain>());
+        crate::typing_env::solve_module(module, &start)
     }
 
     /// Runs the analysis on `program` with the declared state representation and limits.

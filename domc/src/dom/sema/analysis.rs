@@ -20,7 +20,8 @@ pub struct AnalysisDecl {
     /// How calls are told apart across functions: `insensitive`, `kcfa=K`, `functional` or
     /// `functional=N`.
     pub context: String,
-    /// The engine: `flow` (control-flow graphs) or `behavior_graph` (kernel terms).
+    /// The engine: `flow` (control-flow graphs), `behavior_graph` (kernel terms) or `typing_env`
+    /// (the Flambda 2 typing environment over functions in SSA form).
     pub engine: String,
     /// Joins at a loop head before widening.
     pub widening_delay: u32,
@@ -162,13 +163,13 @@ impl Sema {
                     ),
                 },
                 "engine" => match word(values).as_deref() {
-                    Some(e @ ("flow" | "behavior_graph")) => decl.engine = e.into(),
+                    Some(e @ ("flow" | "behavior_graph" | "typing_env")) => decl.engine = e.into(),
                     _ => self.error_help(
                         file,
                         span,
-                        "expected `flow` or `behavior_graph`".into(),
+                        "expected `flow`, `behavior_graph` or `typing_env`".into(),
                         "unknown engine",
-                        "`flow` runs on control-flow graphs (and across functions); `behavior_graph` traces the analysis over the behavior graph of kernel terms".into(),
+                        "`flow` runs on control-flow graphs (and across functions); `behavior_graph` traces the analysis over the behavior graph of kernel terms; `typing_env` runs the Flambda 2 typing environment, the domain being its integers".into(),
                     ),
                 },
                 "widening_delay" => match int(values) {
