@@ -90,6 +90,44 @@ fn the_talk_s_examples_in_the_core_ir() {
     assert!(env(line(&output, "mixed", "ret v_3")).contains("v_3 : 0;"));
     // `isblock x` true: `x` is a block of unknown tag.
     assert!(env(line(&output, "boxed", "t_1 = tag x")).starts_with("{x : block; b_1 : 1"));
+    // Past eight immediates, the declared domain (an interval and a parity): `x` is even, so
+    // `x == 3` is dead; the join of `[-9, 9]` and 100 is refined by `v < 10` both ways.
+    assert_eq!(
+        env(line(&output, "ranges", "br x_1 == 3")),
+        "{n : ⊤; c : ⊤; m_1 : {interval: [-9, 9], parity: ⊤}; \
+         x_1 : {interval: [-18, 18], parity: Even}}"
+    );
+    assert_eq!(env(line(&output, "ranges", "ret 1")), "unreachable");
+    assert!(
+        env(line(&output, "ranges", "br v_3 < 10"))
+            .ends_with("v_3 : {interval: [-9, 100], parity: ⊤}}")
+    );
+    assert!(
+        env(line(&output, "ranges", "ret v_3")).ends_with("v_3 : {interval: [-9, 9], parity: ⊤}}")
+    );
+    assert!(
+        env(line(&output, "ranges", "ret 0")).ends_with("v_3 : {interval: [10, 100], parity: ⊤}}")
+    );
+    assert!(
+        output.contains("\n# ranges: {result : {interval: [-9, 9], parity: ⊤}}\n"),
+        "{output}"
+    );
+}
+
+/// Without a declared domain, integers past eight immediates are `⊤`: nothing is decided.
+#[test]
+fn without_a_declared_domain_large_sets_are_top() {
+    let declared = typing::Declared {
+        name: "sets-only".into(),
+        ints: None,
+    };
+    let output = typing::run(&sample(), Format::Text, &declared).output;
+    assert!(output.starts_with("# analysis: sets-only "), "{output}");
+    assert_eq!(
+        env(line(&output, "ranges", "br x_1 == 3")),
+        "{n : ⊤; c : ⊤; m_1 : ⊤; x_1 : ⊤}"
+    );
+    assert_ne!(env(line(&output, "ranges", "ret 1")), "unreachable");
 }
 
 #[test]
@@ -103,7 +141,7 @@ fn the_sample_agrees_with_its_runs() {
 fn random_modules_agree_with_their_runs() {
     use absinthe_ir::generate::{ModuleConfig, random_module};
     let config = ModuleConfig::default();
-    let (mut runs, mut values) = (0, 0);
+    let (mut runs, mut values, mut with_intervals) = (0, 0, 0);
     for seed in 0..1000 {
         let module = random_module(seed, &config);
         let text = module.to_string();
@@ -111,7 +149,25 @@ fn random_modules_agree_with_their_runs() {
             file: format!("<random {seed}>"),
             module,
         };
-        let check = typing::verify(&input, &typing::Declared::builtin(), 4, seed, 2_000);
+        // The integers past small sets in each kind of domain, in turn: the declared
+        // `typing_env.dom` product, intervals, constants, none.
+        let declared = match seed % 4 {
+            0 => typing::Declared::builtin(),
+            1 => typing::Declared::of::<absinthe::lattice::Interval>("interval"),
+            2 => typing::Declared::of::<absinthe::lattice::Flat<i64>>("const"),
+            _ => typing::Declared {
+                name: "sets".into(),
+                ints: None,
+            },
+        };
+        if seed % 4 == 0
+            && typing::run(&input, Format::Text, &declared)
+                .output
+                .contains("interval: [")
+        {
+            with_intervals += 1;
+        }
+        let check = typing::verify(&input, &declared, 4, seed, 2_000);
         assert!(
             check.violations.is_empty(),
             "seed {seed}: {:#?}\n{text}",
@@ -120,6 +176,13 @@ fn random_modules_agree_with_their_runs() {
         runs += check.runs;
         values += check.values;
     }
-    eprintln!("1000 random modules: {runs} runs, {values} values checked");
+    eprintln!(
+        "1000 random modules: {runs} runs, {values} values checked; \
+         {with_intervals} of the 250 with the declared product have integers in it"
+    );
+    assert!(
+        with_intervals > 25,
+        "{with_intervals} modules use the declared domain"
+    );
     assert!(values > 100_000, "{values} values");
 }

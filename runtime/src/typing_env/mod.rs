@@ -405,4 +405,66 @@ mod tests {
         assert!(joined.refine(v, &Approx::ctor("C")).is_none());
         assert!(joined.refine(v, &Approx::block(1, [])).is_none());
     }
+
+    /// Integers past small sets of immediates are values of the declared domain: a meet with a
+    /// set filters the set (one left is the immediate; none, bottom), and a join that would
+    /// make more than eight immediates gives the domain's join of them.
+    #[test]
+    fn integers_past_small_sets_are_the_declared_domain_s() {
+        use crate::lattice::Interval;
+        let mut env = TypingEnv::new().with_ints(Ints::top_of::<Interval>());
+        let x = env.define("x", Approx::ints(Ints::of(Interval::new(0, 20))));
+        assert_eq!(env.to_string(), "{x : [0, 20]}");
+        let some = Approx::imms([Imm::Int(3), Imm::Int(30), Imm::ctor("A")]);
+        let (_, met) = env.meet(&Approx::Alias(x), &some).expect("3 is in both");
+        assert_eq!(met.to_string(), "{x : 3}");
+        assert!(env.refine(x, &Approx::imms([Imm::Int(-1)])).is_none());
+        assert!(env.refine(x, &Approx::block(0, [])).is_none());
+        let narrower = env
+            .refine(x, &Approx::ints(Ints::of(Interval::new(10, 40))))
+            .expect("they overlap");
+        assert_eq!(narrower.to_string(), "{x : [10, 20]}");
+        // The join of 0..5 and 5..10 (nine immediates together).
+        let join = |env: &TypingEnv| {
+            let low: Vec<Approx> = vec![Approx::imms((0..5).map(Imm::Int))];
+            let high: Vec<Approx> = vec![Approx::imms((5..9).map(Imm::Int))];
+            let branches = [Branch { env, args: &low }, Branch { env, args: &high }];
+            let (joined, params) = env.join(&branches, &["v"]);
+            joined.show(&joined.approx_of(params[0])).to_string()
+        };
+        assert_eq!(join(&env), "[0, 8]");
+        assert_eq!(join(&TypingEnv::new()), "0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8");
+        // An interval joined with a set: the domain's join; with a block, nothing.
+        let (joined, params) = env.join(
+            &[
+                Branch {
+                    env: &env,
+                    args: &[Approx::Alias(x)],
+                },
+                Branch {
+                    env: &env,
+                    args: &[Approx::imm(Imm::Int(-5))],
+                },
+            ],
+            &["w"],
+        );
+        assert_eq!(
+            joined.show(&joined.approx_of(params[0])).to_string(),
+            "[-5, 20]"
+        );
+        let (joined, params) = env.join(
+            &[
+                Branch {
+                    env: &env,
+                    args: &[Approx::Alias(x)],
+                },
+                Branch {
+                    env: &env,
+                    args: &[Approx::tuple([])],
+                },
+            ],
+            &["w"],
+        );
+        assert_eq!(joined.show(&joined.approx_of(params[0])).to_string(), "⊤");
+    }
 }
