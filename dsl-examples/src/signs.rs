@@ -328,9 +328,11 @@ pub struct SignsSparse;
 #[derive(Debug)]
 pub struct SignsCallStrings;
 
+// ANCHOR: typing
 /// The Flambda 2 typing environment with these signals as its integers past small sets of
 /// immediates (see `DeclaredAnalysis::solve_typing`).
 #[absinthe::analysis(domain = value::Signals, engine = "typing_env")]
 #[derive(Debug)]
 pub struct SignsTyping;
+// ANCHOR_END: typing
 // ANCHOR_END: analyses
