@@ -112,6 +112,16 @@ fn the_talk_s_examples_in_the_core_ir() {
         output.contains("\n# ranges: {result : {interval: [-9, 9], parity: ⊤}}\n"),
         "{output}"
     );
+    // Names each branch defined, passed in the same places, are one existential at the join:
+    // both fields of `v` are `∃y_1`, so the two reads are aliases.
+    assert_eq!(
+        env(line(&output, "shared", "f_1 = v_3[0]")),
+        "{c : ⊤; a : ⊤; b : ⊤; v_3 : (=∃y_1, =∃y_1); ∃y_1 : (⊤)}"
+    );
+    assert!(
+        env(line(&output, "shared", "h_1 = g_1[0]")).ends_with("aliases : {∃y_1, f_1, g_1}}"),
+        "{output}"
+    );
 }
 
 /// Without a declared domain, integers past eight immediates are `⊤`: nothing is decided.

@@ -564,6 +564,15 @@ impl TypingEnv {
 
     /// How `name` prints: its label, or a constant's value.
     pub fn label(&self, name: Name) -> String {
+        let entry = &self.entries[name.index()];
+        match entry.kind {
+            Kind::Existential => format!("∃{}", entry.label),
+            _ => entry.label.to_string(),
+        }
+    }
+
+    /// The name's label as it was defined (an existential's without its `∃`).
+    pub fn plain_label(&self, name: Name) -> String {
         self.entries[name.index()].label.to_string()
     }
 

@@ -1,12 +1,15 @@
 //! Joins over a common ancestor, and function summaries.
 //!
 //! Branches are environments derived from one ancestor; each passes arguments to the join
-//! point. The join reads, from each branch's history past the ancestor's, what it changed: the
-//! names it defined are existentially quantified away (an alias of one is expanded into what
-//! that branch knew of it), an ancestor name a branch refined gets the join of the branches'
-//! approximations, and the join point's parameters get the join of the arguments. Aliases join
-//! to an alias when both sides name the same ancestor class; otherwise both are expanded in their
-//! own branch and the descriptions joined. A case of a disjunction that only one branch brings
+//! point. The join reads, from each branch's history past the ancestor's, what it changed: an
+//! ancestor name a branch refined gets the join of the branches' approximations, and the join
+//! point's parameters get the join of the arguments. Aliases join to an alias when both sides
+//! name the same ancestor class. The names a branch defined are out of scope at the join: with
+//! two branches, a name of each met in the same place (`(=y, =y)` joined with `(=z, =z)`)
+//! becomes one existential of the result, `(=∃y, =∃y)` with `∃y` the join of what `y` and `z`
+//! were (or the parameter itself, when both branches pass such names to it); any other alias of
+//! a branch's name, and every one with three branches or more, is expanded in its branch and
+//! the descriptions joined. A case of a disjunction that only one branch brings
 //! keeps, as its extension, what that branch passed for the other parameters — so the two
 //! branches of `let tag, arg = if c then A, y else B, z` join into
 //! `{arg : ⊤; tag : (A{arg : =y} | B{arg : =z})}`, and a later `tag = A` gives back `arg = y`.
@@ -14,10 +17,19 @@
 use super::approx::{Approx, Block, Desc, Extension, Fields, Name};
 use super::env::{TypingEnv, abstract_imms};
 use super::ints::Ints;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How deep aliases are expanded when a join has to look through them.
 const DEPTH: usize = 8;
+
+/// The most existentials one join introduces (past them, names are expanded away).
+const MAX_EXISTENTIALS: usize = 32;
+
+/// While two branches are joined, a name a branch defined stands in exported approximations as
+/// `LOCAL[branch] + index` (only when every index is below `LOCAL_SPAN`).
+const LOCAL: [u32; 2] = [1 << 31, (1 << 31) + (1 << 30)];
+const LOCAL_SPAN: u32 = 1 << 30;
 
 /// One branch reaching a join point: its environment and the arguments it passes.
 #[derive(Clone, Copy, Debug)]
@@ -51,39 +63,105 @@ impl TypingEnv {
             );
             assert_eq!(b.args.len(), params.len(), "one argument per parameter");
         }
+        // With two branches, names each defined are paired where the joined values meet and
+        // each pair becomes an existential of the result: `(=y, =y)` joined with `(=z, =z)`
+        // is `(=∃y, =∃y)`, which keeps that both fields are one value.
+        let small = |e: &TypingEnv| e.len() < LOCAL_SPAN as usize;
+        let two = match live.as_slice() {
+            [a, b] if small(a.env) && small(b.env) => Some([*a, *b]),
+            _ => None,
+        };
         let joiner = Joiner {
             ancestor: self.len(),
             params: &names,
             ints: self.ints(),
+            two,
+            first_existential: result.len(),
+            seeded: BTreeMap::new(),
+            existentials: RefCell::default(),
         };
+        let mut joiner = joiner;
+        if let Some([left, right]) = two {
+            for (j, &param) in names.iter().enumerate() {
+                let l = joiner.export(left, &left.args[j], None, 0);
+                let r = joiner.export(right, &right.args[j], None, 0);
+                if let (Approx::Alias(x), Approx::Alias(y)) = (l, r) {
+                    if let (Some((0, x)), Some((1, y))) = (joiner.local(x), joiner.local(y)) {
+                        joiner.seeded.entry((x, y)).or_insert(param);
+                    }
+                }
+            }
+        }
+        let joiner = joiner;
         // Ancestor names that some branch changed.
         let changed: BTreeSet<Name> = live
             .iter()
             .flat_map(|b| b.env.history.skip(from))
             .filter(|n| n.index() < self.len())
             .collect();
-        for name in changed {
-            let approxes: Vec<(usize, Approx)> = live
-                .iter()
-                .enumerate()
-                .map(|(i, b)| (i, b.env.approx_of(name)))
-                .collect();
-            let joined = joiner.join_all(&live, &approxes, None);
-            if let Some(refined) = result.refine(name, &joined) {
+        let changed: Vec<(Name, Approx)> = changed
+            .into_iter()
+            .map(|name| {
+                let approxes: Vec<(usize, Approx)> = live
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (i, b.env.approx_of(name)))
+                    .collect();
+                (name, joiner.join_all(&live, &approxes, None))
+            })
+            .collect();
+        let joined_params: Vec<Approx> = (0..names.len())
+            .map(|j| {
+                let approxes: Vec<(usize, Approx)> = live
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (i, b.args[j].clone()))
+                    .collect();
+                if live.is_empty() {
+                    Approx::Bottom
+                } else {
+                    joiner.join_all(&live, &approxes, Some(j))
+                }
+            })
+            .collect();
+        // The existentials' approximations (finding one may pair more names); parameters that
+        // stand for a pair get theirs the same way.
+        let mut existentials: Vec<(String, Approx)> = Vec::new();
+        let mut seeded: Vec<(Name, Approx)> = Vec::new();
+        if let Some([left, right]) = two {
+            for (&(x, y), &param) in &joiner.seeded {
+                let a = joiner.export(left, &left.env.approx_of(x), None, DEPTH);
+                let b = joiner.export(right, &right.env.approx_of(y), None, DEPTH);
+                seeded.push((
+                    param,
+                    joiner.join2((&a, Some(left)), (&b, Some(right)), DEPTH),
+                ));
+            }
+            let mut k = 0;
+            while let Some((x, y)) = joiner.existentials.borrow().get(k).copied() {
+                let a = joiner.export(left, &left.env.approx_of(x), None, DEPTH);
+                let b = joiner.export(right, &right.env.approx_of(y), None, DEPTH);
+                let joined = joiner.join2((&a, Some(left)), (&b, Some(right)), DEPTH);
+                existentials.push((left.env.plain_label(x), joined));
+                k += 1;
+            }
+        }
+        let ex: Vec<Name> = existentials
+            .iter()
+            .map(|(label, _)| result.define_existential(label, Approx::Top))
+            .collect();
+        for (e, (_, approx)) in ex.iter().zip(&existentials) {
+            if let Some(refined) = result.refine(*e, &joiner.resolve(approx, DEPTH)) {
                 result = refined;
             }
         }
-        for (j, &param) in names.iter().enumerate() {
-            let approxes: Vec<(usize, Approx)> = live
-                .iter()
-                .enumerate()
-                .map(|(i, b)| (i, b.args[j].clone()))
-                .collect();
-            let joined = if live.is_empty() {
-                Approx::Bottom
-            } else {
-                joiner.join_all(&live, &approxes, Some(j))
-            };
+        for (name, joined) in changed.into_iter().chain(seeded) {
+            if let Some(refined) = result.refine(name, &joiner.resolve(&joined, DEPTH)) {
+                result = refined;
+            }
+        }
+        for (&param, joined) in names.iter().zip(joined_params) {
+            let joined = joiner.resolve(&joined, DEPTH);
             result = match result.refine(param, &joined) {
                 Some(env) => env,
                 None => {
@@ -195,9 +273,101 @@ struct Joiner<'a> {
     params: &'a [Name],
     /// The declared domain integers fall back to, if any.
     ints: Option<&'a Ints>,
+    /// The two branches, when exactly two are joined: names they defined are kept (as
+    /// `LOCAL`) and paired into existentials.
+    two: Option<[&'a Branch<'a>; 2]>,
+    /// The result's name of the first existential.
+    first_existential: usize,
+    /// Pairs of names that are the join point's parameters themselves (both branches pass a
+    /// name they defined): the parameter stands for the pair, no existential is needed.
+    seeded: BTreeMap<(Name, Name), Name>,
+    /// The pairs of names (the first branch's, the second's) each existential stands for, in
+    /// order.
+    existentials: RefCell<Vec<(Name, Name)>>,
 }
 
 impl Joiner<'_> {
+    /// Which of the two joined branches `branch` is.
+    fn branch_index(&self, branch: &Branch<'_>) -> Option<usize> {
+        let [l, r] = self.two?;
+        if std::ptr::eq(l, branch) {
+            Some(0)
+        } else if std::ptr::eq(r, branch) {
+            Some(1)
+        } else {
+            None
+        }
+    }
+
+    /// The branch and name a `LOCAL` name stands for.
+    fn local(&self, n: Name) -> Option<(usize, Name)> {
+        self.two?;
+        let i = usize::from(n.0 >= LOCAL[1]);
+        (n.0 >= LOCAL[0]).then(|| (i, Name(n.0 - LOCAL[i])))
+    }
+
+    /// `approx` with a `LOCAL` alias at its top replaced by what its branch knew of the name.
+    fn expand_local(&self, approx: &Approx, depth: usize) -> Approx {
+        match approx {
+            Approx::Alias(n) => match (self.local(*n), self.two) {
+                (Some((i, m)), Some(two)) if depth > 0 => {
+                    let branch = two[i];
+                    self.export(branch, &branch.env.approx_of(m), None, depth - 1)
+                }
+                (Some(_), _) => Approx::Top,
+                _ => approx.clone(),
+            },
+            other => other.clone(),
+        }
+    }
+
+    /// The existential of the result standing for the pair of names (the first branch's, the
+    /// second's), made if new; `None` past [`MAX_EXISTENTIALS`].
+    fn existential(&self, pair: (Name, Name)) -> Option<Name> {
+        if let Some(&param) = self.seeded.get(&pair) {
+            return Some(param);
+        }
+        let mut pairs = self.existentials.borrow_mut();
+        let k = match pairs.iter().position(|&p| p == pair) {
+            Some(k) => k,
+            None if pairs.len() < MAX_EXISTENTIALS => {
+                pairs.push(pair);
+                pairs.len() - 1
+            }
+            None => return None,
+        };
+        Some(Name((self.first_existential + k) as u32))
+    }
+
+    /// `approx` with every `LOCAL` alias left (where one branch's value met nothing of the
+    /// other's) expanded in its branch.
+    fn resolve(&self, approx: &Approx, depth: usize) -> Approx {
+        match approx {
+            Approx::Alias(n) if self.local(*n).is_some() => {
+                if depth == 0 {
+                    return Approx::Top;
+                }
+                let expanded = self.expand_local(approx, depth);
+                self.resolve(&expanded, depth - 1)
+            }
+            Approx::Known(Desc::Imms(cases)) => Approx::cases(
+                cases
+                    .iter()
+                    .map(|(imm, ext)| {
+                        let constraints = ext
+                            .constraints
+                            .iter()
+                            .filter(|(n, _)| self.local(**n).is_none())
+                            .map(|(&n, a)| (n, self.resolve(a, depth.saturating_sub(1))))
+                            .collect();
+                        (imm.clone(), Extension { constraints })
+                    })
+                    .collect(),
+            ),
+            other => map_parts(other, &|a| self.resolve(a, depth.saturating_sub(1))),
+        }
+    }
+
     /// The join of `approxes`, each read in its branch; `param` is the parameter being joined,
     /// if any (its cases carry what their branch passed for the others).
     fn join_all(
@@ -237,6 +407,8 @@ impl Joiner<'_> {
                 let c = env.canonical(*n);
                 if c.index() < self.ancestor {
                     Approx::Alias(c)
+                } else if let Some(i) = self.branch_index(branch).filter(|_| !env.is_constant(c)) {
+                    Approx::Alias(Name(LOCAL[i] + c.0))
                 } else if depth == 0 {
                     Approx::Top
                 } else {
@@ -309,6 +481,35 @@ impl Joiner<'_> {
         match (a.0, b.0) {
             (Approx::Bottom, x) | (x, Approx::Bottom) => x.clone(),
             (Approx::Top, _) | (_, Approx::Top) => Approx::Top,
+            // A name each branch defined: one existential for the pair.
+            (Approx::Alias(x), Approx::Alias(y))
+                if matches!(
+                    (self.local(*x), self.local(*y)),
+                    (Some((0, _)), Some((1, _))) | (Some((1, _)), Some((0, _)))
+                ) =>
+            {
+                let (Some((i, x)), Some((_, y))) = (self.local(*x), self.local(*y)) else {
+                    return Approx::Top;
+                };
+                let pair = if i == 0 { (x, y) } else { (y, x) };
+                match self.existential(pair) {
+                    Some(e) => Approx::Alias(e),
+                    None => {
+                        let l = self.expand_local(a.0, depth);
+                        let r = self.expand_local(b.0, depth);
+                        self.join2((&l, a.1), (&r, b.1), depth.saturating_sub(1))
+                    }
+                }
+            }
+            // A name a branch defined, with anything else: what the branch knew of it.
+            (Approx::Alias(x), _) | (_, Approx::Alias(x)) if self.local(*x).is_some() => {
+                let l = self.expand_local(a.0, depth);
+                let r = self.expand_local(b.0, depth);
+                if depth == 0 {
+                    return Approx::Top;
+                }
+                self.join2((&l, a.1), (&r, b.1), depth - 1)
+            }
             (Approx::Alias(x), Approx::Alias(y)) if x == y => Approx::Alias(*x),
             (Approx::Alias(_), _) | (_, Approx::Alias(_)) => {
                 let left = if matches!(a.0, Approx::Alias(_)) {

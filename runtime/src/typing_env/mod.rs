@@ -9,7 +9,8 @@
 //! Disjunctions of immediates carry an [`Extension`] per case (what else holds when the value is
 //! that one), lifted into the environment when a meet leaves one case. An environment keeps the
 //! history of the names it changed, so [`TypingEnv::join`] over a common ancestor only joins
-//! what the branches changed, expanding the names they defined. Function summaries are
+//! what the branches changed, keeping the names they defined as existentials where both
+//! branches relate them alike and expanding them elsewhere. Function summaries are
 //! extensions ([`TypingEnv::summary`], [`TypingEnv::apply_summary`]).
 
 mod approx;
@@ -466,5 +467,59 @@ mod tests {
             &["w"],
         );
         assert_eq!(joined.show(&joined.approx_of(params[0])).to_string(), "⊤");
+    }
+
+    /// The talk's `{x : (=y, =y); ∃y : ⊤}`: names two branches defined and passed in the same
+    /// places become one existential of the join, out of scope but still relating the fields;
+    /// a name passed whole is the parameter itself; a name one branch defined and the other
+    /// did not is expanded.
+    #[test]
+    fn names_out_of_scope_become_existentials() {
+        let mut env = TypingEnv::new();
+        let a = env.define("a", Approx::Top);
+        let mut left = env.clone();
+        let y = left.define("y", Approx::Top);
+        let pair_y = left.define("p", Approx::tuple([Approx::Alias(y), Approx::Alias(y)]));
+        let mut right = env.clone();
+        let z = right.define("z", Approx::ctor("B"));
+        let pair_z = right.define("q", Approx::tuple([Approx::Alias(z), Approx::Alias(z)]));
+        let (joined, params) = env.join(
+            &[
+                Branch {
+                    env: &left,
+                    args: &[Approx::Alias(pair_y), Approx::Alias(y), Approx::Alias(y)],
+                },
+                Branch {
+                    env: &right,
+                    args: &[Approx::Alias(pair_z), Approx::Alias(z), Approx::Alias(a)],
+                },
+            ],
+            &["x", "w", "u"],
+        );
+        // `w` is the pair (y, z) itself, so `x`'s fields are `w`; `u` (y or a) is expanded.
+        assert_eq!(joined.to_string(), "{a : ⊤; x : (=w, =w); w : ⊤; u : ⊤}");
+        let (x, w, u) = (params[0], params[1], params[2]);
+        assert_ne!(joined.canonical(u), joined.canonical(w));
+        // Without `w`, the pair needs an existential of its own.
+        let (alone, _) = env.join(
+            &[
+                Branch {
+                    env: &left,
+                    args: &[Approx::Alias(pair_y)],
+                },
+                Branch {
+                    env: &right,
+                    args: &[Approx::Alias(pair_z)],
+                },
+            ],
+            &["x"],
+        );
+        assert_eq!(alone.to_string(), "{a : ⊤; x : (=∃y, =∃y); ∃y : ⊤}");
+        // What is known of `x`'s fields once the first one is refined: the second too.
+        let x0 = joined
+            .clone()
+            .refine(x, &Approx::projection(0, 0, Approx::ctor("B")))
+            .expect("compatible");
+        assert_eq!(shown(&x0, &x0.describe(x)), "(B, B)");
     }
 }
