@@ -426,7 +426,9 @@ fn statement_culprit<D: ValueDomain>(
             absinthe::program::Rhs::Load(..) => "load (top)".to_owned(),
             absinthe::program::Rhs::Call(..) => "call (top)".to_owned(),
             absinthe::program::Rhs::Select(..) => "select".to_owned(),
-            absinthe::program::Rhs::Closure(..) => "closure (top)".to_owned(),
+            absinthe::program::Rhs::Closure(..)
+            | absinthe::program::Rhs::Sibling(..)
+            | absinthe::program::Rhs::MyClosure => "closure (top)".to_owned(),
             absinthe::program::Rhs::Apply(..) => "apply (top)".to_owned(),
             absinthe::program::Rhs::Block(..) => "block (top)".to_owned(),
             absinthe::program::Rhs::Field(..) => "field (top)".to_owned(),

@@ -428,6 +428,7 @@ fn random_modules<D: ValueDomain>(conditional: bool, what: &str, count: u64) -> 
             int_functions: 1 + (seed % 4) as usize,
             higher_order: (seed % 3) as usize,
             blocks: 2 + (seed % 4) as usize,
+            function_slots: seed % 2 == 1,
             ..ModuleConfig::default()
         };
         let m = random_module(seed, &config);

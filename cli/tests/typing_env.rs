@@ -122,6 +122,16 @@ fn the_talk_s_examples_in_the_core_ir() {
         env(line(&output, "shared", "h_1 = g_1[0]")).ends_with("aliases : {∃y_1, f_1, g_1}}"),
         "{output}"
     );
+    // Function slots: `closure self` is the running closure, `closure odd of me` its sibling in
+    // the set, with the same value slots.
+    assert_eq!(
+        env(line(&output, "even", "m_1 = n - 1")),
+        "{n : ⊤; k : ⊤; me_1 : [even{=k}]; other_1 : [odd{=k}]}"
+    );
+    assert!(
+        env(line(&output, "parity", "r_1 = apply o_1(n)")).ends_with("o_1 : [odd{=k}]}"),
+        "{output}"
+    );
 }
 
 /// Without a declared domain, integers past eight immediates are `⊤`: nothing is decided.
@@ -150,9 +160,13 @@ fn the_sample_agrees_with_its_runs() {
 #[test]
 fn random_modules_agree_with_their_runs() {
     use absinthe_ir::generate::{ModuleConfig, random_module};
-    let config = ModuleConfig::default();
     let (mut runs, mut values, mut with_intervals) = (0, 0, 0);
     for seed in 0..1000 {
+        // Odd seeds make closures from function slots too (`closure self`, `closure g of k`).
+        let config = ModuleConfig {
+            function_slots: seed % 2 == 1,
+            ..ModuleConfig::default()
+        };
         let module = random_module(seed, &config);
         let text = module.to_string();
         let input = Input::Air {

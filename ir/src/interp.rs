@@ -322,6 +322,8 @@ struct Frame<'m> {
     env: Vec<Option<Value>>,
     /// Where the caller wants the result (set while this frame's callee runs).
     result_to: Option<NameId>,
+    /// The closure the function was applied through (`closure self`), if it was.
+    closure: Option<Value>,
 }
 
 /// A stop inside a step: the outcome is built by the caller, who knows the place.
@@ -401,6 +403,7 @@ fn new_frame<'m>(
         index: 0,
         env,
         result_to: None,
+        closure: None,
     }
 }
 
@@ -570,6 +573,27 @@ fn statement<'m>(
                 let values = read_all(env, captured)?;
                 assign(*dest, heap.alloc(ObjectKind::Closure(*f), values)?)
             }
+            // A function slot: a closure of `g` sharing the values `c` captured.
+            Rhs::Sibling(c, g) => {
+                let closure = read(env, *c)?;
+                let (Value::Ref(r), Some(ObjectKind::Closure(_))) = (closure, heap.kind(closure))
+                else {
+                    return Err(Stop::Trap(TrapReason::NotAClosure));
+                };
+                let values: Vec<Option<Value>> =
+                    heap.fields.get(r as usize).cloned().unwrap_or_default();
+                if module
+                    .function(*g)
+                    .is_none_or(|func| func.captures.len() != values.len())
+                {
+                    return Err(Stop::Trap(TrapReason::BadCall));
+                }
+                assign(*dest, heap.alloc(ObjectKind::Closure(*g), values)?)
+            }
+            Rhs::MyClosure => match frame.closure {
+                Some(closure) => assign(*dest, closure),
+                None => Err(Stop::Trap(TrapReason::NotAClosure)),
+            },
             Rhs::Apply(c, args) => apply(module, env, heap, *c, args, depth, limits)
                 .map(|f| Effect::Call(f, Some(*dest))),
             Rhs::Block(tag, fields) => {
@@ -660,7 +684,9 @@ fn apply<'m>(
         return Err(Stop::Trap(TrapReason::NotAClosure));
     };
     let captured = heap.fields.get(r as usize).map_or(&[][..], Vec::as_slice);
-    enter_function(module, env, f, args, captured, depth, limits)
+    let mut frame = enter_function(module, env, f, args, captured, depth, limits)?;
+    frame.closure = Some(closure);
+    Ok(frame)
 }
 
 /// The frame of function `callee` with `args` read from `env` and its captures bound to

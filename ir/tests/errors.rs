@@ -322,6 +322,28 @@ fn air_closure_errors() {
 }
 
 #[test]
+fn air_function_slot_errors() {
+    check_air(
+        concat!(
+            "fn main(c) {\nbb0:\n",
+            "    a = closure nope of c\n",
+            "    b = closure self\n",
+            "    ret\n}\n",
+        ),
+        expect![[r#"
+            t.air:3:17: error: unknown function `nope`
+            t.air:4:9: error: `closure self` is the closure `main` was applied through, but `main` captures nothing, so it may be called directly; give it a capture list `fn main(…) [k] {`
+        "#]],
+    );
+    check_air(
+        "fn main(c) {\nbb0:\n    d = closure add of\n    ret\n}\n",
+        expect![[r#"
+            t.air:3:23: error: expected an operand, found end of line
+        "#]],
+    );
+}
+
+#[test]
 fn air_block_errors() {
     check_air(
         "fn f(a) {\nbb0:\n    b = block -1 [a]\n    c = a[4294967296]\n    ret\n}\n",

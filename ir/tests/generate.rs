@@ -217,6 +217,7 @@ fn random_modules_round_trip_and_mostly_return() {
         let config = ModuleConfig {
             int_functions: 1 + (seed % 4) as usize,
             higher_order: (seed % 3) as usize,
+            function_slots: seed % 2 == 1,
             ..ModuleConfig::default()
         };
         let module = random_module(seed, &config);
@@ -256,7 +257,7 @@ fn random_modules_round_trip_and_mostly_return() {
     let returned = outcomes.get("returned").copied().unwrap_or(0);
     assert!(returned * 10 >= total as u32 * 7, "{outcomes:?}");
     // Every kind of right-hand side occurs but `new`, field loads and `select` (the
-    // single-function generator's business): copies, arithmetic, calls, closures, `apply`,
-    // blocks, positions, tags and `isblock`.
-    assert_eq!(kinds.len(), 9);
+    // single-function generator's business): copies, arithmetic, calls, closures, function
+    // slots (`closure self`, `closure g of c`), `apply`, blocks, positions, tags and `isblock`.
+    assert_eq!(kinds.len(), 11);
 }

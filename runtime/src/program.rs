@@ -332,6 +332,14 @@ pub enum Rhs {
     /// one per name of `f`'s capture list ([`Program::captures`]), in order. A function that
     /// captures nothing is `closure f []`.
     Closure(FuncId, Box<[Operand]>),
+    /// A function slot of a set of closures: `x = sibling c g` is the closure of function `g`
+    /// with the value slots (captured values) of closure `c`, as the functions of one
+    /// `let rec … and …` share one environment. Traps unless `c` is a closure whose function
+    /// captures as many values as `g` does.
+    Sibling(Operand, FuncId),
+    /// The closure the running function was applied through (`x = myclosure`), from which its
+    /// siblings are reached: only in functions that capture values, which run only by `apply`.
+    MyClosure,
     /// A call through a function value: `x = apply c(a, 1)` calls the closure `c` holds, its
     /// captures bound to the captured values and its parameters to the arguments. Applying
     /// anything but a closure, or with the wrong number of arguments, traps.
@@ -351,14 +359,17 @@ impl Rhs {
     /// Calls `f` on every operand this right-hand side reads, in order.
     pub fn for_each_use(&self, mut f: impl FnMut(Operand)) {
         match self {
-            Rhs::Use(a) | Rhs::Load(a, _) | Rhs::Field(a, _) | Rhs::Tag(a) | Rhs::IsBlock(a) => {
-                f(*a)
-            }
+            Rhs::Use(a)
+            | Rhs::Load(a, _)
+            | Rhs::Field(a, _)
+            | Rhs::Tag(a)
+            | Rhs::IsBlock(a)
+            | Rhs::Sibling(a, _) => f(*a),
             Rhs::Binary(_, a, b) => {
                 f(*a);
                 f(*b);
             }
-            Rhs::New => {}
+            Rhs::New | Rhs::MyClosure => {}
             Rhs::Call(_, args) | Rhs::Closure(_, args) | Rhs::Block(_, args) => {
                 args.iter().copied().for_each(f)
             }
@@ -378,14 +389,17 @@ impl Rhs {
     /// [`Rhs::for_each_use`].
     pub fn for_each_use_mut(&mut self, mut f: impl FnMut(&mut Operand)) {
         match self {
-            Rhs::Use(a) | Rhs::Load(a, _) | Rhs::Field(a, _) | Rhs::Tag(a) | Rhs::IsBlock(a) => {
-                f(a)
-            }
+            Rhs::Use(a)
+            | Rhs::Load(a, _)
+            | Rhs::Field(a, _)
+            | Rhs::Tag(a)
+            | Rhs::IsBlock(a)
+            | Rhs::Sibling(a, _) => f(a),
             Rhs::Binary(_, a, b) => {
                 f(a);
                 f(b);
             }
-            Rhs::New => {}
+            Rhs::New | Rhs::MyClosure => {}
             Rhs::Call(_, args) | Rhs::Closure(_, args) | Rhs::Block(_, args) => {
                 args.iter_mut().for_each(f)
             }

@@ -159,6 +159,12 @@ impl Printer<'_> {
                         write!(out, "closure {name} ")?;
                         self.operand_list(out, '[', captured, ']')
                     }
+                    Rhs::Sibling(c, g) => {
+                        let name = self.module.function(*g).map_or("?", |f| f.name.as_str());
+                        write!(out, "closure {name} of ")?;
+                        self.operand(out, *c)
+                    }
+                    Rhs::MyClosure => out.write_str("closure self"),
                     Rhs::Apply(callee, args) => self.apply(out, *callee, args),
                     Rhs::Block(tag, fields) => {
                         write!(out, "block {tag} ")?;

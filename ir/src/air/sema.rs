@@ -179,6 +179,17 @@ impl<'a, 't> Ctx<'a, 't> {
         f
     }
 
+    /// The function named `w`.
+    fn function_named(&mut self, w: Word<'t>) -> FuncId {
+        match self.funcs.get(w.text) {
+            Some(&(f, _, _)) => f,
+            None => {
+                self.error(w.pos, format!("unknown function `{}`", w.text));
+                FuncId(0)
+            }
+        }
+    }
+
     /// The function of `closure f [captured]`, checking the number of captured values.
     fn closure(&mut self, w: Word<'t>, count: usize) -> FuncId {
         let Some(&(f, _, captures)) = self.funcs.get(w.text) else {
@@ -378,6 +389,24 @@ impl<'a, 't> Ctx<'a, 't> {
                         RhsAst::Apply(callee, args) => {
                             let callee = self.operand(&mut fx, *callee);
                             Rhs::Apply(callee, self.args(&mut fx, args))
+                        }
+                        RhsAst::Sibling(c, g) => {
+                            let c = self.operand(&mut fx, *c);
+                            Rhs::Sibling(c, self.function_named(*g))
+                        }
+                        RhsAst::MyClosure(pos) => {
+                            if captures.is_empty() {
+                                self.error(
+                                    *pos,
+                                    format!(
+                                        "`closure self` is the closure `{}` was applied through, \
+                                         but `{}` captures nothing, so it may be called directly; \
+                                         give it a capture list `fn {}(…) [k] {{`",
+                                        f.name.text, f.name.text, f.name.text
+                                    ),
+                                );
+                            }
+                            Rhs::MyClosure
                         }
                         RhsAst::Block(tag, fields) => {
                             let tag = self.small(*tag, "block tag");

@@ -38,6 +38,10 @@ pub(crate) enum RhsAst<'a> {
     Call(Word<'a>, Vec<OperandAst<'a>>),
     Select(OperandAst<'a>, OperandAst<'a>, OperandAst<'a>),
     Closure(Word<'a>, Vec<OperandAst<'a>>),
+    /// `closure g of c`: function `g`'s slot in the set of closure `c`.
+    Sibling(OperandAst<'a>, Word<'a>),
+    /// `closure self`.
+    MyClosure(usize),
     Apply(OperandAst<'a>, Vec<OperandAst<'a>>),
     /// The tag's digits (range-checked later) and the fields.
     Block(Word<'a>, Vec<OperandAst<'a>>),
@@ -128,6 +132,8 @@ fn describe(rule: Rule) -> &'static str {
         | Rule::operand_rhs
         | Rule::apply
         | Rule::closure_rhs
+        | Rule::self_rhs
+        | Rule::slot_rhs
         | Rule::block_rhs
         | Rule::tag_rhs
         | Rule::isblock_rhs => "an expression",
@@ -151,6 +157,8 @@ fn describe(rule: Rule) -> &'static str {
         Rule::kw_call => "`call`",
         Rule::kw_closure => "`closure`",
         Rule::kw_apply => "`apply`",
+        Rule::kw_self => "`self`",
+        Rule::kw_of => "`of`",
         Rule::kw_block => "`block`",
         Rule::kw_tag => "`tag`",
         Rule::kw_isblock => "`isblock`",
@@ -222,6 +230,8 @@ fn parts(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
                 | Rule::kw_unreachable
                 | Rule::kw_select
                 | Rule::kw_closure
+                | Rule::kw_self
+                | Rule::kw_of
                 | Rule::kw_apply
                 | Rule::kw_block
                 | Rule::kw_tag
@@ -376,6 +386,12 @@ fn rhs(pair: Pair<'_, Rule>) -> RhsAst<'_> {
         Rule::closure_rhs => {
             let (f, captured) = head_and_args(pair);
             RhsAst::Closure(f, captured)
+        }
+        Rule::self_rhs => RhsAst::MyClosure(pair.as_span().start()),
+        Rule::slot_rhs => {
+            let mut c = Children::of(pair);
+            let g = c.word();
+            RhsAst::Sibling(c.operand(), g)
         }
         Rule::block_rhs => {
             let (tag, fields) = head_and_args(pair);

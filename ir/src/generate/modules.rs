@@ -27,6 +27,11 @@ pub struct ModuleConfig {
     pub max_fuel: i64,
     /// Percentage of jumps that may go backwards.
     pub back_percent: u32,
+    /// Whether closures are also made from function slots: `k = closure self` in a function
+    /// that captures values, and `k = closure g of k` (a sibling sharing `k`'s captured
+    /// values; it traps when the capture counts differ). Off by default, which keeps the
+    /// modules every other seed gives.
+    pub function_slots: bool,
 }
 
 impl Default for ModuleConfig {
@@ -38,6 +43,7 @@ impl Default for ModuleConfig {
             max_stmts: 4,
             max_fuel: 3,
             back_percent: 10,
+            function_slots: false,
         }
     }
 }
@@ -322,6 +328,22 @@ impl Writer<'_> {
                     }
                     None => assign(local(self), Rhs::Use(Operand::Int(self.small()))),
                 }
+            }
+            8 if self.config.function_slots && self.rng.percent(50) => {
+                let mine = self.sigs[self.me].captures;
+                if mine > 0 && self.rng.percent(40) {
+                    return assign(names.closure, Rhs::MyClosure);
+                }
+                // A sibling with as many captures as this function has (so that one made from
+                // `closure self` never traps), or any.
+                let same: Vec<FuncId> = self
+                    .int_funcs
+                    .iter()
+                    .copied()
+                    .filter(|f| mine == 0 || self.sigs[f.index()].captures == mine)
+                    .collect();
+                let g = self.rng.pick(&same, FuncId(1));
+                assign(names.closure, Rhs::Sibling(Operand::Name(names.closure), g))
             }
             8 => {
                 let f = self.rng.pick(self.int_funcs, FuncId(1));

@@ -284,6 +284,14 @@ impl<M: Module, D: ValueDomain> Body<'_, M, D> {
                         });
                         (true, ProcValue::closure(*f))
                     }
+                    // A sibling shares the value slots of closures this analysis does not
+                    // follow by set: its function's captures become top (sound, not precise).
+                    Rhs::Sibling(_, g) => {
+                        self.direct_call_captures(*g);
+                        (true, ProcValue::closure(*g))
+                    }
+                    // The running function's own closure: its captures are already its inputs.
+                    Rhs::MyClosure => (true, ProcValue::closure(self.func)),
                     Rhs::Block(..) | Rhs::New => (true, ProcValue::block()),
                     Rhs::Load(..) | Rhs::Field(..) => (true, ProcValue::top()),
                     Rhs::Tag(_) => (true, ProcValue::int(D::top())),
@@ -326,7 +334,8 @@ impl<M: Module, D: ValueDomain> Body<'_, M, D> {
         }
     }
 
-    /// A direct call of a function with captures binds them to nothing we track: top.
+    /// A direct call of a function with captures (or a sibling closure of it) binds them to
+    /// nothing we track: top.
     fn direct_call_captures(&self, f: FuncId) {
         if let Some(func) = self.module.function(f)
             && !func.captures().is_empty()

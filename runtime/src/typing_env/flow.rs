@@ -58,7 +58,7 @@ pub struct Summary {
 /// Runs the pass over `program`, which must be in SSA form (every name defined once); calls
 /// give `⊤`.
 pub fn analyze<P: Program + Cfg + ?Sized>(program: &P) -> EnvSolution {
-    analyze_with(program, &TypingEnv::new(), &mut |_| None)
+    analyze_with(program, &TypingEnv::new(), None, &mut |_| None)
 }
 
 /// The summary of a function from its solution: the join of what its reachable `ret`s return,
@@ -153,10 +153,11 @@ fn alias(approx: Approx) -> Option<Name> {
 /// [`analyze`], starting from `start` (an empty environment that says how closures' code prints,
 /// [`TypingEnv::with_code_names`], and which declared domain integers fall back to,
 /// [`TypingEnv::with_ints`]), with `callee` giving the summary of a called function (`None`:
-/// `⊤`).
+/// `⊤`); `this` is the function's id in its module (what `myclosure` is the code of).
 pub fn analyze_with<P: Program + Cfg + ?Sized>(
     program: &P,
     start: &TypingEnv,
+    this: Option<FuncId>,
     callee: &mut dyn FnMut(FuncId) -> Option<Summary>,
 ) -> EnvSolution {
     assert!(program.is_ssa(), "the typing environment runs on SSA form");
@@ -260,7 +261,7 @@ pub fn analyze_with<P: Program + Cfg + ?Sized>(
         let mut current = env.clone();
         let mut after = Vec::new();
         for stmt in program.stmts(b) {
-            current = statement(program, &current, &mut names, stmt, callee);
+            current = statement(program, &current, &mut names, stmt, this, callee);
             after.push(current.clone());
         }
         exits[b.index()] = Some((current, names.clone()));
@@ -328,6 +329,7 @@ fn statement<P: Program + ?Sized>(
     env: &TypingEnv,
     names: &mut BTreeMap<NameId, Name>,
     stmt: &Stmt,
+    this: Option<FuncId>,
     callee: &mut dyn FnMut(FuncId) -> Option<Summary>,
 ) -> TypingEnv {
     let Stmt::Assign { dest, rhs } = stmt else {
@@ -451,6 +453,25 @@ fn statement<P: Program + ?Sized>(
                 .collect();
             Approx::closure(f.0, slots)
         }
+        // A function slot: the closure of `g` with the value slots of `c`'s set.
+        Rhs::Sibling(c, g) => {
+            let c = operand(&mut env, names, *c);
+            match env.expand(&c, 1) {
+                Approx::Known(Desc::Closure(known)) => Approx::closure(g.0, known.slots),
+                _ => Approx::Top,
+            }
+        }
+        // The closure the function runs in: its code, its captures as value slots.
+        Rhs::MyClosure => match this {
+            Some(f) => Approx::closure(
+                f.0,
+                program
+                    .captures()
+                    .iter()
+                    .map(|c| names.get(c).map_or(Approx::Top, |&n| Approx::Alias(n))),
+            ),
+            None => Approx::Top,
+        },
         Rhs::Apply(c, args) => {
             // A closure whose code is known is a direct call: its summary, with its parameters
             // the arguments and its captures the closure's slots.
@@ -752,7 +773,8 @@ where
             let module = self.module;
             let function = module.function(FuncId(f as u32))?;
             let start = self.start.clone();
-            let solution = analyze_with(function, &start, &mut |g| self.solve(g.index()));
+            let this = Some(FuncId(f as u32));
+            let solution = analyze_with(function, &start, this, &mut |g| self.solve(g.index()));
             let summary = summarize(function, &solution);
             self.done[f] = Some((solution, summary.clone()));
             summary

@@ -85,6 +85,8 @@ impl<D: ValueDomain> NonRelational<D> {
             | Rhs::Load(..)
             | Rhs::Call(..)
             | Rhs::Closure(..)
+            | Rhs::Sibling(..)
+            | Rhs::MyClosure
             | Rhs::Apply(..)
             | Rhs::Block(..)
             | Rhs::Field(..)

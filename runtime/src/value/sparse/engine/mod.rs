@@ -255,6 +255,8 @@ fn value_reads(rhs: &Rhs, mut f: impl FnMut(NameId)) {
         | Rhs::Load(..)
         | Rhs::Call(..)
         | Rhs::Closure(..)
+        | Rhs::Sibling(..)
+        | Rhs::MyClosure
         | Rhs::Apply(..)
         | Rhs::Block(..)
         | Rhs::Field(..)
