@@ -116,6 +116,25 @@ impl Extension {
             .collect()
     }
 
+    /// One extension saying what both say: where both constrain a name, the constraint is
+    /// [`Approx::conjoin`] of theirs.
+    pub fn both(&self, other: &Extension) -> Extension {
+        let mut constraints = self.constraints.clone();
+        for (&n, a) in &other.constraints {
+            let joined = match constraints.get(&n) {
+                Some(mine) => Approx::conjoin(mine, a),
+                None => a.clone(),
+            };
+            constraints.insert(n, joined);
+        }
+        Extension { constraints }
+    }
+
+    /// Whether some constraint is bottom (the case it belongs to cannot hold).
+    pub fn is_contradictory(&self) -> bool {
+        self.constraints.values().any(Approx::is_bottom)
+    }
+
     /// The extension with every name renamed by `rename`.
     pub fn rename(&self, rename: &dyn Fn(Name) -> Name) -> Extension {
         Extension {
@@ -294,6 +313,35 @@ impl Approx {
             code,
             slots: slots.into_iter().collect(),
         }))
+    }
+
+    /// What both `a` and `b` say, found without an environment: exact when one is `⊤`, they
+    /// are equal, or both are immediates (sets, whose common cases keep both extensions) or
+    /// integers of a declared domain; otherwise `a` (which says less than both, never more).
+    pub fn conjoin(a: &Approx, b: &Approx) -> Approx {
+        match (a, b) {
+            (Approx::Top, x) | (x, Approx::Top) => x.clone(),
+            (Approx::Bottom, _) | (_, Approx::Bottom) => Approx::Bottom,
+            _ if a == b => a.clone(),
+            (Approx::Known(Desc::Imms(p)), Approx::Known(Desc::Imms(q))) => Approx::cases(
+                p.iter()
+                    .filter_map(|(imm, e)| {
+                        let both = e.both(q.get(imm)?);
+                        (!both.is_contradictory()).then(|| (imm.clone(), both))
+                    })
+                    .collect(),
+            ),
+            (Approx::Known(Desc::Ints(x)), Approx::Known(Desc::Ints(y))) => Approx::ints(x.meet(y)),
+            (Approx::Known(Desc::Imms(cases)), Approx::Known(Desc::Ints(ints)))
+            | (Approx::Known(Desc::Ints(ints)), Approx::Known(Desc::Imms(cases))) => Approx::cases(
+                cases
+                    .iter()
+                    .filter(|(imm, _)| matches!(imm, Imm::Int(v) if ints.contains(*v)))
+                    .map(|(imm, e)| (imm.clone(), e.clone()))
+                    .collect(),
+            ),
+            _ => a.clone(),
+        }
     }
 
     /// Whether this is bottom.

@@ -54,6 +54,9 @@ pub struct TypingEnv {
     /// The top of the declared value domain integers fall back to past small sets of
     /// immediates (`None`: they fall back to `⊤`).
     ints: Option<Ints>,
+    /// What the cases a meet in progress left alone know, added when it is done (always
+    /// empty between meets).
+    lifted: Vec<(Name, Approx)>,
 }
 
 impl TypingEnv {
@@ -113,10 +116,7 @@ impl TypingEnv {
         self.history.push_back(name);
         // Defining a name is a constraint on a name that could be anything; `Top ⊓ a` never
         // fails unless `a` itself is bottom.
-        if self
-            .meet_in(&Approx::Alias(name), &approx, &mut Vec::new())
-            .is_bottom()
-        {
+        if self.meet_top(&Approx::Alias(name), &approx).is_bottom() {
             self.make_bottom(name);
         }
         name
@@ -193,7 +193,7 @@ impl TypingEnv {
     /// when both are, their classes merge (the constant, else the older name, stays canonical).
     pub fn meet(&self, a: &Approx, b: &Approx) -> Option<(Approx, TypingEnv)> {
         let mut env = self.clone();
-        match env.meet_in(a, b, &mut Vec::new()) {
+        match env.meet_top(a, b) {
             Approx::Bottom => None,
             result => Some((result, env)),
         }
@@ -290,11 +290,13 @@ impl TypingEnv {
                 let mut cases: BTreeMap<Imm, Extension> = BTreeMap::new();
                 for (imm, ext) in a {
                     if let Some(other) = b.get(imm) {
-                        let constraints = ext.and(other).into_iter().collect();
-                        cases.insert(imm.clone(), Extension { constraints });
+                        let both = ext.both(other);
+                        if !both.is_contradictory() {
+                            cases.insert(imm.clone(), both);
+                        }
                     }
                 }
-                self.lift_cases(cases, busy)
+                self.lift_cases(cases)
             }
             // A set of immediates met with integers of the declared domain: the integers of
             // the set the domain admits.
@@ -304,7 +306,7 @@ impl TypingEnv {
                     .filter(|(imm, _)| matches!(imm, Imm::Int(v) if ints.contains(*v)))
                     .map(|(imm, ext)| (imm.clone(), ext.clone()))
                     .collect();
-                self.lift_cases(kept, busy)
+                self.lift_cases(kept)
             }
             (Desc::Ints(x), Desc::Ints(y)) => Approx::ints(x.meet(y)),
             (Desc::Either(imms, _), Desc::Ints(_)) => {
@@ -333,13 +335,8 @@ impl TypingEnv {
                 let common: BTreeMap<Imm, Extension> = ia
                     .iter()
                     .filter_map(|(imm, ext)| {
-                        let other = ib.get(imm)?;
-                        Some((
-                            imm.clone(),
-                            Extension {
-                                constraints: ext.and(other).into_iter().collect(),
-                            },
-                        ))
+                        let both = ext.both(ib.get(imm)?);
+                        (!both.is_contradictory()).then(|| (imm.clone(), both))
                     })
                     .collect();
                 let tags = |d: &Desc| {
@@ -348,8 +345,13 @@ impl TypingEnv {
                         .map(|c| c.into_keys().collect::<BTreeSet<u32>>())
                 };
                 let blocks_may_meet = match (tags(ba), tags(bb)) {
-                    (Some(x), Some(y)) => !x.is_disjoint(&y),
-                    _ => true,
+                    (Some(x), Some(y)) if x.is_disjoint(&y) => false,
+                    // Whether the block parts can meet at all, asked of a copy (the meet may
+                    // refine names, which only holds if the value is a block).
+                    _ => !self
+                        .clone()
+                        .meet_desc(ba, bb, &mut busy.clone())
+                        .is_bottom(),
                 };
                 match (common.is_empty(), blocks_may_meet) {
                     (true, false) => Approx::Bottom,
@@ -358,8 +360,27 @@ impl TypingEnv {
                         self.meet_desc(&Desc::Imms(ia.clone()), &Desc::Imms(ib.clone()), busy)
                     }
                     // Both parts may hold: which one is not known, so nothing may refine a
-                    // name; the common immediates and the first side's blocks are sound.
-                    (false, true) => Approx::either(common, Approx::Known(self.canonical_desc(ba))),
+                    // name; the common immediates, and of the blocks what both sides say.
+                    (false, true) => {
+                        let blocks = match (
+                            Approx::Known((**ba).clone()).block_cases(),
+                            Approx::Known((**bb).clone()).block_cases(),
+                        ) {
+                            (Some(x), Some(y)) => Approx::variant(
+                                x.iter()
+                                    .filter_map(|(t, fx)| Some((*t, conjoin_fields(fx, y.get(t)?))))
+                                    .collect(),
+                            ),
+                            (Some(_), None) => Approx::Known((**ba).clone()),
+                            (None, Some(_)) => Approx::Known((**bb).clone()),
+                            (None, None) => Approx::Known((**ba).clone()),
+                        };
+                        let blocks = match blocks {
+                            Approx::Known(d) => Approx::Known(self.canonical_desc(&d)),
+                            other => other,
+                        };
+                        Approx::either(common, blocks)
+                    }
                 }
             }
             // A block of unknown tag: any block (or closure) is one.
@@ -376,7 +397,26 @@ impl TypingEnv {
                     Approx::Known(p.clone()).block_cases().unwrap_or_default(),
                     Approx::Known(q.clone()).block_cases().unwrap_or_default(),
                 );
-                let common: Vec<u32> = a.keys().filter(|t| b.contains_key(t)).copied().collect();
+                let block = |tag: u32, fields: &Fields| {
+                    Desc::Block(super::approx::Block {
+                        tag,
+                        fields: fields.clone(),
+                    })
+                };
+                // The tags both sides allow whose fields can meet (asked of a copy: which case
+                // holds is not known yet, so nothing may be refined).
+                let common: Vec<u32> = a
+                    .keys()
+                    .filter(|t| {
+                        b.get(t).is_some_and(|fb| {
+                            !self
+                                .clone()
+                                .meet_desc(&block(**t, &a[t]), &block(**t, fb), &mut busy.clone())
+                                .is_bottom()
+                        })
+                    })
+                    .copied()
+                    .collect();
                 match common.as_slice() {
                     [] => Approx::Bottom,
                     // One tag left: the blocks meet, fields and all.
@@ -392,10 +432,13 @@ impl TypingEnv {
                         busy,
                     ),
                     // Several: which case holds is not known, so no field may refine a name;
-                    // the first side's fields, restricted to the common tags, are sound.
+                    // each tag's fields are what both sides say of them, without refining.
                     tags => Approx::variant(
                         tags.iter()
-                            .map(|t| (*t, a[t].map(&|f| self.canonical_approx(f))))
+                            .map(|t| {
+                                let fields = conjoin_fields(&a[t], &b[t]);
+                                (*t, fields.map(&|f| self.canonical_approx(f)))
+                            })
                             .collect(),
                     ),
                 }
@@ -474,21 +517,34 @@ impl TypingEnv {
     }
 
     /// The immediates `cases` as an approximation: bottom for none, and when one case is left,
-    /// what it knows added to the environment (bottom if that contradicts it).
-    fn lift_cases(&mut self, mut cases: BTreeMap<Imm, Extension>, busy: &mut Vec<Name>) -> Approx {
+    /// what it knows is to be added to the environment once the meet in progress is done (so
+    /// that no name being met misses it).
+    fn lift_cases(&mut self, mut cases: BTreeMap<Imm, Extension>) -> Approx {
         if cases.len() == 1 {
             let (imm, ext) = cases.pop_first().expect("one case");
-            for (name, approx) in ext.constraints {
-                if self
-                    .meet_in(&Approx::Alias(name), &approx, busy)
-                    .is_bottom()
-                {
-                    return Approx::Bottom;
-                }
-            }
+            self.lifted.extend(ext.constraints);
             return Approx::imm(imm);
         }
         Approx::cases(cases)
+    }
+
+    /// `a ⊓ b` from the top: the meet, then what the cases it left alone know, in turn.
+    fn meet_top(&mut self, a: &Approx, b: &Approx) -> Approx {
+        let result = self.meet_in(a, b, &mut Vec::new());
+        if result.is_bottom() {
+            self.lifted.clear();
+            return Approx::Bottom;
+        }
+        while let Some((name, approx)) = self.lifted.pop() {
+            if self
+                .meet_in(&Approx::Alias(name), &approx, &mut Vec::new())
+                .is_bottom()
+            {
+                self.lifted.clear();
+                return Approx::Bottom;
+            }
+        }
+        result
     }
 
     /// `desc` with its aliases made canonical.
@@ -655,4 +711,43 @@ pub(super) fn abstract_imms<'a>(top: &Ints, imms: impl Iterator<Item = &'a Imm>)
         });
     }
     out
+}
+
+/// What two shapes of one tag both say of the fields, found without an environment (field by
+/// field, [`Approx::conjoin`]); shapes of different lengths keep the first.
+fn conjoin_fields(a: &Fields, b: &Fields) -> Fields {
+    match (a, b) {
+        (Fields::Full(x), Fields::Full(y)) if x.len() == y.len() => Fields::Full(
+            x.iter()
+                .zip(y)
+                .map(|(p, q)| Approx::conjoin(p, q))
+                .collect(),
+        ),
+        (Fields::Full(full), Fields::Partial(known))
+        | (Fields::Partial(known), Fields::Full(full))
+            if known.keys().all(|&i| i < full.len()) =>
+        {
+            Fields::Full(
+                full.iter()
+                    .enumerate()
+                    .map(|(i, f)| match known.get(&i) {
+                        Some(k) => Approx::conjoin(f, k),
+                        None => f.clone(),
+                    })
+                    .collect(),
+            )
+        }
+        (Fields::Partial(x), Fields::Partial(y)) => {
+            let mut out = x.clone();
+            for (&i, q) in y {
+                let both = match x.get(&i) {
+                    Some(p) => Approx::conjoin(p, q),
+                    None => q.clone(),
+                };
+                out.insert(i, both);
+            }
+            Fields::Partial(out)
+        }
+        _ => a.clone(),
+    }
 }
