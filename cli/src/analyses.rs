@@ -253,6 +253,10 @@ pub trait Analysis: Copy + fmt::Display + 'static {
     fn thresholds(self) -> &'static [i64] {
         &[]
     }
+    /// For the engine `typing_env`: the most immediates a set of constants keeps.
+    fn immediates(self) -> usize {
+        absinthe::typing_env::TypingEnv::MAX_IMMS
+    }
     /// Whether the declaration names the typing environment as its engine (a relational domain
     /// with a driver of its own; the value domain is its integers).
     fn typing_env(self) -> bool {
@@ -324,6 +328,14 @@ impl Analysis for AnalysisName {
     }
     fn thresholds(self) -> &'static [i64] {
         AnalysisName::declared_thresholds(self)
+    }
+    fn immediates(self) -> usize {
+        use absinthe::value::DeclaredAnalysis;
+        use absinthe_dsl_examples::dom::typing_env::TypingEnvAnalysis;
+        match self {
+            AnalysisName::TypingEnv => <TypingEnvAnalysis as DeclaredAnalysis>::IMMEDIATES,
+            _ => absinthe::typing_env::TypingEnv::MAX_IMMS,
+        }
     }
 }
 

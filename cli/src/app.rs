@@ -675,14 +675,17 @@ pub fn interpret(file: &Path, command: DomCommand<'_>) -> ExitCode {
 
 /// The typing environment with analysis `analysis`'s value domain as its integers.
 fn typing_declared<A: Analysis>(analysis: A) -> crate::typing::Declared {
-    struct Of(&'static str);
+    struct Of(&'static str, usize);
     impl crate::analyses::ForDomain for Of {
         type Output = crate::typing::Declared;
         fn run<D: absinthe::value::ValueDomain>(self) -> crate::typing::Declared {
-            crate::typing::Declared::of::<D>(self.0)
+            crate::typing::Declared {
+                max_imms: self.1,
+                ..crate::typing::Declared::of::<D>(self.0)
+            }
         }
     }
-    analysis.dispatch(Of(analysis.as_str()))
+    analysis.dispatch(Of(analysis.as_str(), analysis.immediates()))
 }
 
 /// `analyze` with an analysis whose engine is the typing environment (`typing-env`): toy

@@ -533,6 +533,10 @@ impl Analysis for Catalog {{
         {thresholds}
     }}
 
+    fn immediates(self) -> usize {{
+        {immediates}
+    }}
+
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {{
         {dispatch}
     }}
@@ -555,6 +559,7 @@ fn main() -> ExitCode {{
         engine = arms(&|ty| format!("{}::ENGINE", declared(ty))),
         limits = arms(&|ty| format!("{}::limits()", declared(ty))),
         thresholds = arms(&|ty| format!("{}::THRESHOLDS", declared(ty))),
+        immediates = arms(&|ty| format!("{}::IMMEDIATES", declared(ty))),
         dispatch = arms(&|ty| format!("f.run::<{}::Domain>()", declared(ty))),
     )
 }

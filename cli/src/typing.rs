@@ -14,20 +14,12 @@ use std::collections::BTreeMap;
 
 /// The module `input` stands for, every function in SSA form.
 fn ssa_module(input: &Input) -> Module {
-    let module = match input {
-        Input::Air { module, .. } => module.clone(),
-        Input::Toy { program, .. } => Module {
+    match input {
+        Input::Air { module, .. } => absinthe_ir::ssa::module_to_ssa(module),
+        Input::Toy { program, .. } => absinthe_ir::ssa::module_to_ssa(&Module {
             functions: vec![program.lower().0],
             fields: Vec::new(),
-        },
-    };
-    Module {
-        functions: module
-            .functions
-            .iter()
-            .map(absinthe_ir::ssa::to_ssa)
-            .collect(),
-        fields: module.fields,
+        }),
     }
 }
 
@@ -39,6 +31,8 @@ pub struct Declared {
     pub name: String,
     /// The top of the declared value domain.
     pub ints: Option<Ints>,
+    /// The most immediates a set of constants keeps.
+    pub max_imms: usize,
 }
 
 impl Declared {
@@ -47,20 +41,27 @@ impl Declared {
         Declared {
             name: name.to_owned(),
             ints: Some(Ints::top_of::<D>()),
+            max_imms: TypingEnv::MAX_IMMS,
         }
     }
 
     /// The built-in `typing-env` (integers in the domain `dsl-examples/dom/typing_env.dom`
     /// declares).
     pub fn builtin() -> Declared {
-        Declared::of::<absinthe_dsl_examples::dom::typing_env::TypingInts>("typing-env")
+        use absinthe::value::DeclaredAnalysis;
+        use absinthe_dsl_examples::dom::typing_env::{TypingEnvAnalysis, TypingInts};
+        Declared {
+            max_imms: <TypingEnvAnalysis as DeclaredAnalysis>::IMMEDIATES,
+            ..Declared::of::<TypingInts>("typing-env")
+        }
     }
 
     /// The environment every function starts from.
     fn start(&self) -> TypingEnv {
+        let env = TypingEnv::new().with_max_imms(self.max_imms);
         match &self.ints {
-            Some(top) => TypingEnv::new().with_ints(top.clone()),
-            None => TypingEnv::new(),
+            Some(top) => env.with_ints(top.clone()),
+            None => env,
         }
     }
 }

@@ -140,6 +140,7 @@ fn without_a_declared_domain_large_sets_are_top() {
     let declared = typing::Declared {
         name: "sets-only".into(),
         ints: None,
+        max_imms: absinthe::typing_env::TypingEnv::MAX_IMMS,
     };
     let output = typing::run(&sample(), Format::Text, &declared).output;
     assert!(output.starts_with("# analysis: sets-only "), "{output}");
@@ -182,6 +183,7 @@ fn random_modules_agree_with_their_runs() {
             _ => typing::Declared {
                 name: "sets".into(),
                 ints: None,
+                max_imms: absinthe::typing_env::TypingEnv::MAX_IMMS,
             },
         };
         if seed % 4 == 0
@@ -209,4 +211,49 @@ fn random_modules_agree_with_their_runs() {
         "{with_intervals} modules use the declared domain"
     );
     assert!(values > 100_000, "{values} values");
+}
+
+/// `immediates N;` bounds the sets of constants: past `N`, the declared domain.
+#[test]
+fn the_declared_bound_on_immediates_is_kept() {
+    const SOURCE: &str = "\
+fn small(c) {
+bb0:
+    br c, a, b
+a:
+    x = 1
+    goto j
+b:
+    x = 2
+    goto j
+j:
+    y = x + 10
+    z = y * x
+    ret z
+}
+";
+    let module = absinthe_ir::air::parse_module("small.air", SOURCE).expect("the module parses");
+    let input = Input::Air {
+        file: "small.air".into(),
+        module,
+    };
+    let run = |max_imms: usize| {
+        let declared = typing::Declared {
+            max_imms,
+            ..typing::Declared::builtin()
+        };
+        typing::run(&input, Format::Text, &declared).output
+    };
+    assert_eq!(typing::Declared::builtin().max_imms, 8);
+    let eight = run(8);
+    assert!(
+        env(line(&eight, "small", "ret z_1")).ends_with("z_1 : 11 | 12 | 22 | 24}"),
+        "{eight}"
+    );
+    let two = run(2);
+    assert!(
+        env(line(&two, "small", "ret z_1")).ends_with("z_1 : {interval: [11, 24], parity: ⊤}}"),
+        "{two}"
+    );
+    assert!(env(line(&two, "small", "z_1 = y_1 * x_3")).contains("y_1 : 11 | 12"));
 }

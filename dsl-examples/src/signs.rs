@@ -329,9 +329,9 @@ pub struct SignsSparse;
 pub struct SignsCallStrings;
 
 // ANCHOR: typing
-/// The Flambda 2 typing environment with these signals as its integers past small sets of
+/// The Flambda 2 typing environment with these signals as its integers past sets of four
 /// immediates (see `DeclaredAnalysis::solve_typing`).
-#[absinthe::analysis(domain = value::Signals, engine = "typing_env")]
+#[absinthe::analysis(domain = value::Signals, engine = "typing_env", immediates = 4)]
 #[derive(Debug)]
 pub struct SignsTyping;
 // ANCHOR_END: typing

@@ -74,15 +74,9 @@ live:
 }
 ";
     assert_eq!(SignsTyping::ENGINE, Engine::TypingEnv);
+    assert_eq!(SignsTyping::IMMEDIATES, 4);
     let module = absinthe_ir::air::parse_module("f.air", SOURCE).expect("the module parses");
-    let module = absinthe_ir::function::Module {
-        functions: module
-            .functions
-            .iter()
-            .map(absinthe_ir::ssa::to_ssa)
-            .collect(),
-        fields: module.fields,
-    };
+    let module = absinthe_ir::ssa::module_to_ssa(&module);
     let solved = SignsTyping::solve_typing(&module);
     let (solution, summary) = &solved[0];
     let function = &module.functions[0];

@@ -10,7 +10,15 @@ use std::collections::BTreeSet;
 use absinthe::cfg::{DominanceFrontiers, Dominators};
 use absinthe::program::{BlockId, Cfg, NameId, Operand, Phi, Stmt, Terminator};
 
-use crate::function::{Block, Function};
+use crate::function::{Block, Function, Module};
+
+/// `module` with every function in SSA form ([`to_ssa`]).
+pub fn module_to_ssa(module: &Module) -> Module {
+    Module {
+        functions: module.functions.iter().map(to_ssa).collect(),
+        fields: module.fields.clone(),
+    }
+}
 
 /// The SSA form of `function`: every name defined at most once, φs at block heads.
 ///

@@ -27,6 +27,8 @@ struct AnalysisArgs {
     widening_delay: Option<syn::Lit>,
     /// Descending passes after the ascending phase: a number.
     narrowing: Option<syn::Lit>,
+    /// For the engine `typing_env`: the most immediates a set of constants keeps (1 to 1024).
+    immediates: Option<syn::Lit>,
     /// The analysis's name (defaults to the struct's).
     name: Option<String>,
 }
@@ -41,6 +43,7 @@ impl args::Options for AnalysisArgs {
         "engine",
         "widening_delay",
         "narrowing",
+        "immediates",
         "name",
     ];
 }
@@ -76,6 +79,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         &mut errors,
     );
     let narrowing = count(options.narrowing.as_ref(), "narrowing", &mut errors);
+    let immediates = count(options.immediates.as_ref(), "immediates", &mut errors);
+    if let (Some(n @ (0 | 1025..)), Some(literal)) = (immediates, options.immediates.as_ref()) {
+        errors.at(
+            literal,
+            format!("`immediates` is from 1 to 1024, not {n}: `immediates = 16`"),
+        );
+    }
     if !matches!(item.fields, syn::Fields::Unit) {
         errors.at(
             &item.fields,
@@ -157,6 +167,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let name = options.name.unwrap_or_else(|| ident.to_string());
     let delay = delay.map(|d| quote!(widening_delay: #d,));
     let narrowing = narrowing.map(|n| quote!(narrowing_passes: #n,));
+    let immediates = immediates.map(|n| {
+        let n = n as usize;
+        quote!(const IMMEDIATES: usize = #n;)
+    });
     quote! {
         #item
 
@@ -167,6 +181,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             const STATE: #rt::StateRepr = #state;
             const CONTEXT: #rt::ContextPolicy = #context;
             const ENGINE: #rt::Engine = #engine;
+            #immediates
 
             fn limits() -> #rt::Limits {
                 #rt::Limits {

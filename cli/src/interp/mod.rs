@@ -536,6 +536,13 @@ impl Analysis for Interpreted {
         entry(self.0, |e| e.thresholds)
     }
 
+    fn immediates(self) -> usize {
+        decl(self.0, |a| {
+            a.immediates
+                .map_or(absinthe::typing_env::TypingEnv::MAX_IMMS, |n| n as usize)
+        })
+    }
+
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {
         let interp = Session::interp().expect("a `.dom` file is loaded");
         Session::install(interp, self.0);

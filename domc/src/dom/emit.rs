@@ -142,6 +142,10 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
     let narrowing = a.narrowing;
     let program = &a.program;
     let thresholds = &a.thresholds;
+    let immediates = a.immediates.map(|n| {
+        let n = n as usize;
+        quote!(const IMMEDIATES: usize = #n;)
+    });
     let with_thresholds =
         (!thresholds.is_empty()).then(|| quote!(.with_thresholds(Self::THRESHOLDS)));
     let doc = format!(" From {}.", a.describe);
@@ -189,6 +193,7 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
             const CONTEXT: ::absinthe::__private::ContextPolicy = #name::CONTEXT;
             const ENGINE: ::absinthe::__private::Engine = #name::ENGINE;
             const THRESHOLDS: &'static [i64] = #name::THRESHOLDS;
+            #immediates
             fn limits() -> ::absinthe::__private::Limits { #name::limits() }
         }
     }

@@ -57,6 +57,8 @@ pub struct TypingEnv {
     /// What the cases a meet in progress left alone know, added when it is done (always
     /// empty between meets).
     lifted: Vec<(Name, Approx)>,
+    /// The most immediates a set keeps (`None`: [`TypingEnv::MAX_IMMS`]).
+    max_imms: Option<usize>,
 }
 
 impl TypingEnv {
@@ -72,7 +74,7 @@ impl TypingEnv {
     }
 
     /// This environment, with integers falling back to the value domain `top` belongs to when
-    /// a set of immediates would grow past [`TypingEnv::MAX_IMMS`] (or an operand is not a
+    /// a set of immediates would grow past [`TypingEnv::max_imms`] (or an operand is not a
     /// known set).
     pub fn with_ints(mut self, top: Ints) -> TypingEnv {
         self.ints = Some(top.top());
@@ -84,9 +86,22 @@ impl TypingEnv {
         self.ints.as_ref()
     }
 
+    /// The most immediates a set keeps, unless the analysis declares otherwise
+    /// ([`TypingEnv::with_max_imms`]).
+    pub const MAX_IMMS: usize = 8;
+
+    /// This environment, keeping sets of up to `n` immediates (at least one) when arithmetic or
+    /// a join makes them: an analysis's `immediates N;`.
+    pub fn with_max_imms(mut self, n: usize) -> TypingEnv {
+        self.max_imms = Some(n.max(1));
+        self
+    }
+
     /// The most immediates a set keeps when arithmetic or a join makes it larger (past it, the
     /// set becomes a value of the declared domain, or `⊤`).
-    pub const MAX_IMMS: usize = 8;
+    pub fn max_imms(&self) -> usize {
+        self.max_imms.unwrap_or(Self::MAX_IMMS)
+    }
 
     /// The integers `approx` may be, as a value of the declared domain: `None` without one, or
     /// when `approx` (expanded) is not an integer of the domain or a set of integers.

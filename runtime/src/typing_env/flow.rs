@@ -300,7 +300,7 @@ fn ints(env: &TypingEnv, approx: &Approx) -> Option<BTreeSet<i64>> {
 /// come out and none traps; else the declared domain's `op` (`⊤` without one).
 fn arithmetic(env: &TypingEnv, op: Op, a: &Approx, b: &Approx) -> Approx {
     if let (Some(x), Some(y)) = (ints(env, a), ints(env, b)) {
-        if let Some(folded) = fold(op, &x, &y) {
+        if let Some(folded) = fold(op, &x, &y, env.max_imms()) {
             return folded;
         }
     }
@@ -310,13 +310,13 @@ fn arithmetic(env: &TypingEnv, op: Op, a: &Approx, b: &Approx) -> Approx {
     }
 }
 
-/// `op` over every pair of known integers, when there are few enough and none traps.
-fn fold(op: Op, a: &BTreeSet<i64>, b: &BTreeSet<i64>) -> Option<Approx> {
+/// `op` over every pair of known integers, when there are at most `max` and none traps.
+fn fold(op: Op, a: &BTreeSet<i64>, b: &BTreeSet<i64>, max: usize) -> Option<Approx> {
     let mut out = BTreeSet::new();
     for &x in a {
         for &y in b {
             out.insert(op.eval(x, y)?);
-            if out.len() > TypingEnv::MAX_IMMS {
+            if out.len() > max {
                 return None;
             }
         }

@@ -75,6 +75,7 @@ impl TypingEnv {
             ancestor: self.len(),
             params: &names,
             ints: self.ints(),
+            max_imms: self.max_imms(),
             two,
             first_existential: result.len(),
             seeded: BTreeMap::new(),
@@ -273,6 +274,8 @@ struct Joiner<'a> {
     params: &'a [Name],
     /// The declared domain integers fall back to, if any.
     ints: Option<&'a Ints>,
+    /// The most immediates a set keeps.
+    max_imms: usize,
     /// The two branches, when exactly two are joined: names they defined are kept (as
     /// `LOCAL`) and paired into existentials.
     two: Option<[&'a Branch<'a>; 2]>,
@@ -589,7 +592,7 @@ impl Joiner<'_> {
                     cases.insert(imm.clone(), ext);
                 }
                 // Too many immediates: the declared domain's join of them, when there is one.
-                if cases.len() > TypingEnv::MAX_IMMS {
+                if cases.len() > self.max_imms {
                     if let Some(ints) = self.ints.and_then(|t| abstract_imms(t, cases.keys())) {
                         return Approx::ints(ints);
                     }

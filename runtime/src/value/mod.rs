@@ -204,6 +204,9 @@ pub trait DeclaredAnalysis {
     /// Constants every widening may stop at, besides those the engine harvests from each loop's
     /// guards (`thresholds 0, 255;` in a `.dom` analysis).
     const THRESHOLDS: &'static [i64] = &[];
+    /// For the engine `typing_env`: the most immediates a set of constants keeps before it
+    /// becomes a value of the domain (`immediates 16;` in a `.dom` analysis).
+    const IMMEDIATES: usize = crate::typing_env::TypingEnv::MAX_IMMS;
     /// The engine limits the declaration asks for.
     fn limits() -> crate::engine::Limits;
 
@@ -238,7 +241,8 @@ pub trait DeclaredAnalysis {
         M::Function: crate::program::Cfg,
     {
         let start = crate::typing_env::TypingEnv::new()
-            .with_ints(crate::typing_env::Ints::top_of::<Self::Domain>());
+            .with_ints(crate::typing_env::Ints::top_of::<Self::Domain>())
+            .with_max_imms(Self::IMMEDIATES);
         crate::typing_env::solve_module(module, &start)
     }
 

@@ -452,18 +452,7 @@ fn law2b_counterexamples() {
         Val::from([(b, CV::Int(0)), (d, CV::Int(5)), (c, CV::Int(5))]),
     );
     // 3. Merging two "immediate or block" classes.
-    let mut env = TypingEnv::new();
-    let x = env.define(
-        "x",
-        Approx::either(cases_of(vec![(1, plain())]), Approx::block(0, [int(3)])),
-    );
-    let y = env.define(
-        "y",
-        Approx::either(
-            cases_of(vec![(1, plain()), (2, plain())]),
-            Approx::block(0, [int(4)]),
-        ),
-    );
+    let (env, x, y) = either_classes();
     let block = CV::Block(0, vec![CV::Int(4)]);
     check(
         &env,
@@ -716,18 +705,7 @@ fn law6b_counterexamples() {
         }
     }
     // Merging two classes meets their descriptions in the order of the sides.
-    let mut env = TypingEnv::new();
-    let x = env.define(
-        "x",
-        Approx::either(cases_of(vec![(1, plain())]), Approx::block(0, [int(3)])),
-    );
-    let y = env.define(
-        "y",
-        Approx::either(
-            cases_of(vec![(1, plain()), (2, plain())]),
-            Approx::block(0, [int(4)]),
-        ),
-    );
+    let (env, x, y) = either_classes();
     let w = Val::from([
         (x, CV::Block(0, vec![CV::Int(3)])),
         (y, CV::Block(0, vec![CV::Int(3)])),
@@ -748,4 +726,27 @@ fn law6b_counterexamples() {
         ));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `{x : (1 | #0(3)); y : (1 | 2 | #0(4))}`: two "immediate or block" classes whose blocks
+/// cannot meet (exactly, `x ⊓ y` is `1`).
+fn either_classes() -> (TypingEnv, Name, Name) {
+    let int = |x: i64| Approx::imm(Imm::Int(x));
+    let plain = Extension::default;
+    let mut env = TypingEnv::new();
+    let x = env.define(
+        "x",
+        Approx::either(
+            BTreeMap::from([(Imm::Int(1), plain())]),
+            Approx::block(0, [int(3)]),
+        ),
+    );
+    let y = env.define(
+        "y",
+        Approx::either(
+            BTreeMap::from([(Imm::Int(1), plain()), (Imm::Int(2), plain())]),
+            Approx::block(0, [int(4)]),
+        ),
+    );
+    (env, x, y)
 }

@@ -31,6 +31,9 @@ pub struct AnalysisDecl {
     pub program: String,
     /// Constants every widening may stop at, besides those of the loop's own guards.
     pub thresholds: Vec<i64>,
+    /// For the engine `typing_env`: the most immediates a set of constants keeps (`None`: the
+    /// engine's default).
+    pub immediates: Option<u32>,
     /// Where it was declared.
     pub describe: String,
 }
@@ -55,7 +58,7 @@ impl AnalysisDecl {
 }
 
 /// The analysis settings, for suggestions.
-const SETTINGS: [&str; 10] = [
+const SETTINGS: [&str; 11] = [
     "domain",
     "direction",
     "conditions",
@@ -66,6 +69,7 @@ const SETTINGS: [&str; 10] = [
     "narrowing",
     "program",
     "thresholds",
+    "immediates",
 ];
 
 impl Sema {
@@ -82,6 +86,7 @@ impl Sema {
             narrowing: 2,
             program: "any".into(),
             thresholds: Vec::new(),
+            immediates: None,
             describe: format!(
                 "`analysis {}` at {}",
                 a.name.text,
@@ -198,6 +203,16 @@ impl Sema {
                     decl.thresholds.sort_unstable();
                     decl.thresholds.dedup();
                 }
+                "immediates" => match int(values) {
+                    Some(k @ 1..=1024) => decl.immediates = Some(k),
+                    _ => self.error_help(
+                        file,
+                        span,
+                        "expected a number of immediates from 1 to 1024".into(),
+                        "not a set size",
+                        "`immediates 16;` keeps sets of up to 16 constants before the engine `typing_env` turns them into a value of the domain".into(),
+                    ),
+                },
                 "program" => match word(values).as_deref() {
                     Some(p @ ("toy" | "air" | "any")) => decl.program = p.to_string(),
                     _ => self.error(file, span, "expected `toy`, `air` or `any`".into(), "unknown program kind"),
@@ -209,7 +224,7 @@ impl Sema {
                     key.span.clone(),
                     format!("`{other}` is not an analysis setting"),
                     "unknown setting",
-                    crate::diagnostic::did_you_mean(other, SETTINGS).unwrap_or_else(|| "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing`, `program` and `thresholds`".into()),
+                    crate::diagnostic::did_you_mean(other, SETTINGS).unwrap_or_else(|| "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing`, `program`, `thresholds` and `immediates`".into()),
                     );
                 }
             }
