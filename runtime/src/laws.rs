@@ -637,6 +637,24 @@ pub mod strategies {
         vec(0u8..8, 0..6).prop_map(|xs| xs.into_iter().collect())
     }
 
+    /// An alias heap: bottom, or up to four objects of two sites over three variables with
+    /// generations from [`generation`].
+    pub fn alias_heap() -> impl Strategy<Value = crate::heap::AliasHeap> + Clone {
+        use crate::heap::{AliasHeap, Site};
+        use crate::program::{BlockId, NameId};
+        let object = (0u32..2, vec(0u32..3, 1..3), generation()).prop_map(|(site, vars, g)| {
+            let site = Site {
+                block: BlockId(site),
+                index: 0,
+            };
+            ((site, vars.into_iter().map(NameId).collect()), g)
+        });
+        prop_oneof![
+            1 => Just(<AliasHeap as Lattice>::bottom()),
+            6 => vec(object, 0..5).prop_map(AliasHeap::of),
+        ]
+    }
+
     /// A key from a small set, including the extreme `u32`s (so branches on the top bit occur).
     pub fn key() -> impl Strategy<Value = u32> + Clone {
         prop_oneof![

@@ -27,6 +27,7 @@ pub mod behavior;
 pub mod cfg;
 pub mod engine;
 pub mod graph_free;
+pub mod heap;
 pub mod interproc;
 pub mod lattice;
 #[cfg(feature = "laws")]

@@ -48,6 +48,11 @@ fn generation() {
 }
 
 #[test]
+fn alias_heap() {
+    check_lattice(strategies::alias_heap(), CASES);
+}
+
+#[test]
 fn congruence() {
     check_lattice(strategies::congruence(), CASES);
     check_top(strategies::congruence(), CASES);
