@@ -289,6 +289,20 @@ pub struct Run {
     pub heap: Vec<Vec<Option<Value>>>,
     /// What each heap object is, in the order of `heap`.
     pub kinds: Vec<ObjectKind>,
+    /// Where each heap object was allocated, in the order of `heap` (object numbers grow with
+    /// time, so a larger number is a younger object).
+    pub sites: Vec<AllocSite>,
+}
+
+/// The statement that allocated a heap object: `new`, `block`, `closure`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AllocSite {
+    /// The function.
+    pub func: FuncId,
+    /// The block.
+    pub block: BlockId,
+    /// The statement's position in the block.
+    pub index: u32,
 }
 
 /// The heap of a run: field vectors and what each object is.
@@ -296,6 +310,9 @@ pub struct Run {
 struct Heap {
     fields: Vec<Vec<Option<Value>>>,
     kinds: Vec<ObjectKind>,
+    sites: Vec<AllocSite>,
+    /// Where the statement being executed is, for the objects it allocates.
+    at: Option<AllocSite>,
 }
 
 impl Heap {
@@ -303,6 +320,11 @@ impl Heap {
         let r = u32::try_from(self.fields.len()).map_err(|_| Stop::Outcome(Outcome::OutOfSteps))?;
         self.fields.push(fields);
         self.kinds.push(kind);
+        self.sites.push(self.at.unwrap_or(AllocSite {
+            func: FuncId(0),
+            block: BlockId(0),
+            index: 0,
+        }));
         Ok(Value::Ref(r))
     }
 
@@ -374,6 +396,7 @@ pub fn run_all_frames(
         steps,
         heap: heap.fields,
         kinds: heap.kinds,
+        sites: heap.sites,
     }
 }
 
@@ -540,6 +563,11 @@ fn statement<'m>(
     limits: &Limits,
 ) -> Result<Effect<'m>, Stop> {
     let env = &frame.env;
+    heap.at = Some(AllocSite {
+        func: frame.id,
+        block: frame.block,
+        index: frame.index as u32,
+    });
     let assign = |dest: NameId, v: Value| Ok(Effect::Next(Some((dest, v))));
     match stmt {
         Stmt::Assign { dest, rhs } => match rhs {

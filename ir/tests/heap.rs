@@ -92,16 +92,24 @@ fn the_seed_loop_counts_three_generations_and_keeps_four_heaps() {
     assert_eq!(generation, Generation::AtMost(2));
 }
 
-/// Whether the concrete variables `env` may be described by `heap`: every variable holding a
-/// reference is in an object; two holding the same reference are in one object unless one of
-/// them is in an object of the unknown site (which may alias anything); two holding different
-/// references are never in one object.
-fn describes(heap: &AliasHeap, env: &[Option<absinthe_ir::interp::Value>]) -> bool {
+/// Whether the concrete variables `env` may be described by `heap`, the run's objects allocated
+/// at `sites`. A heap joined from several (past the disjunction's size) may put a variable in
+/// more than one object, read as "one of them". So: every variable holding a reference is in an
+/// object that may be its own (of the unknown site, which may alias anything, or of the site
+/// that allocated it with a generation allowing its younger live siblings held by variables);
+/// two variables holding the same reference share an object (or one may be unknown); two
+/// holding different references are not both only in one same object.
+fn describes(
+    heap: &AliasHeap,
+    env: &[Option<absinthe_ir::interp::Value>],
+    sites: &[absinthe_ir::interp::AllocSite],
+) -> bool {
     use absinthe_ir::interp::Value;
-    let object_of = |x: usize| -> Option<&absinthe::heap::Object> {
-        heap.points_to(absinthe::program::NameId(x as u32))
-            .into_iter()
-            .next()
+    let candidates = |x: usize| -> Vec<(&absinthe::heap::Object, Generation)> {
+        heap.objects()
+            .filter(|((_, vars), _)| vars.contains(&absinthe::program::NameId(x as u32)))
+            .map(|(o, g)| (o, *g))
+            .collect()
     };
     let refs: Vec<(usize, u32)> = env
         .iter()
@@ -112,18 +120,34 @@ fn describes(heap: &AliasHeap, env: &[Option<absinthe_ir::interp::Value>]) -> bo
         })
         .collect();
     for &(x, r) in &refs {
-        let Some(ox) = object_of(x) else {
+        let site = sites[r as usize];
+        let younger: BTreeSet<u32> = refs
+            .iter()
+            .map(|&(_, s)| s)
+            .filter(|&s| s > r && sites[s as usize] == site)
+            .collect();
+        let own = |(o, g): &(&absinthe::heap::Object, Generation)| {
+            o.0 == Site::UNKNOWN
+                || ((o.0.block, o.0.index) == (site.block, site.index)
+                    && Generation::AtMost(younger.len() as u32).leq(g))
+        };
+        let cx = candidates(x);
+        if !cx.iter().any(own) {
             return false;
+        }
+        let unknown = |c: &[(&absinthe::heap::Object, Generation)]| {
+            c.iter().any(|(o, _)| o.0 == Site::UNKNOWN)
         };
         for &(y, s) in &refs {
-            let Some(oy) = object_of(y) else {
-                return false;
-            };
-            let unknown = ox.0 == Site::UNKNOWN || oy.0 == Site::UNKNOWN;
-            if r == s && ox != oy && !unknown {
+            let cy = candidates(y);
+            if unknown(&cx) || unknown(&cy) {
+                continue;
+            }
+            let shared = cx.iter().any(|(o, _)| cy.iter().any(|(p, _)| o == p));
+            if r == s && !shared {
                 return false;
             }
-            if r != s && ox == oy {
+            if r != s && cx.len() == 1 && cy.len() == 1 && cx[0].0 == cy[0].0 {
                 return false;
             }
         }
@@ -131,17 +155,70 @@ fn describes(heap: &AliasHeap, env: &[Option<absinthe_ir::interp::Value>]) -> bo
     true
 }
 
+/// A loop of `n` iterations whose body allocates into and copies between four variables, in an
+/// order drawn from `seed`, with a branch inside.
+fn allocating_loop(seed: u64) -> String {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let mut body = |lines: &mut Vec<String>, at_least: u64, more: u64| {
+        let count = at_least + next(more);
+        for _ in 0..count {
+            let x = next(4);
+            let line = match next(5) {
+                0 | 1 => format!("    v{x} = new"),
+                2 | 3 => format!("    v{x} = v{}", next(4)),
+                _ => format!("    v{x} = select n, v{}, v{}", next(4), next(4)),
+            };
+            lines.push(line);
+        }
+    };
+    let mut lines = vec!["fn main(n) {".to_owned(), "bb0:".to_owned()];
+    for v in 0..4 {
+        lines.push(format!("    v{v} = new"));
+    }
+    lines.push("    i = 0".to_owned());
+    lines.push("    goto head".to_owned());
+    lines.push("head:".to_owned());
+    lines.push("    br i < n, body, exit".to_owned());
+    lines.push("body:".to_owned());
+    body(&mut lines, 2, 4);
+    lines.push("    br i == 2, side, step".to_owned());
+    lines.push("side:".to_owned());
+    body(&mut lines, 1, 3);
+    lines.push("    goto step".to_owned());
+    lines.push("step:".to_owned());
+    lines.push("    i = i + 1".to_owned());
+    lines.push("    goto head".to_owned());
+    lines.push("exit:".to_owned());
+    lines.push("    ret".to_owned());
+    lines.push("}".to_owned());
+    lines.join("\n") + "\n"
+}
+
 /// On 1,000 random functions with allocations, copies, loads and stores, loops and branches,
-/// every state a run reaches is described by some heap of the disjunction at its point.
+/// every state a run reaches is described by some heap of the disjunction at its point: the
+/// aliasing, the allocation sites and the generations.
 #[test]
 fn random_functions_agree_with_their_runs() {
     use absinthe::heap::Heaps;
     use absinthe::program::{FuncId, Program};
     use absinthe_ir::generate::{GenConfig, random_function};
-    use absinthe_ir::interp::{Limits, run};
-    let (mut points, mut refs) = (0u64, 0u64);
+    use absinthe_ir::interp::{Limits, Value, run};
+    let (mut points, mut refs, mut counted) = (0u64, 0u64, 0u64);
     for seed in 0..1000u64 {
-        let module = random_function(seed, &GenConfig::default());
+        // Half the seeds: the general generator (allocations are rare there); half: loops that
+        // allocate and shuffle references, so that objects outlive younger ones of their site.
+        let module = if seed % 2 == 0 {
+            random_function(seed, &GenConfig::default())
+        } else {
+            let text = allocating_loop(seed);
+            parse_module("loop.air", &text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"))
+        };
         let function = &module.functions[0];
         let solution = solve(function, &AliasAnalysis::<8>, &AliasAnalysis::<8>::limits());
         let before = |b: BlockId, i: usize| -> Heaps<8> {
@@ -154,40 +231,57 @@ fn random_functions_agree_with_their_runs() {
             }
             Heaps::from_values(heaps)
         };
-        let args: Vec<i64> = (0..function.params.len() as i64).map(|i| i - 1).collect();
-        let mut failure = None;
-        let mut observe = |b: BlockId, i: usize, env: &[Option<absinthe_ir::interp::Value>]| {
-            if failure.is_some() {
-                return;
-            }
-            let heaps = before(b, i);
-            points += 1;
-            refs += env
-                .iter()
-                .filter(|v| matches!(v, Some(absinthe_ir::interp::Value::Ref(_))))
-                .count() as u64;
-            if !heaps.values().iter().any(|h| describes(h, env)) {
-                failure = Some(format!(
-                    "seed {seed}: before statement {i} of bb{}: {env:?} is in none of {}",
-                    b.0,
-                    heaps
-                        .values()
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join(" ⊔ ")
-                ));
-            }
+        let args: Vec<i64> = (0..function.params.len() as i64)
+            .map(|i| i - 1 + (seed % 10) as i64)
+            .collect();
+        let mut seen: Vec<(BlockId, usize, Vec<Option<Value>>)> = Vec::new();
+        let mut observe = |b: BlockId, i: usize, env: &[Option<Value>]| {
+            seen.push((b, i, env.to_vec()));
         };
         let limits = Limits {
             max_steps: 2_000,
             ..Limits::default()
         };
-        run(&module, FuncId(0), &args, &limits, &mut observe);
-        if let Some(failure) = failure {
-            panic!("{failure}\n{}", absinthe_ir::print_module(&module));
+        let run = run(&module, FuncId(0), &args, &limits, &mut observe);
+        for (b, i, env) in &seen {
+            let heaps = before(*b, *i);
+            points += 1;
+            let held: Vec<u32> = env
+                .iter()
+                .filter_map(|v| match v {
+                    Some(Value::Ref(r)) => Some(*r),
+                    _ => None,
+                })
+                .collect();
+            refs += held.len() as u64;
+            counted += held
+                .iter()
+                .filter(|&&r| {
+                    held.iter()
+                        .any(|&s| s > r && run.sites[s as usize] == run.sites[r as usize])
+                })
+                .count() as u64;
+            assert!(
+                heaps.values().iter().any(|h| describes(h, env, &run.sites)),
+                "seed {seed}: before statement {i} of bb{}: {env:?} is in none of {}\n{}",
+                b.0,
+                heaps
+                    .values()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ⊔ "),
+                absinthe_ir::print_module(&module)
+            );
         }
     }
-    eprintln!("1000 random functions: {points} points, {refs} references checked");
+    eprintln!(
+        "1000 random functions: {points} points, {refs} references checked, \
+         {counted} of them with a younger live object of their site"
+    );
     assert!(refs > 10_000, "{refs} references");
+    assert!(
+        counted > 1_000,
+        "{counted} references with younger siblings"
+    );
 }
