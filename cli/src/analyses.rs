@@ -57,11 +57,13 @@ pub enum AnalysisName {
     /// The Flambda 2 typing environment (`absinthe::typing_env`): approximations, must-alias
     /// classes and the meets branches add, over each function in SSA form.
     TypingEnv,
+    /// The Green Fairy's alias heap with generation counting (`absinthe::heap`).
+    AliasHeap,
 }
 
 impl AnalysisName {
     /// Every analysis, in the order `--help` lists them.
-    pub const ALL: [AnalysisName; 20] = [
+    pub const ALL: [AnalysisName; 21] = [
         AnalysisName::Const,
         AnalysisName::Sccp,
         AnalysisName::Interval,
@@ -82,6 +84,7 @@ impl AnalysisName {
         AnalysisName::Useless,
         AnalysisName::Strict,
         AnalysisName::TypingEnv,
+        AnalysisName::AliasHeap,
     ];
 
     /// The name used on the command line and in JSON output.
@@ -107,6 +110,7 @@ impl AnalysisName {
             AnalysisName::Useless => "useless",
             AnalysisName::Strict => "strict",
             AnalysisName::TypingEnv => "typing-env",
+            AnalysisName::AliasHeap => "alias-heap",
         }
     }
 
@@ -206,6 +210,9 @@ impl AnalysisName {
             AnalysisName::TypingEnv => {
                 "the Flambda 2 typing environment (shapes, aliases, refinement), typing_env.dom"
             }
+            AnalysisName::AliasHeap => {
+                "which variables share an object, by allocation site, with generation counts"
+            }
         }
     }
 }
@@ -256,6 +263,11 @@ pub trait Analysis: Copy + fmt::Display + 'static {
     /// For the engine `typing_env`: the most immediates a set of constants keeps.
     fn immediates(self) -> usize {
         absinthe::typing_env::TypingEnv::MAX_IMMS
+    }
+    /// Whether this is the alias heap (`absinthe::heap`), a heap analysis with a driver of its
+    /// own.
+    fn alias_heap(self) -> bool {
+        false
     }
     /// Whether the declaration names the typing environment as its engine (a relational domain
     /// with a driver of its own; the value domain is its integers).
@@ -329,6 +341,9 @@ impl Analysis for AnalysisName {
     fn thresholds(self) -> &'static [i64] {
         AnalysisName::declared_thresholds(self)
     }
+    fn alias_heap(self) -> bool {
+        self == AnalysisName::AliasHeap
+    }
     fn immediates(self) -> usize {
         use absinthe::value::DeclaredAnalysis;
         use absinthe_dsl_examples::dom::typing_env::TypingEnvAnalysis;
@@ -373,8 +388,9 @@ impl AnalysisName {
             AnalysisName::Useless => f.run::<dom::dependence::Dependence>(),
             AnalysisName::Strict => f.run::<dom::strictness::Strictness>(),
             AnalysisName::TypingEnv => f.run::<dom::typing_env::TypingInts>(),
-            // The control-flow facts need no task: callers check for `cfa` first.
-            AnalysisName::Cfa => f.run::<Flat<i64>>(),
+            // The control-flow facts and the alias heap need no value domain: callers check for
+            // `cfa` and `alias-heap` first.
+            AnalysisName::Cfa | AnalysisName::AliasHeap => f.run::<Flat<i64>>(),
         }
     }
 }

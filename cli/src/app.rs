@@ -181,6 +181,9 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
     if analysis.typing_env() {
         return verify_typing(args, analysis);
     }
+    if analysis.alias_heap() {
+        return verify_heap(args);
+    }
     if let Some(path) = args.file.as_ref().filter(|p| kernel::is_kernel_file(p)) {
         return verify_kernel(path, args, analysis);
     }
@@ -246,6 +249,9 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
     };
     if analysis.typing_env() {
         return analyze_typing(args, analysis);
+    }
+    if analysis.alias_heap() {
+        return analyze_heap(args);
     }
     if let Some(path) = args.file.as_ref().filter(|p| crate::is_llvm_file(p)) {
         return analyze_llvm(path, args, analysis);
@@ -583,7 +589,7 @@ pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
         Ok(analysis) => analysis,
         Err(code) => return code,
     };
-    if analysis.typing_env() || analysis.kernel_only() {
+    if analysis.typing_env() || analysis.alias_heap() || analysis.kernel_only() {
         eprintln!("error: `trace` runs value analyses; `{analysis}` is not one");
         return ExitCode::from(2);
     }
@@ -670,6 +676,52 @@ pub fn interpret(file: &Path, command: DomCommand<'_>) -> ExitCode {
         DomCommand::Analyze(args) => analyze(args, Interpreted(0)),
         DomCommand::Verify(args) => verify(args, Interpreted(0)),
         DomCommand::Trace(args) => trace(args, Interpreted(0)),
+    }
+}
+
+/// `analyze --analysis alias-heap`: toy programs and core-IR modules only.
+fn analyze_heap(args: &AnalyzeArgs) -> ExitCode {
+    if let Some(path) = args
+        .file
+        .as_ref()
+        .filter(|p| crate::is_llvm_file(p) || kernel::is_kernel_file(p))
+    {
+        eprintln!(
+            "{}: error: `alias-heap` runs on toy programs and core-IR modules",
+            path.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let input = match load(args.file.as_ref()) {
+        Ok(input) => input,
+        Err(code) => return code,
+    };
+    print!("{}", crate::heap::run(&input, format_of(args)).output);
+    ExitCode::SUCCESS
+}
+
+/// `verify --analysis alias-heap`: every function run on random arguments, every point's
+/// variables checked against the heaps there.
+fn verify_heap(args: &VerifyArgs) -> ExitCode {
+    let input = match load(args.file.as_ref()) {
+        Ok(input) => input,
+        Err(code) => return code,
+    };
+    let check = crate::heap::verify(&input, args.runs, args.seed, args.max_steps);
+    for violation in &check.violations {
+        println!("violation: {violation}");
+    }
+    println!(
+        "{} runs and {} points checked: {} violation{}",
+        check.runs,
+        check.points,
+        check.violations.len(),
+        if check.violations.len() == 1 { "" } else { "s" }
+    );
+    if check.violations.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 

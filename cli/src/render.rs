@@ -67,3 +67,36 @@ pub fn env_text_with<D: Lattice>(
 pub fn annotated(code: &str, state: &str, width: usize) -> String {
     format!("{code:<width$}  │ {state}")
 }
+
+/// `function` printed as core IR with `state(block, index)` after each statement and terminator
+/// (asked in the printed order: per block, its statements then its terminator), one line each.
+pub fn annotated_function(
+    module: &absinthe_ir::function::Module,
+    function: &absinthe_ir::function::Function,
+    state: &mut dyn FnMut(absinthe::program::BlockId, usize) -> String,
+) -> String {
+    let mut printed = String::new();
+    // Writing to a String cannot fail.
+    let _ = absinthe_ir::air::print::write_function(&mut printed, module, function);
+    // One line per item: the signature, per block its label, φs, statements and terminator,
+    // then the closing brace.
+    let mut states: Vec<Option<String>> = vec![None];
+    for (b, block) in function.blocks().iter().enumerate() {
+        states.push(None);
+        states.extend(block.phis.iter().map(|_| None));
+        for i in 0..=block.stmts.len() {
+            states.push(Some(state(absinthe::program::BlockId(b as u32), i)));
+        }
+    }
+    let lines: Vec<&str> = printed.lines().collect();
+    let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        match states.get(i).cloned().flatten() {
+            Some(state) => out.push_str(&annotated(line, &state, width)),
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}

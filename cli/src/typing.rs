@@ -3,7 +3,6 @@
 //! statement and terminator; and its check against concrete runs.
 
 use crate::driver::{Format, Input, Report};
-use crate::render::annotated;
 use absinthe::program::{BlockId, FuncId, NameId};
 use absinthe::typing_env::{self, Approx, ConcreteValue, EnvSolution, Ints, Summary, TypingEnv};
 use absinthe::value::ValueDomain;
@@ -174,35 +173,14 @@ fn text(
             )),
             None => out.push_str(&format!("# {}: returns no value\n", function.name)),
         }
-        let mut printed = String::new();
-        // Writing to a String cannot fail.
-        let _ = absinthe_ir::air::print::write_function(&mut printed, module, function);
-        // One line per item: the signature, per block its label, φs, statements and terminator,
-        // then the closing brace.
-        let mut states: Vec<Option<String>> = vec![None];
-        let envs = points(function, solution);
-        let mut at = 0;
-        for block in function.blocks() {
-            states.push(None);
-            states.extend(block.phis.iter().map(|_| None));
-            for _ in 0..=block.stmts.len() {
-                let shown = match envs[at].2 {
-                    Some(env) => env.to_string(),
-                    None => "unreachable".to_owned(),
-                };
-                states.push(Some(shown));
-                at += 1;
-            }
-        }
-        let lines: Vec<&str> = printed.lines().collect();
-        let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-        for (i, line) in lines.iter().enumerate() {
-            match states.get(i).cloned().flatten() {
-                Some(state) => out.push_str(&annotated(line, &state, width)),
-                None => out.push_str(line),
-            }
-            out.push('\n');
-        }
+        out.push_str(&crate::render::annotated_function(
+            module,
+            function,
+            &mut |b, i| match &solution.blocks[b.index()] {
+                Some(envs) => envs.before(i).to_string(),
+                None => "unreachable".to_owned(),
+            },
+        ));
     }
     out
 }

@@ -21,6 +21,7 @@ pub mod air;
 pub mod error;
 pub mod function;
 pub mod generate;
+pub mod heap_check;
 pub mod interp;
 mod interproc;
 pub mod kernel;

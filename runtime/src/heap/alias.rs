@@ -105,6 +105,15 @@ impl AliasHeap {
         }
     }
 
+    /// `x` points to an object of `site` that no other variable points to, without aging the
+    /// site's other objects (a reference from where the model does not look, such as a load).
+    pub fn point_to_other(&mut self, x: NameId, site: Site) {
+        self.kill(x);
+        if let Some(map) = &mut self.objects {
+            map.insert((site, BTreeSet::from([x])), Generation::AtMost(0));
+        }
+    }
+
     /// `x = y`: `x` points to what `y` points to.
     pub fn copy(&mut self, x: NameId, y: NameId) {
         if x == y {

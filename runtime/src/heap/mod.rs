@@ -72,8 +72,7 @@ impl<const N: usize> AliasAnalysis<N> {
                 return vec![out, other];
             }
             Rhs::Load(..) | Rhs::Call(..) | Rhs::Apply(..) | Rhs::Field(..) => {
-                out.kill(*dest);
-                out.allocate(*dest, Site::UNKNOWN);
+                out.point_to_other(*dest, Site::UNKNOWN);
             }
             _ => out.kill(*dest),
         }
@@ -96,7 +95,7 @@ impl<P: Program + Cfg + ?Sized, const N: usize> Analysis<P> for AliasAnalysis<N>
     fn boundary_state(&self, program: &P) -> Heaps<N> {
         let mut heap = AliasHeap::empty();
         for &p in program.params().iter().chain(program.captures()) {
-            heap.allocate(p, Site::UNKNOWN);
+            heap.point_to_other(p, Site::UNKNOWN);
         }
         Heaps::single(heap)
     }
