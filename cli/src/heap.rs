@@ -7,9 +7,8 @@ use crate::driver::{Format, Input, Report};
 use absinthe::engine::{Solution, solve};
 use absinthe::heap::{AliasAnalysis, AliasHeap, Heaps, Site};
 use absinthe::lattice::Lattice;
-use absinthe::program::{BlockId, FuncId, Program};
+use absinthe::program::{BlockId, Program};
 use absinthe_ir::function::{Function, Module};
-use absinthe_ir::interp::{self, Outcome, Value};
 use serde_json::json;
 
 /// How many heaps the disjunction keeps apart.
@@ -173,56 +172,41 @@ pub struct HeapCheck {
 pub fn verify(input: &Input, runs: usize, seed: u64, max_steps: u64) -> HeapCheck {
     let module = module_of(input);
     let mut check = HeapCheck::default();
-    let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
-    for (f, function) in module.functions.iter().enumerate() {
-        let solution = solve(
-            function,
-            &AliasAnalysis::<HEAPS>,
-            &AliasAnalysis::<HEAPS>::limits(),
-        );
-        for _ in 0..runs {
-            let args: Vec<i64> = function
-                .params
+    let solutions: Vec<Solution<Heaps<HEAPS>>> = module
+        .functions
+        .iter()
+        .map(|f| {
+            solve(
+                f,
+                &AliasAnalysis::<HEAPS>,
+                &AliasAnalysis::<HEAPS>::limits(),
+            )
+        })
+        .collect();
+    let (mut points, mut violations) = (0, Vec::new());
+    check.runs = crate::runs::each_run(&module, runs, seed, max_steps, &mut |seen| {
+        let function = &module.functions[seen.function.index()];
+        let solution = &solutions[seen.function.index()];
+        for (b, i, env) in seen.points {
+            points += 1;
+            let heaps = before(function, solution, *b, *i);
+            let described = heaps
+                .values()
                 .iter()
-                .map(|_| (next() % 21) as i64 - 10)
-                .collect();
-            let mut seen: Vec<(BlockId, usize, Vec<Option<Value>>)> = Vec::new();
-            let mut observe = |b: BlockId, i: usize, env: &[Option<Value>]| {
-                seen.push((b, i, env.to_vec()));
-            };
-            let limits = interp::Limits {
-                max_steps,
-                ..interp::Limits::default()
-            };
-            let run = interp::run(&module, FuncId(f as u32), &args, &limits, &mut observe);
-            if matches!(run.outcome, Outcome::OutOfSteps | Outcome::TooDeep) {
-                continue;
-            }
-            check.runs += 1;
-            for (b, i, env) in &seen {
-                check.points += 1;
-                let heaps = before(function, &solution, *b, *i);
-                let described = heaps
-                    .values()
-                    .iter()
-                    .any(|h| absinthe_ir::heap_check::describes(h, env, &run.sites));
-                if !described {
-                    check.violations.push(format!(
-                        "`{}` with arguments {args:?}, before statement {i} of {}: no heap of {} \
-                         describes the run",
-                        function.name,
-                        function.blocks()[b.index()].label,
-                        heaps_text(function, &heaps)
-                    ));
-                }
+                .any(|h| absinthe_ir::heap_check::describes(h, env, &seen.run.sites));
+            if !described {
+                violations.push(format!(
+                    "`{}` with arguments {:?}, before statement {i} of {}: no heap of {} \
+                     describes the run",
+                    function.name,
+                    seen.args,
+                    function.blocks()[b.index()].label,
+                    heaps_text(function, &heaps)
+                ));
             }
         }
-    }
+    });
+    check.points = points;
+    check.violations = violations;
     check
 }

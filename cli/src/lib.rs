@@ -17,6 +17,7 @@ pub mod kernel;
 pub mod llvm;
 pub mod progress;
 pub mod render;
+pub mod runs;
 pub mod trace;
 pub mod typing;
 pub mod verify;

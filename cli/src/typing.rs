@@ -3,11 +3,11 @@
 //! statement and terminator; and its check against concrete runs.
 
 use crate::driver::{Format, Input, Report};
-use absinthe::program::{BlockId, FuncId, NameId};
+use absinthe::program::{BlockId, NameId};
 use absinthe::typing_env::{self, Approx, ConcreteValue, EnvSolution, Ints, Summary, TypingEnv};
 use absinthe::value::ValueDomain;
 use absinthe_ir::function::{Function, Module};
-use absinthe_ir::interp::{self, ObjectKind, Outcome, Value};
+use absinthe_ir::interp::{ObjectKind, Value};
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -236,69 +236,49 @@ pub fn verify(
 ) -> TypingCheck {
     let module = ssa_module(input);
     let mut check = TypingCheck::default();
-    let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
     let solved = solve_module(&module, declared);
-    for (f, function) in module.functions.iter().enumerate() {
-        let solution = &solved[f].0;
-        for _ in 0..runs {
-            let args: Vec<i64> = function
-                .params
-                .iter()
-                .map(|_| (next() % 21) as i64 - 10)
-                .collect();
-            let mut seen: Vec<(BlockId, usize, Vec<Option<Value>>)> = Vec::new();
-            let mut observe = |b: BlockId, i: usize, env: &[Option<Value>]| {
-                seen.push((b, i, env.to_vec()));
-            };
-            let limits = interp::Limits {
-                max_steps,
-                ..interp::Limits::default()
-            };
-            let run = interp::run(&module, FuncId(f as u32), &args, &limits, &mut observe);
-            if matches!(run.outcome, Outcome::OutOfSteps | Outcome::TooDeep) {
+    let mut violations = Vec::new();
+    let mut values = 0;
+    let runs = crate::runs::each_run(&module, runs, seed, max_steps, &mut |seen| {
+        let function = &module.functions[seen.function.index()];
+        let solution = &solved[seen.function.index()].0;
+        let (args, run) = (seen.args, seen.run);
+        for (b, i, vars) in seen.points {
+            let Some(envs) = &solution.blocks[b.index()] else {
+                violations.push(format!(
+                    "`{}` with arguments {args:?}: block {} ran but the environment says it is unreachable",
+                    function.name,
+                    function.blocks()[b.index()].label
+                ));
                 continue;
-            }
-            check.runs += 1;
-            for (b, i, values) in &seen {
-                let Some(envs) = &solution.blocks[b.index()] else {
-                    check.violations.push(format!(
-                        "`{}` with arguments {args:?}: block {} ran but the environment says it is unreachable",
-                        function.name,
-                        function.blocks()[b.index()].label
-                    ));
+            };
+            let env = envs.before(*i);
+            let defined: BTreeMap<NameId, _> = envs
+                .names
+                .iter()
+                .filter(|(_, m)| m.index() < env.len())
+                .map(|(&n, &m)| (n, m))
+                .collect();
+            for (&n, &m) in &defined {
+                let Some(Some(value)) = vars.get(n.index()) else {
                     continue;
                 };
-                let env = envs.before(*i);
-                let defined: BTreeMap<NameId, _> = envs
-                    .names
-                    .iter()
-                    .filter(|(_, m)| m.index() < env.len())
-                    .map(|(&n, &m)| (n, m))
-                    .collect();
-                for (&n, &m) in &defined {
-                    let Some(Some(value)) = values.get(n.index()) else {
-                        continue;
-                    };
-                    check.values += 1;
-                    let value = concrete(*value, &run.heap, &run.kinds, 6);
-                    if !typing_env::admits(env, &Approx::Alias(m), &value, 4) {
-                        check.violations.push(format!(
-                            "`{}` with arguments {args:?}, before statement {i} of {}: {} = {value:?} is not in {}",
-                            function.name,
-                            function.blocks()[b.index()].label,
-                            function.names[n.index()],
-                            env.show(&env.describe(m))
-                        ));
-                    }
+                values += 1;
+                let value = concrete(*value, &run.heap, &run.kinds, 6);
+                if !typing_env::admits(env, &Approx::Alias(m), &value, 4) {
+                    violations.push(format!(
+                        "`{}` with arguments {args:?}, before statement {i} of {}: {} = {value:?} is not in {}",
+                        function.name,
+                        function.blocks()[b.index()].label,
+                        function.names[n.index()],
+                        env.show(&env.describe(m))
+                    ));
                 }
             }
         }
-    }
+    });
+    check.runs = runs;
+    check.values = values;
+    check.violations = violations;
     check
 }
