@@ -25,6 +25,21 @@ fn module_of(input: &Input) -> Module {
     }
 }
 
+/// Every function of `module` solved.
+fn solve_all(module: &Module) -> Vec<Solution<Heaps<HEAPS>>> {
+    module
+        .functions
+        .iter()
+        .map(|f| {
+            solve(
+                f,
+                &AliasAnalysis::<HEAPS>,
+                &AliasAnalysis::<HEAPS>::limits(),
+            )
+        })
+        .collect()
+}
+
 /// The heaps before statement `index` of `block` (`index` equal to the statement count: before
 /// the terminator).
 fn before(
@@ -90,17 +105,7 @@ fn heaps_text(function: &Function, heaps: &Heaps<HEAPS>) -> String {
 /// Runs the alias heap over every function of `input` and renders it.
 pub fn run(input: &Input, format: Format) -> Report {
     let module = module_of(input);
-    let solutions: Vec<Solution<Heaps<HEAPS>>> = module
-        .functions
-        .iter()
-        .map(|f| {
-            solve(
-                f,
-                &AliasAnalysis::<HEAPS>,
-                &AliasAnalysis::<HEAPS>::limits(),
-            )
-        })
-        .collect();
+    let solutions = solve_all(&module);
     let output = match format {
         Format::Text => {
             let mut out = format!(
@@ -172,17 +177,7 @@ pub struct HeapCheck {
 pub fn verify(input: &Input, runs: usize, seed: u64, max_steps: u64) -> HeapCheck {
     let module = module_of(input);
     let mut check = HeapCheck::default();
-    let solutions: Vec<Solution<Heaps<HEAPS>>> = module
-        .functions
-        .iter()
-        .map(|f| {
-            solve(
-                f,
-                &AliasAnalysis::<HEAPS>,
-                &AliasAnalysis::<HEAPS>::limits(),
-            )
-        })
-        .collect();
+    let solutions = solve_all(&module);
     let (mut points, mut violations) = (0, Vec::new());
     check.runs = crate::runs::each_run(&module, runs, seed, max_steps, &mut |seen| {
         let function = &module.functions[seen.function.index()];
