@@ -305,7 +305,7 @@ impl fmt::Display for Op {
 }
 
 /// An argument of a statement: a name or an integer literal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Operand {
     /// The current value of a name.
     Name(NameId),

@@ -7,6 +7,7 @@
 //! object of the unknown site [`Site::UNKNOWN`], one per variable, which may alias any other.
 
 mod alias;
+pub mod escape;
 
 pub use alias::{AliasHeap, Object, Site};
 
