@@ -19,6 +19,7 @@
 
 pub mod air;
 pub mod error;
+pub mod escape_check;
 pub mod function;
 pub mod generate;
 pub mod heap_check;

@@ -203,6 +203,7 @@ fn summaries_say_which_fields_a_callee_writes() {
           load bb0:5 → not forwarded
           store bb0:1 strong
           alloc bb0:0 box: no escape
+          input a: escapes
         fn reads
           load bb0:0 → not forwarded
           returns other

@@ -13,8 +13,10 @@ use absinthe::program::{
 use crate::function::{Block, Function, Module};
 use crate::toy::{Instr, ToyExpr, ToyProgram};
 
+mod heap;
 mod modules;
 
+pub use heap::{HeapGenConfig, random_heap_module};
 pub use modules::{ModuleConfig, random_module};
 
 /// SplitMix64: a tiny, fast, seedable pseudo-random generator (not for cryptography).

@@ -21,6 +21,8 @@ use crate::value::ValueDomain;
 pub struct InputEffect {
     /// The input's object may be reachable from the returned value.
     pub returned: bool,
+    /// It may be reachable from the returned value through a field (not only as the value).
+    pub returned_inside: bool,
     /// It may be reachable from a thrown value.
     pub thrown: bool,
     /// It may be handed to code or memory the function does not see.
@@ -38,6 +40,9 @@ pub struct Summary {
     pub returns_inputs: BTreeSet<u32>,
     /// Whether the result may be an object other than an input.
     pub returns_other: bool,
+    /// What it does with objects it reaches through its inputs' fields (or gets from callees),
+    /// all alike.
+    pub others: InputEffect,
     /// Whether it may write memory reached through its inputs' fields.
     pub writes_unknown: bool,
     /// Whether it may run code the analysis does not see.
@@ -156,12 +161,22 @@ pub fn analyze<D: ValueDomain, P: Program + Cfg + ?Sized>(
     }
 }
 
-/// The heaps at every `ret` and `throw`, with what they return or throw marked as escaping
-/// there; with the terminator's operand's locations.
+/// A heap at a `ret` or `throw`, with what it returns or throws marked as escaping there.
+struct Exit {
+    heap: Heap,
+    /// A `ret` (or a `throw`).
+    returns: bool,
+    /// Where the operand points.
+    roots: BTreeSet<Loc>,
+    /// What is reachable from it through fields.
+    inside: BTreeSet<Loc>,
+}
+
+/// The heaps at every `ret` and `throw`.
 fn exit_heaps<D: ValueDomain, P: Program + Cfg + ?Sized>(
     program: &P,
     before: &[Vec<States<D>>],
-) -> Vec<(Heap, bool, BTreeSet<Loc>)> {
+) -> Vec<Exit> {
     let mut out = Vec::new();
     for (b, states) in before.iter().enumerate() {
         let Some(last) = states.last() else {
@@ -180,12 +195,25 @@ fn exit_heaps<D: ValueDomain, P: Program + Cfg + ?Sized>(
         for d in last.disjuncts() {
             let mut heap = d.heap.clone();
             let roots = operand.map(|o| heap.points_of(o)).unwrap_or_default();
+            // What the caller learns only through the result: the insides of objects the
+            // function made (a caller keeps track of its own objects' fields, and of the unknown
+            // objects' it handed over, through the summary's writes).
+            let made = roots
+                .iter()
+                .copied()
+                .filter(|l| matches!(l, Loc::Recent(_) | Loc::Old(_)));
+            let inside = heap.reachable_inside(made);
             if returns {
                 heap.escape(roots.iter().copied(), place, |e| &mut e.returned);
             } else {
                 heap.escape(roots.iter().copied(), place, |e| &mut e.thrown);
             }
-            out.push((heap, returns, roots));
+            out.push(Exit {
+                heap,
+                returns,
+                roots,
+                inside,
+            });
         }
     }
     out
@@ -194,7 +222,7 @@ fn exit_heaps<D: ValueDomain, P: Program + Cfg + ?Sized>(
 fn summarize<D: ValueDomain, P: Program + ?Sized>(
     program: &P,
     before: &[Vec<States<D>>],
-    exits: &[(Heap, bool, BTreeSet<Loc>)],
+    exits: &[Exit],
 ) -> Summary {
     let n = super::inputs(program).len();
     let mut summary = Summary {
@@ -206,10 +234,15 @@ fn summarize<D: ValueDomain, P: Program + ?Sized>(
         .iter()
         .flatten()
         .flat_map(|s| s.disjuncts().iter().map(|d| &d.heap))
-        .chain(exits.iter().map(|(h, _, _)| h));
+        .chain(exits.iter().map(|e| &e.heap));
     for heap in every_heap {
-        for (i, effect) in summary.inputs.iter_mut().enumerate() {
-            if let Some(o) = heap.objects.get(&Loc::Param(i as u32)) {
+        let n = summary.inputs.len();
+        for i in 0..=n {
+            let (loc, effect) = match summary.inputs.get_mut(i) {
+                Some(effect) => (Loc::Param(i as u32), effect),
+                None => (Loc::Unknown, &mut summary.others),
+            };
+            if let Some(o) = heap.objects.get(&loc) {
                 effect.returned |= !o.escape.returned.is_empty();
                 effect.thrown |= !o.escape.thrown.is_empty();
                 effect.global |= !o.escape.global.is_empty();
@@ -221,11 +254,22 @@ fn summarize<D: ValueDomain, P: Program + ?Sized>(
         summary.writes_unknown |= heap.effects.writes_unknown;
         summary.calls_unknown |= heap.effects.calls_unknown;
     }
-    for (_, returns, roots) in exits {
-        if !returns {
+    for exit in exits {
+        if !exit.returns {
             continue;
         }
-        for loc in roots {
+        for loc in &exit.inside {
+            match loc {
+                Loc::Param(i) => {
+                    if let Some(effect) = summary.inputs.get_mut(*i as usize) {
+                        effect.returned_inside = true;
+                    }
+                }
+                Loc::Unknown => summary.others.returned_inside = true,
+                Loc::Recent(_) | Loc::Old(_) => {}
+            }
+        }
+        for loc in &exit.roots {
             match loc {
                 Loc::Param(i) => {
                     summary.returns_inputs.insert(*i);
@@ -240,7 +284,7 @@ fn summarize<D: ValueDomain, P: Program + ?Sized>(
 fn allocations<D: ValueDomain, P: Program + Cfg + ?Sized>(
     program: &P,
     before: &[Vec<States<D>>],
-    exits: &[(Heap, bool, BTreeSet<Loc>)],
+    exits: &[Exit],
     loads: &BTreeMap<Place, LoadFact>,
 ) -> Vec<Allocation> {
     let dominators = Dominators::new(program);
@@ -270,7 +314,7 @@ fn allocations<D: ValueDomain, P: Program + Cfg + ?Sized>(
                 .iter()
                 .flatten()
                 .flat_map(|s| s.disjuncts().iter().map(|d| &d.heap))
-                .chain(exits.iter().map(|(h, _, _)| h));
+                .chain(exits.iter().map(|e| &e.heap));
             for heap in heaps {
                 for loc in mine {
                     if let Some(o) = heap.objects.get(&loc) {

@@ -11,8 +11,8 @@
 //! weak update).
 //!
 //! A field holds a [`Content`]: the operands it may have been stored from (names of the
-//! function, literals), the locations of values whose name has since been redefined (a loop's
-//! next iteration), whether it may hold something unknown, and whether it may be unset. A load
+//! function, literals), the locations of values no operand names (a name redefined since, in a
+//! loop's next iteration; what a callee wrote), whether it may hold something unknown, and whether it may be unset. A load
 //! whose content is one operand and nothing else reads that operand's value: it is forwarded.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -66,8 +66,12 @@ pub enum Slot {
 pub struct Content {
     /// Operands the field may have been stored from, still holding the stored value.
     pub operands: BTreeSet<Operand>,
-    /// Locations the field may point to through values whose names were redefined since.
-    pub stale: BTreeSet<Loc>,
+    /// Locations the field may point to through values no operand names: values of names
+    /// redefined since (a loop's next iteration), or values a callee wrote.
+    pub locs: BTreeSet<Loc>,
+    /// Whether the field may hold a value no operand names any more (the value of a name
+    /// redefined since): such a load is not forwarded, whatever else the field holds.
+    pub unnamed: bool,
     /// Whether the field may hold a value the analysis does not know (of the caller, a
     /// callee, or unknown code).
     pub unknown: bool,
@@ -104,7 +108,8 @@ impl Content {
     /// What either may hold.
     pub fn join_with(&mut self, other: &Content) {
         self.operands.extend(other.operands.iter().copied());
-        self.stale.extend(other.stale.iter().copied());
+        self.locs.extend(other.locs.iter().copied());
+        self.unnamed |= other.unnamed;
         self.unknown |= other.unknown;
         self.maybe_unset |= other.maybe_unset;
     }
@@ -112,7 +117,8 @@ impl Content {
     /// Whether every value `self` allows, `other` allows.
     pub fn leq(&self, other: &Content) -> bool {
         self.operands.is_subset(&other.operands)
-            && self.stale.is_subset(&other.stale)
+            && self.locs.is_subset(&other.locs)
+            && (!self.unnamed || other.unnamed)
             && (!self.unknown || other.unknown)
             && (!self.maybe_unset || other.maybe_unset)
     }
@@ -120,7 +126,11 @@ impl Content {
     /// The one operand a load of this field reads, if the field holds nothing else (a set field
     /// reads it; an unset one traps).
     pub fn forwarded(&self) -> Option<Operand> {
-        match (self.unknown, self.stale.is_empty(), self.operands.len()) {
+        match (
+            self.unknown || self.unnamed,
+            self.locs.is_empty(),
+            self.operands.len(),
+        ) {
             (false, true, 1) => self.operands.first().copied(),
             _ => None,
         }
@@ -130,15 +140,18 @@ impl Content {
 impl fmt::Display for Content {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts: Vec<String> = self.operands.iter().map(operand_text).collect();
-        if !self.stale.is_empty() {
+        if !self.locs.is_empty() {
             parts.push(format!(
-                "old values to {}",
-                self.stale
+                "values to {}",
+                self.locs
                     .iter()
                     .map(|l| format!("{l}"))
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
+        }
+        if self.unnamed {
+            parts.push("earlier values".to_owned());
         }
         if self.unknown {
             parts.push("?".to_owned());
@@ -400,7 +413,7 @@ impl Heap {
 
     /// Where a value read from `content` may point.
     pub fn points_of_content(&self, content: &Content) -> BTreeSet<Loc> {
-        let mut out: BTreeSet<Loc> = content.stale.clone();
+        let mut out: BTreeSet<Loc> = content.locs.clone();
         for &o in &content.operands {
             out.extend(self.points_of(o));
         }
@@ -423,7 +436,7 @@ impl Heap {
     }
 
     /// Defines `dest` anew as pointing to `to`: fields that held `dest`'s previous value keep
-    /// its locations as stale ones (the name now holds another value).
+    /// its locations instead (the name now holds another value).
     pub fn define(&mut self, dest: NameId, to: BTreeSet<Loc>) {
         let old = self.points.remove(&dest).unwrap_or_default();
         let name = Operand::Name(dest);
@@ -434,7 +447,8 @@ impl Heap {
                 .chain(std::iter::once(&mut object.rest))
             {
                 if content.operands.remove(&name) {
-                    content.stale.extend(old.iter().copied());
+                    content.locs.extend(old.iter().copied());
+                    content.unnamed = true;
                 }
             }
         }
@@ -466,8 +480,8 @@ impl Heap {
                     .values_mut()
                     .chain(std::iter::once(&mut object.rest))
                 {
-                    if content.stale.remove(&recent) {
-                        content.stale.insert(old);
+                    if content.locs.remove(&recent) {
+                        content.locs.insert(old);
                     }
                 }
             }
@@ -538,6 +552,20 @@ impl Heap {
             }
         }
         seen
+    }
+
+    /// The locations reachable from `roots` through one field or more (a root among them only
+    /// when a cycle leads back to it).
+    pub fn reachable_inside(&self, roots: impl IntoIterator<Item = Loc>) -> BTreeSet<Loc> {
+        let mut firsts = BTreeSet::new();
+        for loc in roots {
+            if let Some(object) = self.objects.get(&loc) {
+                for content in object.fields.values().chain(std::iter::once(&object.rest)) {
+                    firsts.extend(self.points_of_content(content));
+                }
+            }
+        }
+        self.reachable(firsts)
     }
 
     /// Marks everything reachable from `roots` as escaped at `place`, in the way `kind` picks.

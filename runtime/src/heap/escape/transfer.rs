@@ -156,7 +156,11 @@ fn load<D: ValueDomain>(d: &mut Disjunct<D>, dest: NameId, object: Operand, slot
     let content = d.heap.read(&targets, slot);
     let to = d.heap.points_of_content(&content);
     // The reduction: a load of known operands has one of their values.
-    if !content.unknown && content.stale.is_empty() && !content.operands.is_empty() {
+    if !content.unknown
+        && !content.unnamed
+        && content.locs.is_empty()
+        && !content.operands.is_empty()
+    {
         let mut value = D::bottom();
         for &o in &content.operands {
             value = value.join(&NonRelational::<D>::operand(&d.values, o));
@@ -289,25 +293,46 @@ fn apply_summary(
     inputs: &[BTreeSet<Loc>],
     place: Place,
 ) -> BTreeSet<Loc> {
-    for (i, (effect, roots)) in summary.inputs.iter().zip(inputs).enumerate() {
-        // An input reachable from the result other than as the result itself sits in an
-        // object the caller only knows as unknown: it escapes.
-        let hidden_return = effect.returned && !summary.returns_inputs.contains(&(i as u32));
-        if effect.global || hidden_return {
+    // Everything the callee can reach: what a field it wrote, or what it returns other than an
+    // input itself, may be.
+    let reach = heap.reachable(inputs.iter().flatten().copied());
+    // What the callee can reach through its inputs' fields as it is called: its unknown
+    // objects, with whatever unknown code holds.
+    let mut inside = heap.reachable_inside(inputs.iter().flatten().copied());
+    inside.insert(Loc::Unknown);
+    let written_content = Content {
+        locs: reach.clone(),
+        unknown: true,
+        ..Content::default()
+    };
+    for (effect, roots) in summary.inputs.iter().zip(inputs) {
+        // An input reachable from the result through fields sits in an object the caller may
+        // know only as unknown: it escapes.
+        if effect.global || effect.returned_inside {
             heap.escape(roots.iter().copied(), place, global);
         }
         if effect.thrown {
             heap.escape(roots.iter().copied(), place, thrown);
         }
         for &slot in &effect.writes {
-            written(heap, roots, slot);
+            written(heap, roots, slot, &written_content);
         }
     }
+    // The same for objects the callee reached through its inputs' fields.
+    let others = &summary.others;
+    if others.global || others.returned_inside {
+        heap.escape(inside.iter().copied(), place, global);
+    }
+    if others.thrown {
+        heap.escape(inside.iter().copied(), place, thrown);
+    }
     if summary.writes_unknown {
-        let roots: BTreeSet<Loc> = inputs.iter().flatten().copied().collect();
-        for loc in heap.reachable(roots) {
+        for &loc in &reach {
             if let Some(o) = heap.objects.get_mut(&loc) {
-                o.forget_memory();
+                for content in o.fields.values_mut() {
+                    content.join_with(&written_content);
+                }
+                o.rest.join_with(&written_content);
             }
             note_unknown_write(heap, loc);
         }
@@ -323,14 +348,17 @@ fn apply_summary(
         }
     }
     if summary.returns_other {
+        // Something the callee made, got from unknown code, or read through its inputs' fields
+        // (now, after its writes).
         result.insert(Loc::Unknown);
+        result.extend(heap.reachable_inside(inputs.iter().flatten().copied()));
     }
     result
 }
 
 /// A callee may have written `slot` of whatever `roots` point to: the field may now hold
-/// anything (the old content stays possible: the callee may not have written it).
-fn written(heap: &mut super::Heap, roots: &BTreeSet<Loc>, slot: Slot) {
+/// `content` too (the old content stays possible: the callee may not have written it).
+fn written(heap: &mut super::Heap, roots: &BTreeSet<Loc>, slot: Slot, content: &Content) {
     let exposed = roots.iter().any(|&l| heap.is_exposed(l));
     let targets: Vec<Loc> = heap
         .objects
@@ -340,9 +368,9 @@ fn written(heap: &mut super::Heap, roots: &BTreeSet<Loc>, slot: Slot) {
         .collect();
     for loc in targets {
         if let Some(o) = heap.objects.get_mut(&loc) {
-            let mut content = o.field(slot).clone();
-            content.unknown = true;
-            o.fields.insert(slot, content);
+            let mut c = o.field(slot).clone();
+            c.join_with(content);
+            o.fields.insert(slot, c);
         }
         let mut one = BTreeSet::new();
         one.insert(loc);

@@ -1,0 +1,53 @@
+//! The escape analysis is sound on random modules that allocate, store, load, loop, call and
+//! apply closures: checked in every frame of runs of `main` (`absinthe_ir::escape_check`).
+
+use absinthe::heap::escape::{MAX_HEAPS, solve_module};
+use absinthe::lattice::Interval;
+use absinthe::program::FuncId;
+use absinthe_ir::escape_check::{EscapeCheck, check_run};
+use absinthe_ir::generate::{HeapGenConfig, random_heap_module};
+use absinthe_ir::interp::Limits;
+use absinthe_ir::print_module;
+
+fn check(seeds: std::ops::Range<u64>, heaps: usize) -> EscapeCheck {
+    let config = HeapGenConfig::default();
+    let limits = Limits {
+        max_steps: 2_000,
+        ..Limits::default()
+    };
+    let mut total = EscapeCheck::default();
+    for seed in seeds {
+        let module = random_heap_module(seed, &config);
+        let facts = solve_module::<Interval, _>(&module, heaps);
+        let mut check = EscapeCheck::default();
+        for (p0, p1) in [(0, 0), (1, -1), (2, 3), (-2, 1), (3, 0)] {
+            check_run(&module, &facts, FuncId(0), &[p0, p1], &limits, &mut check);
+        }
+        assert!(
+            check.violations.is_empty(),
+            "seed {seed} ({heaps} heaps): {:#?}\n{}",
+            check.violations,
+            print_module(&module)
+        );
+        total.runs += check.runs;
+        total.points += check.points;
+        total.loads += check.loads;
+    }
+    total
+}
+
+#[test]
+fn sound_on_a_thousand_random_modules() {
+    let total = check(0..1000, MAX_HEAPS);
+    println!(
+        "1000 random modules: {} runs, {} points and {} forwarded loads checked",
+        total.runs, total.points, total.loads
+    );
+    assert!(total.runs > 2000 && total.loads > 100, "{total:?}");
+}
+
+#[test]
+fn sound_with_one_heap_per_point() {
+    let total = check(1000..1300, 1);
+    assert!(total.runs > 500, "{total:?}");
+}
