@@ -8,6 +8,7 @@
 
 mod alias;
 pub mod escape;
+pub mod shape;
 
 pub use alias::{AliasHeap, Object, Site};
 

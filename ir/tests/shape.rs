@@ -1,0 +1,301 @@
+//! The shape graph with fields (`absinthe::heap::shape`) on the seed's examples
+//! (`test_data/shape.air`), its lattice laws on graphs of random programs, and its soundness
+//! against concrete runs of random heap modules.
+
+use absinthe::heap::shape::render::Names;
+use absinthe::heap::shape::{Kind, ShapeFacts, ShapeGraph, Shapes, solve_module};
+use absinthe::lattice::Lattice;
+use absinthe::program::{FieldId, NameId};
+use absinthe_ir::generate::{HeapGenConfig, random_heap_module};
+use absinthe_ir::{Function, Module, parse_module};
+use expect_test::expect;
+
+fn sample() -> Module {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/test_data/shape.air");
+    let text = std::fs::read_to_string(path).expect("the sample exists");
+    parse_module("shape.air", &text).expect("the sample parses")
+}
+
+/// The disjuncts of `state`, one per line, with the function's names.
+fn show(module: &Module, function: &Function, state: &Shapes) -> String {
+    let name = |n: NameId| {
+        function
+            .names
+            .get(n.index())
+            .cloned()
+            .unwrap_or_else(|| format!("%{}", n.index()))
+    };
+    let field = |f: FieldId| module.field_name(f).to_owned();
+    let names = Names {
+        name: &name,
+        field: &field,
+    };
+    if state.values().is_empty() {
+        return "unreachable\n".to_owned();
+    }
+    state
+        .values()
+        .iter()
+        .map(|g| format!("{}\n", g.text(&names)))
+        .collect()
+}
+
+/// The graphs before statement `index` of block `label` of function `func`.
+fn state<'f>(
+    module: &Module,
+    facts: &'f [ShapeFacts],
+    func: &str,
+    label: &str,
+    index: usize,
+) -> &'f Shapes {
+    let f = module.func_id(func).expect("the function exists");
+    let function = &module.functions[f.index()];
+    let block = function
+        .blocks()
+        .iter()
+        .position(|b| b.label == label)
+        .expect("the block exists");
+    &facts[f.index()].before[block][index]
+}
+
+fn before(module: &Module, facts: &[ShapeFacts], func: &str, label: &str, index: usize) -> String {
+    let f = module.func_id(func).expect("the function exists");
+    show(
+        module,
+        &module.functions[f.index()],
+        state(module, facts, func, label, index),
+    )
+}
+
+#[test]
+fn every_sample_function_reaches_a_fixpoint() {
+    let module = sample();
+    let facts = solve_module(&module);
+    for (f, fact) in facts.iter().enumerate() {
+        assert!(
+            fact.solution.stop.is_stable(),
+            "{}: {:?}",
+            module.functions[f].name,
+            fact.solution.stop
+        );
+    }
+}
+
+/// (a) The list built by a loop and walked by `p = p.next`: at the walk's head the cells no
+/// variable holds are one summary node of the loop's site (its generation widened to `≤∞`),
+/// `p` is either the head or a cell materialized out of the summary, and there is no edge
+/// between two summaries.
+#[test]
+fn a_list_walk_summarizes_the_tail_and_terminates() {
+    let module = sample();
+    let facts = solve_module(&module);
+    expect![[r#"
+        head,cell@bb2:0/0, p@bb2:0/≤∞, Σ@bb2:0/≤∞, n@γ0 | head,cell@bb2:0/0 -next-> p@bb2:0/≤∞, head,cell@bb2:0/0 -next-> Σ@bb2:0/≤∞, p@bb2:0/≤∞ -next-> p@bb2:0/≤∞, p@bb2:0/≤∞ -next-> Σ@bb2:0/≤∞, Σ@bb2:0/≤∞ -next-> p@bb2:0/≤∞, Σ@bb2:0/≤∞ -next-> Σ@bb2:0/≤∞
+        head,cell,p@bb2:0/0, Σ@bb2:0/≤∞, n@γ0 | head,cell,p@bb2:0/0 -next-> Σ@bb2:0/≤∞, Σ@bb2:0/≤∞ -next-> Σ@bb2:0/≤∞
+    "#]]
+    .assert_eq(&before(&module, &facts, "list", "loop", 0));
+    // The build loop's head: the head cell, and the older cells as one summary.
+    expect![[r#"
+        head,cell@bb2:0/0, Σ@bb2:0/≤∞, n@γ0 | head,cell@bb2:0/0 -next-> Σ@bb2:0/≤∞, Σ@bb2:0/≤∞ -next-> Σ@bb2:0/≤∞
+    "#]]
+    .assert_eq(&before(&module, &facts, "list", "build", 0));
+    let at_loop = state(&module, &facts, "list", "loop", 0);
+    for g in at_loop.values() {
+        let summaries = g.nodes().iter().filter(|n| n.kind == Kind::Summary).count();
+        assert_eq!(summaries, 1, "{g}");
+        for ((s, _, d), _) in g.edges() {
+            let (a, b) = (&g.nodes()[s].kind, &g.nodes()[d].kind);
+            assert!(s == d || *a != Kind::Summary || *b != Kind::Summary, "{g}");
+        }
+    }
+}
+
+/// (b) `second = head.next` reads into the summary of the list's cells: a normal node holding
+/// only `second` is split out of it (one per site of the summary), the head's field now
+/// points to it, and the store `second.val = fresh` replaces its field without touching the
+/// summary, whose `next` edges stay as they were and which gets no `val` edge.
+#[test]
+fn a_read_from_a_summary_materializes_a_normal_node() {
+    let module = sample();
+    let facts = solve_module(&module);
+    expect![[r#"
+        head@bb0:0/0, n@γ0
+        head,cell@bb2:0/0, Σ@bb0:0/0, n@γ0 | head,cell@bb2:0/0 -next-> Σ@bb0:0/0
+        head,cell@bb2:0/0, Σ@bb0:0+bb2:0/≤∞, n@γ0 | head,cell@bb2:0/0 -next-> Σ@bb0:0+bb2:0/≤∞, Σ@bb0:0+bb2:0/≤∞ -next-> Σ@bb0:0+bb2:0/≤∞
+    "#]]
+    .assert_eq(&before(&module, &facts, "materialize", "read", 0));
+    expect![[r#"
+        head@bb0:0/0, n@γ0
+        second@bb0:0/≤∞, head,cell@bb2:0/0, Σ@bb0:0+bb2:0/≤∞, n@γ0 | second@bb0:0/≤∞ -next-> second@bb0:0/≤∞, second@bb0:0/≤∞ -next-> Σ@bb0:0+bb2:0/≤∞, head,cell@bb2:0/0 -next-> second@bb0:0/≤∞, Σ@bb0:0+bb2:0/≤∞ -next-> second@bb0:0/≤∞, Σ@bb0:0+bb2:0/≤∞ -next-> Σ@bb0:0+bb2:0/≤∞
+        head,cell@bb2:0/0, second@bb2:0/≤∞, Σ@bb0:0+bb2:0/≤∞, n@γ0 | head,cell@bb2:0/0 -next-> second@bb2:0/≤∞, second@bb2:0/≤∞ -next-> second@bb2:0/≤∞, second@bb2:0/≤∞ -next-> Σ@bb0:0+bb2:0/≤∞, Σ@bb0:0+bb2:0/≤∞ -next-> second@bb2:0/≤∞, Σ@bb0:0+bb2:0/≤∞ -next-> Σ@bb0:0+bb2:0/≤∞
+    "#]]
+    .assert_eq(&before(&module, &facts, "materialize", "read", 1));
+    expect![[r#"
+        second@bb0:0/≤∞, head,cell@bb2:0/0, fresh@bb3:1/0, Σ@bb0:0+bb2:0/≤∞, n@γ0 | second@bb0:0/≤∞ -next-> second@bb0:0/≤∞, second@bb0:0/≤∞ -next-> Σ@bb0:0+bb2:0/≤∞, second@bb0:0/≤∞ -val-> fresh@bb3:1/0, head,cell@bb2:0/0 -next-> second@bb0:0/≤∞, Σ@bb0:0+bb2:0/≤∞ -next-> second@bb0:0/≤∞, Σ@bb0:0+bb2:0/≤∞ -next-> Σ@bb0:0+bb2:0/≤∞
+        head,cell@bb2:0/0, second@bb2:0/≤∞, fresh@bb3:1/0, Σ@bb0:0+bb2:0/≤∞, n@γ0 | head,cell@bb2:0/0 -next-> second@bb2:0/≤∞, second@bb2:0/≤∞ -next-> second@bb2:0/≤∞, second@bb2:0/≤∞ -next-> Σ@bb0:0+bb2:0/≤∞, second@bb2:0/≤∞ -val-> fresh@bb3:1/0, Σ@bb0:0+bb2:0/≤∞ -next-> second@bb2:0/≤∞, Σ@bb0:0+bb2:0/≤∞ -next-> Σ@bb0:0+bb2:0/≤∞
+    "#]]
+    .assert_eq(&before(&module, &facts, "materialize", "read", 3));
+}
+
+/// (c) `set_next(a, b)` stores `b` into `a.next`. Inside it, `a` and `b` are context nodes
+/// that may be one object: the store is strong on `γ0` (its field certainly written) and weak
+/// on `γ1` and on context nodes not yet materialized. At the call, the caller maps `γ0` to
+/// `x` and `γ1` to `y`, drops the weak edges and replaces `x.next`: it is exactly `y`; with
+/// `x` passed twice, it is `x` itself.
+#[test]
+fn a_callee_store_is_applied_exactly_after_contraction() {
+    let module = sample();
+    let facts = solve_module(&module);
+    expect![[r#"
+        a@γ0, b@γ1 | a@γ0 -next-> b@γ1, b@γ1 ~next~> b@γ1, !a@γ0.next, γ* ~next~> b@γ1
+    "#]]
+    .assert_eq(&before(&module, &facts, "set_next", "bb0", 1));
+    let f = module.func_id("set_next").expect("the callee exists");
+    let summary: Vec<String> = facts[f.index()]
+        .summary
+        .exits
+        .iter()
+        .map(|g| g.to_string())
+        .collect();
+    expect![[r#"
+        [
+            "γ0, γ1 | γ0 -f0-> γ1, γ1 ~f0~> γ1, !γ0.f0",
+        ]
+    "#]]
+    .assert_debug_eq(&summary);
+    expect![[r#"
+        x@bb0:0/0, y@bb0:1/0, z@bb0:2/0 | x@bb0:0/0 -next-> z@bb0:2/0
+    "#]]
+    .assert_eq(&before(&module, &facts, "caller", "bb0", 4));
+    expect![[r#"
+        x@bb0:0/0, y,w@bb0:1/0, z@bb0:2/0 | x@bb0:0/0 -next-> y,w@bb0:1/0
+    "#]]
+    .assert_eq(&before(&module, &facts, "caller", "bb0", 6));
+    expect![[r#"
+        x,w@bb0:0/0, z@bb0:1/0 | x,w@bb0:0/0 -next-> x,w@bb0:0/0
+    "#]]
+    .assert_eq(&before(&module, &facts, "caller_alias", "bb0", 5));
+}
+
+#[test]
+fn the_dot_form_marks_summaries_context_nodes_and_weak_edges() {
+    let module = sample();
+    let facts = solve_module(&module);
+    let f = module.func_id("set_next").expect("the callee exists");
+    let exit = &facts[f.index()].before[0][1];
+    expect![[r#"
+        digraph shape {
+          node [shape=box];
+          subgraph cluster_0 {
+            label="γ";
+            n0 [label="%0@γ0", shape=ellipse];
+            n1 [label="%1@γ1", shape=ellipse];
+          }
+          n0 -> n1 [label="f0"];
+          n1 -> n1 [label="f0", style=dotted];
+        }
+    "#]]
+    .assert_eq(&exit.values()[0].to_dot());
+    let at_loop = state(&module, &facts, "list", "build", 0);
+    expect![[r#"
+        digraph shape {
+          node [shape=box];
+          subgraph cluster_0 {
+            label="bb2:0";
+            n0 [label="%1,%3@bb2:0/0"];
+            n1 [label="Σ@bb2:0/≤∞", style=dashed];
+          }
+          subgraph cluster_1 {
+            label="γ";
+            n2 [label="%0@γ0", shape=ellipse];
+          }
+          n0 -> n1 [label="f0"];
+          n1 -> n1 [label="f0"];
+        }
+    "#]]
+    .assert_eq(&at_loop.values()[0].to_dot());
+}
+
+/// Every graph the analysis reaches on the functions of random heap modules (deterministic
+/// seeds), a few hundred per module at most.
+fn random_graphs(seed: u64) -> Vec<ShapeGraph> {
+    let module = random_heap_module(seed, &HeapGenConfig::default());
+    let facts = solve_module(&module);
+    let mut out: Vec<ShapeGraph> = Vec::new();
+    for fact in &facts {
+        for states in &fact.before {
+            for state in states {
+                out.extend(state.values().iter().cloned());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out.truncate(60);
+    out
+}
+
+/// (d) The lattice laws on graphs of random programs: bottom is least, the order is
+/// reflexive, antisymmetric (with `Eq`) and transitive on the samples, join is an upper bound
+/// (and least among the samples above both), meet a lower bound, and widening an upper bound
+/// whose increasing sequences stabilise.
+#[test]
+fn lattice_laws_hold_on_graphs_of_random_programs() {
+    let mut checked = 0usize;
+    for seed in 0..12u64 {
+        let graphs = random_graphs(seed);
+        let bottom = ShapeGraph::bottom();
+        for a in &graphs {
+            assert!(bottom.leq(a) && a.leq(a), "seed {seed}: {a}");
+            assert!(!a.leq(&bottom), "seed {seed}: {a}");
+            assert_eq!(a.join(&bottom), *a, "seed {seed}");
+        }
+        for (i, a) in graphs.iter().enumerate() {
+            for b in graphs.iter().skip(i).take(12) {
+                let j = a.join(b);
+                assert!(
+                    a.leq(&j) && b.leq(&j),
+                    "seed {seed}: join of {a} and {b} is {j}"
+                );
+                assert_eq!(j, b.join(a), "seed {seed}: join commutes");
+                assert_eq!(j.join(&j), j, "seed {seed}: join is idempotent");
+                if a.leq(b) && b.leq(a) {
+                    assert_eq!(a, b, "seed {seed}: antisymmetry");
+                }
+                if a.leq(b) {
+                    assert_eq!(j, *b, "seed {seed}: join of ordered graphs");
+                }
+                let m = a.meet(b);
+                assert!(
+                    m.leq(a) && m.leq(b),
+                    "seed {seed}: meet of {a} and {b} is {m}"
+                );
+                let w = a.widen(b);
+                assert!(j.leq(&w), "seed {seed}: widening of {a} by {b} is {w}");
+                // Transitivity along a ⊑ a ⊔ b ⊑ a ⊔ b ⊔ c.
+                for c in graphs.iter().skip(i).step_by(7).take(3) {
+                    let k = j.join(c);
+                    assert!(a.leq(&k) && j.leq(&k), "seed {seed}: transitivity");
+                }
+                checked += 1;
+            }
+        }
+        // Widening an increasing chain of joins stabilises.
+        let mut w = ShapeGraph::bottom();
+        let mut acc = ShapeGraph::bottom();
+        let mut stable = 0;
+        for (steps, g) in graphs.iter().cycle().take(graphs.len() * 3).enumerate() {
+            acc = acc.join(g);
+            let next = w.widen(&acc);
+            assert!(acc.leq(&next), "seed {seed}");
+            stable = if next == w { stable + 1 } else { 0 };
+            w = next;
+            assert!(steps < 10_000);
+        }
+        assert!(
+            graphs.is_empty() || stable >= graphs.len(),
+            "seed {seed}: widening climbs"
+        );
+    }
+    assert!(checked > 1000, "{checked}");
+}

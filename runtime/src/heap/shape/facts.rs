@@ -1,0 +1,130 @@
+//! What a solved shape analysis says about a function: the graphs before every statement and
+//! terminator, and its [`ShapeSummary`] for callers; and a whole module solved callees first,
+//! each function with its callees' summaries.
+
+use std::cell::RefCell;
+
+use super::{Callees, NoCallees, ShapeAnalysis, ShapeGraph, ShapeSummary, Shapes, inputs};
+use crate::engine::{Solution, StopReason, solve};
+use crate::interproc::Module;
+use crate::lattice::Lattice;
+use crate::program::{BlockId, Cfg, FuncId, Operand, Program, Terminator};
+
+/// A function's solution and what is read off it.
+#[derive(Clone, Debug)]
+pub struct ShapeFacts {
+    /// The engine's solution (block entries and exits).
+    pub solution: Solution<Shapes>,
+    /// Per block, the graphs before each statement and, last, before the terminator (empty for
+    /// a block no run reaches).
+    pub before: Vec<Vec<Shapes>>,
+    /// The summary for callers.
+    pub summary: ShapeSummary,
+}
+
+/// Solves `program` with callee summaries from `callees` and reads off the facts.
+pub fn analyze<P: Program + Cfg + ?Sized>(program: &P, callees: &dyn Callees) -> ShapeFacts {
+    let analysis = ShapeAnalysis::new(callees);
+    let solution = solve(program, &analysis, &ShapeAnalysis::limits());
+    let mut before = Vec::with_capacity(program.block_count());
+    let mut exits: Vec<(ShapeGraph, Option<crate::program::NameId>)> = Vec::new();
+    for b in 0..program.block_count() {
+        let block = BlockId(b as u32);
+        let entry = &solution.entry[b];
+        if entry.is_bottom() {
+            before.push(Vec::new());
+            continue;
+        }
+        let mut states = Vec::with_capacity(program.stmts(block).len() + 1);
+        let mut current: Vec<ShapeGraph> = entry.values().to_vec();
+        for (index, stmt) in program.stmts(block).iter().enumerate() {
+            let state = Shapes::from_values(current.iter().cloned());
+            current = state
+                .values()
+                .iter()
+                .flat_map(|g| analysis.statement(g, block, index, stmt))
+                .collect();
+            states.push(state);
+        }
+        let last = Shapes::from_values(current);
+        if let Terminator::Return(operand) = program.terminator(block) {
+            let returned = match operand {
+                Some(Operand::Name(n)) => Some(*n),
+                _ => None,
+            };
+            exits.extend(last.values().iter().map(|g| (g.clone(), returned)));
+        }
+        states.push(last);
+        before.push(states);
+    }
+    let summary = ShapeSummary::of_exits(inputs(program).len(), exits);
+    ShapeFacts {
+        solution,
+        before,
+        summary,
+    }
+}
+
+/// Every function of `module` solved callees first, each with its callees' summaries (a call
+/// into a cycle of calls still being solved is unknown code).
+pub fn solve_module<M: Module>(module: &M) -> Vec<ShapeFacts>
+where
+    M::Function: Cfg,
+{
+    struct Solver<'m, M: Module> {
+        module: &'m M,
+        done: RefCell<Vec<Option<ShapeFacts>>>,
+        busy: RefCell<Vec<bool>>,
+    }
+    impl<M: Module> Solver<'_, M>
+    where
+        M::Function: Cfg,
+    {
+        fn solve(&self, f: FuncId) -> Option<ShapeSummary> {
+            let i = f.index();
+            if let Some(Some(facts)) = self.done.borrow().get(i) {
+                return Some(facts.summary.clone());
+            }
+            if self.busy.borrow().get(i).copied().unwrap_or(true) {
+                return None;
+            }
+            let function = self.module.function(f)?;
+            self.busy.borrow_mut()[i] = true;
+            let callees = |g: FuncId| self.solve(g);
+            let facts = analyze(function, &callees);
+            let summary = facts.summary.clone();
+            self.done.borrow_mut()[i] = Some(facts);
+            Some(summary)
+        }
+    }
+    let n = module.function_count();
+    let solver = Solver {
+        module,
+        done: RefCell::new((0..n).map(|_| None).collect()),
+        busy: RefCell::new(vec![false; n]),
+    };
+    for f in 0..n {
+        solver.solve(FuncId(f as u32));
+    }
+    solver
+        .done
+        .into_inner()
+        .into_iter()
+        .enumerate()
+        .map(|(f, facts)| {
+            facts.unwrap_or_else(|| match module.function(FuncId(f as u32)) {
+                Some(function) => analyze(function, &NoCallees),
+                None => ShapeFacts {
+                    solution: Solution {
+                        entry: Vec::new(),
+                        exit: Vec::new(),
+                        stop: StopReason::Stable,
+                        stats: Default::default(),
+                    },
+                    before: Vec::new(),
+                    summary: ShapeSummary::default(),
+                },
+            })
+        })
+        .collect()
+}
