@@ -15,6 +15,7 @@ fn main() {
         .file("dom/dependence.dom")
         .file("dom/strictness.dom")
         .file("dom/typing_env.dom")
+        .file("dom/escape.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

@@ -59,11 +59,14 @@ pub enum AnalysisName {
     TypingEnv,
     /// The Green Fairy's alias heap with generation counting (`absinthe::heap`).
     AliasHeap,
+    /// The escape and alias analysis of seed 004 (`absinthe::heap::escape`), its values
+    /// declared in `dsl-examples/dom/escape.dom`.
+    Escape,
 }
 
 impl AnalysisName {
     /// Every analysis, in the order `--help` lists them.
-    pub const ALL: [AnalysisName; 21] = [
+    pub const ALL: [AnalysisName; 22] = [
         AnalysisName::Const,
         AnalysisName::Sccp,
         AnalysisName::Interval,
@@ -85,6 +88,7 @@ impl AnalysisName {
         AnalysisName::Strict,
         AnalysisName::TypingEnv,
         AnalysisName::AliasHeap,
+        AnalysisName::Escape,
     ];
 
     /// The name used on the command line and in JSON output.
@@ -111,6 +115,7 @@ impl AnalysisName {
             AnalysisName::Strict => "strict",
             AnalysisName::TypingEnv => "typing-env",
             AnalysisName::AliasHeap => "alias-heap",
+            AnalysisName::Escape => "escape",
         }
     }
 
@@ -139,8 +144,11 @@ impl AnalysisName {
     /// flow engine (through closure conversion) for the others.
     pub fn engine(self) -> absinthe::behavior::Engine {
         use absinthe::value::DeclaredAnalysis;
-        use absinthe_dsl_examples::dom::{dependence, induction, strictness, types, typing_env};
+        use absinthe_dsl_examples::dom::{
+            dependence, escape, induction, strictness, types, typing_env,
+        };
         match self {
+            AnalysisName::Escape => <escape::EscapeAnalysis as DeclaredAnalysis>::ENGINE,
             AnalysisName::TypingEnv => <typing_env::TypingEnvAnalysis as DeclaredAnalysis>::ENGINE,
             AnalysisName::Types => <types::TypesAnalysis as DeclaredAnalysis>::ENGINE,
             AnalysisName::Biv => <induction::BivAnalysis as DeclaredAnalysis>::ENGINE,
@@ -213,6 +221,9 @@ impl AnalysisName {
             AnalysisName::AliasHeap => {
                 "which variables share an object, by allocation site, with generation counts"
             }
+            AnalysisName::Escape => {
+                "escapes, points-to, load forwarding and summaries (seed 004), escape.dom"
+            }
         }
     }
 }
@@ -268,6 +279,15 @@ pub trait Analysis: Copy + fmt::Display + 'static {
     /// own.
     fn alias_heap(self) -> bool {
         false
+    }
+    /// For the engine `escape`: how many heaps a point keeps apart.
+    fn heaps(self) -> usize {
+        absinthe::heap::escape::MAX_HEAPS
+    }
+    /// Whether the declaration names the escape and alias analysis as its engine (a heap
+    /// analysis with a driver of its own; the value domain is the values of names).
+    fn escape(self) -> bool {
+        self.engine() == absinthe::behavior::Engine::Escape
     }
     /// Whether the declaration names the typing environment as its engine (a relational domain
     /// with a driver of its own; the value domain is its integers).
@@ -352,6 +372,14 @@ impl Analysis for AnalysisName {
             _ => absinthe::typing_env::TypingEnv::MAX_IMMS,
         }
     }
+    fn heaps(self) -> usize {
+        use absinthe::value::DeclaredAnalysis;
+        use absinthe_dsl_examples::dom::escape::EscapeAnalysis;
+        match self {
+            AnalysisName::Escape => <EscapeAnalysis as DeclaredAnalysis>::HEAPS,
+            _ => absinthe::heap::escape::MAX_HEAPS,
+        }
+    }
 }
 
 /// Something to do with an analysis's value domain, whichever it is: [`AnalysisName::dispatch`]
@@ -388,6 +416,7 @@ impl AnalysisName {
             AnalysisName::Useless => f.run::<dom::dependence::Dependence>(),
             AnalysisName::Strict => f.run::<dom::strictness::Strictness>(),
             AnalysisName::TypingEnv => f.run::<dom::typing_env::TypingInts>(),
+            AnalysisName::Escape => f.run::<dom::escape::EscapeValue>(),
             // The control-flow facts and the alias heap need no value domain: callers check for
             // `cfa` and `alias-heap` first.
             AnalysisName::Cfa | AnalysisName::AliasHeap => f.run::<Flat<i64>>(),

@@ -184,6 +184,9 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
     if analysis.alias_heap() {
         return verify_heap(args);
     }
+    if analysis.escape() {
+        return verify_escape(args, analysis);
+    }
     if let Some(path) = args.file.as_ref().filter(|p| kernel::is_kernel_file(p)) {
         return verify_kernel(path, args, analysis);
     }
@@ -252,6 +255,9 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
     }
     if analysis.alias_heap() {
         return analyze_heap(args, analysis);
+    }
+    if analysis.escape() {
+        return analyze_escape(args, analysis);
     }
     if let Some(path) = args.file.as_ref().filter(|p| crate::is_llvm_file(p)) {
         return analyze_llvm(path, args, analysis);
@@ -394,7 +400,9 @@ fn analyze_kernel<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> 
     };
     let engine = args.engine.unwrap_or(match analysis.engine() {
         absinthe::behavior::Engine::BehaviorGraph => EngineArg::BehaviorGraph,
-        absinthe::behavior::Engine::Flow | absinthe::behavior::Engine::TypingEnv => EngineArg::Flow,
+        absinthe::behavior::Engine::Flow
+        | absinthe::behavior::Engine::TypingEnv
+        | absinthe::behavior::Engine::Escape => EngineArg::Flow,
     });
     let engine = match engine {
         EngineArg::BehaviorGraph => kernel::KernelEngine::BehaviorGraph,
@@ -589,7 +597,8 @@ pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
         Ok(analysis) => analysis,
         Err(code) => return code,
     };
-    if analysis.typing_env() || analysis.alias_heap() || analysis.kernel_only() {
+    if analysis.typing_env() || analysis.alias_heap() || analysis.escape() || analysis.kernel_only()
+    {
         eprintln!("error: `trace` runs value analyses; `{analysis}` is not one");
         return ExitCode::from(2);
     }
@@ -773,6 +782,41 @@ fn verify_typing<A: Analysis>(args: &VerifyArgs, analysis: A) -> ExitCode {
     verify_own(args, |input| {
         let check = crate::typing::verify(input, &declared, args.runs, args.seed, args.max_steps);
         let checked = format!("{} runs and {} values", check.runs, check.values);
+        (check.violations, checked)
+    })
+}
+
+/// `analyze` with an analysis whose engine is the escape and alias analysis (`escape`).
+fn analyze_escape<A: Analysis>(args: &AnalyzeArgs, analysis: A) -> ExitCode {
+    struct Run<'a>(&'a Input, Format, &'static str, usize);
+    impl crate::analyses::ForDomain for Run<'_> {
+        type Output = Report;
+        fn run<D: absinthe::value::ValueDomain>(self) -> Report {
+            crate::escape::run::<D>(self.0, self.1, self.2, self.3)
+        }
+    }
+    analyze_own(args, analysis, |input, format| {
+        analysis.dispatch(Run(input, format, analysis.as_str(), analysis.heaps()))
+    })
+}
+
+/// `verify` with an analysis whose engine is the escape and alias analysis: points-to sets,
+/// forwarded loads, values and escapes checked in every frame of every run.
+fn verify_escape<A: Analysis>(args: &VerifyArgs, analysis: A) -> ExitCode {
+    struct Check<'a>(&'a Input, &'a VerifyArgs, usize);
+    impl crate::analyses::ForDomain for Check<'_> {
+        type Output = absinthe_ir::escape_check::EscapeCheck;
+        fn run<D: absinthe::value::ValueDomain>(self) -> Self::Output {
+            let args = self.1;
+            crate::escape::verify::<D>(self.0, self.2, args.runs, args.seed, args.max_steps)
+        }
+    }
+    verify_own(args, |input| {
+        let check = analysis.dispatch(Check(input, args, analysis.heaps()));
+        let checked = format!(
+            "{} runs, {} points and {} forwarded loads",
+            check.runs, check.points, check.loads
+        );
         (check.violations, checked)
     })
 }

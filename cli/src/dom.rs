@@ -537,6 +537,10 @@ impl Analysis for Catalog {{
         {immediates}
     }}
 
+    fn heaps(self) -> usize {{
+        {heaps}
+    }}
+
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {{
         {dispatch}
     }}
@@ -560,6 +564,7 @@ fn main() -> ExitCode {{
         limits = arms(&|ty| format!("{}::limits()", declared(ty))),
         thresholds = arms(&|ty| format!("{}::THRESHOLDS", declared(ty))),
         immediates = arms(&|ty| format!("{}::IMMEDIATES", declared(ty))),
+        heaps = arms(&|ty| format!("{}::HEAPS", declared(ty))),
         dispatch = arms(&|ty| format!("f.run::<{}::Domain>()", declared(ty))),
     )
 }

@@ -9,6 +9,7 @@ pub mod app;
 pub mod compiled;
 pub mod dom;
 pub mod driver;
+pub mod escape;
 pub mod heap;
 pub mod interp;
 pub mod interproc;

@@ -30,6 +30,34 @@ pub fn each_run(
     max_steps: u64,
     check: &mut dyn FnMut(Observed<'_>),
 ) -> usize {
+    let limits = interp::Limits {
+        max_steps,
+        ..interp::Limits::default()
+    };
+    let mut checked = 0;
+    for (function, args) in arguments(module, runs, seed) {
+        let mut points: Vec<(BlockId, usize, Vec<Option<Value>>)> = Vec::new();
+        let mut observe = |b: BlockId, i: usize, env: &[Option<Value>]| {
+            points.push((b, i, env.to_vec()));
+        };
+        let run = interp::run(module, function, &args, &limits, &mut observe);
+        if matches!(run.outcome, Outcome::OutOfSteps | Outcome::TooDeep) {
+            continue;
+        }
+        checked += 1;
+        check(Observed {
+            function,
+            args: &args,
+            run: &run,
+            points: &points,
+        });
+    }
+    checked
+}
+
+/// The functions of `module` each `runs` times, with arguments from -10 to 10 drawn from `seed`:
+/// the runs every check with a driver of its own makes.
+pub fn arguments(module: &Module, runs: usize, seed: u64) -> Vec<(FuncId, Vec<i64>)> {
     let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     let mut next = move || {
         rng ^= rng << 13;
@@ -37,11 +65,7 @@ pub fn each_run(
         rng ^= rng << 17;
         rng
     };
-    let limits = interp::Limits {
-        max_steps,
-        ..interp::Limits::default()
-    };
-    let mut checked = 0;
+    let mut out = Vec::new();
     for (f, function) in module.functions.iter().enumerate() {
         for _ in 0..runs {
             let args: Vec<i64> = function
@@ -49,23 +73,8 @@ pub fn each_run(
                 .iter()
                 .map(|_| (next() % 21) as i64 - 10)
                 .collect();
-            let mut points: Vec<(BlockId, usize, Vec<Option<Value>>)> = Vec::new();
-            let mut observe = |b: BlockId, i: usize, env: &[Option<Value>]| {
-                points.push((b, i, env.to_vec()));
-            };
-            let function = FuncId(f as u32);
-            let run = interp::run(module, function, &args, &limits, &mut observe);
-            if matches!(run.outcome, Outcome::OutOfSteps | Outcome::TooDeep) {
-                continue;
-            }
-            checked += 1;
-            check(Observed {
-                function,
-                args: &args,
-                run: &run,
-                points: &points,
-            });
+            out.push((FuncId(f as u32), args));
         }
     }
-    checked
+    out
 }

@@ -335,4 +335,12 @@ pub struct SignsCallStrings;
 #[derive(Debug)]
 pub struct SignsTyping;
 // ANCHOR_END: typing
+
+// ANCHOR: escape
+/// The escape and alias analysis with these signals as the values of names, keeping up to four
+/// heaps apart at a point (see `DeclaredAnalysis::solve_escape`).
+#[absinthe::analysis(domain = value::Signals, engine = "escape", heaps = 4)]
+#[derive(Debug)]
+pub struct SignsEscape;
+// ANCHOR_END: escape
 // ANCHOR_END: analyses

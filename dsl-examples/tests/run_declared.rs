@@ -101,3 +101,52 @@ live:
     let signals: &Signals = ints.downcast().expect("the declared domain");
     assert!(signals.contains(-9) && signals.contains(9) && !signals.contains(10));
 }
+
+/// An analysis declared with `engine = "escape"` runs the escape and alias analysis, the product
+/// being the values of names: the load of the box's field is forwarded to the stored name, so
+/// it takes that name's signals (positive, odd), and the branch on it being zero is dead.
+#[test]
+fn a_declared_escape_analysis_forwards_loads_with_their_values() {
+    use absinthe::behavior::Engine;
+    use absinthe::program::{NameId, Operand};
+    use absinthe_dsl_examples::signs::SignsEscape;
+    const SOURCE: &str = "\
+fn f(n) {
+bb0:
+    box = new
+    v = 7
+    box.val = v
+    x = box.val
+    br x == 0, dead, live
+dead:
+    ret 1
+live:
+    ret box
+}
+";
+    assert_eq!(SignsEscape::ENGINE, Engine::Escape);
+    assert_eq!(SignsEscape::HEAPS, 4);
+    let module = absinthe_ir::air::parse_module("f.air", SOURCE).expect("the module parses");
+    let facts = SignsEscape::solve_escape(&module);
+    let function = &module.functions[0];
+    let name = |n: &str| {
+        NameId(
+            function
+                .names
+                .iter()
+                .position(|x| x == n)
+                .expect("the name exists") as u32,
+        )
+    };
+    let forwarded: Vec<_> = facts[0].loads.values().map(|l| l.forwarded).collect();
+    assert_eq!(forwarded, vec![Some(Operand::Name(name("v")))]);
+    assert!(
+        facts[0].before[1].is_empty(),
+        "the branch to `dead` is never taken"
+    );
+    let live = facts[0].before[2][0].hull().expect("reached");
+    let x: Signals = live.values.get(name("x"));
+    assert!(x.contains(7) && !x.contains(0) && !x.contains(-7), "{x}");
+    let allocation = &facts[0].allocations[0];
+    assert_eq!(allocation.escape.returned.len(), 1, "the box is returned");
+}

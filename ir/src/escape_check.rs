@@ -5,6 +5,8 @@
 //!   code, as an unknown object), any other as a parameter's or an unknown object;
 //! - names that must alias (all pointing to exactly one parameter's object) hold one object;
 //! - a forwarded load reads the value of the operand it is forwarded to;
+//! - every integer a name holds lies in the name's value in the same heap's values (a
+//!   forwarded load's value is the stored operand's, met with the domain's);
 //! - a point the analysis calls unreachable is never reached;
 //! - when the run's top-level function returns or throws, every object it allocated that is
 //!   reachable from the value returned or thrown is said to escape (returned or thrown there,
@@ -15,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use absinthe::heap::Site;
 use absinthe::heap::escape::{Allocation, FunctionFacts, Heap, Loc, Place};
 use absinthe::program::{BlockId, FuncId, NameId, Operand, Rhs, Stmt};
-use absinthe::value::ValueDomain;
+use absinthe::value::{Env, ValueDomain};
 
 use crate::function::Module;
 use crate::interp::{self, Limits, Outcome, Run, Value};
@@ -152,10 +154,10 @@ pub fn check_run<D: ValueDomain>(
             if !state
                 .disjuncts()
                 .iter()
-                .any(|d| describes(&d.heap, env, frame))
+                .any(|d| describes(&d.heap, env, frame) && values_hold(&d.values, env))
             {
                 violations.push(format!(
-                    "{}: no heap describes the frame's names {}",
+                    "{}: no heap with its values describes the frame's names {}",
                     here(block, index),
                     refs_text(function, env, frame)
                 ));
@@ -179,6 +181,14 @@ pub fn check_run<D: ValueDomain>(
             &mut check.violations,
         );
     }
+}
+
+/// Whether every integer the frame's names hold lies in the name's abstract value.
+fn values_hold<D: ValueDomain>(values: &Env<D>, env: &[Option<Value>]) -> bool {
+    env.iter().enumerate().all(|(x, v)| match v {
+        Some(Value::Int(c)) => values.get(NameId(x as u32)).contains(*c),
+        _ => true,
+    })
 }
 
 /// Whether `heap` describes the frame's names.

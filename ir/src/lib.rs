@@ -20,6 +20,7 @@
 pub mod air;
 pub mod error;
 pub mod escape_check;
+pub mod escape_text;
 pub mod function;
 pub mod generate;
 pub mod heap_check;

@@ -2,13 +2,11 @@
 //! the core IR (`test_data/escape.air`): the exact forwarded loads, strong and weak stores,
 //! escapes, summaries and sinkable allocations.
 
-use absinthe::heap::escape::{
-    Escape, FunctionFacts, MAX_HEAPS, Place, Slot, Summary, solve_module,
-};
+use absinthe::heap::escape::{FunctionFacts, MAX_HEAPS, solve_module};
 use absinthe::lattice::Interval;
-use absinthe::program::Operand;
 use absinthe_ir::Module;
 use absinthe_ir::air::parse_module;
+use absinthe_ir::escape_text::facts_text;
 use expect_test::expect;
 
 fn module() -> Module {
@@ -19,114 +17,10 @@ fn module() -> Module {
 
 fn dump(module: &Module, facts: &[FunctionFacts<Interval>], names: &[&str]) -> String {
     let mut out = String::new();
-    for (f, func) in module.functions.iter().enumerate() {
-        if !names.contains(&func.name.as_str()) {
-            continue;
+    for (func, facts) in module.functions.iter().zip(facts) {
+        if names.contains(&func.name.as_str()) {
+            out += &format!("fn {}\n{}", func.name, facts_text(module, func, facts));
         }
-        let facts = &facts[f];
-        out += &format!("fn {}\n", func.name);
-        let place = |p: &Place| format!("{}:{}", func.blocks()[p.block.index()].label, p.index);
-        let escape = |e: &Escape| {
-            if e.is_none() {
-                return "no escape".to_owned();
-            }
-            let mut parts = Vec::new();
-            for (word, places) in [
-                ("returned", &e.returned),
-                ("thrown", &e.thrown),
-                ("escapes", &e.global),
-            ] {
-                if !places.is_empty() {
-                    let at: Vec<String> = places.iter().map(place).collect();
-                    parts.push(format!("{word} at {}", at.join(" ")));
-                }
-            }
-            parts.join("; ")
-        };
-        let operand = |o: &Operand| match o {
-            Operand::Name(n) => func.names[n.index()].clone(),
-            Operand::Int(c) => c.to_string(),
-        };
-        for (p, fact) in &facts.loads {
-            out += &format!(
-                "  load {} → {}\n",
-                place(p),
-                fact.forwarded
-                    .as_ref()
-                    .map_or("not forwarded".to_owned(), operand)
-            );
-        }
-        for (p, strong) in &facts.stores {
-            out += &format!(
-                "  store {} {}\n",
-                place(p),
-                if *strong { "strong" } else { "weak" }
-            );
-        }
-        for a in &facts.allocations {
-            out += &format!(
-                "  alloc {} {}: {}{}{}\n",
-                place(&Place {
-                    block: a.site.block,
-                    index: a.site.index
-                }),
-                func.names[a.dest.index()],
-                escape(&a.escape),
-                if a.scalar { "; scalar" } else { "" },
-                a.sink_to.map_or(String::new(), |b| format!(
-                    "; sink to {}",
-                    func.blocks()[b.index()].label
-                ))
-            );
-        }
-        out += &summary(module, func, &facts.summary);
-    }
-    out
-}
-
-fn summary(module: &Module, func: &absinthe_ir::Function, s: &Summary) -> String {
-    let inputs: Vec<&String> = func
-        .params
-        .iter()
-        .chain(&func.captures)
-        .map(|n| &func.names[n.index()])
-        .collect();
-    let mut out = String::new();
-    for (name, e) in inputs.iter().zip(&s.inputs) {
-        let mut words = Vec::new();
-        for (w, on) in [
-            ("returned", e.returned),
-            ("thrown", e.thrown),
-            ("escapes", e.global),
-        ] {
-            if on {
-                words.push(w.to_owned());
-            }
-        }
-        for slot in &e.writes {
-            words.push(match slot {
-                Slot::Field(f) => format!("writes .{}", module.field_name(*f)),
-                Slot::Pos(i) => format!("writes [{i}]"),
-            });
-        }
-        if !words.is_empty() {
-            out += &format!("  input {name}: {}\n", words.join(", "));
-        }
-    }
-    let returns: Vec<&str> = s
-        .returns_inputs
-        .iter()
-        .map(|&i| inputs[i as usize].as_str())
-        .chain(s.returns_other.then_some("other"))
-        .collect();
-    if !returns.is_empty() {
-        out += &format!("  returns {}\n", returns.join(" or "));
-    }
-    if s.writes_unknown {
-        out += "  writes unknown memory\n";
-    }
-    if s.calls_unknown {
-        out += "  calls unknown code\n";
     }
     out
 }

@@ -21,7 +21,7 @@ struct AnalysisArgs {
     conditions: Option<darling::util::SpannedValue<String>>,
     /// `"insensitive"`, `"kcfa=K"`, `"functional"` or `"functional=N"`.
     context: Option<darling::util::SpannedValue<String>>,
-    /// `"flow"`, `"behavior_graph"` or `"typing_env"`.
+    /// `"flow"`, `"behavior_graph"`, `"typing_env"` or `"escape"`.
     engine: Option<darling::util::SpannedValue<String>>,
     /// Joins at a loop head before widening: a number.
     widening_delay: Option<syn::Lit>,
@@ -29,6 +29,8 @@ struct AnalysisArgs {
     narrowing: Option<syn::Lit>,
     /// For the engine `typing_env`: the most immediates a set of constants keeps (1 to 1024).
     immediates: Option<syn::Lit>,
+    /// For the engine `escape`: how many heaps a point keeps apart (1 to 64).
+    heaps: Option<syn::Lit>,
     /// The analysis's name (defaults to the struct's).
     name: Option<String>,
 }
@@ -44,6 +46,7 @@ impl args::Options for AnalysisArgs {
         "widening_delay",
         "narrowing",
         "immediates",
+        "heaps",
         "name",
     ];
 }
@@ -84,6 +87,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         errors.at(
             literal,
             format!("`immediates` is from 1 to 1024, not {n}: `immediates = 16`"),
+        );
+    }
+    let heaps = count(options.heaps.as_ref(), "heaps", &mut errors);
+    if let (Some(n @ (0 | 65..)), Some(literal)) = (heaps, options.heaps.as_ref()) {
+        errors.at(
+            literal,
+            format!("`heaps` is from 1 to 64, not {n}: `heaps = 4`"),
         );
     }
     if !matches!(item.fields, syn::Fields::Unit) {
@@ -140,12 +150,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         None | Some("flow") => quote!(#rt::Engine::Flow),
         Some("behavior_graph") => quote!(#rt::Engine::BehaviorGraph),
         Some("typing_env") => quote!(#rt::Engine::TypingEnv),
+        Some("escape") => quote!(#rt::Engine::Escape),
         Some(other) => {
             let span = options.engine.as_ref().map(|e| e.span());
             errors.push(syn::Error::new(
                 span.unwrap_or_else(proc_macro2::Span::call_site),
                 format!(
-                    "unknown engine `{other}`; expected `flow`, `behavior_graph` or `typing_env`"
+                    "unknown engine `{other}`; expected `flow`, `behavior_graph`, `typing_env` or `escape`"
                 ),
             ));
             quote!(#rt::Engine::Flow)
@@ -171,6 +182,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         let n = n as usize;
         quote!(const IMMEDIATES: usize = #n;)
     });
+    let heaps = heaps.map(|n| {
+        let n = n as usize;
+        quote!(const HEAPS: usize = #n;)
+    });
     quote! {
         #item
 
@@ -182,6 +197,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             const CONTEXT: #rt::ContextPolicy = #context;
             const ENGINE: #rt::Engine = #engine;
             #immediates
+            #heaps
 
             fn limits() -> #rt::Limits {
                 #rt::Limits {

@@ -543,6 +543,13 @@ impl Analysis for Interpreted {
         })
     }
 
+    fn heaps(self) -> usize {
+        decl(self.0, |a| {
+            a.heaps
+                .map_or(absinthe::heap::escape::MAX_HEAPS, |n| n as usize)
+        })
+    }
+
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {
         let interp = Session::interp().expect("a `.dom` file is loaded");
         Session::install(interp, self.0);

@@ -136,6 +136,7 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
     let engine = match a.engine.as_str() {
         "behavior_graph" => quote!(::absinthe::__private::Engine::BehaviorGraph),
         "typing_env" => quote!(::absinthe::__private::Engine::TypingEnv),
+        "escape" => quote!(::absinthe::__private::Engine::Escape),
         _ => quote!(::absinthe::__private::Engine::Flow),
     };
     let delay = a.widening_delay;
@@ -145,6 +146,10 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
     let immediates = a.immediates.map(|n| {
         let n = n as usize;
         quote!(const IMMEDIATES: usize = #n;)
+    });
+    let heaps = a.heaps.map(|n| {
+        let n = n as usize;
+        quote!(const HEAPS: usize = #n;)
     });
     let with_thresholds =
         (!thresholds.is_empty()).then(|| quote!(.with_thresholds(Self::THRESHOLDS)));
@@ -194,6 +199,7 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
             const ENGINE: ::absinthe::__private::Engine = #name::ENGINE;
             const THRESHOLDS: &'static [i64] = #name::THRESHOLDS;
             #immediates
+            #heaps
             fn limits() -> ::absinthe::__private::Limits { #name::limits() }
         }
     }

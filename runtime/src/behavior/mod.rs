@@ -28,15 +28,22 @@ pub enum Engine {
     /// The Flambda 2 typing environment ([`crate::typing_env`]): one pass over each function in
     /// SSA form, with the analysis's value domain as the integers past small sets of immediates.
     TypingEnv,
+    /// The escape and alias analysis ([`crate::heap::escape`]): points-to sets, per-field
+    /// memory, load forwarding and escapes over each function, callees first, with the
+    /// analysis's value domain as the values of names (a forwarded load takes the stored
+    /// value's).
+    Escape,
 }
 
 impl Engine {
-    /// The engine a declaration names by `word` (`flow`, `behavior_graph`, `typing_env`).
+    /// The engine a declaration names by `word` (`flow`, `behavior_graph`, `typing_env`,
+    /// `escape`).
     pub fn from_word(word: &str) -> Option<Engine> {
         match word {
             "flow" => Some(Engine::Flow),
             "behavior_graph" => Some(Engine::BehaviorGraph),
             "typing_env" => Some(Engine::TypingEnv),
+            "escape" => Some(Engine::Escape),
             _ => None,
         }
     }

@@ -207,6 +207,9 @@ pub trait DeclaredAnalysis {
     /// For the engine `typing_env`: the most immediates a set of constants keeps before it
     /// becomes a value of the domain (`immediates 16;` in a `.dom` analysis).
     const IMMEDIATES: usize = crate::typing_env::TypingEnv::MAX_IMMS;
+    /// For the engine `escape`: how many heaps a program point keeps apart before joining them
+    /// (`heaps 4;` in a `.dom` analysis).
+    const HEAPS: usize = crate::heap::escape::MAX_HEAPS;
     /// The engine limits the declaration asks for.
     fn limits() -> crate::engine::Limits;
 
@@ -244,6 +247,19 @@ pub trait DeclaredAnalysis {
             .with_ints(crate::typing_env::Ints::top_of::<Self::Domain>())
             .with_max_imms(Self::IMMEDIATES);
         crate::typing_env::solve_module(module, &start)
+    }
+
+    /// Runs the escape and alias analysis (the engine `escape`) over every function of
+    /// `module`, callees first, keeping up to the declared number of heaps apart at a point,
+    /// with the declared domain as the values of names; see
+    /// [`crate::heap::escape::solve_module`].
+    fn solve_escape<M: crate::interproc::Module>(
+        module: &M,
+    ) -> Vec<crate::heap::escape::FunctionFacts<Self::Domain>>
+    where
+        M::Function: crate::program::Cfg,
+    {
+        crate::heap::escape::solve_module(module, Self::HEAPS)
     }
 
     /// Runs the analysis on `program` with the declared state representation and limits.

@@ -20,8 +20,9 @@ pub struct AnalysisDecl {
     /// How calls are told apart across functions: `insensitive`, `kcfa=K`, `functional` or
     /// `functional=N`.
     pub context: String,
-    /// The engine: `flow` (control-flow graphs), `behavior_graph` (kernel terms) or `typing_env`
-    /// (the Flambda 2 typing environment over functions in SSA form).
+    /// The engine: `flow` (control-flow graphs), `behavior_graph` (kernel terms), `typing_env`
+    /// (the Flambda 2 typing environment over functions in SSA form) or `escape` (the escape and
+    /// alias analysis over functions with objects and fields).
     pub engine: String,
     /// Joins at a loop head before widening.
     pub widening_delay: u32,
@@ -34,6 +35,9 @@ pub struct AnalysisDecl {
     /// For the engine `typing_env`: the most immediates a set of constants keeps (`None`: the
     /// engine's default).
     pub immediates: Option<u32>,
+    /// For the engine `escape`: how many heaps a point keeps apart (`None`: the engine's
+    /// default).
+    pub heaps: Option<u32>,
     /// Where it was declared.
     pub describe: String,
 }
@@ -58,7 +62,7 @@ impl AnalysisDecl {
 }
 
 /// The analysis settings, for suggestions.
-const SETTINGS: [&str; 11] = [
+const SETTINGS: [&str; 12] = [
     "domain",
     "direction",
     "conditions",
@@ -70,6 +74,7 @@ const SETTINGS: [&str; 11] = [
     "program",
     "thresholds",
     "immediates",
+    "heaps",
 ];
 
 impl Sema {
@@ -87,6 +92,7 @@ impl Sema {
             program: "any".into(),
             thresholds: Vec::new(),
             immediates: None,
+            heaps: None,
             describe: format!(
                 "`analysis {}` at {}",
                 a.name.text,
@@ -168,13 +174,13 @@ impl Sema {
                     ),
                 },
                 "engine" => match word(values).as_deref() {
-                    Some(e @ ("flow" | "behavior_graph" | "typing_env")) => decl.engine = e.into(),
+                    Some(e @ ("flow" | "behavior_graph" | "typing_env" | "escape")) => decl.engine = e.into(),
                     _ => self.error_help(
                         file,
                         span,
-                        "expected `flow`, `behavior_graph` or `typing_env`".into(),
+                        "expected `flow`, `behavior_graph`, `typing_env` or `escape`".into(),
                         "unknown engine",
-                        "`flow` runs on control-flow graphs (and across functions); `behavior_graph` traces the analysis over the behavior graph of kernel terms; `typing_env` runs the Flambda 2 typing environment, the domain being its integers".into(),
+                        "`flow` runs on control-flow graphs (and across functions); `behavior_graph` traces the analysis over the behavior graph of kernel terms; `typing_env` runs the Flambda 2 typing environment, the domain being its integers; `escape` runs the escape and alias analysis, the domain being the values of names".into(),
                     ),
                 },
                 "widening_delay" => match int(values) {
@@ -213,6 +219,16 @@ impl Sema {
                         "`immediates 16;` keeps sets of up to 16 constants before the engine `typing_env` turns them into a value of the domain".into(),
                     ),
                 },
+                "heaps" => match int(values) {
+                    Some(k @ 1..=64) => decl.heaps = Some(k),
+                    _ => self.error_help(
+                        file,
+                        span,
+                        "expected a number of heaps from 1 to 64".into(),
+                        "not a number of heaps",
+                        "`heaps 4;` keeps up to four heaps apart at a point before the engine `escape` joins them into one".into(),
+                    ),
+                },
                 "program" => match word(values).as_deref() {
                     Some(p @ ("toy" | "air" | "any")) => decl.program = p.to_string(),
                     _ => self.error(file, span, "expected `toy`, `air` or `any`".into(), "unknown program kind"),
@@ -224,7 +240,7 @@ impl Sema {
                     key.span.clone(),
                     format!("`{other}` is not an analysis setting"),
                     "unknown setting",
-                    crate::diagnostic::did_you_mean(other, SETTINGS).unwrap_or_else(|| "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing`, `program`, `thresholds` and `immediates`".into()),
+                    crate::diagnostic::did_you_mean(other, SETTINGS).unwrap_or_else(|| "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing`, `program`, `thresholds`, `immediates` and `heaps`".into()),
                     );
                 }
             }
