@@ -10,6 +10,9 @@ use absinthe_ir::generate::{HeapGenConfig, random_heap_module};
 use absinthe_ir::{Function, Module, parse_module};
 use expect_test::expect;
 
+#[path = "shape/check.rs"]
+mod check;
+
 fn sample() -> Module {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/test_data/shape.air");
     let text = std::fs::read_to_string(path).expect("the sample exists");
@@ -298,4 +301,55 @@ fn lattice_laws_hold_on_graphs_of_random_programs() {
         );
     }
     assert!(checked > 1000, "{checked}");
+}
+
+/// (e) Sound against concrete runs: in every frame of runs of `main` of 1,000 random heap
+/// modules, some graph of the state at the frame's point describes its names, the objects
+/// they reach and the field edges among them (`check.rs`).
+#[test]
+fn sound_on_a_thousand_random_heap_modules() {
+    let config = HeapGenConfig::default();
+    let limits = absinthe_ir::interp::Limits {
+        max_steps: 2_000,
+        ..absinthe_ir::interp::Limits::default()
+    };
+    let mut total = check::ShapeCheck::default();
+    for seed in 0..1000u64 {
+        let module = random_heap_module(seed, &config);
+        let facts = solve_module(&module);
+        for (f, fact) in facts.iter().enumerate() {
+            assert!(
+                fact.solution.stop.is_stable(),
+                "seed {seed}: function {f}: {:?}",
+                fact.solution.stop
+            );
+        }
+        let mut found = check::ShapeCheck::default();
+        for (p0, p1) in [(0, 0), (1, -1), (2, 3), (-2, 1)] {
+            check::check_run(
+                &module,
+                &facts,
+                absinthe::program::FuncId(0),
+                &[p0, p1],
+                &limits,
+                &mut found,
+            );
+        }
+        assert!(
+            found.violations.is_empty(),
+            "seed {seed}: {} violations, first: {}\n{}",
+            found.violations.len(),
+            found.violations[0],
+            absinthe_ir::print_module(&module)
+        );
+        total.runs += found.runs;
+        total.points += found.points;
+        total.objects += found.objects;
+        total.edges += found.edges;
+    }
+    println!(
+        "1000 random heap modules: {} runs, {} points, {} reachable objects and {} field edges checked",
+        total.runs, total.points, total.objects, total.edges
+    );
+    assert!(total.runs > 2000 && total.edges > 10_000, "{total:?}");
 }
