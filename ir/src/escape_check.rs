@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use absinthe::heap::Site;
-use absinthe::heap::escape::{Allocation, FunctionFacts, Heap, Loc, Place};
+use absinthe::heap::escape::{FunctionFacts, Heap, Loc, Place};
 use absinthe::program::{BlockId, FuncId, NameId, Operand, Rhs, Stmt};
 use absinthe::value::{Env, ValueDomain};
 
@@ -31,6 +31,9 @@ pub struct EscapeCheck {
     pub points: usize,
     /// Forwarded loads executed and compared.
     pub loads: usize,
+    /// Objects a frame made that were returned, thrown or left reachable from its caller's
+    /// objects, compared with where the analysis says they escape.
+    pub escapes: usize,
     /// Disagreements, described.
     pub violations: Vec<String>,
 }
@@ -38,6 +41,8 @@ pub struct EscapeCheck {
 /// One frame of a run being watched.
 struct Frame {
     func: FuncId,
+    /// The objects the frame's inputs (parameters, then captures) held on entry.
+    inputs: Vec<u32>,
     /// The objects the frame allocated, with their sites.
     born: BTreeMap<u32, Site>,
     /// Each site's most recent object in the frame.
@@ -47,7 +52,7 @@ struct Frame {
 }
 
 /// Runs `entry` of `module` on `args` and checks `facts` (one per function) at every point of
-/// every frame; adds what it finds to `check`.
+/// every frame, and every frame's escapes when it returns; adds what it finds to `check`.
 pub fn check_run<D: ValueDomain>(
     module: &Module,
     facts: &[FunctionFacts<D>],
@@ -56,130 +61,243 @@ pub fn check_run<D: ValueDomain>(
     limits: &Limits,
     check: &mut EscapeCheck,
 ) {
-    let mut frames: Vec<Frame> = Vec::new();
-    let mut points = 0;
-    let mut loads = 0;
-    let mut violations = Vec::new();
-    let mut observe =
-        |depth: usize, func: FuncId, block: BlockId, index: usize, env: &[Option<Value>]| {
-            frames.truncate(depth);
-            while frames.len() < depth {
-                frames.push(Frame {
-                    func,
-                    born: BTreeMap::new(),
-                    latest: BTreeMap::new(),
-                    last: None,
-                });
-            }
-            let Some(frame) = frames.last_mut() else {
-                return;
-            };
-            if frame.func != func {
-                *frame = Frame {
-                    func,
-                    born: BTreeMap::new(),
-                    latest: BTreeMap::new(),
-                    last: None,
-                };
-            }
-            let (Some(function), Some(facts)) = (module.function(func), facts.get(func.index()))
-            else {
-                return;
-            };
-            let here = |b: BlockId, i: usize| {
-                let label = function
-                    .blocks()
-                    .get(b.index())
-                    .map_or("?", |b| b.label.as_str());
-                format!("`{}` at {label}:{i}", function.name)
-            };
-            if let Some((b, i)) = frame.last {
-                if let Some(Stmt::Assign { dest, rhs }) = function
-                    .blocks()
-                    .get(b.index())
-                    .and_then(|blk| blk.stmts.get(i))
-                {
-                    let value = env.get(dest.index()).copied().flatten();
-                    match rhs {
-                        Rhs::New | Rhs::Block(..) | Rhs::Closure(..) | Rhs::Sibling(..) => {
-                            if let Some(Value::Ref(r)) = value {
-                                let site = Site {
-                                    block: b,
-                                    index: i as u32,
-                                };
-                                frame.born.insert(r, site);
-                                frame.latest.insert(site, r);
-                            }
-                        }
-                        Rhs::Load(..) | Rhs::Field(..) => {
-                            let place = Place {
-                                block: b,
-                                index: i as u32,
-                            };
-                            let forwarded = facts.loads.get(&place).and_then(|f| f.forwarded);
-                            if let Some(o) = forwarded {
-                                if o != Operand::Name(*dest) {
-                                    loads += 1;
-                                    let expected = match o {
-                                        Operand::Name(n) => env.get(n.index()).copied().flatten(),
-                                        Operand::Int(c) => Some(Value::Int(c)),
-                                    };
-                                    if expected != value {
-                                        violations.push(format!(
-                                            "{}: the load is forwarded, but it read {value:?} \
-                                             where the operand holds {expected:?}",
-                                            here(b, i)
-                                        ));
-                                    }
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            frame.last = Some((block, index));
-            points += 1;
-            let state = facts
-                .before
-                .get(block.index())
-                .and_then(|states| states.get(index));
-            let Some(state) = state.filter(|s| !s.disjuncts().is_empty()) else {
-                violations.push(format!(
-                    "{}: reached, but the analysis says it is unreachable",
-                    here(block, index)
-                ));
-                return;
-            };
-            if !state
-                .disjuncts()
-                .iter()
-                .any(|d| describes(&d.heap, env, frame) && values_hold(&d.values, env))
-            {
-                violations.push(format!(
-                    "{}: no heap with its values describes the frame's names {}",
-                    here(block, index),
-                    refs_text(function, env, frame)
-                ));
-            }
-        };
-    let run = interp::run_all_frames(module, entry, args, limits, &mut observe);
+    let mut watch = Watch {
+        module,
+        facts,
+        frames: Vec::new(),
+        points: 0,
+        loads: 0,
+        escapes: 0,
+        violations: Vec::new(),
+    };
+    let run = interp::run_all_frames(module, entry, args, limits, &mut watch);
     if matches!(run.outcome, Outcome::OutOfSteps | Outcome::TooDeep) {
         return;
     }
     check.runs += 1;
-    check.points += points;
-    check.loads += loads;
-    check.violations.extend(violations);
-    if let (Some(top), Some(facts)) = (frames.first(), facts.get(entry.index())) {
-        check_escapes(
+    check.points += watch.points;
+    check.loads += watch.loads;
+    check.escapes += watch.escapes;
+    check.violations.extend(watch.violations);
+    if let Outcome::Threw(Some(thrown)) = run.outcome {
+        check.escapes += check_thrown(
             module,
-            &facts.allocations,
+            facts,
             &run,
-            top,
-            entry,
+            &watch.frames,
+            thrown,
             &mut check.violations,
         );
+    }
+}
+
+/// The objects reachable from `roots` in `heap`.
+fn reachable(heap: &[Vec<Option<Value>>], roots: impl Iterator<Item = Value>) -> BTreeSet<u32> {
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<Value> = roots.collect();
+    while let Some(v) = stack.pop() {
+        let Value::Ref(r) = v else {
+            continue;
+        };
+        if !seen.insert(r) {
+            continue;
+        }
+        if let Some(fields) = heap.get(r as usize) {
+            stack.extend(fields.iter().flatten().copied());
+        }
+    }
+    seen
+}
+
+/// The run being watched: its frames and what was found so far.
+struct Watch<'a, D> {
+    module: &'a Module,
+    facts: &'a [FunctionFacts<D>],
+    frames: Vec<Frame>,
+    points: usize,
+    loads: usize,
+    escapes: usize,
+    violations: Vec<String>,
+}
+
+impl<D: ValueDomain> interp::FrameObserver for Watch<'_, D> {
+    fn before(
+        &mut self,
+        depth: usize,
+        func: FuncId,
+        block: BlockId,
+        index: usize,
+        env: &[Option<Value>],
+    ) {
+        let fresh =
+            self.frames.len() < depth || self.frames.get(depth - 1).is_some_and(|f| f.func != func);
+        if fresh {
+            // A new frame: its inputs (parameters, then captures) are its caller's objects.
+            let inputs: Vec<u32> = self
+                .module
+                .function(func)
+                .map(|f| {
+                    f.params
+                        .iter()
+                        .chain(&f.captures)
+                        .filter_map(|n| match env.get(n.index()) {
+                            Some(Some(Value::Ref(r))) => Some(*r),
+                            _ => None,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            self.frames.truncate(depth - 1);
+            self.frames.push(Frame {
+                func,
+                inputs,
+                born: BTreeMap::new(),
+                latest: BTreeMap::new(),
+                last: None,
+            });
+        }
+        self.point(depth, func, block, index, env);
+    }
+
+    fn returning(
+        &mut self,
+        depth: usize,
+        func: FuncId,
+        value: Option<Value>,
+        heap: &[Vec<Option<Value>>],
+    ) {
+        let (Some(frame), Some(facts)) = (self.frames.get(depth - 1), self.facts.get(func.index()))
+        else {
+            return;
+        };
+        let name = self.module.function(func).map_or("?", |f| f.name.as_str());
+        // What the frame returns may be its own objects only if they are said to be returned
+        // (or to escape); what its inputs reach, only if they are said to escape.
+        let returned = reachable(heap, value.into_iter());
+        let kept = reachable(heap, frame.inputs.iter().map(|&r| Value::Ref(r)));
+        for (r, site) in &frame.born {
+            let Some(allocation) = facts.allocations.iter().find(|a| a.site == *site) else {
+                continue;
+            };
+            if returned.contains(r) || kept.contains(r) {
+                self.escapes += 1;
+            }
+            let e = &allocation.escape;
+            let wrong = if returned.contains(r) && e.returned.is_empty() && e.global.is_empty() {
+                Some("returned")
+            } else if kept.contains(r) && e.global.is_empty() {
+                Some("reachable from the caller's objects")
+            } else {
+                None
+            };
+            if let Some(how) = wrong {
+                self.violations.push(format!(
+                    "`{name}`: object {r}, made at bb{}:{}, is {how} when the function returns, \
+                     but the analysis says: {e}",
+                    site.block.index(),
+                    site.index,
+                ));
+            }
+        }
+        self.frames.truncate(depth - 1);
+    }
+}
+
+impl<D: ValueDomain> Watch<'_, D> {
+    /// Checks the frame `depth` calls deep at a point.
+    fn point(
+        &mut self,
+        depth: usize,
+        func: FuncId,
+        block: BlockId,
+        index: usize,
+        env: &[Option<Value>],
+    ) {
+        self.frames.truncate(depth);
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        let (Some(function), Some(facts)) =
+            (self.module.function(func), self.facts.get(func.index()))
+        else {
+            return;
+        };
+        let here = |b: BlockId, i: usize| {
+            let label = function
+                .blocks()
+                .get(b.index())
+                .map_or("?", |b| b.label.as_str());
+            format!("`{}` at {label}:{i}", function.name)
+        };
+        if let Some((b, i)) = frame.last {
+            if let Some(Stmt::Assign { dest, rhs }) = function
+                .blocks()
+                .get(b.index())
+                .and_then(|blk| blk.stmts.get(i))
+            {
+                let value = env.get(dest.index()).copied().flatten();
+                match rhs {
+                    Rhs::New | Rhs::Block(..) | Rhs::Closure(..) | Rhs::Sibling(..) => {
+                        if let Some(Value::Ref(r)) = value {
+                            let site = Site {
+                                block: b,
+                                index: i as u32,
+                            };
+                            frame.born.insert(r, site);
+                            frame.latest.insert(site, r);
+                        }
+                    }
+                    Rhs::Load(..) | Rhs::Field(..) => {
+                        let place = Place {
+                            block: b,
+                            index: i as u32,
+                        };
+                        let forwarded = facts.loads.get(&place).and_then(|f| f.forwarded);
+                        if let Some(o) = forwarded {
+                            if o != Operand::Name(*dest) {
+                                self.loads += 1;
+                                let expected = match o {
+                                    Operand::Name(n) => env.get(n.index()).copied().flatten(),
+                                    Operand::Int(c) => Some(Value::Int(c)),
+                                };
+                                if expected != value {
+                                    self.violations.push(format!(
+                                        "{}: the load is forwarded, but it read {value:?} \
+                                         where the operand holds {expected:?}",
+                                        here(b, i)
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        frame.last = Some((block, index));
+        self.points += 1;
+        let state = facts
+            .before
+            .get(block.index())
+            .and_then(|states| states.get(index));
+        let Some(state) = state.filter(|s| !s.disjuncts().is_empty()) else {
+            self.violations.push(format!(
+                "{}: reached, but the analysis says it is unreachable",
+                here(block, index)
+            ));
+            return;
+        };
+        if !state
+            .disjuncts()
+            .iter()
+            .any(|d| describes(&d.heap, env, frame) && values_hold(&d.values, env))
+        {
+            self.violations.push(format!(
+                "{}: no heap with its values describes the frame's names {}",
+                here(block, index),
+                refs_text(function, env, frame)
+            ));
+        }
     }
 }
 
@@ -245,56 +363,40 @@ fn refs_text(function: &crate::function::Function, env: &[Option<Value>], frame:
     parts.join(", ")
 }
 
-/// The top-level frame's objects reachable from what the run returned or threw must escape.
-fn check_escapes(
+/// A throw ends the run: the objects of every frame on the stack that the thrown value reaches
+/// must be said to be thrown (or to escape). Returns how many were compared.
+fn check_thrown<D>(
     module: &Module,
-    allocations: &[Allocation],
+    facts: &[FunctionFacts<D>],
     run: &Run,
-    top: &Frame,
-    entry: FuncId,
+    frames: &[Frame],
+    thrown: Value,
     violations: &mut Vec<String>,
-) {
-    let (value, returned) = match run.outcome {
-        Outcome::Returned(Some(v)) => (v, true),
-        Outcome::Threw(Some(v)) => (v, false),
-        _ => return,
-    };
-    let mut seen = BTreeSet::new();
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        let Value::Ref(r) = v else {
+) -> usize {
+    let mut checked = 0;
+    let seen = reachable(&run.heap, std::iter::once(thrown));
+    for frame in frames {
+        let name = module.function(frame.func).map_or("?", |f| f.name.as_str());
+        let Some(facts) = facts.get(frame.func.index()) else {
             continue;
         };
-        if !seen.insert(r) {
-            continue;
-        }
-        if let Some(fields) = run.heap.get(r as usize) {
-            stack.extend(fields.iter().flatten().copied());
-        }
-    }
-    let name = module.function(entry).map_or("?", |f| f.name.as_str());
-    for r in seen {
-        let Some(site) = top.born.get(&r) else {
-            continue;
-        };
-        let Some(allocation) = allocations.iter().find(|a| a.site == *site) else {
-            continue;
-        };
-        let e = &allocation.escape;
-        let said = !e.global.is_empty()
-            || if returned {
-                !e.returned.is_empty()
-            } else {
-                !e.thrown.is_empty()
+        for (r, site) in &frame.born {
+            if !seen.contains(r) {
+                continue;
+            }
+            let Some(allocation) = facts.allocations.iter().find(|a| a.site == *site) else {
+                continue;
             };
-        if !said {
-            violations.push(format!(
-                "`{name}`: object {r}, made at bb{}:{}, is {} but the analysis says: {}",
-                site.block.index(),
-                site.index,
-                if returned { "returned" } else { "thrown" },
-                e
-            ));
+            checked += 1;
+            let e = &allocation.escape;
+            if e.thrown.is_empty() && e.global.is_empty() {
+                violations.push(format!(
+                    "`{name}`: object {r}, made at bb{}:{}, is thrown but the analysis says: {e}",
+                    site.block.index(),
+                    site.index,
+                ));
+            }
         }
     }
+    checked
 }

@@ -225,6 +225,17 @@ pub trait FrameObserver {
         index: usize,
         env: &[Option<Value>],
     );
+
+    /// Called when the frame `depth` calls deep, of `func`, returns `value`, with the heap's
+    /// objects as they are then (one field vector per object). Does nothing unless overridden.
+    fn returning(
+        &mut self,
+        _depth: usize,
+        _func: FuncId,
+        _value: Option<Value>,
+        _heap: &[Vec<Option<Value>>],
+    ) {
+    }
 }
 
 impl<F: FnMut(usize, FuncId, BlockId, usize, &[Option<Value>])> FrameObserver for F {
@@ -520,6 +531,7 @@ fn execute<'m>(
                     }
                 }
                 Ok(Flow::Return(v)) => {
+                    observer.returning(depth, frame.id, v, &heap.fields);
                     stack.pop();
                     let Some(caller) = stack.last_mut() else {
                         return Outcome::Returned(v);

@@ -32,6 +32,7 @@ fn check(seeds: std::ops::Range<u64>, heaps: usize) -> EscapeCheck {
         total.runs += check.runs;
         total.points += check.points;
         total.loads += check.loads;
+        total.escapes += check.escapes;
     }
     total
 }
@@ -40,14 +41,42 @@ fn check(seeds: std::ops::Range<u64>, heaps: usize) -> EscapeCheck {
 fn sound_on_a_thousand_random_modules() {
     let total = check(0..1000, MAX_HEAPS);
     println!(
-        "1000 random modules: {} runs, {} points and {} forwarded loads checked",
-        total.runs, total.points, total.loads
+        "1000 random modules: {} runs, {} points, {} forwarded loads and {} escaping objects \
+         checked",
+        total.runs, total.points, total.loads, total.escapes
     );
-    assert!(total.runs > 2000 && total.loads > 100, "{total:?}");
+    assert!(
+        total.runs > 2000 && total.loads > 100 && total.escapes > 100,
+        "{total:?}"
+    );
 }
 
 #[test]
 fn sound_with_one_heap_per_point() {
     let total = check(1000..1300, 1);
     assert!(total.runs > 500, "{total:?}");
+}
+
+/// The check is not vacuous: facts that say no object ever escapes are caught.
+#[test]
+fn facts_that_forget_escapes_are_caught() {
+    let config = HeapGenConfig::default();
+    let limits = Limits {
+        max_steps: 2_000,
+        ..Limits::default()
+    };
+    let mut check = EscapeCheck::default();
+    for seed in 0..100 {
+        let module = random_heap_module(seed, &config);
+        let mut facts = solve_module::<Interval, _>(&module, MAX_HEAPS);
+        for f in &mut facts {
+            for a in &mut f.allocations {
+                a.escape = Default::default();
+            }
+        }
+        for args in [[0, 0], [1, -1], [2, 3]] {
+            check_run(&module, &facts, FuncId(0), &args, &limits, &mut check);
+        }
+    }
+    assert!(check.violations.len() > 10, "{check:?}");
 }
