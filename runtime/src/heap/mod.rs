@@ -9,8 +9,10 @@
 mod alias;
 pub mod escape;
 pub mod shape;
+pub mod sparse;
 
 pub use alias::{AliasHeap, Object, Site};
+pub use sparse::{DeltaState, SparseHeapSolution, SparseStates};
 
 use crate::engine::{Analysis, Direction};
 use crate::lattice::{FiniteSum, Lattice};
