@@ -6,9 +6,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use absinthe::heap::Site;
-use absinthe::heap::shape::{Kind, Label, Path, ShapeFacts, ShapeGraph};
+use absinthe::heap::shape::{Kind, Label, Path, ShapeDisjunct, ShapeFacts, ShapeGraph};
 use absinthe::lattice::Generation;
 use absinthe::program::{BlockId, FieldId, FuncId, NameId, Operand, Rhs, Stmt};
+use absinthe::value::{Env, ValueDomain};
 use absinthe_ir::Module;
 use absinthe_ir::interp::{self, Limits, NoObserver, ObjectKind, Outcome, Value};
 
@@ -61,9 +62,9 @@ struct Shadow {
 }
 
 /// Runs `entry` on `args` and checks `facts` (one per function) in every frame.
-pub fn check_run(
+pub fn check_run<D: ValueDomain>(
     module: &Module,
-    facts: &[ShapeFacts],
+    facts: &[ShapeFacts<D>],
     entry: FuncId,
     args: &[i64],
     limits: &Limits,
@@ -78,79 +79,87 @@ pub fn check_run(
     let mut next_instance = 0u64;
     let mut shadow = Shadow::default();
     let mut found = ShapeCheck::default();
-    let mut observe =
-        |depth: usize, func: FuncId, block: BlockId, index: usize, env: &[Option<Value>]| {
-            frames.truncate(depth);
-            let same = frames.len() == depth && frames.last().is_some_and(|f| f.func == func);
-            if !same {
-                frames.truncate(depth.saturating_sub(1));
-                next_instance += 1;
-                if let Some(caller) = frames.last_mut() {
-                    if let Some((b, i, _)) = &caller.last {
-                        let site = Site {
-                            block: *b,
-                            index: *i as u32,
-                        };
-                        caller.calls.push((next_instance, site));
-                    }
-                }
-                frames.push(Frame {
-                    func,
-                    instance: next_instance,
-                    last: None,
-                    calls: Vec::new(),
-                    entry: None,
-                });
-            }
-            let Some(frame) = frames.last_mut() else {
-                return;
-            };
-            let Some(function) = module.function(func) else {
-                return;
-            };
-            if let Some((b, i, before)) = frame.last.take() {
-                if let Some(stmt) = function.block(b).and_then(|blk| blk.stmts.get(i)) {
-                    replay(
-                        stmt,
-                        b,
-                        i,
-                        before.as_slice(),
-                        env,
-                        frame.instance,
-                        &mut shadow,
-                    );
+    let mut observe = |depth: usize,
+                       func: FuncId,
+                       block: BlockId,
+                       index: usize,
+                       env: &[Option<Value>]| {
+        frames.truncate(depth);
+        let same = frames.len() == depth && frames.last().is_some_and(|f| f.func == func);
+        if !same {
+            frames.truncate(depth.saturating_sub(1));
+            next_instance += 1;
+            if let Some(caller) = frames.last_mut() {
+                if let Some((b, i, _)) = &caller.last {
+                    let site = Site {
+                        block: *b,
+                        index: *i as u32,
+                    };
+                    caller.calls.push((next_instance, site));
                 }
             }
-            if frame.entry.is_none() {
-                let inputs = function
-                    .params
-                    .iter()
-                    .chain(&function.captures)
-                    .map(|x| env.get(x.index()).copied().flatten())
-                    .collect();
-                frame.entry = Some((inputs, shadow.fields.clone()));
+            frames.push(Frame {
+                func,
+                instance: next_instance,
+                last: None,
+                calls: Vec::new(),
+                entry: None,
+            });
+        }
+        let Some(frame) = frames.last_mut() else {
+            return;
+        };
+        let Some(function) = module.function(func) else {
+            return;
+        };
+        if let Some((b, i, before)) = frame.last.take() {
+            if let Some(stmt) = function.block(b).and_then(|blk| blk.stmts.get(i)) {
+                replay(
+                    stmt,
+                    b,
+                    i,
+                    before.as_slice(),
+                    env,
+                    frame.instance,
+                    &mut shadow,
+                );
             }
-            frame.last = Some((block, index, env.to_vec()));
-            found.points += 1;
-            let Some(state) = facts
-                .get(func.index())
-                .and_then(|f| f.before.get(block.index()))
-                .and_then(|s| s.get(index))
-            else {
-                found.violations.push(format!(
-                    "`{}` at bb{}:{index}: reached, but the analysis has no state",
-                    function.name,
-                    block.index()
-                ));
-                return;
-            };
-            let view = View::new(env, frame, &shadow, &kinds);
-            found.objects += view.reachable.len();
-            found.edges += view.edges.len();
-            if !state.values().iter().any(|g| view.describes(g)) {
-                let graphs: Vec<String> = state.values().iter().map(|g| g.to_string()).collect();
-                found.violations.push(format!(
-                    "`{}` at bb{}:{index}: no graph describes the frame {}\n  graphs: {}",
+        }
+        if frame.entry.is_none() {
+            let inputs = function
+                .params
+                .iter()
+                .chain(&function.captures)
+                .map(|x| env.get(x.index()).copied().flatten())
+                .collect();
+            frame.entry = Some((inputs, shadow.fields.clone()));
+        }
+        frame.last = Some((block, index, env.to_vec()));
+        found.points += 1;
+        let Some(state) = facts
+            .get(func.index())
+            .and_then(|f| f.before.get(block.index()))
+            .and_then(|s| s.get(index))
+        else {
+            found.violations.push(format!(
+                "`{}` at bb{}:{index}: reached, but the analysis has no state",
+                function.name,
+                block.index()
+            ));
+            return;
+        };
+        let view = View::new(env, frame, &shadow, &kinds);
+        found.objects += view.reachable.len();
+        found.edges += view.edges.len();
+        let holds = |d: &ShapeDisjunct<D>| view.describes(&d.graph) && values_hold(&d.values, env);
+        if !state.disjuncts().iter().any(holds) {
+            let graphs: Vec<String> = state
+                .disjuncts()
+                .iter()
+                .map(|d| format!("{} ‖ {:?}", d.graph, d.values))
+                .collect();
+            found.violations.push(format!(
+                    "`{}` at bb{}:{index}: no graph with its values describes the frame {}\n  graphs: {}",
                     function.name,
                     block.index(),
                     view.text(),
@@ -160,8 +169,8 @@ pub fn check_run(
                         graphs.join("\n          ")
                     }
                 ));
-            }
-        };
+        }
+    };
     let run = interp::run_all_frames(module, entry, args, limits, &mut observe);
     if matches!(run.outcome, Outcome::OutOfSteps | Outcome::TooDeep) {
         return;
@@ -455,4 +464,12 @@ fn generation_ok(origin: Origin, g: Generation, younger: impl Fn() -> u32) -> bo
         Origin::Own(_) => Generation::AtMost(younger()) <= g,
         _ => true,
     }
+}
+
+/// Whether every integer the frame's names hold lies in the name's value.
+fn values_hold<D: ValueDomain>(values: &Env<D>, env: &[Option<Value>]) -> bool {
+    env.iter().enumerate().all(|(x, v)| match v {
+        Some(Value::Int(c)) => values.get(NameId(x as u32)).contains(*c),
+        _ => true,
+    })
 }

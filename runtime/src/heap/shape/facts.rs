@@ -4,28 +4,32 @@
 
 use std::cell::RefCell;
 
-use super::{Callees, NoCallees, ShapeAnalysis, ShapeGraph, ShapeSummary, Shapes, inputs};
+use super::{Callees, NoCallees, ShapeAnalysis, ShapeGraph, ShapeStates, ShapeSummary, inputs};
 use crate::engine::{Solution, StopReason, solve};
 use crate::interproc::Module;
 use crate::lattice::Lattice;
 use crate::program::{BlockId, Cfg, FuncId, Operand, Program, Terminator};
+use crate::value::ValueDomain;
 
 /// A function's solution and what is read off it.
 #[derive(Clone, Debug)]
-pub struct ShapeFacts {
+pub struct ShapeFacts<D> {
     /// The engine's solution (block entries and exits).
-    pub solution: Solution<Shapes>,
-    /// Per block, the graphs before each statement and, last, before the terminator (empty for
-    /// a block no run reaches).
-    pub before: Vec<Vec<Shapes>>,
+    pub solution: Solution<ShapeStates<D>>,
+    /// Per block, the graphs with their values before each statement and, last, before the
+    /// terminator (empty for a block no run reaches).
+    pub before: Vec<Vec<ShapeStates<D>>>,
     /// The summary for callers.
     pub summary: ShapeSummary,
 }
 
 /// Solves `program` with callee summaries from `callees` and reads off the facts.
-pub fn analyze<P: Program + Cfg + ?Sized>(program: &P, callees: &dyn Callees) -> ShapeFacts {
-    let analysis = ShapeAnalysis::new(callees);
-    let solution = solve(program, &analysis, &ShapeAnalysis::limits());
+pub fn analyze<D: ValueDomain, P: Program + Cfg + ?Sized>(
+    program: &P,
+    callees: &dyn Callees,
+) -> ShapeFacts<D> {
+    let analysis = ShapeAnalysis::<D>::new(callees);
+    let solution = solve(program, &analysis, &ShapeAnalysis::<D>::limits());
     let mut before = Vec::with_capacity(program.block_count());
     let mut exits: Vec<(ShapeGraph, Option<crate::program::NameId>)> = Vec::new();
     for b in 0..program.block_count() {
@@ -36,23 +40,18 @@ pub fn analyze<P: Program + Cfg + ?Sized>(program: &P, callees: &dyn Callees) ->
             continue;
         }
         let mut states = Vec::with_capacity(program.stmts(block).len() + 1);
-        let mut current: Vec<ShapeGraph> = entry.values().to_vec();
+        let mut current = entry.clone();
         for (index, stmt) in program.stmts(block).iter().enumerate() {
-            let state = Shapes::from_values(current.iter().cloned());
-            current = state
-                .values()
-                .iter()
-                .flat_map(|g| analysis.statement(g, block, index, stmt))
-                .collect();
-            states.push(state);
+            let next = analysis.statement(&current, block, index, stmt);
+            states.push(std::mem::replace(&mut current, next));
         }
-        let last = Shapes::from_values(current);
+        let last = current;
         if let Terminator::Return(operand) = program.terminator(block) {
             let returned = match operand {
                 Some(Operand::Name(n)) => Some(*n),
                 _ => None,
             };
-            exits.extend(last.values().iter().map(|g| (g.clone(), returned)));
+            exits.extend(last.graphs().map(|g| (g.clone(), returned)));
         }
         states.push(last);
         before.push(states);
@@ -67,16 +66,16 @@ pub fn analyze<P: Program + Cfg + ?Sized>(program: &P, callees: &dyn Callees) ->
 
 /// Every function of `module` solved callees first, each with its callees' summaries (a call
 /// into a cycle of calls still being solved is unknown code).
-pub fn solve_module<M: Module>(module: &M) -> Vec<ShapeFacts>
+pub fn solve_module<D: ValueDomain, M: Module>(module: &M) -> Vec<ShapeFacts<D>>
 where
     M::Function: Cfg,
 {
-    struct Solver<'m, M: Module> {
+    struct Solver<'m, D, M: Module> {
         module: &'m M,
-        done: RefCell<Vec<Option<ShapeFacts>>>,
+        done: RefCell<Vec<Option<ShapeFacts<D>>>>,
         busy: RefCell<Vec<bool>>,
     }
-    impl<M: Module> Solver<'_, M>
+    impl<D: ValueDomain, M: Module> Solver<'_, D, M>
     where
         M::Function: Cfg,
     {
@@ -91,7 +90,7 @@ where
             let function = self.module.function(f)?;
             self.busy.borrow_mut()[i] = true;
             let callees = |g: FuncId| self.solve(g);
-            let facts = analyze(function, &callees);
+            let facts = analyze::<D, _>(function, &callees);
             let summary = facts.summary.clone();
             self.done.borrow_mut()[i] = Some(facts);
             Some(summary)
@@ -113,7 +112,7 @@ where
         .enumerate()
         .map(|(f, facts)| {
             facts.unwrap_or_else(|| match module.function(FuncId(f as u32)) {
-                Some(function) => analyze(function, &NoCallees),
+                Some(function) => analyze::<D, _>(function, &NoCallees),
                 None => ShapeFacts {
                     solution: Solution {
                         entry: Vec::new(),

@@ -1,13 +1,18 @@
 //! The Green Fairy's shape graph with fields: abstract objects labelled by an allocation site,
 //! the variables that point to them and a generation, joined by field edges; summary nodes for
-//! objects only fields reach, context nodes for the caller's objects, and a finite disjunction
-//! of graphs as the analysis state.
+//! objects only fields reach, context nodes for the caller's objects; and, as the analysis
+//! state, a small disjunction of graphs each carrying the values of the names in a declared
+//! [`ValueDomain`] (a reduced product: branches prune graphs, graphs decide `isblock`).
 //!
 //! - [`graph`]: nodes, edges and the normalization that keeps graphs canonical.
 //! - [`order`]: [`ShapeGraph`] and its lattice.
-//! - [`transfer`]: statements (allocation, copies, stores, loads with materialization).
+//! - [`states`]: [`ShapeStates`], the disjunction of graphs with their values, and its lattice.
+//! - [`transfer`]: statements on one graph (allocation, copies, stores, loads with
+//!   materialization).
+//! - [`reduce`]: statements and edges on a graph with its values, and the reductions between
+//!   the two.
 //! - [`call`]: callee summaries over context nodes and their contraction at the call.
-//! - [`render`]: the text form and the Graphviz form of a graph.
+//! - [`render`]: the text form and the Graphviz form of a graph, and the text of a whole point.
 //! - [`facts`]: the states before every statement, a function's summary, and a module solved
 //!   callees first.
 //!
@@ -15,12 +20,15 @@
 //! normal or context node it labels is its object whenever that node stands for an object. A
 //! normal node's variables are exactly those pointing to its object, so two distinct normal
 //! nodes sharing a variable never stand for objects at once, and a field read skips such pairs.
+//! A variable labelling no node holds no object.
 
 pub mod call;
 pub mod facts;
 pub mod graph;
 pub mod order;
+pub mod reduce;
 pub mod render;
+pub mod states;
 pub mod transfer;
 
 #[cfg(test)]
@@ -30,35 +38,39 @@ pub use call::{Callees, MAX_EXITS, NoCallees, RESULT, ShapeSummary};
 pub use facts::{ShapeFacts, analyze, solve_module};
 pub use graph::{Kind, Label, MAX_CONTEXT_DEPTH, Node, Path, Strength};
 pub use order::ShapeGraph;
+pub use states::{ShapeDisjunct, ShapeStates};
 
 use std::fmt;
 
 use crate::engine::{Analysis, Direction, Limits};
-use crate::heap::Site;
-use crate::lattice::{FiniteSum, Lattice};
-use crate::program::{BlockId, Cfg, NameId, Operand, Program};
+use crate::lattice::Thresholds;
+use crate::program::{BlockId, Cfg, NameId, Program, Stmt};
+use crate::value::{NonRelational, ValueDomain};
 
-/// How many graphs a program point keeps apart.
+/// How many disjuncts (graphs with their values) a program point keeps apart.
 pub const MAX_GRAPHS: usize = 8;
 
-/// The state of [`ShapeAnalysis`]: a disjunction of up to [`MAX_GRAPHS`] shape graphs.
-pub type Shapes = FiniteSum<ShapeGraph, MAX_GRAPHS>;
-
-/// The forward shape analysis of one function, asking `callees` for summaries at calls.
-pub struct ShapeAnalysis<'c> {
+/// The forward shape analysis of one function with the values of `D` for the names, asking
+/// `callees` for summaries at calls.
+pub struct ShapeAnalysis<'c, D> {
+    values: NonRelational<D>,
     callees: &'c dyn Callees,
 }
 
-impl fmt::Debug for ShapeAnalysis<'_> {
+impl<D> fmt::Debug for ShapeAnalysis<'_, D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ShapeAnalysis").finish_non_exhaustive()
     }
 }
 
-impl<'c> ShapeAnalysis<'c> {
-    /// The analysis, with the callees' summaries from `callees`.
-    pub fn new(callees: &'c dyn Callees) -> ShapeAnalysis<'c> {
-        ShapeAnalysis { callees }
+impl<'c, D: ValueDomain> ShapeAnalysis<'c, D> {
+    /// The analysis, with the callees' summaries from `callees` and branch conditions evaluated
+    /// on the values.
+    pub fn new(callees: &'c dyn Callees) -> ShapeAnalysis<'c, D> {
+        ShapeAnalysis {
+            values: NonRelational::new(true),
+            callees,
+        }
     }
 
     /// The engine limits it is meant to run with: a few joins at a loop head before widening,
@@ -70,19 +82,31 @@ impl<'c> ShapeAnalysis<'c> {
         }
     }
 
-    /// The graphs after statement `index` of `block`.
+    /// The value analysis it runs beside the graphs.
+    pub fn values(&self) -> &NonRelational<D> {
+        &self.values
+    }
+
+    /// The callees' summaries.
+    pub fn callees(&self) -> &dyn Callees {
+        self.callees
+    }
+
+    /// The state after statement `index` of `block` from `state`.
     pub fn statement(
         &self,
-        graph: &ShapeGraph,
+        state: &ShapeStates<D>,
         block: BlockId,
         index: usize,
-        stmt: &crate::program::Stmt,
-    ) -> Vec<ShapeGraph> {
-        let site = Site {
-            block,
-            index: index as u32,
-        };
-        transfer::statement(graph, site, stmt, self.callees)
+        stmt: &Stmt,
+    ) -> ShapeStates<D> {
+        ShapeStates::of(
+            state
+                .disjuncts()
+                .iter()
+                .flat_map(|d| reduce::statement(self, d, block, index, stmt))
+                .collect(),
+        )
     }
 }
 
@@ -96,27 +120,19 @@ pub fn inputs<P: Program + ?Sized>(program: &P) -> Vec<NameId> {
         .collect()
 }
 
-impl<P: Program + Cfg + ?Sized> Analysis<P> for ShapeAnalysis<'_> {
-    type State = Shapes;
+impl<D: ValueDomain, P: Program + Cfg + ?Sized> Analysis<P> for ShapeAnalysis<'_, D> {
+    type State = ShapeStates<D>;
     const DIRECTION: Direction = Direction::Forward;
 
-    fn boundary_state(&self, program: &P) -> Shapes {
-        Shapes::single(ShapeGraph::entry(&inputs(program)))
+    fn boundary_state(&self, program: &P) -> ShapeStates<D> {
+        let values = Analysis::<P>::boundary_state(&self.values, program);
+        ShapeStates::single(ShapeGraph::entry(&inputs(program)), values)
     }
 
-    fn transfer_block(&self, program: &P, block: BlockId, state: &mut Shapes) {
-        let mut graphs: Vec<ShapeGraph> = state.values().to_vec();
+    fn transfer_block(&self, program: &P, block: BlockId, state: &mut ShapeStates<D>) {
         for (index, stmt) in program.stmts(block).iter().enumerate() {
-            graphs = graphs
-                .iter()
-                .flat_map(|g| self.statement(g, block, index, stmt))
-                .collect();
-            // Keep the work bounded inside long blocks.
-            if graphs.len() > MAX_GRAPHS {
-                graphs = Shapes::from_values(graphs).values().to_vec();
-            }
+            *state = self.statement(state, block, index, stmt);
         }
-        *state = Shapes::from_values(graphs);
     }
 
     fn transfer_edge(
@@ -124,39 +140,28 @@ impl<P: Program + Cfg + ?Sized> Analysis<P> for ShapeAnalysis<'_> {
         program: &P,
         from: BlockId,
         succ_index: usize,
-        state: &Shapes,
-    ) -> Shapes {
-        let Some(&to) = program.successors(from).get(succ_index) else {
-            return state.clone();
-        };
-        let phis = program.phis(to);
-        if phis.is_empty() || state.is_bottom() {
-            return state.clone();
-        }
-        let copies: Vec<(NameId, Option<NameId>)> = phis
-            .iter()
-            .map(|phi| {
-                let source =
-                    phi.incoming
-                        .iter()
-                        .find(|(b, _)| *b == from)
-                        .and_then(|(_, o)| match o {
-                            Operand::Name(n) => Some(*n),
-                            Operand::Int(_) => None,
-                        });
-                (phi.dest, source)
-            })
-            .collect();
-        Shapes::from_values(state.values().iter().map(|g| phi_copies(g, &copies)))
+        state: &ShapeStates<D>,
+    ) -> ShapeStates<D> {
+        ShapeStates::of(
+            state
+                .disjuncts()
+                .iter()
+                .filter_map(|d| reduce::edge(self, program, from, succ_index, d))
+                .collect(),
+        )
     }
 
     fn transfer_evaluations(&self, program: &P, block: BlockId) -> u64 {
         program.stmts(block).len() as u64
     }
+
+    fn loop_thresholds(&self, program: &P, blocks: &[BlockId]) -> Thresholds {
+        Analysis::<P>::loop_thresholds(&self.values, program, blocks)
+    }
 }
 
 /// The φ copies of one edge, in parallel: every source is read before any destination is set.
-fn phi_copies(graph: &ShapeGraph, copies: &[(NameId, Option<NameId>)]) -> ShapeGraph {
+pub(super) fn phi_copies(graph: &ShapeGraph, copies: &[(NameId, Option<NameId>)]) -> ShapeGraph {
     let Some(g) = &graph.graph else {
         return graph.clone();
     };

@@ -1,12 +1,16 @@
 //! Shape graphs as text and as Graphviz `dot`: nodes as `x,y@bb0:1/0` (variables, site,
 //! generation), summaries as `Σ@bb1:0/≤∞`, context nodes as `a@γ0.next`, the unknown node as
-//! `?`; strong edges `-f->`, weak edges `~f~>`.
+//! `?`; strong edges `-f->`, weak edges `~f~>`. A whole point is its disjuncts one a line,
+//! each graph followed by the values of the names known beyond bottom and top.
 
 use std::fmt::{self, Write};
 
 use super::graph::{Kind, Label, Node, Strength};
 use super::order::ShapeGraph;
+use super::states::ShapeStates;
+use crate::lattice::Lattice;
 use crate::program::{FieldId, NameId};
+use crate::value::ValueDomain;
 
 /// How names and fields are spelled.
 pub struct Names<'a> {
@@ -198,4 +202,39 @@ impl fmt::Display for ShapeGraph {
             field: &default_field,
         }))
     }
+}
+
+/// The text of a whole point: one line per disjunct, its graph (as [`ShapeGraph::text`], `∅`
+/// for the graph with no node) then,
+/// after ` ‖ `, the names whose value is neither bottom nor top with their values (nothing
+/// after the graph when every value is); the lines after the first start with `⊔ `;
+/// `unreachable` when no run reaches the point.
+pub fn point_text<D: ValueDomain>(state: &ShapeStates<D>, names: &Names<'_>) -> String {
+    if state.is_bottom() {
+        return "unreachable".to_owned();
+    }
+    let mut lines = Vec::with_capacity(state.disjuncts().len());
+    for (i, d) in state.disjuncts().iter().enumerate() {
+        let mut line = if i == 0 {
+            String::new()
+        } else {
+            "⊔ ".to_owned()
+        };
+        let graph = d.graph.text(names);
+        line.push_str(if graph.is_empty() { "∅" } else { &graph });
+        let known: Vec<String> = d
+            .values
+            .values()
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| !v.is_bottom() && !v.is_top())
+            .map(|(x, v)| format!("{} = {v}", (names.name)(NameId(x as u32))))
+            .collect();
+        if !known.is_empty() {
+            line.push_str(" ‖ ");
+            line.push_str(&known.join(", "));
+        }
+        lines.push(line);
+    }
+    lines.join("\n")
 }

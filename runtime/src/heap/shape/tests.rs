@@ -1,8 +1,13 @@
 //! Unit tests of the shape graph: statements one at a time on small graphs, normalization
-//! (unnamed nodes become summaries, connected summaries merge) and the lattice basics.
+//! (unnamed nodes become summaries, connected summaries merge) and the lattice basics; and of
+//! the graphs with values: the reductions at `isblock`, loads and stores, and the state's
+//! lattice.
 
 use super::*;
-use crate::program::{FieldId, Rhs, Stmt};
+use crate::heap::Site;
+use crate::lattice::{Flat, Lattice};
+use crate::program::{FieldId, Operand, Rhs, Stmt};
+use crate::value::Env;
 
 fn site(i: u32) -> Site {
     Site {
@@ -122,4 +127,112 @@ fn an_unknown_call_hands_what_its_arguments_reach_to_the_unknown_node() {
         },
     ];
     assert_eq!(texts(&run(&ShapeGraph::empty(), &stmts)), ["%0,%1@?"]);
+}
+
+type V = Flat<i64>;
+
+fn disjunct(graph: ShapeGraph, values: &[(u32, V)]) -> ShapeDisjunct<V> {
+    let mut env = Env::reachable(4);
+    for (x, v) in values {
+        env.set(NameId(*x), v.clone());
+    }
+    ShapeDisjunct { graph, values: env }
+}
+
+fn step(d: &ShapeDisjunct<V>, stmt: &Stmt) -> Vec<ShapeDisjunct<V>> {
+    let analysis = ShapeAnalysis::<V>::new(&NoCallees);
+    reduce::statement(&analysis, d, BlockId(0), 5, stmt)
+}
+
+fn isblock(x: u32, y: u32) -> Stmt {
+    Stmt::Assign {
+        dest: NameId(x),
+        rhs: Rhs::IsBlock(Operand::Name(NameId(y))),
+    }
+}
+
+#[test]
+fn isblock_reads_the_graph_and_the_values() {
+    let g = run(&ShapeGraph::empty(), &[new(0)]).remove(0);
+    // `%0` labels a node and holds no integer: an object.
+    let object = disjunct(g.clone(), &[]);
+    assert_eq!(
+        step(&object, &isblock(1, 0))[0].values.get(NameId(1)),
+        Flat::Value(1)
+    );
+    // `%2` labels no node: no object.
+    let int = disjunct(g.clone(), &[(2, Flat::Top)]);
+    assert_eq!(
+        step(&int, &isblock(1, 2))[0].values.get(NameId(1)),
+        Flat::Value(0)
+    );
+    // `%0` labels a node but may hold an integer: either.
+    let either = disjunct(g, &[(0, Flat::Top)]);
+    assert_eq!(
+        step(&either, &isblock(1, 0))[0].values.get(NameId(1)),
+        Flat::Top
+    );
+}
+
+#[test]
+fn a_load_keeps_apart_the_object_read_and_the_integer_read_and_traps_on_no_object() {
+    let entry = ShapeGraph::entry(&[NameId(0)]);
+    let d = disjunct(entry.clone(), &[(0, Flat::Top)]);
+    let out = step(&d, &load(1, 0, 0));
+    assert_eq!(out.len(), 2);
+    // Where `%1` labels a node it holds no integer; elsewhere it may hold any; `%0` was read
+    // as an object either way.
+    for o in &out {
+        assert!(o.values.get(NameId(0)).is_bottom());
+        let object = !o.graph.points_to(NameId(1)).is_empty();
+        assert_eq!(o.values.get(NameId(1)).is_bottom(), object, "{}", o.graph);
+    }
+    // A load through a name labelling no node traps.
+    let int = disjunct(ShapeGraph::empty(), &[(0, Flat::Value(3))]);
+    assert!(step(&int, &load(1, 0, 0)).is_empty());
+    // So does arithmetic on a name that holds no integer.
+    let add = Stmt::Assign {
+        dest: NameId(2),
+        rhs: Rhs::Binary(
+            crate::program::Op::Add,
+            Operand::Name(NameId(0)),
+            Operand::Int(1),
+        ),
+    };
+    let object = disjunct(run(&ShapeGraph::empty(), &[new(0)]).remove(0), &[]);
+    assert!(step(&object, &add).is_empty());
+}
+
+#[test]
+fn states_merge_equal_graphs_keep_apart_different_values_and_stay_bounded() {
+    let g = run(&ShapeGraph::empty(), &[new(0)]).remove(0);
+    let e = ShapeGraph::empty();
+    let a = ShapeStates::of(vec![disjunct(g.clone(), &[(1, Flat::Value(1))])]);
+    let b = ShapeStates::of(vec![disjunct(g.clone(), &[(1, Flat::Value(2))])]);
+    let j = a.join(&b);
+    assert_eq!(j.disjuncts().len(), 1);
+    assert_eq!(j.disjuncts()[0].values.get(NameId(1)), Flat::Top);
+    assert!(a.leq(&j) && b.leq(&j) && j.join(&j) == j && j == b.join(&a));
+    // The empty graph is below `g`, but its values are not below `g`'s: both stay.
+    let c = ShapeStates::of(vec![disjunct(e.clone(), &[(0, Flat::Value(0))])]);
+    let k = a.join(&c);
+    assert_eq!(k.disjuncts().len(), 2);
+    assert!(a.leq(&k) && c.leq(&k) && !k.leq(&a));
+    assert!(a.meet(&k).leq(&a));
+    assert!(ShapeStates::<V>::bottom().leq(&a) && a.join(&ShapeStates::bottom()) == a);
+    // More graphs than the bound: still an upper bound, within the bound.
+    let many: Vec<ShapeDisjunct<V>> = (0..MAX_GRAPHS as u32 + 3)
+        .map(|i| {
+            let mut stmts = vec![new(0)];
+            stmts.extend((0..i).map(|_| new(1)));
+            disjunct(run(&ShapeGraph::empty(), &stmts).remove(0), &[])
+        })
+        .collect();
+    let s = ShapeStates::of(many.clone());
+    assert!(s.disjuncts().len() <= MAX_GRAPHS);
+    for d in many {
+        assert!(ShapeStates::of(vec![d]).leq(&s));
+    }
+    let w = a.widen(&k);
+    assert!(k.leq(&w) && w.widen(&k) == w);
 }
