@@ -3,9 +3,12 @@
 //! against concrete runs of random heap modules.
 
 use absinthe::heap::shape::render::{Names, point_text};
-use absinthe::heap::shape::{Kind, ShapeFacts, ShapeGraph, ShapeStates, solve_module};
-use absinthe::lattice::{Flat, Lattice};
+use absinthe::heap::shape::{
+    Kind, ShapeDisjunct, ShapeFacts, ShapeGraph, ShapeStates, solve_module,
+};
+use absinthe::lattice::{Flat, Interval, Lattice};
 use absinthe::program::{FieldId, NameId};
+use absinthe::value::ValueDomain;
 use absinthe_ir::generate::{HeapGenConfig, random_heap_module};
 use absinthe_ir::{Function, Module, parse_module};
 use expect_test::expect;
@@ -178,6 +181,43 @@ fn the_list_walk_leaves_its_loop_only_where_p_is_no_object() {
         assert!(!d.graph.points_to(p).is_empty(), "{}", d.graph);
         assert!(d.values.get(p).is_bottom(), "{}", d.graph);
     }
+}
+
+/// The text of the point before statement `index` of block `label` of `func`: its disjuncts,
+/// graphs and known values.
+fn point(
+    module: &Module,
+    facts: &[ShapeFacts<V>],
+    func: &str,
+    label: &str,
+    index: usize,
+) -> String {
+    let f = module.func_id(func).expect("the function exists");
+    let function = &module.functions[f.index()];
+    let name = |n: NameId| function.names[n.index()].clone();
+    let field = |f: FieldId| module.field_name(f).to_owned();
+    let names = Names {
+        name: &name,
+        field: &field,
+    };
+    point_text(state(module, facts, func, label, index), &names)
+}
+
+/// (d) `x` is 5 on one path and a new object on the other: each graph keeps its value of `x`,
+/// so `isblock x` is 0 in one and 1 in the other, and `br b` sends each one way only: `load`
+/// sees the object (and reads its integer field: `y` labels no node), `arith` the integer 5,
+/// with `z = 6` and no node at all.
+#[test]
+fn each_graph_takes_its_own_side_of_a_branch_on_isblock() {
+    let module = sample();
+    let facts = solve_module::<V, _>(&module);
+    expect![[r#"
+        ∅ ‖ x = 5, b = 0
+        ⊔ x@bb2:0/0 ‖ b = 1"#]]
+    .assert_eq(&point(&module, &facts, "either", "test", 1));
+    expect!["x@bb2:0/0 ‖ b = 1"].assert_eq(&point(&module, &facts, "either", "load", 0));
+    expect!["x@bb2:0/0 ‖ b = 1"].assert_eq(&point(&module, &facts, "either", "load", 1));
+    expect!["∅ ‖ x = 5, b = 0, z = 6"].assert_eq(&point(&module, &facts, "either", "arith", 1));
 }
 
 /// (b) `second = head.next` reads into the summary of the list's cells: a normal node holding
@@ -371,10 +411,23 @@ fn lattice_laws_hold_on_graphs_of_random_programs() {
 }
 
 /// (e) Sound against concrete runs: in every frame of runs of `main` of 1,000 random heap
-/// modules, some graph of the state at the frame's point describes its names, the objects
-/// they reach and the field edges among them (`check.rs`).
+/// modules, some disjunct of the state at the frame's point describes its names, the objects
+/// they reach and the field edges among them with its graph, and every integer a name holds
+/// lies in the name's value in that disjunct (`check.rs`); with constants and with intervals.
 #[test]
 fn sound_on_a_thousand_random_heap_modules() {
+    let constants = soundness::<V>();
+    let intervals = soundness::<Interval>();
+    println!("constants: {constants:?}\nintervals: {intervals:?}");
+    for total in [constants, intervals] {
+        assert!(
+            total.runs > 2000 && total.edges > 10_000 && total.ints > 10_000,
+            "{total:?}"
+        );
+    }
+}
+
+fn soundness<D: ValueDomain>() -> check::ShapeCheck {
     let config = HeapGenConfig::default();
     let limits = absinthe_ir::interp::Limits {
         max_steps: 2_000,
@@ -383,7 +436,7 @@ fn sound_on_a_thousand_random_heap_modules() {
     let mut total = check::ShapeCheck::default();
     for seed in 0..1000u64 {
         let module = random_heap_module(seed, &config);
-        let facts = solve_module::<V, _>(&module);
+        let facts = solve_module::<D, _>(&module);
         for (f, fact) in facts.iter().enumerate() {
             assert!(
                 fact.solution.stop.is_stable(),
@@ -413,10 +466,124 @@ fn sound_on_a_thousand_random_heap_modules() {
         total.points += found.points;
         total.objects += found.objects;
         total.edges += found.edges;
+        total.ints += found.ints;
+        total.disjuncts += found.disjuncts;
     }
-    println!(
-        "1000 random heap modules: {} runs, {} points, {} reachable objects and {} field edges checked",
-        total.runs, total.points, total.objects, total.edges
+    total
+}
+
+/// The check is not vacuous: facts whose values forget an integer a name holds (every value
+/// made a constant no run computes) or whose graphs forget the objects are caught.
+#[test]
+fn the_check_catches_facts_that_forget_values_or_objects() {
+    let config = HeapGenConfig::default();
+    let limits = absinthe_ir::interp::Limits {
+        max_steps: 2_000,
+        ..absinthe_ir::interp::Limits::default()
+    };
+    let (mut bad_values, mut bad_graphs) = (0usize, 0usize);
+    for seed in 0..40u64 {
+        let module = random_heap_module(seed, &config);
+        let facts = solve_module::<V, _>(&module);
+        let tamper = |f: &dyn Fn(&ShapeDisjunct<V>) -> ShapeDisjunct<V>| -> Vec<ShapeFacts<V>> {
+            facts
+                .iter()
+                .map(|fact| {
+                    let mut fact = fact.clone();
+                    for states in &mut fact.before {
+                        for state in states.iter_mut() {
+                            *state = ShapeStates::of(state.disjuncts().iter().map(f).collect());
+                        }
+                    }
+                    fact
+                })
+                .collect()
+        };
+        let odd = tamper(&|d| {
+            let mut values = d.values.clone();
+            let n = values.values().len();
+            for x in 0..n {
+                values.set(NameId(x as u32), Flat::Value(-987_654_321));
+            }
+            ShapeDisjunct {
+                graph: d.graph.clone(),
+                values,
+            }
+        });
+        let empty = tamper(&|d| ShapeDisjunct {
+            graph: ShapeGraph::empty(),
+            values: d.values.clone(),
+        });
+        for (facts, count) in [(&odd, &mut bad_values), (&empty, &mut bad_graphs)] {
+            let mut found = check::ShapeCheck::default();
+            check::check_run(
+                &module,
+                facts,
+                absinthe::program::FuncId(0),
+                &[1, 2],
+                &limits,
+                &mut found,
+            );
+            *count += found.violations.len();
+        }
+    }
+    assert!(
+        bad_values > 0 && bad_graphs > 0,
+        "{bad_values} {bad_graphs}"
     );
-    assert!(total.runs > 2000 && total.edges > 10_000, "{total:?}");
+}
+
+/// (f) The lattice laws of the state (graphs with their values) on the states random programs
+/// reach: bottom is least, the order is reflexive, join an upper bound that commutes and is
+/// idempotent, meet below both when they are ordered, widening an upper bound whose increasing
+/// sequences stabilise.
+#[test]
+fn lattice_laws_hold_on_states_of_random_programs() {
+    let mut checked = 0usize;
+    for seed in 0..8u64 {
+        let module = random_heap_module(seed, &HeapGenConfig::default());
+        let facts = solve_module::<V, _>(&module);
+        let mut states: Vec<Shapes> = facts
+            .iter()
+            .flat_map(|f| f.before.iter().flatten().cloned())
+            .collect();
+        states.truncate(80);
+        let bottom = Shapes::bottom();
+        for a in &states {
+            assert!(
+                bottom.leq(a) && a.leq(a) && a.join(&bottom) == *a,
+                "seed {seed}"
+            );
+            assert!(a.is_bottom() || !a.leq(&bottom), "seed {seed}");
+        }
+        for (i, a) in states.iter().enumerate() {
+            for b in states.iter().skip(i).take(10) {
+                let j = a.join(b);
+                assert!(a.leq(&j) && b.leq(&j), "seed {seed}: join");
+                assert_eq!(j, b.join(a), "seed {seed}: join commutes");
+                assert_eq!(j.join(&j), j, "seed {seed}: join is idempotent");
+                if a.leq(b) {
+                    assert!(a.meet(b).leq(a), "seed {seed}: meet of ordered states");
+                }
+                let w = a.widen(b);
+                assert!(j.leq(&w), "seed {seed}: widening is an upper bound");
+                checked += 1;
+            }
+        }
+        let mut w = Shapes::bottom();
+        let mut acc = Shapes::bottom();
+        let mut stable = 0;
+        for s in states.iter().cycle().take(states.len() * 3) {
+            acc = acc.join(s);
+            let next = w.widen(&acc);
+            assert!(acc.leq(&next), "seed {seed}");
+            stable = if next == w { stable + 1 } else { 0 };
+            w = next;
+        }
+        assert!(
+            states.is_empty() || stable >= states.len(),
+            "seed {seed}: widening climbs"
+        );
+    }
+    assert!(checked > 500, "{checked}");
 }

@@ -1,7 +1,8 @@
 //! Checking the shape analysis against runs, in every frame: the checker replays each frame's
-//! allocations and stores on a shadow heap and asks whether one graph of the state at the
+//! allocations and stores on a shadow heap and asks whether one disjunct of the state at the
 //! frame's point describes its names and the objects they reach (who holds what, which node
-//! each object may be, and every field edge among them).
+//! each object may be, and every field edge among them) with its graph, and the integers the
+//! names hold with its values.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -24,6 +25,11 @@ pub struct ShapeCheck {
     pub objects: usize,
     /// Field edges between reachable objects, counted over all points.
     pub edges: usize,
+    /// Integers held by names at those points, each checked against the name's value in the
+    /// disjunct whose graph describes the frame.
+    pub ints: usize,
+    /// Disjuncts (graph with values) compared with frames, counted over all points.
+    pub disjuncts: usize,
     /// Disagreements, described.
     pub violations: Vec<String>,
 }
@@ -151,6 +157,11 @@ pub fn check_run<D: ValueDomain>(
         let view = View::new(env, frame, &shadow, &kinds);
         found.objects += view.reachable.len();
         found.edges += view.edges.len();
+        found.ints += env
+            .iter()
+            .filter(|v| matches!(v, Some(Value::Int(_))))
+            .count();
+        found.disjuncts += state.disjuncts().len();
         let holds = |d: &ShapeDisjunct<D>| view.describes(&d.graph) && values_hold(&d.values, env);
         if !state.disjuncts().iter().any(holds) {
             let graphs: Vec<String> = state
@@ -179,6 +190,9 @@ pub fn check_run<D: ValueDomain>(
     check.points += found.points;
     check.objects += found.objects;
     check.edges += found.edges;
+    check.ints += found.ints;
+    check.disjuncts += found.disjuncts;
+    check.disjuncts += found.disjuncts;
     check.violations.extend(found.violations);
 }
 
