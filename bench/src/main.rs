@@ -9,11 +9,14 @@
 //! `behavior` times building the behavior graph of kernel programs of 10³ to 10⁶ terms and
 //! tracing tasks over it. `typing-join` shows that joining typing environments costs what the
 //! branches changed, not the environment's size. `viewer` records a trace viewer page for a
-//! function of 10⁴ blocks and prints its size.
+//! function of 10⁴ blocks and prints its size. `escape` runs the escape and alias analysis on
+//! programs of 10³ to 10⁶ statements with many objects (many functions, or one growing
+//! function) and prints time, peak bytes and forwarded loads.
 
 mod alloc;
 mod behavior;
 mod clock;
+mod escape;
 mod sparse;
 mod typing;
 mod viewer;
@@ -62,12 +65,19 @@ fn main() {
         "interp" => interp(),
         "behavior" => behavior::run(max_exp),
         "typing-join" => typing::run(max_exp),
+        "escape" => escape::run(max_exp, shape),
+        "escape-size" => escape::one_size(
+            args.get(1).map_or("", String::as_str),
+            args.get(2).and_then(|n| n.parse().ok()).unwrap_or(1_000),
+            &ALLOCATOR,
+        ),
         "viewer" => viewer::run(args.get(1).map(String::as_str)),
         other => {
             eprintln!(
                 "unknown benchmark `{other}`; known: throughput [--max-exp N], \
                  sparse [--max-exp N] [--names N] [--shape NAME] [--state NAME], dom, \
-                 interp, behavior [--max-exp N], typing-join [--max-exp N], viewer [DIR]"
+                 interp, behavior [--max-exp N], typing-join [--max-exp N], \
+                 escape [--max-exp N] [--shape NAME], viewer [DIR]"
             );
             std::process::exit(2);
         }

@@ -4,9 +4,10 @@
 //! callers (the seed's `ArgEscapeCache`).
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::Arc;
 
-use super::state::{Content, Escape, Heap, Loc, Place, Slot};
+use super::state::{Content, Escape, Heap, Loc, Object, Place, Slot};
 use super::transfer::{self, Step};
 use super::{Callees, EscapeAnalysis, States};
 use crate::cfg::Dominators;
@@ -288,6 +289,26 @@ fn allocations<D: ValueDomain, P: Program + Cfg + ?Sized>(
     loads: &BTreeMap<Place, LoadFact>,
 ) -> Vec<Allocation> {
     let dominators = Dominators::new(program);
+    // Where each site's objects escape, over every heap: one pass over the heaps, each object
+    // (shared between heaps) read once.
+    let mut escapes: BTreeMap<Site, Escape> = BTreeMap::new();
+    let mut read: HashSet<*const Object> = HashSet::new();
+    let heaps = before
+        .iter()
+        .flatten()
+        .flat_map(|s| s.disjuncts().iter().map(|d| &d.heap))
+        .chain(exits.iter().map(|e| &e.heap));
+    for heap in heaps {
+        for (loc, object) in &heap.objects {
+            let Some(site) = loc.site() else {
+                continue;
+            };
+            if read.insert(Arc::as_ptr(object)) {
+                escapes.entry(site).or_default().join_with(&object.escape);
+            }
+        }
+    }
+    let uses = uses(program, before, loads);
     let mut out = Vec::new();
     for (b, states) in before.iter().enumerate() {
         if states.is_empty() {
@@ -308,24 +329,12 @@ fn allocations<D: ValueDomain, P: Program + Cfg + ?Sized>(
                 block,
                 index: index as u32,
             };
-            let mine = [Loc::Recent(site), Loc::Old(site)];
-            let mut escape = Escape::default();
-            let heaps = before
-                .iter()
-                .flatten()
-                .flat_map(|s| s.disjuncts().iter().map(|d| &d.heap))
-                .chain(exits.iter().map(|e| &e.heap));
-            for heap in heaps {
-                for loc in mine {
-                    if let Some(o) = heap.objects.get(&loc) {
-                        escape.join_with(&o.escape);
-                    }
-                }
-            }
-            let uses = uses_of(program, before, loads, site);
-            let scalar = escape.is_none() && uses.other.is_empty();
+            let escape = escapes.remove(&site).unwrap_or_default();
+            let uses = uses.get(&site);
+            let other = uses.map(|u| &u.other);
+            let scalar = escape.is_none() && other.is_none_or(BTreeSet::is_empty);
             let mut sink_to = None;
-            if !uses.other.is_empty() {
+            if let Some(uses) = uses.filter(|u| !u.other.is_empty()) {
                 let target = uses
                     .other
                     .iter()
@@ -351,21 +360,25 @@ fn allocations<D: ValueDomain, P: Program + Cfg + ?Sized>(
 
 /// The uses of a site's objects other than forwarded loads and stores into exactly its most
 /// recent object, by block; and whether such a store is outside the allocation's block.
+#[derive(Default)]
 struct Uses {
     other: BTreeSet<BlockId>,
     late_stores: bool,
 }
 
-fn uses_of<D: ValueDomain, P: Program + Cfg + ?Sized>(
+/// The uses of every site's objects, in one pass over the statements.
+fn uses<D: ValueDomain, P: Program + Cfg + ?Sized>(
     program: &P,
     before: &[Vec<States<D>>],
     loads: &BTreeMap<Place, LoadFact>,
-    site: Site,
-) -> Uses {
-    let mine = |set: &BTreeSet<Loc>| set.iter().any(|l| l.site() == Some(site));
-    let mut uses = Uses {
-        other: BTreeSet::new(),
-        late_stores: false,
+) -> BTreeMap<Site, Uses> {
+    let sites =
+        |set: &BTreeSet<Loc>| -> BTreeSet<Site> { set.iter().filter_map(|l| l.site()).collect() };
+    let mut uses: BTreeMap<Site, Uses> = BTreeMap::new();
+    let other = |uses: &mut BTreeMap<Site, Uses>, sites: &BTreeSet<Site>, block: BlockId| {
+        for &s in sites {
+            uses.entry(s).or_default().other.insert(block);
+        }
     };
     for (b, states) in before.iter().enumerate() {
         let block = BlockId(b as u32);
@@ -389,9 +402,9 @@ fn uses_of<D: ValueDomain, P: Program + Cfg + ?Sized>(
                 Stmt::Assign {
                     rhs: Rhs::Load(o, _) | Rhs::Field(o, _),
                     ..
-                } if mine(&points(state, *o)) => {
+                } => {
                     if loads.get(&place).and_then(|f| f.forwarded).is_none() {
-                        uses.other.insert(block);
+                        other(&mut uses, &sites(&points(state, *o)), block);
                     }
                 }
                 // Copies and selects move the reference between names; their uses count.
@@ -401,32 +414,32 @@ fn uses_of<D: ValueDomain, P: Program + Cfg + ?Sized>(
                 } => {}
                 Stmt::Store { object, value, .. } => {
                     let targets = points(state, *object);
-                    if mine(&points(state, *value)) {
-                        uses.other.insert(block);
-                    } else if mine(&targets) {
+                    let stored = sites(&points(state, *value));
+                    other(&mut uses, &stored, block);
+                    for site in sites(&targets) {
+                        if stored.contains(&site) {
+                            continue;
+                        }
                         if targets == BTreeSet::from([Loc::Recent(site)]) {
-                            uses.late_stores |= block != site.block || index < site.index as usize;
+                            uses.entry(site).or_default().late_stores |=
+                                block != site.block || index < site.index as usize;
                         } else {
-                            uses.other.insert(block);
+                            other(&mut uses, &BTreeSet::from([site]), block);
                         }
                     }
                 }
                 _ => {
-                    let mut hit = false;
-                    stmt.for_each_use(|o| hit |= mine(&points(state, o)));
-                    if hit {
-                        uses.other.insert(block);
-                    }
+                    let mut hit = BTreeSet::new();
+                    stmt.for_each_use(|o| hit.extend(sites(&points(state, o))));
+                    other(&mut uses, &hit, block);
                 }
             }
         }
-        let mut hit = false;
+        let mut hit = BTreeSet::new();
         program
             .terminator(block)
-            .for_each_use(|o| hit |= mine(&points(last, o)));
-        if hit {
-            uses.other.insert(block);
-        }
+            .for_each_use(|o| hit.extend(sites(&points(last, o))));
+        other(&mut uses, &hit, block);
     }
     uses
 }

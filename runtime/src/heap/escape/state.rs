@@ -17,6 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Arc;
 
 use super::super::Site;
 use crate::program::{BlockId, FieldId, FuncId, NameId, Operand};
@@ -279,6 +280,22 @@ impl Object {
         self.fields.get(&slot).unwrap_or(&self.rest)
     }
 
+    /// Every content of the object: its listed fields, then what the others hold.
+    pub fn contents(&self) -> impl Iterator<Item = &Content> {
+        self.fields.values().chain(std::iter::once(&self.rest))
+    }
+
+    fn contents_mut(&mut self) -> impl Iterator<Item = &mut Content> {
+        self.fields
+            .values_mut()
+            .chain(std::iter::once(&mut self.rest))
+    }
+
+    /// Whether the memory is already forgotten ([`Object::forget_memory`] would change nothing).
+    fn is_forgotten(&self) -> bool {
+        self.fields.is_empty() && self.code.is_none() && self.rest == Content::unknown()
+    }
+
     /// Forgets what the fields hold (code that the analysis does not see may have written them).
     pub fn forget_memory(&mut self) {
         self.fields.clear();
@@ -337,8 +354,9 @@ pub struct Heap {
     /// Where each name may point; a name not listed points to no object (an integer, or not
     /// yet defined).
     pub points: BTreeMap<NameId, BTreeSet<Loc>>,
-    /// The objects that may exist.
-    pub objects: BTreeMap<Loc, Object>,
+    /// The objects that may exist. Shared between heaps until one of them changes the object
+    /// (`Arc::make_mut`), so that copying a heap copies pointers, not objects.
+    pub objects: BTreeMap<Loc, Arc<Object>>,
     /// What the function did so far to memory it does not own, for its summary.
     pub effects: Effects,
 }
@@ -394,10 +412,11 @@ impl Heap {
     /// object (`inputs`, in order), and unknown objects exist.
     pub fn entry(inputs: &[NameId]) -> Heap {
         let mut heap = Heap::default();
-        heap.objects.insert(Loc::Unknown, Object::opaque());
+        let opaque = Arc::new(Object::opaque());
+        heap.objects.insert(Loc::Unknown, opaque.clone());
         for (i, &p) in inputs.iter().enumerate() {
             let loc = Loc::Param(i as u32);
-            heap.objects.insert(loc, Object::opaque());
+            heap.objects.insert(loc, opaque.clone());
             heap.points.entry(p).or_default().insert(loc);
         }
         heap
@@ -408,6 +427,22 @@ impl Heap {
         match o {
             Operand::Name(n) => self.points.get(&n).cloned().unwrap_or_default(),
             Operand::Int(_) => BTreeSet::new(),
+        }
+    }
+
+    /// Calls `f` with every location a value read from `content` may point to (some maybe more
+    /// than once): [`Heap::points_of_content`] without building the set.
+    fn for_each_content_target(&self, content: &Content, mut f: impl FnMut(Loc)) {
+        content.locs.iter().copied().for_each(&mut f);
+        for o in &content.operands {
+            if let Operand::Name(n) = o {
+                if let Some(set) = self.points.get(n) {
+                    set.iter().copied().for_each(&mut f);
+                }
+            }
+        }
+        if content.unknown {
+            f(Loc::Unknown);
         }
     }
 
@@ -441,11 +476,11 @@ impl Heap {
         let old = self.points.remove(&dest).unwrap_or_default();
         let name = Operand::Name(dest);
         for object in self.objects.values_mut() {
-            for content in object
-                .fields
-                .values_mut()
-                .chain(std::iter::once(&mut object.rest))
-            {
+            // Read first: an object that does not hold the name stays shared.
+            if !object.contents().any(|c| c.operands.contains(&name)) {
+                continue;
+            }
+            for content in Arc::make_mut(object).contents_mut() {
                 if content.operands.remove(&name) {
                     content.locs.extend(old.iter().copied());
                     content.unnamed = true;
@@ -464,7 +499,7 @@ impl Heap {
         if let Some(previous) = self.objects.remove(&recent) {
             let old = Loc::Old(site);
             match self.objects.get_mut(&old) {
-                Some(o) => o.join_with(&previous),
+                Some(o) => Arc::make_mut(o).join_with(&previous),
                 None => {
                     self.objects.insert(old, previous);
                 }
@@ -475,11 +510,10 @@ impl Heap {
                 }
             }
             for object in self.objects.values_mut() {
-                for content in object
-                    .fields
-                    .values_mut()
-                    .chain(std::iter::once(&mut object.rest))
-                {
+                if !object.contents().any(|c| c.locs.contains(&recent)) {
+                    continue;
+                }
+                for content in Arc::make_mut(object).contents_mut() {
                     if content.locs.remove(&recent) {
                         content.locs.insert(old);
                     }
@@ -487,7 +521,7 @@ impl Heap {
             }
         }
         self.define(dest, BTreeSet::from([recent]));
-        self.objects.insert(recent, object);
+        self.objects.insert(recent, Arc::new(object));
     }
 
     /// The content a load of `slot` through a name pointing to `targets` reads.
@@ -526,6 +560,7 @@ impl Heap {
             let Some(object) = self.objects.get_mut(&loc) else {
                 continue;
             };
+            let object = Arc::make_mut(object);
             if strong && targets.contains(&loc) {
                 object.fields.insert(slot, content.clone());
             } else {
@@ -546,8 +581,12 @@ impl Heap {
                 continue;
             }
             if let Some(object) = self.objects.get(&loc) {
-                for content in object.fields.values().chain(std::iter::once(&object.rest)) {
-                    stack.extend(self.points_of_content(content));
+                for content in object.contents() {
+                    self.for_each_content_target(content, |l| {
+                        if !seen.contains(&l) {
+                            stack.push(l);
+                        }
+                    });
                 }
             }
         }
@@ -560,8 +599,10 @@ impl Heap {
         let mut firsts = BTreeSet::new();
         for loc in roots {
             if let Some(object) = self.objects.get(&loc) {
-                for content in object.fields.values().chain(std::iter::once(&object.rest)) {
-                    firsts.extend(self.points_of_content(content));
+                for content in object.contents() {
+                    self.for_each_content_target(content, |l| {
+                        firsts.insert(l);
+                    });
                 }
             }
         }
@@ -575,9 +616,20 @@ impl Heap {
         place: Place,
         kind: fn(&mut Escape) -> &mut BTreeSet<Place>,
     ) {
+        // Which of the three sets `kind` picks, found on an empty escape, so that an object
+        // that already escaped there is left as it is (and stays shared).
+        let mut probe = Escape::default();
+        kind(&mut probe).insert(place);
+        let noted = |e: &Escape| {
+            (!probe.returned.is_empty() && e.returned.contains(&place))
+                || (!probe.thrown.is_empty() && e.thrown.contains(&place))
+                || (!probe.global.is_empty() && e.global.contains(&place))
+        };
         for loc in self.reachable(roots) {
             if let Some(object) = self.objects.get_mut(&loc) {
-                kind(&mut object.escape).insert(place);
+                if !noted(&object.escape) {
+                    kind(&mut Arc::make_mut(object).escape).insert(place);
+                }
             }
         }
     }
@@ -592,7 +644,9 @@ impl Heap {
             .collect();
         for loc in exposed {
             if let Some(o) = self.objects.get_mut(&loc) {
-                o.forget_memory();
+                if !o.is_forgotten() {
+                    Arc::make_mut(o).forget_memory();
+                }
             }
         }
     }
@@ -607,7 +661,9 @@ impl Heap {
         }
         for (loc, object) in &other.objects {
             match self.objects.get_mut(loc) {
-                Some(o) => o.join_with(object),
+                // Joining an object with itself changes nothing.
+                Some(o) if Arc::ptr_eq(o, object) => {}
+                Some(o) => Arc::make_mut(o).join_with(object),
                 None => {
                     self.objects.insert(*loc, object.clone());
                 }
@@ -621,10 +677,12 @@ impl Heap {
         self.points
             .iter()
             .all(|(n, set)| other.points.get(n).is_some_and(|o| set.is_subset(o)))
-            && self
-                .objects
-                .iter()
-                .all(|(l, o)| other.objects.get(l).is_some_and(|p| o.leq(p)))
+            && self.objects.iter().all(|(l, o)| {
+                other
+                    .objects
+                    .get(l)
+                    .is_some_and(|p| Arc::ptr_eq(o, p) || o.leq(p))
+            })
             && self.effects.leq(&other.effects)
     }
 }

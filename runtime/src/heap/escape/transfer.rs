@@ -8,6 +8,7 @@
 //! one is unknown code: its arguments escape and every exposed object's memory is forgotten.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use super::facts::Summary;
 use super::state::{Content, Escape, Loc, Object, Place, Slot};
@@ -97,8 +98,7 @@ fn assign<D: ValueDomain>(
                 let from = heap
                     .objects
                     .get(&loc)
-                    .cloned()
-                    .unwrap_or_else(Object::opaque);
+                    .map_or_else(Object::opaque, |o| Object::clone(o));
                 if first {
                     object.fields = from.fields;
                     object.rest = from.rest;
@@ -329,6 +329,7 @@ fn apply_summary(
     if summary.writes_unknown {
         for &loc in &reach {
             if let Some(o) = heap.objects.get_mut(&loc) {
+                let o = Arc::make_mut(o);
                 for content in o.fields.values_mut() {
                     content.join_with(&written_content);
                 }
@@ -368,6 +369,7 @@ fn written(heap: &mut super::Heap, roots: &BTreeSet<Loc>, slot: Slot, content: &
         .collect();
     for loc in targets {
         if let Some(o) = heap.objects.get_mut(&loc) {
+            let o = Arc::make_mut(o);
             let mut c = o.field(slot).clone();
             c.join_with(content);
             o.fields.insert(slot, c);
