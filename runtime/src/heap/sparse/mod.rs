@@ -83,7 +83,7 @@ enum Node<S: DeltaState> {
 }
 
 /// How many rebuilt states [`SparseStates::get`] remembers.
-const CACHE: usize = 4;
+const CACHE: usize = 8;
 
 /// Per-block states, each kept as a delta against its immediate dominator's (see the module
 /// documentation).
