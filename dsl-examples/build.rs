@@ -16,6 +16,7 @@ fn main() {
         .file("dom/strictness.dom")
         .file("dom/typing_env.dom")
         .file("dom/escape.dom")
+        .file("dom/shape.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

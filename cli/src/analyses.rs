@@ -62,11 +62,14 @@ pub enum AnalysisName {
     /// The escape and alias analysis of seed 004 (`absinthe::heap::escape`), its values
     /// declared in `dsl-examples/dom/escape.dom`.
     Escape,
+    /// The Green Fairy's shape analysis with fields (`absinthe::heap::shape`), its values
+    /// declared in `dsl-examples/dom/shape.dom`.
+    Shape,
 }
 
 impl AnalysisName {
     /// Every analysis, in the order `--help` lists them.
-    pub const ALL: [AnalysisName; 22] = [
+    pub const ALL: [AnalysisName; 23] = [
         AnalysisName::Const,
         AnalysisName::Sccp,
         AnalysisName::Interval,
@@ -89,6 +92,7 @@ impl AnalysisName {
         AnalysisName::TypingEnv,
         AnalysisName::AliasHeap,
         AnalysisName::Escape,
+        AnalysisName::Shape,
     ];
 
     /// The name used on the command line and in JSON output.
@@ -116,6 +120,7 @@ impl AnalysisName {
             AnalysisName::TypingEnv => "typing-env",
             AnalysisName::AliasHeap => "alias-heap",
             AnalysisName::Escape => "escape",
+            AnalysisName::Shape => "shape",
         }
     }
 
@@ -145,9 +150,10 @@ impl AnalysisName {
     pub fn engine(self) -> absinthe::behavior::Engine {
         use absinthe::value::DeclaredAnalysis;
         use absinthe_dsl_examples::dom::{
-            dependence, escape, induction, strictness, types, typing_env,
+            dependence, escape, induction, shape, strictness, types, typing_env,
         };
         match self {
+            AnalysisName::Shape => <shape::ShapeAnalysis as DeclaredAnalysis>::ENGINE,
             AnalysisName::Escape => <escape::EscapeAnalysis as DeclaredAnalysis>::ENGINE,
             AnalysisName::TypingEnv => <typing_env::TypingEnvAnalysis as DeclaredAnalysis>::ENGINE,
             AnalysisName::Types => <types::TypesAnalysis as DeclaredAnalysis>::ENGINE,
@@ -224,6 +230,9 @@ impl AnalysisName {
             AnalysisName::Escape => {
                 "escapes, points-to, load forwarding and summaries (seed 004), escape.dom"
             }
+            AnalysisName::Shape => {
+                "shape graphs with fields, summary and context nodes (seed 000), shape.dom"
+            }
         }
     }
 }
@@ -288,6 +297,11 @@ pub trait Analysis: Copy + fmt::Display + 'static {
     /// analysis with a driver of its own; the value domain is the values of names).
     fn escape(self) -> bool {
         self.engine() == absinthe::behavior::Engine::Escape
+    }
+    /// Whether the declaration names the shape analysis as its engine (a heap analysis with a
+    /// driver of its own; the value domain is the values of names).
+    fn shape(self) -> bool {
+        self.engine() == absinthe::behavior::Engine::Shape
     }
     /// Whether the declaration names the typing environment as its engine (a relational domain
     /// with a driver of its own; the value domain is its integers).
@@ -416,7 +430,8 @@ impl AnalysisName {
             AnalysisName::Useless => f.run::<dom::dependence::Dependence>(),
             AnalysisName::Strict => f.run::<dom::strictness::Strictness>(),
             AnalysisName::TypingEnv => f.run::<dom::typing_env::TypingInts>(),
-            AnalysisName::Escape => f.run::<dom::escape::EscapeValue>(),
+            AnalysisName::Escape => f.run::<dom::escape::HeapValue>(),
+            AnalysisName::Shape => f.run::<dom::shape::HeapValue>(),
             // The control-flow facts and the alias heap need no value domain: callers check for
             // `cfa` and `alias-heap` first.
             AnalysisName::Cfa | AnalysisName::AliasHeap => f.run::<Flat<i64>>(),

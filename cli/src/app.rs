@@ -123,6 +123,8 @@ pub fn parse_context(text: &str) -> Result<ContextArg, String> {
 pub enum FormatArg {
     Text,
     Json,
+    /// Graphviz: the shape graphs of an analysis whose engine is `shape`.
+    Dot,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -186,6 +188,9 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
     }
     if analysis.escape() {
         return verify_escape(args, analysis);
+    }
+    if analysis.shape() {
+        return verify_shape(args, analysis);
     }
     if let Some(path) = args.file.as_ref().filter(|p| kernel::is_kernel_file(p)) {
         return verify_kernel(path, args, analysis);
@@ -258,6 +263,16 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
     }
     if analysis.escape() {
         return analyze_escape(args, analysis);
+    }
+    if analysis.shape() {
+        return analyze_shape(args, analysis);
+    }
+    if matches!(args.format, FormatArg::Dot) {
+        eprintln!(
+            "error: `--format dot` draws shape graphs: it is for analyses whose engine is \
+             `shape` (`--analysis shape`), not `{analysis}`"
+        );
+        return ExitCode::from(2);
     }
     if let Some(path) = args.file.as_ref().filter(|p| crate::is_llvm_file(p)) {
         return analyze_llvm(path, args, analysis);
@@ -402,7 +417,8 @@ fn analyze_kernel<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> 
         absinthe::behavior::Engine::BehaviorGraph => EngineArg::BehaviorGraph,
         absinthe::behavior::Engine::Flow
         | absinthe::behavior::Engine::TypingEnv
-        | absinthe::behavior::Engine::Escape => EngineArg::Flow,
+        | absinthe::behavior::Engine::Escape
+        | absinthe::behavior::Engine::Shape => EngineArg::Flow,
     });
     let engine = match engine {
         EngineArg::BehaviorGraph => kernel::KernelEngine::BehaviorGraph,
@@ -440,6 +456,8 @@ fn format_of(args: &AnalyzeArgs) -> Format {
     match args.format {
         FormatArg::Text => Format::Text,
         FormatArg::Json => Format::Json,
+        // Only the shape analysis draws graphs; the others refuse it before getting here.
+        FormatArg::Dot => Format::Text,
     }
 }
 
@@ -597,7 +615,11 @@ pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
         Ok(analysis) => analysis,
         Err(code) => return code,
     };
-    if analysis.typing_env() || analysis.alias_heap() || analysis.escape() || analysis.kernel_only()
+    if analysis.typing_env()
+        || analysis.alias_heap()
+        || analysis.escape()
+        || analysis.shape()
+        || analysis.kernel_only()
     {
         eprintln!("error: `trace` runs value analyses; `{analysis}` is not one");
         return ExitCode::from(2);
@@ -816,6 +838,46 @@ fn verify_escape<A: Analysis>(args: &VerifyArgs, analysis: A) -> ExitCode {
         let checked = format!(
             "{} runs, {} points and {} forwarded loads",
             check.runs, check.points, check.loads
+        );
+        (check.violations, checked)
+    })
+}
+
+/// `analyze` with an analysis whose engine is the shape analysis (`shape`); `--format dot`
+/// draws the graphs at every block's entry and every return.
+fn analyze_shape<A: Analysis>(args: &AnalyzeArgs, analysis: A) -> ExitCode {
+    struct Run<'a>(&'a Input, Option<Format>, &'static str);
+    impl crate::analyses::ForDomain for Run<'_> {
+        type Output = Report;
+        fn run<D: absinthe::value::ValueDomain>(self) -> Report {
+            match self.1 {
+                Some(format) => crate::shape::run::<D>(self.0, format, self.2),
+                None => crate::shape::dot::<D>(self.0),
+            }
+        }
+    }
+    let dot = matches!(args.format, FormatArg::Dot);
+    analyze_own(args, analysis, |input, format| {
+        analysis.dispatch(Run(input, (!dot).then_some(format), analysis.as_str()))
+    })
+}
+
+/// `verify` with an analysis whose engine is the shape analysis: names, reachable objects,
+/// field edges, generations and values checked in every frame of every run.
+fn verify_shape<A: Analysis>(args: &VerifyArgs, analysis: A) -> ExitCode {
+    struct Check<'a>(&'a Input, &'a VerifyArgs);
+    impl crate::analyses::ForDomain for Check<'_> {
+        type Output = absinthe_ir::shape_check::ShapeCheck;
+        fn run<D: absinthe::value::ValueDomain>(self) -> Self::Output {
+            let args = self.1;
+            crate::shape::verify::<D>(self.0, args.runs, args.seed, args.max_steps)
+        }
+    }
+    verify_own(args, |input| {
+        let check = analysis.dispatch(Check(input, args));
+        let checked = format!(
+            "{} runs, {} points, {} objects and {} field edges",
+            check.runs, check.points, check.objects, check.edges
         );
         (check.violations, checked)
     })

@@ -19,6 +19,7 @@ pub mod llvm;
 pub mod progress;
 pub mod render;
 pub mod runs;
+pub mod shape;
 pub mod trace;
 pub mod typing;
 pub mod verify;

@@ -5,7 +5,7 @@
 mod common;
 
 use absinthe_cli::driver::{Format, Input};
-use absinthe_dsl_examples::dom::escape::EscapeValue;
+use absinthe_dsl_examples::dom::escape::HeapValue;
 use std::path::Path;
 
 fn sample_path() -> std::path::PathBuf {
@@ -41,7 +41,7 @@ fn facts<'a>(output: &'a str, function: &str) -> &'a str {
 #[test]
 fn the_seed_s_examples_on_the_command_line() {
     let output =
-        absinthe_cli::escape::run::<EscapeValue>(&sample(), Format::Text, "escape", 8).output;
+        absinthe_cli::escape::run::<HeapValue>(&sample(), Format::Text, "escape", 8).output;
     // After the join of the two allocations, the two paths' heaps stay apart: `z` is `w`'s
     // object on one and `r`'s on the other, each with its own field.
     assert_eq!(
@@ -100,7 +100,7 @@ fn verify_checks_every_frame_of_runs() {
         common::absinthe(&["verify", file, "--analysis", "escape", "--runs", "20"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.ends_with("checked: 0 violations\n"), "{out}");
-    let check = absinthe_cli::escape::verify::<EscapeValue>(&sample(), 8, 50, 7, 10_000);
+    let check = absinthe_cli::escape::verify::<HeapValue>(&sample(), 8, 50, 7, 10_000);
     assert!(check.violations.is_empty(), "{:#?}", check.violations);
     assert!(check.runs >= 400 && check.loads > 50, "{check:?}");
 }

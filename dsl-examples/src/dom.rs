@@ -14,3 +14,4 @@ include!(concat!(env!("OUT_DIR"), "/dependence.rs"));
 include!(concat!(env!("OUT_DIR"), "/strictness.rs"));
 include!(concat!(env!("OUT_DIR"), "/typing_env.rs"));
 include!(concat!(env!("OUT_DIR"), "/escape.rs"));
+include!(concat!(env!("OUT_DIR"), "/shape.rs"));

@@ -343,4 +343,10 @@ pub struct SignsTyping;
 #[derive(Debug)]
 pub struct SignsEscape;
 // ANCHOR_END: escape
+
+/// The shape analysis with these signals as the values of names beside each shape graph (see
+/// `DeclaredAnalysis::solve_shape`).
+#[absinthe::analysis(domain = value::Signals, engine = "shape")]
+#[derive(Debug)]
+pub struct SignsShape;
 // ANCHOR_END: analyses

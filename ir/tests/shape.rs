@@ -13,8 +13,7 @@ use absinthe_ir::generate::{HeapGenConfig, random_heap_module};
 use absinthe_ir::{Function, Module, parse_module};
 use expect_test::expect;
 
-#[path = "shape/check.rs"]
-mod check;
+use absinthe_ir::shape_check as check;
 
 /// The value domain the graphs' tests run with: constants.
 type V = Flat<i64>;

@@ -21,7 +21,7 @@ struct AnalysisArgs {
     conditions: Option<darling::util::SpannedValue<String>>,
     /// `"insensitive"`, `"kcfa=K"`, `"functional"` or `"functional=N"`.
     context: Option<darling::util::SpannedValue<String>>,
-    /// `"flow"`, `"behavior_graph"`, `"typing_env"` or `"escape"`.
+    /// `"flow"`, `"behavior_graph"`, `"typing_env"`, `"escape"` or `"shape"`.
     engine: Option<darling::util::SpannedValue<String>>,
     /// Joins at a loop head before widening: a number.
     widening_delay: Option<syn::Lit>,
@@ -151,12 +151,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         Some("behavior_graph") => quote!(#rt::Engine::BehaviorGraph),
         Some("typing_env") => quote!(#rt::Engine::TypingEnv),
         Some("escape") => quote!(#rt::Engine::Escape),
+        Some("shape") => quote!(#rt::Engine::Shape),
         Some(other) => {
             let span = options.engine.as_ref().map(|e| e.span());
             errors.push(syn::Error::new(
                 span.unwrap_or_else(proc_macro2::Span::call_site),
                 format!(
-                    "unknown engine `{other}`; expected `flow`, `behavior_graph`, `typing_env` or `escape`"
+                    "unknown engine `{other}`; expected `flow`, `behavior_graph`, `typing_env`, `escape` or `shape`"
                 ),
             ));
             quote!(#rt::Engine::Flow)

@@ -137,6 +137,7 @@ fn analysis(a: &super::AnalysisDecl) -> TokenStream {
         "behavior_graph" => quote!(::absinthe::__private::Engine::BehaviorGraph),
         "typing_env" => quote!(::absinthe::__private::Engine::TypingEnv),
         "escape" => quote!(::absinthe::__private::Engine::Escape),
+        "shape" => quote!(::absinthe::__private::Engine::Shape),
         _ => quote!(::absinthe::__private::Engine::Flow),
     };
     let delay = a.widening_delay;

@@ -33,17 +33,22 @@ pub enum Engine {
     /// analysis's value domain as the values of names (a forwarded load takes the stored
     /// value's).
     Escape,
+    /// The Green Fairy's shape analysis ([`crate::heap::shape`]): shape graphs with fields,
+    /// summary and context nodes over each function, callees first, each graph with the values
+    /// of the analysis's value domain along the same paths.
+    Shape,
 }
 
 impl Engine {
     /// The engine a declaration names by `word` (`flow`, `behavior_graph`, `typing_env`,
-    /// `escape`).
+    /// `escape`, `shape`).
     pub fn from_word(word: &str) -> Option<Engine> {
         match word {
             "flow" => Some(Engine::Flow),
             "behavior_graph" => Some(Engine::BehaviorGraph),
             "typing_env" => Some(Engine::TypingEnv),
             "escape" => Some(Engine::Escape),
+            "shape" => Some(Engine::Shape),
             _ => None,
         }
     }

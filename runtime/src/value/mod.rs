@@ -262,6 +262,18 @@ pub trait DeclaredAnalysis {
         crate::heap::escape::solve_module(module, Self::HEAPS)
     }
 
+    /// Runs the shape analysis (the engine `shape`) over every function of `module`, callees
+    /// first, each shape graph with the values of the declared domain along the same paths; see
+    /// [`crate::heap::shape::solve_module`].
+    fn solve_shape<M: crate::interproc::Module>(
+        module: &M,
+    ) -> Vec<crate::heap::shape::ShapeFacts<Self::Domain>>
+    where
+        M::Function: crate::program::Cfg,
+    {
+        crate::heap::shape::solve_module(module)
+    }
+
     /// Runs the analysis on `program` with the declared state representation and limits.
     fn solve<P: crate::program::Program + ?Sized>(program: &P) -> ValueSolution<Self::Domain> {
         NonRelational::<Self::Domain>::new(Self::CONDITIONAL)

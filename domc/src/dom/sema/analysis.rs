@@ -22,7 +22,8 @@ pub struct AnalysisDecl {
     pub context: String,
     /// The engine: `flow` (control-flow graphs), `behavior_graph` (kernel terms), `typing_env`
     /// (the Flambda 2 typing environment over functions in SSA form) or `escape` (the escape and
-    /// alias analysis over functions with objects and fields).
+    /// alias analysis over functions with objects and fields) or `shape` (the Green Fairy's
+    /// shape analysis).
     pub engine: String,
     /// Joins at a loop head before widening.
     pub widening_delay: u32,
@@ -174,13 +175,13 @@ impl Sema {
                     ),
                 },
                 "engine" => match word(values).as_deref() {
-                    Some(e @ ("flow" | "behavior_graph" | "typing_env" | "escape")) => decl.engine = e.into(),
+                    Some(e @ ("flow" | "behavior_graph" | "typing_env" | "escape" | "shape")) => decl.engine = e.into(),
                     _ => self.error_help(
                         file,
                         span,
-                        "expected `flow`, `behavior_graph`, `typing_env` or `escape`".into(),
+                        "expected `flow`, `behavior_graph`, `typing_env`, `escape` or `shape`".into(),
                         "unknown engine",
-                        "`flow` runs on control-flow graphs (and across functions); `behavior_graph` traces the analysis over the behavior graph of kernel terms; `typing_env` runs the Flambda 2 typing environment, the domain being its integers; `escape` runs the escape and alias analysis, the domain being the values of names".into(),
+                        "`flow` runs on control-flow graphs (and across functions); `behavior_graph` traces the analysis over the behavior graph of kernel terms; `typing_env` runs the Flambda 2 typing environment, the domain being its integers; `escape` runs the escape and alias analysis and `shape` the shape analysis, the domain being the values of names".into(),
                     ),
                 },
                 "widening_delay" => match int(values) {

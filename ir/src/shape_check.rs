@@ -6,13 +6,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::Module;
+use crate::interp::{self, Limits, NoObserver, ObjectKind, Outcome, Value};
 use absinthe::heap::Site;
 use absinthe::heap::shape::{Kind, Label, Path, ShapeDisjunct, ShapeFacts, ShapeGraph};
 use absinthe::lattice::Generation;
 use absinthe::program::{BlockId, FieldId, FuncId, NameId, Operand, Rhs, Stmt};
 use absinthe::value::{Env, ValueDomain};
-use absinthe_ir::Module;
-use absinthe_ir::interp::{self, Limits, NoObserver, ObjectKind, Outcome, Value};
 
 /// What checking found.
 #[derive(Clone, Debug, Default)]
