@@ -14,7 +14,7 @@
 //! its immediate dominator), the base's objects that disappear, the base's objects that gain or
 //! lose variables (or whose generation is not the shifted one), and the objects made from
 //! nothing. Objects of the base are named by their position in the base's sorted order, so an
-//! edit stores no copy of the object it edits. A disjunction of heaps ([`FiniteSum`]) describes
+//! edit stores no copy of the object it edits. A disjunction of heaps ([`FiniteSum`](crate::lattice::FiniteSum)) describes
 //! each of its disjuncts against the base's disjunct it differs least from
 //! ([`DisjunctsDelta`]), or is written out whole when the base is bottom or the description
 //! would cost more than the state.
