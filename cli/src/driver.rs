@@ -32,6 +32,17 @@ pub enum Input {
 }
 
 impl Input {
+    /// The core-IR module the input stands for (a toy program is lowered to one function).
+    pub fn module(&self) -> Module {
+        match self {
+            Input::Air { module, .. } => module.clone(),
+            Input::Toy { program, .. } => Module {
+                functions: vec![program.lower().0],
+                fields: Vec::new(),
+            },
+        }
+    }
+
     /// The built-in sample: `prog0` of the graph-free data-flow article.
     pub fn builtin_prog0() -> Input {
         Input::Toy {

@@ -15,17 +15,6 @@ use absinthe_ir::function::{Function, Module};
 use absinthe_ir::interp::Limits;
 use serde_json::json;
 
-/// The module `input` stands for.
-fn module_of(input: &Input) -> Module {
-    match input {
-        Input::Air { module, .. } => module.clone(),
-        Input::Toy { program, .. } => Module {
-            functions: vec![program.lower().0],
-            fields: Vec::new(),
-        },
-    }
-}
-
 /// The states before statement `index` of `block` (`index` equal to the statement count: before
 /// the terminator), or unreachable.
 fn before<D: Lattice>(facts: &FunctionFacts<D>, block: BlockId, index: usize) -> States<D> {
@@ -67,7 +56,7 @@ fn point_text<D: ValueDomain>(module: &Module, function: &Function, states: &Sta
 /// Runs the analysis `name` (value domain `D`, up to `heaps` heaps kept apart at a point) over
 /// every function of `input`, and renders it.
 pub fn run<D: ValueDomain>(input: &Input, format: Format, name: &str, heaps: usize) -> Report {
-    let module = module_of(input);
+    let module = input.module();
     let facts = solve_module::<D, _>(&module, heaps);
     let output = match format {
         Format::Text => {
@@ -193,7 +182,7 @@ pub fn verify<D: ValueDomain>(
     seed: u64,
     max_steps: u64,
 ) -> EscapeCheck {
-    let module = module_of(input);
+    let module = input.module();
     let facts = solve_module::<D, _>(&module, heaps);
     let limits = Limits {
         max_steps,

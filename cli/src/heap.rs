@@ -14,17 +14,6 @@ use serde_json::json;
 /// How many heaps the disjunction keeps apart.
 const HEAPS: usize = 8;
 
-/// The module `input` stands for.
-fn module_of(input: &Input) -> Module {
-    match input {
-        Input::Air { module, .. } => module.clone(),
-        Input::Toy { program, .. } => Module {
-            functions: vec![program.lower().0],
-            fields: Vec::new(),
-        },
-    }
-}
-
 /// Every function of `module` solved.
 fn solve_all(module: &Module) -> Vec<Solution<Heaps<HEAPS>>> {
     module
@@ -104,7 +93,7 @@ fn heaps_text(function: &Function, heaps: &Heaps<HEAPS>) -> String {
 
 /// Runs the alias heap over every function of `input` and renders it.
 pub fn run(input: &Input, format: Format) -> Report {
-    let module = module_of(input);
+    let module = input.module();
     let solutions = solve_all(&module);
     let output = match format {
         Format::Text => {
@@ -175,7 +164,7 @@ pub struct HeapCheck {
 /// at every point some heap of the disjunction describes the run's variables (aliasing,
 /// allocation sites and generations, [`absinthe_ir::heap_check::describes`]).
 pub fn verify(input: &Input, runs: usize, seed: u64, max_steps: u64) -> HeapCheck {
-    let module = module_of(input);
+    let module = input.module();
     let mut check = HeapCheck::default();
     let solutions = solve_all(&module);
     let (mut points, mut violations) = (0, Vec::new());

@@ -16,17 +16,6 @@ use absinthe_ir::interp::Limits;
 use absinthe_ir::shape_check::{ShapeCheck, check_run};
 use serde_json::json;
 
-/// The module `input` stands for.
-fn module_of(input: &Input) -> Module {
-    match input {
-        Input::Air { module, .. } => module.clone(),
-        Input::Toy { program, .. } => Module {
-            functions: vec![program.lower().0],
-            fields: Vec::new(),
-        },
-    }
-}
-
 /// The states before statement `index` of `block` (the statement count: before the
 /// terminator), or unreachable.
 fn before<D: Lattice>(facts: &ShapeFacts<D>, block: BlockId, index: usize) -> ShapeStates<D> {
@@ -61,7 +50,7 @@ fn point_line<D: ValueDomain>(names: &Names<'_>, states: &ShapeStates<D>) -> Str
 
 /// Runs the analysis `name` (value domain `D`) over every function of `input`, and renders it.
 pub fn run<D: ValueDomain>(input: &Input, format: Format, name: &str) -> Report {
-    let module = module_of(input);
+    let module = input.module();
     let facts = solve_module::<D, _>(&module);
     let output = match format {
         Format::Text => {
@@ -125,7 +114,7 @@ pub fn run<D: ValueDomain>(input: &Input, format: Format, name: &str) -> Report 
 /// one Graphviz `digraph` each, titled by the function, the block (`… ret` for a return) and the
 /// disjunct.
 pub fn dot<D: ValueDomain>(input: &Input) -> Report {
-    let module = module_of(input);
+    let module = input.module();
     let facts = solve_module::<D, _>(&module);
     let mut out = String::new();
     for (function, facts) in module.functions.iter().zip(&facts) {
@@ -160,7 +149,7 @@ pub fn dot<D: ValueDomain>(input: &Input) -> Report {
 /// analysis in every frame: each name's object in a node it labels, every reachable object and
 /// field edge covered, generations, and the integers in the values.
 pub fn verify<D: ValueDomain>(input: &Input, runs: usize, seed: u64, max_steps: u64) -> ShapeCheck {
-    let module = module_of(input);
+    let module = input.module();
     let facts = solve_module::<D, _>(&module);
     let limits = Limits {
         max_steps,

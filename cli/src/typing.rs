@@ -13,13 +13,7 @@ use std::collections::BTreeMap;
 
 /// The module `input` stands for, every function in SSA form.
 fn ssa_module(input: &Input) -> Module {
-    match input {
-        Input::Air { module, .. } => absinthe_ir::ssa::module_to_ssa(module),
-        Input::Toy { program, .. } => absinthe_ir::ssa::module_to_ssa(&Module {
-            functions: vec![program.lower().0],
-            fields: Vec::new(),
-        }),
-    }
+    absinthe_ir::ssa::module_to_ssa(&input.module())
 }
 
 /// What the typing environment is run with: the analysis's name and the top of its value

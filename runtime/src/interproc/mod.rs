@@ -22,10 +22,12 @@
 //!   outputs and captures are widened after [`Limits::widening_delay`](crate::engine::Limits::widening_delay) growths, so recursion
 //!   terminates. The result is deterministic: queues and tables are ordered by ids.
 
+mod callees_first;
 mod scc;
 mod solver;
 mod value;
 
+pub use callees_first::{SolveOne, callees_first};
 pub use solver::{Instance, InterprocLimits, InterprocSolution, InterprocStats, solve_module};
 pub use value::{FuncSet, ProcValue};
 

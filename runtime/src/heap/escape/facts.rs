@@ -3,7 +3,6 @@
 //! allocations can be replaced by scalars or sunk, and the function's [`Summary`] for its
 //! callers (the seed's `ArgEscapeCache`).
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
@@ -470,46 +469,13 @@ pub fn solve_module<D: ValueDomain, M: Module>(module: &M, heaps: usize) -> Vec<
 where
     M::Function: Cfg,
 {
-    struct Solver<'m, M: Module, D> {
-        module: &'m M,
-        heaps: usize,
-        done: RefCell<Vec<Option<FunctionFacts<D>>>>,
-        busy: RefCell<Vec<bool>>,
-    }
-    impl<M: Module, D: ValueDomain> Solver<'_, M, D>
-    where
-        M::Function: Cfg,
-    {
-        fn solve(&self, f: FuncId) -> Option<Summary> {
-            let i = f.index();
-            if let Some(Some(facts)) = self.done.borrow().get(i) {
-                return Some(facts.summary.clone());
-            }
-            if self.busy.borrow().get(i).copied().unwrap_or(true) {
-                return None;
-            }
-            let function = self.module.function(f)?;
-            self.busy.borrow_mut()[i] = true;
-            let callees = |g: FuncId| self.solve(g);
-            let facts = analyze::<D, _>(function, &callees, self.heaps);
-            let summary = facts.summary.clone();
-            self.done.borrow_mut()[i] = Some(facts);
-            Some(summary)
-        }
-    }
-    let n = module.function_count();
-    let solver = Solver {
-        module,
-        heaps,
-        done: RefCell::new((0..n).map(|_| None).collect()),
-        busy: RefCell::new(vec![false; n]),
-    };
-    for f in 0..n {
-        solver.solve(FuncId(f as u32));
-    }
-    solver
-        .done
-        .into_inner()
+    let solved = crate::interproc::callees_first(module.function_count(), &|f, callees| {
+        let function = module.function(f)?;
+        let facts = analyze::<D, _>(function, &callees, heaps);
+        let summary = facts.summary.clone();
+        Some((facts, summary))
+    });
+    solved
         .into_iter()
         .enumerate()
         .map(|(f, facts)| {

@@ -2,8 +2,6 @@
 //! terminator, and its [`ShapeSummary`] for callers; and a whole module solved callees first,
 //! each function with its callees' summaries.
 
-use std::cell::RefCell;
-
 use super::{Callees, NoCallees, ShapeAnalysis, ShapeGraph, ShapeStates, ShapeSummary, inputs};
 use crate::engine::{Solution, StopReason, solve};
 use crate::interproc::Module;
@@ -70,44 +68,13 @@ pub fn solve_module<D: ValueDomain, M: Module>(module: &M) -> Vec<ShapeFacts<D>>
 where
     M::Function: Cfg,
 {
-    struct Solver<'m, D, M: Module> {
-        module: &'m M,
-        done: RefCell<Vec<Option<ShapeFacts<D>>>>,
-        busy: RefCell<Vec<bool>>,
-    }
-    impl<D: ValueDomain, M: Module> Solver<'_, D, M>
-    where
-        M::Function: Cfg,
-    {
-        fn solve(&self, f: FuncId) -> Option<ShapeSummary> {
-            let i = f.index();
-            if let Some(Some(facts)) = self.done.borrow().get(i) {
-                return Some(facts.summary.clone());
-            }
-            if self.busy.borrow().get(i).copied().unwrap_or(true) {
-                return None;
-            }
-            let function = self.module.function(f)?;
-            self.busy.borrow_mut()[i] = true;
-            let callees = |g: FuncId| self.solve(g);
-            let facts = analyze::<D, _>(function, &callees);
-            let summary = facts.summary.clone();
-            self.done.borrow_mut()[i] = Some(facts);
-            Some(summary)
-        }
-    }
-    let n = module.function_count();
-    let solver = Solver {
-        module,
-        done: RefCell::new((0..n).map(|_| None).collect()),
-        busy: RefCell::new(vec![false; n]),
-    };
-    for f in 0..n {
-        solver.solve(FuncId(f as u32));
-    }
-    solver
-        .done
-        .into_inner()
+    let solved = crate::interproc::callees_first(module.function_count(), &|f, callees| {
+        let function = module.function(f)?;
+        let facts = analyze::<D, _>(function, &callees);
+        let summary = facts.summary.clone();
+        Some((facts, summary))
+    });
+    solved
         .into_iter()
         .enumerate()
         .map(|(f, facts)| {
