@@ -16,18 +16,7 @@ fn sample() -> Input {
     Input::load(&sample_path()).expect("the sample parses")
 }
 
-/// The annotation of the line of function `function` that starts with `code`.
-fn at<'a>(output: &'a str, function: &str, code: &str) -> &'a str {
-    let body = output
-        .split("\nfn ")
-        .find(|f| f.starts_with(function))
-        .unwrap_or_else(|| panic!("no function `{function}` in\n{output}"));
-    let line = body
-        .lines()
-        .find(|l| l.trim_start().starts_with(code))
-        .unwrap_or_else(|| panic!("no `{code}` in\n{body}"));
-    line.split("│ ").nth(1).expect("annotated").trim_end()
-}
+use common::annotation as at;
 
 #[test]
 fn the_seed_s_rules_on_the_command_line() {

@@ -55,3 +55,17 @@ pub fn absinthe(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
 }
+
+/// The annotation (after `│ `) of the line of function `function` in an annotated printout that
+/// starts, after indentation, with `code`.
+pub fn annotation<'a>(output: &'a str, function: &str, code: &str) -> &'a str {
+    let body = output
+        .split("\nfn ")
+        .find(|f| f.starts_with(function))
+        .unwrap_or_else(|| panic!("no function `{function}` in\n{output}"));
+    let line = body
+        .lines()
+        .find(|l| l.trim_start().starts_with(code))
+        .unwrap_or_else(|| panic!("no `{code}` in\n{body}"));
+    line.split("│ ").nth(1).expect("annotated").trim_end()
+}

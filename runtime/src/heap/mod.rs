@@ -18,6 +18,17 @@ use crate::engine::{Analysis, Direction};
 use crate::lattice::{FiniteSum, Lattice};
 use crate::program::{BlockId, Cfg, NameId, Operand, Program, Rhs, Stmt};
 
+/// A function's inputs, parameters then captures: what the heap analyses call input `i` (the
+/// caller's objects a function starts from).
+pub fn inputs<P: Program + ?Sized>(program: &P) -> Vec<NameId> {
+    program
+        .params()
+        .iter()
+        .chain(program.captures())
+        .copied()
+        .collect()
+}
+
 impl Site {
     /// Where references the model does not follow come from (a load, a call, a parameter).
     pub const UNKNOWN: Site = Site {

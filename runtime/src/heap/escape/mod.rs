@@ -273,15 +273,7 @@ impl<'c, D: ValueDomain> EscapeAnalysis<'c, D> {
     }
 }
 
-/// The parameters then the captures: the function's inputs, `Loc::Param(i)` for the `i`th.
-pub fn inputs<P: Program + ?Sized>(program: &P) -> Vec<NameId> {
-    program
-        .params()
-        .iter()
-        .chain(program.captures())
-        .copied()
-        .collect()
-}
+pub use super::inputs;
 
 impl<D: ValueDomain, P: Program + Cfg + ?Sized> Analysis<P> for EscapeAnalysis<'_, D> {
     type State = States<D>;

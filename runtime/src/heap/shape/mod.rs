@@ -110,15 +110,7 @@ impl<'c, D: ValueDomain> ShapeAnalysis<'c, D> {
     }
 }
 
-/// The parameters then the captures: the function's inputs, context path `i` for the `i`th.
-pub fn inputs<P: Program + ?Sized>(program: &P) -> Vec<NameId> {
-    program
-        .params()
-        .iter()
-        .chain(program.captures())
-        .copied()
-        .collect()
-}
+pub use super::inputs;
 
 impl<D: ValueDomain, P: Program + Cfg + ?Sized> Analysis<P> for ShapeAnalysis<'_, D> {
     type State = ShapeStates<D>;
