@@ -13,7 +13,7 @@
 //! - `scripts/NAME`: the script exists and is executable;
 //! - `cd DIR` (the next commands run there).
 
-mod common;
+use crate::common;
 
 use common::{absinthe_in, scratch, workspace};
 use std::collections::BTreeMap;

@@ -1,9 +1,9 @@
 //! End-to-end tests of the `absinthe` binary: what a user sees on stdout and stderr, and the exit
 //! codes.
 
-use expect_test::{Expect, expect};
-mod common;
+use crate::common;
 use common::absinthe;
+use expect_test::{Expect, expect};
 
 fn check(args: &[&str], expected: Expect) {
     let (code, stdout, stderr) = absinthe(args);

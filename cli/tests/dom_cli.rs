@@ -2,7 +2,7 @@
 //! diagnostics with their exit codes, and a standalone crate that Cargo builds and tests as it is,
 //! also when written by an `absinthe` that sits outside the checkout (as an installed one does).
 
-mod common;
+use crate::common;
 
 use common::{absinthe_in as absinthe, scratch, workspace};
 use expect_test::expect;
@@ -356,7 +356,8 @@ fn a_crate_built_outside_the_checkout_passes_its_tests_and_runs() {
 /// The acceptance test of issue 17 as written: `cargo install --path cli` into a temporary root,
 /// then the installed `absinthe` builds a crate in an unrelated directory, which passes its
 /// tests. It builds the CLI again in the dev profile (about 2 minutes on 2 cores when nothing is
-/// cached), so it is not run by default: `cargo test -p absinthe-cli --test dom_cli -- --ignored`.
+/// cached), so it is not run by default:
+/// `cargo test -p absinthe-cli --test all dom_cli:: -- --ignored`.
 /// The copied binary of the tests above stands for the installed one otherwise.
 #[test]
 #[ignore = "builds the CLI again with `cargo install` (minutes); run with --ignored"]

@@ -18,7 +18,7 @@ use absinthe_ir::generate::{GenConfig, ToyGenConfig, random_function, random_toy
 use absinthe_ir::kernel::{KernelGenConfig, random_terms};
 use std::rc::Rc;
 
-mod common;
+use crate::common;
 use common::workspace;
 
 /// The compiler's corpus, compiled as its tests expect it.

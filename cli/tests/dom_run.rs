@@ -6,9 +6,10 @@
 //! ones compiled from the same file print.
 //!
 //! Compiled analyses go into a cache under this workspace's target directory, shared by the
-//! tests (the first build compiles absinthe in the release profile: a few minutes on 2 cores).
+//! tests (the first build compiles absinthe in the release profile, which the tests leave
+//! unoptimized: see `common::absinthe_in`).
 
-mod common;
+use crate::common;
 
 use common::{absinthe_in as absinthe, scratch, workspace};
 use std::path::PathBuf;

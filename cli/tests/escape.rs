@@ -2,7 +2,7 @@
 //! `dsl-examples/dom/escape.dom`) on seed 004's examples in the core IR: what the command line
 //! prints, the same from the `.dom` file interpreted, and the check against runs.
 
-mod common;
+use crate::common;
 
 use absinthe_cli::driver::{Format, Input};
 use absinthe_dsl_examples::dom::escape::HeapValue;

@@ -9,7 +9,7 @@ use absinthe::program::{BlockId, FuncId};
 use absinthe::value::{NonRelational, ValueDomain};
 use absinthe_ir::{Module, parse_module};
 
-mod common;
+use crate::common;
 use common::absinthe;
 
 fn module(path: &str) -> Module {

@@ -13,7 +13,7 @@ use absinthe_ir::kernel::{
 };
 use std::collections::{BTreeMap, BTreeSet};
 
-mod common;
+use crate::common;
 use common::absinthe;
 
 fn sample(name: &str) -> Terms {

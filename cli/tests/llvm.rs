@@ -2,7 +2,7 @@
 //! counts, JSON output, and a clear error for a module `llvm-ir` cannot read.
 #![cfg(feature = "llvm")]
 
-mod common;
+use crate::common;
 use common::absinthe;
 
 /// The output without the timing columns and lines, which change from run to run.

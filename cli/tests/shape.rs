@@ -2,7 +2,7 @@
 //! `dsl-examples/dom/shape.dom`) on the seed's examples in the core IR: the text, the Graphviz
 //! drawing, the same from the `.dom` file interpreted, and the check against runs.
 
-mod common;
+use crate::common;
 
 use absinthe_cli::driver::{Format, Input};
 use absinthe_dsl_examples::dom::shape::HeapValue;

@@ -9,7 +9,7 @@ use absinthe_cli::trace::{TraceFormat, trace};
 use absinthe_ir::generate::{GenConfig, random_function};
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::absinthe;
 
 fn json(input: &Input, analysis: AnalysisName) -> Value {

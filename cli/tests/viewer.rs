@@ -13,7 +13,7 @@ use absinthe_ir::generate::{GenConfig, random_function};
 use serde_json::Value;
 use std::collections::HashMap;
 
-mod common;
+use crate::common;
 use common::{absinthe, scratch, workspace};
 
 /// The data of a viewer page.

@@ -1,6 +1,6 @@
 //! What the command-line tests share.
 
-// Each test crate includes this module and uses part of it.
+// Each test module uses part of it.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -26,12 +26,20 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// Runs `absinthe ARGS` in `dir`, with the cache of compiled `.dom` files the tests share (and
 /// no `ABSINTHE_PATH` from the caller's environment); returns the exit code, stdout and stderr.
+///
+/// `--compiled` builds the cache with `cargo build --release`; here the release profile is
+/// unoptimized and without debug information (`CARGO_PROFILE_RELEASE_*`, which cargo reads from
+/// the environment the command passes on): these tests check what the compiled analyses print,
+/// and an optimized build of absinthe and all its dependencies took minutes on 2 cores.
+/// Overflow checks and debug assertions stay as the release profile has them (off).
 pub fn absinthe_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("absinthe-cache");
     let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
         .args(args)
         .current_dir(dir)
         .env("ABSINTHE_CACHE", cache)
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
         .env_remove("ABSINTHE_PATH")
         .output()
         .expect("the absinthe binary runs");

@@ -1,0 +1,35 @@
+//! The command line's integration tests: one module per file of this directory, all in one test
+//! binary (`cargo test -p absinthe-cli --test all`; a module's alone: `--test all dom_cli::`).
+//! One binary links once, and the analyses the files share are compiled once, where one binary
+//! per file linked 28 times and compiled them again in each; see `cli/Cargo.toml`.
+
+mod common;
+
+mod book;
+mod cli;
+mod declared_state;
+mod dom_bounds;
+mod dom_cli;
+mod dom_examples;
+mod dom_interp;
+mod dom_run;
+mod escape;
+mod fixed_width;
+mod heap;
+mod interproc;
+mod kernel;
+mod liveness;
+mod llvm;
+mod planted_bugs;
+mod products;
+mod prog0;
+mod random_air;
+mod random_toy;
+mod shape;
+mod sparse;
+mod ssa;
+mod tidy;
+mod trace;
+mod typing_env;
+mod verify;
+mod viewer;
