@@ -21,7 +21,10 @@ step pages
 # (verify's failing run on the graph), and a function of 10^4 blocks (load figures).
 OUT=target/browser
 mkdir -p "$OUT"
-cargo build --quiet -p absinthe-cli -p absinthe-bench
+# The test profile and every target: after `cargo test --workspace` (as in .ci/run) this finds
+# everything built but the benchmark binary, where a plain `cargo build -p absinthe-cli
+# -p absinthe-bench` (the dev profile, other features) compiled absinthe and all above it again.
+cargo build --quiet --profile test --workspace --all-targets
 ABSINTHE=target/debug/absinthe
 trace() {
     local name=$1
