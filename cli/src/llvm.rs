@@ -10,7 +10,7 @@ use absinthe::value::ValueDomain;
 use absinthe_llvm::analyze::{FunctionCounts, ModuleCounts, States, analyze_module};
 use absinthe_llvm::flags::NswFlags;
 use absinthe_llvm::lower::Memory;
-use absinthe_llvm::{load_module, lower_module};
+use absinthe_llvm::{LowerError, load_module, lower_module};
 use serde_json::json;
 
 use crate::analyses::Analysis;
@@ -84,9 +84,7 @@ pub fn lowered(path: &Path) -> Result<absinthe_ir::Module, String> {
     } else {
         NswFlags::none()
     };
-    lower_module(&module, &flags, Memory::Erase, |_, _| {})
-        .map(|lowered| lowered.module)
-        .map_err(|e| format!("{}: error: {e}", path.display()))
+    Ok(lower_module(&module, &flags, Memory::Erase, |_, _| {}).module)
 }
 
 fn run_with<D: ValueDomain, A: Analysis>(
@@ -110,8 +108,7 @@ fn run_with<D: ValueDomain, A: Analysis>(
     let mut bar = Progress::new("lowering", total, PROGRESS_FROM);
     let lowered = lower_module(&module, &flags, Memory::Erase, |done, total| {
         bar.update(done, total);
-    })
-    .map_err(|e| format!("{}: error: {e}", path.display()))?;
+    });
     bar.finish();
     let lower = start.elapsed();
     drop(module);
@@ -138,9 +135,10 @@ fn run_with<D: ValueDomain, A: Analysis>(
     };
     let counts: Vec<&FunctionCounts> = results.iter().map(|r| &r.counts).collect();
     let file = path.display().to_string();
+    let skipped = &lowered.skipped;
     let output = match format {
-        Format::Text => text(&file, analysis, &counts, &totals, &phases),
-        Format::Json => json_text(&file, analysis, &counts, &totals, &phases),
+        Format::Text => text(&file, analysis, &counts, &totals, skipped, &phases),
+        Format::Json => json_text(&file, analysis, &counts, &totals, skipped, &phases),
     };
     let warnings = counts
         .iter()
@@ -173,6 +171,7 @@ pub fn text<A: Analysis>(
     analysis: A,
     counts: &[&FunctionCounts],
     totals: &ModuleCounts,
+    skipped: &[LowerError],
     phases: &Phases,
 ) -> String {
     let mut out = format!("# {file}: analysis {analysis}\n");
@@ -230,6 +229,15 @@ pub fn text<A: Analysis>(
             totals.unstable
         ));
     }
+    if !skipped.is_empty() {
+        out.push_str(&format!(
+            "# skipped: {} functions could not be lowered (not analyzed; calls to them are unknown)\n",
+            skipped.len()
+        ));
+        for s in skipped {
+            out.push_str(&format!("# {s}\n"));
+        }
+    }
     out
 }
 
@@ -238,6 +246,7 @@ fn json_text<A: Analysis>(
     analysis: A,
     counts: &[&FunctionCounts],
     totals: &ModuleCounts,
+    skipped: &[LowerError],
     phases: &Phases,
 ) -> String {
     let functions: Vec<_> = counts
@@ -270,6 +279,13 @@ fn json_text<A: Analysis>(
             "decided": totals.decided,
             "unstable": totals.unstable,
         },
+        "skipped": skipped.iter().map(|s| json!({
+            "function": s.function,
+            "reason": s.message,
+            "block": s.at.as_ref().map(|a| a.block.clone()),
+            "instruction_index": s.at.as_ref().map(|a| a.index),
+            "instruction": s.at.as_ref().and_then(|a| a.text.clone()),
+        })).collect::<Vec<_>>(),
         "time_s": {
             "parse": phases.parse.as_secs_f64(),
             "lower": phases.lower.as_secs_f64(),

@@ -119,3 +119,25 @@ fn an_llvm_function_is_traced_by_name() {
         "{stderr}"
     );
 }
+
+#[test]
+fn functions_that_cannot_be_lowered_are_skipped_and_listed() {
+    let (code, stdout, stderr) = absinthe(&["analyze", "ir-llvm/test_data/skip.ll"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert!(stdout.contains("\nbefore "), "{stdout}");
+    assert!(stdout.contains("\nafter "), "{stdout}");
+    assert!(
+        stdout.contains("# skipped: 1 functions could not be lowered"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("# function `pair_first` skipped: "),
+        "{stdout}"
+    );
+    let (code, stdout, _) = absinthe(&["analyze", "ir-llvm/test_data/skip.ll", "--format", "json"]);
+    assert_eq!(code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["skipped"][0]["function"], "pair_first");
+    assert_eq!(doc["skipped"][0]["block"], "entry");
+    assert!(doc["skipped"][0]["reason"].is_string());
+}

@@ -158,9 +158,9 @@ pub fn analyze_module<D: ValueDomain>(
     lowered
         .functions
         .iter()
-        .zip(&lowered.module.functions)
         .enumerate()
-        .map(|(i, (info, function))| {
+        .map(|(i, info)| {
+            let function = &lowered.module.functions[info.func.index()];
             let result = analyze_function::<D>(info, function, conditional, states, limits);
             progress(i + 1, total);
             result

@@ -22,4 +22,4 @@ pub use analyze::{FunctionCounts, ModuleCounts, analyze_module};
 #[cfg(feature = "llvm")]
 pub use load::{LoadError, load_module};
 #[cfg(feature = "llvm")]
-pub use lower::{LowerError, Lowered, LoweredFunction, Memory, lower_module};
+pub use lower::{LowerError, Lowered, LoweredFunction, Memory, Place, lower_module};

@@ -25,19 +25,15 @@ fn lower(path: &Path, memory: Memory) -> Lowered {
         Ok(text) if path.extension().is_some_and(|e| e == "ll") => NswFlags::scan(&text),
         _ => NswFlags::none(),
     };
-    lower_module(&module, &flags, memory, |_, _| {}).unwrap()
+    lower_module(&module, &flags, memory, |_, _| {})
 }
 
 /// Every function's proven-unreachable blocks and every integer value's fact, as text.
 fn facts<D: ValueDomain>(lowered: &Lowered) -> String {
     let results = analyze_module::<D>(lowered, true, States::Auto, &Limits::default(), |_, _| {});
     let mut out = String::new();
-    for ((info, function), result) in lowered
-        .functions
-        .iter()
-        .zip(&lowered.module.functions)
-        .zip(&results)
-    {
+    for (info, result) in lowered.functions.iter().zip(&results) {
+        let function = &lowered.module.functions[info.func.index()];
         let dead: Vec<&str> = function
             .blocks()
             .iter()
@@ -179,4 +175,29 @@ fn missing_files_are_errors() {
         panic!("a missing file loaded");
     };
     assert!(err.message.starts_with("cannot read the file"), "{err}");
+}
+
+#[test]
+fn a_function_that_cannot_be_lowered_is_skipped_and_reported() {
+    let lowered = lower(&data("skip.ll"), Memory::Erase);
+    let names: Vec<&str> = lowered.functions.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["before", "after"]);
+    let [skipped] = &lowered.skipped[..] else {
+        panic!("{:?}", lowered.skipped);
+    };
+    assert_eq!(skipped.function, "pair_first");
+    let at = skipped.at.as_ref().expect("a place");
+    assert_eq!((at.block.as_str(), at.index), ("entry", 0));
+    assert!(
+        at.text
+            .as_deref()
+            .is_some_and(|t| t.contains("extractvalue")),
+        "{skipped}"
+    );
+    // The rest of the module is analyzed: `after` calls the skipped function (now bodyless).
+    let facts = facts::<Flat<i64>>(&lowered);
+    assert!(
+        facts.contains("%x = 5") && facts.contains("%y = 20"),
+        "{facts}"
+    );
 }

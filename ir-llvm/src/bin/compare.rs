@@ -243,8 +243,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
 
     let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let flags = NswFlags::scan(&text);
-    let lowered =
-        lower_module(&input, &flags, options.memory, |_, _| {}).map_err(|e| e.to_string())?;
+    let lowered = lower_module(&input, &flags, options.memory, |_, _| {});
     let (results, absinthe_time) = run_absinthe::<<SccpRangesAnalysis as DeclaredAnalysis>::Domain>(
         &lowered,
         SccpRangesAnalysis::CONDITIONAL,
@@ -276,13 +275,15 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let mut miss_kinds: HashMap<String, usize> = HashMap::new();
     let mut flat_also = 0;
     let mut flat_unreachable = 0;
-    for (((f, info), result), baseline) in input
+    let by_name: HashMap<&str, &llvm_ir::Function> = input
         .functions
         .iter()
-        .zip(&lowered.functions)
-        .zip(&results)
-        .zip(&flat)
-    {
+        .map(|f| (f.name.as_str(), f))
+        .collect();
+    for ((info, result), baseline) in lowered.functions.iter().zip(&results).zip(&flat) {
+        let Some(f) = by_name.get(info.name.as_str()) else {
+            continue;
+        };
         let Some(effect) = llvm.get(&f.name) else {
             continue;
         };
@@ -370,6 +371,15 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         flat_time,
     };
     println!("{}", file.display());
+    if !lowered.skipped.is_empty() {
+        println!(
+            "  skipped {} functions the lowering cannot handle (not compared):",
+            lowered.skipped.len()
+        );
+        for skipped in &lowered.skipped {
+            println!("    {skipped}");
+        }
+    }
     println!(
         "  constants: LLVM's SCCP folds {llvm_constants} named values; absinthe also proves {} of them ({also} constant, {also_dead} in blocks it proves unreachable, {also_undefined} undefined); absinthe proves {absinthe_only} more",
         row.also

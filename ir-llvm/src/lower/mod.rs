@@ -56,11 +56,13 @@ use uses::{intrinsic, modelled_intrinsic, tested_values, use_counts, virtual_com
 /// A lowered module: the core IR and, per LLVM function, where its values went.
 #[derive(Clone, Debug)]
 pub struct Lowered {
-    /// The core IR. `functions[i]` for `i < functions.len()` of [`Lowered::functions`] is the
-    /// `i`-th defined LLVM function; declarations and pseudo functions (no blocks) follow.
+    /// The core IR: the defined LLVM functions in the module's order (a skipped one without
+    /// blocks), then declarations and pseudo functions (no blocks).
     pub module: Module,
-    /// One entry per defined LLVM function, in the module's order.
+    /// One entry per lowered LLVM function, in the module's order.
     pub functions: Vec<LoweredFunction>,
+    /// The functions that could not be lowered, in the module's order.
+    pub skipped: Vec<LowerError>,
 }
 
 /// What the lowering knows about one LLVM function.
@@ -68,6 +70,8 @@ pub struct Lowered {
 pub struct LoweredFunction {
     /// The LLVM name (without `@`).
     pub name: String,
+    /// Its core IR function in [`Lowered::module`].
+    pub func: FuncId,
     /// Every named integer or pointer value the function defines (arguments excluded), in
     /// program order.
     pub values: Vec<LlvmValue>,
@@ -179,35 +183,55 @@ pub enum Memory {
     Erase,
 }
 
-/// A function the lowering could not handle (`llvm-ir` panicked while answering a question
-/// about it, such as the type of a malformed constant expression).
+/// A function the lowering could not handle: it is skipped (a bodyless function in the core IR,
+/// so its callers treat its calls as unknown) and the rest of the module is analyzed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LowerError {
     /// The function.
     pub function: String,
     /// What went wrong.
     pub message: String,
+    /// Where: the block and the position of the instruction in it (0 for its first), and the
+    /// instruction's text when it could be printed.
+    pub at: Option<Place>,
+}
+
+/// The instruction a [`LowerError`] happened at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The block's label.
+    pub block: String,
+    /// The instruction's position in its block (0 for the first; the terminator is last).
+    pub index: usize,
+    /// The instruction as LLVM prints it, when known.
+    pub text: Option<String>,
 }
 
 impl std::fmt::Display for LowerError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "cannot lower function `{}`: {}",
-            self.function, self.message
-        )
+        write!(f, "function `{}` skipped: {}", self.function, self.message)?;
+        if let Some(at) = &self.at {
+            write!(f, " (block {}, instruction {}", at.block, at.index)?;
+            if let Some(text) = &at.text {
+                write!(f, ": {text}")?;
+            }
+            write!(f, ")")?;
+        }
+        Ok(())
     }
 }
 
 /// Lowers every defined function of `module`. `flags` gives the `nsw` flags (see
-/// [`NswFlags`]); `progress(done, total)` is called after each function. Panics inside
-/// `llvm-ir` are contained and reported as a [`LowerError`].
+/// [`NswFlags`]); `progress(done, total)` is called after each function. A function whose
+/// lowering fails (`llvm-ir` panics while answering a question about it, such as the type of an
+/// `extractvalue` from a named struct) is skipped: it becomes a bodyless function, and the
+/// error, with the instruction it happened at, is in [`Lowered::skipped`].
 pub fn lower_module(
     module: &llvm_ir::Module,
     flags: &NswFlags,
     memory: Memory,
     mut progress: impl FnMut(usize, usize),
-) -> Result<Lowered, LowerError> {
+) -> Lowered {
     let globals: HashMap<String, &llvm_ir::module::GlobalVariable> = module
         .global_vars
         .iter()
@@ -219,20 +243,48 @@ pub fn lower_module(
     }
     let mut functions = Vec::with_capacity(module.functions.len());
     let mut infos = Vec::with_capacity(module.functions.len());
+    let mut skipped = Vec::new();
     let total = module.functions.len();
     for (i, f) in module.functions.iter().enumerate() {
+        let position = std::cell::Cell::new((0, 0));
         let lowered = contain_panics(|| {
             let mut lowering =
                 FnLower::new(module, &globals, &mut callees, flags.function(&f.name));
             lowering.memory = memory;
+            lowering.position = Some(&position);
             lowering.lower(f)
         });
-        let (function, info) = lowered.map_err(|message| LowerError {
-            function: f.name.clone(),
-            message,
-        })?;
-        functions.push(function);
-        infos.push(info);
+        match lowered {
+            Ok((function, mut info)) => {
+                info.func = FuncId::new(i);
+                functions.push(function);
+                infos.push(info);
+            }
+            Err(message) => {
+                let (b, index) = position.get();
+                let at = f.basic_blocks.get(b).map(|bb| Place {
+                    block: name_text(&bb.name),
+                    index,
+                    text: contain_panics(|| match bb.instrs.get(index) {
+                        Some(inst) => inst.to_string(),
+                        None => bb.term.to_string(),
+                    })
+                    .ok(),
+                });
+                skipped.push(LowerError {
+                    function: f.name.clone(),
+                    message,
+                    at,
+                });
+                functions.push(Function::new(
+                    f.name.clone(),
+                    true,
+                    Vec::new(),
+                    Vec::new(),
+                    Vec::new(),
+                ));
+            }
+        }
         progress(i + 1, total);
     }
     for name in callees.names.iter().skip(functions.len()) {
@@ -244,13 +296,14 @@ pub fn lower_module(
             Vec::new(),
         ));
     }
-    Ok(Lowered {
+    Lowered {
         module: Module {
             functions,
             fields: vec!["mem".to_owned()],
         },
         functions: infos,
-    })
+        skipped,
+    }
 }
 
 /// The module's function table: defined functions first, then the others as they are called.
@@ -312,6 +365,8 @@ struct FnLower<'a> {
     /// The named `icmp`s a branch should test as comparisons (refining their operands) rather
     /// than as values (refining their result).
     refines_operands: HashSet<Name>,
+    /// Where to record the block and instruction being lowered (for errors).
+    position: Option<&'a std::cell::Cell<(usize, usize)>>,
 }
 
 const MEM: FieldId = FieldId(0);
@@ -342,6 +397,14 @@ impl<'a> FnLower<'a> {
             virtual_compares: HashSet::new(),
             tested: HashSet::new(),
             refines_operands: HashSet::new(),
+            position: None,
+        }
+    }
+
+    /// Records that the lowering is at instruction `index` of block `block`.
+    fn at(&self, block: usize, index: usize) {
+        if let Some(p) = self.position {
+            p.set((block, index));
         }
     }
 
@@ -362,14 +425,14 @@ impl<'a> FnLower<'a> {
         self.tested = tested_values(f, uses.as_ref());
         // Decide every value's slot first: φs and branches may name values defined later. φs go
         // last, once it is known which of their inputs are unknown.
-        for bb in &f.basic_blocks {
-            for inst in bb
-                .instrs
-                .iter()
-                .filter(|i| !matches!(i, Instruction::Phi(_)))
-            {
-                self.plan(inst);
+        for (b, bb) in f.basic_blocks.iter().enumerate() {
+            for (i, inst) in bb.instrs.iter().enumerate() {
+                if !matches!(inst, Instruction::Phi(_)) {
+                    self.at(b, i);
+                    self.plan(inst);
+                }
             }
+            self.at(b, bb.instrs.len());
             if let LTerm::Invoke(invoke) = &bb.term {
                 let ty = self.module.type_of(&bb.term);
                 if kind(&ty) != Kind::Other {
@@ -379,11 +442,12 @@ impl<'a> FnLower<'a> {
             }
         }
         let unknown_phis = self.unknown_phis(f);
-        for bb in &f.basic_blocks {
-            for inst in &bb.instrs {
+        for (b, bb) in f.basic_blocks.iter().enumerate() {
+            for (i, inst) in bb.instrs.iter().enumerate() {
                 let Instruction::Phi(phi) = inst else {
                     continue;
                 };
+                self.at(b, i);
                 if unknown_phis.contains(&phi.dest) {
                     let u = self.unknown();
                     self.slots.insert(phi.dest.clone(), Slot::Value(u));
@@ -398,7 +462,8 @@ impl<'a> FnLower<'a> {
         for (i, bb) in f.basic_blocks.iter().enumerate() {
             let here = BlockId::new(i);
             let mut phis = Vec::new();
-            for inst in &bb.instrs {
+            for (j, inst) in bb.instrs.iter().enumerate() {
+                self.at(i, j);
                 instructions += 1;
                 match inst {
                     Instruction::Phi(phi) => {
@@ -429,6 +494,7 @@ impl<'a> FnLower<'a> {
                 }
             }
             instructions += 1;
+            self.at(i, bb.instrs.len());
             let term = self.terminator(&bb.term);
             blocks.push(Block {
                 label: name_text(&bb.name),
@@ -445,6 +511,7 @@ impl<'a> FnLower<'a> {
         let function = Function::new(f.name.clone(), true, params, self.names, blocks);
         let info = LoweredFunction {
             name: f.name.clone(),
+            func: FuncId::new(0),
             values,
             instructions,
         };
