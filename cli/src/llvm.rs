@@ -23,7 +23,7 @@ const PROGRESS_FROM: usize = 200;
 /// The wall-clock time of each phase.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Phases {
-    /// Reading the file with `llvm-ir` (and scanning its text for wrap flags).
+    /// Reading the file with LLVM's parser (and scanning its text for wrap flags).
     pub parse: Duration,
     /// Lowering to the core IR.
     pub lower: Duration,
@@ -103,7 +103,7 @@ fn run_with<D: ValueDomain, A: Analysis>(
     };
     let parse = start.elapsed();
 
-    let total = module.functions.len();
+    let total = module.functions().filter(|f| f.is_definition()).count();
     let start = Instant::now();
     let mut bar = Progress::new("lowering", total, PROGRESS_FROM);
     let lowered = lower_module(&module, &flags, Memory::Erase, |done, total| {

@@ -1,6 +1,6 @@
 //! The `nsw` flags of arithmetic instructions, read from the text of a `.ll` file.
 //!
-//! `llvm-ir` exposes wrap flags only from LLVM 17 on (LLVM 15's C API has no getter), so for
+//! LLVM 15's C API has no getter for wrap flags (`LLVMGetNSW` came in LLVM 17), so for
 //! textual IR the front end finds them in the source: every `%x = add nsw …`, `sub nsw`, `mul
 //! nsw` and `shl nsw` line of a function. Without flags (bitcode input) the lowering wraps every
 //! result, which is sound and only costs an extra statement per operation.

@@ -1,8 +1,9 @@
-//! absinthe's LLVM IR front end: reads `.ll` and `.bc` files with the `llvm-ir` crate (LLVM 15)
-//! and lowers every function to absinthe's core IR, so that the generic analyses (`sccp`,
-//! `interval`) run on real programs.
+//! absinthe's LLVM IR front end: LLVM 15 parses `.ll` and `.bc` files and every function is
+//! lowered, straight from LLVM's in-memory module through its C API ([`ffi`], the only unsafe
+//! code), to absinthe's core IR, so that the generic analyses (`sccp`, `interval`) run on real
+//! programs.
 //!
-//! The pipeline is `load` (parse, with `llvm-ir`'s panics contained) → `lower` (one core IR
+//! The pipeline is `load` (LLVM's parser) → `lower` (one core IR
 //! function per LLVM function, plus the map from LLVM value names to core IR operands) →
 //! `analyze` (the runtime's `NonRelational` analysis per function, with the counts the CLI
 //! and the comparison with LLVM's SCCP print). Everything here needs the `llvm` feature, which
@@ -10,6 +11,8 @@
 
 #[cfg(feature = "llvm")]
 pub mod analyze;
+#[cfg(feature = "llvm")]
+pub mod ffi;
 #[cfg(feature = "llvm")]
 pub mod flags;
 #[cfg(feature = "llvm")]

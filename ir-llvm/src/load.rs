@@ -1,11 +1,14 @@
-//! Reading `.ll` and `.bc` files into `llvm-ir` modules, without ever aborting: `llvm-ir` panics
-//! on some inputs it does not support, and those panics become [`LoadError`]s for the file.
+//! Reading `.ll` and `.bc` files with LLVM's own parser (through [`crate::ffi`]), without ever
+//! aborting: parse errors become [`LoadError`]s for the file. [`contain_panics`] is the lowering's
+//! last line of defense: a panic while lowering one function skips that function.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Once;
 
 use std::cell::Cell;
+
+use crate::ffi::LlvmModule;
 
 /// Why a module could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,9 +28,9 @@ impl std::fmt::Display for LoadError {
 impl std::error::Error for LoadError {}
 
 /// Reads an LLVM module: bitcode when the file starts with the bitcode magic (`BC` or the
-/// wrapper magic), textual IR otherwise. Errors from LLVM's parser and panics inside `llvm-ir`
-/// are both returned as [`LoadError`]s.
-pub fn load_module(path: &Path) -> Result<llvm_ir::Module, LoadError> {
+/// wrapper magic), textual IR otherwise. LLVM parses it (its message, with `file:line:col` for
+/// text, is the [`LoadError`]); the module stays LLVM's, read in place by the lowering.
+pub fn load_module(path: &Path) -> Result<LlvmModule, LoadError> {
     let file = path.display().to_string();
     let error = |message: String| LoadError {
         file: file.clone(),
@@ -35,21 +38,7 @@ pub fn load_module(path: &Path) -> Result<llvm_ir::Module, LoadError> {
     };
     let head = read_head(path).map_err(|e| error(format!("cannot read the file: {e}")))?;
     let bitcode = head.starts_with(b"BC\xC0\xDE") || head.starts_with(b"\xDE\xC0\x17\x0B");
-    let result = contain_panics(|| {
-        if bitcode {
-            llvm_ir::Module::from_bc_path(path)
-        } else {
-            llvm_ir::Module::from_ir_path(path)
-        }
-    });
-    match result {
-        Ok(Ok(module)) => Ok(module),
-        Ok(Err(message)) => Err(error(one_line(&message))),
-        Err(panic) => Err(error(format!(
-            "llvm-ir cannot represent this module ({})",
-            one_line(&panic)
-        ))),
-    }
+    LlvmModule::parse(path, bitcode).map_err(|message| error(one_line(&message)))
 }
 
 fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
@@ -59,7 +48,8 @@ fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(head)
 }
 
-fn one_line(message: &str) -> String {
+/// `message` on one line.
+pub(crate) fn one_line(message: &str) -> String {
     let joined: Vec<&str> = message
         .lines()
         .map(str::trim)

@@ -1,7 +1,7 @@
 //! The LLVM front end on small hand-written modules in `test_data/`: the facts `sccp` and
 //! `interval` prove for every value (compared with the `.expect` files next to them; bless with
 //! `UPDATE_EXPECT=1`), the same facts whether memory is kept or erased, bitcode and text alike,
-//! and clear errors instead of panics on modules `llvm-ir` cannot read.
+//! per-function skipping, and clear errors for modules LLVM cannot read.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -145,16 +145,11 @@ fn bitcode_gives_the_same_facts_as_text() {
 }
 
 #[test]
-fn llvm_ir_panics_become_errors() {
-    let Err(err) = load_module(&data("err/dso_local_equivalent.ll")) else {
-        panic!("dso_local_equivalent.ll loaded");
-    };
-    assert!(
-        err.to_string()
-            .contains("error: llvm-ir cannot represent this module"),
-        "{err}"
-    );
-    assert!(err.file.ends_with("dso_local_equivalent.ll"));
+fn modules_llvm_ir_could_not_represent_are_read() {
+    // llvm-ir 0.11 panicked on `dso_local_equivalent`; LLVM reads it, and the pointer is unknown.
+    let lowered = lower(&data("err/dso_local_equivalent.ll"), Memory::Erase);
+    assert!(lowered.skipped.is_empty(), "{:?}", lowered.skipped);
+    assert_eq!(lowered.functions.len(), 1);
 }
 
 #[test]
@@ -181,23 +176,23 @@ fn missing_files_are_errors() {
 fn a_function_that_cannot_be_lowered_is_skipped_and_reported() {
     let lowered = lower(&data("skip.ll"), Memory::Erase);
     let names: Vec<&str> = lowered.functions.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["before", "after"]);
+    assert_eq!(names, ["before", "pair_first", "after"]);
     let [skipped] = &lowered.skipped[..] else {
         panic!("{:?}", lowered.skipped);
     };
-    assert_eq!(skipped.function, "pair_first");
-    let at = skipped.at.as_ref().expect("a place");
-    assert_eq!((at.block.as_str(), at.index), ("entry", 0));
+    assert_eq!(skipped.function, "broken");
     assert!(
-        at.text
-            .as_deref()
-            .is_some_and(|t| t.contains("extractvalue")),
+        skipped
+            .message
+            .starts_with("LLVM's verifier rejects it: Instruction does not dominate all uses!"),
         "{skipped}"
     );
+    assert!(skipped.message.contains("%y = add i32 %x, 1"), "{skipped}");
     // The rest of the module is analyzed: `after` calls the skipped function (now bodyless).
     let facts = facts::<Flat<i64>>(&lowered);
     assert!(
         facts.contains("%x = 5") && facts.contains("%y = 20"),
         "{facts}"
     );
+    assert!(facts.contains("pair_first: "), "{facts}");
 }

@@ -31,10 +31,10 @@ use absinthe::lattice::Flat;
 use absinthe::value::{DeclaredAnalysis, StateRepr, ValueDomain};
 use absinthe_dsl_examples::dom::sccp_ranges::SccpRangesAnalysis;
 use absinthe_llvm::analyze::{Fact, FunctionAnalysis, States, analyze_module};
+use absinthe_llvm::ffi::{Block, Opcode, TyKind, Value, ValueKind};
 use absinthe_llvm::flags::NswFlags;
-use absinthe_llvm::lower::{Memory, canonical, name_text};
+use absinthe_llvm::lower::{Memory, canonical, numbering, spelling};
 use absinthe_llvm::{load_module, lower_module};
-use llvm_ir::{Constant, Name, Terminator};
 
 struct Options {
     memory: Memory,
@@ -232,13 +232,19 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let folded = load_module(&output).map_err(|e| e.message);
     let _ = std::fs::remove_file(&output);
     let folded = folded?;
-    let llvm: HashMap<String, LlvmFunction> = input
-        .functions
+    let after: HashMap<String, Value<'_>> = folded
+        .functions()
+        .filter(|f| f.is_definition())
+        .map(|f| (f.name().into_owned(), f))
+        .collect();
+    let by_name: HashMap<String, Value<'_>> = input
+        .functions()
+        .filter(|f| f.is_definition())
+        .map(|f| (f.name().into_owned(), f))
+        .collect();
+    let llvm: HashMap<String, LlvmFunction> = by_name
         .iter()
-        .map(|f| {
-            let after = folded.get_func_by_name(&f.name);
-            (f.name.clone(), llvm_effect(f, after))
-        })
+        .map(|(name, &f)| (name.clone(), llvm_effect(f, after.get(name).copied())))
         .collect();
 
     let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
@@ -275,41 +281,40 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let mut miss_kinds: HashMap<String, usize> = HashMap::new();
     let mut flat_also = 0;
     let mut flat_unreachable = 0;
-    let by_name: HashMap<&str, &llvm_ir::Function> = input
-        .functions
-        .iter()
-        .map(|f| (f.name.as_str(), f))
-        .collect();
     for ((info, result), baseline) in lowered.functions.iter().zip(&results).zip(&flat) {
-        let Some(f) = by_name.get(info.name.as_str()) else {
+        let Some(&f) = by_name.get(&info.name) else {
             continue;
         };
-        let Some(effect) = llvm.get(&f.name) else {
+        let Some(effect) = llvm.get(&info.name) else {
             continue;
         };
+        let numbers = numbering(f);
+        let name_of = |v: Value<'_>| spelling(v, &numbers);
+        let block_name = |b: Block<'_>| b.as_value().map_or_else(String::new, name_of);
         llvm_unreachable += effect.dead.len();
         absinthe_unreachable += result.counts.unreachable;
         flat_unreachable += baseline.counts.unreachable;
-        for (bb, &dead) in f.basic_blocks.iter().zip(&result.dead) {
-            if effect.dead.contains(&name_text(&bb.name)) && !dead {
+        for (bb, &dead) in f.blocks().into_iter().zip(&result.dead) {
+            if effect.dead.contains(&block_name(bb)) && !dead {
                 llvm_only_unreachable += 1;
                 if unreachable_misses.len() < options.misses {
                     unreachable_misses.push(format!(
                         "  block {} in {}: {}",
-                        name_text(&bb.name),
-                        f.name,
-                        bb.term
+                        block_name(bb),
+                        info.name,
+                        bb.terminator().map_or_else(String::new, Value::print)
                     ));
                 }
             }
         }
-        let instructions: HashMap<String, &llvm_ir::Instruction> = f
-            .basic_blocks
-            .iter()
-            .flat_map(|bb| &bb.instrs)
-            .filter_map(|i| i.try_get_result().map(|n| (name_text(n), i)))
+        let instructions: HashMap<String, Value<'_>> = f
+            .blocks()
+            .into_iter()
+            .flat_map(|bb| bb.instructions())
+            .filter(|i| i.ty().kind() != TyKind::Void)
+            .map(|i| (name_of(i), i))
             .collect();
-        let block_names: Vec<String> = f.basic_blocks.iter().map(|b| name_text(&b.name)).collect();
+        let block_names: Vec<String> = f.blocks().into_iter().map(block_name).collect();
         for ((value, fact), flat_fact) in info.values.iter().zip(&result.facts).zip(&baseline.facts)
         {
             let in_llvm_dead_block = block_names
@@ -330,7 +335,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
                             if l != *c {
                                 disagreements.push(format!(
                                     "  {} in {}: LLVM {l}, absinthe {c}",
-                                    value.name, f.name
+                                    value.name, info.name
                                 ));
                             }
                         }
@@ -339,14 +344,14 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
                     Fact::Undefined => also_undefined += 1,
                     Fact::Unknown => {
                         let inst = instructions.get(&value.name);
-                        let kind = inst.map_or("?".to_owned(), |i| opcode(i));
+                        let kind = inst.map_or("?".to_owned(), |&i| opcode(i));
                         *miss_kinds.entry(kind).or_default() += 1;
                         if misses.len() < options.misses {
                             misses.push(format!(
                                 "  {} in {}: {}",
                                 value.name,
-                                f.name,
-                                inst.map_or(String::new(), |i| i.to_string()),
+                                info.name,
+                                inst.map_or(String::new(), |i| i.print()),
                             ));
                         }
                     }
@@ -488,101 +493,108 @@ fn run_opt(opt: &str, file: &Path, output: &Path) -> Result<Duration, String> {
 /// blocks), so a named non-φ instruction of a live block that is gone was folded. A φ can also
 /// vanish because removing an infeasible edge left it a single incoming value; it was folded
 /// only if every incoming value on an edge that survives is a constant (or was folded).
-fn llvm_effect(before: &llvm_ir::Function, after: Option<&llvm_ir::Function>) -> LlvmFunction {
+fn llvm_effect(before: Value<'_>, after: Option<Value<'_>>) -> LlvmFunction {
     let Some(after) = after else {
         return LlvmFunction::default();
     };
-    let reach_before = reachable(before);
-    let reach_after = reachable(after);
+    let nb = numbering(before);
+    let na = numbering(after);
+    let name_b = |v: Value<'_>| spelling(v, &nb);
+    let name_a = |v: Value<'_>| spelling(v, &na);
+    let block_b = |b: Block<'_>| b.as_value().map_or_else(String::new, name_b);
+    let block_a = |b: Block<'_>| b.as_value().map_or_else(String::new, name_a);
+    let reach_before = reachable(before, &block_b);
+    let reach_after = reachable(after, &block_a);
     let dead: HashSet<String> = reach_before.difference(&reach_after).cloned().collect();
-    let remaining: HashSet<String> = after
-        .basic_blocks
-        .iter()
-        .flat_map(|bb| &bb.instrs)
-        .filter_map(|i| i.try_get_result().map(name_text))
-        .collect();
+    fn results(f: Value<'_>) -> Vec<Value<'_>> {
+        f.blocks()
+            .into_iter()
+            .flat_map(|bb| bb.instructions())
+            .filter(|i| i.ty().kind() != TyKind::Void)
+            .collect()
+    }
+    let remaining: HashSet<String> = results(after).into_iter().map(name_a).collect();
     // The edges that survive in the output, by block labels.
     let edges: HashSet<(String, String)> = after
-        .basic_blocks
-        .iter()
+        .blocks()
+        .into_iter()
         .flat_map(|bb| {
-            successors(&bb.term)
+            let from = block_a(bb);
+            bb.terminator()
+                .map(Value::successors)
+                .unwrap_or_default()
                 .into_iter()
-                .map(move |t| (name_text(&bb.name), name_text(t)))
+                .map(move |t| (from.clone(), block_a(t)))
         })
         .collect();
-    let mut gone: HashMap<String, (&llvm_ir::Instruction, String)> = HashMap::new();
-    for bb in &before.basic_blocks {
-        let label = name_text(&bb.name);
+    let mut gone: HashMap<String, (Value<'_>, String)> = HashMap::new();
+    for bb in before.blocks() {
+        let label = block_b(bb);
         if !reach_before.contains(&label) || dead.contains(&label) {
             continue;
         }
-        for inst in &bb.instrs {
-            if let Some(n) = inst.try_get_result().map(name_text) {
-                if !remaining.contains(&n) {
-                    gone.insert(n, (inst, label.clone()));
-                }
+        for inst in bb.instructions().filter(|i| i.ty().kind() != TyKind::Void) {
+            let n = name_b(inst);
+            if !remaining.contains(&n) {
+                gone.insert(n, (inst, label.clone()));
             }
         }
     }
     let folded: HashSet<String> = gone
         .keys()
-        .filter(|n| folded_value(n, &gone, &edges, 0))
+        .filter(|n| folded_value(n, &gone, &edges, &block_b, &name_b, 0))
         .cloned()
         .collect();
     // The constants: read where a user that survives now has a literal instead of the value.
-    let users_after: HashMap<String, &llvm_ir::Instruction> = after
-        .basic_blocks
-        .iter()
-        .flat_map(|bb| &bb.instrs)
-        .filter_map(|i| i.try_get_result().map(|n| (name_text(n), i)))
-        .collect();
+    let users_after: HashMap<String, Value<'_>> =
+        results(after).into_iter().map(|i| (name_a(i), i)).collect();
     let mut values = HashMap::new();
-    let mut record = |b: &llvm_ir::Operand, a: &llvm_ir::Operand| {
-        let (llvm_ir::Operand::LocalOperand { name, .. }, llvm_ir::Operand::ConstantOperand(c)) =
-            (b, a)
-        else {
+    let mut record = |b: Value<'_>, a: Value<'_>| {
+        if !b.is_local() || a.is_local() {
             return;
-        };
-        let name = name_text(name);
+        }
+        let name = name_b(b);
         if !folded.contains(&name) {
             return;
         }
-        let constant = match c.as_ref() {
-            Constant::Int { bits, value } => canonical(*bits, *value),
-            Constant::Null(_) => Some(0),
+        let constant = match (a.kind(), a.ty().kind()) {
+            (ValueKind::LLVMConstantIntValueKind, TyKind::Int(bits)) => {
+                a.const_int().and_then(|v| canonical(bits, v))
+            }
+            (ValueKind::LLVMConstantPointerNullValueKind, _) => Some(0),
             _ => None,
         };
         if let Some(v) = constant {
             values.insert(name, v);
         }
     };
-    let blocks_after: HashMap<String, &llvm_ir::BasicBlock> = after
-        .basic_blocks
-        .iter()
-        .map(|bb| (name_text(&bb.name), bb))
+    let blocks_after: HashMap<String, Block<'_>> = after
+        .blocks()
+        .into_iter()
+        .map(|bb| (block_a(bb), bb))
         .collect();
-    for bb in &before.basic_blocks {
-        if let (Terminator::Ret(r), Some(Terminator::Ret(r_after))) = (
-            &bb.term,
-            blocks_after.get(&name_text(&bb.name)).map(|b| &b.term),
+    for bb in before.blocks() {
+        fn ret(b: Block<'_>) -> Option<Value<'_>> {
+            b.terminator()
+                .filter(|t| t.opcode() == Some(Opcode::LLVMRet))
+        }
+        if let (Some(r), Some(r_after)) = (
+            ret(bb),
+            blocks_after.get(&block_b(bb)).copied().and_then(ret),
         ) {
-            if let (Some(b), Some(a)) = (&r.return_operand, &r_after.return_operand) {
+            if let (Some(b), Some(a)) = (r.operand(0), r_after.operand(0)) {
                 record(b, a);
             }
         }
-        for user in &bb.instrs {
-            let Some(user_name) = user.try_get_result().map(name_text) else {
-                continue;
-            };
-            let Some(user_after) = users_after.get(&user_name) else {
+        for user in bb.instructions().filter(|i| i.ty().kind() != TyKind::Void) {
+            let Some(&user_after) = users_after.get(&name_b(user)) else {
                 continue;
             };
             let (ops_before, ops_after) = (operands(user), operands(user_after));
             if ops_before.len() != ops_after.len() {
                 continue;
             }
-            for (b, a) in ops_before.iter().zip(&ops_after) {
+            for (&b, &a) in ops_before.iter().zip(&ops_after) {
                 record(b, a);
             }
         }
@@ -595,28 +607,32 @@ fn llvm_effect(before: &llvm_ir::Function, after: Option<&llvm_ir::Function>) ->
 }
 
 /// The value operands of the instructions whose operands can be compared position by position.
-fn operands(inst: &llvm_ir::Instruction) -> Vec<&llvm_ir::Operand> {
-    use llvm_ir::Instruction as I;
-    match inst {
-        I::Add(i) => vec![&i.operand0, &i.operand1],
-        I::Sub(i) => vec![&i.operand0, &i.operand1],
-        I::Mul(i) => vec![&i.operand0, &i.operand1],
-        I::UDiv(i) => vec![&i.operand0, &i.operand1],
-        I::SDiv(i) => vec![&i.operand0, &i.operand1],
-        I::URem(i) => vec![&i.operand0, &i.operand1],
-        I::SRem(i) => vec![&i.operand0, &i.operand1],
-        I::And(i) => vec![&i.operand0, &i.operand1],
-        I::Or(i) => vec![&i.operand0, &i.operand1],
-        I::Xor(i) => vec![&i.operand0, &i.operand1],
-        I::Shl(i) => vec![&i.operand0, &i.operand1],
-        I::LShr(i) => vec![&i.operand0, &i.operand1],
-        I::AShr(i) => vec![&i.operand0, &i.operand1],
-        I::ICmp(i) => vec![&i.operand0, &i.operand1],
-        I::Select(i) => vec![&i.condition, &i.true_value, &i.false_value],
-        I::Trunc(i) => vec![&i.operand],
-        I::ZExt(i) => vec![&i.operand],
-        I::SExt(i) => vec![&i.operand],
-        I::Call(c) => c.arguments.iter().map(|(a, _)| a).collect(),
+fn operands(inst: Value<'_>) -> Vec<Value<'_>> {
+    use Opcode as O;
+    match inst.opcode() {
+        Some(
+            O::LLVMAdd
+            | O::LLVMSub
+            | O::LLVMMul
+            | O::LLVMUDiv
+            | O::LLVMSDiv
+            | O::LLVMURem
+            | O::LLVMSRem
+            | O::LLVMAnd
+            | O::LLVMOr
+            | O::LLVMXor
+            | O::LLVMShl
+            | O::LLVMLShr
+            | O::LLVMAShr
+            | O::LLVMICmp
+            | O::LLVMSelect
+            | O::LLVMTrunc
+            | O::LLVMZExt
+            | O::LLVMSExt,
+        ) => (0..inst.operand_count())
+            .filter_map(|i| inst.operand(i))
+            .collect(),
+        Some(O::LLVMCall) => inst.arguments(),
         _ => Vec::new(),
     }
 }
@@ -624,48 +640,58 @@ fn operands(inst: &llvm_ir::Instruction) -> Vec<&llvm_ir::Operand> {
 /// Whether the vanished value `name` was replaced by a constant (see [`llvm_effect`]).
 fn folded_value(
     name: &str,
-    gone: &HashMap<String, (&llvm_ir::Instruction, String)>,
+    gone: &HashMap<String, (Value<'_>, String)>,
     edges: &HashSet<(String, String)>,
+    block_name: &dyn Fn(Block<'_>) -> String,
+    value_name: &dyn Fn(Value<'_>) -> String,
     depth: u32,
 ) -> bool {
     let Some((inst, block)) = gone.get(name) else {
         return false;
     };
-    let llvm_ir::Instruction::Phi(phi) = inst else {
+    if inst.opcode() != Some(Opcode::LLVMPHI) {
         return true;
-    };
+    }
     if depth > 16 {
         return false;
     }
-    phi.incoming_values
-        .iter()
-        .filter(|(_, from)| edges.contains(&(name_text(from), block.clone())))
-        .all(|(value, _)| match value {
-            llvm_ir::Operand::ConstantOperand(_) => true,
-            llvm_ir::Operand::LocalOperand { name, .. } => {
-                folded_value(&name_text(name), gone, edges, depth + 1)
+    inst.incoming()
+        .into_iter()
+        .filter(|&(_, from)| edges.contains(&(block_name(from), block.clone())))
+        .all(|(value, _)| {
+            if value.is_local() {
+                folded_value(
+                    &value_name(value),
+                    gone,
+                    edges,
+                    block_name,
+                    value_name,
+                    depth + 1,
+                )
+            } else {
+                value.kind() != ValueKind::LLVMMetadataAsValueValueKind
             }
-            llvm_ir::Operand::MetadataOperand => false,
         })
 }
 
 /// The labels of the blocks reachable from the entry.
-fn reachable(f: &llvm_ir::Function) -> HashSet<String> {
-    let index: HashMap<&Name, usize> = f
-        .basic_blocks
-        .iter()
-        .enumerate()
-        .map(|(i, bb)| (&bb.name, i))
-        .collect();
-    let mut seen = vec![false; f.basic_blocks.len()];
+fn reachable(f: Value<'_>, block_name: &dyn Fn(Block<'_>) -> String) -> HashSet<String> {
+    let blocks = f.blocks();
+    let index: HashMap<Block<'_>, usize> =
+        blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let mut seen = vec![false; blocks.len()];
     let mut stack = Vec::new();
-    if !f.basic_blocks.is_empty() {
+    if !blocks.is_empty() {
         seen[0] = true;
         stack.push(0);
     }
     while let Some(b) = stack.pop() {
-        for target in successors(&f.basic_blocks[b].term) {
-            if let Some(&t) = index.get(target) {
+        let successors = blocks[b]
+            .terminator()
+            .map(Value::successors)
+            .unwrap_or_default();
+        for target in successors {
+            if let Some(&t) = index.get(&target) {
                 if !seen[t] {
                     seen[t] = true;
                     stack.push(t);
@@ -673,42 +699,22 @@ fn reachable(f: &llvm_ir::Function) -> HashSet<String> {
             }
         }
     }
-    f.basic_blocks
+    blocks
         .iter()
         .zip(&seen)
         .filter(|(_, s)| **s)
-        .map(|(bb, _)| name_text(&bb.name))
+        .map(|(&bb, _)| block_name(bb))
         .collect()
 }
 
-fn successors(term: &Terminator) -> Vec<&Name> {
-    match term {
-        Terminator::Br(b) => vec![&b.dest],
-        Terminator::CondBr(b) => vec![&b.true_dest, &b.false_dest],
-        Terminator::Switch(s) => s
-            .dests
-            .iter()
-            .map(|(_, d)| d)
-            .chain([&s.default_dest])
-            .collect(),
-        Terminator::IndirectBr(b) => b.possible_dests.iter().collect(),
-        Terminator::Invoke(i) => vec![&i.return_label, &i.exception_label],
-        Terminator::CallBr(c) => vec![&c.return_label],
-        _ => Vec::new(),
-    }
-}
-
 /// The opcode of an instruction, for grouping misses (with the callee for calls).
-fn opcode(inst: &llvm_ir::Instruction) -> String {
-    let text = inst.to_string();
-    let rhs = text.split_once(" = ").map_or(text.as_str(), |(_, r)| r);
-    let word = rhs.split_whitespace().next().unwrap_or("?");
-    if let llvm_ir::Instruction::Call(call) = inst {
-        if let Some(llvm_ir::Operand::ConstantOperand(c)) = call.function.as_ref().right() {
-            if let Constant::GlobalReference { name, .. } = c.as_ref() {
-                return format!("call {}", name_text(name));
-            }
+fn opcode(inst: Value<'_>) -> String {
+    if inst.opcode() == Some(Opcode::LLVMCall) {
+        if let Some(callee) = inst.callee().filter(|c| c.is_global()) {
+            return format!("call {}", callee.name());
         }
     }
-    word.to_owned()
+    let text = inst.print();
+    let rhs = text.split_once(" = ").map_or(text.as_str(), |(_, r)| r);
+    rhs.split_whitespace().next().unwrap_or("?").to_owned()
 }

@@ -1,130 +1,47 @@
 //! Constants: evaluating LLVM constant expressions to integers, and folding loads from
-//! constant globals and float-to-integer conversions of constants at lowering time.
+//! constant globals and float-to-integer conversions of constants at lowering time. Integers
+//! wider than 64 bits are never read: they are unknown.
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-impl FnLower<'_> {
-    pub(super) fn constant(&mut self, c: &ConstantRef) -> Operand {
+/// An element of a constant aggregate: a constant, or a zero of its type (an element of a
+/// `zeroinitializer`, which has no constants of its own).
+#[derive(Clone, Copy)]
+enum Element<'m> {
+    Value(Value<'m>),
+    Zero,
+}
+
+impl<'m> FnLower<'_, 'm> {
+    pub(super) fn constant(&mut self, c: Value<'m>) -> Operand {
         if let Some(v) = self.eval_constant(c) {
             return Operand::Int(v);
         }
-        match c.as_ref() {
-            Constant::Undef(_) | Constant::Poison(_) => self.undef(),
-            Constant::GlobalReference { name, .. } => self.address(&name_text(name)),
+        match c.kind() {
+            ValueKind::LLVMUndefValueValueKind | ValueKind::LLVMPoisonValueKind => self.undef(),
+            _ if c.is_global() => self.address(&c.name()),
             _ => self.unknown(),
         }
     }
 
-    /// The bit width of a constant, when it is a modelled integer or pointer.
-    pub(super) fn constant_bits(&self, c: &ConstantRef) -> Option<u32> {
-        match kind(&self.module.type_of(c)) {
-            Kind::Int(bits) => Some(bits),
-            Kind::Ptr => Some(64),
-            Kind::Other => None,
-        }
-    }
-
     /// The canonical value of an integer constant expression, if it has one.
-    pub(super) fn eval_constant(&self, c: &ConstantRef) -> Option<i64> {
-        let bits = self.constant_bits(c)?;
-        let raw = self.eval_raw(c, 0)?;
+    pub(super) fn eval_constant(&self, c: Value<'m>) -> Option<i64> {
+        let bits = constant_bits(c)?;
+        let raw = eval_raw(c, 0)?;
         canonical(bits, raw)
-    }
-
-    /// The bit pattern (zero-extended to 64 bits) of an integer constant expression.
-    pub(super) fn eval_raw(&self, c: &ConstantRef, depth: u32) -> Option<u64> {
-        if depth > 32 {
-            return None;
-        }
-        let bits = self.constant_bits(c)?;
-        let m = mask(bits) as u64;
-        let raw = |x: &ConstantRef| self.eval_raw(x, depth + 1);
-        let signed = |x: &ConstantRef| {
-            let b = self.constant_bits(x)?;
-            let r = self.eval_raw(x, depth + 1)?;
-            // Signed reading, whatever the width (i1 true is -1 here).
-            let shift = 64 - b;
-            Some(((r << shift) as i64) >> shift)
-        };
-        let v = match c.as_ref() {
-            Constant::Int { bits: b, value } if *b <= 64 => *value,
-            Constant::Null(_) => 0,
-            Constant::Add(e) => raw(&e.operand0)?.wrapping_add(raw(&e.operand1)?),
-            Constant::Sub(e) => raw(&e.operand0)?.wrapping_sub(raw(&e.operand1)?),
-            Constant::Mul(e) => raw(&e.operand0)?.wrapping_mul(raw(&e.operand1)?),
-            Constant::And(e) => raw(&e.operand0)? & raw(&e.operand1)?,
-            Constant::Or(e) => raw(&e.operand0)? | raw(&e.operand1)?,
-            Constant::Xor(e) => raw(&e.operand0)? ^ raw(&e.operand1)?,
-            Constant::Shl(e) => {
-                let k = raw(&e.operand1)?;
-                if k >= u64::from(bits) {
-                    return None;
-                }
-                raw(&e.operand0)? << k
-            }
-            Constant::LShr(e) => {
-                let k = raw(&e.operand1)?;
-                if k >= u64::from(bits) {
-                    return None;
-                }
-                raw(&e.operand0)? >> k
-            }
-            Constant::AShr(e) => {
-                let k = raw(&e.operand1)?;
-                if k >= u64::from(bits) {
-                    return None;
-                }
-                (signed(&e.operand0)? >> k) as u64
-            }
-            Constant::Trunc(e) => raw(&e.operand)?,
-            Constant::ZExt(e) => raw(&e.operand)?,
-            Constant::SExt(e) => signed(&e.operand)? as u64,
-            Constant::ICmp(e) => {
-                let holds = match e.predicate {
-                    IntPredicate::EQ => raw(&e.operand0)? == raw(&e.operand1)?,
-                    IntPredicate::NE => raw(&e.operand0)? != raw(&e.operand1)?,
-                    IntPredicate::ULT => raw(&e.operand0)? < raw(&e.operand1)?,
-                    IntPredicate::ULE => raw(&e.operand0)? <= raw(&e.operand1)?,
-                    IntPredicate::UGT => raw(&e.operand0)? > raw(&e.operand1)?,
-                    IntPredicate::UGE => raw(&e.operand0)? >= raw(&e.operand1)?,
-                    IntPredicate::SLT => signed(&e.operand0)? < signed(&e.operand1)?,
-                    IntPredicate::SLE => signed(&e.operand0)? <= signed(&e.operand1)?,
-                    IntPredicate::SGT => signed(&e.operand0)? > signed(&e.operand1)?,
-                    IntPredicate::SGE => signed(&e.operand0)? >= signed(&e.operand1)?,
-                };
-                u64::from(holds)
-            }
-            Constant::Select(e) => {
-                if raw(&e.condition)? & 1 == 1 {
-                    raw(&e.true_value)?
-                } else {
-                    raw(&e.false_value)?
-                }
-            }
-            _ => return None,
-        };
-        Some(v & m)
     }
 
     // ---- planning: how each value is lowered ----
 
     pub(super) fn fold_fp_to_int(
         &mut self,
-        op: &llvm_ir::Operand,
+        op: Option<Value<'m>>,
         k: Kind,
         signed: bool,
-    ) -> Option<Slot> {
+    ) -> Option<Slot<'m>> {
         let bits = bits_of(k);
-        let value = match op {
-            llvm_ir::Operand::ConstantOperand(c) => match c.as_ref() {
-                Constant::Float(llvm_ir::constant::Float::Double(d)) => Some(*d),
-                Constant::Float(llvm_ir::constant::Float::Single(s)) => Some(f64::from(*s)),
-                _ => None,
-            },
-            _ => None,
-        };
-        let folded = value.and_then(|d| {
+        let folded = op.and_then(Value::const_real).and_then(|d| {
             let t = d.trunc();
             if !t.is_finite() {
                 return None;
@@ -149,155 +66,170 @@ impl FnLower<'_> {
 
     /// The value a load of type `k` from the constant address `address` reads, when the address
     /// is a constant global with a definitive initializer and a constant offset into it.
-    pub(super) fn fold_load(&self, address: &llvm_ir::Operand, k: Kind) -> Option<i64> {
+    pub(super) fn fold_load(&self, address: Value<'m>, k: Kind) -> Option<i64> {
         let Kind::Int(bits) = k else {
             return None;
         };
-        let llvm_ir::Operand::ConstantOperand(c) = address else {
+        let (global, path): (Value<'m>, Vec<u64>) = if address.is_global() {
+            (address, Vec::new())
+        } else if address.const_opcode() == Some(Opcode::LLVMGetElementPtr) {
+            let base = address.operand(0).filter(|b| b.is_global())?;
+            let mut indices = Vec::with_capacity(address.operand_count());
+            for i in 1..address.operand_count() {
+                indices.push(eval_raw(address.operand(i)?, 0)?);
+            }
+            // The first index steps over whole globals: only 0 stays inside this one.
+            if indices.first().is_some_and(|&first| first != 0) {
+                return None;
+            }
+            (base, indices.into_iter().skip(1).collect())
+        } else {
             return None;
         };
-        let (global, path): (&Name, Vec<u64>) = match c.as_ref() {
-            Constant::GlobalReference { name, .. } => (name, Vec::new()),
-            Constant::GetElementPtr(g) => {
-                let Constant::GlobalReference { name, .. } = g.address.as_ref() else {
-                    return None;
-                };
-                let mut indices = Vec::with_capacity(g.indices.len());
-                for i in &g.indices {
-                    let raw = self.eval_raw(i, 0)?;
-                    indices.push(raw);
-                }
-                // The first index steps over whole globals: only 0 stays inside this one.
-                if indices.first().is_some_and(|&first| first != 0) {
-                    return None;
-                }
-                (name, indices.into_iter().skip(1).collect())
-            }
-            _ => return None,
-        };
-        let g = self.globals.get(&name_text(global))?;
-        if !g.is_constant || !definitive(g.linkage) {
+        let (initializer, constant, linkage) = global.global_variable()?;
+        if !constant || !definitive(linkage) {
             return None;
         }
-        let mut value = g.initializer.clone()?;
+        let initializer = initializer?;
         // A global's own type is `ptr`; what it holds has the initializer's type.
-        let mut ty = self.module.type_of(&value);
+        let mut value = Element::Value(initializer);
+        let mut ty = initializer.ty();
         for &index in &path {
-            let (next_value, next_ty) = element(&self.module.types, &value, &ty, index)?;
-            value = next_value;
-            ty = next_ty;
+            (value, ty) = element(value, ty, index)?;
         }
         // A load of the first scalar of an aggregate reads offset 0.
         for _ in 0..16 {
-            if matches!(ty.as_ref(), Type::IntegerType { .. }) {
+            if matches!(ty.kind(), TyKind::Int(_)) {
                 break;
             }
-            let (next_value, next_ty) = element(&self.module.types, &value, &ty, 0)?;
-            value = next_value;
-            ty = next_ty;
+            (value, ty) = element(value, ty, 0)?;
         }
-        let raw = match (ty.as_ref(), value.as_ref()) {
-            (Type::IntegerType { bits: b }, Constant::Int { value, .. }) if *b <= 64 => {
-                (*b, *value)
-            }
-            (Type::IntegerType { bits: b }, Constant::AggregateZero(_)) => (*b, 0),
+        let raw = match (ty.kind(), value) {
+            (TyKind::Int(b), Element::Value(v)) if b <= 64 => (b, v.const_int()?),
+            (TyKind::Int(b), Element::Zero) => (b, 0),
             _ => return None,
         };
         match raw {
             (b, value) if b == bits => canonical(bits, value),
             // A narrower load at the start of a wider integer (a union read through another
             // member): on a little-endian target it reads the low bytes.
-            (b, value) if b > bits && bits % 8 == 0 && self.little_endian() => {
+            (b, value) if b > bits && bits % 8 == 0 && self.little_endian => {
                 canonical(bits, value & (mask(bits) as u64))
             }
             _ => None,
         }
     }
-
-    pub(super) fn little_endian(&self) -> bool {
-        matches!(
-            self.module.data_layout.endianness,
-            llvm_ir::module::Endianness::LittleEndian
-        )
-    }
-
-    // ---- lowering instructions ----
 }
 
-/// Whether a GEP index is the constant 0.
-pub(super) fn is_zero(op: &llvm_ir::Operand) -> bool {
-    match op {
-        llvm_ir::Operand::ConstantOperand(c) => {
-            matches!(c.as_ref(), Constant::Int { value: 0, .. })
-        }
-        _ => false,
+/// The bit width of a constant, when it is a modelled integer or pointer.
+fn constant_bits(c: Value<'_>) -> Option<u32> {
+    match kind_of(c) {
+        Kind::Int(bits) => Some(bits),
+        Kind::Ptr => Some(64),
+        Kind::Other => None,
     }
+}
+
+/// The bit pattern (zero-extended to 64 bits) of an integer constant expression.
+pub(super) fn eval_raw(c: Value<'_>, depth: u32) -> Option<u64> {
+    if depth > 32 {
+        return None;
+    }
+    let bits = constant_bits(c)?;
+    let m = mask(bits) as u64;
+    let v = match c.kind() {
+        ValueKind::LLVMConstantIntValueKind => c.const_int()?,
+        ValueKind::LLVMConstantPointerNullValueKind => 0,
+        ValueKind::LLVMConstantExprValueKind => eval_expr(c, bits, depth)?,
+        _ => return None,
+    };
+    Some(v & m)
+}
+
+fn eval_expr(c: Value<'_>, bits: u32, depth: u32) -> Option<u64> {
+    use Opcode as O;
+    let raw = |i: usize| eval_raw(c.operand(i)?, depth + 1);
+    let signed = |i: usize| {
+        let x = c.operand(i)?;
+        let b = constant_bits(x)?;
+        let r = eval_raw(x, depth + 1)?;
+        // Signed reading, whatever the width (i1 true is -1 here).
+        let shift = 64 - b;
+        Some(((r << shift) as i64) >> shift)
+    };
+    let shift = || raw(1).filter(|&k| k < u64::from(bits));
+    Some(match c.const_opcode()? {
+        O::LLVMAdd => raw(0)?.wrapping_add(raw(1)?),
+        O::LLVMSub => raw(0)?.wrapping_sub(raw(1)?),
+        O::LLVMMul => raw(0)?.wrapping_mul(raw(1)?),
+        O::LLVMAnd => raw(0)? & raw(1)?,
+        O::LLVMOr => raw(0)? | raw(1)?,
+        O::LLVMXor => raw(0)? ^ raw(1)?,
+        O::LLVMShl => raw(0)? << shift()?,
+        O::LLVMLShr => raw(0)? >> shift()?,
+        O::LLVMAShr => (signed(0)? >> shift()?) as u64,
+        O::LLVMTrunc | O::LLVMZExt => raw(0)?,
+        O::LLVMSExt => signed(0)? as u64,
+        O::LLVMICmp => {
+            use IntPredicate as P;
+            let holds = match c.icmp_predicate()? {
+                P::LLVMIntEQ => raw(0)? == raw(1)?,
+                P::LLVMIntNE => raw(0)? != raw(1)?,
+                P::LLVMIntULT => raw(0)? < raw(1)?,
+                P::LLVMIntULE => raw(0)? <= raw(1)?,
+                P::LLVMIntUGT => raw(0)? > raw(1)?,
+                P::LLVMIntUGE => raw(0)? >= raw(1)?,
+                P::LLVMIntSLT => signed(0)? < signed(1)?,
+                P::LLVMIntSLE => signed(0)? <= signed(1)?,
+                P::LLVMIntSGT => signed(0)? > signed(1)?,
+                P::LLVMIntSGE => signed(0)? >= signed(1)?,
+            };
+            u64::from(holds)
+        }
+        O::LLVMSelect => {
+            if raw(0)? & 1 == 1 {
+                raw(1)?
+            } else {
+                raw(2)?
+            }
+        }
+        _ => return None,
+    })
 }
 
 /// Whether a global's initializer is the one every execution sees (LLVM's
 /// `hasDefinitiveInitializer`: not replaceable at link time).
-pub(super) fn definitive(linkage: llvm_ir::module::Linkage) -> bool {
-    use llvm_ir::module::Linkage as L;
+fn definitive(linkage: ffi::Linkage) -> bool {
+    use ffi::Linkage as L;
     matches!(
         linkage,
-        L::Private | L::Internal | L::External | L::AvailableExternally
+        L::LLVMPrivateLinkage
+            | L::LLVMInternalLinkage
+            | L::LLVMExternalLinkage
+            | L::LLVMAvailableExternallyLinkage
     )
 }
 
 /// The `index`-th element of an aggregate constant and its type.
-pub(super) fn element(
-    types: &llvm_ir::types::Types,
-    value: &ConstantRef,
-    ty: &TypeRef,
-    index: u64,
-) -> Option<(ConstantRef, TypeRef)> {
-    let i = usize::try_from(index).ok()?;
-    if let Type::NamedStructType { name } = ty.as_ref() {
-        return match types.named_struct_def(name)? {
-            llvm_ir::types::NamedStructDef::Defined(def) => {
-                let def = def.clone();
-                element(types, value, &def, index)
-            }
-            llvm_ir::types::NamedStructDef::Opaque => None,
-        };
-    }
-    match (ty.as_ref(), value.as_ref()) {
-        (
-            Type::ArrayType {
-                element_type,
-                num_elements,
-            },
-            _,
-        ) if i < *num_elements => {
-            let v = match value.as_ref() {
-                Constant::Array { elements, .. } => elements.get(i)?.clone(),
-                Constant::AggregateZero(_) => zero_of(element_type)?,
-                _ => return None,
-            };
-            Some((v, element_type.clone()))
+fn element<'m>(value: Element<'m>, ty: Ty<'m>, index: u64) -> Option<(Element<'m>, Ty<'m>)> {
+    let element_ty = match ty.kind() {
+        TyKind::Array(n) if index < n => ty.element(index)?,
+        TyKind::Struct(true) => ty.element(index)?,
+        _ => return None,
+    };
+    let v = match value {
+        Element::Zero => zero_of(element_ty)?,
+        Element::Value(v) if v.kind() == ValueKind::LLVMConstantAggregateZeroValueKind => {
+            zero_of(element_ty)?
         }
-        (Type::StructType { element_types, .. }, _) => {
-            let field_ty = element_types.get(i)?.clone();
-            let v = match value.as_ref() {
-                Constant::Struct { values, .. } => values.get(i)?.clone(),
-                Constant::AggregateZero(_) => zero_of(&field_ty)?,
-                _ => return None,
-            };
-            Some((v, field_ty))
-        }
-        _ => None,
-    }
+        Element::Value(v) => Element::Value(v.element(index)?),
+    };
+    Some((v, element_ty))
 }
 
-pub(super) fn zero_of(ty: &TypeRef) -> Option<ConstantRef> {
-    match ty.as_ref() {
-        Type::IntegerType { bits } => Some(ConstantRef::new(Constant::Int {
-            bits: *bits,
-            value: 0,
-        })),
-        Type::ArrayType { .. } | Type::StructType { .. } => {
-            Some(ConstantRef::new(Constant::AggregateZero(ty.clone())))
-        }
+fn zero_of(ty: Ty<'_>) -> Option<Element<'_>> {
+    match ty.kind() {
+        TyKind::Int(_) | TyKind::Array(_) | TyKind::Struct(_) => Some(Element::Zero),
         _ => None,
     }
 }

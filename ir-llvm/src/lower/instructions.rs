@@ -5,13 +5,19 @@ use super::uses::ignored_intrinsic;
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-impl FnLower<'_> {
+impl<'m> FnLower<'_, 'm> {
     pub(super) fn emit(&mut self, dest: NameId, rhs: Rhs) {
         self.stmts.push(Stmt::Assign { dest, rhs });
     }
 
     /// `a op b` into a new temporary (folded when both are literals).
-    pub(super) fn temp_binary(&mut self, base: &Name, op: Op, a: Operand, b: Operand) -> Operand {
+    pub(super) fn temp_binary(
+        &mut self,
+        base: Value<'m>,
+        op: Op,
+        a: Operand,
+        b: Operand,
+    ) -> Operand {
         if let (Operand::Int(x), Operand::Int(y)) = (a, b) {
             if let Some(v) = op.eval(x, y) {
                 return Operand::Int(v);
@@ -40,7 +46,7 @@ impl FnLower<'_> {
     pub(super) fn arith(
         &mut self,
         dest: NameId,
-        base: &Name,
+        base: Value<'m>,
         bits: u32,
         op: Op,
         a: Operand,
@@ -56,7 +62,7 @@ impl FnLower<'_> {
     }
 
     /// `a` masked to its low `bits` bits: the unsigned reading of an `iN` value.
-    pub(super) fn zext(&mut self, base: &Name, a: Operand, bits: u32) -> Operand {
+    pub(super) fn zext(&mut self, base: Value<'m>, a: Operand, bits: u32) -> Operand {
         if bits >= 64 || bits == 1 {
             return a;
         }
@@ -64,7 +70,7 @@ impl FnLower<'_> {
     }
 
     /// `a` read as a signed `iN` value: the identity except for `i1` (0 or -1).
-    pub(super) fn signed(&mut self, base: &Name, a: Operand, bits: u32) -> Operand {
+    pub(super) fn signed(&mut self, base: Value<'m>, a: Operand, bits: u32) -> Operand {
         if bits == 1 {
             self.temp_binary(base, Op::Sub, Operand::Int(0), a)
         } else {
@@ -72,36 +78,33 @@ impl FnLower<'_> {
         }
     }
 
-    pub(super) fn operand_bits(&self, op: &llvm_ir::Operand) -> u32 {
-        bits_of(kind(&self.module.type_of(op)))
+    /// The width of operand `i` of `inst` (64 for pointers and unmodelled types).
+    pub(super) fn operand_bits(&self, inst: Value<'m>, i: usize) -> u32 {
+        bits_of(inst.operand(i).map_or(Kind::Other, kind_of))
     }
 
-    pub(super) fn args(
-        &mut self,
-        args: &[(llvm_ir::Operand, Vec<llvm_ir::function::ParameterAttribute>)],
-    ) -> Box<[Operand]> {
-        args.iter().map(|(a, _)| self.operand(a)).collect()
+    pub(super) fn args(&mut self, call: Value<'m>) -> Box<[Operand]> {
+        call.arguments()
+            .into_iter()
+            .map(|a| self.operand(a))
+            .collect()
     }
 
     /// The callee of a call: the module's function for a direct call, else a pseudo function;
     /// indirect calls pass the function pointer first.
     pub(super) fn callee(
         &mut self,
-        function: &either::Either<llvm_ir::instruction::InlineAssembly, llvm_ir::Operand>,
+        call: Value<'m>,
         args: Box<[Operand]>,
     ) -> (FuncId, Box<[Operand]>) {
-        match function {
-            either::Either::Left(_) => (self.pseudo(ASM), args),
-            either::Either::Right(llvm_ir::Operand::ConstantOperand(c))
-                if matches!(c.as_ref(), Constant::GlobalReference { .. }) =>
-            {
-                let Constant::GlobalReference { name, .. } = c.as_ref() else {
-                    return (self.pseudo(INDIRECT), args);
+        match call.callee() {
+            Some(c) if c.kind() == ValueKind::LLVMInlineAsmValueKind => (self.pseudo(ASM), args),
+            Some(c) if c.is_global() => (self.callees.id(&c.name()), args),
+            target => {
+                let target = match target {
+                    Some(t) => self.operand(t),
+                    None => self.unknown(),
                 };
-                (self.callees.id(&name_text(name)), args)
-            }
-            either::Either::Right(target) => {
-                let target = self.operand(target);
                 let mut all = Vec::with_capacity(args.len() + 1);
                 all.push(target);
                 all.extend(args.iter().copied());
@@ -111,45 +114,40 @@ impl FnLower<'_> {
     }
 
     /// Statements for an instruction whose result (if any) is not modelled.
-    pub(super) fn effect(&mut self, inst: &Instruction) {
-        use Instruction as I;
-        match inst {
-            I::Store(_) if self.memory == Memory::Erase => {}
-            I::Store(store) => {
-                let object = self.operand(&store.address);
-                let value = self.operand(&store.value);
+    pub(super) fn effect(&mut self, inst: Value<'m>) {
+        use Opcode as O;
+        match inst.opcode() {
+            Some(O::LLVMStore) if self.memory == Memory::Erase => {}
+            Some(O::LLVMStore) => {
+                // Operands: the value, then the address.
+                let object = self.op(inst, 1);
+                let value = self.op(inst, 0);
                 self.stmts.push(Stmt::Store {
                     object,
                     field: MEM,
                     value,
                 });
             }
-            I::Call(call) => {
-                if let Some(name) = intrinsic(call) {
-                    if ignored_intrinsic(name) {
-                        return;
-                    }
+            Some(O::LLVMCall) => {
+                if intrinsic(inst).is_some_and(|name| ignored_intrinsic(&name)) {
+                    return;
                 }
-                let args = self.args(&call.arguments);
-                let (callee, args) = self.callee(&call.function, args);
+                let args = self.args(inst);
+                let (callee, args) = self.callee(inst, args);
                 self.stmts.push(Stmt::Call { callee, args });
             }
-            I::AtomicRMW(a) => {
-                let args = Box::new([self.operand(&a.address), self.operand(&a.value)]);
+            Some(O::LLVMAtomicRMW) => {
+                let args = Box::new([self.op(inst, 0), self.op(inst, 1)]);
                 let callee = self.pseudo(ATOMIC);
                 self.stmts.push(Stmt::Call { callee, args });
             }
-            I::CmpXchg(c) => {
-                let args = Box::new([
-                    self.operand(&c.address),
-                    self.operand(&c.expected),
-                    self.operand(&c.replacement),
-                ]);
+            Some(O::LLVMAtomicCmpXchg) => {
+                let args = Box::new([self.op(inst, 0), self.op(inst, 1), self.op(inst, 2)]);
                 let callee = self.pseudo(ATOMIC);
                 self.stmts.push(Stmt::Call { callee, args });
             }
-            I::VAArg(v) => {
-                let args = Box::new([self.operand(&v.arg_list)]);
+            Some(O::LLVMVAArg) => {
+                let args = Box::new([self.op(inst, 0)]);
                 let callee = self.pseudo(VA_ARG);
                 self.stmts.push(Stmt::Call { callee, args });
             }
@@ -159,97 +157,80 @@ impl FnLower<'_> {
         }
     }
 
-    pub(super) fn instruction(&mut self, inst: &Instruction) {
-        let Some(dest_name) = inst.try_get_result() else {
-            self.effect(inst);
-            return;
-        };
-        let dest = match self.slots.get(dest_name) {
+    pub(super) fn instruction(&mut self, inst: Value<'m>) {
+        let dest = match self.slots.get(&inst) {
             Some(Slot::Name(id)) => *id,
             Some(Slot::Virtual) => {
-                if let Instruction::ICmp(i) = inst {
-                    let width = self.operand_bits(&i.operand0);
-                    let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                    let compare = self.comparison(dest_name, i.predicate, width, a, b);
-                    self.compares.insert(dest_name.clone(), compare);
+                if inst.opcode() == Some(Opcode::LLVMICmp) {
+                    let width = self.operand_bits(inst, 0);
+                    let (a, b) = (self.op(inst, 0), self.op(inst, 1));
+                    let compare = self.comparison(inst, width, a, b);
+                    self.compares.insert(inst, compare);
                 }
                 return;
             }
             // Folded, aliased or unknown values need no statement of their own, but a call
-            // whose result is unknown still happens.
-            Some(_) => {
-                self.effect(inst);
-                return;
-            }
-            // Unmodelled results may still have effects.
-            None => {
+            // whose result is unknown still happens; unmodelled results may have effects.
+            Some(_) | None => {
                 self.effect(inst);
                 return;
             }
         };
-        let bits = bits_of(kind(&self.module.type_of(inst)));
-        let nsw = self
-            .nsw
-            .is_some_and(|set| set.contains(&name_text(dest_name)));
-        let d = dest_name;
-        use Instruction as I;
-        match inst {
-            I::Add(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                self.arith(dest, d, bits, Op::Add, a, b, nsw);
+        let bits = bits_of(kind_of(inst));
+        let nsw = self.nsw.is_some_and(|set| set.contains(&self.spell(inst)));
+        let d = inst;
+        use Opcode as O;
+        let Some(opcode) = inst.opcode() else {
+            let u = self.unknown();
+            self.emit(dest, Rhs::Use(u));
+            return;
+        };
+        match opcode {
+            O::LLVMAdd | O::LLVMSub | O::LLVMMul | O::LLVMShl => {
+                let op = match opcode {
+                    O::LLVMAdd => Op::Add,
+                    O::LLVMSub => Op::Sub,
+                    O::LLVMMul => Op::Mul,
+                    _ => Op::Shl,
+                };
+                let (a, b) = (self.op(inst, 0), self.op(inst, 1));
+                self.arith(dest, d, bits, op, a, b, nsw);
             }
-            I::Sub(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                self.arith(dest, d, bits, Op::Sub, a, b, nsw);
-            }
-            I::Mul(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                self.arith(dest, d, bits, Op::Mul, a, b, nsw);
-            }
-            I::Shl(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                self.arith(dest, d, bits, Op::Shl, a, b, nsw);
-            }
-            I::And(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                self.emit(dest, Rhs::Binary(Op::And, a, b));
-            }
-            I::Or(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                self.emit(dest, Rhs::Binary(Op::Or, a, b));
-            }
-            I::Xor(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                self.emit(dest, Rhs::Binary(Op::Xor, a, b));
+            O::LLVMAnd | O::LLVMOr | O::LLVMXor => {
+                let op = match opcode {
+                    O::LLVMAnd => Op::And,
+                    O::LLVMOr => Op::Or,
+                    _ => Op::Xor,
+                };
+                let (a, b) = (self.op(inst, 0), self.op(inst, 1));
+                self.emit(dest, Rhs::Binary(op, a, b));
             }
             // Signed division and arithmetic shifts of `i1` (where true is -1) are not worth
             // modelling.
-            I::SDiv(_) | I::SRem(_) | I::AShr(_) if bits == 1 => {
+            O::LLVMSDiv | O::LLVMSRem | O::LLVMAShr if bits == 1 => {
                 let u = self.unknown();
                 self.emit(dest, Rhs::Use(u));
             }
-            I::SDiv(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                self.emit(dest, Rhs::Binary(Op::Div, a, b));
+            O::LLVMSDiv | O::LLVMSRem | O::LLVMAShr => {
+                let op = match opcode {
+                    O::LLVMSDiv => Op::Div,
+                    O::LLVMSRem => Op::Rem,
+                    _ => Op::Shr,
+                };
+                let (a, b) = (self.op(inst, 0), self.op(inst, 1));
+                self.emit(dest, Rhs::Binary(op, a, b));
             }
-            I::SRem(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                self.emit(dest, Rhs::Binary(Op::Rem, a, b));
+            O::LLVMUDiv | O::LLVMURem => {
+                let op = if opcode == O::LLVMUDiv {
+                    Op::UDiv
+                } else {
+                    Op::URem
+                };
+                let (a, b) = (self.op(inst, 0), self.op(inst, 1));
+                self.unsigned_div(dest, d, bits, op, a, b);
             }
-            I::AShr(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                self.emit(dest, Rhs::Binary(Op::Shr, a, b));
-            }
-            I::UDiv(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                self.unsigned_div(dest, d, bits, Op::UDiv, a, b);
-            }
-            I::URem(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                self.unsigned_div(dest, d, bits, Op::URem, a, b);
-            }
-            I::LShr(i) => {
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
+            O::LLVMLShr => {
+                let (a, b) = (self.op(inst, 0), self.op(inst, 1));
                 if bits >= 64 {
                     self.emit(dest, Rhs::Binary(Op::LShr, a, b));
                 } else {
@@ -265,62 +246,55 @@ impl FnLower<'_> {
                     }
                 }
             }
-            I::ICmp(i) => {
-                let width = self.operand_bits(&i.operand0);
-                let (a, b) = (self.operand(&i.operand0), self.operand(&i.operand1));
-                let (op, a, b) = self.comparison(d, i.predicate, width, a, b);
-                self.compares.insert(d.clone(), (op, a, b));
-                if self.worth_refining(&i.operand0, 0) || self.worth_refining(&i.operand1, 0) {
-                    self.refines_operands.insert(d.clone());
+            O::LLVMICmp => {
+                let width = self.operand_bits(inst, 0);
+                let (a, b) = (self.op(inst, 0), self.op(inst, 1));
+                let (op, a, b) = self.comparison(d, width, a, b);
+                self.compares.insert(d, (op, a, b));
+                if self.worth_refining(inst.operand(0), 0)
+                    || self.worth_refining(inst.operand(1), 0)
+                {
+                    self.refines_operands.insert(d);
                 }
                 self.emit(dest, Rhs::Binary(op, a, b));
             }
-            I::Select(i) => {
-                let c = self.operand(&i.condition);
-                let (a, b) = (self.operand(&i.true_value), self.operand(&i.false_value));
+            O::LLVMSelect => {
+                let c = self.op(inst, 0);
+                let (a, b) = (self.op(inst, 1), self.op(inst, 2));
                 self.emit(dest, Rhs::Select(c, a, b));
             }
-            I::Trunc(i) => {
-                let a = self.operand(&i.operand);
+            O::LLVMTrunc | O::LLVMPtrToInt => {
+                let a = self.op(inst, 0);
                 self.wrap_into(dest, a, bits);
             }
-            I::ZExt(i) => {
-                let from = self.operand_bits(&i.operand);
-                let a = self.operand(&i.operand);
+            O::LLVMZExt | O::LLVMIntToPtr => {
+                let from = self.operand_bits(inst, 0);
+                let a = self.op(inst, 0);
                 self.emit(dest, Rhs::Binary(Op::And, a, Operand::Int(mask(from))));
             }
-            I::SExt(i) => {
+            O::LLVMSExt => {
                 // Only `i1` gets here: true becomes -1.
-                let a = self.operand(&i.operand);
+                let a = self.op(inst, 0);
                 self.emit(dest, Rhs::Binary(Op::Sub, Operand::Int(0), a));
             }
-            I::PtrToInt(i) => {
-                let a = self.operand(&i.operand);
-                self.wrap_into(dest, a, bits);
-            }
-            I::IntToPtr(i) => {
-                let from = self.operand_bits(&i.operand);
-                let a = self.operand(&i.operand);
-                self.emit(dest, Rhs::Binary(Op::And, a, Operand::Int(mask(from))));
-            }
-            I::Alloca(_) => self.emit(dest, Rhs::New),
-            I::Load(load) => {
-                let p = self.operand(&load.address);
+            O::LLVMAlloca => self.emit(dest, Rhs::New),
+            O::LLVMLoad => {
+                let p = self.op(inst, 0);
                 self.emit(dest, Rhs::Load(p, MEM));
             }
-            I::Call(call) => self.call(dest, d, bits, call),
-            I::Freeze(f) => {
-                let a = self.operand(&f.operand);
+            O::LLVMCall => self.call(dest, d, bits),
+            O::LLVMFreeze => {
+                let a = self.op(inst, 0);
                 let callee = self.pseudo(FREEZE);
                 self.emit(dest, Rhs::Call(callee, Box::new([a])));
             }
-            I::VAArg(v) => {
-                let list = self.operand(&v.arg_list);
+            O::LLVMVAArg => {
+                let list = self.op(inst, 0);
                 let callee = self.pseudo(VA_ARG);
                 self.emit(dest, Rhs::Call(callee, Box::new([list])));
             }
-            I::AtomicRMW(a) => {
-                let args = Box::new([self.operand(&a.address), self.operand(&a.value)]);
+            O::LLVMAtomicRMW => {
+                let args = Box::new([self.op(inst, 0), self.op(inst, 1)]);
                 let callee = self.pseudo(ATOMIC);
                 self.emit(dest, Rhs::Call(callee, args));
             }
@@ -337,7 +311,7 @@ impl FnLower<'_> {
     pub(super) fn unsigned_div(
         &mut self,
         dest: NameId,
-        d: &Name,
+        d: Value<'m>,
         bits: u32,
         op: Op,
         a: Operand,
@@ -353,31 +327,32 @@ impl FnLower<'_> {
         self.wrap_into(dest, t, bits);
     }
 
-    /// The core IR comparison for an `icmp` on `width`-bit operands.
+    /// The core IR comparison for the `icmp` `d` on `width`-bit operands.
     pub(super) fn comparison(
         &mut self,
-        d: &Name,
-        predicate: IntPredicate,
+        d: Value<'m>,
         width: u32,
         a: Operand,
         b: Operand,
     ) -> (Op, Operand, Operand) {
         use IntPredicate as P;
-        let unsigned = |op| (op, a, b);
+        let Some(predicate) = d.icmp_predicate() else {
+            return (Op::Eq, a, b);
+        };
         match predicate {
-            P::EQ => (Op::Eq, a, b),
-            P::NE => (Op::Ne, a, b),
+            P::LLVMIntEQ => (Op::Eq, a, b),
+            P::LLVMIntNE => (Op::Ne, a, b),
             // Sign-extension preserves the unsigned order of bit patterns, so the unsigned
             // comparisons work on the 64-bit forms directly.
-            P::ULT => unsigned(Op::ULt),
-            P::ULE => unsigned(Op::ULe),
-            P::UGT => unsigned(Op::UGt),
-            P::UGE => unsigned(Op::UGe),
-            P::SLT | P::SLE | P::SGT | P::SGE => {
+            P::LLVMIntULT => (Op::ULt, a, b),
+            P::LLVMIntULE => (Op::ULe, a, b),
+            P::LLVMIntUGT => (Op::UGt, a, b),
+            P::LLVMIntUGE => (Op::UGe, a, b),
+            P::LLVMIntSLT | P::LLVMIntSLE | P::LLVMIntSGT | P::LLVMIntSGE => {
                 let op = match predicate {
-                    P::SLT => Op::Lt,
-                    P::SLE => Op::Le,
-                    P::SGT => Op::Gt,
+                    P::LLVMIntSLT => Op::Lt,
+                    P::LLVMIntSLE => Op::Le,
+                    P::LLVMIntSGT => Op::Gt,
                     _ => Op::Ge,
                 };
                 let sa = self.signed(d, a, width);
@@ -387,15 +362,11 @@ impl FnLower<'_> {
         }
     }
 
-    pub(super) fn call(
-        &mut self,
-        dest: NameId,
-        d: &Name,
-        bits: u32,
-        call: &llvm_ir::instruction::Call,
-    ) {
-        let arg = |i: usize| call.arguments.get(i).map(|(a, _)| a);
-        if let (Some(name), Some(a0), Some(a1)) = (intrinsic(call), arg(0), arg(1)) {
+    pub(super) fn call(&mut self, dest: NameId, d: Value<'m>, bits: u32) {
+        let arguments = d.arguments();
+        if let (Some(name), Some(&a0), Some(&a1)) =
+            (intrinsic(d), arguments.first(), arguments.get(1))
+        {
             let select = match name.split('.').nth(1) {
                 Some("smax") => Some(Op::Gt),
                 Some("smin") => Some(Op::Lt),
@@ -422,18 +393,19 @@ impl FnLower<'_> {
                 return;
             }
         }
-        let args = self.args(&call.arguments);
-        let (callee, args) = self.callee(&call.function, args);
+        let args = self.args(d);
+        let (callee, args) = self.callee(d, args);
         self.emit(dest, Rhs::Call(callee, args));
     }
 
-    pub(super) fn phi(&mut self, phi: &llvm_ir::instruction::Phi) -> Option<Phi> {
-        let Some(Slot::Name(dest)) = self.slots.get(&phi.dest).cloned() else {
+    pub(super) fn phi(&mut self, phi: Value<'m>) -> Option<Phi> {
+        let Some(Slot::Name(dest)) = self.slots.get(&phi).copied() else {
             return None;
         };
-        let mut incoming = Vec::with_capacity(phi.incoming_values.len());
-        for (value, from) in &phi.incoming_values {
-            let Some(&block) = self.blocks.get(from) else {
+        let inputs = phi.incoming();
+        let mut incoming = Vec::with_capacity(inputs.len());
+        for (value, from) in inputs {
+            let Some(&block) = self.blocks.get(&from) else {
                 continue;
             };
             let operand = self.operand(value);
@@ -445,103 +417,119 @@ impl FnLower<'_> {
         })
     }
 
-    pub(super) fn block(&mut self, name: &Name) -> BlockId {
-        // LLVM's verifier guarantees targets exist; a missing one would be a malformed module,
-        // so it goes to the entry block rather than panicking.
-        self.blocks.get(name).copied().unwrap_or(BlockId(0))
+    pub(super) fn block(&mut self, b: ffi::Block<'m>) -> BlockId {
+        // LLVM's verifier guarantees targets are in the function; a missing one would be a
+        // malformed module, so it goes to the entry block rather than panicking.
+        self.blocks.get(&b).copied().unwrap_or(BlockId(0))
     }
 
-    pub(super) fn terminator(&mut self, term: &LTerm) -> Terminator {
-        match term {
-            LTerm::Ret(r) => Terminator::Return(r.return_operand.as_ref().map(|o| self.operand(o))),
-            LTerm::Br(b) => Terminator::Goto(self.block(&b.dest)),
-            LTerm::CondBr(b) => {
-                let cond = match &b.condition {
-                    llvm_ir::Operand::LocalOperand { name, .. } => match self.compares.get(name) {
-                        // A comparison used elsewhere whose operands have no other use to
-                        // refine: the branch refines the comparison's result instead.
-                        Some(_)
-                            if !self.refines_operands.contains(name)
-                                && matches!(self.slots.get(name), Some(Slot::Name(_))) =>
-                        {
-                            Cond::NonZero(self.local(name, 0))
-                        }
-                        Some(&(op, a, c)) => {
-                            let (a, c) = (self.private(a), self.private(c));
-                            Cond::Compare(op, a, c)
-                        }
-                        None => {
-                            let c = self.local(name, 0);
-                            Cond::NonZero(self.private(c))
-                        }
-                    },
-                    other => {
-                        let c = self.operand(other);
-                        Cond::NonZero(self.private(c))
+    pub(super) fn terminator(&mut self, term: Value<'m>) -> Terminator {
+        use Opcode as O;
+        let successors = term.successors();
+        let target = |i: usize| successors.get(i).copied();
+        match term.opcode() {
+            Some(O::LLVMRet) => Terminator::Return(term.operand(0).map(|o| self.operand(o))),
+            Some(O::LLVMBr) => match (term.condition(), target(0), target(1)) {
+                (None, Some(to), _) => Terminator::Goto(self.block(to)),
+                (Some(condition), Some(then_to), Some(else_to)) => {
+                    let cond = self.branch_condition(condition);
+                    Terminator::Branch {
+                        cond,
+                        then_to: self.block(then_to),
+                        else_to: self.block(else_to),
                     }
-                };
-                Terminator::Branch {
-                    cond,
-                    then_to: self.block(&b.true_dest),
-                    else_to: self.block(&b.false_dest),
                 }
-            }
-            LTerm::Switch(s) => {
-                let on = self.operand(&s.operand);
+                _ => Terminator::Unreachable,
+            },
+            Some(O::LLVMSwitch) => {
+                let on = self.op(term, 0);
                 let on = self.private(on);
-                let mut cases = Vec::with_capacity(s.dests.len());
-                for (value, target) in &s.dests {
-                    let target = self.block(target);
+                let values = term.switch_cases();
+                let mut cases = Vec::with_capacity(values.len());
+                for (i, &value) in values.iter().enumerate() {
+                    let Some(t) = target(i + 1) else {
+                        return Terminator::Unreachable;
+                    };
+                    let target = self.block(t);
                     match self.eval_constant(value) {
                         Some(v) => cases.push((v, target)),
                         // A case on a value the lowering cannot read (wider than 64 bits):
                         // control may go there whatever `on` is.
                         None => {
-                            return self.unknown_branch(
-                                s.dests.iter().map(|(_, t)| t).chain([&s.default_dest]),
-                            );
+                            let mut all: Vec<ffi::Block<'m>> =
+                                successors.iter().skip(1).copied().collect();
+                            all.extend(successors.first().copied());
+                            return self.unknown_branch(&all);
                         }
                     }
                 }
-                Terminator::Switch {
-                    on,
-                    cases: cases.into_boxed_slice(),
-                    default: self.block(&s.default_dest),
+                match target(0) {
+                    Some(default) => Terminator::Switch {
+                        on,
+                        cases: cases.into_boxed_slice(),
+                        default: self.block(default),
+                    },
+                    None => Terminator::Unreachable,
                 }
             }
-            LTerm::IndirectBr(b) => self.unknown_branch(b.possible_dests.iter()),
-            LTerm::Invoke(invoke) => {
-                let args = self.args(&invoke.arguments);
-                let (callee, args) = self.callee(&invoke.function, args);
-                match self.slots.get(&invoke.result) {
+            Some(O::LLVMIndirectBr) => self.unknown_branch(&successors),
+            Some(O::LLVMInvoke) => {
+                let args = self.args(term);
+                let (callee, args) = self.callee(term, args);
+                match self.slots.get(&term) {
                     Some(Slot::Name(dest)) => {
                         let dest = *dest;
                         self.emit(dest, Rhs::Call(callee, args));
                     }
                     _ => self.stmts.push(Stmt::Call { callee, args }),
                 }
-                self.unknown_branch([&invoke.return_label, &invoke.exception_label].into_iter())
+                self.unknown_branch(&successors)
             }
-            LTerm::CallBr(c) => {
-                let args = self.args(&c.arguments);
-                let (callee, args) = self.callee(&c.function, args);
+            Some(O::LLVMCallBr) => {
+                let args = self.args(term);
+                let (callee, args) = self.callee(term, args);
                 self.stmts.push(Stmt::Call { callee, args });
-                Terminator::Goto(self.block(&c.return_label))
+                match target(0) {
+                    Some(to) => Terminator::Goto(self.block(to)),
+                    None => Terminator::Unreachable,
+                }
             }
-            LTerm::Unreachable(_) => Terminator::Unreachable,
-            LTerm::Resume(_)
-            | LTerm::CleanupRet(_)
-            | LTerm::CatchRet(_)
-            | LTerm::CatchSwitch(_) => Terminator::Throw(None),
+            Some(O::LLVMResume | O::LLVMCleanupRet | O::LLVMCatchRet | O::LLVMCatchSwitch) => {
+                Terminator::Throw(None)
+            }
+            _ => Terminator::Unreachable,
+        }
+    }
+
+    /// The condition of a conditional branch on `condition`.
+    fn branch_condition(&mut self, condition: Value<'m>) -> Cond {
+        if !condition.is_local() {
+            let c = self.operand(condition);
+            return Cond::NonZero(self.private(c));
+        }
+        match self.compares.get(&condition) {
+            // A comparison used elsewhere whose operands have no other use to refine: the
+            // branch refines the comparison's result instead.
+            Some(_)
+                if !self.refines_operands.contains(&condition)
+                    && matches!(self.slots.get(&condition), Some(Slot::Name(_))) =>
+            {
+                Cond::NonZero(self.local(condition, 0))
+            }
+            Some(&(op, a, c)) => {
+                let (a, c) = (self.private(a), self.private(c));
+                Cond::Compare(op, a, c)
+            }
+            None => {
+                let c = self.local(condition, 0);
+                Cond::NonZero(self.private(c))
+            }
         }
     }
 
     /// A branch to any of `targets`, on a value nobody knows.
-    pub(super) fn unknown_branch<'n>(
-        &mut self,
-        targets: impl Iterator<Item = &'n Name>,
-    ) -> Terminator {
-        let targets: Vec<BlockId> = targets.map(|t| self.block(t)).collect();
+    pub(super) fn unknown_branch(&mut self, targets: &[ffi::Block<'m>]) -> Terminator {
+        let targets: Vec<BlockId> = targets.iter().map(|&t| self.block(t)).collect();
         let on = self.unknown();
         let on = self.private(on);
         match targets.split_last() {

@@ -39,10 +39,8 @@ use absinthe::program::{
     BlockId, Cond, FieldId, FuncId, NameId, Op, Operand, Phi, Rhs, Stmt, Terminator,
 };
 use absinthe_ir::{Block, Function, Module};
-use llvm_ir::{
-    Constant, ConstantRef, Instruction, IntPredicate, Name, Terminator as LTerm, Type, TypeRef,
-};
 
+use crate::ffi::{self, IntPredicate, LlvmModule, Opcode, Ty, TyKind, Value, ValueKind};
 use crate::flags::NswFlags;
 use crate::load::contain_panics;
 
@@ -50,8 +48,7 @@ mod constants;
 mod instructions;
 mod uses;
 
-use constants::is_zero;
-use uses::{intrinsic, modelled_intrinsic, tested_values, use_counts, virtual_compares};
+use uses::{intrinsic, is_zero, modelled_intrinsic, tested_values, use_counts, virtual_compares};
 
 /// A lowered module: the core IR and, per LLVM function, where its values went.
 #[derive(Clone, Debug)]
@@ -115,12 +112,17 @@ enum Kind {
     Other,
 }
 
-fn kind(ty: &Type) -> Kind {
-    match ty {
-        Type::IntegerType { bits } if (1..=64).contains(bits) => Kind::Int(*bits),
-        Type::PointerType { .. } => Kind::Ptr,
+fn kind(ty: Ty<'_>) -> Kind {
+    match ty.kind() {
+        TyKind::Int(bits) if (1..=64).contains(&bits) => Kind::Int(bits),
+        TyKind::Ptr => Kind::Ptr,
         _ => Kind::Other,
     }
+}
+
+/// The kind of a value's type.
+fn kind_of(v: Value<'_>) -> Kind {
+    kind(v.ty())
 }
 
 fn bits_of(k: Kind) -> u32 {
@@ -153,11 +155,41 @@ pub fn canonical(bits: u32, raw: u64) -> Option<i64> {
     }
 }
 
-/// The spelling of an LLVM name (without sigil).
-pub fn name_text(name: &Name) -> String {
-    match name {
-        Name::Name(s) => s.as_ref().clone(),
-        Name::Number(n) => n.to_string(),
+/// The numbers LLVM gives a function's unnamed values when it prints them (`%0`, `%1`, …):
+/// unnamed parameters, then per block the block (when unnamed) and its unnamed instructions
+/// that have a result, in order.
+pub fn numbering<'m>(f: Value<'m>) -> HashMap<Value<'m>, u32> {
+    let mut numbers = HashMap::new();
+    let mut next = 0;
+    let mut number = |v: Value<'m>, numbers: &mut HashMap<Value<'m>, u32>| {
+        if v.name().is_empty() {
+            numbers.insert(v, next);
+            next += 1;
+        }
+    };
+    for p in f.params() {
+        number(p, &mut numbers);
+    }
+    for b in f.blocks() {
+        if let Some(v) = b.as_value() {
+            number(v, &mut numbers);
+        }
+        for i in b.instructions() {
+            if i.ty().kind() != TyKind::Void {
+                number(i, &mut numbers);
+            }
+        }
+    }
+    numbers
+}
+
+/// The spelling of a value's name (without sigil): its name, or its number when unnamed.
+pub fn spelling(v: Value<'_>, numbers: &HashMap<Value<'_>, u32>) -> String {
+    let name = v.name();
+    if name.is_empty() {
+        numbers.get(&v).map_or_else(String::new, u32::to_string)
+    } else {
+        name.into_owned()
     }
 }
 
@@ -222,62 +254,70 @@ impl std::fmt::Display for LowerError {
 }
 
 /// Lowers every defined function of `module`. `flags` gives the `nsw` flags (see
-/// [`NswFlags`]); `progress(done, total)` is called after each function. A function whose
-/// lowering fails (`llvm-ir` panics while answering a question about it, such as the type of an
-/// `extractvalue` from a named struct) is skipped: it becomes a bodyless function, and the
-/// error, with the instruction it happened at, is in [`Lowered::skipped`].
+/// [`NswFlags`]); `progress(done, total)` is called after each function. A function LLVM's
+/// verifier rejects (the parser does not run it) or whose lowering fails is skipped: it becomes
+/// a bodyless function, and the error, with the instruction it happened at when known, is in
+/// [`Lowered::skipped`].
 pub fn lower_module(
-    module: &llvm_ir::Module,
+    module: &LlvmModule,
     flags: &NswFlags,
     memory: Memory,
     mut progress: impl FnMut(usize, usize),
 ) -> Lowered {
-    let globals: HashMap<String, &llvm_ir::module::GlobalVariable> = module
-        .global_vars
-        .iter()
-        .map(|g| (name_text(&g.name), g))
-        .collect();
+    let defined: Vec<Value<'_>> = module.functions().filter(|f| f.is_definition()).collect();
+    let little_endian = module.little_endian();
     let mut callees = Callees::default();
-    for f in &module.functions {
-        callees.id(&f.name);
+    for f in &defined {
+        callees.id(&f.name());
     }
-    let mut functions = Vec::with_capacity(module.functions.len());
-    let mut infos = Vec::with_capacity(module.functions.len());
+    let mut functions = Vec::with_capacity(defined.len());
+    let mut infos = Vec::with_capacity(defined.len());
     let mut skipped = Vec::new();
-    let total = module.functions.len();
-    for (i, f) in module.functions.iter().enumerate() {
-        let position = std::cell::Cell::new((0, 0));
-        let lowered = contain_panics(|| {
-            let mut lowering =
-                FnLower::new(module, &globals, &mut callees, flags.function(&f.name));
-            lowering.memory = memory;
-            lowering.position = Some(&position);
-            lowering.lower(f)
-        });
+    let mut verifier: Option<String> = None;
+    let total = defined.len();
+    for (i, &f) in defined.iter().enumerate() {
+        let name = f.name().into_owned();
+        let lowered = if module.verify(f) {
+            let position = std::cell::Cell::new((0, 0));
+            contain_panics(|| {
+                let mut lowering = FnLower::new(&mut callees, flags.function(&name), little_endian);
+                lowering.memory = memory;
+                lowering.position = Some(&position);
+                lowering.lower(f)
+            })
+            .map_err(|message| {
+                let (b, index) = position.get();
+                let at = f.blocks().get(b).map(|&bb| Place {
+                    block: spelling_of_block(f, bb),
+                    index,
+                    text: bb.instructions().nth(index).map(Value::print),
+                });
+                (message, at)
+            })
+        } else {
+            let message = verifier.get_or_insert_with(|| module.verifier_message());
+            Err((
+                format!(
+                    "LLVM's verifier rejects it: {}",
+                    crate::load::one_line(message)
+                ),
+                None,
+            ))
+        };
         match lowered {
             Ok((function, mut info)) => {
                 info.func = FuncId::new(i);
                 functions.push(function);
                 infos.push(info);
             }
-            Err(message) => {
-                let (b, index) = position.get();
-                let at = f.basic_blocks.get(b).map(|bb| Place {
-                    block: name_text(&bb.name),
-                    index,
-                    text: contain_panics(|| match bb.instrs.get(index) {
-                        Some(inst) => inst.to_string(),
-                        None => bb.term.to_string(),
-                    })
-                    .ok(),
-                });
+            Err((message, at)) => {
                 skipped.push(LowerError {
-                    function: f.name.clone(),
+                    function: name.clone(),
                     message,
                     at,
                 });
                 functions.push(Function::new(
-                    f.name.clone(),
+                    name,
                     true,
                     Vec::new(),
                     Vec::new(),
@@ -306,6 +346,17 @@ pub fn lower_module(
     }
 }
 
+fn spelling_of_block(f: Value<'_>, bb: ffi::Block<'_>) -> String {
+    let name = bb.name();
+    if name.is_empty() {
+        let numbers = numbering(f);
+        bb.as_value()
+            .map_or_else(String::new, |v| spelling(v, &numbers))
+    } else {
+        name.into_owned()
+    }
+}
+
 /// The module's function table: defined functions first, then the others as they are called.
 #[derive(Default)]
 struct Callees {
@@ -326,12 +377,12 @@ impl Callees {
 }
 
 /// How an LLVM value is lowered.
-#[derive(Clone, Debug)]
-enum Slot {
+#[derive(Clone, Copy, Debug)]
+enum Slot<'m> {
     /// Defined by statements into its own name.
     Name(NameId),
-    /// The same value as this LLVM operand (a no-op cast).
-    Alias(llvm_ir::Operand),
+    /// The same value as this LLVM value (a no-op cast).
+    Alias(Value<'m>),
     /// A known operand (a folded constant, or the unknown name).
     Value(Operand),
     /// An `icmp` only its block's branch uses: no statement, the branch tests the comparison.
@@ -339,16 +390,17 @@ enum Slot {
 }
 
 /// The state of lowering one function.
-struct FnLower<'a> {
-    module: &'a llvm_ir::Module,
-    globals: &'a HashMap<String, &'a llvm_ir::module::GlobalVariable>,
+struct FnLower<'a, 'm> {
     callees: &'a mut Callees,
     nsw: Option<&'a HashSet<String>>,
+    little_endian: bool,
+    /// The numbers of unnamed values.
+    numbers: HashMap<Value<'m>, u32>,
     names: Vec<String>,
-    slots: HashMap<Name, Slot>,
-    blocks: HashMap<Name, BlockId>,
+    slots: HashMap<Value<'m>, Slot<'m>>,
+    blocks: HashMap<ffi::Block<'m>, BlockId>,
     /// `icmp` results: the comparison in core IR terms, for branches on them.
-    compares: HashMap<Name, (Op, Operand, Operand)>,
+    compares: HashMap<Value<'m>, (Op, Operand, Operand)>,
     /// Statements that open the entry block: addresses of globals, the unknown name.
     prologue: Vec<Stmt>,
     unknown: Option<NameId>,
@@ -359,30 +411,39 @@ struct FnLower<'a> {
     temps: usize,
     memory: Memory,
     /// The `icmp`s whose only use is their block's branch.
-    virtual_compares: HashSet<Name>,
+    virtual_compares: HashSet<Value<'m>>,
     /// The values a comparison or a switch tests (through no-op casts) and that are used again.
-    tested: HashSet<Name>,
+    tested: HashSet<Value<'m>>,
     /// The named `icmp`s a branch should test as comparisons (refining their operands) rather
     /// than as values (refining their result).
-    refines_operands: HashSet<Name>,
+    refines_operands: HashSet<Value<'m>>,
     /// Where to record the block and instruction being lowered (for errors).
     position: Option<&'a std::cell::Cell<(usize, usize)>>,
 }
 
 const MEM: FieldId = FieldId(0);
 
-impl<'a> FnLower<'a> {
+/// A block's instructions before its terminator, and the terminator.
+fn split_block(bb: ffi::Block<'_>) -> (Vec<Value<'_>>, Option<Value<'_>>) {
+    let mut instrs: Vec<Value<'_>> = bb.instructions().collect();
+    let term = bb.terminator();
+    if term.is_some() && instrs.last().copied() == term {
+        instrs.pop();
+    }
+    (instrs, term)
+}
+
+impl<'a, 'm> FnLower<'a, 'm> {
     fn new(
-        module: &'a llvm_ir::Module,
-        globals: &'a HashMap<String, &'a llvm_ir::module::GlobalVariable>,
         callees: &'a mut Callees,
         nsw: Option<&'a HashSet<String>>,
-    ) -> FnLower<'a> {
+        little_endian: bool,
+    ) -> FnLower<'a, 'm> {
         FnLower {
-            module,
-            globals,
             callees,
             nsw,
+            little_endian,
+            numbers: HashMap::new(),
             names: Vec::new(),
             slots: HashMap::new(),
             blocks: HashMap::new(),
@@ -408,96 +469,108 @@ impl<'a> FnLower<'a> {
         }
     }
 
-    fn lower(mut self, f: &llvm_ir::Function) -> (Function, LoweredFunction) {
+    /// The spelling of a value's name.
+    fn spell(&self, v: Value<'m>) -> String {
+        spelling(v, &self.numbers)
+    }
+
+    fn lower(mut self, f: Value<'m>) -> (Function, LoweredFunction) {
+        let name = f.name().into_owned();
+        self.numbers = numbering(f);
         let mut params = Vec::new();
-        for p in &f.parameters {
-            if kind(&p.ty) != Kind::Other {
-                let id = self.fresh(format!("%{}", name_text(&p.name)));
-                self.slots.insert(p.name.clone(), Slot::Name(id));
+        for p in f.params() {
+            if kind_of(p) != Kind::Other {
+                let id = self.fresh(format!("%{}", self.spell(p)));
+                self.slots.insert(p, Slot::Name(id));
                 params.push(id);
             }
         }
-        for (i, bb) in f.basic_blocks.iter().enumerate() {
-            self.blocks.insert(bb.name.clone(), BlockId::new(i));
+        let bbs: Vec<ffi::Block<'m>> = f.blocks();
+        let split: Vec<(Vec<Value<'m>>, Option<Value<'m>>)> =
+            bbs.iter().map(|&bb| split_block(bb)).collect();
+        for (i, &bb) in bbs.iter().enumerate() {
+            self.blocks.insert(bb, BlockId::new(i));
         }
-        let uses = use_counts(f);
-        self.virtual_compares = virtual_compares(f, uses.as_ref());
-        self.tested = tested_values(f, uses.as_ref());
+        let uses = use_counts(&split);
+        self.virtual_compares = virtual_compares(&split, uses.as_ref());
+        self.tested = tested_values(&split, uses.as_ref());
         // Decide every value's slot first: φs and branches may name values defined later. φs go
         // last, once it is known which of their inputs are unknown.
-        for (b, bb) in f.basic_blocks.iter().enumerate() {
-            for (i, inst) in bb.instrs.iter().enumerate() {
-                if !matches!(inst, Instruction::Phi(_)) {
+        for (b, (instrs, term)) in split.iter().enumerate() {
+            for (i, &inst) in instrs.iter().enumerate() {
+                if inst.opcode() != Some(Opcode::LLVMPHI) {
                     self.at(b, i);
                     self.plan(inst);
                 }
             }
-            self.at(b, bb.instrs.len());
-            if let LTerm::Invoke(invoke) = &bb.term {
-                let ty = self.module.type_of(&bb.term);
-                if kind(&ty) != Kind::Other {
-                    let id = self.fresh(format!("%{}", name_text(&invoke.result)));
-                    self.slots.insert(invoke.result.clone(), Slot::Name(id));
+            self.at(b, instrs.len());
+            if let Some(term) = term.filter(|t| t.opcode() == Some(Opcode::LLVMInvoke)) {
+                if kind_of(term) != Kind::Other {
+                    let id = self.fresh(format!("%{}", self.spell(term)));
+                    self.slots.insert(term, Slot::Name(id));
                 }
             }
         }
-        let unknown_phis = self.unknown_phis(f);
-        for (b, bb) in f.basic_blocks.iter().enumerate() {
-            for (i, inst) in bb.instrs.iter().enumerate() {
-                let Instruction::Phi(phi) = inst else {
+        let unknown_phis = self.unknown_phis(&split);
+        for (b, (instrs, _)) in split.iter().enumerate() {
+            for (i, &inst) in instrs.iter().enumerate() {
+                if inst.opcode() != Some(Opcode::LLVMPHI) {
                     continue;
-                };
+                }
                 self.at(b, i);
-                if unknown_phis.contains(&phi.dest) {
+                if unknown_phis.contains(&inst) {
                     let u = self.unknown();
-                    self.slots.insert(phi.dest.clone(), Slot::Value(u));
+                    self.slots.insert(inst, Slot::Value(u));
                 } else {
                     self.plan(inst);
                 }
             }
         }
-        let mut blocks = Vec::with_capacity(f.basic_blocks.len());
+        let mut blocks = Vec::with_capacity(bbs.len());
         let mut values = Vec::new();
         let mut instructions = 0;
-        for (i, bb) in f.basic_blocks.iter().enumerate() {
+        for (i, (&bb, (instrs, term))) in bbs.iter().zip(&split).enumerate() {
             let here = BlockId::new(i);
             let mut phis = Vec::new();
-            for (j, inst) in bb.instrs.iter().enumerate() {
+            for (j, &inst) in instrs.iter().enumerate() {
                 self.at(i, j);
                 instructions += 1;
-                match inst {
-                    Instruction::Phi(phi) => {
-                        if let Some(p) = self.phi(phi) {
-                            phis.push(p);
-                        }
+                if inst.opcode() == Some(Opcode::LLVMPHI) {
+                    if let Some(p) = self.phi(inst) {
+                        phis.push(p);
                     }
-                    _ => self.instruction(inst),
+                } else {
+                    self.instruction(inst);
                 }
-                if let Some(dest) = inst.try_get_result() {
-                    let ty = self.module.type_of(inst);
-                    let k = kind(&ty);
-                    if k != Kind::Other {
-                        let home = match self.slots.get(dest) {
-                            Some(Slot::Virtual) => match self.compares.get(dest) {
-                                Some(&(op, a, b)) => Home::Compare(op, a, b),
-                                None => Home::Operand(self.unknown()),
-                            },
-                            _ => Home::Operand(self.local(dest, 0)),
-                        };
-                        values.push(LlvmValue {
-                            name: name_text(dest),
-                            home,
-                            block: here,
-                            integer: matches!(k, Kind::Int(_)),
-                        });
-                    }
+                let k = kind_of(inst);
+                if k != Kind::Other {
+                    let home = match self.slots.get(&inst) {
+                        Some(Slot::Virtual) => match self.compares.get(&inst) {
+                            Some(&(op, a, b)) => Home::Compare(op, a, b),
+                            None => Home::Operand(self.unknown()),
+                        },
+                        _ => Home::Operand(self.local(inst, 0)),
+                    };
+                    values.push(LlvmValue {
+                        name: self.spell(inst),
+                        home,
+                        block: here,
+                        integer: matches!(k, Kind::Int(_)),
+                    });
                 }
             }
             instructions += 1;
-            self.at(i, bb.instrs.len());
-            let term = self.terminator(&bb.term);
+            self.at(i, instrs.len());
+            let term = match term {
+                Some(t) => self.terminator(*t),
+                None => Terminator::Unreachable,
+            };
+            let label = match bb.as_value() {
+                Some(v) => self.spell(v),
+                None => String::new(),
+            };
             blocks.push(Block {
-                label: name_text(&bb.name),
+                label,
                 phis,
                 stmts: std::mem::take(&mut self.stmts),
                 term,
@@ -508,9 +581,9 @@ impl<'a> FnLower<'a> {
             stmts.append(&mut entry.stmts);
             entry.stmts = stmts;
         }
-        let function = Function::new(f.name.clone(), true, params, self.names, blocks);
+        let function = Function::new(name.clone(), true, params, self.names, blocks);
         let info = LoweredFunction {
-            name: f.name.clone(),
+            name,
             func: FuncId::new(0),
             values,
             instructions,
@@ -526,9 +599,9 @@ impl<'a> FnLower<'a> {
         id
     }
 
-    fn temp(&mut self, base: &Name) -> NameId {
+    fn temp(&mut self, base: Value<'m>) -> NameId {
         self.temps += 1;
-        let spelling = format!("%{}#{}", name_text(base), self.temps);
+        let spelling = format!("%{}#{}", self.spell(base), self.temps);
         self.fresh(spelling)
     }
 
@@ -597,25 +670,36 @@ impl<'a> FnLower<'a> {
         Operand::Name(id)
     }
 
-    fn operand(&mut self, op: &llvm_ir::Operand) -> Operand {
-        self.operand_at(op, 0)
+    /// The operand for `v` (an instruction, argument, constant or metadata).
+    fn operand(&mut self, v: Value<'m>) -> Operand {
+        self.operand_at(v, 0)
     }
 
-    fn operand_at(&mut self, op: &llvm_ir::Operand, depth: u32) -> Operand {
-        match op {
-            llvm_ir::Operand::LocalOperand { name, .. } => self.local(name, depth),
-            llvm_ir::Operand::ConstantOperand(c) => self.constant(c),
-            llvm_ir::Operand::MetadataOperand => self.unknown(),
+    /// Operand `i` of `inst`, or the unknown value when it has none (a malformed instruction).
+    fn op(&mut self, inst: Value<'m>, i: usize) -> Operand {
+        match inst.operand(i) {
+            Some(v) => self.operand(v),
+            None => self.unknown(),
         }
     }
 
-    fn local(&mut self, name: &Name, depth: u32) -> Operand {
-        match self.slots.get(name) {
+    fn operand_at(&mut self, v: Value<'m>, depth: u32) -> Operand {
+        if v.is_local() {
+            self.local(v, depth)
+        } else if v.kind() == ValueKind::LLVMMetadataAsValueValueKind {
+            self.unknown()
+        } else {
+            self.constant(v)
+        }
+    }
+
+    fn local(&mut self, v: Value<'m>, depth: u32) -> Operand {
+        match self.slots.get(&v) {
             Some(Slot::Name(id)) => Operand::Name(*id),
             Some(Slot::Value(o)) => *o,
             Some(Slot::Alias(target)) if depth < 64 => {
-                let target = target.clone();
-                self.operand_at(&target, depth + 1)
+                let target = *target;
+                self.operand_at(target, depth + 1)
             }
             // Values of types the lowering does not model (or alias chains that never end,
             // which SSA rules out).
@@ -623,56 +707,50 @@ impl<'a> FnLower<'a> {
         }
     }
 
-    fn plan(&mut self, inst: &Instruction) {
-        let Some(dest) = inst.try_get_result() else {
-            return;
-        };
-        let ty = self.module.type_of(inst);
-        let k = kind(&ty);
+    fn plan(&mut self, inst: Value<'m>) {
+        let k = kind_of(inst);
         if k == Kind::Other {
             return;
         }
-        if self.virtual_compares.contains(dest) {
-            self.slots.insert(dest.clone(), Slot::Virtual);
+        if self.virtual_compares.contains(&inst) {
+            self.slots.insert(inst, Slot::Virtual);
             return;
         }
         let slot = match self.plan_slot(inst, k) {
             Some(slot) => slot,
-            None => Slot::Name(self.fresh(format!("%{}", name_text(dest)))),
+            None => Slot::Name(self.fresh(format!("%{}", self.spell(inst)))),
         };
-        self.slots.insert(dest.clone(), slot);
+        self.slots.insert(inst, slot);
     }
 
     /// The φs (of modelled types, untested) whose every input is unknown, an address, `undef`,
     /// or such a φ: they are ⊤ in every domain, so they need no name of their own. The greatest
     /// such set, found by discarding φs with another input until none is left to discard.
-    fn unknown_phis(&self, f: &llvm_ir::Function) -> HashSet<Name> {
-        let mut phis: HashMap<&Name, &llvm_ir::instruction::Phi> = HashMap::new();
-        let mut modelled: HashSet<&Name> = HashSet::new();
-        for bb in &f.basic_blocks {
-            for inst in &bb.instrs {
-                if let Instruction::Phi(phi) = inst {
-                    if kind(&phi.to_type) == Kind::Other {
-                        continue;
-                    }
-                    modelled.insert(&phi.dest);
-                    if !self.tested.contains(&phi.dest) {
-                        phis.insert(&phi.dest, phi);
-                    }
+    fn unknown_phis(&self, split: &[(Vec<Value<'m>>, Option<Value<'m>>)]) -> HashSet<Value<'m>> {
+        let mut phis: HashMap<Value<'m>, Vec<Value<'m>>> = HashMap::new();
+        let mut modelled: HashSet<Value<'m>> = HashSet::new();
+        for (instrs, _) in split {
+            for &inst in instrs {
+                if inst.opcode() != Some(Opcode::LLVMPHI) || kind_of(inst) == Kind::Other {
+                    continue;
+                }
+                modelled.insert(inst);
+                if !self.tested.contains(&inst) {
+                    let inputs = inst.incoming().into_iter().map(|(v, _)| v).collect();
+                    phis.insert(inst, inputs);
                 }
             }
         }
-        let mut set: HashSet<Name> = phis.keys().map(|&n| n.clone()).collect();
+        let mut set: HashSet<Value<'m>> = phis.keys().copied().collect();
         loop {
-            let discard: Vec<Name> = set
+            let discard: Vec<Value<'m>> = set
                 .iter()
                 .filter(|n| {
-                    phis[n]
-                        .incoming_values
+                    phis[*n]
                         .iter()
-                        .any(|(v, _)| !self.unknown_like(v, &set, &modelled, 0))
+                        .any(|&v| !self.unknown_like(v, &set, &modelled, 0))
                 })
-                .cloned()
+                .copied()
                 .collect();
             if discard.is_empty() {
                 return set;
@@ -683,108 +761,105 @@ impl<'a> FnLower<'a> {
         }
     }
 
-    /// Whether `op` is ⊤ in every domain (or `undef`, which joins to anything), given that the
+    /// Whether `v` is ⊤ in every domain (or `undef`, which joins to anything), given that the
     /// φs in `phis` are.
     fn unknown_like(
         &self,
-        op: &llvm_ir::Operand,
-        phis: &HashSet<Name>,
-        modelled_phis: &HashSet<&Name>,
+        v: Value<'m>,
+        phis: &HashSet<Value<'m>>,
+        modelled_phis: &HashSet<Value<'m>>,
         depth: u32,
     ) -> bool {
-        match op {
-            llvm_ir::Operand::ConstantOperand(c) => self.eval_constant(c).is_none(),
-            llvm_ir::Operand::MetadataOperand => true,
-            llvm_ir::Operand::LocalOperand { name, .. } => {
-                if phis.contains(name) {
-                    return true;
-                }
-                match self.slots.get(name) {
-                    Some(Slot::Value(Operand::Name(n))) => Some(*n) == self.unknown,
-                    Some(Slot::Alias(target)) if depth < 64 => {
-                        self.unknown_like(target, phis, modelled_phis, depth + 1)
-                    }
-                    Some(Slot::Name(_) | Slot::Virtual | Slot::Value(Operand::Int(_))) => false,
-                    Some(Slot::Alias(_)) => false,
-                    // A φ not in the set (φs are planned last), or a value of a type the
-                    // lowering does not model, which is unknown.
-                    None => !modelled_phis.contains(name),
-                }
+        if v.kind() == ValueKind::LLVMMetadataAsValueValueKind {
+            return true;
+        }
+        if !v.is_local() {
+            return self.eval_constant(v).is_none();
+        }
+        if phis.contains(&v) {
+            return true;
+        }
+        match self.slots.get(&v) {
+            Some(Slot::Value(Operand::Name(n))) => Some(*n) == self.unknown,
+            Some(Slot::Alias(target)) if depth < 64 => {
+                self.unknown_like(*target, phis, modelled_phis, depth + 1)
             }
+            Some(Slot::Name(_) | Slot::Virtual | Slot::Value(Operand::Int(_))) => false,
+            Some(Slot::Alias(_)) => false,
+            // A φ not in the set (φs are planned last), or a value of a type the lowering does
+            // not model, which is unknown.
+            None => !modelled_phis.contains(&v),
         }
     }
 
     /// The slot of a value that needs no statement, if it is one.
-    fn plan_slot(&mut self, inst: &Instruction, k: Kind) -> Option<Slot> {
-        let from = |op: &llvm_ir::Operand| kind(&self.module.type_of(op));
-        match inst {
-            Instruction::SExt(i) if from(&i.operand) != Kind::Int(1) => {
-                Some(Slot::Alias(i.operand.clone()))
-            }
-            Instruction::ZExt(i) if from(&i.operand) == Kind::Int(1) => {
-                Some(Slot::Alias(i.operand.clone()))
-            }
-            Instruction::BitCast(i) if from(&i.operand) == k => {
-                Some(Slot::Alias(i.operand.clone()))
-            }
-            Instruction::AddrSpaceCast(i) => Some(Slot::Alias(i.operand.clone())),
-            Instruction::PtrToInt(i) if k == Kind::Int(64) => Some(Slot::Alias(i.operand.clone())),
-            Instruction::IntToPtr(i) if from(&i.operand) == Kind::Int(64) => {
-                Some(Slot::Alias(i.operand.clone()))
-            }
-            Instruction::GetElementPtr(g) if g.indices.iter().all(is_zero) => {
-                Some(Slot::Alias(g.address.clone()))
+    fn plan_slot(&mut self, inst: Value<'m>, k: Kind) -> Option<Slot<'m>> {
+        use Opcode as O;
+        let op0 = inst.operand(0);
+        let from = op0.map_or(Kind::Other, kind_of);
+        let alias = op0.map(Slot::Alias);
+        match inst.opcode()? {
+            O::LLVMSExt if from != Kind::Int(1) => alias,
+            O::LLVMZExt if from == Kind::Int(1) => alias,
+            O::LLVMBitCast if from == k => alias,
+            O::LLVMAddrSpaceCast => alias,
+            O::LLVMPtrToInt if k == Kind::Int(64) => alias,
+            O::LLVMIntToPtr if from == Kind::Int(64) => alias,
+            O::LLVMGetElementPtr
+                if (1..inst.operand_count()).all(|i| inst.operand(i).is_some_and(is_zero)) =>
+            {
+                alias
             }
             // Address arithmetic: an unknown pointer (its memory is whatever escaped).
-            Instruction::GetElementPtr(_) => Some(Slot::Value(self.unknown())),
-            Instruction::Call(call) => match intrinsic(call) {
+            O::LLVMGetElementPtr => Some(Slot::Value(self.unknown())),
+            O::LLVMCall => match intrinsic(inst) {
                 Some(name) if name.starts_with("llvm.expect.") => {
-                    call.arguments.first().map(|(a, _)| Slot::Alias(a.clone()))
+                    inst.arguments().first().map(|&a| Slot::Alias(a))
                 }
-                Some(name) if modelled_intrinsic(name) => None,
+                Some(name) if modelled_intrinsic(&name) => None,
                 _ if self.erased(inst) => Some(Slot::Value(self.unknown())),
                 _ => None,
             },
             // A volatile load may see memory change behind the program's back: never folded.
-            Instruction::Load(load) if load.volatile && self.erased(inst) => {
+            O::LLVMLoad if inst.volatile() && self.erased(inst) => {
                 Some(Slot::Value(self.unknown()))
             }
-            Instruction::Load(load) if load.volatile => None,
-            Instruction::Load(load) => match self.fold_load(&load.address, k) {
+            O::LLVMLoad if inst.volatile() => None,
+            O::LLVMLoad => match op0.and_then(|a| self.fold_load(a, k)) {
                 Some(v) => Some(Slot::Value(Operand::Int(v))),
                 None if self.erased(inst) => Some(Slot::Value(self.unknown())),
                 None => None,
             },
-            Instruction::Alloca(_) | Instruction::AtomicRMW(_) | Instruction::VAArg(_)
-                if self.erased(inst) =>
-            {
+            O::LLVMAlloca | O::LLVMAtomicRMW | O::LLVMVAArg if self.erased(inst) => {
                 Some(Slot::Value(self.unknown()))
             }
-            Instruction::FPToSI(i) => self.fold_fp_to_int(&i.operand, k, true),
-            Instruction::FPToUI(i) => self.fold_fp_to_int(&i.operand, k, false),
+            O::LLVMFPToSI => self.fold_fp_to_int(op0, k, true),
+            O::LLVMFPToUI => self.fold_fp_to_int(op0, k, false),
             // Results the lowering cannot compute are unknown; they need no name of their own.
-            Instruction::BitCast(_)
-            | Instruction::ExtractValue(_)
-            | Instruction::ExtractElement(_)
-            | Instruction::FCmp(_)
-            | Instruction::LandingPad(_)
-            | Instruction::CatchPad(_)
-            | Instruction::CleanupPad(_) => Some(Slot::Value(self.unknown())),
+            O::LLVMBitCast
+            | O::LLVMExtractValue
+            | O::LLVMExtractElement
+            | O::LLVMFCmp
+            | O::LLVMLandingPad
+            | O::LLVMCatchPad
+            | O::LLVMCleanupPad => Some(Slot::Value(self.unknown())),
             _ => None,
         }
     }
 
-    /// Whether refining `op` on a branch edge can reach another use of it: it is tested and used
+    /// Whether refining `v` on a branch edge can reach another use of it: it is tested and used
     /// again (see [`tested_values`]), itself or through no-op casts.
-    fn worth_refining(&self, op: &llvm_ir::Operand, depth: u32) -> bool {
-        let llvm_ir::Operand::LocalOperand { name, .. } = op else {
+    fn worth_refining(&self, v: Option<Value<'m>>, depth: u32) -> bool {
+        let Some(v) = v.filter(|v| v.is_local()) else {
             return false;
         };
-        if self.tested.contains(name) {
+        if self.tested.contains(&v) {
             return true;
         }
-        match self.slots.get(name) {
-            Some(Slot::Alias(target)) if depth < 64 => self.worth_refining(target, depth + 1),
+        match self.slots.get(&v) {
+            Some(Slot::Alias(target)) if depth < 64 => {
+                self.worth_refining(Some(*target), depth + 1)
+            }
             _ => false,
         }
     }
@@ -793,10 +868,8 @@ impl<'a> FnLower<'a> {
     /// with [`Memory::Erase`], unless a comparison or a switch tests it. Branches refine the
     /// values they test, and a value refined on an edge must have a name of its own for its
     /// other uses to see it; untested values gain nothing from one.
-    fn erased(&self, inst: &Instruction) -> bool {
+    fn erased(&self, inst: Value<'m>) -> bool {
         self.memory == Memory::Erase
-            && inst
-                .try_get_result()
-                .is_none_or(|dest| !self.tested.contains(dest))
+            && (inst.ty().kind() == TyKind::Void || !self.tested.contains(&inst))
     }
 }

@@ -5,6 +5,9 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
+/// A function's blocks: the instructions before the terminator, and the terminator.
+pub(super) type Split<'m> = [(Vec<Value<'m>>, Option<Value<'m>>)];
+
 /// Intrinsics the lowering turns into statements on values.
 pub(super) fn modelled_intrinsic(name: &str) -> bool {
     [
@@ -29,40 +32,50 @@ pub(super) fn ignored_intrinsic(name: &str) -> bool {
         || name.starts_with("llvm.prefetch")
 }
 
-/// The values of `f` an `icmp` or a `switch` tests, directly or through casts that the lowering
-/// turns into aliases (`sext`, `zext` of `i1`, same-width `bitcast`, 64-bit pointer casts, …),
-/// and that have another use a refinement on a branch edge could reach: a value whose only use
-/// is the test gains nothing from a name of its own.
-pub(super) fn tested_values(
-    f: &llvm_ir::Function,
-    uses: Option<&HashMap<&Name, usize>>,
-) -> HashSet<Name> {
-    let local = |op: &llvm_ir::Operand| match op {
-        llvm_ir::Operand::LocalOperand { name, .. } => Some(name.clone()),
-        _ => None,
-    };
-    let mut tested: HashSet<Name> = HashSet::new();
-    let mut casts: Vec<(&Name, &llvm_ir::Operand)> = Vec::new();
-    for bb in &f.basic_blocks {
-        for inst in &bb.instrs {
-            match inst {
-                Instruction::ICmp(c) => {
-                    tested.extend(local(&c.operand0));
-                    tested.extend(local(&c.operand1));
+/// Whether `op` is a cast whose result the tests see through.
+fn is_cast(op: Opcode) -> bool {
+    use Opcode as O;
+    matches!(
+        op,
+        O::LLVMSExt
+            | O::LLVMZExt
+            | O::LLVMTrunc
+            | O::LLVMBitCast
+            | O::LLVMAddrSpaceCast
+            | O::LLVMPtrToInt
+            | O::LLVMIntToPtr
+            | O::LLVMFreeze
+    )
+}
+
+/// The values of a function an `icmp` or a `switch` tests, directly or through casts that the
+/// lowering turns into aliases (`sext`, `zext` of `i1`, same-width `bitcast`, 64-bit pointer
+/// casts, …), and that have another use a refinement on a branch edge could reach: a value whose
+/// only use is the test gains nothing from a name of its own.
+pub(super) fn tested_values<'m>(
+    split: &Split<'m>,
+    uses: Option<&HashMap<Value<'m>, usize>>,
+) -> HashSet<Value<'m>> {
+    let mut tested: HashSet<Value<'m>> = HashSet::new();
+    let mut casts: Vec<(Value<'m>, Value<'m>)> = Vec::new();
+    let local = |v: Option<Value<'m>>| v.filter(|v| v.is_local());
+    for (instrs, term) in split {
+        for &inst in instrs {
+            match inst.opcode() {
+                Some(Opcode::LLVMICmp) => {
+                    tested.extend(local(inst.operand(0)));
+                    tested.extend(local(inst.operand(1)));
                 }
-                Instruction::SExt(c) => casts.push((&c.dest, &c.operand)),
-                Instruction::ZExt(c) => casts.push((&c.dest, &c.operand)),
-                Instruction::Trunc(c) => casts.push((&c.dest, &c.operand)),
-                Instruction::BitCast(c) => casts.push((&c.dest, &c.operand)),
-                Instruction::AddrSpaceCast(c) => casts.push((&c.dest, &c.operand)),
-                Instruction::PtrToInt(c) => casts.push((&c.dest, &c.operand)),
-                Instruction::IntToPtr(c) => casts.push((&c.dest, &c.operand)),
-                Instruction::Freeze(c) => casts.push((&c.dest, &c.operand)),
+                Some(op) if is_cast(op) => {
+                    if let Some(o) = inst.operand(0) {
+                        casts.push((inst, o));
+                    }
+                }
                 _ => {}
             }
         }
-        if let LTerm::Switch(s) = &bb.term {
-            tested.extend(local(&s.operand));
+        if let Some(t) = term.filter(|t| t.opcode() == Some(Opcode::LLVMSwitch)) {
+            tested.extend(local(t.operand(0)));
         }
     }
     // A tested cast tests what it casts, and a cast used twice makes what it casts worth a name
@@ -70,30 +83,28 @@ pub(super) fn tested_values(
     let Some(uses) = uses else {
         return closure(tested, &casts);
     };
-    let used_again: HashSet<Name> = uses
+    let used_again: HashSet<Value<'m>> = uses
         .iter()
         .filter(|&(_, &n)| n >= 2)
-        .map(|(&name, _)| name.clone())
+        .map(|(&v, _)| v)
         .collect();
     let used_again = closure(used_again, &casts);
     closure(tested, &casts)
         .intersection(&used_again)
-        .cloned()
+        .copied()
         .collect()
 }
 
 /// `set` with the operands of every cast whose result is in it, repeatedly.
-pub(super) fn closure(
-    mut set: HashSet<Name>,
-    casts: &[(&Name, &llvm_ir::Operand)],
-) -> HashSet<Name> {
+pub(super) fn closure<'m>(
+    mut set: HashSet<Value<'m>>,
+    casts: &[(Value<'m>, Value<'m>)],
+) -> HashSet<Value<'m>> {
     loop {
         let before = set.len();
-        for (dest, operand) in casts {
-            if set.contains(*dest) {
-                if let llvm_ir::Operand::LocalOperand { name, .. } = operand {
-                    set.insert(name.clone());
-                }
+        for &(dest, operand) in casts {
+            if set.contains(&dest) && operand.is_local() {
+                set.insert(operand);
             }
         }
         if set.len() == before {
@@ -102,144 +113,69 @@ pub(super) fn closure(
     }
 }
 
-/// How many times each value of `f` is used; `None` when `f` has an instruction whose operands
-/// [`operands_of`] does not know.
-pub(super) fn use_counts(f: &llvm_ir::Function) -> Option<HashMap<&Name, usize>> {
-    let mut uses: HashMap<&Name, usize> = HashMap::new();
-    let mut operands: Vec<&llvm_ir::Operand> = Vec::new();
-    for bb in &f.basic_blocks {
-        for inst in &bb.instrs {
-            operands.extend(operands_of(inst)?);
-        }
-        match &bb.term {
-            LTerm::Ret(r) => operands.extend(&r.return_operand),
-            LTerm::CondBr(b) => operands.push(&b.condition),
-            LTerm::Switch(s) => operands.push(&s.operand),
-            LTerm::IndirectBr(b) => operands.push(&b.operand),
-            LTerm::Invoke(i) => {
-                operands.extend(i.function.as_ref().right());
-                operands.extend(i.arguments.iter().map(|(a, _)| a));
+/// How many times each value of a function is used (by its instructions' operands); `None` when
+/// the function has exception-handling pads, whose uses the lowering does not follow.
+pub(super) fn use_counts<'m>(split: &Split<'m>) -> Option<HashMap<Value<'m>, usize>> {
+    use Opcode as O;
+    let mut uses: HashMap<Value<'m>, usize> = HashMap::new();
+    for (instrs, term) in split {
+        for &inst in instrs.iter().chain(term) {
+            let op = inst.opcode()?;
+            if matches!(
+                op,
+                O::LLVMLandingPad
+                    | O::LLVMCatchPad
+                    | O::LLVMCleanupPad
+                    | O::LLVMCleanupRet
+                    | O::LLVMCatchRet
+                    | O::LLVMCatchSwitch
+            ) {
+                return None;
             }
-            LTerm::CallBr(c) => {
-                operands.extend(c.function.as_ref().right());
-                operands.extend(c.arguments.iter().map(|(a, _)| a));
+            for i in 0..inst.operand_count() {
+                if let Some(v) = inst.operand(i).filter(|v| v.is_local()) {
+                    *uses.entry(v).or_default() += 1;
+                }
             }
-            LTerm::Resume(r) => operands.push(&r.operand),
-            LTerm::Br(_) | LTerm::Unreachable(_) => {}
-            LTerm::CleanupRet(_) | LTerm::CatchRet(_) | LTerm::CatchSwitch(_) => return None,
-        }
-    }
-    for op in operands {
-        if let llvm_ir::Operand::LocalOperand { name, .. } = op {
-            *uses.entry(name).or_default() += 1;
         }
     }
     Some(uses)
 }
 
-/// The `icmp`s of `f` used exactly once, by the conditional branch that ends their own block
-/// (none when the uses are not known).
-pub(super) fn virtual_compares(
-    f: &llvm_ir::Function,
-    uses: Option<&HashMap<&Name, usize>>,
-) -> HashSet<Name> {
+/// The `icmp`s of a function used exactly once, by the conditional branch that ends their own
+/// block (none when the uses are not known).
+pub(super) fn virtual_compares<'m>(
+    split: &Split<'m>,
+    uses: Option<&HashMap<Value<'m>, usize>>,
+) -> HashSet<Value<'m>> {
     let Some(uses) = uses else {
         return HashSet::new();
     };
     let mut out = HashSet::new();
-    for bb in &f.basic_blocks {
-        let LTerm::CondBr(b) = &bb.term else {
+    for (instrs, term) in split {
+        let Some(condition) = term.and_then(Value::condition) else {
             continue;
         };
-        let llvm_ir::Operand::LocalOperand { name, .. } = &b.condition else {
-            continue;
-        };
-        let defined_here = bb.instrs.iter().any(|i| match i {
-            Instruction::ICmp(c) => c.dest == *name,
-            _ => false,
-        });
-        if defined_here && uses.get(name) == Some(&1) {
-            out.insert(name.clone());
+        let defined_here =
+            condition.opcode() == Some(Opcode::LLVMICmp) && instrs.contains(&condition);
+        if defined_here && uses.get(&condition) == Some(&1) {
+            out.insert(condition);
         }
     }
     out
 }
 
-/// The operands of `inst`, or `None` when the instruction kind is not known here.
-pub(super) fn operands_of(inst: &Instruction) -> Option<Vec<&llvm_ir::Operand>> {
-    use Instruction as I;
-    Some(match inst {
-        I::Add(i) => vec![&i.operand0, &i.operand1],
-        I::Sub(i) => vec![&i.operand0, &i.operand1],
-        I::Mul(i) => vec![&i.operand0, &i.operand1],
-        I::UDiv(i) => vec![&i.operand0, &i.operand1],
-        I::SDiv(i) => vec![&i.operand0, &i.operand1],
-        I::URem(i) => vec![&i.operand0, &i.operand1],
-        I::SRem(i) => vec![&i.operand0, &i.operand1],
-        I::And(i) => vec![&i.operand0, &i.operand1],
-        I::Or(i) => vec![&i.operand0, &i.operand1],
-        I::Xor(i) => vec![&i.operand0, &i.operand1],
-        I::Shl(i) => vec![&i.operand0, &i.operand1],
-        I::LShr(i) => vec![&i.operand0, &i.operand1],
-        I::AShr(i) => vec![&i.operand0, &i.operand1],
-        I::FAdd(i) => vec![&i.operand0, &i.operand1],
-        I::FSub(i) => vec![&i.operand0, &i.operand1],
-        I::FMul(i) => vec![&i.operand0, &i.operand1],
-        I::FDiv(i) => vec![&i.operand0, &i.operand1],
-        I::FRem(i) => vec![&i.operand0, &i.operand1],
-        I::ICmp(i) => vec![&i.operand0, &i.operand1],
-        I::FCmp(i) => vec![&i.operand0, &i.operand1],
-        I::FNeg(i) => vec![&i.operand],
-        I::Trunc(i) => vec![&i.operand],
-        I::ZExt(i) => vec![&i.operand],
-        I::SExt(i) => vec![&i.operand],
-        I::FPTrunc(i) => vec![&i.operand],
-        I::FPExt(i) => vec![&i.operand],
-        I::FPToUI(i) => vec![&i.operand],
-        I::FPToSI(i) => vec![&i.operand],
-        I::UIToFP(i) => vec![&i.operand],
-        I::SIToFP(i) => vec![&i.operand],
-        I::PtrToInt(i) => vec![&i.operand],
-        I::IntToPtr(i) => vec![&i.operand],
-        I::BitCast(i) => vec![&i.operand],
-        I::AddrSpaceCast(i) => vec![&i.operand],
-        I::Freeze(i) => vec![&i.operand],
-        I::Select(i) => vec![&i.condition, &i.true_value, &i.false_value],
-        I::Phi(p) => p.incoming_values.iter().map(|(v, _)| v).collect(),
-        I::Alloca(a) => vec![&a.num_elements],
-        I::Load(l) => vec![&l.address],
-        I::Store(s) => vec![&s.address, &s.value],
-        I::GetElementPtr(g) => std::iter::once(&g.address).chain(&g.indices).collect(),
-        I::Call(c) => c
-            .function
-            .as_ref()
-            .right()
-            .into_iter()
-            .chain(c.arguments.iter().map(|(a, _)| a))
-            .collect(),
-        I::ExtractValue(e) => vec![&e.aggregate],
-        I::InsertValue(e) => vec![&e.aggregate, &e.element],
-        I::ExtractElement(e) => vec![&e.vector, &e.index],
-        I::InsertElement(e) => vec![&e.vector, &e.element, &e.index],
-        I::ShuffleVector(s) => vec![&s.operand0, &s.operand1],
-        I::AtomicRMW(a) => vec![&a.address, &a.value],
-        I::CmpXchg(c) => vec![&c.address, &c.expected, &c.replacement],
-        I::VAArg(v) => vec![&v.arg_list],
-        I::Fence(_) => Vec::new(),
-        _ => return None,
-    })
+/// The name of the function a call calls directly, if any (intrinsics included).
+pub(super) fn intrinsic(call: Value<'_>) -> Option<String> {
+    let callee = call.callee()?;
+    if !callee.is_global() {
+        return None;
+    }
+    let name = callee.name();
+    (!name.is_empty()).then(|| name.into_owned())
 }
 
-/// The name of the intrinsic or function a call calls directly, if any.
-pub(super) fn intrinsic(call: &llvm_ir::instruction::Call) -> Option<&str> {
-    match call.function.as_ref().right()? {
-        llvm_ir::Operand::ConstantOperand(c) => match c.as_ref() {
-            Constant::GlobalReference {
-                name: Name::Name(n),
-                ..
-            } => Some(n.as_str()),
-            _ => None,
-        },
-        _ => None,
-    }
+/// Whether a GEP index is the constant 0.
+pub(super) fn is_zero(v: Value<'_>) -> bool {
+    v.kind() == ValueKind::LLVMConstantIntValueKind && v.const_int() == Some(0)
 }
