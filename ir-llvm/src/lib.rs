@@ -1,5 +1,5 @@
 //! absinthe's LLVM IR front end: LLVM 15 parses `.ll` and `.bc` files and every function is
-//! lowered, straight from LLVM's in-memory module through its C API ([`ffi`], the only unsafe
+//! lowered, straight from LLVM's in-memory module through its C API (module `ffi`, the only unsafe
 //! code), to absinthe's core IR, so that the generic analyses (`sccp`, `interval`) run on real
 //! programs.
 //!

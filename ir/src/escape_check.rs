@@ -290,7 +290,7 @@ impl<D: ValueDomain> Watch<'_, D> {
         if !state
             .disjuncts()
             .iter()
-            .any(|d| describes(&d.heap, env, frame) && values_hold(&d.values, env))
+            .any(|d| describes(&d.heap, env, frame, facts) && values_hold(&d.values, env))
         {
             self.violations.push(format!(
                 "{}: no heap with its values describes the frame's names {}",
@@ -309,8 +309,23 @@ fn values_hold<D: ValueDomain>(values: &Env<D>, env: &[Option<Value>]) -> bool {
     })
 }
 
-/// Whether `heap` describes the frame's names.
-fn describes(heap: &Heap, env: &[Option<Value>], frame: &Frame) -> bool {
+/// Whether `heap` describes the frame's names. A name may hold one of the frame's own objects
+/// where it may point to an unknown object if that object is exposed in the heap, or if its
+/// site's objects are said to escape to unknown code (the analysis drops objects no name
+/// reaches; one that had escaped is an unknown object from then on).
+fn describes<D>(
+    heap: &Heap,
+    env: &[Option<Value>],
+    frame: &Frame,
+    facts: &FunctionFacts<D>,
+) -> bool {
+    let escaped = |loc: Loc, site: Site| {
+        heap.is_exposed(loc)
+            || facts
+                .allocations
+                .iter()
+                .any(|a| a.site == site && !a.escape.global.is_empty())
+    };
     let mut must: BTreeMap<u32, u32> = BTreeMap::new();
     for (x, v) in env.iter().enumerate() {
         let Some(Value::Ref(r)) = v else {
@@ -325,7 +340,7 @@ fn describes(heap: &Heap, env: &[Option<Value>], frame: &Frame) -> bool {
                 } else {
                     Loc::Old(site)
                 };
-                points.contains(&want) || (points.contains(&Loc::Unknown) && heap.is_exposed(want))
+                points.contains(&want) || (points.contains(&Loc::Unknown) && escaped(want, site))
             }
             None => points
                 .iter()

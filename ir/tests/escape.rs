@@ -6,7 +6,9 @@ use absinthe::heap::escape::{FunctionFacts, MAX_HEAPS, solve_module};
 use absinthe::lattice::Interval;
 use absinthe_ir::Module;
 use absinthe_ir::air::parse_module;
+use absinthe_ir::escape_check::{EscapeCheck, check_run};
 use absinthe_ir::escape_text::facts_text;
+use absinthe_ir::interp::Limits;
 use expect_test::expect;
 
 fn module() -> Module {
@@ -162,4 +164,30 @@ fn forwarded_loads_take_the_stored_value_s_interval() {
             "x = box.contents, stored s = a % 10"
         );
     }
+}
+
+#[test]
+fn a_store_through_an_unknown_object_may_write_an_escaped_one() {
+    expect![[r#"
+        fn comes_back
+          load bb0:4 → 2
+          load bb0:6 → not forwarded
+          store bb0:1 strong
+          store bb0:3 strong
+          store bb0:5 weak
+          alloc bb0:0 x: escapes at bb0:2
+          input k: escapes
+          writes unknown memory
+          calls unknown code
+    "#]]
+    .assert_eq(&facts_of(MAX_HEAPS, &["comes_back"]));
+    // And runs agree: `z` reads the 5 stored through `u`.
+    let module = module();
+    let facts = solve_module::<Interval, _>(&module, MAX_HEAPS);
+    let main = module.func_id("hands_back").expect("hands_back exists");
+    let mut check = EscapeCheck::default();
+    for n in [0, 1, 7] {
+        check_run(&module, &facts, main, &[n], &Limits::default(), &mut check);
+    }
+    assert!(check.runs == 3 && check.violations.is_empty(), "{check:#?}");
 }

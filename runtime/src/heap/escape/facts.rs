@@ -100,7 +100,20 @@ pub fn analyze<D: ValueDomain, P: Program + Cfg + ?Sized>(
     callees: &dyn Callees,
     heaps: usize,
 ) -> FunctionFacts<D> {
-    let analysis = EscapeAnalysis::<D>::new(callees).with_heaps(heaps);
+    analyze_with(program, callees, heaps, super::MAX_EXPOSED)
+}
+
+/// [`analyze`] keeping at most `exposed` exposed objects of the function's own apart (see
+/// [`Heap::fold_exposed`]).
+pub fn analyze_with<D: ValueDomain, P: Program + Cfg + ?Sized>(
+    program: &P,
+    callees: &dyn Callees,
+    heaps: usize,
+    exposed: usize,
+) -> FunctionFacts<D> {
+    let analysis = EscapeAnalysis::<D>::new(callees)
+        .with_heaps(heaps)
+        .with_exposed(exposed);
     let solution = solve(program, &analysis, &EscapeAnalysis::<D>::limits());
     let mut before = Vec::with_capacity(program.block_count());
     let mut loads: BTreeMap<Place, LoadFact> = BTreeMap::new();
@@ -469,9 +482,22 @@ pub fn solve_module<D: ValueDomain, M: Module>(module: &M, heaps: usize) -> Vec<
 where
     M::Function: Cfg,
 {
+    solve_module_with(module, heaps, super::MAX_EXPOSED)
+}
+
+/// [`solve_module`] keeping at most `exposed` exposed objects of a function's own apart (see
+/// [`Heap::fold_exposed`]).
+pub fn solve_module_with<D: ValueDomain, M: Module>(
+    module: &M,
+    heaps: usize,
+    exposed: usize,
+) -> Vec<FunctionFacts<D>>
+where
+    M::Function: Cfg,
+{
     let solved = crate::interproc::callees_first(module.function_count(), &|f, callees| {
         let function = module.function(f)?;
-        let facts = analyze::<D, _>(function, &callees, heaps);
+        let facts = analyze_with::<D, _>(function, &callees, heaps, exposed);
         let summary = facts.summary.clone();
         Some((facts, summary))
     });
@@ -480,7 +506,7 @@ where
         .enumerate()
         .map(|(f, facts)| {
             facts.unwrap_or_else(|| match module.function(FuncId(f as u32)) {
-                Some(function) => analyze::<D, _>(function, &super::NoCallees, heaps),
+                Some(function) => analyze_with::<D, _>(function, &super::NoCallees, heaps, exposed),
                 None => unreachable_facts(),
             })
         })

@@ -22,7 +22,10 @@ pub mod transfer;
 use std::cmp::Ordering;
 use std::fmt;
 
-pub use facts::{Allocation, FunctionFacts, InputEffect, LoadFact, Summary, analyze, solve_module};
+pub use facts::{
+    Allocation, FunctionFacts, InputEffect, LoadFact, Summary, analyze, analyze_with, solve_module,
+    solve_module_with,
+};
 pub use state::{Content, Effects, Escape, Heap, Loc, Object, Place, Slot};
 pub use transfer::Step;
 
@@ -33,6 +36,11 @@ use crate::value::{Env, NonRelational, ValueDomain};
 
 /// How many heaps a program point keeps apart before joining them into one.
 pub const MAX_HEAPS: usize = 8;
+
+/// How many exposed objects of its own (escaped to code or memory it does not see) a function's
+/// heap keeps apart at a block's exit before making them all unknown objects
+/// ([`Heap::fold_exposed`]).
+pub const MAX_EXPOSED: usize = 16;
 
 /// One disjunct: a heap and the values of the names along the same paths.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -224,6 +232,7 @@ pub struct EscapeAnalysis<'c, D> {
     values: NonRelational<D>,
     callees: &'c dyn Callees,
     heaps: usize,
+    exposed: usize,
 }
 
 impl<D> fmt::Debug for EscapeAnalysis<'_, D> {
@@ -239,6 +248,7 @@ impl<'c, D: ValueDomain> EscapeAnalysis<'c, D> {
             values: NonRelational::new(true),
             callees,
             heaps: MAX_HEAPS,
+            exposed: MAX_EXPOSED,
         }
     }
 
@@ -246,6 +256,13 @@ impl<'c, D: ValueDomain> EscapeAnalysis<'c, D> {
     /// the seed's per-block state).
     pub fn with_heaps(mut self, heaps: usize) -> Self {
         self.heaps = heaps.max(1);
+        self
+    }
+
+    /// The analysis keeping at most `exposed` exposed objects of the function's own apart at a
+    /// block's exit ([`MAX_EXPOSED`] by default; see [`Heap::fold_exposed`]).
+    pub fn with_exposed(mut self, exposed: usize) -> Self {
+        self.exposed = exposed;
         self
     }
 
@@ -334,6 +351,8 @@ impl<D: ValueDomain, P: Program + Cfg + ?Sized> Analysis<P> for EscapeAnalysis<'
                     heap.define(*dest, points);
                 }
             }
+            heap.collect();
+            heap.fold_exposed(self.exposed);
             out.push(Disjunct { heap, values });
         }
         States::of(out, self.heaps)

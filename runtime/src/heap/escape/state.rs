@@ -540,22 +540,46 @@ impl Heap {
         out.unwrap_or_default()
     }
 
+    /// The locations other than `targets` that may be the same run-time object as one of them:
+    /// an exposed object of the function's own may be one of the unknown objects (unknown code
+    /// may hand it back); a parameter's object may be another parameter's or an unknown one;
+    /// an unknown object may be any parameter's or any exposed object of the function's own.
+    /// Two different objects of the function's own never are, nor one of its own and a
+    /// parameter's (made before the call).
+    pub fn aliases(&self, targets: &BTreeSet<Loc>) -> Vec<Loc> {
+        let (mut params, mut unknown, mut own) = (false, false, false);
+        for &t in targets {
+            match t {
+                Loc::Recent(_) | Loc::Old(_) => unknown |= self.is_exposed(t),
+                Loc::Param(_) => {
+                    params = true;
+                    unknown = true;
+                }
+                Loc::Unknown => {
+                    params = true;
+                    own = true;
+                }
+            }
+        }
+        self.objects
+            .keys()
+            .copied()
+            .filter(|l| !targets.contains(l))
+            .filter(|&l| match l {
+                Loc::Param(_) => params,
+                Loc::Unknown => unknown,
+                Loc::Recent(_) | Loc::Old(_) => own && self.is_exposed(l),
+            })
+            .collect()
+    }
+
     /// A store of `value` into `slot` through a name pointing to `targets`; whether it replaced
-    /// the field (a strong update). Exposed objects other than the targets may be the same
-    /// run-time object as an exposed target, so they may hold the value too.
+    /// the field (a strong update). The targets' [aliases](Heap::aliases) may be the same
+    /// run-time object as a target, so they may hold the value too.
     pub fn write(&mut self, targets: &BTreeSet<Loc>, slot: Slot, value: Operand) -> bool {
         let strong = targets.len() == 1 && targets.iter().all(|l| l.is_single());
         let content = Content::of(value);
-        let exposed_target = targets.iter().any(|&l| self.is_exposed(l));
-        let also: Vec<Loc> = if exposed_target {
-            self.objects
-                .keys()
-                .copied()
-                .filter(|&l| !targets.contains(&l) && self.is_exposed(l))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let also = self.aliases(targets);
         for loc in targets.iter().copied().chain(also) {
             let Some(object) = self.objects.get_mut(&loc) else {
                 continue;
@@ -631,6 +655,114 @@ impl Heap {
                     kind(&mut Arc::make_mut(object).escape).insert(place);
                 }
             }
+        }
+    }
+
+    /// Drops the objects the function can no longer tell apart from unknown ones, so that the
+    /// heap keeps only what is live (a function with many allocation sites does not carry every
+    /// site's objects to every point). Kept are the objects names point to, the parameters' and
+    /// captures' objects, the unknown objects, and what those reach through fields, except
+    /// through the fields of exposed objects: what an exposed object holds is exposed too, and
+    /// an exposed object no name points to is one of the unknown objects from then on (unknown
+    /// code may still reach it, and the unknown objects' fields may hold anything already).
+    /// Fields that held a dropped object hold an unknown one instead. Objects no one can reach
+    /// are simply gone. Escapes noted so far stay in the states before the drop, where the
+    /// facts read them.
+    pub fn collect(&mut self) {
+        let mut live: BTreeSet<Loc> = BTreeSet::new();
+        let mut stack: Vec<Loc> = self
+            .points
+            .values()
+            .flatten()
+            .copied()
+            .chain(
+                self.objects
+                    .keys()
+                    .copied()
+                    .filter(|l| matches!(l, Loc::Param(_) | Loc::Unknown)),
+            )
+            .collect();
+        while let Some(loc) = stack.pop() {
+            if !live.insert(loc) {
+                continue;
+            }
+            let Some(object) = self.objects.get(&loc) else {
+                continue;
+            };
+            let exposed = self.is_exposed(loc);
+            for content in object.contents() {
+                self.for_each_content_target(content, |l| {
+                    // An exposed object's field that holds another exposed object is the
+                    // caller's business: that target stays live only through a name.
+                    let callers = exposed && self.is_exposed(l);
+                    if !(live.contains(&l) || callers) {
+                        stack.push(l);
+                    }
+                });
+            }
+        }
+        if live.len() >= self.objects.len() {
+            return;
+        }
+        let dropped: BTreeSet<Loc> = self
+            .objects
+            .keys()
+            .copied()
+            .filter(|l| !live.contains(l))
+            .collect();
+        self.objects.retain(|loc, _| live.contains(loc));
+        for object in self.objects.values_mut() {
+            if !object
+                .contents()
+                .any(|c| c.locs.iter().any(|l| dropped.contains(l)))
+            {
+                continue;
+            }
+            for content in Arc::make_mut(object).contents_mut() {
+                let before = content.locs.len();
+                content.locs.retain(|l| !dropped.contains(l));
+                if content.locs.len() < before {
+                    content.locs.insert(Loc::Unknown);
+                }
+            }
+        }
+    }
+
+    /// Past `bound` exposed objects of the function's own, makes them all unknown objects:
+    /// names and fields that pointed to one point to an unknown object instead. Each may be an
+    /// unknown object already (unknown code can reach it), whose fields may hold anything, so
+    /// this only forgets; it bounds the heap of a function whose names may point to more and more
+    /// escaped objects as it goes (each loop that may run zero times adds to what a name may
+    /// hold), as the seed's analysis does for every object that escapes everywhere.
+    pub fn fold_exposed(&mut self, bound: usize) {
+        let exposed: BTreeSet<Loc> = self
+            .objects
+            .keys()
+            .copied()
+            .filter(|&l| l.site().is_some() && self.is_exposed(l))
+            .collect();
+        if exposed.len() <= bound {
+            return;
+        }
+        let fold = |set: &mut BTreeSet<Loc>| {
+            let before = set.len();
+            set.retain(|l| !exposed.contains(l));
+            if set.len() < before {
+                set.insert(Loc::Unknown);
+            }
+        };
+        self.objects.retain(|loc, _| !exposed.contains(loc));
+        self.points.values_mut().for_each(&fold);
+        for object in self.objects.values_mut() {
+            if !object
+                .contents()
+                .any(|c| c.locs.iter().any(|l| exposed.contains(l)))
+            {
+                continue;
+            }
+            Arc::make_mut(object)
+                .contents_mut()
+                .for_each(|c| fold(&mut c.locs));
         }
     }
 

@@ -360,13 +360,12 @@ fn apply_summary(
 /// A callee may have written `slot` of whatever `roots` point to: the field may now hold
 /// `content` too (the old content stays possible: the callee may not have written it).
 fn written(heap: &mut super::Heap, roots: &BTreeSet<Loc>, slot: Slot, content: &Content) {
-    let exposed = roots.iter().any(|&l| heap.is_exposed(l));
-    let targets: Vec<Loc> = heap
-        .objects
-        .keys()
+    let mut targets: Vec<Loc> = roots
+        .iter()
         .copied()
-        .filter(|l| roots.contains(l) || (exposed && heap.is_exposed(*l)))
+        .filter(|l| heap.objects.contains_key(l))
         .collect();
+    targets.extend(heap.aliases(roots));
     for loc in targets {
         if let Some(o) = heap.objects.get_mut(&loc) {
             let o = Arc::make_mut(o);
