@@ -15,15 +15,35 @@ use absinthe_ir::function::{Function, Module};
 use absinthe_ir::interp::Limits;
 use serde_json::json;
 
-/// The states before statement `index` of `block` (`index` equal to the statement count: before
-/// the terminator), or unreachable.
-fn before<D: Lattice>(facts: &FunctionFacts<D>, block: BlockId, index: usize) -> States<D> {
-    facts
-        .before
-        .get(block.index())
-        .and_then(|states| states.get(index))
-        .cloned()
-        .unwrap_or_else(States::bottom)
+/// The states before each point of one function, block by block: the states inside a block
+/// are rebuilt from its entry (`FunctionFacts::states_before`), once per block.
+struct Points<'a, D> {
+    facts: &'a FunctionFacts<D>,
+    function: &'a Function,
+    block: Option<(BlockId, Vec<States<D>>)>,
+}
+
+impl<'a, D: ValueDomain> Points<'a, D> {
+    fn new(facts: &'a FunctionFacts<D>, function: &'a Function) -> Self {
+        Points {
+            facts,
+            function,
+            block: None,
+        }
+    }
+
+    /// The states before statement `index` of `block` (`index` equal to the statement count:
+    /// before the terminator), or unreachable.
+    fn before(&mut self, block: BlockId, index: usize) -> States<D> {
+        let states = match &self.block {
+            Some((b, states)) if *b == block => states,
+            _ => {
+                let states = self.facts.states_before(self.function, block);
+                &self.block.insert((block, states)).1
+            }
+        };
+        states.get(index).cloned().unwrap_or_else(States::bottom)
+    }
 }
 
 /// The values the names hold at a point, all heaps joined, leaving out names with no value yet
@@ -66,10 +86,11 @@ pub fn run<D: ValueDomain>(input: &Input, format: Format, name: &str, heaps: usi
                  `?` for objects the function does not know; up to {heaps} heaps kept apart)\n"
             );
             for (function, facts) in module.functions.iter().zip(&facts) {
+                let mut points = Points::new(facts, function);
                 out.push_str(&crate::render::annotated_function(
                     &module,
                     function,
-                    &mut |b, i| point_text(&module, function, &before(facts, b, i)),
+                    &mut |b, i| point_text(&module, function, &points.before(b, i)),
                 ));
                 out.push_str(&format!("facts of {}:\n", function.name));
                 out.push_str(&facts_text(&module, function, facts));
@@ -105,9 +126,10 @@ fn function_json<D: ValueDomain>(
     facts: &FunctionFacts<D>,
 ) -> serde_json::Value {
     let mut points = Vec::new();
+    let mut states_at = Points::new(facts, function);
     for (b, block) in function.blocks().iter().enumerate() {
         for i in 0..=block.stmts.len() {
-            let states = before(facts, BlockId(b as u32), i);
+            let states = states_at.before(BlockId(b as u32), i);
             let heaps: Vec<String> = states
                 .disjuncts()
                 .iter()

@@ -5,6 +5,7 @@
 
 use absinthe::engine::Limits;
 use absinthe::lattice::Top;
+use absinthe::program::BlockId;
 use absinthe::value::{Concrete, DeclaredAnalysis, NonRelational, StateRepr};
 use absinthe_dsl_examples::signs::SignsDense;
 use absinthe_dsl_examples::signs::value::Signals;
@@ -141,10 +142,12 @@ live:
     let forwarded: Vec<_> = facts[0].loads.values().map(|l| l.forwarded).collect();
     assert_eq!(forwarded, vec![Some(Operand::Name(name("v")))]);
     assert!(
-        facts[0].before[1].is_empty(),
+        facts[0].states_before(function, BlockId(1)).is_empty(),
         "the branch to `dead` is never taken"
     );
-    let live = facts[0].before[2][0].hull().expect("reached");
+    let live = facts[0].states_before(function, BlockId(2))[0]
+        .hull()
+        .expect("reached");
     let x: Signals = live.values.get(name("x"));
     assert!(x.contains(7) && !x.contains(0) && !x.contains(-7), "{x}");
     let allocation = &facts[0].allocations[0];

@@ -12,10 +12,10 @@
 //!   reachable from the value returned or thrown is said to escape (returned or thrown there,
 //!   or to unknown code).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use absinthe::heap::Site;
-use absinthe::heap::escape::{FunctionFacts, Heap, Loc, Place};
+use absinthe::heap::escape::{FunctionFacts, Heap, Loc, Place, States};
 use absinthe::program::{BlockId, FuncId, NameId, Operand, Rhs, Stmt};
 use absinthe::value::{Env, ValueDomain};
 
@@ -65,6 +65,7 @@ pub fn check_run<D: ValueDomain>(
         module,
         facts,
         frames: Vec::new(),
+        states: HashMap::new(),
         points: 0,
         loads: 0,
         escapes: 0,
@@ -114,6 +115,8 @@ struct Watch<'a, D> {
     module: &'a Module,
     facts: &'a [FunctionFacts<D>],
     frames: Vec<Frame>,
+    /// The states inside each block reached so far, rebuilt from its entry once.
+    states: HashMap<(FuncId, BlockId), Vec<States<D>>>,
     points: usize,
     loads: usize,
     escapes: usize,
@@ -276,10 +279,11 @@ impl<D: ValueDomain> Watch<'_, D> {
         }
         frame.last = Some((block, index));
         self.points += 1;
-        let state = facts
-            .before
-            .get(block.index())
-            .and_then(|states| states.get(index));
+        let state = self
+            .states
+            .entry((func, block))
+            .or_insert_with(|| facts.states_before(function, block))
+            .get(index);
         let Some(state) = state.filter(|s| !s.disjuncts().is_empty()) else {
             self.violations.push(format!(
                 "{}: reached, but the analysis says it is unreachable",

@@ -4,6 +4,7 @@
 
 use absinthe::heap::escape::{FunctionFacts, MAX_HEAPS, solve_module};
 use absinthe::lattice::Interval;
+use absinthe::program::BlockId;
 use absinthe_ir::Module;
 use absinthe_ir::air::parse_module;
 use absinthe_ir::escape_check::{EscapeCheck, check_run};
@@ -156,7 +157,8 @@ fn forwarded_loads_take_the_stored_value_s_interval() {
     let f = module.func_id("capture").expect("capture exists").index();
     let func = &module.functions[f];
     let x = func.name_id("x").expect("x exists");
-    let exit = facts[f].before[0].last().expect("bb0 is reached");
+    let states = facts[f].states_before(func, BlockId(0));
+    let exit = states.last().expect("bb0 is reached");
     for d in exit.disjuncts() {
         assert_eq!(
             d.values.get(x),

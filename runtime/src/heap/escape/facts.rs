@@ -3,12 +3,13 @@
 //! allocations can be replaced by scalars or sunk, and the function's [`Summary`] for its
 //! callers (the seed's `ArgEscapeCache`).
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
+use super::replay::{Collect, Recording, Seen, Visit, replay};
 use super::state::{Content, Escape, Heap, Loc, Object, Place, Slot};
-use super::transfer::{self, Step};
-use super::{Callees, EscapeAnalysis, States};
+use super::transfer::Step;
+use super::{Callees, Disjunct, EscapeAnalysis, States};
 use crate::cfg::Dominators;
 use crate::engine::{Solution, solve};
 use crate::heap::Site;
@@ -79,11 +80,9 @@ pub struct LoadFact {
 /// The escape analysis's solution for one function and what it says.
 #[derive(Clone, Debug)]
 pub struct FunctionFacts<D> {
-    /// The engine's solution.
+    /// The engine's solution: the states at each block's entry and exit. The states inside a
+    /// block are rebuilt on demand by [`FunctionFacts::states_before`].
     pub solution: Solution<States<D>>,
-    /// The states before each statement of each block, then before its terminator (empty for an
-    /// unreachable block).
-    pub before: Vec<Vec<States<D>>>,
     /// Every reached load (`Rhs::Load` and `Rhs::Field`).
     pub loads: BTreeMap<Place, LoadFact>,
     /// Every reached store, and whether it replaces its field on every path.
@@ -92,6 +91,35 @@ pub struct FunctionFacts<D> {
     pub allocations: Vec<Allocation>,
     /// The summary for callers.
     pub summary: Summary,
+    /// The callee summaries the analysis was given, for a replay.
+    callees: Seen,
+    heaps: usize,
+    exposed: usize,
+}
+
+impl<D: ValueDomain> FunctionFacts<D> {
+    /// The states before each statement of `block`, then before its terminator; empty for an
+    /// unreachable block. `program` is the function these facts are of: the block's statements
+    /// run again from its entry state, with the callee summaries the analysis was given, so the
+    /// states are the ones the facts were read from.
+    pub fn states_before<P: Program + ?Sized>(
+        &self,
+        program: &P,
+        block: BlockId,
+    ) -> Vec<States<D>> {
+        let Some(entry) = self.solution.entry.get(block.index()) else {
+            return Vec::new();
+        };
+        let analysis = EscapeAnalysis::<D>::new(&self.callees)
+            .with_heaps(self.heaps)
+            .with_exposed(self.exposed);
+        let mut collect = Collect {
+            heaps: self.heaps,
+            states: Vec::new(),
+        };
+        replay(&analysis, program, entry, block, &mut collect);
+        collect.states
+    }
 }
 
 /// Solves `program` with callee summaries from `callees` and reads off the facts.
@@ -111,72 +139,31 @@ pub fn analyze_with<D: ValueDomain, P: Program + Cfg + ?Sized>(
     heaps: usize,
     exposed: usize,
 ) -> FunctionFacts<D> {
-    let analysis = EscapeAnalysis::<D>::new(callees)
+    let recording = Recording::new(callees);
+    let analysis = EscapeAnalysis::<D>::new(&recording)
         .with_heaps(heaps)
         .with_exposed(exposed);
     let solution = solve(program, &analysis, &EscapeAnalysis::<D>::limits());
-    let mut before = Vec::with_capacity(program.block_count());
-    let mut loads: BTreeMap<Place, LoadFact> = BTreeMap::new();
-    let mut stores: BTreeMap<Place, bool> = BTreeMap::new();
-    for b in 0..program.block_count() {
-        let block = BlockId(b as u32);
-        let entry = &solution.entry[b];
-        if entry.disjuncts().is_empty() {
-            before.push(Vec::new());
-            continue;
-        }
-        let mut states = Vec::with_capacity(program.stmts(block).len() + 1);
-        let mut current: Vec<super::Disjunct<D>> = entry.disjuncts().to_vec();
-        for (index, stmt) in program.stmts(block).iter().enumerate() {
-            states.push(States::of(current.clone(), heaps));
-            let place = Place {
-                block,
-                index: index as u32,
-            };
-            for d in &mut current {
-                match transfer::statement(&analysis, place, stmt, d) {
-                    Step::Load(content, _) => match loads.get_mut(&place) {
-                        Some(fact) => fact.content.join_with(&content),
-                        None => {
-                            loads.insert(
-                                place,
-                                LoadFact {
-                                    content,
-                                    forwarded: None,
-                                },
-                            );
-                        }
-                    },
-                    Step::Store { strong, .. } => {
-                        let all = stores.entry(place).or_insert(true);
-                        *all &= strong;
-                    }
-                    Step::Other | Step::Call(_) => {}
-                }
-            }
-        }
-        states.push(States::of(current, heaps));
-        before.push(states);
+    let mut gather = Gather::new(program);
+    for (b, entry) in solution.entry.iter().enumerate() {
+        replay(&analysis, program, entry, BlockId(b as u32), &mut gather);
     }
-    for fact in loads.values_mut() {
-        fact.forwarded = fact.content.forwarded();
-    }
-    let exits = exit_heaps(program, &before);
-    let summary = summarize(program, &before, &exits);
-    let allocations = allocations(program, &before, &exits, &loads);
+    let heaps = analysis.heaps();
+    let (loads, stores, allocations, summary) = gather.finish();
     FunctionFacts {
         solution,
-        before,
         loads,
         stores,
         allocations,
         summary,
+        callees: recording.into_seen(),
+        heaps,
+        exposed,
     }
 }
 
-/// A heap at a `ret` or `throw`, with what it returns or throws marked as escaping there.
+/// A heap at a `ret` or `throw`: what it returns or throws.
 struct Exit {
-    heap: Heap,
     /// A `ret` (or a `throw`).
     returns: bool,
     /// Where the operand points.
@@ -185,27 +172,159 @@ struct Exit {
     inside: BTreeSet<Loc>,
 }
 
-/// The heaps at every `ret` and `throw`.
-fn exit_heaps<D: ValueDomain, P: Program + Cfg + ?Sized>(
-    program: &P,
-    before: &[Vec<States<D>>],
-) -> Vec<Exit> {
-    let mut out = Vec::new();
-    for (b, states) in before.iter().enumerate() {
-        let Some(last) = states.last() else {
-            continue;
-        };
-        let block = BlockId(b as u32);
-        let place = Place {
-            block,
-            index: program.stmts(block).len() as u32,
-        };
-        let (operand, returns) = match program.terminator(block) {
+/// The uses of a site's objects other than forwarded loads and stores into exactly its most
+/// recent object, by block; and whether such a store is outside the allocation's block.
+#[derive(Default)]
+struct Uses {
+    other: BTreeSet<BlockId>,
+    late_stores: bool,
+}
+
+/// Everything the facts need, gathered in one pass over every block's states.
+struct Gather<'p, P: ?Sized> {
+    program: &'p P,
+    loads: BTreeMap<Place, LoadFact>,
+    stores: BTreeMap<Place, bool>,
+    /// Where each site's objects escape, over every heap.
+    escapes: BTreeMap<Site, Escape>,
+    /// The object last read at each location: an object shared between heaps is read once.
+    read: HashMap<Loc, Arc<Object>>,
+    summary: Summary,
+    exits: Vec<Exit>,
+    uses: BTreeMap<Site, Uses>,
+    /// The sites a load's operand may point to, by load: an other use unless the load is
+    /// forwarded, which is known only once every path is seen.
+    loaded: BTreeMap<Place, BTreeSet<Site>>,
+    /// The blocks a state reaches, in order.
+    reached: BTreeSet<BlockId>,
+}
+
+fn sites(set: &BTreeSet<Loc>) -> BTreeSet<Site> {
+    set.iter().filter_map(|l| l.site()).collect()
+}
+
+fn points_all<D>(disjuncts: &[&Disjunct<D>], o: Operand) -> BTreeSet<Loc> {
+    disjuncts.iter().flat_map(|d| d.heap.points_of(o)).collect()
+}
+
+impl<'p, P: Program + Cfg + ?Sized> Gather<'p, P> {
+    fn new(program: &'p P) -> Self {
+        let n = super::inputs(program).len();
+        Gather {
+            program,
+            loads: BTreeMap::new(),
+            stores: BTreeMap::new(),
+            escapes: BTreeMap::new(),
+            read: HashMap::new(),
+            summary: Summary {
+                inputs: vec![InputEffect::default(); n],
+                ..Summary::default()
+            },
+            exits: Vec::new(),
+            uses: BTreeMap::new(),
+            loaded: BTreeMap::new(),
+            reached: BTreeSet::new(),
+        }
+    }
+
+    /// Where the objects of `heap` escape (by site), and what it did to the inputs (escapes
+    /// to unknown code are noted where they happen, also on paths that never exit).
+    fn heap(&mut self, heap: &Heap) {
+        for (loc, object) in &heap.objects {
+            if self.read.get(loc).is_some_and(|o| Arc::ptr_eq(o, object)) {
+                continue;
+            }
+            self.read.insert(*loc, Arc::clone(object));
+            let effect = match loc {
+                Loc::Recent(site) | Loc::Old(site) => {
+                    self.escapes
+                        .entry(*site)
+                        .or_default()
+                        .join_with(&object.escape);
+                    continue;
+                }
+                Loc::Param(i) => match self.summary.inputs.get_mut(*i as usize) {
+                    Some(effect) => effect,
+                    None => continue,
+                },
+                Loc::Unknown => &mut self.summary.others,
+            };
+            effect.returned |= !object.escape.returned.is_empty();
+            effect.thrown |= !object.escape.thrown.is_empty();
+            effect.global |= !object.escape.global.is_empty();
+        }
+        let n = self.summary.inputs.len();
+        for (i, slots) in &heap.effects.writes {
+            let effect = match self.summary.inputs.get_mut(*i as usize) {
+                Some(effect) => effect,
+                None if *i as usize == n => &mut self.summary.others,
+                None => continue,
+            };
+            effect.writes.extend(slots.iter().copied());
+        }
+        self.summary.writes_unknown |= heap.effects.writes_unknown;
+        self.summary.calls_unknown |= heap.effects.calls_unknown;
+    }
+
+    fn other(&mut self, sites: &BTreeSet<Site>, block: BlockId) {
+        for &s in sites {
+            self.uses.entry(s).or_default().other.insert(block);
+        }
+    }
+
+    /// The uses of sites' objects by the statement at `place`.
+    fn uses<D>(&mut self, place: Place, stmt: &Stmt, state: &[&Disjunct<D>]) {
+        let block = place.block;
+        match stmt {
+            Stmt::Assign {
+                rhs: Rhs::Load(o, _) | Rhs::Field(o, _),
+                ..
+            } => {
+                let hit = sites(&points_all(state, *o));
+                self.loaded.entry(place).or_default().extend(hit);
+            }
+            // Copies and selects move the reference between names; their uses count.
+            Stmt::Assign {
+                rhs: Rhs::Use(_) | Rhs::Select(..),
+                ..
+            } => {}
+            Stmt::Store { object, value, .. } => {
+                let targets = points_all(state, *object);
+                let stored = sites(&points_all(state, *value));
+                self.other(&stored, block);
+                for site in sites(&targets) {
+                    if stored.contains(&site) {
+                        continue;
+                    }
+                    if targets == BTreeSet::from([Loc::Recent(site)]) {
+                        self.uses.entry(site).or_default().late_stores |=
+                            block != site.block || place.index < site.index;
+                    } else {
+                        self.other(&BTreeSet::from([site]), block);
+                    }
+                }
+            }
+            _ => {
+                let mut hit = BTreeSet::new();
+                stmt.for_each_use(|o| hit.extend(sites(&points_all(state, o))));
+                self.other(&hit, block);
+            }
+        }
+    }
+
+    /// The terminator of `place.block`: its uses, and at a `ret` or `throw` the exit with what
+    /// it returns or throws marked as escaping there.
+    fn terminator<D>(&mut self, place: Place, state: &[&Disjunct<D>]) {
+        let terminator = self.program.terminator(place.block);
+        let mut hit = BTreeSet::new();
+        terminator.for_each_use(|o| hit.extend(sites(&points_all(state, o))));
+        self.other(&hit, place.block);
+        let (operand, returns) = match terminator {
             Terminator::Return(o) => (*o, true),
             Terminator::Throw(o) => (*o, false),
-            _ => continue,
+            _ => return,
         };
-        for d in last.disjuncts() {
+        for d in state {
             let mut heap = d.heap.clone();
             let roots = operand.map(|o| heap.points_of(o)).unwrap_or_default();
             // What the caller learns only through the result: the insides of objects the
@@ -221,239 +340,156 @@ fn exit_heaps<D: ValueDomain, P: Program + Cfg + ?Sized>(
             } else {
                 heap.escape(roots.iter().copied(), place, |e| &mut e.thrown);
             }
-            out.push(Exit {
-                heap,
+            self.heap(&heap);
+            self.exits.push(Exit {
                 returns,
                 roots,
                 inside,
             });
         }
     }
-    out
-}
 
-fn summarize<D: ValueDomain, P: Program + ?Sized>(
-    program: &P,
-    before: &[Vec<States<D>>],
-    exits: &[Exit],
-) -> Summary {
-    let n = super::inputs(program).len();
-    let mut summary = Summary {
-        inputs: vec![InputEffect::default(); n],
-        ..Summary::default()
-    };
-    // Escapes to unknown code are noted where they happen, also on paths that never exit.
-    let every_heap = before
-        .iter()
-        .flatten()
-        .flat_map(|s| s.disjuncts().iter().map(|d| &d.heap))
-        .chain(exits.iter().map(|e| &e.heap));
-    for heap in every_heap {
-        let n = summary.inputs.len();
-        for i in 0..=n {
-            let (loc, effect) = match summary.inputs.get_mut(i) {
-                Some(effect) => (Loc::Param(i as u32), effect),
-                None => (Loc::Unknown, &mut summary.others),
-            };
-            if let Some(o) = heap.objects.get(&loc) {
-                effect.returned |= !o.escape.returned.is_empty();
-                effect.thrown |= !o.escape.thrown.is_empty();
-                effect.global |= !o.escape.global.is_empty();
-            }
-            if let Some(slots) = heap.effects.writes.get(&(i as u32)) {
-                effect.writes.extend(slots.iter().copied());
+    fn finish(
+        mut self,
+    ) -> (
+        BTreeMap<Place, LoadFact>,
+        BTreeMap<Place, bool>,
+        Vec<Allocation>,
+        Summary,
+    ) {
+        for fact in self.loads.values_mut() {
+            fact.forwarded = fact.content.forwarded();
+        }
+        for (place, hit) in std::mem::take(&mut self.loaded) {
+            if self.loads.get(&place).and_then(|f| f.forwarded).is_none() {
+                self.other(&hit, place.block);
             }
         }
-        summary.writes_unknown |= heap.effects.writes_unknown;
-        summary.calls_unknown |= heap.effects.calls_unknown;
+        for exit in std::mem::take(&mut self.exits) {
+            self.exit(&exit);
+        }
+        let allocations = self.allocations();
+        (self.loads, self.stores, allocations, self.summary)
     }
-    for exit in exits {
+
+    /// What the summary learns from an exit: which inputs are returned, as themselves or
+    /// inside the result.
+    fn exit(&mut self, exit: &Exit) {
         if !exit.returns {
-            continue;
+            return;
         }
         for loc in &exit.inside {
             match loc {
                 Loc::Param(i) => {
-                    if let Some(effect) = summary.inputs.get_mut(*i as usize) {
+                    if let Some(effect) = self.summary.inputs.get_mut(*i as usize) {
                         effect.returned_inside = true;
                     }
                 }
-                Loc::Unknown => summary.others.returned_inside = true,
+                Loc::Unknown => self.summary.others.returned_inside = true,
                 Loc::Recent(_) | Loc::Old(_) => {}
             }
         }
         for loc in &exit.roots {
             match loc {
                 Loc::Param(i) => {
-                    summary.returns_inputs.insert(*i);
+                    self.summary.returns_inputs.insert(*i);
                 }
-                _ => summary.returns_other = true,
+                _ => self.summary.returns_other = true,
             }
         }
     }
-    summary
-}
 
-fn allocations<D: ValueDomain, P: Program + Cfg + ?Sized>(
-    program: &P,
-    before: &[Vec<States<D>>],
-    exits: &[Exit],
-    loads: &BTreeMap<Place, LoadFact>,
-) -> Vec<Allocation> {
-    let dominators = Dominators::new(program);
-    // Where each site's objects escape, over every heap: one pass over the heaps, each object
-    // (shared between heaps) read once.
-    let mut escapes: BTreeMap<Site, Escape> = BTreeMap::new();
-    let mut read: HashSet<*const Object> = HashSet::new();
-    let heaps = before
-        .iter()
-        .flatten()
-        .flat_map(|s| s.disjuncts().iter().map(|d| &d.heap))
-        .chain(exits.iter().map(|e| &e.heap));
-    for heap in heaps {
-        for (loc, object) in &heap.objects {
-            let Some(site) = loc.site() else {
-                continue;
-            };
-            if read.insert(Arc::as_ptr(object)) {
-                escapes.entry(site).or_default().join_with(&object.escape);
-            }
-        }
-    }
-    let uses = uses(program, before, loads);
-    let mut out = Vec::new();
-    for (b, states) in before.iter().enumerate() {
-        if states.is_empty() {
-            continue;
-        }
-        let block = BlockId(b as u32);
-        for (index, stmt) in program.stmts(block).iter().enumerate() {
-            let Stmt::Assign { dest, rhs } = stmt else {
-                continue;
-            };
-            if !matches!(
-                rhs,
-                Rhs::New | Rhs::Block(..) | Rhs::Closure(..) | Rhs::Sibling(..)
-            ) {
-                continue;
-            }
-            let site = Site {
-                block,
-                index: index as u32,
-            };
-            let escape = escapes.remove(&site).unwrap_or_default();
-            let uses = uses.get(&site);
-            let other = uses.map(|u| &u.other);
-            let scalar = escape.is_none() && other.is_none_or(BTreeSet::is_empty);
-            let mut sink_to = None;
-            if let Some(uses) = uses.filter(|u| !u.other.is_empty()) {
-                let target = uses
-                    .other
-                    .iter()
-                    .copied()
-                    .reduce(|a, b| common_dominator(&dominators, a, b));
-                if let Some(t) = target {
-                    if t != block && dominators.strictly_dominates(block, t) && !uses.late_stores {
-                        sink_to = Some(t);
-                    }
+    fn allocations(&mut self) -> Vec<Allocation> {
+        let program = self.program;
+        let dominators = Dominators::new(program);
+        let mut out = Vec::new();
+        let reached = std::mem::take(&mut self.reached);
+        for block in reached {
+            for (index, stmt) in program.stmts(block).iter().enumerate() {
+                let Stmt::Assign { dest, rhs } = stmt else {
+                    continue;
+                };
+                if !matches!(
+                    rhs,
+                    Rhs::New | Rhs::Block(..) | Rhs::Closure(..) | Rhs::Sibling(..)
+                ) {
+                    continue;
                 }
-            }
-            out.push(Allocation {
-                site,
-                dest: *dest,
-                escape,
-                scalar,
-                sink_to,
-            });
-        }
-    }
-    out
-}
-
-/// The uses of a site's objects other than forwarded loads and stores into exactly its most
-/// recent object, by block; and whether such a store is outside the allocation's block.
-#[derive(Default)]
-struct Uses {
-    other: BTreeSet<BlockId>,
-    late_stores: bool,
-}
-
-/// The uses of every site's objects, in one pass over the statements.
-fn uses<D: ValueDomain, P: Program + Cfg + ?Sized>(
-    program: &P,
-    before: &[Vec<States<D>>],
-    loads: &BTreeMap<Place, LoadFact>,
-) -> BTreeMap<Site, Uses> {
-    let sites =
-        |set: &BTreeSet<Loc>| -> BTreeSet<Site> { set.iter().filter_map(|l| l.site()).collect() };
-    let mut uses: BTreeMap<Site, Uses> = BTreeMap::new();
-    let other = |uses: &mut BTreeMap<Site, Uses>, sites: &BTreeSet<Site>, block: BlockId| {
-        for &s in sites {
-            uses.entry(s).or_default().other.insert(block);
-        }
-    };
-    for (b, states) in before.iter().enumerate() {
-        let block = BlockId(b as u32);
-        let Some(last) = states.last() else {
-            continue;
-        };
-        let points = |state: &States<D>, o: Operand| -> BTreeSet<Loc> {
-            state
-                .disjuncts()
-                .iter()
-                .flat_map(|d| d.heap.points_of(o))
-                .collect()
-        };
-        for (index, stmt) in program.stmts(block).iter().enumerate() {
-            let state = &states[index];
-            let place = Place {
-                block,
-                index: index as u32,
-            };
-            match stmt {
-                Stmt::Assign {
-                    rhs: Rhs::Load(o, _) | Rhs::Field(o, _),
-                    ..
-                } => {
-                    if loads.get(&place).and_then(|f| f.forwarded).is_none() {
-                        other(&mut uses, &sites(&points(state, *o)), block);
-                    }
-                }
-                // Copies and selects move the reference between names; their uses count.
-                Stmt::Assign {
-                    rhs: Rhs::Use(_) | Rhs::Select(..),
-                    ..
-                } => {}
-                Stmt::Store { object, value, .. } => {
-                    let targets = points(state, *object);
-                    let stored = sites(&points(state, *value));
-                    other(&mut uses, &stored, block);
-                    for site in sites(&targets) {
-                        if stored.contains(&site) {
-                            continue;
-                        }
-                        if targets == BTreeSet::from([Loc::Recent(site)]) {
-                            uses.entry(site).or_default().late_stores |=
-                                block != site.block || index < site.index as usize;
-                        } else {
-                            other(&mut uses, &BTreeSet::from([site]), block);
+                let site = Site {
+                    block,
+                    index: index as u32,
+                };
+                let escape = self.escapes.remove(&site).unwrap_or_default();
+                let uses = self.uses.get(&site);
+                let other = uses.map(|u| &u.other);
+                let scalar = escape.is_none() && other.is_none_or(BTreeSet::is_empty);
+                let mut sink_to = None;
+                if let Some(uses) = uses.filter(|u| !u.other.is_empty()) {
+                    let target = uses
+                        .other
+                        .iter()
+                        .copied()
+                        .reduce(|a, b| common_dominator(&dominators, a, b));
+                    if let Some(t) = target {
+                        if t != block
+                            && dominators.strictly_dominates(block, t)
+                            && !uses.late_stores
+                        {
+                            sink_to = Some(t);
                         }
                     }
                 }
-                _ => {
-                    let mut hit = BTreeSet::new();
-                    stmt.for_each_use(|o| hit.extend(sites(&points(state, o))));
-                    other(&mut uses, &hit, block);
-                }
+                out.push(Allocation {
+                    site,
+                    dest: *dest,
+                    escape,
+                    scalar,
+                    sink_to,
+                });
             }
         }
-        let mut hit = BTreeSet::new();
-        program
-            .terminator(block)
-            .for_each_use(|o| hit.extend(sites(&points(last, o))));
-        other(&mut uses, &hit, block);
+        out
     }
-    uses
+}
+
+impl<D: ValueDomain, P: Program + Cfg + ?Sized> Visit<D> for Gather<'_, P> {
+    fn before(&mut self, place: Place, stmt: Option<&Stmt>, disjuncts: &[Disjunct<D>]) {
+        self.reached.insert(place.block);
+        // The disjuncts the states would keep: the reachable ones.
+        let state: Vec<&Disjunct<D>> = disjuncts
+            .iter()
+            .filter(|d| d.values.is_reachable())
+            .collect();
+        for d in &state {
+            self.heap(&d.heap);
+        }
+        match stmt {
+            Some(stmt) => self.uses(place, stmt, &state),
+            None => self.terminator(place, &state),
+        }
+    }
+
+    fn step(&mut self, place: Place, step: Step) {
+        match step {
+            Step::Load(content, _) => match self.loads.get_mut(&place) {
+                Some(fact) => fact.content.join_with(&content),
+                None => {
+                    self.loads.insert(
+                        place,
+                        LoadFact {
+                            content,
+                            forwarded: None,
+                        },
+                    );
+                }
+            },
+            Step::Store { strong, .. } => {
+                let all = self.stores.entry(place).or_insert(true);
+                *all &= strong;
+            }
+            Step::Other | Step::Call(_) => {}
+        }
+    }
 }
 
 fn common_dominator(dominators: &Dominators, mut a: BlockId, mut b: BlockId) -> BlockId {
@@ -521,10 +557,12 @@ fn unreachable_facts<D>() -> FunctionFacts<D> {
             stop: crate::engine::StopReason::Stable,
             stats: Default::default(),
         },
-        before: Vec::new(),
         loads: BTreeMap::new(),
         stores: BTreeMap::new(),
         allocations: Vec::new(),
         summary: Summary::default(),
+        callees: Seen::default(),
+        heaps: 1,
+        exposed: 0,
     }
 }
