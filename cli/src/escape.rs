@@ -187,6 +187,11 @@ fn function_json<D: ValueDomain>(
         "loads": loads,
         "stores": stores,
         "allocations": allocations,
+        "may_alias": facts
+            .alias_groups
+            .iter()
+            .map(|group| group.iter().map(|n| &function.names[n.index()]).collect::<Vec<_>>())
+            .collect::<Vec<_>>(),
         "summary": absinthe_ir::escape_text::summary_text(module, function, &facts.summary)
             .lines()
             .map(str::trim)

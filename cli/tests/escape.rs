@@ -43,7 +43,8 @@ fn the_seed_s_examples_on_the_command_line() {
         facts(&output, "ref_example"),
         "facts of ref_example:\n  load load:0 → x\n  store left:1 strong\n  store right:1 strong\n  \
          store store:0 strong\n  alloc left:0 w: no escape; scalar\n  \
-         alloc right:0 r: no escape; scalar\n  input x: returned\n  returns x"
+         alloc right:0 r: no escape; scalar\n  may alias: {c, x, y, v} {w, z, r}\n  \
+         input x: returned\n  returns x"
     );
     // The captured box's field load takes the stored value's interval (the reduction).
     assert!(
@@ -78,6 +79,10 @@ fn the_dom_file_interpreted_prints_the_same() {
             .as_array()
             .map(Vec::len),
         Some(0)
+    );
+    assert_eq!(
+        doc["functions"][0]["may_alias"],
+        serde_json::json!([["c", "x", "y", "v"], ["w", "z", "r"]])
     );
 }
 

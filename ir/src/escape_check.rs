@@ -291,6 +291,22 @@ impl<D: ValueDomain> Watch<'_, D> {
             ));
             return;
         };
+        // Names holding one object must be in one may-alias group.
+        let mut holder: BTreeMap<u32, NameId> = BTreeMap::new();
+        for (x, v) in env.iter().enumerate() {
+            let (Some(Value::Ref(r)), name) = (v, NameId(x as u32)) else {
+                continue;
+            };
+            let first = *holder.entry(*r).or_insert(name);
+            if !facts.may_alias(first, name) {
+                self.violations.push(format!(
+                    "{}: `{}` and `{}` hold one object, but no may-alias group has both",
+                    here(block, index),
+                    function.names[first.index()],
+                    function.names[name.index()]
+                ));
+            }
+        }
         if !state
             .disjuncts()
             .iter()

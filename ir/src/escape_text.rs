@@ -227,6 +227,20 @@ pub fn facts_text<D>(module: &Module, function: &Function, facts: &FunctionFacts
             ))
         );
     }
+    if !facts.alias_groups.is_empty() {
+        let groups: Vec<String> = facts
+            .alias_groups
+            .iter()
+            .map(|group| {
+                let names: Vec<&str> = group
+                    .iter()
+                    .map(|n| function.names.get(n.index()).map_or("?", String::as_str))
+                    .collect();
+                format!("{{{}}}", names.join(", "))
+            })
+            .collect();
+        out += &format!("  may alias: {}\n", groups.join(" "));
+    }
     out += &summary_text(module, function, &facts.summary);
     out
 }

@@ -46,6 +46,7 @@ fn the_ref_example_keeps_paths_apart_and_forwards_the_load_of_w() {
           store store:0 strong
           alloc left:0 w: no escape; scalar
           alloc right:0 r: no escape; scalar
+          may alias: {c, x, y, v} {w, z, r}
           input x: returned
           returns x
     "#]]
@@ -60,6 +61,7 @@ fn the_ref_example_keeps_paths_apart_and_forwards_the_load_of_w() {
           store store:0 weak
           alloc left:0 w: no escape
           alloc right:0 r: no escape
+          may alias: {c, x, y, v} {w, z, r}
           input x: returned
           returns x
     "#]]
@@ -81,9 +83,11 @@ fn captured_boxes_are_forwarded_across_calls_that_do_not_write_them() {
           returns v
         fn add_contents
           load bb0:0 → not forwarded
+          may alias: {a, box, v}
         fn write_then_read
           load bb0:2 → s
           store bb0:1 strong
+          may alias: {a, box}
           input box: writes .contents
     "#]]
     .assert_eq(&facts_of(
@@ -100,12 +104,15 @@ fn summaries_say_which_fields_a_callee_writes() {
           load bb0:5 → not forwarded
           store bb0:1 strong
           alloc bb0:0 box: no escape
+          may alias: {a, box, r, x, y}
           input a: escapes
         fn reads
           load bb0:0 → not forwarded
+          may alias: {b, v}
           returns other
         fn writes
           store bb0:0 strong
+          may alias: {b, v}
           input b: writes .contents
           input v: escapes
     "#]]
@@ -127,12 +134,14 @@ fn the_key_is_sunk_to_where_it_escapes() {
           store miss:0 strong
           store miss:2 strong
           alloc bb0:0 key: escapes at miss:0; sink to miss
+          may alias: {idx, id, cache, key, cached, i1, i2, d1, d2, v}
           input idx: escapes
           input id: escapes
           input cache: writes .key, writes .value
           returns other
         fn create_value
           load bb0:0 → not forwarded
+          may alias: {k, i}
         fn returned
           load bb0:6 → a
           store bb0:1 strong
@@ -141,6 +150,7 @@ fn the_key_is_sunk_to_where_it_escapes() {
           alloc bb0:0 inner: returned at yes:0; thrown at no:0
           alloc bb0:2 outer: returned at yes:0; sink to yes
           alloc bb0:4 local: no escape; scalar
+          may alias: {a, l}
           input a: returned, thrown
           returns other
     "#]]
@@ -178,6 +188,7 @@ fn a_store_through_an_unknown_object_may_write_an_escaped_one() {
           store bb0:3 strong
           store bb0:5 weak
           alloc bb0:0 x: escapes at bb0:2
+          may alias: {n, k, x, u}
           input k: escapes
           writes unknown memory
           calls unknown code

@@ -25,6 +25,7 @@
 
 pub mod behavior;
 pub mod cfg;
+pub mod disjoint_sets;
 pub mod engine;
 pub mod graph_free;
 pub mod heap;

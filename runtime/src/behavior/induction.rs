@@ -3,6 +3,7 @@
 //! building block for tasks of that kind.
 
 use super::terms::{ParamId, Terms};
+use crate::disjoint_sets::DisjointSets;
 use crate::lattice::{Lattice, Top};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -68,14 +69,7 @@ impl Steps {
         let ids: Vec<ParamId> = values.keys().copied().collect();
         let index: BTreeMap<ParamId, usize> =
             ids.iter().enumerate().map(|(i, &p)| (p, i)).collect();
-        let mut parent: Vec<usize> = (0..ids.len()).collect();
-        fn find(parent: &mut [usize], mut i: usize) -> usize {
-            while parent[i] != i {
-                parent[i] = parent[parent[i]];
-                i = parent[i];
-            }
-            i
-        }
+        let mut sets = DisjointSets::new(ids.len());
         let mut spoiled = vec![false; ids.len()];
         for (i, p) in ids.iter().enumerate() {
             match values.get(p) {
@@ -84,8 +78,7 @@ impl Steps {
                         if let Step::Offset(q, _) = s {
                             match index.get(q) {
                                 Some(&j) if good(q) => {
-                                    let (a, b) = (find(&mut parent, i), find(&mut parent, j));
-                                    parent[a] = b;
+                                    sets.union(i, j);
                                 }
                                 _ => spoiled[i] = true,
                             }
@@ -97,7 +90,7 @@ impl Steps {
         }
         let mut groups: BTreeMap<usize, (BTreeSet<ParamId>, bool, bool)> = BTreeMap::new();
         for (i, &p) in ids.iter().enumerate() {
-            let root = find(&mut parent, i);
+            let root = sets.find(i);
             let entry = groups.entry(root).or_default();
             entry.0.insert(p);
             entry.1 |= spoiled[i];

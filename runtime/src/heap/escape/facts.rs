@@ -11,6 +11,7 @@ use super::state::{Content, Escape, Heap, Loc, Object, Place, Slot};
 use super::transfer::Step;
 use super::{Callees, Disjunct, EscapeAnalysis, States};
 use crate::cfg::Dominators;
+use crate::disjoint_sets::DisjointSets;
 use crate::engine::{Solution, solve};
 use crate::heap::Site;
 use crate::interproc::Module;
@@ -91,6 +92,11 @@ pub struct FunctionFacts<D> {
     pub allocations: Vec<Allocation>,
     /// The summary for callers.
     pub summary: Summary,
+    /// The may-alias groups: names that may refer to one object at some point, joined into
+    /// classes (a disjoint-set forest, flow-insensitive, as the seed's alias sets are). Objects
+    /// code outside the function may reach (inputs, unknown objects, own objects that escaped
+    /// there) may all be one. Each group has two names or more, in increasing order.
+    pub alias_groups: Vec<Vec<NameId>>,
     /// The callee summaries the analysis was given, for a replay.
     callees: Seen,
     heaps: usize,
@@ -98,6 +104,16 @@ pub struct FunctionFacts<D> {
 }
 
 impl<D: ValueDomain> FunctionFacts<D> {
+    /// Whether `a` and `b` may refer to one object at some point: one name, or one of the
+    /// [`FunctionFacts::alias_groups`].
+    pub fn may_alias(&self, a: NameId, b: NameId) -> bool {
+        a == b
+            || self
+                .alias_groups
+                .iter()
+                .any(|g| g.binary_search(&a).is_ok() && g.binary_search(&b).is_ok())
+    }
+
     /// The states before each statement of `block`, then before its terminator; empty for an
     /// unreachable block. `program` is the function these facts are of: the block's statements
     /// run again from its entry state, with the callee summaries the analysis was given, so the
@@ -149,13 +165,20 @@ pub fn analyze_with<D: ValueDomain, P: Program + Cfg + ?Sized>(
         replay(&analysis, program, entry, BlockId(b as u32), &mut gather);
     }
     let heaps = analysis.heaps();
-    let (loads, stores, allocations, summary) = gather.finish();
+    let Read {
+        loads,
+        stores,
+        allocations,
+        summary,
+        alias_groups,
+    } = gather.finish();
     FunctionFacts {
         solution,
         loads,
         stores,
         allocations,
         summary,
+        alias_groups,
         callees: recording.into_seen(),
         heaps,
         exposed,
@@ -180,6 +203,15 @@ struct Uses {
     late_stores: bool,
 }
 
+/// What the pass over the states read off.
+struct Read {
+    loads: BTreeMap<Place, LoadFact>,
+    stores: BTreeMap<Place, bool>,
+    allocations: Vec<Allocation>,
+    summary: Summary,
+    alias_groups: Vec<Vec<NameId>>,
+}
+
 /// Everything the facts need, gathered in one pass over every block's states.
 struct Gather<'p, P: ?Sized> {
     program: &'p P,
@@ -197,6 +229,10 @@ struct Gather<'p, P: ?Sized> {
     loaded: BTreeMap<Place, BTreeSet<Site>>,
     /// The blocks a state reaches, in order.
     reached: BTreeSet<BlockId>,
+    /// Names that may refer to one object, and the first name seen at each location (`None`:
+    /// any object outside code may reach).
+    aliases: DisjointSets,
+    holder: HashMap<Option<Loc>, usize>,
 }
 
 fn sites(set: &BTreeSet<Loc>) -> BTreeSet<Site> {
@@ -224,6 +260,8 @@ impl<'p, P: Program + Cfg + ?Sized> Gather<'p, P> {
             uses: BTreeMap::new(),
             loaded: BTreeMap::new(),
             reached: BTreeSet::new(),
+            aliases: DisjointSets::new(program.name_count()),
+            holder: HashMap::new(),
         }
     }
 
@@ -252,6 +290,13 @@ impl<'p, P: Program + Cfg + ?Sized> Gather<'p, P> {
             effect.returned |= !object.escape.returned.is_empty();
             effect.thrown |= !object.escape.thrown.is_empty();
             effect.global |= !object.escape.global.is_empty();
+        }
+        for (name, locs) in &heap.points {
+            for &loc in locs {
+                let key = (!heap.is_exposed(loc)).then_some(loc);
+                let first = *self.holder.entry(key).or_insert(name.index());
+                self.aliases.union(first, name.index());
+            }
         }
         let n = self.summary.inputs.len();
         for (i, slots) in &heap.effects.writes {
@@ -349,14 +394,7 @@ impl<'p, P: Program + Cfg + ?Sized> Gather<'p, P> {
         }
     }
 
-    fn finish(
-        mut self,
-    ) -> (
-        BTreeMap<Place, LoadFact>,
-        BTreeMap<Place, bool>,
-        Vec<Allocation>,
-        Summary,
-    ) {
+    fn finish(mut self) -> Read {
         for fact in self.loads.values_mut() {
             fact.forwarded = fact.content.forwarded();
         }
@@ -369,7 +407,20 @@ impl<'p, P: Program + Cfg + ?Sized> Gather<'p, P> {
             self.exit(&exit);
         }
         let allocations = self.allocations();
-        (self.loads, self.stores, allocations, self.summary)
+        let alias_groups = self
+            .aliases
+            .classes(|_| true)
+            .into_iter()
+            .filter(|class| class.len() > 1)
+            .map(|class| class.into_iter().map(|n| NameId(n as u32)).collect())
+            .collect();
+        Read {
+            loads: self.loads,
+            stores: self.stores,
+            allocations,
+            summary: self.summary,
+            alias_groups,
+        }
     }
 
     /// What the summary learns from an exit: which inputs are returned, as themselves or
@@ -561,6 +612,7 @@ fn unreachable_facts<D>() -> FunctionFacts<D> {
         stores: BTreeMap::new(),
         allocations: Vec::new(),
         summary: Summary::default(),
+        alias_groups: Vec::new(),
         callees: Seen::default(),
         heaps: 1,
         exposed: 0,

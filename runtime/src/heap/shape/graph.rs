@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::disjoint_sets::DisjointSets;
 use crate::heap::Site;
 use crate::lattice::{Generation, Lattice};
 use crate::program::{FieldId, NameId};
@@ -372,35 +373,25 @@ impl Graph {
         }
         // Groups: union-find over nodes of one key, summaries joined by an edge, and all
         // unknown nodes.
-        let mut parent: Vec<usize> = (0..n).collect();
-        fn find(parent: &mut [usize], mut i: usize) -> usize {
-            while parent[i] != i {
-                parent[i] = parent[parent[i]];
-                i = parent[i];
-            }
-            i
-        }
-        fn union(parent: &mut [usize], a: usize, b: usize) {
-            let (ra, rb) = (find(parent, a), find(parent, b));
-            if ra != rb {
-                let (lo, hi) = (ra.min(rb), ra.max(rb));
-                parent[hi] = lo;
-            }
-        }
+        let mut sets = DisjointSets::new(n);
         let mut by_key: BTreeMap<(Kind, BTreeSet<Site>, BTreeSet<NameId>), usize> = BTreeMap::new();
         let mut unknown: Option<usize> = None;
         for i in (0..n).filter(|&i| live[i]) {
             let node = &self.nodes[i];
             if node.kind == Kind::Unknown {
                 match unknown {
-                    Some(u) => union(&mut parent, u, i),
+                    Some(u) => {
+                        sets.union(u, i);
+                    }
                     None => unknown = Some(i),
                 }
                 continue;
             }
             let key = (node.kind.clone(), node.sites.clone(), node.vars.clone());
             match by_key.get(&key) {
-                Some(&j) => union(&mut parent, j, i),
+                Some(&j) => {
+                    sets.union(j, i);
+                }
                 None => {
                     by_key.insert(key, i);
                 }
@@ -415,13 +406,13 @@ impl Graph {
                 && self.nodes[d].kind == Kind::Summary
             {
                 summary_edge = true;
-                union(&mut parent, s, d);
+                sets.union(s, d);
             }
         }
         // The merged nodes.
         let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for i in (0..n).filter(|&i| live[i]) {
-            let r = find(&mut parent, i);
+            let r = sets.find(i);
             groups.entry(r).or_default().push(i);
         }
         let mut merged: Vec<(Node, Vec<usize>)> = Vec::with_capacity(groups.len());
