@@ -81,8 +81,10 @@ pub struct LoadFact {
 /// The escape analysis's solution for one function and what it says.
 #[derive(Clone, Debug)]
 pub struct FunctionFacts<D> {
-    /// The engine's solution: the states at each block's entry and exit. The states inside a
-    /// block are rebuilt on demand by [`FunctionFacts::states_before`].
+    /// The engine's solution: the states at each block's entry, and why the engine stopped.
+    /// The exit states are not kept (they were half of the memory the facts hold); the states
+    /// inside a block, up to before its terminator, are rebuilt on demand by
+    /// [`FunctionFacts::states_before`].
     pub solution: Solution<States<D>>,
     /// Every reached load (`Rhs::Load` and `Rhs::Field`).
     pub loads: BTreeMap<Place, LoadFact>,
@@ -159,7 +161,8 @@ pub fn analyze_with<D: ValueDomain, P: Program + Cfg + ?Sized>(
     let analysis = EscapeAnalysis::<D>::new(&recording)
         .with_heaps(heaps)
         .with_exposed(exposed);
-    let solution = solve(program, &analysis, &EscapeAnalysis::<D>::limits());
+    let mut solution = solve(program, &analysis, &EscapeAnalysis::<D>::limits());
+    solution.exit = Vec::new();
     let mut gather = Gather::new(program);
     for (b, entry) in solution.entry.iter().enumerate() {
         replay(&analysis, program, entry, BlockId(b as u32), &mut gather);
