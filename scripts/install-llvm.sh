@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the LLVM front end (ir-llvm/) and its corpus scripts need: LLVM 15's
-# libraries and headers (for the llvm-ir crate's `llvm-15` feature), clang-15 and opt-15.
+# libraries and headers (for llvm-sys, the C API's binding), clang-15 and opt-15, and GNU time
+# (the comparison tool's `--absinthe` measures peak memory with it).
 # Debian bookworm packages; run as root (CI runs as root). Does nothing when already present.
 set -euo pipefail
 if command -v llvm-config-15 >/dev/null && command -v clang-15 >/dev/null \
-    && command -v opt-15 >/dev/null; then
+    && command -v opt-15 >/dev/null && [ -x /usr/bin/time ]; then
     exit 0
 fi
 SUDO=""
@@ -13,4 +14,4 @@ if [ "$(id -u)" != 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
-$SUDO apt-get install -y -q llvm-15-dev clang-15
+$SUDO apt-get install -y -q llvm-15-dev clang-15 time

@@ -29,6 +29,17 @@ pub struct Phases {
     pub lower: Duration,
     /// The fixpoint engine, summed over functions (the analysis alone).
     pub analysis: Duration,
+    /// The process's peak resident memory so far, in bytes (`VmHWM`; `None` where the system
+    /// does not say).
+    pub peak_memory: Option<u64>,
+}
+
+/// The process's peak resident memory so far, in bytes: `VmHWM` in `/proc/self/status`.
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 /// Loads, lowers and analyzes the LLVM module at `path`, keeping states as `states` says; the
@@ -132,6 +143,7 @@ fn run_with<D: ValueDomain, A: Analysis>(
         parse,
         lower,
         analysis: totals.time,
+        peak_memory: peak_memory(),
     };
     let counts: Vec<&FunctionCounts> = results.iter().map(|r| &r.counts).collect();
     let file = path.display().to_string();
@@ -218,10 +230,14 @@ pub fn text<A: Analysis>(
         totals.functions, totals.constants, totals.decided, totals.unreachable
     ));
     out.push_str(&format!(
-        "# time: parse {}, lower {}, analysis {} (fixpoint engine only)\n",
+        "# time: parse {}, lower {}, analysis {} (fixpoint engine only){}\n",
         secs(phases.parse),
         secs(phases.lower),
-        secs(phases.analysis)
+        secs(phases.analysis),
+        phases.peak_memory.map_or(String::new(), |b| format!(
+            "; peak memory {:.1} MB",
+            b as f64 / 1e6
+        ))
     ));
     if totals.unstable > 0 {
         out.push_str(&format!(
@@ -291,6 +307,7 @@ fn json_text<A: Analysis>(
             "lower": phases.lower.as_secs_f64(),
             "analysis": phases.analysis.as_secs_f64(),
         },
+        "peak_memory_bytes": phases.peak_memory,
     });
     format!(
         "{}\n",

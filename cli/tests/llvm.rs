@@ -45,6 +45,8 @@ fn analyze_prints_counts_per_function_and_in_total() {
         # 8 functions; values proven constant: 15; branches decided: 2; blocks proven unreachable: 3"#]]
     .assert_eq(&without_times(&stdout));
     assert!(stdout.contains("# time: parse "), "{stdout}");
+    // The process's peak resident memory (Linux's VmHWM): LLVM's libraries alone are megabytes.
+    assert!(stdout.contains("; peak memory "), "{stdout}");
 }
 
 #[test]
@@ -62,6 +64,12 @@ fn analyze_prints_json() {
     assert_eq!(doc["analysis"], "interval");
     assert_eq!(doc["total"]["functions"], 7);
     assert!(doc["time_s"]["analysis"].is_number());
+    assert!(
+        doc["peak_memory_bytes"]
+            .as_u64()
+            .is_some_and(|b| b > 1_000_000),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -34,15 +34,28 @@ pub fn scratch(name: &str) -> PathBuf {
 /// Overflow checks and debug assertions stay as the release profile has them (off).
 pub fn absinthe_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("absinthe-cache");
-    let output = Command::new(env!("CARGO_BIN_EXE_absinthe"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_absinthe"));
+    command
         .args(args)
         .current_dir(dir)
         .env("ABSINTHE_CACHE", cache)
         .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
         .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
-        .env_remove("ABSINTHE_PATH")
-        .output()
-        .expect("the absinthe binary runs");
+        .env_remove("ABSINTHE_PATH");
+    // The binary finds the checkout its generated crates depend on by where it sits; built
+    // into a target directory outside the checkout (CARGO_TARGET_DIR), it is told instead.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let inside = match (
+        Path::new(env!("CARGO_BIN_EXE_absinthe")).canonicalize(),
+        root.canonicalize(),
+    ) {
+        (Ok(exe), Ok(root)) => exe.starts_with(root),
+        _ => true,
+    };
+    if !inside {
+        command.env("ABSINTHE_PATH", root);
+    }
+    let output = command.output().expect("the absinthe binary runs");
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stdout).into_owned(),

@@ -18,8 +18,12 @@
 //! `--keep-memory` lowers memory operations instead of erasing them (slower; the facts must be
 //! the same).
 //!
-//! Usage: `absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--check]
-//! [--keep-memory] FILE.ll...`
+//! `--absinthe PATH` also times the whole of `PATH analyze FILE --analysis sccp-ranges-dom`
+//! against the whole of `opt -passes=sccp -disable-output FILE` (best wall time of `--runs`),
+//! with each one's peak resident memory, measured by GNU time (`/usr/bin/time`).
+//!
+//! Usage: `absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--absinthe PATH]
+//! [--check] [--keep-memory] FILE.ll...`
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -43,6 +47,8 @@ struct Options {
     check: bool,
     misses: usize,
     opt: String,
+    /// The `absinthe` binary to time end to end against `opt`, if any.
+    absinthe: Option<PathBuf>,
     files: Vec<PathBuf>,
 }
 
@@ -54,6 +60,7 @@ fn parse_args() -> Result<Options, String> {
         check: false,
         misses: 20,
         opt: "opt-15".to_owned(),
+        absinthe: None,
         files: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -71,6 +78,7 @@ fn parse_args() -> Result<Options, String> {
                     .map_err(|e| format!("--misses: {e}"))?;
             }
             "--opt" => options.opt = value("--opt")?,
+            "--absinthe" => options.absinthe = Some(PathBuf::from(value("--absinthe")?)),
             "--state" => {
                 let name = value("--state")?;
                 options.states = if name == "auto" {
@@ -85,7 +93,7 @@ fn parse_args() -> Result<Options, String> {
             "--keep-memory" => options.memory = Memory::Keep,
             "-h" | "--help" => {
                 return Err(
-                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--state auto|dense|sparse|sparse-temporal|ssa] [--check] [--keep-memory] FILE.ll..."
+                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--absinthe PATH] [--state auto|dense|sparse|sparse-temporal|ssa] [--check] [--keep-memory] FILE.ll..."
                         .to_owned(),
                 );
             }
@@ -155,12 +163,23 @@ struct Row {
     absinthe_time: Duration,
     /// The hand-written flat `sccp` with dense states (the earlier measurement).
     flat_time: Duration,
+    /// `absinthe analyze` against `opt -passes=sccp`, whole processes (with `--absinthe`).
+    end_to_end: Option<EndToEnd>,
+}
+
+/// Two whole runs of the module: `absinthe analyze M --analysis sccp-ranges-dom` and
+/// `opt -passes=sccp -disable-output M`, each its best wall time and its peak resident memory.
+struct EndToEnd {
+    absinthe: Duration,
+    opt: Duration,
+    absinthe_peak: u64,
+    opt_peak: u64,
 }
 
 impl Row {
     fn header() -> String {
         format!(
-            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9} {:>6} {:>9} {:>6}",
+            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9} {:>6} {:>9} {:>6} {:>9} {:>9} {:>6} {:>7} {:>7} {:>6}",
             "module",
             "LLVM-fold",
             "also",
@@ -171,13 +190,34 @@ impl Row {
             "abs-ms",
             "ratio",
             "flat-ms",
-            "before"
+            "before",
+            "e2e-abs-s",
+            "e2e-opt-s",
+            "ratio",
+            "abs-MB",
+            "opt-MB",
+            "ratio"
         )
     }
 
     fn line(&self) -> String {
+        let end_to_end = match &self.end_to_end {
+            Some(e) => format!(
+                " {:>9.3} {:>9.3} {:>6.2} {:>7.1} {:>7.1} {:>6.2}",
+                e.absinthe.as_secs_f64(),
+                e.opt.as_secs_f64(),
+                ratio(e.absinthe, e.opt),
+                e.absinthe_peak as f64 / 1e6,
+                e.opt_peak as f64 / 1e6,
+                e.absinthe_peak as f64 / e.opt_peak.max(1) as f64
+            ),
+            None => format!(
+                " {:>9} {:>9} {:>6} {:>7} {:>7} {:>6}",
+                "-", "-", "-", "-", "-", "-"
+            ),
+        };
         format!(
-            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9.2} {:>9.2} {:>6.2} {:>9.2} {:>6.2}",
+            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9.2} {:>9.2} {:>6.2} {:>9.2} {:>6.2}{end_to_end}",
             self.module,
             self.llvm_constants,
             self.also,
@@ -374,6 +414,10 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         llvm_time,
         absinthe_time,
         flat_time,
+        end_to_end: match &options.absinthe {
+            Some(absinthe) => Some(end_to_end(absinthe, &options.opt, file, options.runs)?),
+            None => None,
+        },
     };
     println!("{}", file.display());
     if !lowered.skipped.is_empty() {
@@ -408,6 +452,18 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     );
     for d in &disagreements {
         println!("{d}");
+    }
+    if let Some(e) = &row.end_to_end {
+        println!(
+            "  end to end (wall, best of {}): absinthe analyze {:.3} s, opt -passes=sccp {:.3} s, ratio {:.2}; peak memory {:.1} MB against {:.1} MB, ratio {:.2}",
+            options.runs,
+            e.absinthe.as_secs_f64(),
+            e.opt.as_secs_f64(),
+            ratio(e.absinthe, e.opt),
+            e.absinthe_peak as f64 / 1e6,
+            e.opt_peak as f64 / 1e6,
+            e.absinthe_peak as f64 / e.opt_peak.max(1) as f64
+        );
     }
     let missed = llvm_constants - row.also;
     println!(
@@ -484,6 +540,68 @@ fn run_opt(opt: &str, file: &Path, output: &Path) -> Result<Duration, String> {
         _ => return Err(format!("cannot read the SCCPPass time in `{line}`")),
     };
     Ok(Duration::from_secs_f64(cpu))
+}
+
+/// Times `absinthe analyze FILE --analysis sccp-ranges-dom` and `opt -passes=sccp
+/// -disable-output FILE` as whole processes, each `runs` times: the best wall time and the
+/// largest peak resident memory of each (GNU time's `%M`).
+fn end_to_end(absinthe: &Path, opt: &str, file: &Path, runs: usize) -> Result<EndToEnd, String> {
+    let mut out = EndToEnd {
+        absinthe: Duration::MAX,
+        opt: Duration::MAX,
+        absinthe_peak: 0,
+        opt_peak: 0,
+    };
+    for _ in 0..runs {
+        let (time, peak) = timed(
+            absinthe.as_os_str(),
+            &[
+                "analyze".as_ref(),
+                file.as_os_str(),
+                "--analysis".as_ref(),
+                "sccp-ranges-dom".as_ref(),
+            ],
+        )?;
+        out.absinthe = out.absinthe.min(time);
+        out.absinthe_peak = out.absinthe_peak.max(peak);
+        let (time, peak) = timed(
+            opt.as_ref(),
+            &[
+                "-passes=sccp".as_ref(),
+                "-disable-output".as_ref(),
+                file.as_os_str(),
+            ],
+        )?;
+        out.opt = out.opt.min(time);
+        out.opt_peak = out.opt_peak.max(peak);
+    }
+    Ok(out)
+}
+
+/// Runs `program args` under GNU time (`/usr/bin/time`, the Debian package `time`), its output
+/// thrown away: the wall time this process saw and the peak resident memory in bytes.
+fn timed(program: &std::ffi::OsStr, args: &[&std::ffi::OsStr]) -> Result<(Duration, u64), String> {
+    let start = std::time::Instant::now();
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "%M"])
+        .arg(program)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .output()
+        .map_err(|e| {
+            format!("cannot run /usr/bin/time: {e} (install the Debian package `time`)")
+        })?;
+    let time = start.elapsed();
+    let report = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        return Err(format!("{} failed: {report}", program.to_string_lossy()));
+    }
+    let kb: u64 = report
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .ok_or_else(|| format!("no peak memory in GNU time's report `{report}`"))?;
+    Ok((time, kb * 1024))
 }
 
 /// What SCCP changed in `before`: blocks no longer reachable and named values replaced by

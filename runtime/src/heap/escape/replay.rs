@@ -3,9 +3,9 @@
 //! The engine's solution holds one state per block entry; the facts need the state before every
 //! statement. Keeping those (a disjunction of heaps per statement) was most of the analysis's
 //! memory and a good part of its time, so the facts are read in one pass that runs each block's
-//! statements again ([`replay`]), and the states before the statements of one block are rebuilt
+//! statements again (`replay`), and the states before the statements of one block are rebuilt
 //! on demand ([`super::FunctionFacts::states_before`]). A replay asks the callees for the same
-//! summaries the solve was given: [`Recording`] keeps every answer, and [`Seen`] gives them back.
+//! summaries the solve was given: `Recording` keeps every answer, and [`Seen`] gives them back.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
