@@ -234,6 +234,7 @@ fn module(functions: Vec<Function>) -> Module {
     let mut module = Module {
         functions,
         fields: vec!["f0".to_owned(), "f1".to_owned(), "f2".to_owned()],
+        symbols: Vec::new(),
     };
     module.canonicalize();
     module

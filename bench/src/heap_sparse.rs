@@ -150,6 +150,7 @@ impl Gen {
         Module {
             functions: vec![function],
             fields: Vec::new(),
+            symbols: Vec::new(),
         }
     }
 }

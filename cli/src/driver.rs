@@ -39,6 +39,7 @@ impl Input {
             Input::Toy { program, .. } => Module {
                 functions: vec![program.lower().0],
                 fields: Vec::new(),
+                symbols: Vec::new(),
             },
         }
     }

@@ -434,6 +434,7 @@ fn statement_culprit<D: ValueDomain>(
             absinthe::program::Rhs::Field(..) => "field (top)".to_owned(),
             absinthe::program::Rhs::Tag(..) => "tag (top)".to_owned(),
             absinthe::program::Rhs::IsBlock(..) => "isblock (0 or 1)".to_owned(),
+            absinthe::program::Rhs::Address(..) => D::rule_name_of("address"),
         },
         Stmt::Store { .. } | Stmt::Call { .. } | Stmt::Apply { .. } => {
             "no effect on names".to_owned()
@@ -823,6 +824,7 @@ pub fn run<A: crate::analyses::Analysis>(
             check(&Module {
                 functions: vec![function],
                 fields: Vec::new(),
+                symbols: Vec::new(),
             })
         }
     }

@@ -249,6 +249,7 @@ mod build {
                 })
                 .collect(),
             fields: Vec::new(),
+            symbols: Vec::new(),
         }
     }
 

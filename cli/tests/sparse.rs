@@ -105,6 +105,7 @@ fn alone(function: Function, fields: Vec<String>) -> Module {
     Module {
         functions: vec![function],
         fields,
+        symbols: Vec::new(),
     }
 }
 

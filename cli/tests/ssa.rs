@@ -31,6 +31,7 @@ fn ssa_function(seed: u64) -> Module {
     Module {
         functions: vec![to_ssa(&module.functions[0])],
         fields: module.fields.clone(),
+        symbols: module.symbols.clone(),
     }
 }
 

@@ -21,6 +21,7 @@ fn main() {
                 let module = Module {
                     functions: vec![func],
                     fields: Vec::new(),
+                    symbols: Vec::new(),
                 };
                 print!("{}", print_module(&module));
             }

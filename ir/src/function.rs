@@ -4,7 +4,7 @@
 //! analyses see through the runtime's [`Cfg`] and [`Program`] traits.
 
 use absinthe::program::{
-    BlockId, Cfg, FieldId, FuncId, NameId, Operand, Phi, Program, Stmt, Terminator,
+    BlockId, Cfg, FieldId, FuncId, NameId, Operand, Phi, Program, Stmt, SymbolId, Terminator,
 };
 
 /// A basic block: φs, then statements, then one terminator.
@@ -285,6 +285,8 @@ pub struct Module {
     pub functions: Vec<Function>,
     /// The field names; [`FieldId`] indexes this.
     pub fields: Vec<String>,
+    /// The symbols whose address the functions take (`addr @g`); [`SymbolId`] indexes this.
+    pub symbols: Vec<String>,
 }
 
 impl Module {
@@ -311,18 +313,32 @@ impl Module {
         self.fields.iter().position(|f| f == name).map(FieldId::new)
     }
 
+    /// The id of the symbol named `name`, if any.
+    pub fn symbol_id(&self, name: &str) -> Option<SymbolId> {
+        self.symbols
+            .iter()
+            .position(|s| s == name)
+            .map(SymbolId::new)
+    }
+
+    /// The spelling of symbol `s` (`?` when out of range).
+    pub fn symbol_name(&self, s: SymbolId) -> &str {
+        self.symbols.get(s.index()).map_or("?", String::as_str)
+    }
+
     /// The spelling of field `f` (`?` when out of range).
     pub fn field_name(&self, f: FieldId) -> &str {
         self.fields.get(f.index()).map_or("?", String::as_str)
     }
 
     /// Renames names of every function into first-appearance order (see
-    /// [`Function::canonicalize_names`]) and fields into the order they first appear in the
-    /// module's text, dropping unused fields. Printing then parsing gives back an equal module
+    /// [`Function::canonicalize_names`]) and fields and symbols into the order they first appear
+    /// in the module's text, dropping unused ones. Printing then parsing gives back an equal module
     /// exactly when it is canonical.
     pub fn canonicalize(&mut self) {
         use absinthe::program::Rhs;
         let mut r = Renamer::new(self.fields.len());
+        let mut symbols = Renamer::new(self.symbols.len());
         for func in &mut self.functions {
             func.canonicalize_names();
             for block in &mut func.blocks {
@@ -333,11 +349,16 @@ impl Module {
                             ..
                         }
                         | Stmt::Store { field: f, .. } => *f = FieldId(r.renumber(f.index())),
+                        Stmt::Assign {
+                            rhs: Rhs::Address(s),
+                            ..
+                        } => *s = SymbolId(symbols.renumber(s.index())),
                         _ => {}
                     }
                 }
             }
         }
         self.fields = r.finish(std::mem::take(&mut self.fields));
+        self.symbols = symbols.finish(std::mem::take(&mut self.symbols));
     }
 }

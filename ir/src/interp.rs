@@ -665,6 +665,7 @@ fn statement<'m>(
                 let is_block = matches!(read(env, *a)?, Value::Ref(_));
                 assign(*dest, Value::Int(i64::from(is_block)))
             }
+            Rhs::Address(s) => assign(*dest, Value::Int(absinthe::program::symbol_address(*s))),
         },
         Stmt::Apply { callee, args } => {
             apply(module, env, heap, *callee, args, depth, limits).map(|f| Effect::Call(f, None))

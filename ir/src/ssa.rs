@@ -17,6 +17,7 @@ pub fn module_to_ssa(module: &Module) -> Module {
     Module {
         functions: module.functions.iter().map(to_ssa).collect(),
         fields: module.fields.clone(),
+        symbols: module.symbols.clone(),
     }
 }
 

@@ -65,6 +65,7 @@ fn canonicalize_renumbers_names_and_fields_by_first_appearance() {
     let mut module = Module {
         functions: vec![func],
         fields: vec!["g".to_string(), "f".to_string()],
+        symbols: Vec::new(),
     };
     let text = print_module(&module);
     assert_ne!(parse_module("t.air", &text).unwrap(), module);

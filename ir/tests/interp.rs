@@ -227,6 +227,7 @@ fn lowered_prog0_agrees_with_the_toy_interpreter() {
     let m = Module {
         functions: vec![func],
         fields: Vec::new(),
+        symbols: Vec::new(),
     };
     let mut toy_trace = Vec::new();
     run_toy(&prog, 10_000, |pc, env| toy_trace.push((pc, env.to_vec())));
@@ -292,7 +293,7 @@ mod differential {
             let toy = run_toy(&prog, budget, |pc, env| toy_trace.push((pc, env.to_vec())));
 
             let (func, pcs) = prog.lower();
-            let module = Module { functions: vec![func], fields: Vec::new() };
+            let module = Module { functions: vec![func], fields: Vec::new(), symbols: Vec::new() };
             let mut ir_trace = Vec::new();
             let mut observer = |b: BlockId, i: usize, env: &[Option<Value>]| {
                 if let Some(pc) = pcs.pc_at(b, i) {

@@ -214,7 +214,7 @@ proptest! {
     fn lowered_toy_programs_print_and_parse(seed in any::<u64>(), config in toy_config()) {
         let (func, _) = random_toy(seed, &config).lower();
         // Lowering keeps the toy program's name order, which is already canonical.
-        let module = Module { functions: vec![func], fields: Vec::new() };
+        let module = Module { functions: vec![func], fields: Vec::new(), symbols: Vec::new() };
         assert_module_round_trips(&module)?;
     }
 }

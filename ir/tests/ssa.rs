@@ -11,6 +11,7 @@ fn ssa_module(module: &Module) -> Module {
     Module {
         functions: vec![to_ssa(&module.functions[0])],
         fields: module.fields.clone(),
+        symbols: module.symbols.clone(),
     }
 }
 

@@ -52,6 +52,7 @@ fn prog0_lowers_to_five_blocks_and_exit() {
     let module = Module {
         functions: vec![func],
         fields: Vec::new(),
+        symbols: Vec::new(),
     };
     expect![[r#"
         fn main() {

@@ -466,6 +466,7 @@ arbitrary_from! {
     Flat<i64> => strategies::flat(),
     Interval => strategies::interval(),
     Sign => strategies::sign(),
+    crate::lattice::Address => strategies::address(),
     Parity => strategies::parity(),
     crate::lattice::Generation => strategies::generation(),
     Congruence => strategies::congruence(),
@@ -574,6 +575,18 @@ pub mod strategies {
         prop_oneof![
             1 => Just(Steps::Top),
             6 => vec(step, 0..4).prop_map(|s| Steps::Set(s.into_iter().collect())),
+        ]
+    }
+
+    /// An [`Address`](crate::lattice::Address): bottom, top, or one of three symbols at a small
+    /// offset (so that equal addresses are drawn often).
+    pub fn address() -> impl Strategy<Value = crate::lattice::Address> + Clone {
+        use crate::lattice::Address;
+        use crate::program::SymbolId;
+        prop_oneof![
+            1 => Just(Address::Bottom),
+            1 => Just(Address::Top),
+            4 => (0u32..3, -2i64..=2).prop_map(|(s, o)| Address::At(SymbolId(s), o)),
         ]
     }
 

@@ -57,6 +57,20 @@ id_type!(
     FuncId,
     "fn"
 );
+id_type!(
+    /// A module-level symbol whose address a program can take: a global variable or a function
+    /// of the compiled program, by name.
+    SymbolId,
+    "sym"
+);
+
+/// The address the concrete semantics gives symbol `s`: `(s + 1) * 2^32`. Distinct symbols lie
+/// 4 GiB apart, none at 0 (`null`), so an address plus an offset inside its object never meets
+/// another symbol's. Abstract domains must not depend on this layout: it is one of the layouts
+/// a linker may choose, fixed so that concrete runs can be replayed and checked.
+pub fn symbol_address(s: SymbolId) -> i64 {
+    (i64::from(s.0) + 1) << 32
+}
 
 /// A binary operation on 64-bit integers.
 ///
@@ -353,6 +367,10 @@ pub enum Rhs {
     /// Whether a value is a block (1) or an immediate integer (0): `x = isblock a`. Heap
     /// objects and closures count as blocks.
     IsBlock(Operand),
+    /// The address of a module-level symbol (a global variable or a function): `x = addr @g`.
+    /// An integer, [`symbol_address`] in concrete runs; pointer arithmetic on it is integer
+    /// arithmetic.
+    Address(SymbolId),
 }
 
 impl Rhs {
@@ -369,7 +387,7 @@ impl Rhs {
                 f(*a);
                 f(*b);
             }
-            Rhs::New | Rhs::MyClosure => {}
+            Rhs::New | Rhs::MyClosure | Rhs::Address(_) => {}
             Rhs::Call(_, args) | Rhs::Closure(_, args) | Rhs::Block(_, args) => {
                 args.iter().copied().for_each(f)
             }
@@ -399,7 +417,7 @@ impl Rhs {
                 f(a);
                 f(b);
             }
-            Rhs::New | Rhs::MyClosure => {}
+            Rhs::New | Rhs::MyClosure | Rhs::Address(_) => {}
             Rhs::Call(_, args) | Rhs::Closure(_, args) | Rhs::Block(_, args) => {
                 args.iter_mut().for_each(f)
             }

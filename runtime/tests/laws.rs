@@ -31,6 +31,12 @@ fn sign() {
 }
 
 #[test]
+fn address() {
+    check_lattice(strategies::address(), CASES);
+    check_top(strategies::address(), CASES);
+}
+
+#[test]
 fn parity() {
     check_lattice(strategies::parity(), CASES);
     check_top(strategies::parity(), CASES);
@@ -244,8 +250,8 @@ fn checker_catches_a_widening_that_is_not_an_upper_bound() {
 /// The numeric lattices' `contains` agrees with their operations: joins keep every member of
 /// either operand, meets hold exactly the common members, and `⊑` implies inclusion.
 mod concretization {
-    use absinthe::lattice::{Congruence, Interval, Lattice, Parity, Sign};
-    use absinthe::laws::strategies::{congruence, int, interval, parity, sign};
+    use absinthe::lattice::{Address, Congruence, Interval, Lattice, Parity, Sign};
+    use absinthe::laws::strategies::{address, congruence, int, interval, parity, sign};
     use proptest::prelude::*;
 
     macro_rules! check_members {
@@ -311,6 +317,19 @@ mod concretization {
     check_members!(congruence_members, Congruence, congruence());
     check_members!(sign_members, Sign, sign());
     check_members!(parity_members, Parity, parity());
+    check_members!(address_members, Address, address());
+
+    impl BoundsHint for Address {
+        fn bounds_hint(&self) -> Vec<i64> {
+            match self.known() {
+                Some((s, o)) => {
+                    let v = absinthe::program::symbol_address(s).wrapping_add(o);
+                    vec![v, v.wrapping_add(1), v.wrapping_sub(1)]
+                }
+                None => vec![0],
+            }
+        }
+    }
 }
 
 #[test]

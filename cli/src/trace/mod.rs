@@ -103,6 +103,7 @@ pub fn trace<A: Analysis>(
             let module = Module {
                 functions: vec![f],
                 fields: Vec::new(),
+                symbols: Vec::new(),
             };
             (module, file.clone())
         }

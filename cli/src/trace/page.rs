@@ -105,6 +105,7 @@ fn rhs_rules<D: ValueDomain>(rhs: &Rhs, strings: &mut super::record::Interner) -
         Rhs::Use(Operand::Name(_)) => vec!["a copy".to_owned()],
         Rhs::Select(..) => vec!["a select: the chosen operand, or both joined".to_owned()],
         Rhs::IsBlock(_) => vec!["0 or 1".to_owned()],
+        Rhs::Address(_) => vec!["an address: the domain's `address` rule".to_owned()],
         _ => vec!["not modelled by a value analysis: top".to_owned()],
     };
     texts.iter().map(|t| strings.intern(t)).collect()

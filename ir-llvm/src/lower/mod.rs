@@ -340,6 +340,7 @@ pub fn lower_module(
         module: Module {
             functions,
             fields: vec!["mem".to_owned()],
+            symbols: Vec::new(),
         },
         functions: infos,
         skipped,

@@ -170,6 +170,7 @@ impl Printer<'_> {
                         write!(out, "block {tag} ")?;
                         self.operand_list(out, '[', fields, ']')
                     }
+                    Rhs::Address(s) => write!(out, "addr @{}", self.module.symbol_name(*s)),
                     Rhs::Field(block, index) => {
                         self.operand(out, *block)?;
                         write!(out, "[{index}]")

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use absinthe::program::{
-    BlockId, Cfg, Cond, FieldId, FuncId, NameId, Operand, Phi, Rhs, Stmt, Terminator,
+    BlockId, Cfg, Cond, FieldId, FuncId, NameId, Operand, Phi, Rhs, Stmt, SymbolId, Terminator,
 };
 
 use super::syntax::{CondAst, FuncAst, LineAst, OperandAst, RhsAst, TermAst, Word};
@@ -28,6 +28,8 @@ pub(crate) fn resolve(
         funcs: HashMap::new(),
         fields: HashMap::new(),
         field_names: Vec::new(),
+        symbols: HashMap::new(),
+        symbol_names: Vec::new(),
     };
     for (i, f) in funcs.iter().enumerate() {
         if let Some(&(first, _, _)) = cx.funcs.get(f.name.text) {
@@ -55,6 +57,7 @@ pub(crate) fn resolve(
     Ok(Module {
         functions,
         fields: cx.field_names,
+        symbols: cx.symbol_names,
     })
 }
 
@@ -67,6 +70,8 @@ struct Ctx<'a, 't> {
     funcs: HashMap<&'t str, (FuncId, usize, usize)>,
     fields: HashMap<&'t str, FieldId>,
     field_names: Vec<String>,
+    symbols: HashMap<&'t str, SymbolId>,
+    symbol_names: Vec<String>,
 }
 
 /// Per-function state: the name table and where each name was defined.
@@ -95,6 +100,16 @@ impl<'a, 't> Ctx<'a, 't> {
     fn error(&mut self, pos: usize, message: String) {
         self.errors
             .push(error_at(self.file, self.text, pos, message));
+    }
+
+    fn symbol(&mut self, w: Word<'t>) -> SymbolId {
+        if let Some(&s) = self.symbols.get(w.text) {
+            return s;
+        }
+        let s = SymbolId::new(self.symbol_names.len());
+        self.symbols.insert(w.text, s);
+        self.symbol_names.push(w.text.to_string());
+        s
     }
 
     fn field(&mut self, w: Word<'t>) -> FieldId {
@@ -418,6 +433,7 @@ impl<'a, 't> Ctx<'a, 't> {
                         }
                         RhsAst::Tag(a) => Rhs::Tag(self.operand(&mut fx, *a)),
                         RhsAst::IsBlock(a) => Rhs::IsBlock(self.operand(&mut fx, *a)),
+                        RhsAst::Address(s) => Rhs::Address(self.symbol(*s)),
                     };
                     block.stmts.push(Stmt::Assign { dest, rhs });
                 }

@@ -49,6 +49,8 @@ pub(crate) enum RhsAst<'a> {
     Field(OperandAst<'a>, Word<'a>),
     Tag(OperandAst<'a>),
     IsBlock(OperandAst<'a>),
+    /// `addr @g`: the symbol, without its `@`.
+    Address(Word<'a>),
 }
 
 /// A branch condition as written.
@@ -136,7 +138,9 @@ fn describe(rule: Rule) -> &'static str {
         | Rule::slot_rhs
         | Rule::block_rhs
         | Rule::tag_rhs
-        | Rule::isblock_rhs => "an expression",
+        | Rule::isblock_rhs
+        | Rule::addr_rhs => "an expression",
+        Rule::symbol => "a symbol `@name`",
         Rule::load_tail => "`.`",
         Rule::index_tail => "`[`",
         Rule::captures => "a capture list `[name, …]`",
@@ -162,6 +166,7 @@ fn describe(rule: Rule) -> &'static str {
         Rule::kw_block => "`block`",
         Rule::kw_tag => "`tag`",
         Rule::kw_isblock => "`isblock`",
+        Rule::kw_addr => "`addr`",
         Rule::kw_goto
         | Rule::kw_br
         | Rule::kw_switch
@@ -236,6 +241,7 @@ fn parts(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
                 | Rule::kw_block
                 | Rule::kw_tag
                 | Rule::kw_isblock
+                | Rule::kw_addr
         )
     })
 }
@@ -399,6 +405,13 @@ fn rhs(pair: Pair<'_, Rule>) -> RhsAst<'_> {
         }
         Rule::tag_rhs => RhsAst::Tag(Children::of(pair).operand()),
         Rule::isblock_rhs => RhsAst::IsBlock(Children::of(pair).operand()),
+        Rule::addr_rhs => {
+            let symbol = Children::of(pair).word();
+            RhsAst::Address(Word {
+                text: symbol.text.strip_prefix('@').unwrap_or(symbol.text),
+                pos: symbol.pos + 1,
+            })
+        }
         _ => {
             let mut c = Children::of(pair);
             let a = c.operand();

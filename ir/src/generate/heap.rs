@@ -291,7 +291,11 @@ pub fn random_heap_module(seed: u64, config: &HeapGenConfig) -> Module {
         function.captures = capture_list;
         functions.push(function);
     }
-    let mut module = Module { functions, fields };
+    let mut module = Module {
+        functions,
+        fields,
+        symbols: Vec::new(),
+    };
     module.canonicalize();
     module
 }

@@ -335,6 +335,7 @@ pub fn random_function(seed: u64, config: &GenConfig) -> Module {
     let mut module = Module {
         functions: vec![func],
         fields: (0..n_fields).map(|i| format!("f{i}")).collect(),
+        symbols: Vec::new(),
     };
     module.canonicalize();
     module
@@ -469,6 +470,7 @@ impl Shape {
         let mut module = Module {
             functions: vec![func],
             fields: Vec::new(),
+            symbols: Vec::new(),
         };
         module.canonicalize();
         module

@@ -116,6 +116,7 @@ pub fn random_module(seed: u64, config: &ModuleConfig) -> Module {
     let mut module = Module {
         functions,
         fields: Vec::new(),
+        symbols: Vec::new(),
     };
     module.canonicalize();
     module

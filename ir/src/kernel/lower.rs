@@ -90,6 +90,7 @@ pub fn lower(terms: &Terms) -> Lowered {
         module: Module {
             functions,
             fields: Vec::new(),
+            symbols: Vec::new(),
         },
         homes: l.homes,
         param_homes: l.param_homes,

@@ -295,6 +295,7 @@ impl<M: Module, D: ValueDomain> Body<'_, M, D> {
                     Rhs::Block(..) | Rhs::New => (true, ProcValue::block()),
                     Rhs::Load(..) | Rhs::Field(..) => (true, ProcValue::top()),
                     Rhs::Tag(_) => (true, ProcValue::int(D::top())),
+                    Rhs::Address(s) => (true, ProcValue::int(D::address(*s))),
                     Rhs::IsBlock(a) => {
                         let a = Self::operand(env, *a);
                         let mut v = D::bottom();

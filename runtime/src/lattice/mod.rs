@@ -208,6 +208,7 @@ pub fn replace_if_changed<T: PartialEq>(slot: &mut T, new: T) -> Changed {
     }
 }
 
+mod address;
 mod congruence;
 mod dual;
 mod finite_sum;
@@ -220,6 +221,7 @@ mod parity;
 mod powerset;
 mod sign;
 
+pub use address::Address;
 pub use congruence::Congruence;
 pub use dual::Dual;
 pub use finite_sum::{DefaultCost, FiniteSum, JoinCost, canonical_disjuncts, widen_disjuncts};

@@ -24,6 +24,13 @@ pub trait Concrete {
     fn as_constant(&self) -> Option<i64> {
         None
     }
+
+    /// The one address (a symbol plus a byte offset, see
+    /// [`Rhs::Address`](crate::program::Rhs::Address)) `self` describes, if it describes exactly
+    /// one. The default knows none.
+    fn as_address(&self) -> Option<(crate::program::SymbolId, i64)> {
+        None
+    }
 }
 
 impl Concrete for Flat<i64> {

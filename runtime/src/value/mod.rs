@@ -27,7 +27,7 @@ pub use ssa::SsaSolution;
 
 use crate::behavior::{Arg, ParamId};
 use crate::lattice::{Lattice, Top};
-use crate::program::Op;
+use crate::program::{Op, SymbolId};
 use std::fmt::Display;
 
 /// An abstract domain of integer values that the non-relational analysis can run.
@@ -54,6 +54,14 @@ pub trait ValueDomain: Lattice + Top + Concrete + Display + 'static {
 
     /// The abstract semantics of `op`.
     fn binary(op: Op, a: &Self, b: &Self) -> Self;
+
+    /// The abstraction of `addr @s`, the address of a module-level symbol: top by default (an
+    /// address is some integer). Domains that track pointers (with an
+    /// [`Address`](crate::lattice::Address) component) know it.
+    fn address(symbol: SymbolId) -> Self {
+        let _ = symbol;
+        Self::top()
+    }
 
     /// Refines `a` and `b` knowing that the comparison `a op b` holds (`op` is a comparison).
     fn assume(op: Op, a: &Self, b: &Self) -> (Self, Self) {

@@ -79,7 +79,9 @@ fn assign<D: ValueDomain>(
             let to = heap.points_of(*o);
             heap.define(dest, to);
         }
-        Rhs::Binary(..) | Rhs::Tag(_) | Rhs::IsBlock(_) => heap.define(dest, BTreeSet::new()),
+        Rhs::Binary(..) | Rhs::Tag(_) | Rhs::IsBlock(_) | Rhs::Address(_) => {
+            heap.define(dest, BTreeSet::new());
+        }
         Rhs::Select(_, a, b) => {
             let mut to = heap.points_of(*a);
             to.extend(heap.points_of(*b));

@@ -106,9 +106,11 @@ fn assign(g: &mut Graph, site: Site, dest: NameId, rhs: &Rhs, callees: &dyn Call
         }
         // The running closure belongs to the caller and is not followed.
         Rhs::MyClosure => call::unknown_call(g, Vec::new(), Some(dest)),
-        Rhs::Use(Operand::Int(_)) | Rhs::Binary(..) | Rhs::Tag(_) | Rhs::IsBlock(_) => {
-            g.unbind(dest)
-        }
+        Rhs::Use(Operand::Int(_))
+        | Rhs::Binary(..)
+        | Rhs::Tag(_)
+        | Rhs::IsBlock(_)
+        | Rhs::Address(_) => g.unbind(dest),
     }
     vec![g.clone()]
 }

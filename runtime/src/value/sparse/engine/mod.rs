@@ -261,7 +261,8 @@ fn value_reads(rhs: &Rhs, mut f: impl FnMut(NameId)) {
         | Rhs::Block(..)
         | Rhs::Field(..)
         | Rhs::Tag(..)
-        | Rhs::IsBlock(..) => {}
+        | Rhs::IsBlock(..)
+        | Rhs::Address(_) => {}
     }
 }
 
