@@ -436,6 +436,8 @@ pub struct Rule {
 pub enum RuleKind {
     /// `fn(i64) -> C`: the abstraction of a literal.
     Literal,
+    /// `fn(i64) -> C`: the abstraction of `addr @s`, from the symbol's number.
+    Address,
     /// `fn(&P, &P) -> C` for one operation (the name of an `Op` variant, such as `Add`).
     Binary(Ident),
     /// `fn(Op, &P, &P) -> C` for every operation without a rule of its own.

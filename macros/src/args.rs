@@ -98,6 +98,8 @@ pub struct TransferArgs {
     pub binary: Flag,
     /// The abstraction of literals: `fn(i64) -> C`.
     pub literal: Flag,
+    /// The abstraction of `addr @s`, the address of symbol number `s`: `fn(i64) -> C`.
+    pub address: Flag,
     /// Branch refinement: `assume = "<"` for one comparison, or `assume` alone for all.
     pub assume: Option<SpannedValue<darling::util::Override<String>>>,
     /// Kernel terms: the value of `(cond p a b)`: `fn(&P, &P, &P) -> C`.
@@ -181,6 +183,7 @@ impl Options for TransferArgs {
         "op",
         "binary",
         "literal",
+        "address",
         "assume",
         "cond",
         "param",

@@ -571,6 +571,9 @@ fn attach_rule(
     if args.literal.is_present() {
         kinds.push((RuleKind::Literal, "literal"));
     }
+    if args.address.is_present() {
+        kinds.push((RuleKind::Address, "address"));
+    }
     for (flag, kind, word) in [
         (&args.cond, RuleKind::Cond, "cond"),
         (&args.param, RuleKind::Param, "param"),
@@ -673,7 +676,7 @@ fn attach_rule(
     // The expected signature.
     use Expect::{Int, Kind, Operation, ParamId, Product};
     let (mut params, mut expected): (Vec<Expect>, String) = match &kind {
-        RuleKind::Literal => (vec![Int], "fn(i64) -> C".to_string()),
+        RuleKind::Literal | RuleKind::Address => (vec![Int], "fn(i64) -> C".to_string()),
         RuleKind::Binary(_) => (vec![Product, Product], format!("fn(&{p}, &{p}) -> C")),
         RuleKind::AnyBinary => (
             vec![Operation, Product, Product],

@@ -4,10 +4,10 @@
 pub use crate::behavior::{Arg, ArgKind, Engine, Names, ParamId, Steps};
 pub use crate::engine::Limits;
 pub use crate::interproc::ContextPolicy;
+pub use crate::lattice::{Address, FiniteSum, Flat, Interval};
 pub use crate::lattice::{Changed, Lattice, Thresholds, Top, replace_if_changed};
-pub use crate::lattice::{FiniteSum, Flat, Interval};
 pub use crate::product::{ReducePolicy, ReducedProduct, log_reduction, recording_reductions};
-pub use crate::program::Op;
+pub use crate::program::{Op, SymbolId, symbol_address};
 pub use crate::value::{
     Concrete, DeclaredAnalysis as DomAnalysis, NonRelational, StateRepr, ValueDomain,
 };

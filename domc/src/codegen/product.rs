@@ -93,6 +93,12 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
         })*
         #rt::Option::None
     };
+    let as_address = quote! {
+        #(if let #rt::Option::Some(a) = <#types as #rt::Concrete>::as_address(&self.#members) {
+            return #rt::Option::Some(a);
+        })*
+        #rt::Option::None
+    };
     let name_text = name.to_string();
     let debug_fields = decl.components.iter().map(|c| {
         let m = &c.member;
@@ -285,6 +291,8 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
             fn contains(&self, v: #rt::i64) -> bool { #concrete_parts }
 
             fn as_constant(&self) -> #rt::Option<#rt::i64> { #as_constant }
+
+            fn as_address(&self) -> #rt::Option<(#rt::SymbolId, #rt::i64)> { #as_address }
         }
 
         #value_domain
@@ -389,6 +397,28 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
         })
         .collect();
 
+    let address: Vec<TokenStream> = decl
+        .components
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (m, ty) = (&c.member, &c.ty);
+            let rule = decl
+                .rules
+                .iter()
+                .find(|r| r.component == i && r.kind == RuleKind::Address);
+            let value = match rule {
+                Some(r) => {
+                    let f = &r.function;
+                    quote_spanned!(r.origin.span=> #f(#rt::i64::from(s.0)))
+                }
+                None if c.value_domain => quote!(<#ty as #rt::ValueDomain>::address(s)),
+                None => quote!(<#ty as #rt::Top>::top()),
+            };
+            quote!(#m: #value)
+        })
+        .collect();
+
     let binary = binary_dispatch(decl, false);
     let assume: Vec<TokenStream> = decl
         .components
@@ -440,6 +470,13 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
             }
 
             #[inline]
+            fn __absinthe_address(s: #rt::SymbolId, policy: #rt::ReducePolicy) -> Self {
+                // `s` is unused when no component knows addresses.
+                let _ = s;
+                Self::__absinthe_reduced(#name { #(#address),* }, policy)
+            }
+
+            #[inline]
             fn __absinthe_binary(
                 op: #rt::Op,
                 a: &Self,
@@ -473,6 +510,11 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
             #[inline]
             fn constant(c: #rt::i64) -> Self {
                 Self::__absinthe_constant(c, <Self as #rt::ReducedProduct>::POLICY)
+            }
+
+            #[inline]
+            fn address(s: #rt::SymbolId) -> Self {
+                Self::__absinthe_address(s, <Self as #rt::ReducedProduct>::POLICY)
             }
 
             #[inline]
@@ -783,12 +825,19 @@ fn direct_product(decl: &ProductDecl, direct: &Ident) -> TokenStream {
         impl #rt::Concrete for #direct {
             fn contains(&self, v: #rt::i64) -> bool { #rt::Concrete::contains(&self.0, v) }
             fn as_constant(&self) -> #rt::Option<#rt::i64> { #rt::Concrete::as_constant(&self.0) }
+            fn as_address(&self) -> #rt::Option<(#rt::SymbolId, #rt::i64)> {
+                #rt::Concrete::as_address(&self.0)
+            }
         }
 
         #doc
         impl #rt::ValueDomain for #direct {
             fn constant(c: #rt::i64) -> Self {
                 #direct(#name::__absinthe_constant(c, #never))
+            }
+
+            fn address(s: #rt::SymbolId) -> Self {
+                #direct(#name::__absinthe_address(s, #never))
             }
 
             fn binary(op: #rt::Op, a: &Self, b: &Self) -> Self {

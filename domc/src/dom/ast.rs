@@ -186,6 +186,8 @@ pub enum Trigger {
     AnyOp,
     /// `on literal`
     Literal,
+    /// `on address`
+    Address,
     /// `on assume "<"`
     Assume(String),
     /// `on assume any`

@@ -175,8 +175,13 @@ fn rule_words(rule: Rule) -> &'static str {
         }
         Rule::component => "a component `name: Type`",
         Rule::uses => "`uses`",
-        Rule::trigger | Rule::literal_t | Rule::any_t | Rule::assume_t | Rule::op_t => {
-            "a trigger (`\"+\"`, `any`, `literal`, `assume \"<\"` or `assume any`)"
+        Rule::trigger
+        | Rule::literal_t
+        | Rule::address_t
+        | Rule::any_t
+        | Rule::assume_t
+        | Rule::op_t => {
+            "a trigger (`\"+\"`, `any`, `literal`, `address`, `assume \"<\"` or `assume any`)"
         }
         Rule::analysis_entry => "a setting such as `direction forward;`",
         Rule::setting | Rule::word | Rule::neg_int => "a value",
@@ -559,6 +564,7 @@ fn transfer<'a>(inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usize>
             let kind = t.clone().into_inner().find(significant);
             let trigger = match kind {
                 Some(k) if k.as_rule() == Rule::literal_t => Trigger::Literal,
+                Some(k) if k.as_rule() == Rule::address_t => Trigger::Address,
                 Some(k) if k.as_rule() == Rule::any_t => Trigger::AnyOp,
                 Some(k) if k.as_rule() == Rule::hook_t => match k.as_str() {
                     "cond" => Trigger::Cond,

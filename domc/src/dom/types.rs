@@ -55,6 +55,8 @@ pub enum Shape {
     Extern,
     /// The runtime's intervals.
     Interval,
+    /// The runtime's addresses: a symbol plus a byte offset, flat.
+    Address,
     /// The runtime's flat constants.
     Constant,
     /// The runtime's sets of parameters (`Names`), ordered by inclusion.
@@ -119,6 +121,7 @@ impl Default for TypeTable {
             by_name: BTreeMap::new(),
         };
         table.declare("Interval", Shape::Interval);
+        table.declare("Address", Shape::Address);
         table.declare("Constant", Shape::Constant);
         table.declare("Names", Shape::Names);
         table.declare("Steps", Shape::Steps);
@@ -160,6 +163,7 @@ impl TypeTable {
                 | "Param"
                 | "ArgKind"
                 | "Interval"
+                | "Address"
                 | "Constant"
                 | "Names"
                 | "Steps"
@@ -223,7 +227,10 @@ impl TypeTable {
     /// Whether `t` has built-in transfer functions (`uses builtin`).
     pub fn has_builtin_rules(&self, t: &Ty) -> bool {
         match t {
-            Ty::Lat(id) => matches!(self.shapes[*id], Shape::Interval | Shape::Constant),
+            Ty::Lat(id) => matches!(
+                self.shapes[*id],
+                Shape::Interval | Shape::Constant | Shape::Address
+            ),
             _ => false,
         }
     }
@@ -364,6 +371,7 @@ impl TypeTable {
             Ty::Error => quote!(()),
             Ty::Lat(id) => match &self.shapes[*id] {
                 Shape::Interval => quote!(::absinthe::__private::Interval),
+                Shape::Address => quote!(::absinthe::__private::Address),
                 Shape::Constant => quote!(::absinthe::__private::Flat<i64>),
                 Shape::Names => quote!(::absinthe::__private::Names),
                 Shape::Steps => quote!(::absinthe::__private::Steps),

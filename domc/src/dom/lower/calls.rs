@@ -174,6 +174,10 @@ impl Lowerer<'_> {
                         let (ty, rust) = self.interval_fn(it, &got, span, &t);
                         (ty, Code::new(rust, type_fn))
                     }
+                    (Shape::Address, _) => {
+                        let (ty, rust) = self.address_fn(it, &got, span, &t);
+                        (ty, Code::new(rust, type_fn))
+                    }
                     (Shape::Names | Shape::Steps, _) => {
                         let steps = matches!(shape, Shape::Steps);
                         let (ty, rust) =
@@ -391,6 +395,78 @@ impl Lowerer<'_> {
                 "`Interval` has `new`, `constant`, `lo`, `hi`, `is_constant`, `contains`, `binary`, `assume`, `top` and `bottom`".into(),
             )),
         }
+    }
+
+    /// `Address::at(s, o)`, `moved(a, k)`, `is_known(a)`, `symbol(a)` (-1 when not known),
+    /// `offset(a)` (0 when not known) and `contains(a, v)`.
+    pub(super) fn address_fn(
+        &mut self,
+        it: &str,
+        got: &[(Ty, Code, Range<usize>)],
+        span: Range<usize>,
+        t: &Ty,
+    ) -> (Ty, TokenStream) {
+        let rt = rt();
+        let unreachable = (Ty::Error, quote!(::core::unreachable!()));
+        let c = |i: usize| got.get(i).map(|g| g.1.rust.clone()).unwrap_or_default();
+        let (want, result, rust): (Vec<Ty>, Ty, TokenStream) = match it {
+            "at" => {
+                let (s, o) = (c(0), c(1));
+                (
+                    vec![Ty::Int, Ty::Int],
+                    t.clone(),
+                    // A symbol outside `u32` is no symbol: top.
+                    quote!(match <u32 as ::core::convert::TryFrom<i64>>::try_from(#s) {
+                        ::core::result::Result::Ok(s) => #rt::Address::at(#rt::SymbolId(s), #o),
+                        ::core::result::Result::Err(_) => <#rt::Address as #rt::Top>::top(),
+                    }),
+                )
+            }
+            "moved" => {
+                let (a, k) = (c(0), c(1));
+                (vec![t.clone(), Ty::Int], t.clone(), quote!((#a).moved(#k)))
+            }
+            "is_known" => {
+                let a = c(0);
+                (vec![t.clone()], Ty::Bool, quote!((#a).known().is_some()))
+            }
+            "symbol" => {
+                let a = c(0);
+                (
+                    vec![t.clone()],
+                    Ty::Int,
+                    quote!((#a).known().map_or(-1, |(s, _)| i64::from(s.0))),
+                )
+            }
+            "offset" => {
+                let a = c(0);
+                (
+                    vec![t.clone()],
+                    Ty::Int,
+                    quote!((#a).known().map_or(0, |(_, o)| o)),
+                )
+            }
+            "contains" => {
+                let (a, v) = (c(0), c(1));
+                (
+                    vec![t.clone(), Ty::Int],
+                    Ty::Bool,
+                    quote!((#a).contains(#v)),
+                )
+            }
+            _ => {
+                return tokens(self.error_help(
+                    span,
+                    format!("`Address` has no function `{it}`"),
+                    "unknown function",
+                    "`Address` has `at`, `moved`, `is_known`, `symbol`, `offset`, `contains`, `top` and `bottom`".into(),
+                ));
+            }
+        };
+        if !self.check_args(&format!("Address::{it}"), got, &want, span) {
+            return unreachable;
+        }
+        (result, rust)
     }
 
     pub(super) fn finite_sum_fn(

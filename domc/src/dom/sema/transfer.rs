@@ -24,6 +24,7 @@ impl Sema {
             .cloned();
         let kind = match &t.trigger {
             Trigger::Literal => RuleKind::Literal,
+            Trigger::Address => RuleKind::Address,
             Trigger::AnyOp => RuleKind::AnyBinary,
             Trigger::AnyAssume => RuleKind::AnyAssume,
             Trigger::Cond => RuleKind::Cond,
@@ -107,6 +108,7 @@ impl Sema {
         };
         let (expected_params, expected): (Vec<Ty>, String) = match &kind {
             RuleKind::Literal => (vec![Ty::Int], "(c: int) -> C".into()),
+            RuleKind::Address => (vec![Ty::Int], "(s: int) -> C".into()),
             RuleKind::Binary(_) => (
                 [&[p_ty.clone(), p_ty.clone()], kinds].concat(),
                 if kinds.is_empty() {
@@ -323,6 +325,7 @@ fn trigger_words(t: &Trigger) -> String {
         Trigger::Op(op) => format!("`{op}`"),
         Trigger::AnyOp => "every operation".into(),
         Trigger::Literal => "literals".into(),
+        Trigger::Address => "addresses".into(),
         Trigger::Assume(op) => format!("assuming `{op}`"),
         Trigger::AnyAssume => "assuming any comparison".into(),
         Trigger::Cond => "`cond`".into(),
