@@ -20,6 +20,8 @@ fn config(seed: u64) -> GenConfig {
         max_stmts: 1 + (seed % 5) as usize,
         names: 2 + (seed % 5) as usize,
         init_names: seed % 4 != 0,
+        // Addresses of zero to two symbols, so that pointer rules meet integers.
+        symbols: (seed % 3) as usize,
         ..GenConfig::default()
     }
 }

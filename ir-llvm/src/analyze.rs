@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use absinthe::engine::{Analysis, Limits, StopReason};
 use absinthe::lattice::Lattice;
-use absinthe::program::{BlockId, Cfg, Operand, Program, Terminator};
+use absinthe::program::{BlockId, Cfg, Operand, Program, SymbolId, Terminator};
 use absinthe::value::{NonRelational, StateRepr, ValueDomain};
 use absinthe_ir::Function;
 
@@ -23,6 +23,9 @@ pub enum Fact {
     Unreachable,
     /// It is always this value (in the core IR's 64-bit form: sign-extended, `i1` as 0 or 1).
     Constant(i64),
+    /// It is always this address: a symbol of the lowered module (a global or function) plus
+    /// a byte offset.
+    Address(SymbolId, i64),
     /// Its block may run but it never gets a value (it comes from `undef` or `poison`).
     Undefined,
     /// Nothing more precise is known.
@@ -254,6 +257,8 @@ pub fn analyze_function<D: ValueDomain>(
                 Fact::Undefined
             } else if let Some(c) = value.as_constant() {
                 Fact::Constant(c)
+            } else if let Some((s, offset)) = value.as_address() {
+                Fact::Address(s, offset)
             } else {
                 Fact::Unknown
             }

@@ -138,6 +138,16 @@ impl LlvmModule {
         }
     }
 
+    /// The module's data layout, for type sizes and field offsets.
+    pub fn layout(&self) -> Layout<'_> {
+        // SAFETY: the layout belongs to the module and lives as long as it (not disposed of).
+        let raw = unsafe { llvm_sys::target::LLVMGetModuleDataLayout(self.module) };
+        Layout {
+            raw,
+            module: PhantomData,
+        }
+    }
+
     /// Whether `function` passes LLVM's verifier (it may not, since the parser does not run it:
     /// a use its definition does not dominate, a φ that disagrees with the predecessors, …).
     pub fn verify(&self, function: Value<'_>) -> bool {
@@ -469,6 +479,28 @@ impl<'m> Value<'m> {
         }
     }
 
+    /// The linkage of a global (function, variable, alias or ifunc).
+    pub fn linkage(self) -> Option<Linkage> {
+        // SAFETY: a `GlobalValue`.
+        self.is_global()
+            .then(|| unsafe { c::LLVMGetLinkage(self.raw) })
+    }
+
+    /// The type a `getelementptr` (instruction or constant expression) indexes into.
+    pub fn gep_source_type(self) -> Option<Ty<'m>> {
+        let is_gep = self.opcode() == Some(Opcode::LLVMGetElementPtr)
+            || self.const_opcode() == Some(Opcode::LLVMGetElementPtr);
+        if !is_gep {
+            return None;
+        }
+        // SAFETY: a `GEPOperator` (instruction or constant expression).
+        let raw = unsafe { c::LLVMGetGEPSourceElementType(self.raw) };
+        (!raw.is_null()).then_some(Ty {
+            raw,
+            module: PhantomData,
+        })
+    }
+
     /// The initializer, constancy and linkage of a global variable.
     pub fn global_variable(self) -> Option<(Option<Value<'m>>, bool, Linkage)> {
         if self.kind() != K::LLVMGlobalVariableValueKind {
@@ -588,5 +620,40 @@ impl<'m> Ty<'m> {
             raw,
             module: PhantomData,
         })
+    }
+}
+
+/// A module's data layout: the sizes and field offsets `getelementptr` steps by.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout<'m> {
+    raw: llvm_sys::target::LLVMTargetDataRef,
+    module: PhantomData<&'m LlvmModule>,
+}
+
+impl<'m> Layout<'m> {
+    /// The bytes one element of `ty` occupies in an array (LLVM's alloc size); `None` for an
+    /// unsized type.
+    pub fn alloc_size(self, ty: Ty<'m>) -> Option<u64> {
+        // SAFETY: a type of this module's context, and a layout of this module; sizes are only
+        // asked of sized types.
+        unsafe {
+            if c::LLVMTypeIsSized(ty.raw) == 0 {
+                return None;
+            }
+            Some(llvm_sys::target::LLVMABISizeOfType(self.raw, ty.raw))
+        }
+    }
+
+    /// The byte offset of field `i` of a struct type with a body.
+    pub fn field_offset(self, ty: Ty<'m>, i: u64) -> Option<u64> {
+        if ty.kind() != TyKind::Struct(true) {
+            return None;
+        }
+        // SAFETY: a struct with a body and an index below its field count.
+        unsafe {
+            let n = c::LLVMCountStructElementTypes(ty.raw);
+            let i = u32::try_from(i).ok().filter(|&i| i < n)?;
+            Some(llvm_sys::target::LLVMOffsetOfElement(self.raw, ty.raw, i))
+        }
     }
 }

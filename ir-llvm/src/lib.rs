@@ -25,4 +25,6 @@ pub use analyze::{FunctionCounts, ModuleCounts, analyze_module};
 #[cfg(feature = "llvm")]
 pub use load::{LoadError, load_module};
 #[cfg(feature = "llvm")]
-pub use lower::{LowerError, Lowered, LoweredFunction, Memory, Place, lower_module};
+pub use lower::{
+    LowerError, Lowered, LoweredFunction, Memory, Place, lower_module, pointer_constant,
+};

@@ -252,9 +252,27 @@ struct LlvmFunction {
     dead: HashSet<String>,
     /// Named values of live blocks that are gone from the output: replaced by constants.
     folded: HashSet<String>,
-    /// The constant a folded integer value became, where a surviving user shows it (in the
-    /// core IR's 64-bit form).
-    values: HashMap<String, i64>,
+    /// The constant a folded value became, where a surviving user shows it.
+    values: HashMap<String, Known>,
+}
+
+/// A constant LLVM put in place of a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Known {
+    /// An integer, in the core IR's 64-bit form (`null` is 0).
+    Int(i64),
+    /// A global's address plus a byte offset.
+    Address(String, i64),
+}
+
+impl std::fmt::Display for Known {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Known::Int(v) => write!(f, "{v}"),
+            Known::Address(g, 0) => write!(f, "@{g}"),
+            Known::Address(g, o) => write!(f, "@{g}{o:+}"),
+        }
+    }
 }
 
 fn compare(file: &Path, options: &Options) -> Result<Row, String> {
@@ -284,7 +302,10 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         .collect();
     let llvm: HashMap<String, LlvmFunction> = by_name
         .iter()
-        .map(|(name, &f)| (name.clone(), llvm_effect(f, after.get(name).copied())))
+        .map(|(name, &f)| {
+            let effect = llvm_effect(f, after.get(name).copied(), folded.layout());
+            (name.clone(), effect)
+        })
         .collect();
 
     let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
@@ -367,12 +388,20 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
             if llvm_folds {
                 llvm_constants += 1;
                 flat_also += usize::from(!matches!(flat_fact, Fact::Unknown));
+                let proven = match *fact {
+                    Fact::Constant(c) => Some(Known::Int(c)),
+                    Fact::Address(s, offset) => Some(Known::Address(
+                        lowered.module.symbol_name(s).to_owned(),
+                        offset,
+                    )),
+                    _ => None,
+                };
                 match fact {
-                    Fact::Constant(c) => {
+                    Fact::Constant(_) | Fact::Address(..) => {
                         also += 1;
-                        if let Some(&l) = effect.values.get(&value.name) {
+                        if let (Some(l), Some(c)) = (effect.values.get(&value.name), proven) {
                             checked += 1;
-                            if l != *c {
+                            if *l != c {
                                 disagreements.push(format!(
                                     "  {} in {}: LLVM {l}, absinthe {c}",
                                     value.name, info.name
@@ -396,7 +425,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
                         }
                     }
                 }
-            } else if matches!(fact, Fact::Constant(_)) {
+            } else if matches!(fact, Fact::Constant(_) | Fact::Address(..)) {
                 absinthe_only += 1;
             }
         }
@@ -611,7 +640,11 @@ fn timed(program: &std::ffi::OsStr, args: &[&std::ffi::OsStr]) -> Result<(Durati
 /// blocks), so a named non-φ instruction of a live block that is gone was folded. A φ can also
 /// vanish because removing an infeasible edge left it a single incoming value; it was folded
 /// only if every incoming value on an edge that survives is a constant (or was folded).
-fn llvm_effect(before: Value<'_>, after: Option<Value<'_>>) -> LlvmFunction {
+fn llvm_effect<'m>(
+    before: Value<'m>,
+    after: Option<Value<'m>>,
+    layout: absinthe_llvm::ffi::Layout<'m>,
+) -> LlvmFunction {
     let Some(after) = after else {
         return LlvmFunction::default();
     };
@@ -676,10 +709,13 @@ fn llvm_effect(before: Value<'_>, after: Option<Value<'_>>) -> LlvmFunction {
             return;
         }
         let constant = match (a.kind(), a.ty().kind()) {
-            (ValueKind::LLVMConstantIntValueKind, TyKind::Int(bits)) => {
-                a.const_int().and_then(|v| canonical(bits, v))
-            }
-            (ValueKind::LLVMConstantPointerNullValueKind, _) => Some(0),
+            (ValueKind::LLVMConstantIntValueKind, TyKind::Int(bits)) => a
+                .const_int()
+                .and_then(|v| canonical(bits, v))
+                .map(Known::Int),
+            (ValueKind::LLVMConstantPointerNullValueKind, _) => Some(Known::Int(0)),
+            (_, TyKind::Ptr) => absinthe_llvm::pointer_constant(a, layout)
+                .map(|(global, offset)| Known::Address(global, offset)),
             _ => None,
         };
         if let Some(v) = constant {

@@ -1,6 +1,6 @@
-//! Constants: evaluating LLVM constant expressions to integers, and folding loads from
-//! constant globals and float-to-integer conversions of constants at lowering time. Integers
-//! wider than 64 bits are never read: they are unknown.
+//! Constants: evaluating LLVM constant expressions to integers or to addresses (a global plus
+//! a byte offset), and folding loads from constant globals and float-to-integer conversions of
+//! constants at lowering time. Integers wider than 64 bits are never read: they are unknown.
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
@@ -13,14 +13,104 @@ enum Element<'m> {
     Zero,
 }
 
+/// What a load from a constant global reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Folded {
+    /// An integer (`null` is 0).
+    Int(i64),
+    /// The address of the named global plus a byte offset.
+    Address(String, i64),
+}
+
+/// The address a pointer constant holds, as the name of a global and a byte offset: a global
+/// variable or function (not an alias, an ifunc, or an `extern_weak` global, which may be
+/// null), a constant `getelementptr` of one with constant indices, and bit casts of those.
+pub fn pointer_constant<'m>(c: Value<'m>, layout: Layout<'m>) -> Option<(String, i64)> {
+    pointer_constant_at(c, layout, 0)
+}
+
+fn pointer_constant_at<'m>(c: Value<'m>, layout: Layout<'m>, depth: u32) -> Option<(String, i64)> {
+    if depth > 16 {
+        return None;
+    }
+    match c.kind() {
+        ValueKind::LLVMFunctionValueKind | ValueKind::LLVMGlobalVariableValueKind => {
+            if c.linkage()? == ffi::Linkage::LLVMExternalWeakLinkage {
+                return None;
+            }
+            let name = c.name();
+            (!name.is_empty()).then(|| (name.into_owned(), 0))
+        }
+        ValueKind::LLVMConstantExprValueKind => match c.const_opcode()? {
+            Opcode::LLVMGetElementPtr => {
+                let (global, base) = pointer_constant_at(c.operand(0)?, layout, depth + 1)?;
+                Some((global, base.wrapping_add(gep_offset(c, layout)?)))
+            }
+            Opcode::LLVMBitCast => pointer_constant_at(c.operand(0)?, layout, depth + 1),
+            Opcode::LLVMPtrToInt | Opcode::LLVMIntToPtr
+                if constant_bits(c) == Some(64)
+                    && c.operand(0).and_then(constant_bits) == Some(64) =>
+            {
+                pointer_constant_at(c.operand(0)?, layout, depth + 1)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// For a `getelementptr` instruction on a pointer constant with constant indices: the global
+/// and the byte offset of its result.
+pub(super) fn pointer_gep<'m>(gep: Value<'m>, layout: Layout<'m>) -> Option<(String, i64)> {
+    let (global, base) = pointer_constant(gep.operand(0)?, layout)?;
+    Some((global, base.wrapping_add(gep_offset(gep, layout)?)))
+}
+
+/// The byte offset a `getelementptr` with constant indices adds to its base (wrapping, as the
+/// address arithmetic does without `inbounds`).
+fn gep_offset<'m>(gep: Value<'m>, layout: Layout<'m>) -> Option<i64> {
+    let mut ty = gep.gep_source_type()?;
+    let index = |i: usize| -> Option<i64> {
+        let v = gep.operand(i)?;
+        let bits = constant_bits(v)?;
+        let raw = eval_raw(v, 0)?;
+        // Indices are signed, whatever their width.
+        let shift = 64 - bits;
+        Some(((raw << shift) as i64) >> shift)
+    };
+    let size = |t| layout.alloc_size(t).and_then(|s| i64::try_from(s).ok());
+    let mut offset = index(1)?.wrapping_mul(size(ty)?);
+    for i in 2..gep.operand_count() {
+        let k = index(i)?;
+        match ty.kind() {
+            TyKind::Struct(true) => {
+                let field = u64::try_from(k).ok()?;
+                offset = offset.wrapping_add(i64::try_from(layout.field_offset(ty, field)?).ok()?);
+                ty = ty.element(field)?;
+            }
+            TyKind::Array(_) => {
+                ty = ty.element(0)?;
+                offset = offset.wrapping_add(k.wrapping_mul(size(ty)?));
+            }
+            // Vectors and anything else: not modelled.
+            _ => return None,
+        }
+    }
+    Some(offset)
+}
+
 impl<'m> FnLower<'_, 'm> {
     pub(super) fn constant(&mut self, c: Value<'m>) -> Operand {
         if let Some(v) = self.eval_constant(c) {
             return Operand::Int(v);
         }
+        if let Some((global, offset)) = pointer_constant(c, self.layout) {
+            return self.address_at(&global, offset);
+        }
         match c.kind() {
             ValueKind::LLVMUndefValueValueKind | ValueKind::LLVMPoisonValueKind => self.undef(),
-            _ if c.is_global() => self.address(&c.name()),
+            // Aliases, ifuncs and weak globals: an address, not a known one.
+            _ if c.is_global() && self.memory == Memory::Keep => self.address(&c.name()),
             _ => self.unknown(),
         }
     }
@@ -65,10 +155,13 @@ impl<'m> FnLower<'_, 'm> {
     }
 
     /// The value a load of type `k` from the constant address `address` reads, when the address
-    /// is a constant global with a definitive initializer and a constant offset into it.
-    pub(super) fn fold_load(&self, address: Value<'m>, k: Kind) -> Option<i64> {
-        let Kind::Int(bits) = k else {
-            return None;
+    /// is a constant global with a definitive initializer and a constant offset into it: an
+    /// integer, or a pointer constant.
+    pub(super) fn fold_load(&self, address: Value<'m>, k: Kind) -> Option<Folded> {
+        let bits = match k {
+            Kind::Int(bits) => bits,
+            Kind::Ptr => 64,
+            Kind::Other => return None,
         };
         let (global, path): (Value<'m>, Vec<u64>) = if address.is_global() {
             (address, Vec::new())
@@ -99,10 +192,24 @@ impl<'m> FnLower<'_, 'm> {
         }
         // A load of the first scalar of an aggregate reads offset 0.
         for _ in 0..16 {
-            if matches!(ty.kind(), TyKind::Int(_)) {
+            if matches!(ty.kind(), TyKind::Int(_) | TyKind::Ptr) {
                 break;
             }
             (value, ty) = element(value, ty, 0)?;
+        }
+        if ty.kind() == TyKind::Ptr || k == Kind::Ptr {
+            // A pointer read as a pointer: null, or an address.
+            if ty.kind() != TyKind::Ptr || k != Kind::Ptr {
+                return None;
+            }
+            return match value {
+                Element::Zero => Some(Folded::Int(0)),
+                Element::Value(v) if v.kind() == ValueKind::LLVMConstantPointerNullValueKind => {
+                    Some(Folded::Int(0))
+                }
+                Element::Value(v) => pointer_constant(v, self.layout)
+                    .map(|(global, offset)| Folded::Address(global, offset)),
+            };
         }
         let raw = match (ty.kind(), value) {
             (TyKind::Int(b), Element::Value(v)) if b <= 64 => (b, v.const_int()?),
@@ -118,6 +225,7 @@ impl<'m> FnLower<'_, 'm> {
             }
             _ => None,
         }
+        .map(Folded::Int)
     }
 }
 
@@ -229,7 +337,7 @@ fn element<'m>(value: Element<'m>, ty: Ty<'m>, index: u64) -> Option<(Element<'m
 
 fn zero_of(ty: Ty<'_>) -> Option<Element<'_>> {
     match ty.kind() {
-        TyKind::Int(_) | TyKind::Array(_) | TyKind::Struct(_) => Some(Element::Zero),
+        TyKind::Int(_) | TyKind::Ptr | TyKind::Array(_) | TyKind::Struct(_) => Some(Element::Zero),
         _ => None,
     }
 }

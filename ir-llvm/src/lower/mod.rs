@@ -36,15 +36,17 @@
 use std::collections::{HashMap, HashSet};
 
 use absinthe::program::{
-    BlockId, Cond, FieldId, FuncId, NameId, Op, Operand, Phi, Rhs, Stmt, Terminator,
+    BlockId, Cond, FieldId, FuncId, NameId, Op, Operand, Phi, Rhs, Stmt, SymbolId, Terminator,
 };
 use absinthe_ir::{Block, Function, Module};
 
-use crate::ffi::{self, IntPredicate, LlvmModule, Opcode, Ty, TyKind, Value, ValueKind};
+use crate::ffi::{self, IntPredicate, Layout, LlvmModule, Opcode, Ty, TyKind, Value, ValueKind};
 use crate::flags::NswFlags;
 use crate::load::contain_panics;
 
 mod constants;
+
+pub use constants::pointer_constant;
 mod instructions;
 mod uses;
 
@@ -266,7 +268,9 @@ pub fn lower_module(
 ) -> Lowered {
     let defined: Vec<Value<'_>> = module.functions().filter(|f| f.is_definition()).collect();
     let little_endian = module.little_endian();
+    let layout = module.layout();
     let mut callees = Callees::default();
+    let mut symbols = Symbols::default();
     for f in &defined {
         callees.id(&f.name());
     }
@@ -280,7 +284,13 @@ pub fn lower_module(
         let lowered = if module.verify(f) {
             let position = std::cell::Cell::new((0, 0));
             contain_panics(|| {
-                let mut lowering = FnLower::new(&mut callees, flags.function(&name), little_endian);
+                let mut lowering = FnLower::new(
+                    &mut callees,
+                    &mut symbols,
+                    flags.function(&name),
+                    little_endian,
+                    layout,
+                );
                 lowering.memory = memory;
                 lowering.position = Some(&position);
                 lowering.lower(f)
@@ -340,7 +350,7 @@ pub fn lower_module(
         module: Module {
             functions,
             fields: vec!["mem".to_owned()],
-            symbols: Vec::new(),
+            symbols: symbols.names,
         },
         functions: infos,
         skipped,
@@ -377,6 +387,25 @@ impl Callees {
     }
 }
 
+/// The module's symbol table: the globals and functions whose addresses the functions take.
+#[derive(Default)]
+struct Symbols {
+    ids: HashMap<String, SymbolId>,
+    names: Vec<String>,
+}
+
+impl Symbols {
+    fn id(&mut self, name: &str) -> SymbolId {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = SymbolId::new(self.names.len());
+        self.ids.insert(name.to_owned(), id);
+        self.names.push(name.to_owned());
+        id
+    }
+}
+
 /// How an LLVM value is lowered.
 #[derive(Clone, Copy, Debug)]
 enum Slot<'m> {
@@ -393,8 +422,10 @@ enum Slot<'m> {
 /// The state of lowering one function.
 struct FnLower<'a, 'm> {
     callees: &'a mut Callees,
+    symbols: &'a mut Symbols,
     nsw: Option<&'a HashSet<String>>,
     little_endian: bool,
+    layout: Layout<'m>,
     /// The numbers of unnamed values.
     numbers: HashMap<Value<'m>, u32>,
     names: Vec<String>,
@@ -406,7 +437,8 @@ struct FnLower<'a, 'm> {
     prologue: Vec<Stmt>,
     unknown: Option<NameId>,
     undef: Option<NameId>,
-    addresses: HashMap<String, NameId>,
+    /// The names holding a symbol's address plus an offset.
+    addresses: HashMap<(String, i64), NameId>,
     /// The statements of the block being lowered.
     stmts: Vec<Stmt>,
     temps: usize,
@@ -437,13 +469,17 @@ fn split_block(bb: ffi::Block<'_>) -> (Vec<Value<'_>>, Option<Value<'_>>) {
 impl<'a, 'm> FnLower<'a, 'm> {
     fn new(
         callees: &'a mut Callees,
+        symbols: &'a mut Symbols,
         nsw: Option<&'a HashSet<String>>,
         little_endian: bool,
+        layout: Layout<'m>,
     ) -> FnLower<'a, 'm> {
         FnLower {
             callees,
+            symbols,
             nsw,
             little_endian,
+            layout,
             numbers: HashMap::new(),
             names: Vec::new(),
             slots: HashMap::new(),
@@ -657,17 +693,36 @@ impl<'a, 'm> FnLower<'a, 'm> {
     }
 
     /// The name holding the address of the global `name`, defined in the entry block.
+    ///
+    /// With [`Memory::Erase`] the name is `addr @name` (value domains that track addresses know
+    /// it); with [`Memory::Keep`] it is the result of the pseudo function `address`, an object
+    /// the heap analyses can load from and store to.
     fn address(&mut self, name: &str) -> Operand {
-        if let Some(&id) = self.addresses.get(name) {
+        self.address_at(name, 0)
+    }
+
+    /// The name holding the address of the global `name` plus `offset` bytes (with
+    /// [`Memory::Keep`], unknown unless `offset` is 0).
+    fn address_at(&mut self, name: &str, offset: i64) -> Operand {
+        let key = (name.to_owned(), offset);
+        if let Some(&id) = self.addresses.get(&key) {
             return Operand::Name(id);
         }
-        let id = self.fresh(format!("@{name}"));
-        let callee = self.pseudo(ADDRESS);
-        self.prologue.push(Stmt::Assign {
-            dest: id,
-            rhs: Rhs::Call(callee, Box::new([])),
-        });
-        self.addresses.insert(name.to_owned(), id);
+        let rhs = match (self.memory, offset) {
+            (Memory::Keep, 0) => Rhs::Call(self.pseudo(ADDRESS), Box::new([])),
+            (Memory::Keep, _) => return self.unknown(),
+            (Memory::Erase, 0) => Rhs::Address(self.symbols.id(name)),
+            (Memory::Erase, _) => {
+                Rhs::Binary(Op::Add, self.address_at(name, 0), Operand::Int(offset))
+            }
+        };
+        let spelling = match offset {
+            0 => format!("@{name}"),
+            _ => format!("@{name}{offset:+}"),
+        };
+        let id = self.fresh(spelling);
+        self.prologue.push(Stmt::Assign { dest: id, rhs });
+        self.addresses.insert(key, id);
         Operand::Name(id)
     }
 
@@ -775,7 +830,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
             return true;
         }
         if !v.is_local() {
-            return self.eval_constant(v).is_none();
+            return self.eval_constant(v).is_none()
+                && (self.memory == Memory::Keep || pointer_constant(v, self.layout).is_none());
         }
         if phis.contains(&v) {
             return true;
@@ -811,8 +867,15 @@ impl<'a, 'm> FnLower<'a, 'm> {
             {
                 alias
             }
-            // Address arithmetic: an unknown pointer (its memory is whatever escaped).
-            O::LLVMGetElementPtr => Some(Slot::Value(self.unknown())),
+            // A constant offset from a global's address is an address.
+            O::LLVMGetElementPtr => Some(Slot::Value(
+                match constants::pointer_gep(inst, self.layout) {
+                    Some((global, offset)) => self.address_at(&global, offset),
+                    // Other address arithmetic: an unknown pointer (its memory is whatever
+                    // escaped).
+                    None => self.unknown(),
+                },
+            )),
             O::LLVMCall => match intrinsic(inst) {
                 Some(name) if name.starts_with("llvm.expect.") => {
                     inst.arguments().first().map(|&a| Slot::Alias(a))
@@ -827,7 +890,10 @@ impl<'a, 'm> FnLower<'a, 'm> {
             }
             O::LLVMLoad if inst.volatile() => None,
             O::LLVMLoad => match op0.and_then(|a| self.fold_load(a, k)) {
-                Some(v) => Some(Slot::Value(Operand::Int(v))),
+                Some(constants::Folded::Int(v)) => Some(Slot::Value(Operand::Int(v))),
+                Some(constants::Folded::Address(global, offset)) => {
+                    Some(Slot::Value(self.address_at(&global, offset)))
+                }
                 None if self.erased(inst) => Some(Slot::Value(self.unknown())),
                 None => None,
             },

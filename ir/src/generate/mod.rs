@@ -7,7 +7,7 @@
 //! them back unchanged.
 
 use absinthe::program::{
-    BlockId, Cond, FieldId, FuncId, NameId, Op, Operand, Rhs, Stmt, Terminator,
+    BlockId, Cond, FieldId, FuncId, NameId, Op, Operand, Rhs, Stmt, SymbolId, Terminator,
 };
 
 use crate::function::{Block, Function, Module};
@@ -196,6 +196,8 @@ pub struct GenConfig {
     pub back_percent: u32,
     /// Whether the entry block starts by assigning a literal to every local name.
     pub init_names: bool,
+    /// Number of symbols whose address the function may take (`addr @g0`, …); 0 takes none.
+    pub symbols: usize,
 }
 
 impl Default for GenConfig {
@@ -208,6 +210,7 @@ impl Default for GenConfig {
             max_params: 3,
             back_percent: 25,
             init_names: true,
+            symbols: 0,
         }
     }
 }
@@ -262,6 +265,10 @@ pub fn random_function(seed: u64, config: &GenConfig) -> Module {
                         operand(&mut rng),
                         operand(&mut rng),
                     ),
+                },
+                5 | 6 if config.symbols > 0 && rng.percent(50) => Stmt::Assign {
+                    dest: local(&mut rng),
+                    rhs: Rhs::Address(SymbolId::new(rng.below(config.symbols))),
                 },
                 5 | 6 => Stmt::Assign {
                     dest: local(&mut rng),
@@ -335,7 +342,7 @@ pub fn random_function(seed: u64, config: &GenConfig) -> Module {
     let mut module = Module {
         functions: vec![func],
         fields: (0..n_fields).map(|i| format!("f{i}")).collect(),
-        symbols: Vec::new(),
+        symbols: (0..config.symbols).map(|i| format!("g{i}")).collect(),
     };
     module.canonicalize();
     module
