@@ -47,11 +47,15 @@ fn facts<D: ValueDomain>(lowered: &Lowered) -> String {
             info.name, dead, result.counts.decided, result.counts.branches
         );
         for (value, fact) in info.values.iter().zip(&result.facts) {
-            if !value.integer {
+            if !value.integer && !matches!(fact, Fact::Address(..)) {
                 continue;
             }
             let fact = match fact {
                 Fact::Constant(c) => c.to_string(),
+                Fact::Address(s, 0) => format!("@{}", lowered.module.symbol_name(*s)),
+                Fact::Address(s, offset) => {
+                    format!("@{}{offset:+}", lowered.module.symbol_name(*s))
+                }
                 Fact::Unreachable => "unreachable".to_owned(),
                 Fact::Undefined => "undefined".to_owned(),
                 Fact::Unknown => "?".to_owned(),
@@ -69,6 +73,16 @@ fn check(module: &str) {
         .assert_eq(&facts::<Flat<i64>>(&lowered));
     expect_test::expect_file![data(&format!("{stem}.interval.expect"))]
         .assert_eq(&facts::<Interval>(&lowered));
+}
+
+#[test]
+fn pointer_constants_are_addresses() {
+    use absinthe::value::DeclaredAnalysis;
+    use absinthe_dsl_examples::dom::sccp_ranges::SccpRangesAnalysis;
+    let lowered = lower(&data("pointers.ll"), Memory::Erase);
+    expect_test::expect_file![data("pointers.ranges.expect")].assert_eq(&facts::<
+        <SccpRangesAnalysis as DeclaredAnalysis>::Domain,
+    >(&lowered));
 }
 
 #[test]

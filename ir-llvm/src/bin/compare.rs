@@ -700,6 +700,9 @@ fn llvm_effect<'m>(
     let users_after: HashMap<String, Value<'_>> =
         results(after).into_iter().map(|i| (name_a(i), i)).collect();
     let mut values = HashMap::new();
+    // Values LLVM replaced by a constant expression it could not evaluate (`icmp eq (@a, @b)`
+    // of two globals it may not tell apart): not folds.
+    let mut undecided = HashSet::new();
     let mut record = |b: Value<'_>, a: Value<'_>| {
         if !b.is_local() || a.is_local() {
             return;
@@ -718,8 +721,14 @@ fn llvm_effect<'m>(
                 .map(|(global, offset)| Known::Address(global, offset)),
             _ => None,
         };
-        if let Some(v) = constant {
-            values.insert(name, v);
+        match constant {
+            Some(v) => {
+                values.insert(name, v);
+            }
+            None if a.kind() == ValueKind::LLVMConstantExprValueKind => {
+                undecided.insert(name);
+            }
+            None => {}
         }
     };
     let blocks_after: HashMap<String, Block<'_>> = after
@@ -753,6 +762,18 @@ fn llvm_effect<'m>(
             }
         }
     }
+    // A value computed from an undecided one is not a fold either.
+    let folded = folded
+        .into_iter()
+        .filter(|n| {
+            !undecided.contains(n)
+                && gone.get(n).is_none_or(|(inst, _)| {
+                    !operands(*inst)
+                        .iter()
+                        .any(|o| o.is_local() && undecided.contains(&name_b(*o)))
+                })
+        })
+        .collect();
     LlvmFunction {
         dead,
         folded,
