@@ -5,7 +5,11 @@
 //! `i1`, which is 0 or 1. Results that may leave `N` bits are wrapped with `trunc N` (`& 1` for
 //! `i1`) unless the instruction has `nsw`; unsigned operations use the core IR's `ult`, `udiv`,
 //! `lshr` (after masking to `N` bits where the sign-extended pattern would differ). A pointer is
-//! its address; `null` is 0. Floats, vectors, aggregates and wider integers are not modelled:
+//! its address; `null` is 0. The address of a global variable or function is `addr @g` (with
+//! [`Memory::Erase`]; aliases, ifuncs and `extern_weak` globals, which may be null, are
+//! unknown), a `getelementptr` with constant indices of one is that address plus the byte offset
+//! the data layout gives, and so are such constant expressions and the pointers loaded from
+//! constant tables. Floats, vectors, aggregates and wider integers are not modelled:
 //! an integer or pointer computed from them is unknown (the function's `unknown` name, ⊤).
 //!
 //! **Memory and calls.** With [`Memory::Keep`], `alloca` is `new`; `load` and `store` read and
@@ -15,7 +19,8 @@
 //! for domains that track memory, whatever escapes to it is clobbered. With [`Memory::Erase`]
 //! (what value analyses use) loaded values and call results are the unknown value, unless a
 //! comparison tests them and they are used again. `getelementptr` gives an unknown pointer (the
-//! base itself when every index is 0). A load from a constant global at a constant offset is
+//! base itself when every index is 0, an address when the base is a global and the indices
+//! are constants). A load from a constant global at a constant offset is
 //! folded at lowering time, as LLVM's SCCP does.
 //!
 //! **Undefined values.** `undef` and `poison` are a name that is never assigned, that is ⊥: the
