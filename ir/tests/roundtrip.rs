@@ -127,9 +127,10 @@ fn gen_config() -> impl Strategy<Value = GenConfig> {
         1usize..4,
         0u32..60,
         any::<bool>(),
+        0usize..3,
     )
         .prop_map(
-            |(blocks, max_stmts, names, fields, back_percent, init_names)| GenConfig {
+            |(blocks, max_stmts, names, fields, back_percent, init_names, symbols)| GenConfig {
                 blocks,
                 max_stmts,
                 names,
@@ -137,6 +138,7 @@ fn gen_config() -> impl Strategy<Value = GenConfig> {
                 max_params: 3,
                 back_percent,
                 init_names,
+                symbols,
             },
         )
 }
