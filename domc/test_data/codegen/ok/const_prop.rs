@@ -334,6 +334,18 @@ pub mod const_prop {
             }
             ::absinthe::__private::Option::None
         }
+        fn as_address(
+            &self,
+        ) -> ::absinthe::__private::Option<
+            (::absinthe::__private::SymbolId, ::absinthe::__private::i64),
+        > {
+            if let ::absinthe::__private::Option::Some(a) = <Const as ::absinthe::__private::Concrete>::as_address(
+                &self.constant,
+            ) {
+                return ::absinthe::__private::Option::Some(a);
+            }
+            ::absinthe::__private::Option::None
+        }
     }
     impl ConstValue {
         #[inline]
@@ -345,6 +357,19 @@ pub mod const_prop {
             Self::__absinthe_reduced(
                 ConstValue {
                     constant: from_literal(c),
+                },
+                policy,
+            )
+        }
+        #[inline]
+        fn __absinthe_address(
+            s: ::absinthe::__private::SymbolId,
+            policy: ::absinthe::__private::ReducePolicy,
+        ) -> Self {
+            let _ = s;
+            Self::__absinthe_reduced(
+                ConstValue {
+                    constant: <Const as ::absinthe::__private::Top>::top(),
                 },
                 policy,
             )
@@ -407,6 +432,13 @@ pub mod const_prop {
         fn constant(c: ::absinthe::__private::i64) -> Self {
             Self::__absinthe_constant(
                 c,
+                <Self as ::absinthe::__private::ReducedProduct>::POLICY,
+            )
+        }
+        #[inline]
+        fn address(s: ::absinthe::__private::SymbolId) -> Self {
+            Self::__absinthe_address(
+                s,
                 <Self as ::absinthe::__private::ReducedProduct>::POLICY,
             )
         }

@@ -255,6 +255,23 @@ pub mod kernel_rules {
             }
             ::absinthe::__private::Option::None
         }
+        fn as_address(
+            &self,
+        ) -> ::absinthe::__private::Option<
+            (::absinthe::__private::SymbolId, ::absinthe::__private::i64),
+        > {
+            if let ::absinthe::__private::Option::Some(a) = <::absinthe::__private::Names as ::absinthe::__private::Concrete>::as_address(
+                &self.names,
+            ) {
+                return ::absinthe::__private::Option::Some(a);
+            }
+            if let ::absinthe::__private::Option::Some(a) = <::absinthe::__private::Interval as ::absinthe::__private::Concrete>::as_address(
+                &self.range,
+            ) {
+                return ::absinthe::__private::Option::Some(a);
+            }
+            ::absinthe::__private::Option::None
+        }
     }
     impl Deps {
         #[inline]
@@ -373,6 +390,22 @@ pub mod kernel_rules {
             )
         }
         #[inline]
+        fn __absinthe_address(
+            s: ::absinthe::__private::SymbolId,
+            policy: ::absinthe::__private::ReducePolicy,
+        ) -> Self {
+            let _ = s;
+            Self::__absinthe_reduced(
+                Deps {
+                    names: <::absinthe::__private::Names as ::absinthe::__private::Top>::top(),
+                    range: <::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::address(
+                        s,
+                    ),
+                },
+                policy,
+            )
+        }
+        #[inline]
         fn __absinthe_binary(
             op: ::absinthe::__private::Op,
             a: &Self,
@@ -466,6 +499,13 @@ pub mod kernel_rules {
         fn constant(c: ::absinthe::__private::i64) -> Self {
             Self::__absinthe_constant(
                 c,
+                <Self as ::absinthe::__private::ReducedProduct>::POLICY,
+            )
+        }
+        #[inline]
+        fn address(s: ::absinthe::__private::SymbolId) -> Self {
+            Self::__absinthe_address(
+                s,
                 <Self as ::absinthe::__private::ReducedProduct>::POLICY,
             )
         }

@@ -352,6 +352,18 @@ pub mod known_bits {
             }
             ::absinthe::__private::Option::None
         }
+        fn as_address(
+            &self,
+        ) -> ::absinthe::__private::Option<
+            (::absinthe::__private::SymbolId, ::absinthe::__private::i64),
+        > {
+            if let ::absinthe::__private::Option::Some(a) = <KnownBits as ::absinthe::__private::Concrete>::as_address(
+                &self.known,
+            ) {
+                return ::absinthe::__private::Option::Some(a);
+            }
+            ::absinthe::__private::Option::None
+        }
     }
     impl Bits {
         #[inline]
@@ -361,6 +373,19 @@ pub mod known_bits {
         ) -> Self {
             let _ = c;
             Self::__absinthe_reduced(Bits { known: kb_literal(c) }, policy)
+        }
+        #[inline]
+        fn __absinthe_address(
+            s: ::absinthe::__private::SymbolId,
+            policy: ::absinthe::__private::ReducePolicy,
+        ) -> Self {
+            let _ = s;
+            Self::__absinthe_reduced(
+                Bits {
+                    known: <KnownBits as ::absinthe::__private::Top>::top(),
+                },
+                policy,
+            )
         }
         #[inline]
         fn __absinthe_binary(
@@ -420,6 +445,13 @@ pub mod known_bits {
         fn constant(c: ::absinthe::__private::i64) -> Self {
             Self::__absinthe_constant(
                 c,
+                <Self as ::absinthe::__private::ReducedProduct>::POLICY,
+            )
+        }
+        #[inline]
+        fn address(s: ::absinthe::__private::SymbolId) -> Self {
+            Self::__absinthe_address(
+                s,
                 <Self as ::absinthe::__private::ReducedProduct>::POLICY,
             )
         }

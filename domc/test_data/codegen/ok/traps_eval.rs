@@ -334,6 +334,18 @@ pub mod traps_eval {
             }
             ::absinthe::__private::Option::None
         }
+        fn as_address(
+            &self,
+        ) -> ::absinthe::__private::Option<
+            (::absinthe::__private::SymbolId, ::absinthe::__private::i64),
+        > {
+            if let ::absinthe::__private::Option::Some(a) = <Const as ::absinthe::__private::Concrete>::as_address(
+                &self.constant,
+            ) {
+                return ::absinthe::__private::Option::Some(a);
+            }
+            ::absinthe::__private::Option::None
+        }
     }
     impl Value {
         #[inline]
@@ -342,6 +354,19 @@ pub mod traps_eval {
             policy: ::absinthe::__private::ReducePolicy,
         ) -> Self {
             let _ = c;
+            Self::__absinthe_reduced(
+                Value {
+                    constant: <Const as ::absinthe::__private::Top>::top(),
+                },
+                policy,
+            )
+        }
+        #[inline]
+        fn __absinthe_address(
+            s: ::absinthe::__private::SymbolId,
+            policy: ::absinthe::__private::ReducePolicy,
+        ) -> Self {
+            let _ = s;
             Self::__absinthe_reduced(
                 Value {
                     constant: <Const as ::absinthe::__private::Top>::top(),
@@ -408,6 +433,13 @@ pub mod traps_eval {
         fn constant(c: ::absinthe::__private::i64) -> Self {
             Self::__absinthe_constant(
                 c,
+                <Self as ::absinthe::__private::ReducedProduct>::POLICY,
+            )
+        }
+        #[inline]
+        fn address(s: ::absinthe::__private::SymbolId) -> Self {
+            Self::__absinthe_address(
+                s,
                 <Self as ::absinthe::__private::ReducedProduct>::POLICY,
             )
         }

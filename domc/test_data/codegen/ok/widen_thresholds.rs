@@ -352,6 +352,18 @@ pub mod widen_thresholds {
             }
             ::absinthe::__private::Option::None
         }
+        fn as_address(
+            &self,
+        ) -> ::absinthe::__private::Option<
+            (::absinthe::__private::SymbolId, ::absinthe::__private::i64),
+        > {
+            if let ::absinthe::__private::Option::Some(a) = <Bounds as ::absinthe::__private::Concrete>::as_address(
+                &self.range,
+            ) {
+                return ::absinthe::__private::Option::Some(a);
+            }
+            ::absinthe::__private::Option::None
+        }
     }
     impl Value {
         #[inline]
@@ -361,6 +373,19 @@ pub mod widen_thresholds {
         ) -> Self {
             let _ = c;
             Self::__absinthe_reduced(Value { range: range_literal(c) }, policy)
+        }
+        #[inline]
+        fn __absinthe_address(
+            s: ::absinthe::__private::SymbolId,
+            policy: ::absinthe::__private::ReducePolicy,
+        ) -> Self {
+            let _ = s;
+            Self::__absinthe_reduced(
+                Value {
+                    range: <Bounds as ::absinthe::__private::Top>::top(),
+                },
+                policy,
+            )
         }
         #[inline]
         fn __absinthe_binary(
@@ -414,6 +439,13 @@ pub mod widen_thresholds {
         fn constant(c: ::absinthe::__private::i64) -> Self {
             Self::__absinthe_constant(
                 c,
+                <Self as ::absinthe::__private::ReducedProduct>::POLICY,
+            )
+        }
+        #[inline]
+        fn address(s: ::absinthe::__private::SymbolId) -> Self {
+            Self::__absinthe_address(
+                s,
                 <Self as ::absinthe::__private::ReducedProduct>::POLICY,
             )
         }
