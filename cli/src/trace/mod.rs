@@ -8,6 +8,10 @@
 //!   style of rustc's dataflow graphviz dumps: one table per block, back edges dashed.
 //! - `html`: a self-contained page that replays the run on the graph and answers "why is this
 //!   value what it is" (`page.rs`; the book's "Watching an analysis").
+//!
+//! Value analyses run as `NonRelational<D>` with one value per name in each state; the heap
+//! analyses (engines `shape` and `escape`, `heap.rs`) have states of their own, printed as rows
+//! by a `StateRows` view (`rows.rs`), in the same three formats.
 
 mod heap;
 mod layout;
