@@ -615,14 +615,24 @@ pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
         Ok(analysis) => analysis,
         Err(code) => return code,
     };
-    if analysis.typing_env()
-        || analysis.alias_heap()
-        || analysis.escape()
-        || analysis.shape()
-        || analysis.kernel_only()
-    {
-        eprintln!("error: `trace` runs value analyses; `{analysis}` is not one");
+    if analysis.typing_env() || analysis.alias_heap() || analysis.kernel_only() {
+        eprintln!(
+            "error: `trace` runs value analyses and the heap analyses of the engines `shape` \
+             and `escape`; `{analysis}` is neither"
+        );
         return ExitCode::from(2);
+    }
+    let heap = analysis.escape() || analysis.shape();
+    if let Some(path) = args
+        .file
+        .as_ref()
+        .filter(|p| heap && (crate::is_llvm_file(p) || kernel::is_kernel_file(p)))
+    {
+        eprintln!(
+            "{}: error: `{analysis}` runs on toy programs and core-IR modules",
+            path.display()
+        );
+        return ExitCode::FAILURE;
     }
     let loaded = match args.file.as_ref().filter(|p| crate::is_llvm_file(p)) {
         Some(path) => llvm_input(path),

@@ -30,6 +30,7 @@ mod sparse;
 mod ssa;
 mod tidy;
 mod trace;
+mod trace_heap;
 mod typing_env;
 mod verify;
 mod viewer;

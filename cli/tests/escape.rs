@@ -100,10 +100,15 @@ fn verify_checks_every_frame_of_runs() {
 }
 
 #[test]
-fn trace_says_it_runs_value_analyses_only() {
+fn trace_shows_the_heaps_as_rows() {
     let file = sample_path();
     let file = file.to_str().expect("a UTF-8 path");
-    let (code, _, err) = common::absinthe(&["trace", file, "--analysis", "escape"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("`escape` is not one"), "{err}");
+    let (code, out, err) = common::absinthe(&["trace", file, "--analysis", "escape"]);
+    assert_eq!(code, 0, "{err}");
+    // The first function, `ref_example`, its heaps as rows (more in `trace_heap.rs`).
+    assert!(out.contains("\"function\": \"ref_example\""), "{out}");
+    assert!(
+        out.contains("\"heap 1: object left:0\": \"held by w, z; .x = {x}\""),
+        "{out}"
+    );
 }

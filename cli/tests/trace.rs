@@ -27,7 +27,7 @@ fn json(input: &Input, analysis: AnalysisName) -> Value {
 /// Every block's last transfer in the stream produced the exit state the result reports, every
 /// block's last join or widening (or narrowing) produced its entry state, and visits come
 /// first in each step.
-fn faithful(trace: &Value, what: &str) {
+pub(crate) fn faithful(trace: &Value, what: &str) {
     let events = trace["events"].as_array().expect("events");
     let blocks = trace["blocks"].as_array().expect("blocks").len();
     let result = &trace["result"];

@@ -8,10 +8,16 @@
 //!   style of rustc's dataflow graphviz dumps: one table per block, back edges dashed.
 //! - `html`: a self-contained page that replays the run on the graph and answers "why is this
 //!   value what it is" (`page.rs`; the book's "Watching an analysis").
+//!
+//! Value analyses run as `NonRelational<D>` with one value per name in each state; the heap
+//! analyses (engines `shape` and `escape`, `heap.rs`) have states of their own, printed as rows
+//! by a `StateRows` view (`rows.rs`), in the same three formats.
 
+mod heap;
 mod layout;
 mod page;
 mod record;
+mod rows;
 
 use crate::analyses::{Analysis, ForDomain};
 use crate::driver::Input;
@@ -129,6 +135,9 @@ pub fn trace<A: Analysis>(
             .ok_or_else(|| format!("{file}: error: the module has no function"))?,
     };
     let subject = Subject::new(&module, chosen);
+    if analysis.shape() || analysis.escape() {
+        return Ok(heap::trace(&subject, analysis, format, limits));
+    }
     Ok(analysis.dispatch(Run {
         subject: &subject,
         analysis: analysis.as_str(),
@@ -164,11 +173,27 @@ impl ForDomain for Run<'_> {
         let solution = solve_traced(f, &domain, self.limits, &mut recorder);
         record_reductions(false);
         if stream {
-            json_trace(&self, &recorder.events, &solution)
+            let state = |env: &Env<D>| state_json(f, env);
+            json_trace(
+                self.subject,
+                self.analysis,
+                &recorder.events,
+                &solution,
+                &state,
+                Extra::default(),
+            )
         } else {
-            dot(&self, &solution)
+            let line = |env: &Env<D>| vec![state_line(f, env)];
+            dot(self.subject, self.analysis, &solution, &line)
         }
     }
+}
+
+/// What a trace adds to the documented fields: top-level fields, and fields of `result`.
+#[derive(Default)]
+struct Extra {
+    top: serde_json::Map<String, Value>,
+    result: serde_json::Map<String, Value>,
 }
 
 /// The engine's events, each with the reductions of a product that changed a component while
@@ -217,15 +242,17 @@ fn stop_json(stop: &StopReason) -> Value {
     }
 }
 
-fn json_trace<D: ValueDomain>(
-    run: &Run<'_>,
-    events: &[(Vec<Reduced>, Event<Env<D>>)],
-    solution: &Solution<Env<D>>,
+/// The trace as JSON: the function, the events (`state` prints a state) and the result.
+fn json_trace<S>(
+    subject: &Subject,
+    analysis: &str,
+    events: &[(Vec<Reduced>, Event<S>)],
+    solution: &Solution<S>,
+    state: &dyn Fn(&S) -> Value,
+    extra: Extra,
 ) -> String {
-    let f = &run.subject.function;
-    let state = |env: &Env<D>| state_json(f, env);
-    let blocks: Vec<Value> = run
-        .subject
+    let f = &subject.function;
+    let blocks: Vec<Value> = subject
         .blocks
         .iter()
         .enumerate()
@@ -238,13 +265,12 @@ fn json_trace<D: ValueDomain>(
             json!({"id": i, "label": label, "lines": lines, "successors": successors})
         })
         .collect();
-    let back_edges: Vec<Value> = run
-        .subject
+    let back_edges: Vec<Value> = subject
         .back_edges()
         .iter()
         .map(|(from, to)| json!([from.index(), to.index()]))
         .collect();
-    let block_of = |event: &Event<Env<D>>| match event {
+    let block_of = |event: &Event<S>| match event {
         Event::Visit { block }
         | Event::Transfer { block, .. }
         | Event::Join { block, .. }
@@ -252,7 +278,7 @@ fn json_trace<D: ValueDomain>(
         | Event::Narrow { block, .. } => block.index(),
     };
     // Reductions go before the event whose computation made them.
-    let flat: Vec<Item<'_, D>> = events
+    let flat: Vec<Item<'_, S>> = events
         .iter()
         .flat_map(|(reduced, event)| {
             let block = block_of(event);
@@ -270,24 +296,34 @@ fn json_trace<D: ValueDomain>(
                 "step": step, "kind": "reduce", "block": block, "rule": r.rule,
                 "component": r.component, "before": r.before, "after": r.after,
             }),
-            Item::Engine(event) => event_json(step, event, &state),
+            Item::Engine(event) => event_json(step, event, state),
         })
         .collect();
-    let trace = json!({
+    let mut result = serde_json::Map::new();
+    result.insert("stop".to_owned(), stop_json(&solution.stop));
+    result.insert(
+        "entry".to_owned(),
+        solution.entry.iter().map(state).collect::<Vec<_>>().into(),
+    );
+    result.insert(
+        "exit".to_owned(),
+        solution.exit.iter().map(state).collect::<Vec<_>>().into(),
+    );
+    result.extend(extra.result);
+    let mut trace = json!({
         "format": "absinthe-trace",
         "version": 1,
-        "analysis": run.analysis,
+        "analysis": analysis,
         "function": f.name,
         "names": f.names,
         "blocks": blocks,
         "back_edges": back_edges,
         "events": events,
-        "result": {
-            "stop": stop_json(&solution.stop),
-            "entry": solution.entry.iter().map(state).collect::<Vec<_>>(),
-            "exit": solution.exit.iter().map(state).collect::<Vec<_>>(),
-        },
+        "result": result,
     });
+    if let Value::Object(fields) = &mut trace {
+        fields.extend(extra.top);
+    }
     let mut out = serde_json::to_string_pretty(&trace).unwrap_or_default();
     out.push('\n');
     out
@@ -295,17 +331,13 @@ fn json_trace<D: ValueDomain>(
 
 /// An entry of the stream: a reduction (with the block of the event it precedes) or an engine
 /// event.
-enum Item<'e, D> {
+enum Item<'e, S> {
     Reduce(&'e Reduced, usize),
-    Engine(&'e Event<Env<D>>),
+    Engine(&'e Event<S>),
 }
 
 /// One engine event as JSON.
-fn event_json<D: ValueDomain>(
-    step: usize,
-    event: &Event<Env<D>>,
-    state: &dyn Fn(&Env<D>) -> Value,
-) -> Value {
+fn event_json<S>(step: usize, event: &Event<S>, state: &dyn Fn(&S) -> Value) -> Value {
     match event {
         Event::Visit { block } => {
             json!({"step": step, "kind": "visit", "block": block.index()})
@@ -371,39 +403,44 @@ fn state_line<D: ValueDomain>(f: &Function, env: &Env<D>) -> String {
     }
 }
 
-fn dot<D: ValueDomain>(run: &Run<'_>, solution: &Solution<Env<D>>) -> String {
-    let f = &run.subject.function;
-    let back = run.subject.back_edges();
+/// The final graph for graphviz; `lines` prints a state as the lines of its cell.
+fn dot<S>(
+    subject: &Subject,
+    analysis: &str,
+    solution: &Solution<S>,
+    lines: &dyn Fn(&S) -> Vec<String>,
+) -> String {
+    let f = &subject.function;
+    let back = subject.back_edges();
     let mut out = String::new();
     let _ = writeln!(out, "digraph \"{}\" {{", escape(&f.name));
     let _ = writeln!(
         out,
         "    graph [fontname=\"monospace\", label=\"{} ({})\"];",
         escape(&f.name),
-        escape(run.analysis)
+        escape(analysis)
     );
     let _ = writeln!(out, "    node [shape=\"none\", fontname=\"monospace\"];");
     let _ = writeln!(out, "    edge [fontname=\"monospace\"];");
-    for (i, (label, lines)) in run.subject.blocks.iter().enumerate() {
+    for (i, (label, text)) in subject.blocks.iter().enumerate() {
         let mut rows = format!(
             "<tr><td bgcolor=\"lightgray\" align=\"center\"><b>{}</b></td></tr>",
             escape(label)
         );
-        let entry = state_line(f, &solution.entry[i]);
-        let _ = write!(
-            rows,
-            "<tr><td align=\"left\" bgcolor=\"#e8f0ff\">entry: {}</td></tr>",
-            escape(&entry)
-        );
-        for line in lines {
+        let state_rows = |rows: &mut String, point: &str, state: &S| {
+            for line in lines(state) {
+                let _ = write!(
+                    rows,
+                    "<tr><td align=\"left\" bgcolor=\"#e8f0ff\">{point}: {}</td></tr>",
+                    escape(&line)
+                );
+            }
+        };
+        state_rows(&mut rows, "entry", &solution.entry[i]);
+        for line in text {
             let _ = write!(rows, "<tr><td align=\"left\">{}</td></tr>", escape(line));
         }
-        let exit = state_line(f, &solution.exit[i]);
-        let _ = write!(
-            rows,
-            "<tr><td align=\"left\" bgcolor=\"#e8f0ff\">exit: {}</td></tr>",
-            escape(&exit)
-        );
+        state_rows(&mut rows, "exit", &solution.exit[i]);
         let _ = writeln!(
             out,
             "    bb{i} [label=<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\">{rows}</table>>];"

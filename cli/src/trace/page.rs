@@ -8,9 +8,13 @@
 //! - the final states and why the engine stopped;
 //! - when `verify` finds a concrete run the analysis misses, that run's path through the graph,
 //!   where it left the analysis, and the rule it blames.
+//!
+//! The heap analyses' page ([`rows_page`]) is the same page with states as rows
+//! (`rows.rs`), the function's facts, and what the heap checks found in concrete runs.
 
 use super::layout::layout;
 use super::record::Recorder;
+use super::rows::{Recorded, Rows};
 use super::{Run, Subject};
 use crate::driver::analyze_function_with;
 use crate::verify::{Culprit, VerifyConfig, failing_path, verify_function};
@@ -37,7 +41,7 @@ pub(super) fn page<D: ValueDomain>(run: &Run<'_>, verify_runs: usize) -> String 
     let solution = solve_traced(f, &domain, run.limits, &mut recorder);
     let mut strings = std::mem::take(&mut recorder.strings);
     let events = std::mem::take(&mut recorder.events);
-    let blocks = blocks_json::<D>(run.subject, &mut strings);
+    let blocks = blocks_json::<D>(run.subject, &mut strings, true);
     let result = result_json(f, &solution, &mut strings);
     let verify = verify_json::<D>(run, verify_runs);
     let data = json!({
@@ -54,17 +58,76 @@ pub(super) fn page<D: ValueDomain>(run: &Run<'_>, verify_runs: usize) -> String 
         "result": result,
         "verify": verify,
     });
+    html(&f.name, run.analysis, &data)
+}
+
+/// The page around `data`, titled by the function and the analysis.
+fn html(function: &str, analysis: &str, data: &Value) -> String {
     // `</` inside the data would end its script element early.
-    let data = serde_json::to_string(&data)
+    let data = serde_json::to_string(data)
         .unwrap_or_default()
         .replace("</", "<\\/");
-    let title = escape(&format!("{} — {} (absinthe trace)", f.name, run.analysis));
+    let title = escape(&format!("{function} — {analysis} (absinthe trace)"));
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <title>{title}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
          <script id=\"trace-data\" type=\"application/json\">{data}</script>\n\
          <script>\n{SCRIPT}</script>\n</body>\n</html>\n"
     )
+}
+
+/// The page of an analysis whose states are rows (the heap analyses, `heap.rs`): the same
+/// page, its `names` the rows' labels and `rows` true; `facts` are titled lists of lines shown
+/// under the states, and `verify` what the heap checks found (`null`: not run).
+pub(super) fn rows_page<S>(
+    subject: &Subject,
+    analysis: &str,
+    mut recorded: Recorded,
+    solution: &Solution<S>,
+    rows: &dyn Fn(&S) -> Option<Rows>,
+    facts: &[(String, Vec<String>)],
+    verify: Value,
+) -> String {
+    let f = &subject.function;
+    let entry: Vec<Value> = solution
+        .entry
+        .iter()
+        .map(|s| recorded.state(rows(s)))
+        .collect();
+    let exit: Vec<Value> = solution
+        .exit
+        .iter()
+        .map(|s| recorded.state(rows(s)))
+        .collect();
+    let mut strings = std::mem::take(&mut recorded.strings);
+    // The why trees that show rules are a value analysis's: no rules (any domain will do).
+    let blocks = blocks_json::<absinthe::lattice::Flat<i64>>(subject, &mut strings, false);
+    let facts: Vec<Value> = facts
+        .iter()
+        .map(|(title, lines)| json!([title, lines]))
+        .collect();
+    let data = json!({
+        "format": "absinthe-viewer",
+        "version": 1,
+        "analysis": analysis,
+        "function": f.name,
+        "rows": true,
+        "names": recorded.keys,
+        "variables": f.names,
+        "blocks": blocks,
+        "back_edges": subject.back_edges().iter()
+            .map(|(from, to)| json!([from.index(), to.index()])).collect::<Vec<_>>(),
+        "strings": strings.into_strings(),
+        "events": recorded.events,
+        "result": {
+            "stop": super::stop_json(&solution.stop),
+            "entry": entry,
+            "exit": exit,
+        },
+        "facts": facts,
+        "verify": verify,
+    });
+    html(&f.name, analysis, &data)
 }
 
 /// Text for HTML.
@@ -111,11 +174,13 @@ fn rhs_rules<D: ValueDomain>(rhs: &Rhs, strings: &mut super::record::Interner) -
     texts.iter().map(|t| strings.intern(t)).collect()
 }
 
-/// Per block: label, lines, successors, its box, and what each line defines, reads and is
-/// computed by. Lines are the block's φs, then its statements, then its terminator.
+/// Per block: label, lines, successors, its box, and what each line defines, reads and (with
+/// `rules`) which rules of `D` compute it. Lines are the block's φs, then its statements, then
+/// its terminator.
 fn blocks_json<D: ValueDomain>(
     subject: &Subject,
     strings: &mut super::record::Interner,
+    rules: bool,
 ) -> Vec<Value> {
     let f = &subject.function;
     let sizes: Vec<(f64, f64)> = subject
@@ -174,7 +239,7 @@ fn blocks_json<D: ValueDomain>(
                     match stmt {
                         Stmt::Assign { dest, rhs } => json!({
                             "def": dest.index(), "uses": uses,
-                            "rules": rhs_rules::<D>(rhs, strings),
+                            "rules": if rules { rhs_rules::<D>(rhs, strings) } else { Vec::new() },
                         }),
                         _ => json!({"def": -1, "uses": uses, "rules": []}),
                     }
@@ -184,7 +249,7 @@ fn blocks_json<D: ValueDomain>(
                 Terminator::Branch {
                     cond: Cond::Compare(op, x, y),
                     ..
-                } => {
+                } if rules => {
                     let rules: Vec<u32> = D::rules_assume(*op)
                         .iter()
                         .map(|t| strings.intern(t))

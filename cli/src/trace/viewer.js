@@ -1,6 +1,8 @@
 // absinthe trace viewer: replays a recorded run of an analysis on its control-flow graph.
 // The data is the JSON in #trace-data, written by `absinthe trace --format html`; its event
-// encoding is documented in cli/src/trace/record.rs. No library, no network.
+// encoding is documented in cli/src/trace/record.rs, and for states shown as rows (the heap
+// analyses: `data.rows`, the names being the rows' labels) in cli/src/trace/rows.rs. No
+// library, no network.
 "use strict";
 (function () {
   // Where loading goes, for the big-input measurement: milliseconds since navigation started.
@@ -13,6 +15,7 @@
   const events = data.events;
   const N = events.length;
   const REACH = names.length; // the key of reachability in a history
+  const ROWS = data.rows === true; // states are rows (label → value), not a value per name
   const KINDS = ["visit", "join", "widen", "narrow", "transfer", "reduce"];
 
   // ---- Histories: for each block's entry and exit, each name's values over time. ----------
@@ -74,8 +77,19 @@
     if (point === "exit") return slotState(exitHist[b], t);
     const tr = lastBelow(transfers[b], t);
     if (tr < 0) return null;
-    const st = slotState(entryHist[b], tr);
+    let st = slotState(entryHist[b], tr);
     if (st === null) return null;
+    if (ROWS) {
+      // Each statement's diff against the state before it; value -1: the row is gone.
+      for (const [s, diff] of events[tr][2]) {
+        if (s > point) break;
+        for (let i = 0; i < diff.length; i += 2) {
+          if (diff[i] < 0) { if (diff[i + 1] === 0) return null; continue; }
+          st[diff[i]] = diff[i + 1] < 0 ? undefined : S[diff[i + 1]];
+        }
+      }
+      return st;
+    }
     for (const [s, v] of events[tr][2]) if (s <= point) st[blocks[b].stmts[s].def] = S[v];
     return st;
   }
@@ -86,6 +100,7 @@
     const parts = [];
     for (let i = 0; i < diff.length; i += 2) {
       if (diff[i] < 0) parts.push(diff[i + 1] ? "reachable" : "unreachable");
+      else if (diff[i + 1] < 0) parts.push(names[diff[i]] + " gone");
       else parts.push(names[diff[i]] + " = " + S[diff[i + 1]]);
     }
     return parts.length ? parts.join(", ") : "no change";
@@ -133,6 +148,7 @@
   // A derivation is a graph (a loop head's value feeds many later ones): each (name, point,
   // moment) is expanded once per question, and later occurrences point back to it.
   function why(x, b, point, t, budget) {
+    if (ROWS) return { kind: "input", text: "why trees follow names through a value analysis's statements; a heap state's rows are shown step by step instead (each statement's changes are in the states above)", children: [] };
     const key = x + "/" + b + "/" + point + "/" + t;
     const earlier = budget.seen.get(key);
     if (earlier) return { kind: earlier.kind, text: earlier.text + " (as above)", children: [] };
@@ -238,7 +254,7 @@
     : "stopped: a lattice law failed at " + blocks[how.block].label;
   document.body.prepend(el("header", {},
     el("h1", {}, data.function + " — " + data.analysis),
-    el("span", { class: "meta" }, blocks.length + " blocks, " + names.length + " names, " + N + " events; " + stop),
+    el("span", { class: "meta" }, blocks.length + " blocks, " + names.length + (ROWS ? " rows" : " names") + ", " + N + " events; " + stop),
     el("span", { class: "meta" }, "keys: ← → step, shift ×10, Home End, space play, + − zoom")));
   const main = el("div", { id: "main" });
   const graphPane = el("div", { id: "graph-pane" });
@@ -353,7 +369,26 @@
   const whySec = el("section", {}, el("h2", {}, "Why"), el("div", { id: "why" }, "Click a value to see where it came from."));
   const verifySec = el("section", { id: "verify" }, el("h2", {}, "Verify"));
   side.append(controls, statesSec, whySec, verifySec);
+  if (data.facts) {
+    // The function's facts (a heap analysis's): titled lists of lines.
+    const factsSec = el("section", { id: "facts" }, el("h2", {}, "Facts"));
+    for (const [title, lines] of data.facts) {
+      factsSec.append(el("h3", {}, title), el("ul", {}, ...lines.map((l) => el("li", {}, l))));
+    }
+    side.append(factsSec);
+  }
   if (!data.verify) verifySec.append("not run (--verify-runs 0)");
+  else if (data.verify.kind === "heap") {
+    // The heap checks describe a violation in words: no rule is blamed and no path drawn.
+    const v = data.verify;
+    const ran = v.runs + " concrete runs" + (v.tried > v.runs ? " (of " + v.tried + "; the others ran out of steps)" : "") + ", " + v.checked;
+    if (v.count === 0) verifySec.append(el("span", { class: "good" }, ran + ": every frame inside the analysis's heaps and values"));
+    else {
+      verifySec.append(el("div", { class: "bad" }, v.count + " violation" + (v.count === 1 ? "" : "s") + " in " + ran));
+      verifySec.append(el("ul", {}, ...v.violations.map((t) => el("li", { class: "violation" }, t))));
+    }
+    verifySec.append(el("div", { class: "note" }, "Heap checks name no rule: the failing run's path is not drawn."));
+  }
   else if (!wrong) verifySec.append(el("span", { class: "good" }, data.verify.runs + " concrete runs, every state inside the analysis's"));
   else {
     const v = wrong;
@@ -371,7 +406,7 @@
   function summary(st) {
     if (st === null) return "unreachable";
     const parts = [];
-    st.forEach((v, n) => { if (v !== undefined && v !== "⊤" && v !== "top") parts.push(names[n] + " = " + v); });
+    st.forEach((v, n) => { if (v !== undefined && v !== "⊤" && v !== "top") parts.push(names[n] + (ROWS ? ": " : " = ") + v); });
     return parts.length ? parts.join(", ") : "⊤";
   }
   function fit(text, blk) {
@@ -385,7 +420,7 @@
     groups[b].querySelector("text.state").textContent = fit("in: " + summary(st), blocks[b]);
   }
   function valueSpan(n, v, old, b, point) {
-    const s = el("span", { class: "value", "data-name": names[n], "data-block": b, "data-point": point }, names[n] + " = " + valueText(v));
+    const s = el("span", { class: ROWS ? "value row" : "value", "data-name": names[n], "data-block": b, "data-point": point }, names[n] + (ROWS ? ": " + (v === undefined ? "gone" : v) : " = " + valueText(v)));
     if (old !== v) s.classList.add("changed");
     s.addEventListener("click", () => { whyTarget = [n, b, point]; showWhy(); });
     return s;
@@ -399,13 +434,22 @@
       const cell = el("td", {});
       if (now === null) cell.append(el("span", { class: "unreachable" }, "unreachable"));
       else names.forEach((_, n) => {
-        if (only !== undefined && n !== only) return;
+        if (only !== undefined && (ROWS ? !only.has(n) : n !== only)) return;
+        if (ROWS && now[n] === undefined && only === undefined) return;
         cell.append(valueSpan(n, now[n], before === null ? null : before[n], b, point));
       });
       table.append(el("tr", {}, el("td", { class: "point" }, pointText), cell));
     };
     row("entry", -1);
-    blk.stmts.forEach((st, k) => { if (st.def >= 0) row(blk.lines[blk.phis.length + k], k, st.def); });
+    if (ROWS) {
+      // After each statement, the rows it changed in the block's last transfer.
+      const tr = lastBelow(transfers[b], t);
+      if (tr >= 0) for (const [k, diff] of events[tr][2]) {
+        const changed = new Set();
+        for (let i = 0; i < diff.length; i += 2) if (diff[i] >= 0) changed.add(diff[i]);
+        if (changed.size) row(blk.lines[blk.phis.length + k], k, changed);
+      }
+    } else blk.stmts.forEach((st, k) => { if (st.def >= 0) row(blk.lines[blk.phis.length + k], k, st.def); });
     row("exit", "exit");
     const box = document.getElementById("states");
     box.replaceChildren(table);
@@ -534,7 +578,7 @@
       const st = state(b, point, t);
       if (st === null) return null;
       const out = {};
-      st.forEach((v, n) => { out[names[n]] = valueText(v); });
+      st.forEach((v, n) => { if (!ROWS || v !== undefined) out[names[n]] = valueText(v); });
       return out;
     },
     why: (name, b, point) => flatten(why(names.indexOf(name), b, point, t, fresh()), 0, []),
