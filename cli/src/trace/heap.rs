@@ -368,15 +368,15 @@ impl Checked {
     }
 }
 
+/// One concrete run checked against a heap analysis's facts: the frames checked, the
+/// violations in words, and how the run ended.
+type RunCheck<'a> =
+    dyn Fn(&[i64], &absinthe_ir::interp::Limits) -> (usize, Vec<String>, String) + 'a;
+
 /// The page's verify for a heap analysis: `runs` concrete runs of the traced function on random
 /// arguments, every frame checked by `check`; the first violations in words (heap checks name
 /// no rule and draw no path).
-fn heap_verify(
-    module: &Module,
-    function: FuncId,
-    runs: usize,
-    check: &dyn Fn(&[i64], &absinthe_ir::interp::Limits) -> (usize, Vec<String>, String),
-) -> Value {
+fn heap_verify(module: &Module, function: FuncId, runs: usize, check: &RunCheck<'_>) -> Value {
     if runs == 0 {
         return Value::Null;
     }
