@@ -368,8 +368,9 @@ impl Checked {
     }
 }
 
-/// One concrete run checked against a heap analysis's facts: the frames checked, the
-/// violations in words, and how the run ended.
+/// One concrete run checked against a heap analysis's facts: the runs checked (0 when it ran
+/// out of steps or depth), the violations in words, and what the runs checked so far, in words
+/// (`"12 points and 3 forwarded loads"`).
 type RunCheck<'a> =
     dyn Fn(&[i64], &absinthe_ir::interp::Limits) -> (usize, Vec<String>, String) + 'a;
 
