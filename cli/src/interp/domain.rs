@@ -6,9 +6,9 @@
 use super::Interp;
 use super::value::Val;
 use absinthe::behavior::{ArgKind, ParamId};
-use absinthe::lattice::{Flat, Interval};
+use absinthe::lattice::{Address, Flat, Interval};
 use absinthe::product::{ReducePolicy, log_reduction, recording_reductions};
-use absinthe::program::Op;
+use absinthe::program::{Op, SymbolId};
 use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{Shape, Ty};
 use absinthe_domc::model::{Policy, ProductDecl, Rule, RuleKind, function_name};
@@ -212,6 +212,40 @@ impl Interp {
             rb[i] = self.meet(&types[i], b.part(i), &y);
         }
         (Val::record(ra), Val::record(rb))
+    }
+
+    /// `ValueDomain::address`: each component's `on address` rule, else its built-in
+    /// abstraction (an `Address` knows the symbol; the other built-ins are top), else top.
+    pub fn address(&self, t: &Ty, symbol: SymbolId) -> Val {
+        let decl = self.decl(t);
+        let types = self.part_types(t);
+        let raw = Val::record(
+            decl.components
+                .iter()
+                .enumerate()
+                .map(|(i, comp)| {
+                    let rule = decl
+                        .rules
+                        .iter()
+                        .find(|r| r.component == i && r.kind == RuleKind::Address);
+                    match rule {
+                        Some(r) => self.call_op(
+                            &function_name(&r.function),
+                            &[Val::Int(i64::from(symbol.0))],
+                        ),
+                        None if comp.value_domain && self.is_address(&types[i]) => {
+                            Val::Address(Address::At(symbol, 0))
+                        }
+                        None => self.top(&types[i]),
+                    }
+                })
+                .collect(),
+        );
+        self.reduced(t, raw, self.policy(t))
+    }
+
+    fn is_address(&self, t: &Ty) -> bool {
+        matches!(t, Ty::Lat(id) if matches!(self.program.types.shape(*id), Shape::Address))
     }
 
     /// `ValueDomain::constant`.
@@ -487,6 +521,9 @@ impl Interp {
             (Val::Interval(x), Val::Interval(y)) => Val::Interval(Interval::binary(op, x, y)),
             (Val::Constant(x), Val::Constant(y)) => {
                 Val::Constant(<Flat<i64> as ValueDomain>::binary(op, x, y))
+            }
+            (Val::Address(x), Val::Address(y)) => {
+                Val::Address(<Address as ValueDomain>::binary(op, x, y))
             }
             _ => self.top(t),
         }

@@ -9,8 +9,8 @@ use absinthe::__private::{
     checked_lshr, checked_shl, checked_shr, overflows, wrapping_lshr, wrapping_shl, wrapping_shr,
 };
 use absinthe::behavior::{ArgKind, Names, ParamId, Steps};
-use absinthe::lattice::{Flat, Interval};
-use absinthe::program::Op;
+use absinthe::lattice::{Address, Flat, Interval};
+use absinthe::program::{Op, SymbolId};
 use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{BinaryOp, Fallback, Node, Pat, Shape, Ty};
 use std::rc::Rc;
@@ -321,6 +321,7 @@ impl Interp {
         };
         let pair = |(a, b): (Val, Val)| Val::Tuple(vec![a, b].into());
         match (self.program.types.shape(*id), name) {
+            (Shape::Address, _) => self.address_fn(name, args),
             (Shape::Interval, "new") => Val::Interval(Interval::new(args[0].int(), args[1].int())),
             (Shape::Interval, "constant") => Val::Interval(Interval::constant(args[0].int())),
             (Shape::Interval, "lo") => Val::Int(interval(0).lo().unwrap_or(i64::MAX)),
@@ -399,6 +400,29 @@ impl Interp {
                 }
             }
             _ => Val::Bool(false),
+        }
+    }
+}
+
+impl Interp {
+    /// The built-in `Address` functions, as the generated code computes them.
+    fn address_fn(&self, name: &str, args: &[Val]) -> Val {
+        let address = |i: usize| match args.get(i) {
+            Some(Val::Address(a)) => *a,
+            _ => Address::Top,
+        };
+        let int = |i: usize| args.get(i).map_or(0, Val::int);
+        match name {
+            "at" => Val::Address(match u32::try_from(int(0)) {
+                Ok(s) => Address::at(SymbolId(s), int(1)),
+                Err(_) => Address::Top,
+            }),
+            "moved" => Val::Address(address(0).moved(int(1))),
+            "is_known" => Val::Bool(address(0).known().is_some()),
+            "symbol" => Val::Int(address(0).known().map_or(-1, |(s, _)| i64::from(s.0))),
+            "offset" => Val::Int(address(0).known().map_or(0, |(_, o)| o)),
+            "contains" => Val::Bool(address(0).contains(int(1))),
+            _ => Val::Int(0),
         }
     }
 }

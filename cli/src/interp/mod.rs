@@ -16,6 +16,7 @@
 
 mod domain;
 mod eval;
+mod show;
 mod value;
 
 pub use value::Val;
@@ -24,7 +25,7 @@ use crate::analyses::{Analysis, ForDomain};
 use absinthe::behavior::{Arg, Engine, ParamId};
 use absinthe::engine::Limits;
 use absinthe::lattice::{Lattice, Thresholds, Top};
-use absinthe::program::Op;
+use absinthe::program::{Op, SymbolId};
 use absinthe::value::{Concrete, ValueDomain};
 use absinthe_domc::dom::tree::{Program, Shape, Ty};
 use absinthe_domc::dom::{AnalysisDecl, Compiled};
@@ -181,7 +182,7 @@ impl Interp {
         }
     }
 
-    fn contains_fn(&self, t: &Ty) -> Option<String> {
+    pub(super) fn contains_fn(&self, t: &Ty) -> Option<String> {
         match t {
             Ty::Lat(id) => self.contains.get(id).cloned(),
             _ => None,
@@ -347,6 +348,10 @@ impl Concrete for DynValue {
     fn as_constant(&self) -> Option<i64> {
         with(|i, t| i.as_constant(t, &self.0))
     }
+
+    fn as_address(&self) -> Option<(SymbolId, i64)> {
+        with(|i, t| i.as_address(t, &self.0))
+    }
 }
 
 impl fmt::Display for DynValue {
@@ -360,6 +365,10 @@ impl fmt::Display for DynValue {
 impl ValueDomain for DynValue {
     fn constant(c: i64) -> Self {
         with(|i, t| DynValue(i.constant(t, c)))
+    }
+
+    fn address(symbol: SymbolId) -> Self {
+        with(|i, t| DynValue(i.address(t, symbol)))
     }
 
     fn binary(op: Op, a: &Self, b: &Self) -> Self {

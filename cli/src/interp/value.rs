@@ -5,12 +5,12 @@
 use super::Interp;
 use absinthe::behavior::{ArgKind, Names, ParamId, Steps};
 use absinthe::lattice::{
-    DefaultCost, Flat, Interval, Lattice, Thresholds, Top, canonical_disjuncts, widen_disjuncts,
+    Address, DefaultCost, Flat, Interval, Lattice, Thresholds, Top, canonical_disjuncts,
+    widen_disjuncts,
 };
 use absinthe::program::Op;
-use absinthe::value::Concrete;
 use absinthe_domc::dom::tree::{Shape, Ty};
-use std::fmt::{self, Write as _};
+
 use std::rc::Rc;
 
 /// A value of a `.dom` program. Lattice values do not carry their type: every operation is told
@@ -33,6 +33,8 @@ pub enum Val {
     Tuple(Rc<[Val]>),
     /// The runtime's `Interval`.
     Interval(Interval),
+    /// The runtime's `Address`.
+    Address(Address),
     /// The runtime's `Flat<i64>` (`Constant`).
     Constant(Flat<i64>),
     /// The runtime's `Names`.
@@ -105,7 +107,7 @@ enum Binary<'t> {
 }
 
 impl Interp {
-    fn shape(&self, t: &Ty) -> &Shape {
+    pub(super) fn shape(&self, t: &Ty) -> &Shape {
         match t {
             Ty::Lat(id) => self.program.types.shape(*id),
             _ => &Shape::Error,
@@ -117,6 +119,7 @@ impl Interp {
     pub fn finite_height(&self, t: &Ty) -> bool {
         match self.shape(t) {
             Shape::Interval => Interval::FINITE_HEIGHT,
+            Shape::Address => Address::FINITE_HEIGHT,
             Shape::Constant => <Flat<i64> as Lattice>::FINITE_HEIGHT,
             Shape::Names => Names::FINITE_HEIGHT,
             Shape::Steps => Steps::FINITE_HEIGHT,
@@ -193,6 +196,7 @@ impl Interp {
     pub fn bottom(&self, t: &Ty) -> Val {
         match self.shape(t) {
             Shape::Interval => Val::Interval(Interval::bottom()),
+            Shape::Address => Val::Address(Address::Bottom),
             Shape::Constant => Val::Constant(Flat::Bottom),
             Shape::Names => Val::Names(Rc::new(Names::bottom())),
             Shape::Steps => Val::Steps(Rc::new(Steps::bottom())),
@@ -212,6 +216,7 @@ impl Interp {
     pub fn top(&self, t: &Ty) -> Val {
         match self.shape(t) {
             Shape::Interval => Val::Interval(Interval::top()),
+            Shape::Address => Val::Address(Address::Top),
             Shape::Constant => Val::Constant(Flat::Top),
             Shape::Names => Val::Names(Rc::new(Names::top())),
             Shape::Steps => Val::Steps(Rc::new(Steps::top())),
@@ -237,6 +242,7 @@ impl Interp {
     pub fn is_bottom(&self, t: &Ty, v: &Val) -> bool {
         match (self.shape(t), v) {
             (Shape::Interval, Val::Interval(x)) => x.is_bottom(),
+            (Shape::Address, Val::Address(x)) => x.is_bottom(),
             (Shape::Constant, Val::Constant(x)) => x.is_bottom(),
             (Shape::Names, Val::Names(x)) => x.is_bottom(),
             (Shape::Steps, Val::Steps(x)) => x.is_bottom(),
@@ -307,6 +313,7 @@ impl Interp {
     pub fn is_top(&self, t: &Ty, v: &Val) -> bool {
         match (self.shape(t), v) {
             (Shape::Interval, Val::Interval(x)) => x.is_top(),
+            (Shape::Address, Val::Address(x)) => x.is_top(),
             (Shape::Constant, Val::Constant(x)) => x.is_top(),
             (Shape::Names, Val::Names(x)) => x.is_top(),
             (Shape::Steps, Val::Steps(x)) => x.is_top(),
@@ -354,6 +361,7 @@ impl Interp {
         }
         match (self.shape(t), a, b) {
             (Shape::Interval, Val::Interval(x), Val::Interval(y)) => x == y,
+            (Shape::Address, Val::Address(x), Val::Address(y)) => x == y,
             (Shape::Constant, Val::Constant(x), Val::Constant(y)) => x == y,
             (Shape::Names, Val::Names(x), Val::Names(y)) => x == y,
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => x == y,
@@ -424,6 +432,7 @@ impl Interp {
     pub fn leq(&self, t: &Ty, a: &Val, b: &Val) -> bool {
         match (self.shape(t), a, b) {
             (Shape::Interval, Val::Interval(x), Val::Interval(y)) => x.leq(y),
+            (Shape::Address, Val::Address(x), Val::Address(y)) => x.leq(y),
             (Shape::Constant, Val::Constant(x), Val::Constant(y)) => x.leq(y),
             (Shape::Names, Val::Names(x), Val::Names(y)) => x.leq(y),
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => x.leq(y),
@@ -489,6 +498,7 @@ impl Interp {
     pub fn join(&self, t: &Ty, a: &Val, b: &Val) -> Val {
         match (self.shape(t), a, b) {
             (Shape::Interval, Val::Interval(x), Val::Interval(y)) => Val::Interval(x.join(y)),
+            (Shape::Address, Val::Address(x), Val::Address(y)) => Val::Address(x.join(y)),
             (Shape::Constant, Val::Constant(x), Val::Constant(y)) => Val::Constant(x.join(y)),
             (Shape::Names, Val::Names(x), Val::Names(y)) => Val::Names(Rc::new(x.join(y))),
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => Val::Steps(Rc::new(x.join(y))),
@@ -533,6 +543,7 @@ impl Interp {
     pub fn meet(&self, t: &Ty, a: &Val, b: &Val) -> Val {
         match (self.shape(t), a, b) {
             (Shape::Interval, Val::Interval(x), Val::Interval(y)) => Val::Interval(x.meet(y)),
+            (Shape::Address, Val::Address(x), Val::Address(y)) => Val::Address(x.meet(y)),
             (Shape::Constant, Val::Constant(x), Val::Constant(y)) => Val::Constant(x.meet(y)),
             (Shape::Names, Val::Names(x), Val::Names(y)) => Val::Names(Rc::new(x.meet(y))),
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => Val::Steps(Rc::new(x.meet(y))),
@@ -615,6 +626,10 @@ impl Interp {
         };
         match (self.shape(t), a, b) {
             (Shape::Interval, Val::Interval(x), Val::Interval(y)) => Val::Interval(inner(x, y)),
+            (Shape::Address, Val::Address(x), Val::Address(y)) => Val::Address(match w {
+                Widen::Plain => x.widen(y),
+                Widen::With(th) => x.widen_with_thresholds(y, th),
+            }),
             (Shape::Constant, Val::Constant(x), Val::Constant(y)) => Val::Constant(match w {
                 Widen::Plain => x.widen(y),
                 Widen::With(th) => x.widen_with_thresholds(y, th),
@@ -676,6 +691,7 @@ impl Interp {
     pub fn narrow(&self, t: &Ty, a: &Val, b: &Val) -> Val {
         match (self.shape(t), a, b) {
             (Shape::Interval, Val::Interval(x), Val::Interval(y)) => Val::Interval(x.narrow(y)),
+            (Shape::Address, Val::Address(x), Val::Address(y)) => Val::Address(x.narrow(y)),
             (Shape::Constant, Val::Constant(x), Val::Constant(y)) => Val::Constant(x.narrow(y)),
             (Shape::Names, Val::Names(x), Val::Names(y)) => Val::Names(Rc::new(x.narrow(y))),
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => Val::Steps(Rc::new(x.narrow(y))),
@@ -811,166 +827,5 @@ impl Interp {
 
     fn disjuncts(&self, inner: &Ty, values: Vec<Val>) -> Val {
         self.canonical(inner, 1, values)
-    }
-
-    /// `Concrete::contains`.
-    pub fn contains(&self, t: &Ty, v: &Val, x: i64) -> bool {
-        match (self.shape(t), v) {
-            (Shape::Interval, Val::Interval(i)) => i.contains(x),
-            (Shape::Constant, Val::Constant(c)) => c.contains(x),
-            (Shape::Names, Val::Names(n)) => Concrete::contains(&**n, x),
-            (Shape::Steps, Val::Steps(s)) => Concrete::contains(&**s, x),
-            (Shape::FiniteSum { inner, .. }, _) => {
-                self.values_of(v).iter().any(|d| self.contains(inner, d, x))
-            }
-            (
-                Shape::Flat { .. }
-                | Shape::Finite { .. }
-                | Shape::Sum { .. }
-                | Shape::Struct { .. },
-                _,
-            ) => {
-                if let Some(f) = self.contains_fn(t) {
-                    return self.call_op(&f, &[v.clone(), Val::Int(x)]).bool();
-                }
-                match (self.shape(t), v) {
-                    (Shape::Flat { payload: Ty::Int }, Val::Enum(i, p)) => match i {
-                        0 => false,
-                        1 => p.as_ref().is_some_and(|p| p.int() == x),
-                        _ => true,
-                    },
-                    _ => !self.is_bottom(t, v),
-                }
-            }
-            (Shape::Product { .. } | Shape::Direct, _) => self
-                .part_types(t)
-                .iter()
-                .enumerate()
-                .all(|(i, pt)| self.contains(pt, v.part(i), x)),
-            _ => true,
-        }
-    }
-
-    /// `Concrete::as_constant`.
-    pub fn as_constant(&self, t: &Ty, v: &Val) -> Option<i64> {
-        match (self.shape(t), v) {
-            (Shape::Interval, Val::Interval(i)) => i.as_constant(),
-            (Shape::Constant, Val::Constant(c)) => Concrete::as_constant(c),
-            (Shape::Names, Val::Names(n)) => Concrete::as_constant(&**n),
-            (Shape::Steps, Val::Steps(s)) => Concrete::as_constant(&**s),
-            (Shape::FiniteSum { inner, .. }, _) => match self.values_of(v).as_slice() {
-                [only] => self.as_constant(inner, only),
-                _ => None,
-            },
-            (Shape::Flat { payload: Ty::Int }, Val::Enum(1, Some(p)))
-                if self.contains_fn(t).is_none() =>
-            {
-                Some(p.int())
-            }
-            (Shape::Product { .. } | Shape::Direct, _) => self
-                .part_types(t)
-                .iter()
-                .enumerate()
-                .find_map(|(i, pt)| self.as_constant(pt, v.part(i))),
-            _ => None,
-        }
-    }
-
-    /// `Display`, into `out`.
-    pub fn show(&self, t: &Ty, v: &Val, out: &mut String) {
-        let _ = self.write(t, v, out);
-    }
-
-    fn write(&self, t: &Ty, v: &Val, out: &mut String) -> fmt::Result {
-        match v {
-            Val::Int(x) => return write!(out, "{x}"),
-            Val::Bool(x) => return write!(out, "{x}"),
-            _ => {}
-        }
-        match (self.shape(t), v) {
-            (Shape::Interval, Val::Interval(x)) => write!(out, "{x}"),
-            (Shape::Constant, Val::Constant(x)) => write!(out, "{x}"),
-            (Shape::Names, Val::Names(x)) => write!(out, "{x}"),
-            (Shape::Steps, Val::Steps(x)) => write!(out, "{x}"),
-            (Shape::FiniteSum { inner, .. }, _) => {
-                let values = self.values_of(v);
-                if values.is_empty() {
-                    return out.write_str("⊥");
-                }
-                for (i, x) in values.iter().enumerate() {
-                    if i > 0 {
-                        out.write_str(" ∨ ")?;
-                    }
-                    self.write(inner, x, out)?;
-                }
-                Ok(())
-            }
-            (Shape::Flat { payload }, Val::Enum(i, p)) => match (i, p) {
-                (0, _) => out.write_str("⊥"),
-                (1, Some(p)) => self.write(payload, p, out),
-                _ => out.write_str("⊤"),
-            },
-            (Shape::Finite { variants, order }, Val::Enum(i, _)) => {
-                if *i == order.bottom {
-                    out.write_str("⊥")
-                } else if *i == order.top {
-                    out.write_str("⊤")
-                } else {
-                    out.write_str(&variants[*i])
-                }
-            }
-            (Shape::Sum { summands }, Val::Enum(i, p)) => {
-                if self.is_bottom(t, v) {
-                    return out.write_str("⊥");
-                }
-                match (i.checked_sub(1).and_then(|k| summands.get(k)), p) {
-                    (Some((name, Some(pt))), Some(p)) => {
-                        write!(out, "{name}(")?;
-                        self.write(pt, p, out)?;
-                        out.write_str(")")
-                    }
-                    (Some((name, _)), _) => out.write_str(name),
-                    (None, _) => out.write_str("⊤"),
-                }
-            }
-            (Shape::Struct { fields, .. }, _) => {
-                if self.is_bottom(t, v) {
-                    return out.write_str("⊥");
-                }
-                if self.is_top(t, v) {
-                    return out.write_str("⊤");
-                }
-                self.write_fields(fields, v, out)
-            }
-            (Shape::Product { .. } | Shape::Direct, _) => {
-                if self.is_bottom(t, v) {
-                    return out.write_str("⊥");
-                }
-                if self.is_top(t, v) {
-                    return out.write_str("⊤");
-                }
-                let p = self.direct_product(t);
-                let Shape::Product { components } = self.shape(&p) else {
-                    return Ok(());
-                };
-                match components.as_slice() {
-                    [(_, only)] => self.write(only, v.part(0), out),
-                    _ => self.write_fields(components, v, out),
-                }
-            }
-            _ => Ok(()),
-        }
-    }
-
-    fn write_fields(&self, fields: &[(String, Ty)], v: &Val, out: &mut String) -> fmt::Result {
-        out.write_str("{")?;
-        for (i, (name, ft)) in fields.iter().enumerate() {
-            if i > 0 {
-                out.write_str(", ")?;
-            }
-            write!(out, "{name}: ")?;
-            self.write(ft, v.part(i), out)?;
-        }
-        out.write_str("}")
     }
 }
