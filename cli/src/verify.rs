@@ -435,6 +435,7 @@ fn statement_culprit<D: ValueDomain>(
             absinthe::program::Rhs::Tag(..) => "tag (top)".to_owned(),
             absinthe::program::Rhs::IsBlock(..) => "isblock (0 or 1)".to_owned(),
             absinthe::program::Rhs::Address(..) => D::rule_name_of("address"),
+            absinthe::program::Rhs::Table(..) => D::rule_name_of("table"),
         },
         Stmt::Store { .. } | Stmt::Call { .. } | Stmt::Apply { .. } => {
             "no effect on names".to_owned()

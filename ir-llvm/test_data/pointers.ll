@@ -96,3 +96,30 @@ entry:
   %c = icmp eq ptr @weak, null
   ret i1 %c
 }
+
+@codes = internal constant [4 x i8] c"\05\07\09\0B"
+
+; A table read at an index only the analysis knows (2, after a branch): the entry 9, and the
+; address @codes+2 of the read.
+define i32 @table_at_known_index(i64 %n) {
+entry:
+  %c = icmp eq i64 %n, 2
+  br i1 %c, label %known, label %other
+known:
+  %p = getelementptr inbounds [4 x i8], ptr @codes, i64 0, i64 %n
+  %v = load i8, ptr %p
+  %w = zext i8 %v to i32
+  ret i32 %w
+other:
+  ret i32 0
+}
+
+; At an index in [0, 1]: 5 or 7, so the comparison with 9 is false.
+define i1 @table_at_range(i64 %n) {
+entry:
+  %i = and i64 %n, 1
+  %p = getelementptr inbounds [4 x i8], ptr @codes, i64 0, i64 %i
+  %v = load i8, ptr %p
+  %c = icmp eq i8 %v, 9
+  ret i1 %c
+}

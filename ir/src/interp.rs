@@ -160,6 +160,8 @@ pub enum TrapReason {
     /// A field read by position (`a[i]`) or a `tag` of a value that is not a block, or a
     /// position past the block's fields.
     NotABlock,
+    /// A `table` read at an index outside the table.
+    OutOfTable,
     /// The program is malformed (a missing block or φ entry); the parser never produces these.
     Malformed,
 }
@@ -666,6 +668,14 @@ fn statement<'m>(
                 assign(*dest, Value::Int(i64::from(is_block)))
             }
             Rhs::Address(s) => assign(*dest, Value::Int(absinthe::program::symbol_address(*s))),
+            Rhs::Table(entries, i) => {
+                let k = read_int(env, *i, TrapReason::ArithmeticOnRef)?;
+                let v = usize::try_from(k)
+                    .ok()
+                    .and_then(|k| entries.get(k))
+                    .ok_or(Stop::Trap(TrapReason::OutOfTable))?;
+                assign(*dest, Value::Int(*v))
+            }
         },
         Stmt::Apply { callee, args } => {
             apply(module, env, heap, *callee, args, depth, limits).map(|f| Effect::Call(f, None))

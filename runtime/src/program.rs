@@ -6,6 +6,7 @@
 //! [`Terminator`] and implements [`Program`]; every analysis and engine works from that view.
 
 use std::fmt;
+use std::sync::Arc;
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
@@ -371,6 +372,10 @@ pub enum Rhs {
     /// An integer, [`symbol_address`] in concrete runs; pointer arithmetic on it is integer
     /// arithmetic.
     Address(SymbolId),
+    /// A read from a constant table: `x = table [3, 1, 4] i` is entry `i` (from 0) of the
+    /// table; traps when `i` is outside it. A front end's lookup in a constant array whose index
+    /// only an analysis may know.
+    Table(Arc<[i64]>, Operand),
 }
 
 impl Rhs {
@@ -382,6 +387,7 @@ impl Rhs {
             | Rhs::Field(a, _)
             | Rhs::Tag(a)
             | Rhs::IsBlock(a)
+            | Rhs::Table(_, a)
             | Rhs::Sibling(a, _) => f(*a),
             Rhs::Binary(_, a, b) => {
                 f(*a);
@@ -412,6 +418,7 @@ impl Rhs {
             | Rhs::Field(a, _)
             | Rhs::Tag(a)
             | Rhs::IsBlock(a)
+            | Rhs::Table(_, a)
             | Rhs::Sibling(a, _) => f(a),
             Rhs::Binary(_, a, b) => {
                 f(a);

@@ -169,6 +169,7 @@ fn rhs_rules<D: ValueDomain>(rhs: &Rhs, strings: &mut super::record::Interner) -
         Rhs::Select(..) => vec!["a select: the chosen operand, or both joined".to_owned()],
         Rhs::IsBlock(_) => vec!["0 or 1".to_owned()],
         Rhs::Address(_) => vec!["an address: the domain's `address` rule".to_owned()],
+        Rhs::Table(..) => vec!["a table read: the entries the index may select, joined".to_owned()],
         _ => vec!["not modelled by a value analysis: top".to_owned()],
     };
     texts.iter().map(|t| strings.intern(t)).collect()

@@ -4,6 +4,7 @@
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
+use std::sync::Arc;
 
 /// An element of a constant aggregate: a constant, or a zero of its type (an element of a
 /// `zeroinitializer`, which has no constants of its own).
@@ -69,6 +70,29 @@ pub(super) fn pointer_gep<'m>(gep: Value<'m>, layout: Layout<'m>) -> Option<(Str
 /// The byte offset a `getelementptr` with constant indices adds to its base (wrapping, as the
 /// address arithmetic does without `inbounds`).
 fn gep_offset<'m>(gep: Value<'m>, layout: Layout<'m>) -> Option<i64> {
+    match gep_terms(gep, layout)? {
+        (offset, None) => Some(offset),
+        (_, Some(_)) => None,
+    }
+}
+
+/// For a `getelementptr` instruction on a pointer constant whose indices are constants but one
+/// (into an array, or the first): the global, the constant byte offset, the variable index and
+/// the bytes one step of it moves.
+pub(super) fn variable_gep<'m>(
+    gep: Value<'m>,
+    layout: Layout<'m>,
+) -> Option<(String, i64, Value<'m>, i64)> {
+    let (global, base) = pointer_constant(gep.operand(0)?, layout)?;
+    match gep_terms(gep, layout)? {
+        (offset, Some((index, stride))) => Some((global, base.wrapping_add(offset), index, stride)),
+        (_, None) => None,
+    }
+}
+
+/// A `getelementptr`'s constant byte offset and, if one index is not a constant, that index
+/// with its stride; `None` when more than one is not, or a struct index is not.
+fn gep_terms<'m>(gep: Value<'m>, layout: Layout<'m>) -> Option<(i64, Option<(Value<'m>, i64)>)> {
     let mut ty = gep.gep_source_type()?;
     let index = |i: usize| -> Option<i64> {
         let v = gep.operand(i)?;
@@ -79,24 +103,32 @@ fn gep_offset<'m>(gep: Value<'m>, layout: Layout<'m>) -> Option<i64> {
         Some(((raw << shift) as i64) >> shift)
     };
     let size = |t| layout.alloc_size(t).and_then(|s| i64::try_from(s).ok());
-    let mut offset = index(1)?.wrapping_mul(size(ty)?);
+    let mut variable = None;
+    let step = |i: usize, stride: i64, variable: &mut Option<(Value<'m>, i64)>| match index(i) {
+        Some(k) => Some(k.wrapping_mul(stride)),
+        None if variable.is_none() => {
+            *variable = Some((gep.operand(i)?, stride));
+            Some(0)
+        }
+        None => None,
+    };
+    let mut offset = step(1, size(ty)?, &mut variable)?;
     for i in 2..gep.operand_count() {
-        let k = index(i)?;
         match ty.kind() {
             TyKind::Struct(true) => {
-                let field = u64::try_from(k).ok()?;
+                let field = u64::try_from(index(i)?).ok()?;
                 offset = offset.wrapping_add(i64::try_from(layout.field_offset(ty, field)?).ok()?);
                 ty = ty.element(field)?;
             }
             TyKind::Array(_) => {
                 ty = ty.element(0)?;
-                offset = offset.wrapping_add(k.wrapping_mul(size(ty)?));
+                offset = offset.wrapping_add(step(i, size(ty)?, &mut variable)?);
             }
             // Vectors and anything else: not modelled.
             _ => return None,
         }
     }
-    Some(offset)
+    Some((offset, variable))
 }
 
 impl<'m> FnLower<'_, 'm> {
@@ -152,6 +184,45 @@ impl<'m> FnLower<'_, 'm> {
             Some(v) => Operand::Int(v),
             None => self.unknown(),
         }))
+    }
+
+    /// For a load of an integer through a `getelementptr` of a constant table of integers at an
+    /// index that is not a constant (`gep [N x iK], @t, 0, %i` or `gep iK, @t, %i`): the table's
+    /// entries (at most [`MAX_TABLE`]) and the index, for a `table` statement whose value the
+    /// analysis finds when it knows the index.
+    pub(super) fn table_load(
+        &mut self,
+        load: Value<'m>,
+        k: Kind,
+    ) -> Option<(Arc<[i64]>, Value<'m>)> {
+        let Kind::Int(bits) = k else {
+            return None;
+        };
+        let gep = load.operand(0)?;
+        if gep.opcode() != Some(Opcode::LLVMGetElementPtr) {
+            return None;
+        }
+        let source = gep.gep_source_type()?;
+        let index = match gep.operand_count() {
+            2 if source.kind() == TyKind::Int(bits) => gep.operand(1)?,
+            3 if matches!(source.kind(), TyKind::Array(_))
+                && source.element(0).map(Ty::kind) == Some(TyKind::Int(bits))
+                && gep.operand(1).and_then(|i| eval_raw(i, 0)) == Some(0) =>
+            {
+                gep.operand(2)?
+            }
+            _ => return None,
+        };
+        if eval_raw(index, 0).is_some() {
+            return None;
+        }
+        let global = gep.operand(0)?;
+        if let Some(known) = self.tables.get(&global) {
+            return known.clone().map(|t| (t, index));
+        }
+        let entries = table_entries(global, bits);
+        self.tables.insert(global, entries.clone());
+        entries.map(|t| (t, index))
     }
 
     /// The value a load of type `k` from the constant address `address` reads, when the address
@@ -340,4 +411,31 @@ fn zero_of(ty: Ty<'_>) -> Option<Element<'_>> {
         TyKind::Int(_) | TyKind::Ptr | TyKind::Array(_) | TyKind::Struct(_) => Some(Element::Zero),
         _ => None,
     }
+}
+
+/// The most entries a constant table read at a variable index is lowered with (its abstract
+/// value is a join over the entries the index may select).
+pub(super) const MAX_TABLE: u64 = 4096;
+
+/// The entries of a constant global that is an array of `bits`-bit integers with a definitive
+/// initializer, in the core IR's form.
+fn table_entries(global: Value<'_>, bits: u32) -> Option<Arc<[i64]>> {
+    let (initializer, constant, linkage) = global.global_variable()?;
+    if !constant || !definitive(linkage) {
+        return None;
+    }
+    let initializer = initializer?;
+    let ty = initializer.ty();
+    let TyKind::Array(n) = ty.kind() else {
+        return None;
+    };
+    if n > MAX_TABLE || ty.element(0).map(Ty::kind) != Some(TyKind::Int(bits)) {
+        return None;
+    }
+    (0..n)
+        .map(|i| match element(Element::Value(initializer), ty, i)? {
+            (Element::Zero, _) => Some(0),
+            (Element::Value(v), _) => canonical(bits, v.const_int()?),
+        })
+        .collect()
 }

@@ -278,9 +278,37 @@ impl<'m> FnLower<'_, 'm> {
                 self.emit(dest, Rhs::Binary(Op::Sub, Operand::Int(0), a));
             }
             O::LLVMAlloca => self.emit(dest, Rhs::New),
+            // A variable index into a global (see `plan_slot`): `@g + offset + index * stride`.
+            O::LLVMGetElementPtr => match constants::variable_gep(inst, self.layout) {
+                Some((global, offset, index, stride)) => {
+                    let base = self.address_at(&global, offset);
+                    let i = self.operand(index);
+                    let step = if stride == 1 {
+                        i
+                    } else {
+                        let t = self.temp(inst);
+                        self.emit(t, Rhs::Binary(Op::Mul, i, Operand::Int(stride)));
+                        Operand::Name(t)
+                    };
+                    self.emit(dest, Rhs::Binary(Op::Add, base, step));
+                }
+                None => {
+                    let u = self.unknown();
+                    self.emit(dest, Rhs::Use(u));
+                }
+            },
             O::LLVMLoad => {
-                let p = self.op(inst, 0);
-                self.emit(dest, Rhs::Load(p, MEM));
+                let table = match self.memory {
+                    Memory::Erase => self.table_load(inst, kind_of(inst)),
+                    Memory::Keep => None,
+                };
+                if let Some((entries, index)) = table {
+                    let i = self.operand(index);
+                    self.emit(dest, Rhs::Table(entries, i));
+                } else {
+                    let p = self.op(inst, 0);
+                    self.emit(dest, Rhs::Load(p, MEM));
+                }
             }
             O::LLVMCall => self.call(dest, d, bits),
             O::LLVMFreeze => {

@@ -444,6 +444,8 @@ struct FnLower<'a, 'm> {
     undef: Option<NameId>,
     /// The names holding a symbol's address plus an offset.
     addresses: HashMap<(String, i64), NameId>,
+    /// The entries of the constant tables read at variable indices (`None`: not a table).
+    tables: HashMap<Value<'m>, Option<std::sync::Arc<[i64]>>>,
     /// The statements of the block being lowered.
     stmts: Vec<Stmt>,
     temps: usize,
@@ -494,6 +496,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
             unknown: None,
             undef: None,
             addresses: HashMap::new(),
+            tables: HashMap::new(),
             stmts: Vec::new(),
             temps: 0,
             memory: Memory::Keep,
@@ -876,6 +879,13 @@ impl<'a, 'm> FnLower<'a, 'm> {
             O::LLVMGetElementPtr => Some(Slot::Value(
                 match constants::pointer_gep(inst, self.layout) {
                     Some((global, offset)) => self.address_at(&global, offset),
+                    // A variable index into a global: the address arithmetic is lowered (a
+                    // statement of its own).
+                    None if self.memory == Memory::Erase
+                        && constants::variable_gep(inst, self.layout).is_some() =>
+                    {
+                        return None;
+                    }
                     // Other address arithmetic: an unknown pointer (its memory is whatever
                     // escaped).
                     None => self.unknown(),
@@ -899,6 +909,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 Some(constants::Folded::Address(global, offset)) => {
                     Some(Slot::Value(self.address_at(&global, offset)))
                 }
+                // A table read at an index the analysis may know: a statement of its own.
+                None if self.memory == Memory::Erase && self.table_load(inst, k).is_some() => None,
                 None if self.erased(inst) => Some(Slot::Value(self.unknown())),
                 None => None,
             },

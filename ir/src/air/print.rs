@@ -171,6 +171,17 @@ impl Printer<'_> {
                         self.operand_list(out, '[', fields, ']')
                     }
                     Rhs::Address(s) => write!(out, "addr @{}", self.module.symbol_name(*s)),
+                    Rhs::Table(entries, i) => {
+                        out.write_str("table [")?;
+                        for (k, v) in entries.iter().enumerate() {
+                            if k > 0 {
+                                out.write_str(", ")?;
+                            }
+                            write!(out, "{v}")?;
+                        }
+                        out.write_str("] ")?;
+                        self.operand(out, *i)
+                    }
                     Rhs::Field(block, index) => {
                         self.operand(out, *block)?;
                         write!(out, "[{index}]")

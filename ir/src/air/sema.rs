@@ -125,16 +125,20 @@ impl<'a, 't> Ctx<'a, 't> {
     fn operand(&mut self, fx: &mut FnCx<'t>, o: OperandAst<'t>) -> Operand {
         match o {
             OperandAst::Name(w) => Operand::Name(fx.intern(w)),
-            OperandAst::Int(w) => match w.text.parse::<i64>() {
-                Ok(v) => Operand::Int(v),
-                Err(_) => {
-                    self.error(
-                        w.pos,
-                        format!("integer literal `{}` does not fit in 64 bits", w.text),
-                    );
-                    Operand::Int(0)
-                }
-            },
+            OperandAst::Int(w) => Operand::Int(self.literal(w)),
+        }
+    }
+
+    fn literal(&mut self, w: Word<'t>) -> i64 {
+        match w.text.parse::<i64>() {
+            Ok(v) => v,
+            Err(_) => {
+                self.error(
+                    w.pos,
+                    format!("integer literal `{}` does not fit in 64 bits", w.text),
+                );
+                0
+            }
         }
     }
 
@@ -434,6 +438,11 @@ impl<'a, 't> Ctx<'a, 't> {
                         RhsAst::Tag(a) => Rhs::Tag(self.operand(&mut fx, *a)),
                         RhsAst::IsBlock(a) => Rhs::IsBlock(self.operand(&mut fx, *a)),
                         RhsAst::Address(s) => Rhs::Address(self.symbol(*s)),
+                        RhsAst::Table(entries, i) => {
+                            let entries: Vec<i64> =
+                                entries.iter().map(|w| self.literal(*w)).collect();
+                            Rhs::Table(entries.into(), self.operand(&mut fx, *i))
+                        }
                     };
                     block.stmts.push(Stmt::Assign { dest, rhs });
                 }

@@ -51,6 +51,8 @@ pub(crate) enum RhsAst<'a> {
     IsBlock(OperandAst<'a>),
     /// `addr @g`: the symbol, without its `@`.
     Address(Word<'a>),
+    /// `table [entries] i`: the entries' digits and the index.
+    Table(Vec<Word<'a>>, OperandAst<'a>),
 }
 
 /// A branch condition as written.
@@ -139,7 +141,8 @@ fn describe(rule: Rule) -> &'static str {
         | Rule::block_rhs
         | Rule::tag_rhs
         | Rule::isblock_rhs
-        | Rule::addr_rhs => "an expression",
+        | Rule::addr_rhs
+        | Rule::table_rhs => "an expression",
         Rule::symbol => "a symbol `@name`",
         Rule::load_tail => "`.`",
         Rule::index_tail => "`[`",
@@ -167,6 +170,7 @@ fn describe(rule: Rule) -> &'static str {
         Rule::kw_tag => "`tag`",
         Rule::kw_isblock => "`isblock`",
         Rule::kw_addr => "`addr`",
+        Rule::kw_table => "`table`",
         Rule::kw_goto
         | Rule::kw_br
         | Rule::kw_switch
@@ -242,6 +246,7 @@ fn parts(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
                 | Rule::kw_tag
                 | Rule::kw_isblock
                 | Rule::kw_addr
+                | Rule::kw_table
         )
     })
 }
@@ -405,6 +410,13 @@ fn rhs(pair: Pair<'_, Rule>) -> RhsAst<'_> {
         }
         Rule::tag_rhs => RhsAst::Tag(Children::of(pair).operand()),
         Rule::isblock_rhs => RhsAst::IsBlock(Children::of(pair).operand()),
+        Rule::table_rhs => {
+            let mut parts = Children::of(pair).rest();
+            let index = parts
+                .pop()
+                .map_or(OperandAst::Int(Word { text: "", pos: 0 }), operand);
+            RhsAst::Table(parts.into_iter().map(word).collect(), index)
+        }
         Rule::addr_rhs => {
             let symbol = Children::of(pair).word();
             RhsAst::Address(Word {

@@ -196,7 +196,8 @@ pub struct GenConfig {
     pub back_percent: u32,
     /// Whether the entry block starts by assigning a literal to every local name.
     pub init_names: bool,
-    /// Number of symbols whose address the function may take (`addr @g0`, …); 0 takes none.
+    /// Number of symbols whose address the function may take (`addr @g0`, …); 0 takes none,
+    /// and reads no constant table (`table [..] i`) either.
     pub symbols: usize,
 }
 
@@ -268,7 +269,13 @@ pub fn random_function(seed: u64, config: &GenConfig) -> Module {
                 },
                 5 | 6 if config.symbols > 0 && rng.percent(50) => Stmt::Assign {
                     dest: local(&mut rng),
-                    rhs: Rhs::Address(SymbolId::new(rng.below(config.symbols))),
+                    rhs: if rng.percent(50) {
+                        Rhs::Address(SymbolId::new(rng.below(config.symbols)))
+                    } else {
+                        let entries: Vec<i64> =
+                            (0..1 + rng.below(5)).map(|_| rng.literal()).collect();
+                        Rhs::Table(entries.into(), operand(&mut rng))
+                    },
                 },
                 5 | 6 => Stmt::Assign {
                     dest: local(&mut rng),

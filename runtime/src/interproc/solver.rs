@@ -296,6 +296,10 @@ impl<M: Module, D: ValueDomain> Body<'_, M, D> {
                     Rhs::Load(..) | Rhs::Field(..) => (true, ProcValue::top()),
                     Rhs::Tag(_) => (true, ProcValue::int(D::top())),
                     Rhs::Address(s) => (true, ProcValue::int(D::address(*s))),
+                    Rhs::Table(entries, i) => {
+                        let index = Self::operand(env, *i);
+                        (true, ProcValue::int(D::table(entries, &index.int)))
+                    }
                     Rhs::IsBlock(a) => {
                         let a = Self::operand(env, *a);
                         let mut v = D::bottom();

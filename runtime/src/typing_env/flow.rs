@@ -491,7 +491,9 @@ fn statement<P: Program + ?Sized>(
                 _ => Approx::Top,
             }
         }
-        Rhs::Select(_, _, _) | Rhs::New | Rhs::Load(_, _) | Rhs::Address(_) => Approx::Top,
+        Rhs::Select(_, _, _) | Rhs::New | Rhs::Load(_, _) | Rhs::Address(_) | Rhs::Table(..) => {
+            Approx::Top
+        }
     };
     let x = env.define(label, approx);
     names.insert(*dest, x);

@@ -55,6 +55,28 @@ pub trait ValueDomain: Lattice + Top + Concrete + Display + 'static {
     /// The abstract semantics of `op`.
     fn binary(op: Op, a: &Self, b: &Self) -> Self;
 
+    /// The abstraction of `table [entries] i` with `i` in `index`: the join of the entries
+    /// whose positions `index` contains (bottom when none is). Exact for a constant index, and
+    /// sound for any domain whose [`Concrete::contains`] is; a domain may do better.
+    fn table(entries: &[i64], index: &Self) -> Self {
+        if index.is_bottom() {
+            return Self::bottom();
+        }
+        if let Some(k) = index.as_constant() {
+            return usize::try_from(k)
+                .ok()
+                .and_then(|k| entries.get(k))
+                .map_or_else(Self::bottom, |&v| Self::constant(v));
+        }
+        let mut out = Self::bottom();
+        for (k, &v) in entries.iter().enumerate() {
+            if index.contains(k as i64) {
+                out.join_with(&Self::constant(v));
+            }
+        }
+        out
+    }
+
     /// The abstraction of `addr @s`, the address of a module-level symbol: top by default (an
     /// address is some integer). Domains that track pointers (with an
     /// [`Address`](crate::lattice::Address) component) know it.

@@ -93,6 +93,7 @@ impl<D: ValueDomain> NonRelational<D> {
             | Rhs::Tag(..) => D::top(),
             Rhs::IsBlock(_) => D::constant(0).join(&D::constant(1)),
             Rhs::Address(s) => D::address(*s),
+            Rhs::Table(entries, i) => D::table(entries, &Self::operand_in(values, *i)),
             Rhs::Select(c, a, b) => match Truth::of(&Self::operand_in(values, *c)) {
                 Truth::Neither => D::bottom(),
                 Truth::True => Self::operand_in(values, *a),

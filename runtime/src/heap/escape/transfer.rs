@@ -79,7 +79,7 @@ fn assign<D: ValueDomain>(
             let to = heap.points_of(*o);
             heap.define(dest, to);
         }
-        Rhs::Binary(..) | Rhs::Tag(_) | Rhs::IsBlock(_) | Rhs::Address(_) => {
+        Rhs::Binary(..) | Rhs::Tag(_) | Rhs::IsBlock(_) | Rhs::Address(_) | Rhs::Table(..) => {
             heap.define(dest, BTreeSet::new());
         }
         Rhs::Select(_, a, b) => {

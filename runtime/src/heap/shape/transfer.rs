@@ -110,7 +110,8 @@ fn assign(g: &mut Graph, site: Site, dest: NameId, rhs: &Rhs, callees: &dyn Call
         | Rhs::Binary(..)
         | Rhs::Tag(_)
         | Rhs::IsBlock(_)
-        | Rhs::Address(_) => g.unbind(dest),
+        | Rhs::Address(_)
+        | Rhs::Table(..) => g.unbind(dest),
     }
     vec![g.clone()]
 }

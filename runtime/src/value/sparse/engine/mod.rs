@@ -241,7 +241,7 @@ fn value_reads(rhs: &Rhs, mut f: impl FnMut(NameId)) {
         }
     };
     match rhs {
-        Rhs::Use(a) => name(*a),
+        Rhs::Use(a) | Rhs::Table(_, a) => name(*a),
         Rhs::Binary(_, a, b) => {
             name(*a);
             name(*b);
