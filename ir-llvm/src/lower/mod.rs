@@ -9,7 +9,8 @@
 //! [`Memory::Erase`]; aliases, ifuncs and `extern_weak` globals, which may be null, are
 //! unknown), a `getelementptr` with constant indices of one is that address plus the byte offset
 //! the data layout gives, and so are such constant expressions and the pointers loaded from
-//! constant tables. Floats, vectors, aggregates and wider integers are not modelled:
+//! constant tables; with one variable index it is that address arithmetic. A load of an integer
+//! from a constant integer table at a variable index is a `table` read. Floats, vectors, aggregates and wider integers are not modelled:
 //! an integer or pointer computed from them is unknown (the function's `unknown` name, ⊤).
 //!
 //! **Memory and calls.** With [`Memory::Keep`], `alloca` is `new`; `load` and `store` read and
