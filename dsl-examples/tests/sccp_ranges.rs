@@ -168,3 +168,22 @@ fn addresses_are_sound_and_decided() {
     assert_eq!(back.as_address(), Some((SymbolId(0), 0)));
     assert_eq!(SccpRange::binary(Op::Eq, &g8, &h).as_constant(), None);
 }
+
+/// A table read: the entry at a constant index, the entries a range of indices selects, nothing
+/// outside the table; every entry the index may select is kept.
+#[test]
+fn table_reads_join_the_entries_the_index_selects() {
+    let entries = [5, 7, 9, 11];
+    let at = |index: &SccpRange| SccpRange::table(&entries, index);
+    assert_eq!(at(&SccpRange::constant(2)).as_constant(), Some(9));
+    assert!(at(&SccpRange::constant(4)).is_bottom());
+    assert!(at(&SccpRange::constant(-1)).is_bottom());
+    let first_two = SccpRange::constant(0).join(&SccpRange::constant(1));
+    let read = at(&first_two);
+    assert!(
+        read.contains(5) && read.contains(7) && !read.contains(9),
+        "{read}"
+    );
+    let anything = at(&<SccpRange as absinthe::lattice::Top>::top());
+    assert!(entries.iter().all(|&v| anything.contains(v)), "{anything}");
+}
