@@ -46,7 +46,7 @@ fn air_missing_operand() {
     check_air(
         "fn f() {\nbb0:\n    x = \n    ret\n}\n",
         expect![[r#"
-            t.air:3:9: error: expected `addr`, `apply`, `block`, `call`, `closure`, `isblock`, `new`, `phi`, `select`, `tag` or an operand, found end of line
+            t.air:3:9: error: expected `addr`, `apply`, `block`, `call`, `closure`, `isblock`, `new`, `phi`, `select`, `table`, `tag` or an operand, found end of line
         "#]],
     );
 }
