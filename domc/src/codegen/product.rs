@@ -375,49 +375,20 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
     let name = &decl.name;
     let doc = provenance("The transfer dispatch", &decl.origin);
 
-    let literal: Vec<TokenStream> = decl
-        .components
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let (m, ty) = (&c.member, &c.ty);
-            let rule = decl
-                .rules
-                .iter()
-                .find(|r| r.component == i && r.kind == RuleKind::Literal);
-            let value = match rule {
-                Some(r) => {
-                    let f = &r.function;
-                    quote_spanned!(r.origin.span=> #f(c))
-                }
-                None if c.value_domain => quote!(<#ty as #rt::ValueDomain>::constant(c)),
-                None => quote!(<#ty as #rt::Top>::top()),
-            };
-            quote!(#m: #value)
-        })
-        .collect();
-
-    let address: Vec<TokenStream> = decl
-        .components
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let (m, ty) = (&c.member, &c.ty);
-            let rule = decl
-                .rules
-                .iter()
-                .find(|r| r.component == i && r.kind == RuleKind::Address);
-            let value = match rule {
-                Some(r) => {
-                    let f = &r.function;
-                    quote_spanned!(r.origin.span=> #f(#rt::i64::from(s.0)))
-                }
-                None if c.value_domain => quote!(<#ty as #rt::ValueDomain>::address(s)),
-                None => quote!(<#ty as #rt::Top>::top()),
-            };
-            quote!(#m: #value)
-        })
-        .collect();
+    // `constant(c)` and `address(s)`: each component's rule, else its built-in abstraction,
+    // else top.
+    let literal = leaf_dispatch(
+        decl,
+        &RuleKind::Literal,
+        &quote!(c),
+        &|ty| quote!(<#ty as #rt::ValueDomain>::constant(c)),
+    );
+    let address = leaf_dispatch(
+        decl,
+        &RuleKind::Address,
+        &quote!(#rt::i64::from(s.0)),
+        &|ty| quote!(<#ty as #rt::ValueDomain>::address(s)),
+    );
 
     let binary = binary_dispatch(decl, false);
     let assume: Vec<TokenStream> = decl
@@ -534,6 +505,38 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
 
         #explain_helpers
     }
+}
+
+/// Each component's value for a statement without operands (`constant(c)`, `address(s)`): its
+/// rule of `kind` called with `argument`, else `builtin` of the component's type for a
+/// component that uses its type's own rules, else top.
+fn leaf_dispatch(
+    decl: &ProductDecl,
+    kind: &RuleKind,
+    argument: &TokenStream,
+    builtin: &dyn Fn(&syn::Type) -> TokenStream,
+) -> Vec<TokenStream> {
+    let rt = rt();
+    decl.components
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (m, ty) = (&c.member, &c.ty);
+            let rule = decl
+                .rules
+                .iter()
+                .find(|r| r.component == i && r.kind == *kind);
+            let value = match rule {
+                Some(r) => {
+                    let f = &r.function;
+                    quote_spanned!(r.origin.span=> #f(#argument))
+                }
+                None if c.value_domain => builtin(ty),
+                None => quote!(<#ty as #rt::Top>::top()),
+            };
+            quote!(#m: #value)
+        })
+        .collect()
 }
 
 /// Each component's value for an operation: its rule for `op`, else its catch-all rule, else
