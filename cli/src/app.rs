@@ -91,6 +91,10 @@ pub struct AnalyzeArgs {
     /// flow).
     #[arg(long)]
     pub engine: Option<EngineArg>,
+    /// For LLVM modules: analyze functions on this many threads (0: one per core). The results
+    /// are the same for any number.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -469,7 +473,14 @@ fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> Ex
         .map_or(absinthe_llvm::analyze::States::Auto, |s| {
             absinthe_llvm::analyze::States::Fixed(s.repr())
         });
-    match crate::llvm::run(path, analysis, states, &limits, format_of(args)) {
+    match crate::llvm::run(
+        path,
+        analysis,
+        states,
+        &limits,
+        args.threads,
+        format_of(args),
+    ) {
         Ok(report) => {
             print!("{}", report.output);
             for warning in &report.warnings {

@@ -42,13 +42,15 @@ pub fn peak_memory() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// Loads, lowers and analyzes the LLVM module at `path`, keeping states as `states` says; the
-/// error is a message for the user.
+/// Loads, lowers and analyzes the LLVM module at `path`, keeping states as `states` says, with
+/// functions analyzed on `threads` threads (0: one per core); the error is a message for the
+/// user.
 pub fn run<A: Analysis>(
     path: &Path,
     analysis: A,
     states: States,
     limits: &Limits,
+    threads: usize,
     format: Format,
 ) -> Result<Report, String> {
     struct Run<'a, A: Analysis> {
@@ -56,6 +58,7 @@ pub fn run<A: Analysis>(
         analysis: A,
         states: States,
         limits: &'a Limits,
+        threads: usize,
         format: Format,
     }
     impl<A: Analysis> crate::analyses::ForDomain for Run<'_, A> {
@@ -66,6 +69,7 @@ pub fn run<A: Analysis>(
                 self.analysis,
                 self.states,
                 self.limits,
+                self.threads,
                 self.format,
             )
         }
@@ -83,6 +87,7 @@ pub fn run<A: Analysis>(
         analysis,
         states,
         limits: &limits,
+        threads,
         format,
     })
 }
@@ -103,6 +108,7 @@ fn run_with<D: ValueDomain, A: Analysis>(
     analysis: A,
     states: States,
     limits: &Limits,
+    threads: usize,
     format: Format,
 ) -> Result<Report, String> {
     let start = Instant::now();
@@ -130,6 +136,7 @@ fn run_with<D: ValueDomain, A: Analysis>(
         analysis.conditional(),
         states,
         limits,
+        threads,
         |done, total| {
             bar.update(done, total);
         },

@@ -6,6 +6,8 @@
 //! constants for `sccp`, intervals for `interval`), solved per function by the worklist engine;
 //! nothing here is specific to LLVM except the bookkeeping that maps results back to LLVM names.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use absinthe::engine::{Analysis, Limits, StopReason};
@@ -70,6 +72,31 @@ pub struct FunctionAnalysis {
     pub facts: Vec<Fact>,
     /// Per block: proven unreachable although the graph reaches it.
     pub dead: Vec<bool>,
+}
+
+impl FunctionAnalysis {
+    /// Whether `self` and `other` say the same: the same facts, dead blocks and counts, the
+    /// times aside (what a parallel run must reproduce of a sequential one).
+    pub fn same_as(&self, other: &FunctionAnalysis) -> bool {
+        let (a, b) = (&self.counts, &other.counts);
+        self.facts == other.facts
+            && self.dead == other.dead
+            && (
+                a.name.as_str(),
+                a.blocks,
+                a.graph_reachable,
+                a.unreachable,
+                a.values,
+            ) == (
+                b.name.as_str(),
+                b.blocks,
+                b.graph_reachable,
+                b.unreachable,
+                b.values,
+            )
+            && (a.constants, a.branches, a.decided) == (b.constants, b.branches, b.decided)
+            && a.stop == b.stop
+    }
 }
 
 /// Totals over a module.
@@ -147,28 +174,82 @@ impl States {
 /// [`States::Auto`] keeps dense states for functions not in SSA form for functions whose blocks × names is below this.
 pub const DENSE_BELOW: usize = 2_000;
 
+/// With `threads == 0`, modules with fewer statements and blocks than this are analyzed on one
+/// thread: starting threads costs more than they save.
+pub const PARALLEL_FROM: usize = 20_000;
+
 /// Analyzes every function of `lowered` with `NonRelational<D>` (`conditional` evaluates branch
-/// conditions), keeping states as `states` says; `progress(done, total)` is called after each
-/// function.
+/// conditions), keeping states as `states` says, on `threads` threads (0: one per core, or one
+/// for modules smaller than [`PARALLEL_FROM`]); `progress(done, total)` is called on the calling
+/// thread after each function.
+///
+/// Functions are independent (each one's callees are unknown), so they are analyzed in parallel:
+/// each worker takes the next function, largest first, and the results come back in the
+/// module's order. Every function's analysis is deterministic, so the results (all but the
+/// times) are the same whatever the number of threads.
 pub fn analyze_module<D: ValueDomain>(
     lowered: &Lowered,
     conditional: bool,
     states: States,
     limits: &Limits,
+    threads: usize,
     mut progress: impl FnMut(usize, usize),
 ) -> Vec<FunctionAnalysis> {
     let total = lowered.functions.len();
-    lowered
-        .functions
-        .iter()
-        .enumerate()
-        .map(|(i, info)| {
-            let function = &lowered.module.functions[info.func.index()];
-            let result = analyze_function::<D>(info, function, conditional, states, limits);
-            progress(i + 1, total);
-            result
-        })
-        .collect()
+    let one = |i: usize| {
+        let info = &lowered.functions[i];
+        let function = &lowered.module.functions[info.func.index()];
+        analyze_function::<D>(info, function, conditional, states, limits)
+    };
+    let size = |i: usize| {
+        let function = &lowered.module.functions[lowered.functions[i].func.index()];
+        function.stmt_count() + function.block_count()
+    };
+    let threads = match threads {
+        // Threads cost more than they save on small modules.
+        0 if (0..total).map(size).sum::<usize>() < PARALLEL_FROM => 1,
+        0 => std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        n => n,
+    }
+    .min(total);
+    if threads <= 1 {
+        return (0..total)
+            .map(|i| {
+                let result = one(i);
+                progress(i + 1, total);
+                result
+            })
+            .collect();
+    }
+    // Largest first, so that no big function starts last and keeps one thread busy alone.
+    let mut order: Vec<usize> = (0..total).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(size(i)));
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<FunctionAnalysis>> = (0..total).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let (send, receive) = mpsc::channel();
+        for _ in 0..threads {
+            let send = send.clone();
+            let (next, order, one) = (&next, &order, &one);
+            scope.spawn(move || {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = order.get(k) else {
+                        break;
+                    };
+                    if send.send((i, one(i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        for (done, (i, result)) in receive.into_iter().enumerate() {
+            results[i] = Some(result);
+            progress(done + 1, total);
+        }
+    });
+    results.into_iter().flatten().collect()
 }
 
 /// Analyzes one lowered function, keeping states as `states` says.

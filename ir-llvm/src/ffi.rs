@@ -354,6 +354,16 @@ impl<'m> Value<'m> {
         icmp.then(|| unsafe { c::LLVMGetICmpPredicate(self.raw) })
     }
 
+    /// The predicate of an `fcmp` instruction or constant expression, as its 4-bit code: one
+    /// bit per outcome it holds for (1 equal, 2 greater, 4 less, 8 unordered), so `oge` is 3
+    /// and `une` is 14.
+    pub fn fcmp_predicate(self) -> Option<u32> {
+        let fcmp = self.opcode() == Some(Opcode::LLVMFCmp)
+            || self.const_opcode() == Some(Opcode::LLVMFCmp);
+        // SAFETY: an `FCmpInst` or an fcmp `ConstantExpr`, the two LLVMGetFCmpPredicate reads.
+        fcmp.then(|| unsafe { c::LLVMGetFCmpPredicate(self.raw) } as u32)
+    }
+
     /// The incoming values and blocks of a φ.
     pub fn incoming(self) -> Vec<(Value<'m>, Block<'m>)> {
         if self.opcode() != Some(Opcode::LLVMPHI) {
@@ -535,6 +545,51 @@ impl<'m> Value<'m> {
                 Value::new(unsafe { c::LLVMGetAggregateElement(self.raw, i) })
             }
             _ => None,
+        }
+    }
+
+    /// The indices of an `extractvalue` or `insertvalue` instruction (empty for anything
+    /// else).
+    pub fn indices(self) -> Vec<u32> {
+        if !matches!(
+            self.opcode(),
+            Some(Opcode::LLVMExtractValue | Opcode::LLVMInsertValue)
+        ) {
+            return Vec::new();
+        }
+        // SAFETY: an `extractvalue` or `insertvalue` instruction, whose index list is
+        // `LLVMGetNumIndices` long and lives as long as the instruction.
+        unsafe {
+            let n = c::LLVMGetNumIndices(self.raw) as usize;
+            let ptr = c::LLVMGetIndices(self.raw);
+            if ptr.is_null() || n == 0 {
+                return Vec::new();
+            }
+            std::slice::from_raw_parts(ptr, n).to_vec()
+        }
+    }
+
+    /// The operands of the instruction's `!name` metadata node (`!range`, …): the constants
+    /// it lists, in order; `None` when the instruction has no such node or an operand is not
+    /// a value.
+    pub fn metadata(self, name: &str) -> Option<Vec<Value<'m>>> {
+        if !self.is_instruction() {
+            return None;
+        }
+        let len = u32::try_from(name.len()).ok()?;
+        // SAFETY: an instruction; metadata kind names are interned per context, and the fixed
+        // kinds (`range`, `nonnull`, …) have the same number in every context. The node's
+        // operand array is as long as `LLVMGetMDNodeNumOperands` says.
+        unsafe {
+            let kind = c::LLVMGetMDKindID(name.as_ptr().cast(), len);
+            let node = c::LLVMGetMetadata(self.raw, kind);
+            if node.is_null() {
+                return None;
+            }
+            let n = c::LLVMGetMDNodeNumOperands(node) as usize;
+            let mut operands = vec![std::ptr::null_mut(); n];
+            c::LLVMGetMDNodeOperands(node, operands.as_mut_ptr());
+            operands.into_iter().map(Value::new).collect()
         }
     }
 

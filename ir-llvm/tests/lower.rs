@@ -30,7 +30,14 @@ fn lower(path: &Path, memory: Memory) -> Lowered {
 
 /// Every function's proven-unreachable blocks and every integer value's fact, as text.
 fn facts<D: ValueDomain>(lowered: &Lowered) -> String {
-    let results = analyze_module::<D>(lowered, true, States::Auto, &Limits::default(), |_, _| {});
+    let results = analyze_module::<D>(
+        lowered,
+        true,
+        States::Auto,
+        &Limits::default(),
+        1,
+        |_, _| {},
+    );
     let mut out = String::new();
     for (info, result) in lowered.functions.iter().zip(&results) {
         let function = &lowered.module.functions[info.func.index()];
@@ -83,6 +90,21 @@ fn pointer_constants_are_addresses() {
     expect_test::expect_file![data("pointers.ranges.expect")].assert_eq(&facts::<
         <SccpRangesAnalysis as DeclaredAnalysis>::Domain,
     >(&lowered));
+}
+
+#[test]
+fn intrinsics_structs_range_metadata_and_float_constants() {
+    use absinthe::value::DeclaredAnalysis;
+    use absinthe_dsl_examples::dom::sccp_ranges::SccpRangesAnalysis;
+    for stem in ["intrinsics", "floats"] {
+        let lowered = lower(&data(&format!("{stem}.ll")), Memory::Erase);
+        assert!(lowered.skipped.is_empty(), "{:?}", lowered.skipped);
+        expect_test::expect_file![data(&format!("{stem}.ranges.expect"))].assert_eq(&facts::<
+            <SccpRangesAnalysis as DeclaredAnalysis>::Domain,
+        >(
+            &lowered
+        ));
+    }
 }
 
 #[test]

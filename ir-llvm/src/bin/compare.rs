@@ -12,8 +12,12 @@
 //! For reference it also runs the earlier measurement, the hand-written flat `sccp`
 //! (`Flat<i64>`) with dense states, in the same run.
 //!
+//! It also runs the `.dom` SCCP with functions in parallel (`--threads N`, default 2) and
+//! prints that run's wall time and whether its results equal the sequential run's.
+//!
 //! With `--check` it fails (exit status 1) when a value both prove constant gets different
-//! constants from each: one of the two is unsound there.
+//! constants from each (one of the two is unsound there), or when the parallel results differ
+//! from the sequential ones.
 //!
 //! `--keep-memory` lowers memory operations instead of erasing them (slower; the facts must be
 //! the same).
@@ -22,13 +26,13 @@
 //! against the whole of `opt -passes=sccp -disable-output FILE` (best wall time of `--runs`),
 //! with each one's peak resident memory, measured by GNU time (`/usr/bin/time`).
 //!
-//! Usage: `absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--absinthe PATH]
+//! Usage: `absinthe-llvm-compare [--runs N] [--threads N] [--misses N] [--opt PATH] [--absinthe PATH]
 //! [--check] [--keep-memory] FILE.ll...`
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use absinthe::engine::Limits;
 use absinthe::lattice::Flat;
@@ -44,6 +48,8 @@ struct Options {
     memory: Memory,
     states: States,
     runs: usize,
+    /// Threads for the parallel run of the `.dom` SCCP.
+    threads: usize,
     check: bool,
     misses: usize,
     opt: String,
@@ -57,6 +63,7 @@ fn parse_args() -> Result<Options, String> {
         memory: Memory::Erase,
         states: States::Auto,
         runs: 5,
+        threads: 2,
         check: false,
         misses: 20,
         opt: "opt-15".to_owned(),
@@ -71,6 +78,11 @@ fn parse_args() -> Result<Options, String> {
                 options.runs = value("--runs")?
                     .parse()
                     .map_err(|e| format!("--runs: {e}"))?;
+            }
+            "--threads" => {
+                options.threads = value("--threads")?
+                    .parse()
+                    .map_err(|e| format!("--threads: {e}"))?;
             }
             "--misses" => {
                 options.misses = value("--misses")?
@@ -93,7 +105,7 @@ fn parse_args() -> Result<Options, String> {
             "--keep-memory" => options.memory = Memory::Keep,
             "-h" | "--help" => {
                 return Err(
-                    "usage: absinthe-llvm-compare [--runs N] [--misses N] [--opt PATH] [--absinthe PATH] [--state auto|dense|sparse|sparse-temporal|ssa] [--check] [--keep-memory] FILE.ll..."
+                    "usage: absinthe-llvm-compare [--runs N] [--threads N] [--misses N] [--opt PATH] [--absinthe PATH] [--state auto|dense|sparse|sparse-temporal|ssa] [--check] [--keep-memory] FILE.ll..."
                         .to_owned(),
                 );
             }
@@ -120,6 +132,13 @@ fn main() -> ExitCode {
     for file in &options.files {
         match compare(file, &options) {
             Ok(row) => {
+                if options.check && !row.parallel_same {
+                    eprintln!(
+                        "{}: error: the parallel analysis differs from the sequential one",
+                        file.display()
+                    );
+                    failed = true;
+                }
                 if options.check && row.disagreements > 0 {
                     eprintln!(
                         "{}: error: {} constants differ from LLVM's",
@@ -161,6 +180,10 @@ struct Row {
     absinthe_unreachable: usize,
     llvm_time: Duration,
     absinthe_time: Duration,
+    /// The wall time of the parallel run (`--threads`).
+    parallel_time: Duration,
+    /// Whether the parallel run's results equal the sequential run's.
+    parallel_same: bool,
     /// The hand-written flat `sccp` with dense states (the earlier measurement).
     flat_time: Duration,
     /// `absinthe analyze` against `opt -passes=sccp`, whole processes (with `--absinthe`).
@@ -179,7 +202,7 @@ struct EndToEnd {
 impl Row {
     fn header() -> String {
         format!(
-            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9} {:>6} {:>9} {:>6} {:>9} {:>9} {:>6} {:>7} {:>7} {:>6}",
+            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9} {:>6} {:>8} {:>6} {:>4} {:>9} {:>6} {:>9} {:>9} {:>6} {:>7} {:>7} {:>6}",
             "module",
             "LLVM-fold",
             "also",
@@ -189,6 +212,9 @@ impl Row {
             "LLVM-ms",
             "abs-ms",
             "ratio",
+            "par-ms",
+            "ratio",
+            "=seq",
             "flat-ms",
             "before",
             "e2e-abs-s",
@@ -217,7 +243,7 @@ impl Row {
             ),
         };
         format!(
-            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9.2} {:>9.2} {:>6.2} {:>9.2} {:>6.2}{end_to_end}",
+            "{:<22} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9.2} {:>9.2} {:>6.2} {:>8.2} {:>6.2} {:>4} {:>9.2} {:>6.2}{end_to_end}",
             self.module,
             self.llvm_constants,
             self.also,
@@ -227,6 +253,9 @@ impl Row {
             ms(self.llvm_time),
             ms(self.absinthe_time),
             ratio(self.absinthe_time, self.llvm_time),
+            ms(self.parallel_time),
+            ratio(self.parallel_time, self.llvm_time),
+            if self.parallel_same { "yes" } else { "NO" },
             ms(self.flat_time),
             ratio(self.flat_time, self.llvm_time)
         )
@@ -311,13 +340,32 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let flags = NswFlags::scan(&text);
     let lowered = lower_module(&input, &flags, options.memory, |_, _| {});
-    let (results, absinthe_time) = run_absinthe::<<SccpRangesAnalysis as DeclaredAnalysis>::Domain>(
+    type Ranges = <SccpRangesAnalysis as DeclaredAnalysis>::Domain;
+    let (results, absinthe_time) = run_absinthe::<Ranges>(
         &lowered,
         SccpRangesAnalysis::CONDITIONAL,
         options.states,
         &SccpRangesAnalysis::limits(),
         options.runs,
     );
+    // The same analysis with functions in parallel: its wall time, and whether it says exactly
+    // what the sequential run says.
+    let mut parallel_time = Duration::MAX;
+    let mut parallel_same = true;
+    for _ in 0..options.runs {
+        let start = Instant::now();
+        let parallel = analyze_module::<Ranges>(
+            &lowered,
+            SccpRangesAnalysis::CONDITIONAL,
+            options.states,
+            &SccpRangesAnalysis::limits(),
+            options.threads,
+            |_, _| {},
+        );
+        parallel_time = parallel_time.min(start.elapsed());
+        parallel_same &= parallel.len() == results.len()
+            && parallel.iter().zip(&results).all(|(p, s)| p.same_as(s));
+    }
     // The earlier measurement: the hand-written flat sccp with dense states.
     let (flat, flat_time) = run_absinthe::<Flat<i64>>(
         &lowered,
@@ -442,6 +490,8 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         absinthe_unreachable,
         llvm_time,
         absinthe_time,
+        parallel_time,
+        parallel_same,
         flat_time,
         end_to_end: match &options.absinthe {
             Some(absinthe) => Some(end_to_end(absinthe, &options.opt, file, options.runs)?),
@@ -471,6 +521,17 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         ms(absinthe_time),
         options.runs,
         ratio(absinthe_time, llvm_time)
+    );
+    println!(
+        "  parallel ({} threads, wall): {:.2} ms, ratio {:.2}; results {} the sequential run's",
+        options.threads,
+        ms(parallel_time),
+        ratio(parallel_time, llvm_time),
+        if parallel_same {
+            "equal"
+        } else {
+            "DIFFER from"
+        }
     );
     for m in &unreachable_misses {
         println!("{m}");
@@ -528,7 +589,7 @@ fn run_absinthe<D: ValueDomain>(
     let mut best = Duration::MAX;
     let mut results = Vec::new();
     for _ in 0..runs {
-        results = analyze_module::<D>(lowered, conditional, states, limits, |_, _| {});
+        results = analyze_module::<D>(lowered, conditional, states, limits, 1, |_, _| {});
         let total: Duration = results.iter().map(|r| r.counts.cpu).sum();
         best = best.min(total);
     }
@@ -610,7 +671,7 @@ fn end_to_end(absinthe: &Path, opt: &str, file: &Path, runs: usize) -> Result<En
 /// Runs `program args` under GNU time (`/usr/bin/time`, the Debian package `time`), its output
 /// thrown away: the wall time this process saw and the peak resident memory in bytes.
 fn timed(program: &std::ffi::OsStr, args: &[&std::ffi::OsStr]) -> Result<(Duration, u64), String> {
-    let start = std::time::Instant::now();
+    let start = Instant::now();
     let out = Command::new("/usr/bin/time")
         .args(["-f", "%M"])
         .arg(program)

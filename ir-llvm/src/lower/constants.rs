@@ -156,32 +156,20 @@ impl<'m> FnLower<'_, 'm> {
 
     // ---- planning: how each value is lowered ----
 
+    /// `fptosi`/`fptoui` of `op` to a `k` result: its value when `op` is a known float (see
+    /// [`floats`]), poison (`undef`) when that is NaN or out of range, else unknown.
     pub(super) fn fold_fp_to_int(
         &mut self,
         op: Option<Value<'m>>,
         k: Kind,
         signed: bool,
     ) -> Option<Slot<'m>> {
-        let bits = bits_of(k);
-        let folded = op.and_then(Value::const_real).and_then(|d| {
-            let t = d.trunc();
-            if !t.is_finite() {
-                return None;
-            }
-            let (lo, hi) = if signed {
-                (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1))
-            } else {
-                (0.0, 2f64.powi(bits as i32))
-            };
-            // Out of range is poison: leave it unknown.
-            if t < lo || t >= hi {
-                return None;
-            }
-            let raw = if signed { t as i64 as u64 } else { t as u64 };
-            canonical(bits, raw)
-        });
-        Some(Slot::Value(match folded {
-            Some(v) => Operand::Int(v),
+        let known = op.and_then(|v| floats::float_value(v, 0));
+        Some(Slot::Value(match known {
+            Some(x) => match floats::fp_to_int(x, bits_of(k), signed) {
+                Some(v) => Operand::Int(v),
+                None => self.undef(),
+            },
             None => self.unknown(),
         }))
     }

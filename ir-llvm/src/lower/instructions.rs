@@ -178,13 +178,47 @@ impl<'m> FnLower<'_, 'm> {
         };
         let bits = bits_of(kind_of(inst));
         let nsw = self.nsw.is_some_and(|set| set.contains(&self.spell(inst)));
-        let d = inst;
         use Opcode as O;
         let Some(opcode) = inst.opcode() else {
             let u = self.unknown();
             self.emit(dest, Rhs::Use(u));
             return;
         };
+        if matches!(opcode, O::LLVMShl | O::LLVMLShr | O::LLVMAShr)
+            && self.oversized_shift(inst, bits)
+        {
+            let u = self.undef();
+            self.emit(dest, Rhs::Use(u));
+            return;
+        }
+        let variable_shift = matches!(opcode, O::LLVMShl | O::LLVMLShr | O::LLVMAShr)
+            && inst.operand(1).is_some_and(Value::is_local);
+        let (dest, shifted) = if variable_shift {
+            (self.temp(inst), Some(dest))
+        } else {
+            (dest, None)
+        };
+        self.operation(dest, inst, opcode, bits, nsw);
+        // A shift by the width or more is poison: the result only where the amount is below.
+        if let Some(shifted) = shifted {
+            let amount = self.op(inst, 1);
+            let below = self.temp_binary(inst, Op::ULt, amount, Operand::Int(i64::from(bits)));
+            let poison = self.undef();
+            self.emit(shifted, Rhs::Select(below, Operand::Name(dest), poison));
+        }
+    }
+
+    /// Whether `inst` shifts by a constant of at least its width: poison.
+    fn oversized_shift(&self, inst: Value<'m>, bits: u32) -> bool {
+        inst.operand(1)
+            .and_then(Value::const_int)
+            .is_some_and(|amount| amount >= u64::from(bits))
+    }
+
+    /// `dest =` the integer operation `inst` (an `opcode` of a `bits`-bit result).
+    fn operation(&mut self, dest: NameId, inst: Value<'m>, opcode: Opcode, bits: u32, nsw: bool) {
+        use Opcode as O;
+        let d = inst;
         match opcode {
             O::LLVMAdd | O::LLVMSub | O::LLVMMul | O::LLVMShl => {
                 let op = match opcode {
@@ -307,10 +341,17 @@ impl<'m> FnLower<'_, 'm> {
                     self.emit(dest, Rhs::Table(entries, i));
                 } else {
                     let p = self.op(inst, 0);
-                    self.emit(dest, Rhs::Load(p, MEM));
+                    self.ranged(dest, inst, bits, Rhs::Load(p, MEM));
                 }
             }
             O::LLVMCall => self.call(dest, d, bits),
+            O::LLVMExtractValue => match intrinsics::extracted(inst) {
+                intrinsics::Extracted::Overflow(call, field) => self.overflow(dest, call, field),
+                _ => {
+                    let u = self.unknown();
+                    self.emit(dest, Rhs::Use(u));
+                }
+            },
             O::LLVMFreeze => {
                 let a = self.op(inst, 0);
                 let callee = self.pseudo(FREEZE);
@@ -391,39 +432,14 @@ impl<'m> FnLower<'_, 'm> {
     }
 
     pub(super) fn call(&mut self, dest: NameId, d: Value<'m>, bits: u32) {
-        let arguments = d.arguments();
-        if let (Some(name), Some(&a0), Some(&a1)) =
-            (intrinsic(d), arguments.first(), arguments.get(1))
-        {
-            let select = match name.split('.').nth(1) {
-                Some("smax") => Some(Op::Gt),
-                Some("smin") => Some(Op::Lt),
-                Some("umax") => Some(Op::UGt),
-                Some("umin") => Some(Op::ULt),
-                _ => None,
-            };
-            if let Some(op) = select {
-                let (a, b) = (self.operand(a0), self.operand(a1));
-                let c = self.temp_binary(d, op, a, b);
-                self.emit(dest, Rhs::Select(c, a, b));
-                return;
-            }
-            if name.starts_with("llvm.abs.") {
-                let a = self.operand(a0);
-                let negative = self.temp_binary(d, Op::Lt, a, Operand::Int(0));
-                let minus = self.temp_binary(d, Op::Sub, Operand::Int(0), a);
-                let minus = if bits < 64 {
-                    self.temp_binary(d, Op::Trunc, minus, Operand::Int(i64::from(bits)))
-                } else {
-                    minus
-                };
-                self.emit(dest, Rhs::Select(negative, minus, a));
+        if let Some(name) = intrinsic(d) {
+            if self.intrinsic_call(dest, d, &name, bits) {
                 return;
             }
         }
         let args = self.args(d);
         let (callee, args) = self.callee(d, args);
-        self.emit(dest, Rhs::Call(callee, args));
+        self.ranged(dest, d, bits, Rhs::Call(callee, args));
     }
 
     pub(super) fn phi(&mut self, phi: Value<'m>) -> Option<Phi> {

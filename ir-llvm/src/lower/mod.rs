@@ -53,7 +53,9 @@ use crate::load::contain_panics;
 mod constants;
 
 pub use constants::pointer_constant;
+mod floats;
 mod instructions;
+mod intrinsics;
 mod uses;
 
 use uses::{intrinsic, is_zero, modelled_intrinsic, tested_values, use_counts, virtual_compares};
@@ -868,6 +870,20 @@ impl<'a, 'm> FnLower<'a, 'm> {
             O::LLVMSExt if from != Kind::Int(1) => alias,
             O::LLVMZExt if from == Kind::Int(1) => alias,
             O::LLVMBitCast if from == k => alias,
+            // The bits of a known float.
+            O::LLVMBitCast => Some(Slot::Value(
+                match op0
+                    .and_then(|v| floats::float_value(v, 0))
+                    .and_then(floats::float_bits)
+                {
+                    Some(bits) => Operand::Int(bits),
+                    None => self.unknown(),
+                },
+            )),
+            O::LLVMFCmp => Some(Slot::Value(match floats::fold_fcmp(inst) {
+                Some(truth) => Operand::Int(truth),
+                None => self.unknown(),
+            })),
             O::LLVMAddrSpaceCast => alias,
             O::LLVMPtrToInt if k == Kind::Int(64) => alias,
             O::LLVMIntToPtr if from == Kind::Int(64) => alias,
@@ -897,8 +913,17 @@ impl<'a, 'm> FnLower<'a, 'm> {
                     inst.arguments().first().map(|&a| Slot::Alias(a))
                 }
                 Some(name) if modelled_intrinsic(&name) => None,
-                _ if self.erased(inst) => Some(Slot::Value(self.unknown())),
+                // A result with a `!range` is narrowed: a statement of its own.
+                _ if self.erased(inst) && intrinsics::range_of(inst, bits_of(k)).is_none() => {
+                    Some(Slot::Value(self.unknown()))
+                }
                 _ => None,
+            },
+            O::LLVMExtractValue => match intrinsics::extracted(inst) {
+                intrinsics::Extracted::Value(v) => Some(Slot::Alias(v)),
+                intrinsics::Extracted::Zero => Some(Slot::Value(Operand::Int(0))),
+                intrinsics::Extracted::Overflow(..) => None,
+                intrinsics::Extracted::Unknown => Some(Slot::Value(self.unknown())),
             },
             // A volatile load may see memory change behind the program's back: never folded.
             O::LLVMLoad if inst.volatile() && self.erased(inst) => {
@@ -912,7 +937,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 }
                 // A table read at an index the analysis may know: a statement of its own.
                 None if self.memory == Memory::Erase && self.table_load(inst, k).is_some() => None,
-                None if self.erased(inst) => Some(Slot::Value(self.unknown())),
+                None if self.erased(inst) && intrinsics::range_of(inst, bits_of(k)).is_none() => {
+                    Some(Slot::Value(self.unknown()))
+                }
                 None => None,
             },
             O::LLVMAlloca | O::LLVMAtomicRMW | O::LLVMVAArg if self.erased(inst) => {
@@ -921,13 +948,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
             O::LLVMFPToSI => self.fold_fp_to_int(op0, k, true),
             O::LLVMFPToUI => self.fold_fp_to_int(op0, k, false),
             // Results the lowering cannot compute are unknown; they need no name of their own.
-            O::LLVMBitCast
-            | O::LLVMExtractValue
-            | O::LLVMExtractElement
-            | O::LLVMFCmp
-            | O::LLVMLandingPad
-            | O::LLVMCatchPad
-            | O::LLVMCleanupPad => Some(Slot::Value(self.unknown())),
+            O::LLVMExtractElement | O::LLVMLandingPad | O::LLVMCatchPad | O::LLVMCleanupPad => {
+                Some(Slot::Value(self.unknown()))
+            }
             _ => None,
         }
     }

@@ -16,6 +16,14 @@ pub(super) fn modelled_intrinsic(name: &str) -> bool {
         "llvm.umax.",
         "llvm.umin.",
         "llvm.abs.",
+        "llvm.uadd.sat.",
+        "llvm.usub.sat.",
+        "llvm.sadd.sat.",
+        "llvm.ssub.sat.",
+        "llvm.ctpop.",
+        "llvm.ctlz.",
+        "llvm.cttz.",
+        "llvm.bswap.",
     ]
     .iter()
     .any(|p| name.starts_with(p))
@@ -30,6 +38,7 @@ pub(super) fn ignored_intrinsic(name: &str) -> bool {
         || name.starts_with("llvm.experimental.noalias.scope.decl")
         || name.starts_with("llvm.var.annotation")
         || name.starts_with("llvm.prefetch")
+        || intrinsics::is_overflow(name)
 }
 
 /// Whether `op` is a cast whose result the tests see through.

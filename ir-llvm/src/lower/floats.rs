@@ -1,0 +1,158 @@
+//! Floating-point constants the lowering folds itself: the core IR has no floats, so a `float`
+//! or `double` value is known only when it is a constant expression tree — a literal, or an
+//! instruction or constant expression whose operands are all known — evaluated here with IEEE
+//! semantics in the default rounding mode (round to nearest, ties to even), which is what LLVM's
+//! own constant folder does outside constrained intrinsics. Rust's `f32`/`f64` arithmetic and
+//! `as` conversions round the same way, so every fold is exact.
+//!
+//! What a float decides is lowered as an integer: `fcmp` (0 or 1), `fptosi`/`fptoui` (poison
+//! when the value is NaN or out of range), `bitcast` to an integer (not for NaN, whose payload
+//! the folders may choose differently).
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+/// A known floating-point value, at its type's precision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Float {
+    /// A `float`.
+    F32(f32),
+    /// A `double`.
+    F64(f64),
+}
+
+impl Float {
+    fn wide(self) -> f64 {
+        match self {
+            Float::F32(x) => f64::from(x),
+            Float::F64(x) => x,
+        }
+    }
+
+    fn is_nan(self) -> bool {
+        self.wide().is_nan()
+    }
+
+    /// `f` applied at the precision of `self` (both operands have one type in LLVM IR).
+    fn binary(
+        self,
+        other: Float,
+        f32op: fn(f32, f32) -> f32,
+        f64op: fn(f64, f64) -> f64,
+    ) -> Option<Float> {
+        match (self, other) {
+            (Float::F32(a), Float::F32(b)) => Some(Float::F32(f32op(a, b))),
+            (Float::F64(a), Float::F64(b)) => Some(Float::F64(f64op(a, b))),
+            _ => None,
+        }
+    }
+}
+
+/// The value of `v` when it is a known `float` or `double` (see the module documentation).
+pub(super) fn float_value(v: Value<'_>, depth: u32) -> Option<Float> {
+    if depth > 32 {
+        return None;
+    }
+    if let Some(x) = v.const_real() {
+        return match v.ty().kind() {
+            // The double came from a float exactly, so the conversion back is exact too.
+            TyKind::Float => Some(Float::F32(x as f32)),
+            TyKind::Double => Some(Float::F64(x)),
+            _ => None,
+        };
+    }
+    let opcode = v.opcode().or_else(|| v.const_opcode())?;
+    let operand = |i: usize| v.operand(i).and_then(|o| float_value(o, depth + 1));
+    use Opcode as O;
+    match opcode {
+        O::LLVMFAdd => operand(0)?.binary(operand(1)?, |a, b| a + b, |a, b| a + b),
+        O::LLVMFSub => operand(0)?.binary(operand(1)?, |a, b| a - b, |a, b| a - b),
+        O::LLVMFMul => operand(0)?.binary(operand(1)?, |a, b| a * b, |a, b| a * b),
+        O::LLVMFDiv => operand(0)?.binary(operand(1)?, |a, b| a / b, |a, b| a / b),
+        // `frem` is C's `fmod`, which Rust's `%` on floats is.
+        O::LLVMFRem => operand(0)?.binary(operand(1)?, |a, b| a % b, |a, b| a % b),
+        O::LLVMFNeg => match operand(0)? {
+            Float::F32(x) => Some(Float::F32(-x)),
+            Float::F64(x) => Some(Float::F64(-x)),
+        },
+        O::LLVMFPExt => match (operand(0)?, v.ty().kind()) {
+            (Float::F32(x), TyKind::Double) => Some(Float::F64(f64::from(x))),
+            _ => None,
+        },
+        O::LLVMFPTrunc => match (operand(0)?, v.ty().kind()) {
+            (Float::F64(x), TyKind::Float) => Some(Float::F32(x as f32)),
+            _ => None,
+        },
+        O::LLVMSIToFP | O::LLVMUIToFP => {
+            let source = v.operand(0)?;
+            let TyKind::Int(bits) = source.ty().kind() else {
+                return None;
+            };
+            let raw = source.const_int()?;
+            let signed = opcode == O::LLVMSIToFP;
+            // The exact integer, then one rounding to the target type.
+            let exact: i128 = if signed {
+                i128::from(intrinsics::sign_extend(raw, bits))
+            } else {
+                i128::from(raw)
+            };
+            match v.ty().kind() {
+                TyKind::Float => Some(Float::F32(exact as f32)),
+                TyKind::Double => Some(Float::F64(exact as f64)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `fcmp` `v` when both operands are known: 0 or 1.
+pub(super) fn fold_fcmp(v: Value<'_>) -> Option<i64> {
+    let predicate = v.fcmp_predicate()?;
+    let (a, b) = (
+        float_value(v.operand(0)?, 0)?,
+        float_value(v.operand(1)?, 0)?,
+    );
+    let (a, b) = (a.wide(), b.wide());
+    let outcome = if a.is_nan() || b.is_nan() {
+        8
+    } else if a < b {
+        4
+    } else if a > b {
+        2
+    } else {
+        1
+    };
+    Some(i64::from(predicate & outcome != 0))
+}
+
+/// What `fptosi`/`fptoui` of a known value gives at `bits` bits: the integer (in the 64-bit
+/// form), or `None` for poison (NaN, or out of range after truncation toward zero).
+pub(super) fn fp_to_int(x: Float, bits: u32, signed: bool) -> Option<i64> {
+    let t = x.wide().trunc();
+    if !t.is_finite() || bits > 64 {
+        return None;
+    }
+    let (lo, hi) = if signed {
+        (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1))
+    } else {
+        (0.0, 2f64.powi(bits as i32))
+    };
+    if t < lo || t >= hi {
+        return None;
+    }
+    let raw = if signed { t as i64 as u64 } else { t as u64 };
+    canonical(bits, raw)
+}
+
+/// The bits of a known value that is not NaN, as the integer `bitcast` gives (in the 64-bit
+/// form of its width).
+pub(super) fn float_bits(x: Float) -> Option<i64> {
+    if x.is_nan() {
+        return None;
+    }
+    Some(match x {
+        Float::F32(f) => i64::from(f.to_bits() as i32),
+        Float::F64(f) => f.to_bits() as i64,
+    })
+}
