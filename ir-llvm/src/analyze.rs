@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use absinthe::engine::{Analysis, Limits, StopReason};
+use absinthe::engine::{Limits, StopReason};
 use absinthe::lattice::Lattice;
 use absinthe::program::{BlockId, Cfg, Operand, Program, SymbolId, Terminator};
 use absinthe::value::{NonRelational, StateRepr, ValueDomain};
@@ -301,14 +301,11 @@ pub fn analyze_function<D: ValueDomain>(
         if !runs(b) {
             continue;
         }
-        let exit = solution.exit(b);
         let mut feasible: Vec<BlockId> = function
             .successors(b)
             .iter()
             .enumerate()
-            .filter(|&(i, _)| {
-                Analysis::<Function>::transfer_edge(&analysis, function, b, i, &exit).is_reachable()
-            })
+            .filter(|&(i, _)| solution.edge_feasible(&analysis, function, b, i))
             .map(|(_, &t)| t)
             .collect();
         feasible.sort_unstable();

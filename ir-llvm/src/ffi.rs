@@ -576,12 +576,10 @@ impl<'m> Value<'m> {
         if !self.is_instruction() {
             return None;
         }
-        let len = u32::try_from(name.len()).ok()?;
-        // SAFETY: an instruction; metadata kind names are interned per context, and the fixed
-        // kinds (`range`, `nonnull`, …) have the same number in every context. The node's
-        // operand array is as long as `LLVMGetMDNodeNumOperands` says.
+        let kind = metadata_kind(name)?;
+        // SAFETY: an instruction; the node's operand array is as long as
+        // `LLVMGetMDNodeNumOperands` says.
         unsafe {
-            let kind = c::LLVMGetMDKindID(name.as_ptr().cast(), len);
             let node = c::LLVMGetMetadata(self.raw, kind);
             if node.is_null() {
                 return None;
@@ -599,6 +597,21 @@ impl<'m> Value<'m> {
         let text = unsafe { take_message(c::LLVMPrintValueToString(self.raw)) };
         text.trim().to_owned()
     }
+}
+
+/// The number of the metadata kind `name`. The fixed kinds (`range`, `nonnull`, …) have the
+/// same number in every context, so the one most asked for is looked up once.
+fn metadata_kind(name: &str) -> Option<u32> {
+    static RANGE: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    let look_up = || {
+        let len = u32::try_from(name.len()).ok()?;
+        // SAFETY: a name of `len` bytes; the global context interns it.
+        Some(unsafe { c::LLVMGetMDKindID(name.as_ptr().cast(), len) })
+    };
+    if name == "range" {
+        return Some(*RANGE.get_or_init(|| look_up().unwrap_or(u32::MAX)));
+    }
+    look_up()
 }
 
 impl<'m> Block<'m> {

@@ -1,6 +1,7 @@
 //! The state representation of the non-relational analysis: the one word that selects dense,
 //! sparse or sparse-and-temporal states, and the solution either gives.
 
+use super::nonrel::{Bindings, BindingsMut};
 use super::sparse::{self, SparseSolution};
 use super::ssa::{self, SsaSolution};
 use super::{Env, NonRelational, ValueDomain};
@@ -179,12 +180,53 @@ impl<D: ValueDomain> ValueSolution<D> {
         }
     }
 
+    /// Whether `analysis` (the one that found this solution) may take the edge from `b` to its
+    /// `index`-th successor: `b` may run and the edge's condition may hold. Reads only the
+    /// values the condition needs, not a whole state.
+    pub fn edge_feasible<P: Program + ?Sized>(
+        &self,
+        analysis: &NonRelational<D>,
+        program: &P,
+        b: BlockId,
+        index: usize,
+    ) -> bool {
+        let mut values = AtExit {
+            solution: self,
+            block: b,
+            writes: Vec::new(),
+        };
+        self.is_reachable(b) && analysis.refine_edge_in(program, b, index, &mut values)
+    }
+
     /// The sparse solution, when the states were kept sparsely.
     pub fn as_sparse(&self) -> Option<&SparseSolution<D>> {
         match &self.inner {
             Inner::Dense(_) | Inner::Ssa(_) => None,
             Inner::Sparse(s) => Some(s.as_ref()),
         }
+    }
+}
+
+/// The values at the end of one block, read from a solution on demand, with what an edge's
+/// refinement writes on top.
+struct AtExit<'a, D: ValueDomain> {
+    solution: &'a ValueSolution<D>,
+    block: BlockId,
+    writes: Vec<(NameId, D)>,
+}
+
+impl<D: ValueDomain> Bindings<D> for AtExit<'_, D> {
+    fn get(&self, name: NameId) -> D {
+        match self.writes.iter().rev().find(|(n, _)| *n == name) {
+            Some((_, v)) => v.clone(),
+            None => self.solution.value_at_exit(self.block, name),
+        }
+    }
+}
+
+impl<D: ValueDomain> BindingsMut<D> for AtExit<'_, D> {
+    fn set(&mut self, name: NameId, value: D) {
+        self.writes.push((name, value));
     }
 }
 
