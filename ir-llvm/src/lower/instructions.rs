@@ -177,7 +177,6 @@ impl<'m> FnLower<'_, 'm> {
             }
         };
         let bits = bits_of(kind_of(inst));
-        let nsw = self.nsw.is_some_and(|set| set.contains(&self.spell(inst)));
         use Opcode as O;
         let Some(opcode) = inst.opcode() else {
             let u = self.unknown();
@@ -191,6 +190,9 @@ impl<'m> FnLower<'_, 'm> {
             self.emit(dest, Rhs::Use(u));
             return;
         }
+        // Only these can carry `nsw`; spelling a name to look it up costs an allocation.
+        let nsw = matches!(opcode, O::LLVMAdd | O::LLVMSub | O::LLVMMul | O::LLVMShl)
+            && self.nsw.is_some_and(|set| set.contains(&self.spell(inst)));
         let variable_shift = matches!(opcode, O::LLVMShl | O::LLVMLShr | O::LLVMAShr)
             && inst.operand(1).is_some_and(Value::is_local);
         let (dest, shifted) = if variable_shift {

@@ -128,7 +128,7 @@ pub(super) struct Range {
 /// The `!range` of a load or call with an `N`-bit integer result (`2 <= N <= 64`): the hull of
 /// its pairs, when it is not every value.
 pub(super) fn range_of(inst: Value<'_>, bits: u32) -> Option<Range> {
-    if !(2..=64).contains(&bits) {
+    if !(2..=64).contains(&bits) || !matches!(inst.ty().kind(), TyKind::Int(_)) {
         return None;
     }
     let items = inst.metadata("range")?;

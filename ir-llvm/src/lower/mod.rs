@@ -444,6 +444,8 @@ struct FnLower<'a, 'm> {
     /// Statements that open the entry block: addresses of globals, the unknown name.
     prologue: Vec<Stmt>,
     unknown: Option<NameId>,
+    /// The unknown values of narrow widths: `(N, name)`, see [`FnLower::unknown_of`].
+    narrow_unknowns: Vec<(u32, NameId)>,
     undef: Option<NameId>,
     /// The names holding a symbol's address plus an offset.
     addresses: HashMap<(String, i64), NameId>,
@@ -497,6 +499,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
             compares: HashMap::new(),
             prologue: Vec::new(),
             unknown: None,
+            narrow_unknowns: Vec::new(),
             undef: None,
             addresses: HashMap::new(),
             tables: HashMap::new(),
@@ -527,10 +530,26 @@ impl<'a, 'm> FnLower<'a, 'm> {
         self.numbers = numbering(f);
         let mut params = Vec::new();
         for p in f.params() {
-            if kind_of(p) != Kind::Other {
-                let id = self.fresh(format!("%{}", self.spell(p)));
-                self.slots.insert(p, Slot::Name(id));
-                params.push(id);
+            let k = kind_of(p);
+            if k == Kind::Other {
+                continue;
+            }
+            let id = self.fresh(format!("%{}", self.spell(p)));
+            self.slots.insert(p, Slot::Name(id));
+            match k {
+                // A narrow parameter is wrapped to its width on entry, so that domains know the
+                // bounds of its type (the caller passes it sign-extended: nothing changes).
+                Kind::Int(bits) if bits < 64 => {
+                    let raw = self.fresh(format!("%{}.in", self.spell(p)));
+                    let rhs = if bits == 1 {
+                        Rhs::Binary(Op::And, Operand::Name(raw), Operand::Int(1))
+                    } else {
+                        Rhs::Binary(Op::Trunc, Operand::Name(raw), Operand::Int(i64::from(bits)))
+                    };
+                    self.prologue.push(Stmt::Assign { dest: id, rhs });
+                    params.push(raw);
+                }
+                _ => params.push(id),
             }
         }
         let bbs: Vec<ffi::Block<'m>> = f.blocks();
@@ -567,7 +586,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 }
                 self.at(b, i);
                 if unknown_phis.contains(&inst) {
-                    let u = self.unknown();
+                    let u = self.unknown_of(kind_of(inst));
                     self.slots.insert(inst, Slot::Value(u));
                 } else {
                     self.plan(inst);
@@ -675,12 +694,40 @@ impl<'a, 'm> FnLower<'a, 'm> {
         Operand::Name(id)
     }
 
+    /// The unknown value of a `k` result: for `iN` with `N < 64`, the shared unknown wrapped to
+    /// `N` bits (one name per width, in the prologue), so that domains know the bounds of its
+    /// type, as LLVM's SCCP does; otherwise the shared unknown itself.
+    fn unknown_of(&mut self, k: Kind) -> Operand {
+        let bits = match k {
+            Kind::Int(bits) if bits < 64 => bits,
+            _ => return self.unknown(),
+        };
+        if let Some(&(_, id)) = self.narrow_unknowns.iter().find(|(b, _)| *b == bits) {
+            return Operand::Name(id);
+        }
+        let u = self.unknown();
+        let id = self.fresh(format!("unknown.i{bits}"));
+        let rhs = if bits == 1 {
+            Rhs::Binary(Op::And, u, Operand::Int(1))
+        } else {
+            Rhs::Binary(Op::Trunc, u, Operand::Int(i64::from(bits)))
+        };
+        self.prologue.push(Stmt::Assign { dest: id, rhs });
+        self.narrow_unknowns.push((bits, id));
+        Operand::Name(id)
+    }
+
+    /// Whether `n` is one of the names that stand for every unknown value (of a width).
+    fn is_unknown_name(&self, n: NameId) -> bool {
+        Some(n) == self.unknown || self.narrow_unknowns.iter().any(|&(_, id)| id == n)
+    }
+
     /// `o`, or a fresh copy of it when it is the shared unknown name. Branches refine the names
     /// they test on each edge; refining the name that stands for every unknown value at once
     /// would be unsound, so a terminator tests a private copy instead.
     fn private(&mut self, o: Operand) -> Operand {
-        match (o, self.unknown) {
-            (Operand::Name(n), Some(u)) if n == u => {
+        match o {
+            Operand::Name(n) if self.is_unknown_name(n) => {
                 self.temps += 1;
                 let t = self.fresh(format!("unknown#{}", self.temps));
                 self.emit(t, Rhs::Use(o));
@@ -848,7 +895,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
             return true;
         }
         match self.slots.get(&v) {
-            Some(Slot::Value(Operand::Name(n))) => Some(*n) == self.unknown,
+            Some(Slot::Value(Operand::Name(n))) => self.is_unknown_name(*n),
             Some(Slot::Alias(target)) if depth < 64 => {
                 self.unknown_like(*target, phis, modelled_phis, depth + 1)
             }
@@ -877,12 +924,12 @@ impl<'a, 'm> FnLower<'a, 'm> {
                     .and_then(floats::float_bits)
                 {
                     Some(bits) => Operand::Int(bits),
-                    None => self.unknown(),
+                    None => self.unknown_of(k),
                 },
             )),
             O::LLVMFCmp => Some(Slot::Value(match floats::fold_fcmp(inst) {
                 Some(truth) => Operand::Int(truth),
-                None => self.unknown(),
+                None => self.unknown_of(k),
             })),
             O::LLVMAddrSpaceCast => alias,
             O::LLVMPtrToInt if k == Kind::Int(64) => alias,
@@ -905,7 +952,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
                     }
                     // Other address arithmetic: an unknown pointer (its memory is whatever
                     // escaped).
-                    None => self.unknown(),
+                    None => self.unknown_of(k),
                 },
             )),
             O::LLVMCall => match intrinsic(inst) {
@@ -915,7 +962,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 Some(name) if modelled_intrinsic(&name) => None,
                 // A result with a `!range` is narrowed: a statement of its own.
                 _ if self.erased(inst) && intrinsics::range_of(inst, bits_of(k)).is_none() => {
-                    Some(Slot::Value(self.unknown()))
+                    Some(Slot::Value(self.unknown_of(k)))
                 }
                 _ => None,
             },
@@ -923,11 +970,11 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 intrinsics::Extracted::Value(v) => Some(Slot::Alias(v)),
                 intrinsics::Extracted::Zero => Some(Slot::Value(Operand::Int(0))),
                 intrinsics::Extracted::Overflow(..) => None,
-                intrinsics::Extracted::Unknown => Some(Slot::Value(self.unknown())),
+                intrinsics::Extracted::Unknown => Some(Slot::Value(self.unknown_of(k))),
             },
             // A volatile load may see memory change behind the program's back: never folded.
             O::LLVMLoad if inst.volatile() && self.erased(inst) => {
-                Some(Slot::Value(self.unknown()))
+                Some(Slot::Value(self.unknown_of(k)))
             }
             O::LLVMLoad if inst.volatile() => None,
             O::LLVMLoad => match op0.and_then(|a| self.fold_load(a, k)) {
@@ -938,18 +985,18 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 // A table read at an index the analysis may know: a statement of its own.
                 None if self.memory == Memory::Erase && self.table_load(inst, k).is_some() => None,
                 None if self.erased(inst) && intrinsics::range_of(inst, bits_of(k)).is_none() => {
-                    Some(Slot::Value(self.unknown()))
+                    Some(Slot::Value(self.unknown_of(k)))
                 }
                 None => None,
             },
             O::LLVMAlloca | O::LLVMAtomicRMW | O::LLVMVAArg if self.erased(inst) => {
-                Some(Slot::Value(self.unknown()))
+                Some(Slot::Value(self.unknown_of(k)))
             }
             O::LLVMFPToSI => self.fold_fp_to_int(op0, k, true),
             O::LLVMFPToUI => self.fold_fp_to_int(op0, k, false),
             // Results the lowering cannot compute are unknown; they need no name of their own.
             O::LLVMExtractElement | O::LLVMLandingPad | O::LLVMCatchPad | O::LLVMCleanupPad => {
-                Some(Slot::Value(self.unknown()))
+                Some(Slot::Value(self.unknown_of(k)))
             }
             _ => None,
         }
