@@ -310,17 +310,16 @@ impl<D: ValueDomain, P: Program + Cfg + ?Sized> Analysis<P> for EscapeAnalysis<'
     }
 
     fn transfer_block(&self, program: &P, block: BlockId, state: &mut States<D>) {
-        let mut out = Vec::with_capacity(state.disjuncts.len());
-        for d in &state.disjuncts {
-            let mut d = d.clone();
+        // The state is the engine's own copy: its heaps change in place.
+        let mut out = std::mem::take(&mut state.disjuncts);
+        for d in &mut out {
             for (index, stmt) in program.stmts(block).iter().enumerate() {
                 let place = Place {
                     block,
                     index: index as u32,
                 };
-                transfer::statement(self, place, stmt, &mut d);
+                transfer::statement(self, place, stmt, d);
             }
-            out.push(d);
         }
         *state = States::of(out, self.heaps);
     }
