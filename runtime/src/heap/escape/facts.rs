@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
+use super::places::{EscapeKind, Escapes};
 use super::replay::{Collect, Recording, Seen, Visit, replay};
 use super::state::{Content, Escape, Heap, Loc, Object, Place, Slot};
 use super::transfer::Step;
@@ -221,7 +222,7 @@ struct Gather<'p, P: ?Sized> {
     loads: BTreeMap<Place, LoadFact>,
     stores: BTreeMap<Place, bool>,
     /// Where each site's objects escape, over every heap.
-    escapes: BTreeMap<Site, Escape>,
+    escapes: BTreeMap<Site, Escapes>,
     /// The object last read at each location: an object shared between heaps is read once.
     read: HashMap<Loc, Arc<Object>>,
     summary: Summary,
@@ -290,9 +291,9 @@ impl<'p, P: Program + Cfg + ?Sized> Gather<'p, P> {
                 },
                 Loc::Unknown => &mut self.summary.others,
             };
-            effect.returned |= !object.escape.returned.is_empty();
-            effect.thrown |= !object.escape.thrown.is_empty();
-            effect.global |= !object.escape.global.is_empty();
+            effect.returned |= !object.escape.returned().is_empty();
+            effect.thrown |= !object.escape.thrown().is_empty();
+            effect.global |= !object.escape.global().is_empty();
         }
         for (name, locs) in &heap.points {
             for &loc in locs {
@@ -384,9 +385,9 @@ impl<'p, P: Program + Cfg + ?Sized> Gather<'p, P> {
                 .filter(|l| matches!(l, Loc::Recent(_) | Loc::Old(_)));
             let inside = heap.reachable_inside(made);
             if returns {
-                heap.escape(roots.iter().copied(), place, |e| &mut e.returned);
+                heap.escape(roots.iter().copied(), place, EscapeKind::Returned);
             } else {
-                heap.escape(roots.iter().copied(), place, |e| &mut e.thrown);
+                heap.escape(roots.iter().copied(), place, EscapeKind::Thrown);
             }
             self.heap(&heap);
             self.exits.push(Exit {
@@ -473,7 +474,10 @@ impl<'p, P: Program + Cfg + ?Sized> Gather<'p, P> {
                     block,
                     index: index as u32,
                 };
-                let escape = self.escapes.remove(&site).unwrap_or_default();
+                let escape = self
+                    .escapes
+                    .remove(&site)
+                    .map_or_else(Escape::default, |e| e.to_escape());
                 let uses = self.uses.get(&site);
                 let other = uses.map(|u| &u.other);
                 let scalar = escape.is_none() && other.is_none_or(BTreeSet::is_empty);

@@ -7,6 +7,7 @@
 //! - [`state`]: one heap ([`Heap`]): locations, objects, field contents, escapes, effects.
 //! - [`transfer`]: statements and calls on a heap and the values of a declared
 //!   [`ValueDomain`], which a forwarded load passes from the stored value to the loaded name.
+//! - [`places`]: where objects escaped, in persistent sets of places that heaps share.
 //! - [`replay`]: the states inside a block, run again from its entry state for the facts
 //!   and on demand, rather than kept for every statement.
 //! - [`facts`]: what the solution says about the program: forwarded loads, strong and weak
@@ -18,6 +19,7 @@
 //! value (`br c` after both sides of an earlier `br c`) sees only the heaps that can reach it.
 
 pub mod facts;
+pub mod places;
 pub mod replay;
 pub mod state;
 pub mod transfer;
@@ -29,6 +31,7 @@ pub use facts::{
     Allocation, FunctionFacts, InputEffect, LoadFact, Summary, analyze, analyze_with, solve_module,
     solve_module_with,
 };
+pub use places::{EscapeKind, Escapes, Places};
 pub use replay::Seen;
 pub use state::{Content, Effects, Escape, Heap, Loc, Object, Place, Slot};
 pub use transfer::Step;
@@ -307,17 +310,16 @@ impl<D: ValueDomain, P: Program + Cfg + ?Sized> Analysis<P> for EscapeAnalysis<'
     }
 
     fn transfer_block(&self, program: &P, block: BlockId, state: &mut States<D>) {
-        let mut out = Vec::with_capacity(state.disjuncts.len());
-        for d in &state.disjuncts {
-            let mut d = d.clone();
+        // The state is the engine's own copy: its heaps change in place.
+        let mut out = std::mem::take(&mut state.disjuncts);
+        for d in &mut out {
             for (index, stmt) in program.stmts(block).iter().enumerate() {
                 let place = Place {
                     block,
                     index: index as u32,
                 };
-                transfer::statement(self, place, stmt, &mut d);
+                transfer::statement(self, place, stmt, d);
             }
-            out.push(d);
         }
         *state = States::of(out, self.heaps);
     }

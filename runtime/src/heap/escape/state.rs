@@ -20,6 +20,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::super::Site;
+use super::places::{EscapeKind, Escapes};
 use crate::program::{BlockId, FieldId, FuncId, NameId, Operand};
 
 /// An abstract location: a set of run-time objects the analysis keeps apart from the others.
@@ -189,7 +190,9 @@ impl fmt::Display for Place {
 }
 
 /// Where an object has escaped (the seed's `EscapeInfo` escape sets): returned, thrown, or
-/// handed to code or memory the function does not see (an unknown call, caller memory).
+/// handed to code or memory the function does not see (an unknown call, caller memory). The
+/// facts say it of allocations; a heap keeps it of each object as [`Escapes`], which reads as
+/// one.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Escape {
     /// Where it may be returned (reachable from the returned value).
@@ -211,12 +214,6 @@ impl Escape {
         self.returned.extend(other.returned.iter().copied());
         self.thrown.extend(other.thrown.iter().copied());
         self.global.extend(other.global.iter().copied());
-    }
-
-    fn leq(&self, other: &Escape) -> bool {
-        self.returned.is_subset(&other.returned)
-            && self.thrown.is_subset(&other.thrown)
-            && self.global.is_subset(&other.global)
     }
 }
 
@@ -251,7 +248,7 @@ pub struct Object {
     /// The functions it may be a closure of; `None` when unknown.
     pub code: Option<BTreeSet<FuncId>>,
     /// Where it has escaped so far.
-    pub escape: Escape,
+    pub escape: Escapes,
 }
 
 impl Object {
@@ -261,7 +258,7 @@ impl Object {
             fields: BTreeMap::new(),
             rest: Content::unset(),
             code: Some(BTreeSet::new()),
-            escape: Escape::default(),
+            escape: Escapes::default(),
         }
     }
 
@@ -271,7 +268,7 @@ impl Object {
             fields: BTreeMap::new(),
             rest: Content::unknown(),
             code: None,
-            escape: Escape::default(),
+            escape: Escapes::default(),
         }
     }
 
@@ -466,7 +463,7 @@ impl Heap {
             Loc::Recent(_) | Loc::Old(_) => self
                 .objects
                 .get(&loc)
-                .is_some_and(|o| !o.escape.global.is_empty()),
+                .is_some_and(|o| !o.escape.global().is_empty()),
         }
     }
 
@@ -633,26 +630,13 @@ impl Heap {
         self.reachable(firsts)
     }
 
-    /// Marks everything reachable from `roots` as escaped at `place`, in the way `kind` picks.
-    pub fn escape(
-        &mut self,
-        roots: impl IntoIterator<Item = Loc>,
-        place: Place,
-        kind: fn(&mut Escape) -> &mut BTreeSet<Place>,
-    ) {
-        // Which of the three sets `kind` picks, found on an empty escape, so that an object
-        // that already escaped there is left as it is (and stays shared).
-        let mut probe = Escape::default();
-        kind(&mut probe).insert(place);
-        let noted = |e: &Escape| {
-            (!probe.returned.is_empty() && e.returned.contains(&place))
-                || (!probe.thrown.is_empty() && e.thrown.contains(&place))
-                || (!probe.global.is_empty() && e.global.contains(&place))
-        };
+    /// Marks everything reachable from `roots` as escaped at `place`, in the way `kind` says.
+    pub fn escape(&mut self, roots: impl IntoIterator<Item = Loc>, place: Place, kind: EscapeKind) {
         for loc in self.reachable(roots) {
             if let Some(object) = self.objects.get_mut(&loc) {
-                if !noted(&object.escape) {
-                    kind(&mut Arc::make_mut(object).escape).insert(place);
+                // An object that already escaped there is left as it is (and stays shared).
+                if !object.escape.places(kind).contains(&place) {
+                    Arc::make_mut(object).escape.note(kind, place);
                 }
             }
         }

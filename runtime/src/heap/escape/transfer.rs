@@ -11,7 +11,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::facts::Summary;
-use super::state::{Content, Escape, Loc, Object, Place, Slot};
+use super::places::EscapeKind;
+use super::state::{Content, Loc, Object, Place, Slot};
 use super::{Disjunct, EscapeAnalysis};
 use crate::heap::Site;
 use crate::program::{FuncId, NameId, Operand, Rhs, Stmt};
@@ -184,19 +185,11 @@ fn store<D: ValueDomain>(
     let targets = heap.points_of(object);
     if targets.iter().any(|&l| heap.is_exposed(l)) {
         let roots = heap.points_of(value);
-        heap.escape(roots, place, global);
+        heap.escape(roots, place, EscapeKind::Global);
     }
     heap.effects.note_write(&targets, slot);
     let strong = heap.write(&targets, slot, value);
     Step::Store { strong, targets }
-}
-
-fn global(e: &mut Escape) -> &mut BTreeSet<Place> {
-    &mut e.global
-}
-
-fn thrown(e: &mut Escape) -> &mut BTreeSet<Place> {
-    &mut e.thrown
 }
 
 /// `apply c(args)`: the summaries of the functions `c` may be a closure of, with their
@@ -275,7 +268,7 @@ fn call<D: ValueDomain>(
                 for &o in also {
                     roots.extend(heap.points_of(o));
                 }
-                heap.escape(roots, place, global);
+                heap.escape(roots, place, EscapeKind::Global);
                 heap.forget_exposed();
                 heap.effects.calls_unknown = true;
                 result.insert(Loc::Unknown);
@@ -311,10 +304,10 @@ fn apply_summary(
         // An input reachable from the result through fields sits in an object the caller may
         // know only as unknown: it escapes.
         if effect.global || effect.returned_inside {
-            heap.escape(roots.iter().copied(), place, global);
+            heap.escape(roots.iter().copied(), place, EscapeKind::Global);
         }
         if effect.thrown {
-            heap.escape(roots.iter().copied(), place, thrown);
+            heap.escape(roots.iter().copied(), place, EscapeKind::Thrown);
         }
         for &slot in &effect.writes {
             written(heap, roots, slot, &written_content);
@@ -323,10 +316,10 @@ fn apply_summary(
     // The same for objects the callee reached through its inputs' fields.
     let others = &summary.others;
     if others.global || others.returned_inside {
-        heap.escape(inside.iter().copied(), place, global);
+        heap.escape(inside.iter().copied(), place, EscapeKind::Global);
     }
     if others.thrown {
-        heap.escape(inside.iter().copied(), place, thrown);
+        heap.escape(inside.iter().copied(), place, EscapeKind::Thrown);
     }
     if summary.writes_unknown {
         for &loc in &reach {
