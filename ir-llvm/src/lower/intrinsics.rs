@@ -254,15 +254,8 @@ impl<'m> FnLower<'_, 'm> {
                 };
                 self.emit(dest, Rhs::Select(negative, minus, a));
             }
-            // The exact result fits in 64 bits: clamp it.
-            ("uadd" | "usub" | "sadd" | "ssub", Some(b))
-                if name.contains(".sat.")
-                    && ((2..63).contains(&bits) || (bits == 63 && kind != "uadd")) =>
-            {
-                self.saturating(dest, d, kind, bits, a, b);
-            }
             ("uadd" | "usub" | "sadd" | "ssub", Some(b)) if name.contains(".sat.") && bits >= 2 => {
-                self.saturating_wide(dest, d, kind, bits, a, b);
+                self.saturating(dest, d, kind, bits, a, b);
             }
             ("ctpop", _) if bits <= 64 => {
                 let z = self.zext(d, a, bits);
@@ -336,8 +329,11 @@ impl<'m> FnLower<'_, 'm> {
         self.temp_binary(d, Op::LShr, v, Operand::Int(56))
     }
 
-    /// `dest =` a saturating addition or subtraction of two `N`-bit values (`N < 64`): the
-    /// exact result clamped to the width's bounds.
+    /// `dest =` a saturating addition or subtraction of two `N`-bit values. Where the exact
+    /// result fits in 64 bits it is computed and clamped to the width's bounds (so range domains
+    /// bound it too); otherwise the wrapped result is kept unless the operation overflowed, and
+    /// the bound is the one on the side the first operand lies (signed) or the one the operation
+    /// moves towards (unsigned).
     fn saturating(
         &mut self,
         dest: NameId,
@@ -347,6 +343,10 @@ impl<'m> FnLower<'_, 'm> {
         a: Operand,
         b: Operand,
     ) {
+        if bits > 63 || (bits == 63 && kind == "uadd") {
+            self.saturating_by_overflow(dest, d, kind, bits, a, b);
+            return;
+        }
         let op = if kind.ends_with("add") {
             Op::Add
         } else {
@@ -381,10 +381,8 @@ impl<'m> FnLower<'_, 'm> {
         }
     }
 
-    /// `dest =` a saturating addition or subtraction whose exact result may not fit in 64 bits:
-    /// the wrapped result unless it overflowed, else the bound on the side the first operand
-    /// lies (signed) or the one the operation moves towards (unsigned).
-    fn saturating_wide(
+    /// [`FnLower::saturating`] where the exact result may not fit in 64 bits.
+    fn saturating_by_overflow(
         &mut self,
         dest: NameId,
         d: Value<'m>,
