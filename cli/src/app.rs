@@ -95,6 +95,11 @@ pub struct AnalyzeArgs {
     /// are the same for any number.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// For textual LLVM modules: parse and lower the module in this many pieces, in parallel
+    /// on the threads (0: one per thread for modules of 1 MiB or more, else whole). The
+    /// results are the same for any number.
+    #[arg(long, default_value_t = 0)]
+    pub pieces: usize,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -478,7 +483,7 @@ fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> Ex
         analysis,
         states,
         &limits,
-        args.threads,
+        (args.threads, args.pieces),
         format_of(args),
     ) {
         Ok(report) => {

@@ -8,9 +8,8 @@ use std::time::{Duration, Instant};
 use absinthe::engine::Limits;
 use absinthe::value::ValueDomain;
 use absinthe_llvm::analyze::{FunctionCounts, ModuleCounts, States, analyze_module};
-use absinthe_llvm::flags::NswFlags;
 use absinthe_llvm::lower::Memory;
-use absinthe_llvm::{LowerError, load_module, lower_module};
+use absinthe_llvm::{LowerError, read_module};
 use serde_json::json;
 
 use crate::analyses::Analysis;
@@ -20,15 +19,22 @@ use crate::progress::Progress;
 /// Modules with at least this many functions get progress bars.
 const PROGRESS_FROM: usize = 200;
 
-/// The wall-clock time of each phase.
+/// The time of each phase.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Phases {
-    /// Reading the file with LLVM's parser (and scanning its text for wrap flags).
+    /// Reading the file with LLVM's parser (and scanning its text for wrap flags), summed over
+    /// the pieces the module was read in.
     pub parse: Duration,
-    /// Lowering to the core IR.
+    /// Lowering to the core IR, summed over the pieces.
     pub lower: Duration,
+    /// Wall-clock time of parsing and lowering together (the pieces in parallel).
+    pub read: Duration,
+    /// How many pieces the module was read in, in parallel (1: whole).
+    pub pieces: usize,
     /// The fixpoint engine, summed over functions (the analysis alone).
     pub analysis: Duration,
+    /// Wall-clock time of the analysis (the functions in parallel, with the bookkeeping).
+    pub analysis_wall: Duration,
     /// The process's peak resident memory so far, in bytes (`VmHWM`; `None` where the system
     /// does not say).
     pub peak_memory: Option<u64>,
@@ -42,15 +48,16 @@ pub fn peak_memory() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// Loads, lowers and analyzes the LLVM module at `path`, keeping states as `states` says, with
-/// functions analyzed on `threads` threads (0: one per core); the error is a message for the
+/// Loads, lowers and analyzes the LLVM module at `path`, keeping states as `states` says, read
+/// in `pieces` pieces and with functions analyzed on `threads` threads (`(threads, pieces)`; 0:
+/// one per core, and one piece per thread for big modules); the error is a message for the
 /// user.
 pub fn run<A: Analysis>(
     path: &Path,
     analysis: A,
     states: States,
     limits: &Limits,
-    threads: usize,
+    (threads, pieces): (usize, usize),
     format: Format,
 ) -> Result<Report, String> {
     struct Run<'a, A: Analysis> {
@@ -59,6 +66,7 @@ pub fn run<A: Analysis>(
         states: States,
         limits: &'a Limits,
         threads: usize,
+        pieces: usize,
         format: Format,
     }
     impl<A: Analysis> crate::analyses::ForDomain for Run<'_, A> {
@@ -69,7 +77,7 @@ pub fn run<A: Analysis>(
                 self.analysis,
                 self.states,
                 self.limits,
-                self.threads,
+                (self.threads, self.pieces),
                 self.format,
             )
         }
@@ -88,19 +96,15 @@ pub fn run<A: Analysis>(
         states,
         limits: &limits,
         threads,
+        pieces,
         format,
     })
 }
 
 /// The LLVM module at `path` lowered to core IR (for `trace`, which shows one function).
 pub fn lowered(path: &Path) -> Result<absinthe_ir::Module, String> {
-    let module = load_module(path).map_err(|e| e.to_string())?;
-    let flags = if path.extension().is_some_and(|e| e == "ll") {
-        std::fs::read_to_string(path).map_or_else(|_| NswFlags::none(), |t| NswFlags::scan(&t))
-    } else {
-        NswFlags::none()
-    };
-    Ok(lower_module(&module, &flags, Memory::Erase, |_, _| {}).module)
+    let read = read_module(path, Memory::Erase, 0, 0, |_, _| {}).map_err(|e| e.to_string())?;
+    Ok(read.lowered.module)
 }
 
 fn run_with<D: ValueDomain, A: Analysis>(
@@ -108,28 +112,19 @@ fn run_with<D: ValueDomain, A: Analysis>(
     analysis: A,
     states: States,
     limits: &Limits,
-    threads: usize,
+    (threads, pieces): (usize, usize),
     format: Format,
 ) -> Result<Report, String> {
-    let start = Instant::now();
-    let module = load_module(path).map_err(|e| e.to_string())?;
-    let flags = if path.extension().is_some_and(|e| e == "ll") {
-        std::fs::read_to_string(path).map_or_else(|_| NswFlags::none(), |t| NswFlags::scan(&t))
-    } else {
-        NswFlags::none()
-    };
-    let parse = start.elapsed();
-
-    let total = module.functions().filter(|f| f.is_definition()).count();
-    let start = Instant::now();
-    let mut bar = Progress::new("lowering", total, PROGRESS_FROM);
-    let lowered = lower_module(&module, &flags, Memory::Erase, |done, total| {
+    let mut bar = Progress::new("lowering", 0, PROGRESS_FROM);
+    let read = read_module(path, Memory::Erase, threads, pieces, |done, total| {
         bar.update(done, total);
-    });
+    })
+    .map_err(|e| e.to_string())?;
     bar.finish();
-    let lower = start.elapsed();
-    drop(module);
+    let lowered = read.lowered;
 
+    let total = lowered.functions.len();
+    let start = Instant::now();
     let mut bar = Progress::new("analyzing", total, PROGRESS_FROM);
     let results = analyze_module::<D>(
         &lowered,
@@ -142,14 +137,18 @@ fn run_with<D: ValueDomain, A: Analysis>(
         },
     );
     bar.finish();
+    let analysis_wall = start.elapsed();
     let mut totals = ModuleCounts::default();
     for r in &results {
         totals.add(&r.counts);
     }
     let phases = Phases {
-        parse,
-        lower,
+        parse: read.parse,
+        lower: read.lower,
+        read: read.wall,
+        pieces: read.pieces,
         analysis: totals.time,
+        analysis_wall,
         peak_memory: peak_memory(),
     };
     let counts: Vec<&FunctionCounts> = results.iter().map(|r| &r.counts).collect();
@@ -237,10 +236,18 @@ pub fn text<A: Analysis>(
         totals.functions, totals.constants, totals.decided, totals.unreachable
     ));
     out.push_str(&format!(
-        "# time: parse {}, lower {}, analysis {} (fixpoint engine only){}\n",
+        "# time: parse {}, lower {} ({} in {} {}), analysis {} (fixpoint engine only; {} wall){}\n",
         secs(phases.parse),
         secs(phases.lower),
+        secs(phases.read),
+        phases.pieces,
+        if phases.pieces == 1 {
+            "piece"
+        } else {
+            "pieces"
+        },
         secs(phases.analysis),
+        secs(phases.analysis_wall),
         phases.peak_memory.map_or(String::new(), |b| format!(
             "; peak memory {:.1} MB",
             b as f64 / 1e6
@@ -312,8 +319,11 @@ fn json_text<A: Analysis>(
         "time_s": {
             "parse": phases.parse.as_secs_f64(),
             "lower": phases.lower.as_secs_f64(),
+            "read_wall": phases.read.as_secs_f64(),
             "analysis": phases.analysis.as_secs_f64(),
+            "analysis_wall": phases.analysis_wall.as_secs_f64(),
         },
+        "pieces": phases.pieces,
         "peak_memory_bytes": phases.peak_memory,
     });
     format!(

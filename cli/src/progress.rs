@@ -8,23 +8,26 @@ use std::io::{IsTerminal, Write};
 pub struct Progress {
     label: &'static str,
     enabled: bool,
+    min_total: usize,
     drawn: usize,
 }
 
 impl Progress {
-    /// A bar for `label`, shown only when standard error is a terminal and `total` is at least
-    /// `min_total`.
+    /// A bar for `label`, shown only when standard error is a terminal and the total (`total`
+    /// here, or the one [`Progress::update`] gives, when `total` is not known yet and 0) is at
+    /// least `min_total`.
     pub fn new(label: &'static str, total: usize, min_total: usize) -> Progress {
         Progress {
             label,
-            enabled: total >= min_total && std::io::stderr().is_terminal(),
+            enabled: (total == 0 || total >= min_total) && std::io::stderr().is_terminal(),
+            min_total,
             drawn: usize::MAX,
         }
     }
 
     /// Shows `done` of `total` (redraws at most once per percent).
     pub fn update(&mut self, done: usize, total: usize) {
-        if !self.enabled || total == 0 {
+        if !self.enabled || total == 0 || total < self.min_total {
             return;
         }
         let percent = done * 100 / total;

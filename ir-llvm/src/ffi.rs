@@ -118,6 +118,50 @@ impl LlvmModule {
         }
     }
 
+    /// Parses the textual IR `text`, named `name` in LLVM's messages (one piece of a module
+    /// split by [`crate::split`]). The error is LLVM's message.
+    pub fn parse_text(name: &str, text: &str) -> Result<LlvmModule, String> {
+        let cname = CString::new(name).map_err(|_| "the name contains a NUL byte".to_owned())?;
+        // SAFETY: LLVM copies `text` into a buffer of its own (adding the NUL its parser needs),
+        // which `LLVMParseIRInContext` takes; on failure the context is disposed of before
+        // returning.
+        unsafe {
+            let buffer = c::LLVMCreateMemoryBufferWithMemoryRangeCopy(
+                text.as_ptr().cast(),
+                text.len(),
+                cname.as_ptr(),
+            );
+            let context = c::LLVMContextCreate();
+            let mut module: LLVMModuleRef = std::ptr::null_mut();
+            let mut message = std::ptr::null_mut();
+            let failed = llvm_sys::ir_reader::LLVMParseIRInContext(
+                context,
+                buffer,
+                &mut module,
+                &mut message,
+            ) != 0;
+            if failed || module.is_null() {
+                let text = take_message(message);
+                if !module.is_null() {
+                    c::LLVMDisposeModule(module);
+                }
+                c::LLVMContextDispose(context);
+                return Err(text);
+            }
+            Ok(LlvmModule { context, module })
+        }
+    }
+
+    /// The module's global variables, in order.
+    pub fn globals(&self) -> impl Iterator<Item = Value<'_>> + '_ {
+        // SAFETY: the module is alive for `'_`; the iteration follows LLVM's own list.
+        let first = unsafe { c::LLVMGetFirstGlobal(self.module) };
+        std::iter::successors(Value::new(first), |g| {
+            // SAFETY: `g` is a global variable of this module.
+            Value::new(unsafe { c::LLVMGetNextGlobal(g.raw) })
+        })
+    }
+
     /// The module's functions (definitions and declarations), in order.
     pub fn functions(&self) -> impl Iterator<Item = Value<'_>> + '_ {
         // SAFETY: the module is alive for `'_`; the iteration follows LLVM's own list.

@@ -19,6 +19,10 @@ pub mod flags;
 pub mod load;
 #[cfg(feature = "llvm")]
 pub mod lower;
+#[cfg(feature = "llvm")]
+pub mod pieces;
+#[cfg(feature = "llvm")]
+pub mod split;
 
 #[cfg(feature = "llvm")]
 pub use analyze::{FunctionCounts, ModuleCounts, analyze_module};
@@ -28,3 +32,5 @@ pub use load::{LoadError, load_module};
 pub use lower::{
     LowerError, Lowered, LoweredFunction, Memory, Place, lower_module, pointer_constant,
 };
+#[cfg(feature = "llvm")]
+pub use pieces::{Read, read_module};

@@ -13,11 +13,13 @@
 //! (`Flat<i64>`) with dense states, in the same run.
 //!
 //! It also runs the `.dom` SCCP with functions in parallel (`--threads N`, default 2) and
-//! prints that run's wall time and whether its results equal the sequential run's.
+//! prints that run's wall time and whether its results equal the sequential run's, and reads
+//! the module in pieces on those threads (as `absinthe analyze` does) and checks that the
+//! lowering equals the whole module's.
 //!
 //! With `--check` it fails (exit status 1) when a value both prove constant gets different
-//! constants from each (one of the two is unsound there), or when the parallel results differ
-//! from the sequential ones.
+//! constants from each (one of the two is unsound there), or when the parallel results (or the
+//! lowering read in pieces) differ from the sequential ones.
 //!
 //! `--keep-memory` lowers memory operations instead of erasing them (slower; the facts must be
 //! the same).
@@ -42,7 +44,7 @@ use absinthe_llvm::analyze::{Fact, FunctionAnalysis, States, analyze_module};
 use absinthe_llvm::ffi::{Block, Opcode, TyKind, Value, ValueKind};
 use absinthe_llvm::flags::NswFlags;
 use absinthe_llvm::lower::{Memory, canonical, numbering, spelling};
-use absinthe_llvm::{load_module, lower_module};
+use absinthe_llvm::{load_module, lower_module, read_module};
 
 struct Options {
     memory: Memory,
@@ -340,6 +342,16 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let flags = NswFlags::scan(&text);
     let lowered = lower_module(&input, &flags, options.memory, |_, _| {});
+    // `absinthe analyze` reads big modules in pieces on threads: the lowering must be the
+    // same as the whole module's.
+    let whole = read_module(file, options.memory, 1, 1, |_, _| {}).map_err(|e| e.message)?;
+    let pieces = options.threads.max(2);
+    let split = read_module(file, options.memory, options.threads, pieces, |_, _| {})
+        .map_err(|e| e.message)?;
+    let split_same = split.lowered.module == lowered.module
+        && split.lowered.functions == lowered.functions
+        && (split.lowered.skipped.iter().map(|s| &s.function))
+            .eq(lowered.skipped.iter().map(|s| &s.function));
     type Ranges = <SccpRangesAnalysis as DeclaredAnalysis>::Domain;
     let (results, absinthe_time, sequential_wall) = run_absinthe::<Ranges>(
         &lowered,
@@ -363,7 +375,8 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
             |_, _| {},
         );
         parallel_time = parallel_time.min(start.elapsed());
-        parallel_same &= parallel.len() == results.len()
+        parallel_same &= split_same
+            && parallel.len() == results.len()
             && parallel.iter().zip(&results).all(|(p, s)| p.same_as(s));
     }
     // The earlier measurement: the hand-written flat sccp with dense states.
@@ -532,6 +545,18 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
             "equal"
         } else {
             "DIFFER from"
+        }
+    );
+    println!(
+        "  reading (parse and lower, wall): {:.2} ms in {} pieces on {} threads against {:.2} ms whole; lowering {} the whole module's",
+        ms(split.wall),
+        split.pieces,
+        options.threads,
+        ms(whole.wall),
+        if split_same {
+            "equal to"
+        } else {
+            "DIFFERS from"
         }
     );
     for m in &unreachable_misses {

@@ -42,13 +42,11 @@
 use std::collections::{HashMap, HashSet};
 
 use absinthe::program::{
-    BlockId, Cond, FieldId, FuncId, NameId, Op, Operand, Phi, Rhs, Stmt, SymbolId, Terminator,
+    BlockId, Cond, FieldId, FuncId, NameId, Op, Operand, Phi, Rhs, Stmt, Terminator,
 };
 use absinthe_ir::{Block, Function, Module};
 
-use crate::ffi::{self, IntPredicate, Layout, LlvmModule, Opcode, Ty, TyKind, Value, ValueKind};
-use crate::flags::NswFlags;
-use crate::load::contain_panics;
+use crate::ffi::{self, IntPredicate, Layout, Opcode, Ty, TyKind, Value, ValueKind};
 
 mod constants;
 
@@ -56,9 +54,12 @@ pub use constants::pointer_constant;
 mod floats;
 mod instructions;
 mod intrinsics;
+mod module;
 mod unknowns;
 mod uses;
 
+use module::{Callees, Symbols};
+pub use module::{join, lower_functions, lower_module};
 use uses::{intrinsic, is_zero, modelled_intrinsic, tested_values, use_counts, virtual_compares};
 
 /// A lowered module: the core IR and, per LLVM function, where its values went.
@@ -74,7 +75,7 @@ pub struct Lowered {
 }
 
 /// What the lowering knows about one LLVM function.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoweredFunction {
     /// The LLVM name (without `@`).
     pub name: String,
@@ -261,157 +262,6 @@ impl std::fmt::Display for LowerError {
             write!(f, ")")?;
         }
         Ok(())
-    }
-}
-
-/// Lowers every defined function of `module`. `flags` gives the `nsw` flags (see
-/// [`NswFlags`]); `progress(done, total)` is called after each function. A function LLVM's
-/// verifier rejects (the parser does not run it) or whose lowering fails is skipped: it becomes
-/// a bodyless function, and the error, with the instruction it happened at when known, is in
-/// [`Lowered::skipped`].
-pub fn lower_module(
-    module: &LlvmModule,
-    flags: &NswFlags,
-    memory: Memory,
-    mut progress: impl FnMut(usize, usize),
-) -> Lowered {
-    let defined: Vec<Value<'_>> = module.functions().filter(|f| f.is_definition()).collect();
-    let little_endian = module.little_endian();
-    let layout = module.layout();
-    let mut callees = Callees::default();
-    let mut symbols = Symbols::default();
-    for f in &defined {
-        callees.id(&f.name());
-    }
-    let mut functions = Vec::with_capacity(defined.len());
-    let mut infos = Vec::with_capacity(defined.len());
-    let mut skipped = Vec::new();
-    let mut verifier: Option<String> = None;
-    let total = defined.len();
-    for (i, &f) in defined.iter().enumerate() {
-        let name = f.name().into_owned();
-        let lowered = if module.verify(f) {
-            let position = std::cell::Cell::new((0, 0));
-            contain_panics(|| {
-                let mut lowering = FnLower::new(
-                    &mut callees,
-                    &mut symbols,
-                    flags.function(&name),
-                    little_endian,
-                    layout,
-                );
-                lowering.memory = memory;
-                lowering.position = Some(&position);
-                lowering.lower(f)
-            })
-            .map_err(|message| {
-                let (b, index) = position.get();
-                let at = f.blocks().get(b).map(|&bb| Place {
-                    block: spelling_of_block(f, bb),
-                    index,
-                    text: bb.instructions().nth(index).map(Value::print),
-                });
-                (message, at)
-            })
-        } else {
-            let message = verifier.get_or_insert_with(|| module.verifier_message());
-            Err((
-                format!(
-                    "LLVM's verifier rejects it: {}",
-                    crate::load::one_line(message)
-                ),
-                None,
-            ))
-        };
-        match lowered {
-            Ok((function, mut info)) => {
-                info.func = FuncId::new(i);
-                functions.push(function);
-                infos.push(info);
-            }
-            Err((message, at)) => {
-                skipped.push(LowerError {
-                    function: name.clone(),
-                    message,
-                    at,
-                });
-                functions.push(Function::new(
-                    name,
-                    true,
-                    Vec::new(),
-                    Vec::new(),
-                    Vec::new(),
-                ));
-            }
-        }
-        progress(i + 1, total);
-    }
-    for name in callees.names.iter().skip(functions.len()) {
-        functions.push(Function::new(
-            name.clone(),
-            true,
-            Vec::new(),
-            Vec::new(),
-            Vec::new(),
-        ));
-    }
-    Lowered {
-        module: Module {
-            functions,
-            fields: vec!["mem".to_owned()],
-            symbols: symbols.names,
-        },
-        functions: infos,
-        skipped,
-    }
-}
-
-fn spelling_of_block(f: Value<'_>, bb: ffi::Block<'_>) -> String {
-    let name = bb.name();
-    if name.is_empty() {
-        let numbers = numbering(f);
-        bb.as_value()
-            .map_or_else(String::new, |v| spelling(v, &numbers))
-    } else {
-        name.into_owned()
-    }
-}
-
-/// The module's function table: defined functions first, then the others as they are called.
-#[derive(Default)]
-struct Callees {
-    ids: HashMap<String, FuncId>,
-    names: Vec<String>,
-}
-
-impl Callees {
-    fn id(&mut self, name: &str) -> FuncId {
-        if let Some(&id) = self.ids.get(name) {
-            return id;
-        }
-        let id = FuncId::new(self.names.len());
-        self.ids.insert(name.to_owned(), id);
-        self.names.push(name.to_owned());
-        id
-    }
-}
-
-/// The module's symbol table: the globals and functions whose addresses the functions take.
-#[derive(Default)]
-struct Symbols {
-    ids: HashMap<String, SymbolId>,
-    names: Vec<String>,
-}
-
-impl Symbols {
-    fn id(&mut self, name: &str) -> SymbolId {
-        if let Some(&id) = self.ids.get(name) {
-            return id;
-        }
-        let id = SymbolId::new(self.names.len());
-        self.ids.insert(name.to_owned(), id);
-        self.names.push(name.to_owned());
-        id
     }
 }
 
