@@ -41,6 +41,12 @@
 
 use std::collections::{HashMap, HashSet};
 
+/// The lowering's hash maps and sets: keyed by LLVM value pointers and names, hashed with a
+/// fast hasher (nothing depends on their order).
+pub(crate) type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+/// See [`Map`].
+pub(crate) type Set<K> = HashSet<K, foldhash::fast::RandomState>;
+
 use absinthe::program::{
     BlockId, Cond, FieldId, FuncId, NameId, Op, Operand, Phi, Rhs, Stmt, Terminator,
 };
@@ -286,12 +292,15 @@ struct FnLower<'a, 'm> {
     little_endian: bool,
     layout: Layout<'m>,
     /// The numbers of unnamed values.
-    numbers: HashMap<Value<'m>, u32>,
+    /// The numbers of unnamed values, computed when the first one is spelled (modules that
+    /// went through `instnamer` have none).
+    numbers: std::cell::OnceCell<HashMap<Value<'m>, u32>>,
+    function: Option<Value<'m>>,
     names: Vec<String>,
-    slots: HashMap<Value<'m>, Slot<'m>>,
-    blocks: HashMap<ffi::Block<'m>, BlockId>,
+    slots: Map<Value<'m>, Slot<'m>>,
+    blocks: Map<ffi::Block<'m>, BlockId>,
     /// `icmp` results: the comparison in core IR terms, for branches on them.
-    compares: HashMap<Value<'m>, (Op, Operand, Operand)>,
+    compares: Map<Value<'m>, (Op, Operand, Operand)>,
     /// Statements that open the entry block: addresses of globals, the unknown name.
     prologue: Vec<Stmt>,
     unknown: Option<NameId>,
@@ -299,20 +308,20 @@ struct FnLower<'a, 'm> {
     narrow_unknowns: Vec<(u32, NameId)>,
     undef: Option<NameId>,
     /// The names holding a symbol's address plus an offset.
-    addresses: HashMap<(String, i64), NameId>,
+    addresses: Map<(String, i64), NameId>,
     /// The entries of the constant tables read at variable indices (`None`: not a table).
-    tables: HashMap<Value<'m>, Option<std::sync::Arc<[i64]>>>,
+    tables: Map<Value<'m>, Option<std::sync::Arc<[i64]>>>,
     /// The statements of the block being lowered.
     stmts: Vec<Stmt>,
     temps: usize,
     memory: Memory,
     /// The `icmp`s whose only use is their block's branch.
-    virtual_compares: HashSet<Value<'m>>,
+    virtual_compares: Set<Value<'m>>,
     /// The values a comparison or a switch tests (through no-op casts) and that are used again.
-    tested: HashSet<Value<'m>>,
+    tested: Set<Value<'m>>,
     /// The named `icmp`s a branch should test as comparisons (refining their operands) rather
     /// than as values (refining their result).
-    refines_operands: HashSet<Value<'m>>,
+    refines_operands: Set<Value<'m>>,
     /// Where to record the block and instruction being lowered (for errors).
     position: Option<&'a std::cell::Cell<(usize, usize)>>,
 }
@@ -343,23 +352,24 @@ impl<'a, 'm> FnLower<'a, 'm> {
             nsw,
             little_endian,
             layout,
-            numbers: HashMap::new(),
+            numbers: std::cell::OnceCell::new(),
+            function: None,
             names: Vec::new(),
-            slots: HashMap::new(),
-            blocks: HashMap::new(),
-            compares: HashMap::new(),
+            slots: Map::default(),
+            blocks: Map::default(),
+            compares: Map::default(),
             prologue: Vec::new(),
             unknown: None,
             narrow_unknowns: Vec::new(),
             undef: None,
-            addresses: HashMap::new(),
-            tables: HashMap::new(),
+            addresses: Map::default(),
+            tables: Map::default(),
             stmts: Vec::new(),
             temps: 0,
             memory: Memory::Keep,
-            virtual_compares: HashSet::new(),
-            tested: HashSet::new(),
-            refines_operands: HashSet::new(),
+            virtual_compares: Set::default(),
+            tested: Set::default(),
+            refines_operands: Set::default(),
             position: None,
         }
     }
@@ -373,12 +383,18 @@ impl<'a, 'm> FnLower<'a, 'm> {
 
     /// The spelling of a value's name.
     fn spell(&self, v: Value<'m>) -> String {
-        spelling(v, &self.numbers)
+        let name = v.name();
+        if !name.is_empty() {
+            return name.into_owned();
+        }
+        let numbers =
+            (self.numbers).get_or_init(|| self.function.map_or_else(HashMap::new, numbering));
+        spelling(v, numbers)
     }
 
     fn lower(mut self, f: Value<'m>) -> (Function, LoweredFunction) {
         let name = f.name().into_owned();
-        self.numbers = numbering(f);
+        self.function = Some(f);
         let mut params = Vec::new();
         for p in f.params() {
             let k = kind_of(p);
@@ -617,9 +633,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
     /// The φs (of modelled types, untested) whose every input is unknown, an address, `undef`,
     /// or such a φ: they are ⊤ in every domain, so they need no name of their own. The greatest
     /// such set, found by discarding φs with another input until none is left to discard.
-    fn unknown_phis(&self, split: &[(Vec<Value<'m>>, Option<Value<'m>>)]) -> HashSet<Value<'m>> {
-        let mut phis: HashMap<Value<'m>, Vec<Value<'m>>> = HashMap::new();
-        let mut modelled: HashSet<Value<'m>> = HashSet::new();
+    fn unknown_phis(&self, split: &[(Vec<Value<'m>>, Option<Value<'m>>)]) -> Set<Value<'m>> {
+        let mut phis: Map<Value<'m>, Vec<Value<'m>>> = Map::default();
+        let mut modelled: Set<Value<'m>> = Set::default();
         for (instrs, _) in split {
             for &inst in instrs {
                 if inst.opcode() != Some(Opcode::LLVMPHI) || kind_of(inst) == Kind::Other {
@@ -632,7 +648,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
                 }
             }
         }
-        let mut set: HashSet<Value<'m>> = phis.keys().copied().collect();
+        let mut set: Set<Value<'m>> = phis.keys().copied().collect();
         loop {
             let discard: Vec<Value<'m>> = set
                 .iter()
@@ -657,8 +673,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
     fn unknown_like(
         &self,
         v: Value<'m>,
-        phis: &HashSet<Value<'m>>,
-        modelled_phis: &HashSet<Value<'m>>,
+        phis: &Set<Value<'m>>,
+        modelled_phis: &Set<Value<'m>>,
         depth: u32,
     ) -> bool {
         if v.kind() == ValueKind::LLVMMetadataAsValueValueKind {

@@ -7,15 +7,14 @@
 //! the functions. So every piece of a split module (see [`crate::split`]) numbers them as the
 //! whole module does, and [`join`] only has to put each piece's functions in their places.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use absinthe::program::{FuncId, SymbolId};
 use absinthe_ir::{Function, Module};
 
 use super::{
-    ADDRESS, ASM, ATOMIC, FREEZE, FnLower, INDIRECT, LowerError, Lowered, Memory, Place, UNKNOWN,
-    VA_ARG, numbering, spelling,
+    ADDRESS, ASM, ATOMIC, FREEZE, FnLower, INDIRECT, LowerError, Lowered, Map, Memory, Place,
+    UNKNOWN, VA_ARG, numbering, spelling,
 };
 use crate::ffi::{self, LlvmModule, Value};
 use crate::flags::NswFlags;
@@ -217,7 +216,7 @@ fn spelling_of_block(f: Value<'_>, bb: ffi::Block<'_>) -> String {
 /// call to an alias) is added when first called.
 #[derive(Default)]
 pub(super) struct Callees {
-    ids: HashMap<String, FuncId>,
+    ids: Map<String, FuncId>,
     pub(super) names: Vec<String>,
 }
 
@@ -236,7 +235,7 @@ impl Callees {
 /// The module's symbol table: the globals and functions whose addresses functions may take.
 #[derive(Default)]
 pub(super) struct Symbols {
-    ids: HashMap<String, SymbolId>,
+    ids: Map<String, SymbolId>,
     names: Vec<String>,
 }
 

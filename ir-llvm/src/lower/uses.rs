@@ -63,9 +63,9 @@ fn is_cast(op: Opcode) -> bool {
 /// only use is the test gains nothing from a name of its own.
 pub(super) fn tested_values<'m>(
     split: &Split<'m>,
-    uses: Option<&HashMap<Value<'m>, usize>>,
-) -> HashSet<Value<'m>> {
-    let mut tested: HashSet<Value<'m>> = HashSet::new();
+    uses: Option<&Map<Value<'m>, usize>>,
+) -> Set<Value<'m>> {
+    let mut tested: Set<Value<'m>> = Set::default();
     let mut casts: Vec<(Value<'m>, Value<'m>)> = Vec::new();
     let local = |v: Option<Value<'m>>| v.filter(|v| v.is_local());
     for (instrs, term) in split {
@@ -92,7 +92,7 @@ pub(super) fn tested_values<'m>(
     let Some(uses) = uses else {
         return closure(tested, &casts);
     };
-    let used_again: HashSet<Value<'m>> = uses
+    let used_again: Set<Value<'m>> = uses
         .iter()
         .filter(|&(_, &n)| n >= 2)
         .map(|(&v, _)| v)
@@ -106,9 +106,9 @@ pub(super) fn tested_values<'m>(
 
 /// `set` with the operands of every cast whose result is in it, repeatedly.
 pub(super) fn closure<'m>(
-    mut set: HashSet<Value<'m>>,
+    mut set: Set<Value<'m>>,
     casts: &[(Value<'m>, Value<'m>)],
-) -> HashSet<Value<'m>> {
+) -> Set<Value<'m>> {
     loop {
         let before = set.len();
         for &(dest, operand) in casts {
@@ -124,9 +124,9 @@ pub(super) fn closure<'m>(
 
 /// How many times each value of a function is used (by its instructions' operands); `None` when
 /// the function has exception-handling pads, whose uses the lowering does not follow.
-pub(super) fn use_counts<'m>(split: &Split<'m>) -> Option<HashMap<Value<'m>, usize>> {
+pub(super) fn use_counts<'m>(split: &Split<'m>) -> Option<Map<Value<'m>, usize>> {
     use Opcode as O;
-    let mut uses: HashMap<Value<'m>, usize> = HashMap::new();
+    let mut uses: Map<Value<'m>, usize> = Map::default();
     for (instrs, term) in split {
         for &inst in instrs.iter().chain(term) {
             let op = inst.opcode()?;
@@ -155,12 +155,12 @@ pub(super) fn use_counts<'m>(split: &Split<'m>) -> Option<HashMap<Value<'m>, usi
 /// block (none when the uses are not known).
 pub(super) fn virtual_compares<'m>(
     split: &Split<'m>,
-    uses: Option<&HashMap<Value<'m>, usize>>,
-) -> HashSet<Value<'m>> {
+    uses: Option<&Map<Value<'m>, usize>>,
+) -> Set<Value<'m>> {
     let Some(uses) = uses else {
-        return HashSet::new();
+        return Set::default();
     };
-    let mut out = HashSet::new();
+    let mut out = Set::default();
     for (instrs, term) in split {
         let Some(condition) = term.and_then(Value::condition) else {
             continue;
