@@ -3,13 +3,15 @@
 //! and total counts with the time of each phase. Compiled with the `llvm` feature only.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use absinthe::engine::Limits;
 use absinthe::value::ValueDomain;
-use absinthe_llvm::analyze::{FunctionCounts, ModuleCounts, States, analyze_module};
+use absinthe_llvm::analyze::{
+    FunctionAnalysis, FunctionCounts, ModuleCounts, States, analyze_module,
+};
 use absinthe_llvm::lower::Memory;
-use absinthe_llvm::{LowerError, read_module};
+use absinthe_llvm::{LowerError, Lowered, read_module, read_module_with};
 use serde_json::json;
 
 use crate::analyses::Analysis;
@@ -27,14 +29,12 @@ pub struct Phases {
     pub parse: Duration,
     /// Lowering to the core IR, summed over the pieces.
     pub lower: Duration,
-    /// Wall-clock time of parsing and lowering together (the pieces in parallel).
-    pub read: Duration,
-    /// How many pieces the module was read in, in parallel (1: whole).
-    pub pieces: usize,
     /// The fixpoint engine, summed over functions (the analysis alone).
     pub analysis: Duration,
-    /// Wall-clock time of the analysis (the functions in parallel, with the bookkeeping).
-    pub analysis_wall: Duration,
+    /// Wall-clock time of the three together (the pieces, and the functions, in parallel).
+    pub wall: Duration,
+    /// How many pieces the module was read in, in parallel (1: whole).
+    pub pieces: usize,
     /// The process's peak resident memory so far, in bytes (`VmHWM`; `None` where the system
     /// does not say).
     pub peak_memory: Option<u64>,
@@ -115,29 +115,25 @@ fn run_with<D: ValueDomain, A: Analysis>(
     (threads, pieces): (usize, usize),
     format: Format,
 ) -> Result<Report, String> {
-    let mut bar = Progress::new("lowering", 0, PROGRESS_FROM);
-    let read = read_module(path, Memory::Erase, threads, pieces, |done, total| {
-        bar.update(done, total);
-    })
+    // Each piece's functions are analyzed by the thread that read the piece, as soon as it is
+    // lowered (a module read whole is analyzed on `threads` threads).
+    let mut bar = Progress::new("reading", 0, PROGRESS_FROM);
+    let conditional = analysis.conditional();
+    let analyze = |lowered: &Lowered, threads: usize| {
+        analyze_module::<D>(lowered, conditional, states, limits, threads, |_, _| {})
+    };
+    let (read, results) = read_module_with(
+        path,
+        Memory::Erase,
+        threads,
+        pieces,
+        |done, total| bar.update(done, total),
+        analyze,
+    )
     .map_err(|e| e.to_string())?;
     bar.finish();
     let lowered = read.lowered;
-
-    let total = lowered.functions.len();
-    let start = Instant::now();
-    let mut bar = Progress::new("analyzing", total, PROGRESS_FROM);
-    let results = analyze_module::<D>(
-        &lowered,
-        analysis.conditional(),
-        states,
-        limits,
-        threads,
-        |done, total| {
-            bar.update(done, total);
-        },
-    );
-    bar.finish();
-    let analysis_wall = start.elapsed();
+    let results: Vec<FunctionAnalysis> = results.into_iter().flatten().collect();
     let mut totals = ModuleCounts::default();
     for r in &results {
         totals.add(&r.counts);
@@ -145,10 +141,9 @@ fn run_with<D: ValueDomain, A: Analysis>(
     let phases = Phases {
         parse: read.parse,
         lower: read.lower,
-        read: read.wall,
-        pieces: read.pieces,
         analysis: totals.time,
-        analysis_wall,
+        wall: read.wall,
+        pieces: read.pieces,
         peak_memory: peak_memory(),
     };
     let counts: Vec<&FunctionCounts> = results.iter().map(|r| &r.counts).collect();
@@ -240,18 +235,17 @@ pub fn text<A: Analysis>(
         totals.functions, totals.constants, totals.decided, totals.unreachable
     ));
     out.push_str(&format!(
-        "# time: parse {}, lower {} ({} in {} {}), analysis {} (fixpoint engine only; {} wall){}\n",
+        "# time: parse {}, lower {}, analysis {} (fixpoint engine only); {} wall in {} {}{}\n",
         secs(phases.parse),
         secs(phases.lower),
-        secs(phases.read),
+        secs(phases.analysis),
+        secs(phases.wall),
         phases.pieces,
         if phases.pieces == 1 {
             "piece"
         } else {
             "pieces"
         },
-        secs(phases.analysis),
-        secs(phases.analysis_wall),
         phases.peak_memory.map_or(String::new(), |b| format!(
             "; peak memory {:.1} MB",
             b as f64 / 1e6
@@ -323,9 +317,8 @@ fn json_text<A: Analysis>(
         "time_s": {
             "parse": phases.parse.as_secs_f64(),
             "lower": phases.lower.as_secs_f64(),
-            "read_wall": phases.read.as_secs_f64(),
             "analysis": phases.analysis.as_secs_f64(),
-            "analysis_wall": phases.analysis_wall.as_secs_f64(),
+            "wall": phases.wall.as_secs_f64(),
         },
         "pieces": phases.pieces,
         "peak_memory_bytes": phases.peak_memory,

@@ -151,3 +151,31 @@ fn functions_that_cannot_be_lowered_are_skipped_and_listed() {
     assert_eq!(doc["skipped"][0]["function"], "broken");
     assert!(doc["skipped"][0]["reason"].is_string());
 }
+
+#[test]
+fn analyze_reads_a_module_in_pieces_with_the_same_results() {
+    let run = |pieces: &str| {
+        let (code, stdout, stderr) = absinthe(&[
+            "analyze",
+            "ir-llvm/test_data/intrinsics.ll",
+            "--analysis",
+            "sccp-ranges-dom",
+            "--threads",
+            "2",
+            "--pieces",
+            pieces,
+        ]);
+        assert_eq!((code, stderr.as_str()), (0, ""));
+        stdout
+    };
+    let whole = run("1");
+    assert!(whole.contains(" wall in 1 piece;"), "{whole}");
+    for pieces in ["2", "3", "5"] {
+        let split = run(pieces);
+        assert!(
+            split.contains(&format!(" wall in {pieces} pieces;")),
+            "{split}"
+        );
+        assert_eq!(without_times(&split), without_times(&whole));
+    }
+}

@@ -33,4 +33,4 @@ pub use lower::{
     LowerError, Lowered, LoweredFunction, Memory, Place, lower_module, pointer_constant,
 };
 #[cfg(feature = "llvm")]
-pub use pieces::{Read, read_module};
+pub use pieces::{Read, read_module, read_module_with};

@@ -33,7 +33,7 @@ pub struct Read {
     pub parse: Duration,
     /// Time lowering, summed over the pieces.
     pub lower: Duration,
-    /// Wall-clock time of the whole read.
+    /// Wall-clock time of the whole read (with what [`read_module_with`] does to each piece).
     pub wall: Duration,
     /// How many pieces the module was read in (1: whole).
     pub pieces: usize,
@@ -41,16 +41,33 @@ pub struct Read {
 
 /// Reads the module at `path` and lowers it with `memory`, in `pieces` pieces on up to
 /// `threads` threads (0 threads: one per core; 0 pieces: [`PIECES_PER_THREAD`] per thread, or
-/// one for modules smaller than [`SPLIT_FROM`]);
-/// `progress(done, total)` counts lowered functions, on the calling thread. The result is the
-/// same for every number of pieces and threads.
+/// one for modules smaller than [`SPLIT_FROM`]); `progress(done, total)` counts lowered
+/// functions, on the calling thread. The result is the same for every number of pieces and
+/// threads.
 pub fn read_module(
     path: &Path,
     memory: Memory,
     threads: usize,
     pieces: usize,
-    mut progress: impl FnMut(usize, usize),
+    progress: impl FnMut(usize, usize),
 ) -> Result<Read, LoadError> {
+    read_module_with(path, memory, threads, pieces, progress, |_, _| ()).map(|(read, _)| read)
+}
+
+/// [`read_module`], calling `each(lowering, threads)` on what was read as soon as it is
+/// lowered: on each piece's lowering (whose [`Lowered::functions`] are the functions the piece
+/// owns) on the thread that read it, with `threads` 1, or on the whole module's, with the
+/// `threads` given, when it is read whole. The results come in the module's order, one per
+/// piece. This is how `absinthe analyze` analyzes a piece's functions while the other pieces
+/// are still being parsed.
+pub fn read_module_with<T: Send>(
+    path: &Path,
+    memory: Memory,
+    threads: usize,
+    pieces: usize,
+    mut progress: impl FnMut(usize, usize),
+    each: impl Fn(&Lowered, usize) -> T + Sync,
+) -> Result<(Read, Vec<T>), LoadError> {
     let start = Instant::now();
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let threads = if threads == 0 { cores } else { threads };
@@ -68,28 +85,45 @@ pub fn read_module(
         (0, _) => threads * PIECES_PER_THREAD,
         (n, _) => n,
     };
-    if let Some(split) = text.as_deref().ok().and_then(|t| split(t, pieces)) {
-        drop(text);
-        let owned = split.owned.clone();
-        let texts: Vec<Mutex<Option<String>>> = split
-            .texts
-            .into_iter()
-            .map(|t| Mutex::new(Some(t)))
+    let split = text.as_deref().ok().and_then(|t| split(t, pieces));
+    if let Some(split) = split {
+        // The pieces' texts are made up front, so that the module's text can go: made by the
+        // threads, they would keep it alive until the last piece is parsed.
+        let texts: Vec<Mutex<Option<String>>> = (0..split.owned.len())
+            .map(|k| Mutex::new(Some(split.text(k))))
             .collect();
+        let (owned, definitions) = (split.owned, split.definitions);
+        drop(text);
         let name = path.display().to_string();
-        let read = in_parallel(&name, &texts, &owned, memory, threads, &mut progress);
-        if let Some((lowered, parse, lower)) = read {
-            return Ok(Read {
+        let read = in_parallel(
+            &name,
+            &texts,
+            &owned,
+            definitions,
+            memory,
+            threads,
+            &mut progress,
+            &each,
+        );
+        if let Some((lowered, parse, lower, results)) = read {
+            let read = Read {
                 lowered,
                 parse,
                 lower,
                 wall: start.elapsed(),
                 pieces: owned.len(),
-            });
+            };
+            return Ok((read, results));
         }
-        return read_whole(path, None, memory, start, progress);
+        let mut read = read_whole(path, None, memory, progress)?;
+        let result = each(&read.lowered, threads);
+        read.wall = start.elapsed();
+        return Ok((read, vec![result]));
     }
-    read_whole(path, Some(text), memory, start, progress)
+    let mut read = read_whole(path, Some(text), memory, progress)?;
+    let result = each(&read.lowered, threads);
+    read.wall = start.elapsed();
+    Ok((read, vec![result]))
 }
 
 /// With `pieces == 0`, big textual modules are read in this many pieces per thread: smaller
@@ -102,33 +136,38 @@ fn is_bitcode(bytes: &[u8]) -> bool {
 }
 
 /// What a worker reports.
-enum Report {
+enum Report<T> {
     /// One more function lowered.
     Lowered,
-    /// A piece is done: its index, lowering and parse and lowering times.
-    Piece(usize, Lowered, Duration, Duration),
+    /// A piece is done: its index, its lowering, parse and lowering times, and what `each` made
+    /// of it.
+    Piece(usize, Box<(Lowered, Duration, Duration, T)>),
     /// A piece LLVM rejects.
     Failed,
 }
 
-/// Parses and lowers the pieces `texts` (owning the definitions `owned`) on `threads` threads
-/// and joins them; `None` if a piece fails or the pieces disagree.
-fn in_parallel(
+/// Parses and lowers the pieces `texts` (owning the definitions `owned`, of `definitions`) on
+/// `threads` threads, calls `each` on every piece's lowering, and joins them; `None` if a piece
+/// fails or the pieces disagree.
+#[allow(clippy::too_many_arguments)]
+fn in_parallel<T: Send>(
     name: &str,
     texts: &[Mutex<Option<String>>],
     owned: &[Range<usize>],
+    definitions: usize,
     memory: Memory,
     threads: usize,
     progress: &mut impl FnMut(usize, usize),
-) -> Option<(Lowered, Duration, Duration)> {
-    let total: usize = owned.iter().map(Range::len).sum();
+    each: &(impl Fn(&Lowered, usize) -> T + Sync),
+) -> Option<(Lowered, Duration, Duration, Vec<T>)> {
+    let count = owned.len();
     let next = AtomicUsize::new(0);
-    let mut done: Vec<Option<Lowered>> = (0..texts.len()).map(|_| None).collect();
+    let mut done: Vec<Option<(Lowered, T)>> = (0..count).map(|_| None).collect();
     let (mut parse, mut lower) = (Duration::ZERO, Duration::ZERO);
     let mut failed = false;
     std::thread::scope(|scope| {
         let (send, receive) = mpsc::channel();
-        for _ in 0..threads.min(texts.len()) {
+        for _ in 0..threads.min(count) {
             let send = send.clone();
             let next = &next;
             scope.spawn(move || {
@@ -143,7 +182,10 @@ fn in_parallel(
                     let report = match piece(name, &text, owned[k].clone(), memory, || {
                         send.send(Report::Lowered).is_ok()
                     }) {
-                        Some((lowered, parse, lower)) => Report::Piece(k, lowered, parse, lower),
+                        Some((lowered, parse, lower)) => {
+                            let result = each(&lowered, 1);
+                            Report::Piece(k, Box::new((lowered, parse, lower, result)))
+                        }
                         None => Report::Failed,
                     };
                     let stop = matches!(report, Report::Failed);
@@ -154,6 +196,7 @@ fn in_parallel(
             });
         }
         drop(send);
+        let total = definitions;
         let mut lowered = 0;
         for report in receive {
             match report {
@@ -161,15 +204,16 @@ fn in_parallel(
                     lowered += 1;
                     progress(lowered, total);
                 }
-                Report::Piece(k, piece, p, l) => {
-                    done[k] = Some(piece);
+                Report::Piece(k, piece) => {
+                    let (piece, p, l, result) = *piece;
+                    done[k] = Some((piece, result));
                     parse += p;
                     lower += l;
                 }
                 Report::Failed => {
                     failed = true;
                     // Later pieces are not started; the module is read whole.
-                    next.store(texts.len(), Ordering::Relaxed);
+                    next.store(count, Ordering::Relaxed);
                 }
             }
         }
@@ -177,10 +221,14 @@ fn in_parallel(
     if failed {
         return None;
     }
-    let pieces: Option<Vec<(Range<usize>, Lowered)>> = (owned.iter().cloned().zip(done))
-        .map(|(range, lowered)| Some((range, lowered?)))
-        .collect();
-    join(pieces?).map(|lowered| (lowered, parse, lower))
+    let mut pieces = Vec::with_capacity(count);
+    let mut results = Vec::with_capacity(count);
+    for (owned, piece) in owned.iter().zip(done) {
+        let (lowered, result) = piece?;
+        pieces.push((owned.clone(), lowered));
+        results.push(result);
+    }
+    join(pieces).map(|lowered| (lowered, parse, lower, results))
 }
 
 /// Parses one piece and lowers the functions it owns, calling `lowered()` after each function;
@@ -204,16 +252,15 @@ fn piece(
     Some((result, parse, start.elapsed()))
 }
 
-/// Reads and lowers the module at `path` whole, on this thread; `contents` is the file's text
-/// (or its bytes, when bitcode or not UTF-8) if already read.
+/// Reads and lowers the module at `path` whole, on this thread; `contents` is the file's text,
+/// or its bytes when bitcode or not UTF-8, if still at hand.
 fn read_whole(
     path: &Path,
     contents: Option<Result<String, Vec<u8>>>,
     memory: Memory,
-    start: Instant,
     progress: impl FnMut(usize, usize),
 ) -> Result<Read, LoadError> {
-    let parse_start = Instant::now();
+    let start = Instant::now();
     let contents = contents.or_else(|| {
         let bytes = std::fs::read(path).ok()?;
         Some(String::from_utf8(bytes).map_err(std::string::FromUtf8Error::into_bytes))
@@ -224,16 +271,16 @@ fn read_whole(
         _ => NswFlags::none(),
     };
     let module = load_module(path)?;
-    let parse = parse_start.elapsed();
-    let lower_start = Instant::now();
+    let parse = start.elapsed();
+    let start = Instant::now();
     let lowered = lower_module(&module, &flags, memory, progress);
-    let lower = lower_start.elapsed();
+    let lower = start.elapsed();
     drop(module);
     Ok(Read {
         lowered,
         parse,
         lower,
-        wall: start.elapsed(),
+        wall: Duration::ZERO,
         pieces: 1,
     })
 }

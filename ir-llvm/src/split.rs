@@ -16,29 +16,58 @@
 
 use std::ops::Range;
 
-/// A module's text cut into pieces.
+/// A module's text cut into pieces (each piece's text is made by [`Pieces::text`], on the thread
+/// that parses it).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pieces {
-    /// The text of each piece.
-    pub texts: Vec<String>,
+pub struct Pieces<'t> {
+    parts: Vec<Part<'t>>,
     /// For each piece, the functions it owns, as positions among the module's definitions
     /// (consecutive, in the module's order).
     pub owned: Vec<Range<usize>>,
     /// The number of function definitions in the module.
     pub definitions: usize,
+    /// The length of the module's text.
+    len: usize,
+}
+
+impl Pieces<'_> {
+    /// The text of piece `k`: the module with the bodies of the functions other pieces own
+    /// replaced by `unreachable`.
+    pub fn text(&self, k: usize) -> String {
+        let owned = self.owned.get(k).cloned().unwrap_or_default();
+        let mut text = String::with_capacity(self.len / self.owned.len().max(1));
+        let mut definition = 0;
+        for part in &self.parts {
+            match part {
+                Part::Shared(shared) => text.push_str(shared),
+                Part::Define { head, body } => {
+                    text.push_str(head);
+                    if owned.contains(&definition) {
+                        text.push_str(body);
+                    } else {
+                        text.push_str("  unreachable\n}\n");
+                    }
+                    definition += 1;
+                }
+            }
+        }
+        text
+    }
 }
 
 /// One top-level part of the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Part<'t> {
     /// Anything but a function definition, kept in every piece.
     Shared(&'t str),
-    /// A definition: its `define … {` line and the rest, up to and including its closing `}`.
+    /// A definition: its `define … {` line (with its line break) and the rest, up to and
+    /// including its closing `}`.
     Define { head: &'t str, body: &'t str },
 }
 
 /// Splits `text` into at most `pieces` pieces of about equal body size; `None` when the text is
 /// not laid out as [`split`](self) expects, or has fewer than two definitions to share out.
-pub fn split(text: &str, pieces: usize) -> Option<Pieces> {
+pub fn split(text: &str, pieces: usize) -> Option<Pieces<'_>> {
     if pieces < 2 || text.contains("blockaddress(") || text.contains("uselistorder") {
         return None;
     }
@@ -55,14 +84,11 @@ pub fn split(text: &str, pieces: usize) -> Option<Pieces> {
     if owned.len() < 2 {
         return None;
     }
-    let texts = owned
-        .iter()
-        .map(|range| piece(&parts, range, text.len() / owned.len()))
-        .collect();
     Some(Pieces {
-        texts,
+        parts,
         owned,
         definitions,
+        len: text.len(),
     })
 }
 
@@ -127,30 +153,6 @@ fn share(sizes: &[usize], pieces: usize) -> Vec<Range<usize>> {
     owned
 }
 
-/// The text of the piece owning the definitions `owned`.
-fn piece(parts: &[Part<'_>], owned: &Range<usize>, capacity: usize) -> String {
-    let mut text = String::with_capacity(capacity);
-    let mut definition = 0;
-    for part in parts {
-        match part {
-            Part::Shared(shared) => text.push_str(shared),
-            Part::Define { head, body } => {
-                text.push_str(head);
-                if owned.contains(&definition) {
-                    text.push_str(body);
-                } else {
-                    if !head.ends_with('\n') {
-                        text.push('\n');
-                    }
-                    text.push_str("  unreachable\n}\n");
-                }
-                definition += 1;
-            }
-        }
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,12 +165,16 @@ mod tests {
         assert_eq!(pieces.definitions, 3);
         assert_eq!(pieces.owned, vec![0..2, 2..3]);
         assert_eq!(
-            pieces.texts[1],
+            pieces.text(1),
             "@g = global i32 1\n\ndefine i32 @a(i32 %x) {\n  unreachable\n}\n\ndeclare void @d()\n\ndefine internal { i32, i32 } @b() {\n  unreachable\n}\n\ndefine void @c() {\n  call void @d()\n  ret void\n}\n!0 = !{}\n"
         );
-        assert!(pieces.texts[0].contains("  %y = add i32 %x, 1\n"));
-        assert!(pieces.texts[0].contains("ret { i32, i32 } { i32 1, i32 2 }"));
-        assert!(pieces.texts[0].contains("define void @c() {\n  unreachable\n}\n"));
+        assert!(pieces.text(0).contains("  %y = add i32 %x, 1\n"));
+        assert!(pieces.text(0).contains("ret { i32, i32 } { i32 1, i32 2 }"));
+        assert!(
+            pieces
+                .text(0)
+                .contains("define void @c() {\n  unreachable\n}\n")
+        );
     }
 
     #[test]
