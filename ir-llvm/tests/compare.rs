@@ -61,7 +61,7 @@ fn tool(names: &[&str]) -> String {
 /// `autogen_SD<seed>`), linked into one: every function is read and lowered, the parallel
 /// analysis equals the sequential one, and no constant absinthe proves differs from LLVM's.
 #[test]
-fn random_modules_are_read_analyzed_in_parallel_and_agree_with_llvm() {
+fn random_modules_are_read_in_pieces_analyzed_in_parallel_and_agree_with_llvm() {
     let stress = tool(&["llvm-stress-15", "llvm-stress"]);
     let link = tool(&["llvm-link-15", "llvm-link"]);
     let dir = std::env::temp_dir().join(format!("absinthe-stress-{}", std::process::id()));
@@ -105,4 +105,10 @@ fn random_modules_are_read_analyzed_in_parallel_and_agree_with_llvm() {
         "{stdout}"
     );
     assert!(stdout.contains("0 disagree"), "{stdout}");
+    // Read in three pieces on three threads, the lowering is the whole module's.
+    assert!(
+        stdout.contains("in 3 pieces on 3 threads")
+            && stdout.contains("lowering equal to the whole module's"),
+        "{stdout}"
+    );
 }
