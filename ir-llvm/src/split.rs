@@ -10,14 +10,15 @@
 //!
 //! The split reads the layout LLVM prints: each `define` on one line that ends with `{`, its body
 //! closed by a line holding only `}`. [`split`] declines (`None`) text it cannot split that way,
-//! and modules whose constants name other functions' blocks (`blockaddress`, `uselistorder_bb`),
-//! which a stub body would break. Anything it gets wrong anyway makes a piece fail to parse or
-//! disagree with the whole, and the reader ([`crate::pieces`]) then reads the module whole.
+//! text where a string constant may span lines, and modules whose constants name other
+//! functions' blocks (`blockaddress`, `uselistorder_bb`), which a stub body would break.
+//! Within those checks, a line that is only `}` but does not close its function (a hand-written
+//! constant spread over lines) leaves instructions outside any function, which LLVM rejects; the
+//! reader ([`crate::pieces`]) then reads the module whole, as it does when the pieces disagree.
 
 use std::ops::Range;
 
-/// A module's text cut into pieces (each piece's text is made by [`Pieces::text`], on the thread
-/// that parses it).
+/// A module's text cut into pieces (each piece's text is made by [`Pieces::text`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pieces<'t> {
     parts: Vec<Part<'t>>,
@@ -101,6 +102,13 @@ fn parts(text: &str) -> Option<Vec<Part<'_>>> {
     while at < text.len() {
         let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
         let line = &text[at..end];
+        // A string constant may hold a line break (LLVM prints it as `\0A`, but a hand-written
+        // module need not): a line with an odd number of quotes could leave a `define` or a `}`
+        // inside a string, so such text is not split (a quote in a comment is read as one too,
+        // which only costs the split).
+        if line.bytes().filter(|&b| b == b'"').count() % 2 == 1 {
+            return None;
+        }
         match define {
             None if line.starts_with("define ") => {
                 if !line.trim_end().ends_with('{') {
@@ -207,5 +215,7 @@ mod tests {
         assert_eq!(split("define void @f() {\n  ret void\n}\n", 2), None);
         let address = MODULE.replace("!0 = !{}", "@p = global ptr blockaddress(@a, %entry)");
         assert_eq!(split(&address, 2), None);
+        let string = MODULE.replace("!0 = !{}", "@s = constant [9 x i8] c\"x\n}\ndefine\"");
+        assert_eq!(split(&string, 2), None);
     }
 }
