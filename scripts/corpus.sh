@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the LLVM IR corpus for the front end and the SCCP comparison: five real C libraries
-# that crates.io ships as vendored sources (sqlite3, zstd, Lua 5.4, zlib, bzip2), fetched with
+# that crates on the crate registry ship as vendored sources (sqlite3, zstd, Lua 5.4, zlib, bzip2), fetched with
 # `cargo vendor`, compiled with clang-15 at -O0 (optnone disabled) and -O1, linked per library
 # and put through `opt-15 -passes='function(mem2reg,instnamer)'` so that every value has a name.
 #
