@@ -184,7 +184,7 @@ fn bodyless(name: String) -> Function {
 /// The module's function and symbol tables before any function is lowered (see the module
 /// documentation).
 fn tables(module: &LlvmModule) -> (Callees, Symbols) {
-    let mut callees = Callees::default();
+    let mut callees = Callees::new(FuncId::new);
     for f in module.functions().filter(|f| f.is_definition()) {
         callees.id(&f.name());
     }
@@ -194,7 +194,7 @@ fn tables(module: &LlvmModule) -> (Callees, Symbols) {
     for pseudo in [ADDRESS, UNKNOWN, INDIRECT, ASM, FREEZE, VA_ARG, ATOMIC] {
         callees.id(pseudo);
     }
-    let mut symbols = Symbols::default();
+    let mut symbols = Symbols::new(SymbolId::new);
     for g in module.globals().chain(module.functions()) {
         symbols.id(&g.name());
     }
@@ -212,39 +212,36 @@ fn spelling_of_block(f: Value<'_>, bb: ffi::Block<'_>) -> String {
     }
 }
 
-/// The module's function table (see the module documentation); a callee it does not list (a
-/// call to an alias) is added when first called.
-#[derive(Default)]
-pub(super) struct Callees {
-    ids: Map<String, FuncId>,
+/// A table of names and their ids, in the order they were added: the module's function table
+/// ([`Callees`]; a callee it does not list up front, a call through an alias, is added when
+/// first called) and its symbol table ([`Symbols`]: the globals and functions whose addresses
+/// functions may take).
+pub(super) struct Table<I> {
+    ids: Map<String, I>,
     pub(super) names: Vec<String>,
+    make: fn(usize) -> I,
 }
 
-impl Callees {
-    pub(super) fn id(&mut self, name: &str) -> FuncId {
-        if let Some(&id) = self.ids.get(name) {
-            return id;
+/// The module's function table.
+pub(super) type Callees = Table<FuncId>;
+/// The module's symbol table.
+pub(super) type Symbols = Table<SymbolId>;
+
+impl<I: Copy> Table<I> {
+    fn new(make: fn(usize) -> I) -> Table<I> {
+        Table {
+            ids: Map::default(),
+            names: Vec::new(),
+            make,
         }
-        let id = FuncId::new(self.names.len());
-        self.ids.insert(name.to_owned(), id);
-        self.names.push(name.to_owned());
-        id
     }
-}
 
-/// The module's symbol table: the globals and functions whose addresses functions may take.
-#[derive(Default)]
-pub(super) struct Symbols {
-    ids: Map<String, SymbolId>,
-    names: Vec<String>,
-}
-
-impl Symbols {
-    pub(super) fn id(&mut self, name: &str) -> SymbolId {
+    /// The id of `name`, added at the end if new.
+    pub(super) fn id(&mut self, name: &str) -> I {
         if let Some(&id) = self.ids.get(name) {
             return id;
         }
-        let id = SymbolId::new(self.names.len());
+        let id = (self.make)(self.names.len());
         self.ids.insert(name.to_owned(), id);
         self.names.push(name.to_owned());
         id
