@@ -7,7 +7,7 @@
 //! The crate depends on absinthe by path, on a checkout found when the command runs (never one
 //! baked in when the command was compiled): see [`locate`].
 //!
-//! Nothing here prints: `main.rs` renders the results.
+//! Nothing here prints: [`crate::command`] renders the results.
 
 use absinthe_domc::dom::ast::Item;
 use absinthe_domc::dom::syntax;

@@ -2,10 +2,14 @@
 //! them on toy programs, core-IR modules and (with the `llvm` feature) LLVM modules, the text
 //! and JSON renderers, and the `.dom` tools (`dom check`, and `dom build`'s standalone crate).
 //!
-//! `main.rs` only parses arguments and prints; everything a test needs is here.
+//! The command line itself is [`command`] (`main.rs` only calls it); everything a test needs is
+//! here, and [`builtin`] gives the generic entry points for the built-in analyses already
+//! compiled.
 
 pub mod analyses;
 pub mod app;
+pub mod builtin;
+pub mod command;
 pub mod compiled;
 pub mod dom;
 pub mod driver;

@@ -553,7 +553,7 @@ fn every_analysis_is_sound_across_functions_on_random_modules() {
                 },
             );
             let policy = POLICIES[(seed % POLICIES.len() as u64) as usize];
-            let report = absinthe_cli::interproc::verify(
+            let report = absinthe_cli::builtin::interproc_verify(
                 &m,
                 analysis,
                 policy,

@@ -545,7 +545,7 @@ basic induction parameters = {n, m, x}
 
 /// Runs a kernel-only analysis on `text` and gives its output lines after the header.
 fn kernel_report(text: &str, analysis: &str) -> Vec<String> {
-    let report = absinthe_cli::kernel::run(
+    let report = absinthe_cli::builtin::kernel_run(
         "t.kt",
         text,
         absinthe_cli::analyses::AnalysisName::parse(analysis).expect("known"),

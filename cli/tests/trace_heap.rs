@@ -6,8 +6,9 @@
 
 use absinthe::engine::Limits;
 use absinthe_cli::analyses::AnalysisName;
+use absinthe_cli::builtin::trace;
 use absinthe_cli::driver::Input;
-use absinthe_cli::trace::{TraceFormat, trace};
+use absinthe_cli::trace::TraceFormat;
 use absinthe_ir::generate::{HeapGenConfig, random_heap_module};
 use expect_test::expect;
 use serde_json::Value;

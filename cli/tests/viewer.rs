@@ -7,8 +7,9 @@
 
 use absinthe::engine::Limits;
 use absinthe_cli::analyses::AnalysisName;
+use absinthe_cli::builtin::trace;
 use absinthe_cli::driver::Input;
-use absinthe_cli::trace::{TraceFormat, trace};
+use absinthe_cli::trace::TraceFormat;
 use absinthe_ir::generate::{GenConfig, random_function};
 use serde_json::Value;
 use std::collections::HashMap;
