@@ -287,30 +287,27 @@ pub fn analyze_function<D: ValueDomain>(
     let mut branches = 0;
     let mut decided = 0;
     for b in (0..n).map(BlockId::new).filter(|b| reachable[b.index()]) {
-        let mut targets = function.successors(b).to_vec();
-        targets.sort_unstable();
-        targets.dedup();
         let multiway = matches!(
             function.terminator(b),
             Terminator::Branch { .. } | Terminator::Switch { .. }
         );
-        if !multiway || targets.len() < 2 {
+        let successors = function.successors(b);
+        if !multiway || successors.iter().all(|&t| t == successors[0]) {
             continue;
         }
         branches += 1;
         if !runs(b) {
             continue;
         }
-        let mut feasible: Vec<BlockId> = function
-            .successors(b)
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| solution.edge_feasible(&analysis, function, b, i))
-            .map(|(_, &t)| t)
-            .collect();
-        feasible.sort_unstable();
-        feasible.dedup();
-        if feasible.len() <= 1 {
+        // Decided: the feasible edges (if any) all go to one block.
+        let mut only: Option<BlockId> = None;
+        let one_target = successors.iter().enumerate().all(|(i, &t)| {
+            if only.is_some_and(|o| o == t) || !solution.edge_feasible(&analysis, function, b, i) {
+                return true;
+            }
+            only.get_or_insert(t) == &t
+        });
+        if one_target {
             decided += 1;
         }
     }

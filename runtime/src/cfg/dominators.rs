@@ -14,8 +14,10 @@ pub struct Dominators {
     entry: BlockId,
     /// Immediate dominator per block; the entry is its own, unreachable blocks have `NONE`.
     idom: Vec<u32>,
-    /// Dominator-tree children per block, in reverse post-order.
-    children: Vec<Vec<BlockId>>,
+    /// Dominator-tree children, in reverse post-order, grouped by parent:
+    /// `children[child_start[b]..child_start[b + 1]]` (one array, not a vector per block).
+    children: Vec<BlockId>,
+    child_start: Vec<u32>,
     /// Depth in the dominator tree (the entry has depth 0).
     depth: Vec<u32>,
     /// Pre-order and post-order numbers of a depth-first walk of the tree, for O(1) `dominates`.
@@ -58,13 +60,26 @@ impl Dominators {
             }
         }
 
-        let mut children = vec![Vec::new(); n];
         let mut depth = vec![0; n];
+        let mut child_start = vec![0u32; n + 1];
         for &b in rpo.iter().skip(1) {
             let parent = idom[b.index()] as usize;
-            children[parent].push(b);
+            child_start[parent + 1] += 1;
             depth[b.index()] = depth[parent] + 1;
         }
+        for i in 0..n {
+            child_start[i + 1] += child_start[i];
+        }
+        let mut fill = child_start.clone();
+        let mut children = vec![BlockId(0); rpo.len().saturating_sub(1)];
+        for &b in rpo.iter().skip(1) {
+            let parent = idom[b.index()] as usize;
+            children[fill[parent] as usize] = b;
+            fill[parent] += 1;
+        }
+        let children_of = |b: BlockId| {
+            &children[child_start[b.index()] as usize..child_start[b.index() + 1] as usize]
+        };
 
         let mut pre = vec![NONE; n];
         let mut post = vec![NONE; n];
@@ -75,7 +90,7 @@ impl Dominators {
             counter += 1;
         }
         while let Some((block, next)) = stack.last_mut() {
-            match children[block.index()].get(*next) {
+            match children_of(*block).get(*next) {
                 Some(&child) => {
                     *next += 1;
                     pre[child.index()] = counter;
@@ -94,6 +109,7 @@ impl Dominators {
             entry: graph.entry(),
             idom,
             children,
+            child_start,
             depth,
             pre,
             post,
@@ -130,7 +146,8 @@ impl Dominators {
 
     /// The blocks `b` immediately dominates, in reverse post-order.
     pub fn children(&self, b: BlockId) -> &[BlockId] {
-        &self.children[b.index()]
+        &self.children
+            [self.child_start[b.index()] as usize..self.child_start[b.index() + 1] as usize]
     }
 
     /// The depth of `b` in the dominator tree (the entry has depth 0); `None` if unreachable.

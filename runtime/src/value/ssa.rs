@@ -41,6 +41,9 @@ pub struct SsaSolution<D> {
     reach: Vec<bool>,
     /// The versions made at the entry of each block: `(name, version id)`.
     made: Vec<Vec<(NameId, u32)>>,
+    /// Per name, whether some block makes a version of it (most names have none: their value
+    /// is the same everywhere).
+    versioned: Vec<bool>,
     /// Immediate dominators (`u32::MAX` for the entry and unreachable blocks).
     idom: Vec<u32>,
     /// Names of the program (versions are numbered from here).
@@ -61,6 +64,13 @@ impl<D: ValueDomain> SsaSolution<D> {
     pub fn value_at_exit(&self, b: BlockId, name: NameId) -> D {
         if !self.is_reachable(b) {
             return D::bottom();
+        }
+        if !self.versioned.get(name.index()).copied().unwrap_or(false) {
+            return self
+                .values
+                .get(name.index())
+                .cloned()
+                .unwrap_or_else(D::bottom);
         }
         let mut at = b.index();
         loop {
@@ -228,12 +238,14 @@ impl<D: Lattice> BindingsMut<D> for Overlay<'_, D> {
     }
 }
 
-/// Where a value is read: a statement, or the edges out of a block (its condition, the φ
-/// operands it passes, the versions it makes).
+/// Where a value is read: a statement (block, index), or an edge out of a block (numbered over
+/// the function: its block's condition, the φ operands it passes, the versions it makes).
 #[derive(Clone, Copy, Debug)]
 enum Site {
     Stmt(u32, u32),
-    Edges(u32),
+    Edge(u32),
+    /// The φ (its name) an edge passes the id to, as an operand its condition does not refine.
+    Phi(u32, u32),
 }
 
 /// The operands a statement reads.
@@ -328,12 +340,6 @@ where
                 .map_or(u32::MAX, |d| d.index() as u32)
         })
         .collect();
-    let mut children: Vec<Vec<BlockId>> = vec![Vec::new(); n];
-    for b in 0..n {
-        if idom[b] != u32::MAX {
-            children[idom[b] as usize].push(BlockId::new(b));
-        }
-    }
     let mut in_degree = vec![0u32; n];
     let mut heads = vec![false; n];
     for b in (0..n).map(BlockId::new) {
@@ -397,9 +403,8 @@ where
                     if let Some(index) = program.successors(from).iter().position(|&s| s == b) {
                         refined.clear();
                         analysis.edge_defs(program, from, index, &mut refined);
-                        let phi_dests: Vec<NameId> =
-                            program.phis(b).iter().map(|phi| phi.dest).collect();
-                        refined.retain(|x| !phi_dests.contains(x));
+                        let phis = program.phis(b);
+                        refined.retain(|x| !phis.iter().any(|phi| phi.dest == *x));
                         refined.sort_unstable();
                         refined.dedup();
                         for &x in &refined {
@@ -465,7 +470,7 @@ where
                     }
                 }
                 stack.push(Step::Leave(b, mark));
-                for &c in children[bi].iter().rev() {
+                for &c in dominators.children(b).iter().rev() {
                     stack.push(Step::Enter(c));
                 }
             }
@@ -511,9 +516,35 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
     let names = program.name_count();
     let ids = names + renamed.origin.len();
 
+    // What each edge passes to the φs of its target: `(φ, operand)`, in the φs' order, the
+    // operands renamed; grouped by edge as `edge_phis[edge_offsets[e]..edge_offsets[e + 1]]`,
+    // where the edges of `b` are numbered from `first_edge[b]`, and `edge_block[e]` is the
+    // block an edge leaves.
+    let mut first_edge = Vec::with_capacity(n + 1);
+    let mut edge_block = Vec::new();
+    let mut edge_offsets = vec![0u32];
+    let mut edge_phis: Vec<(NameId, Operand)> = Vec::new();
+    for b in 0..n {
+        let block = BlockId::new(b);
+        first_edge.push(edge_block.len() as u32);
+        for &s in program.successors(block) {
+            // A φ with no operand for the edge receives nothing (bottom) from it.
+            edge_phis.extend(renamed.phis(s).iter().filter_map(|phi| {
+                let operand = phi.incoming.iter().find(|(pred, _)| *pred == block)?;
+                Some((phi.dest, operand.1))
+            }));
+            edge_offsets.push(edge_phis.len() as u32);
+            edge_block.push(b as u32);
+        }
+    }
+    first_edge.push(edge_block.len() as u32);
+
     // Who reads each id, as one array grouped by id: `sites[offsets[id]..offsets[id + 1]]`.
+    // An edge reads its block's condition, the operands it passes to φs and the ids its
+    // target's versions refine: a change re-evaluates only the edges that read it.
     let mut pairs: Vec<(u32, Site)> = Vec::new();
     let mut operands = Vec::new();
+    let mut condition = Vec::new();
     for b in 0..n {
         let block = BlockId::new(b);
         for (i, stmt) in renamed.stmts(block).iter().enumerate() {
@@ -525,32 +556,39 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
                 }
             }
         }
-        operands.clear();
-        terminator_operands(renamed.terminator(block), &mut operands);
-        for &s in program.successors(block) {
-            for phi in renamed.phis(s) {
-                operands.extend(
-                    phi.incoming
-                        .iter()
-                        .filter(|(pred, _)| *pred == block)
-                        .map(|&(_, o)| o),
-                );
-            }
+        condition.clear();
+        terminator_operands(renamed.terminator(block), &mut condition);
+        for (index, &s) in program.successors(block).iter().enumerate() {
+            let edge = first_edge[b] as usize + index;
+            operands.clear();
+            operands.extend_from_slice(&condition);
+            let phis = edge_offsets[edge] as usize..edge_offsets[edge + 1] as usize;
             // A version made at `s` reads the refined name's id at the end of `block`.
             for &(_, _, source) in &made[s.index()] {
                 operands.push(Operand::Name(NameId::new(source as usize)));
             }
-        }
-        let first = pairs.len();
-        for o in &operands {
-            if let Operand::Name(x) = o {
-                let id = x.index() as u32;
-                if !pairs[first..].iter().any(|&(y, _)| y == id) {
-                    pairs.push((id, Site::Edges(b as u32)));
+            let first = pairs.len();
+            for o in &operands {
+                if let Operand::Name(x) = o {
+                    let id = x.index() as u32;
+                    if !pairs[first..].iter().any(|&(y, _)| y == id) {
+                        pairs.push((id, Site::Edge(edge as u32)));
+                    }
+                }
+            }
+            // An operand only a φ reads (not refined by the condition) needs only that φ
+            // updated, while the edge is feasible.
+            for k in phis {
+                if let (dest, Operand::Name(x)) = edge_phis[k] {
+                    let id = x.index() as u32;
+                    if !pairs[first..].iter().any(|&(y, _)| y == id) {
+                        pairs.push((id, Site::Phi(edge as u32, dest.index() as u32)));
+                    }
                 }
             }
         }
     }
+
     let mut offsets = vec![0u32; ids + 1];
     for &(id, _) in &pairs {
         offsets[id as usize + 1] += 1;
@@ -559,7 +597,7 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
         offsets[i + 1] += offsets[i];
     }
     let mut fill = offsets.clone();
-    let mut sites = vec![Site::Edges(0); pairs.len()];
+    let mut sites = vec![Site::Edge(0); pairs.len()];
     for (id, site) in pairs {
         sites[fill[id as usize] as usize] = site;
         fill[id as usize] += 1;
@@ -570,9 +608,13 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
         program: &renamed,
         made: &made,
         is_head: &is_head,
+        first_edge: &first_edge,
+        edge_offsets: &edge_offsets,
+        edge_phis: &edge_phis,
         values: vec![D::bottom(); ids],
         updates: vec![0; ids],
         reach: vec![false; n],
+        feasible: vec![false; edge_block.len()],
         blocks: Vec::new(),
         queued: vec![false; ids],
         work: Vec::new(),
@@ -614,8 +656,17 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
                     Site::Stmt(b, i) if engine.reach[b as usize] => {
                         engine.statement(BlockId::new(b as usize), i as usize);
                     }
-                    Site::Edges(b) if engine.reach[b as usize] => {
-                        engine.edges(BlockId::new(b as usize));
+                    Site::Edge(e) if engine.reach[edge_block[e as usize] as usize] => {
+                        let b = edge_block[e as usize] as usize;
+                        let index = e as usize - first_edge[b] as usize;
+                        engine.edge(BlockId::new(b), index);
+                    }
+                    Site::Phi(e, dest) if engine.feasible[e as usize] => {
+                        let b = edge_block[e as usize] as usize;
+                        let to = program.successors(BlockId::new(b))
+                            [e as usize - first_edge[b] as usize];
+                        let value = engine.values[id as usize].clone();
+                        engine.update(NameId::new(dest as usize), value, is_head[to.index()]);
                     }
                     _ => {}
                 }
@@ -630,9 +681,14 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
         stats,
         ..
     } = engine;
+    let mut versioned = vec![false; names];
+    for &x in &renamed.origin {
+        versioned[x.index()] = true;
+    }
     Some(SsaSolution {
         values,
         reach,
+        versioned,
         made: made
             .into_iter()
             .map(|m| m.into_iter().map(|(x, v, _)| (x, v)).collect())
@@ -649,9 +705,17 @@ struct Engine<'a, D, P: ?Sized> {
     program: &'a Renamed<'a, P>,
     made: &'a [Vec<(NameId, u32, u32)>],
     is_head: &'a [bool],
+    /// Per block, the number of its first edge (see `edge_phis`).
+    first_edge: &'a [u32],
+    /// Per edge, where its φ operands start in `edge_phis`.
+    edge_offsets: &'a [u32],
+    /// Per edge, each φ of its target with the operand the edge passes.
+    edge_phis: &'a [(NameId, Operand)],
     values: Vec<D>,
     updates: Vec<u32>,
     reach: Vec<bool>,
+    /// Per edge, whether it was found feasible (it stays so: values only grow).
+    feasible: Vec<bool>,
     blocks: Vec<BlockId>,
     queued: Vec<bool>,
     work: Vec<u32>,
@@ -701,11 +765,23 @@ impl<D: ValueDomain, P: Program + ?Sized> Engine<'_, D, P> {
         self.update(*dest, value, false);
     }
 
-    /// Re-evaluates the edges out of `b`: which are feasible, what their φs and versions receive.
+    /// Evaluates every edge out of `b`.
     fn edges(&mut self, b: BlockId) {
+        for index in 0..self.program.successors(b).len() {
+            self.edge(b, index);
+        }
+    }
+
+    /// Re-evaluates the edge `b → successors(b)[index]`: whether it is feasible, what its φs
+    /// and versions receive.
+    fn edge(&mut self, b: BlockId, index: usize) {
         let program = self.program;
-        for (index, &to) in program.successors(b).iter().enumerate() {
+        let to = program.successors(b)[index];
+        {
             self.stats.edge_transfers += 1;
+            // The edge's refinements (at most the names its condition compares) over the
+            // values; the φs read through them, all before any φ is written (a parallel copy),
+            // as do the versions, which refine no φ of `to`.
             let mut overlay = Overlay {
                 base: &self.values,
                 writes: std::mem::take(&mut self.writes),
@@ -717,14 +793,16 @@ impl<D: ValueDomain, P: Program + ?Sized> Engine<'_, D, P> {
             let mut received = std::mem::take(&mut self.received);
             received.clear();
             if feasible {
-                NonRelational::<D>::phis_in(program, b, index, &mut overlay);
                 let at_head = self.is_head[to.index()];
-                received.extend(
-                    program
-                        .phis(to)
-                        .iter()
-                        .map(|phi| (phi.dest, overlay.get(phi.dest), at_head)),
-                );
+                let edge = self.first_edge[b.index()] as usize + index;
+                let phis = self.edge_offsets[edge] as usize..self.edge_offsets[edge + 1] as usize;
+                received.extend(self.edge_phis[phis].iter().map(|&(dest, operand)| {
+                    let value = match operand {
+                        Operand::Name(x) => overlay.get(x),
+                        Operand::Int(c) => D::constant(c),
+                    };
+                    (dest, value, at_head)
+                }));
                 received.extend(self.made[to.index()].iter().map(|&(_, v, source)| {
                     (
                         NameId::new(v as usize),
@@ -734,6 +812,9 @@ impl<D: ValueDomain, P: Program + ?Sized> Engine<'_, D, P> {
                 }));
             }
             self.writes = overlay.writes;
+            if feasible {
+                self.feasible[self.first_edge[b.index()] as usize + index] = true;
+            }
             if feasible && !self.reach[to.index()] {
                 self.reach[to.index()] = true;
                 self.blocks.push(to);
