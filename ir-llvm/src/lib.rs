@@ -1,7 +1,7 @@
 //! absinthe's LLVM IR front end: LLVM 15 parses `.ll` and `.bc` files and every function is
-//! lowered, straight from LLVM's in-memory module through its C API (module `ffi`, the only unsafe
-//! code), to absinthe's core IR, so that the generic analyses (`sccp`, `interval`) run on real
-//! programs.
+//! lowered, straight from LLVM's in-memory module through its C API (module `ffi`, the only
+//! unsafe code besides the allocator's options in `alloc`), to absinthe's core IR, so that the
+//! generic analyses (`sccp`, `interval`) run on real programs.
 //!
 //! The pipeline is `load` (LLVM's parser) → `lower` (one core IR
 //! function per LLVM function, plus the map from LLVM value names to core IR operands) →
@@ -9,6 +9,8 @@
 //! and the comparison with LLVM's SCCP print). Everything here needs the `llvm` feature, which
 //! links LLVM; without it the crate is empty, so the workspace builds on machines without LLVM.
 
+#[cfg(feature = "llvm")]
+mod alloc;
 #[cfg(feature = "llvm")]
 pub mod analyze;
 #[cfg(feature = "llvm")]

@@ -190,6 +190,10 @@ impl<D: ValueDomain> ValueSolution<D> {
         b: BlockId,
         index: usize,
     ) -> bool {
+        // SSA propagation kept which edges it took.
+        if let Inner::Ssa(s) = &self.inner {
+            return s.edge_feasible(b, index);
+        }
         let mut values = AtExit {
             solution: self,
             block: b,

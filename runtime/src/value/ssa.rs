@@ -41,6 +41,10 @@ pub struct SsaSolution<D> {
     reach: Vec<bool>,
     /// The versions made at the entry of each block: `(name, version id)`.
     made: Vec<Vec<(NameId, u32)>>,
+    /// Per edge (numbered as in `first_edge`), whether the run found it feasible.
+    feasible: Vec<bool>,
+    /// Per block, the number of its first edge.
+    first_edge: Vec<u32>,
     /// Per name, whether some block makes a version of it (most names have none: their value
     /// is the same everywhere).
     versioned: Vec<bool>,
@@ -58,6 +62,19 @@ impl<D: ValueDomain> SsaSolution<D> {
     /// Whether `b` may run.
     pub fn is_reachable(&self, b: BlockId) -> bool {
         self.reach.get(b.index()).copied().unwrap_or(false)
+    }
+
+    /// Whether the run took the edge from `b` to its `index`-th successor: `b` may run and the
+    /// edge's condition may hold. (Values only grow, so an edge found feasible stays so, and one
+    /// never found feasible was last evaluated on the final values.)
+    pub fn edge_feasible(&self, b: BlockId, index: usize) -> bool {
+        let edge = self.first_edge.get(b.index()).map(|&e| e as usize + index);
+        let in_block = self
+            .first_edge
+            .get(b.index() + 1)
+            .zip(edge)
+            .is_some_and(|(&end, e)| e < end as usize);
+        in_block && edge.is_some_and(|e| self.feasible[e])
     }
 
     /// The value `name` has in `b` (its innermost version there), bottom where `b` cannot run.
@@ -678,6 +695,7 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
     let Engine {
         values,
         reach,
+        feasible,
         stats,
         ..
     } = engine;
@@ -688,6 +706,8 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
     Some(SsaSolution {
         values,
         reach,
+        feasible,
+        first_edge,
         versioned,
         made: made
             .into_iter()
