@@ -10,7 +10,7 @@
 //! links LLVM; without it the crate is empty, so the workspace builds on machines without LLVM.
 
 #[cfg(feature = "llvm")]
-mod alloc;
+pub mod alloc;
 #[cfg(feature = "llvm")]
 pub mod analyze;
 #[cfg(feature = "llvm")]

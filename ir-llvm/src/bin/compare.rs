@@ -31,6 +31,8 @@
 //! Usage: `absinthe-llvm-compare [--runs N] [--threads N] [--misses N] [--opt PATH] [--absinthe PATH]
 //! [--check] [--keep-memory] FILE.ll...`
 
+absinthe_llvm::global_allocator!();
+
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};

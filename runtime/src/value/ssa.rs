@@ -562,7 +562,7 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
     let mut pairs: Vec<(u32, Site)> = Vec::new();
     let mut operands = Vec::new();
     let mut condition = Vec::new();
-    for b in 0..n {
+    for (b, &first) in first_edge.iter().take(n).enumerate() {
         let block = BlockId::new(b);
         for (i, stmt) in renamed.stmts(block).iter().enumerate() {
             operands.clear();
@@ -576,7 +576,7 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
         condition.clear();
         terminator_operands(renamed.terminator(block), &mut condition);
         for (index, &s) in program.successors(block).iter().enumerate() {
-            let edge = first_edge[b] as usize + index;
+            let edge = first as usize + index;
             operands.clear();
             operands.extend_from_slice(&condition);
             let phis = edge_offsets[edge] as usize..edge_offsets[edge + 1] as usize;
