@@ -7,7 +7,7 @@
 //! The crate depends on absinthe by path, on a checkout found when the command runs (never one
 //! baked in when the command was compiled): see [`locate`].
 //!
-//! Nothing here prints: [`crate::command`] renders the results.
+//! Nothing here prints: the command line (`command.rs`) renders the results.
 
 use absinthe_domc::dom::ast::Item;
 use absinthe_domc::dom::syntax;
@@ -380,11 +380,12 @@ test = false
 doc = false
 
 # A checkout of absinthe, found when the crate was written (`--absinthe-path`, `ABSINTHE_PATH`,
-# or the checkout the `absinthe` command sits in).
+# or the checkout the `absinthe` command sits in). absinthe-cli without its default `builtin`
+# feature: the `absinthe` command's own analyses are not compiled.
 [dependencies]
 absinthe = {{ path = {runtime} }}
 absinthe-ir = {{ path = {ir} }}
-absinthe-cli = {{ path = {cli} }}
+absinthe-cli = {{ path = {cli}, default-features = false }}
 
 [dev-dependencies]
 absinthe = {{ path = {runtime}, features = ["laws"] }}

@@ -2,13 +2,16 @@
 //! them on toy programs, core-IR modules and (with the `llvm` feature) LLVM modules, the text
 //! and JSON renderers, and the `.dom` tools (`dom check`, and `dom build`'s standalone crate).
 //!
-//! The command line itself is [`command`] (`main.rs` only calls it); everything a test needs is
-//! here, and [`builtin`] gives the generic entry points for the built-in analyses already
-//! compiled.
+//! The command line itself is `command` (`main.rs` only calls it); everything a test needs is
+//! here, and `builtin` gives the generic entry points for the built-in analyses already
+//! compiled. Both are the feature `builtin` (on by default), which crates generated from `.dom`
+//! files leave out.
 
 pub mod analyses;
 pub mod app;
+#[cfg(feature = "builtin")]
 pub mod builtin;
+#[cfg(feature = "builtin")]
 pub mod command;
 pub mod compiled;
 pub mod dom;
