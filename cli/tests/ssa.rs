@@ -7,7 +7,7 @@
 use absinthe::engine::Limits;
 use absinthe::lattice::{Flat, Interval};
 use absinthe::program::{BlockId, Cfg, Program, Stmt};
-use absinthe::value::{NonRelational, StateRepr, ValueDomain};
+use absinthe::value::{Concrete, NonRelational, StateRepr, ValueDomain};
 use absinthe_cli::verify::{VerifyConfig, verify_module};
 use absinthe_dsl_examples::dom::bounds::Value as Bounds;
 use absinthe_dsl_examples::dom::sccp_ranges::SccpRange;
@@ -153,4 +153,28 @@ fn a_branch_refines_the_blocks_it_dominates() {
     );
     let entry = function.entry();
     assert_eq!(solution.value_at_exit(entry, x).to_string(), "⊤");
+}
+
+/// Two φs that receive the same name over the same edge are both updated when it changes (each
+/// φ operand is a def-use site of its own, not only the first φ that reads the name).
+#[test]
+fn every_phi_that_receives_a_changed_name_is_updated() {
+    let text = "fn f() ssa {\nentry:\n    goto head\nhead:\n    i = phi [entry: 0, body: n]\n    \
+                j = phi [entry: 0, body: n]\n    br i < 5, body, done\nbody:\n    n = i + 1\n    \
+                goto head\ndone:\n    ret j\n}\n";
+    let module = absinthe_ir::air::parse_module("f.air", text).expect("parses");
+    let function = &module.functions[0];
+    let ssa =
+        NonRelational::<Interval>::new(true).solve(function, StateRepr::Ssa, &Limits::default());
+    assert_eq!(ssa.repr(), StateRepr::Ssa);
+    let head = function.block_id("head").expect("head");
+    for name in ["i", "j"] {
+        let n = function.name_id(name).expect("name");
+        let value = ssa.value_at_exit(head, n);
+        // Both take 0 and every `n` (1 to 5), not only the 0 of the first pass.
+        assert!(
+            Concrete::contains(&value, 0) && Concrete::contains(&value, 5),
+            "{name} = {value}"
+        );
+    }
 }

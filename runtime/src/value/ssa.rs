@@ -593,12 +593,14 @@ pub fn solve<D: ValueDomain, P: Program + ?Sized>(
                     }
                 }
             }
-            // An operand only a φ reads (not refined by the condition) needs only that φ
-            // updated, while the edge is feasible.
+            // An operand only φs read (not the condition, nor a version) needs only those φs
+            // updated, while the edge is feasible: one site per φ, even when several φs of the
+            // target receive the same name.
+            let whole_edge = pairs.len();
             for k in phis {
                 if let (dest, Operand::Name(x)) = edge_phis[k] {
                     let id = x.index() as u32;
-                    if !pairs[first..].iter().any(|&(y, _)| y == id) {
+                    if !pairs[first..whole_edge].iter().any(|&(y, _)| y == id) {
                         pairs.push((id, Site::Phi(edge as u32, dest.index() as u32)));
                     }
                 }
