@@ -7,7 +7,6 @@
 //! nothing here is specific to LLVM except the bookkeeping that maps results back to LLVM names.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use absinthe::engine::{Limits, StopReason};
@@ -181,7 +180,8 @@ pub const PARALLEL_FROM: usize = 20_000;
 /// Analyzes every function of `lowered` with `NonRelational<D>` (`conditional` evaluates branch
 /// conditions), keeping states as `states` says, on `threads` threads (0: one per core, or one
 /// for modules smaller than [`PARALLEL_FROM`]); `progress(done, total)` is called on the calling
-/// thread after each function.
+/// thread after each function it analyzes (on one thread, after every function) and once with
+/// `done == total` at the end.
 ///
 /// Functions are independent (each one's callees are unknown), so they are analyzed in parallel:
 /// each worker takes the next function, largest first, and the results come back in the
@@ -225,28 +225,47 @@ pub fn analyze_module<D: ValueDomain>(
     let mut order: Vec<usize> = (0..total).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(size(i)));
     let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    // Each worker keeps its results until it ends (no channel: waking the calling thread once
+    // per function cost more than small functions take), and the calling thread works too.
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&i) = order.get(k) else {
+                break;
+            };
+            mine.push((i, one(i)));
+            done.fetch_add(1, Ordering::Relaxed);
+        }
+        mine
+    };
     let mut results: Vec<Option<FunctionAnalysis>> = (0..total).map(|_| None).collect();
     std::thread::scope(|scope| {
-        let (send, receive) = mpsc::channel();
-        for _ in 0..threads {
-            let send = send.clone();
-            let (next, order, one) = (&next, &order, &one);
-            scope.spawn(move || {
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&i) = order.get(k) else {
-                        break;
-                    };
-                    if send.send((i, one(i))).is_err() {
-                        break;
-                    }
-                }
-            });
+        let workers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut reported = 0;
+        let mut mine = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&i) = order.get(k) else {
+                break;
+            };
+            mine.push((i, one(i)));
+            let now = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if now > reported {
+                reported = now;
+                progress(now, total);
+            }
         }
-        drop(send);
-        for (done, (i, result)) in receive.into_iter().enumerate() {
+        for (i, result) in workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .chain(mine)
+        {
             results[i] = Some(result);
-            progress(done + 1, total);
+        }
+        if reported < total {
+            progress(total, total);
         }
     });
     results.into_iter().flatten().collect()
