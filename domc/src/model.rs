@@ -469,7 +469,7 @@ impl RuleKind {
 
 /// The operations of the runtime's `Op`, as `(symbol, variant)`. Front ends accept the symbols;
 /// generated code names the variants.
-pub const OPERATIONS: [(&str, &str); 24] = [
+pub const OPERATIONS: [(&str, &str); 35] = [
     ("+", "Add"),
     ("-", "Sub"),
     ("*", "Mul"),
@@ -494,6 +494,17 @@ pub const OPERATIONS: [(&str, &str); 24] = [
     ("urem", "URem"),
     ("lshr", "LShr"),
     ("trunc", "Trunc"),
+    ("fadd", "FAdd"),
+    ("fsub", "FSub"),
+    ("fmul", "FMul"),
+    ("fdiv", "FDiv"),
+    ("frem", "FRem"),
+    ("fcmp", "FCmp"),
+    ("fptrunc", "FPTrunc"),
+    ("sitofp", "SIToFP"),
+    ("uitofp", "UIToFP"),
+    ("fptosi", "FPToSI"),
+    ("fptoui", "FPToUI"),
 ];
 
 /// The comparison operations, the only ones a branch can assume.

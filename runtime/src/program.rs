@@ -79,6 +79,13 @@ pub fn symbol_address(s: SymbolId) -> i64 {
 /// operations (`ult`, `udiv`, `lshr`, …) read the operands' 64-bit patterns as unsigned numbers,
 /// and `trunc` keeps the low bits of a value, so that a front end can express the fixed-width
 /// arithmetic of a real IR (LLVM's `i8` … `i64`) on 64-bit values.
+///
+/// The `f…` operations and the conversions read and write the bit patterns of IEEE doubles,
+/// with the default rounding (to nearest, ties to even): a front end keeps a floating-point
+/// value as its double's 64 bits, which flow through φs, selects and tables like any value.
+/// `fneg`, `fabs` and `copysign` are the integer `^`, `&` and `|` on the sign bit. No operation
+/// exposes a NaN's payload except as the bits of a value (front ends must not fold `bitcast`s
+/// of NaNs: compilers choose payloads differently).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Op {
     /// `+`, wrapping.
@@ -131,11 +138,44 @@ pub enum Op {
     /// (for `1 <= n <= 63`; any other `n` leaves `a` unchanged). This is how a front end that
     /// keeps `iN` values sign-extended in 64 bits wraps a result to `N` bits.
     Trunc,
+    /// `fadd`: the sum of the IEEE doubles whose bit patterns the operands are, as a bit
+    /// pattern, rounded to nearest (ties to even). A front end keeps every floating-point value
+    /// as a double: a `float` is exactly a double, and `fptrunc 32` rounds a result back to
+    /// single precision (for `+ - * /`, rounding the double result to single precision gives the
+    /// single-precision operation's result, since 53 ≥ 2 × 24 + 2 bits).
+    FAdd,
+    /// `fsub`: the difference of two doubles.
+    FSub,
+    /// `fmul`: the product of two doubles.
+    FMul,
+    /// `fdiv`: the quotient of two doubles (a zero divisor gives an infinity or NaN, no trap).
+    FDiv,
+    /// `frem`: C's `fmod` of two doubles (exact).
+    FRem,
+    /// `fcmp`: how two doubles compare, as one bit: 1 equal, 2 greater, 4 less, 8 unordered
+    /// (either is NaN). An ordered or unordered comparison is this `&` a mask of those bits
+    /// (LLVM's `fcmp` predicates are these masks), tested `!= 0`.
+    FCmp,
+    /// `fptrunc`: `a fptrunc 32` rounds the double `a` to the nearest single-precision value
+    /// (as a double); any other `b` leaves `a` unchanged.
+    FPTrunc,
+    /// `sitofp`: `a sitofp 32` is the signed integer `a` rounded once to the nearest
+    /// single-precision value (as a double); any other `b`, to the nearest double.
+    SIToFP,
+    /// `uitofp`: as `sitofp`, with `a` read as an unsigned 64-bit number.
+    UIToFP,
+    /// `fptosi`: `a fptosi n` is the double `a` truncated toward zero, as an `n`-bit signed
+    /// integer in the 64-bit form (sign-extended; `n = 1` gives 0 or 1); traps when `a` is NaN,
+    /// infinite or out of the `n`-bit range (LLVM's poison). `n` outside 1 to 64 means 64.
+    FPToSI,
+    /// `fptoui`: as `fptosi`, for an `n`-bit unsigned integer (kept sign-extended from `n` bits,
+    /// the 64-bit form of an `iN` value).
+    FPToUI,
 }
 
 impl Op {
     /// Every operation, in declaration order.
-    pub const ALL: [Op; 24] = [
+    pub const ALL: [Op; 35] = [
         Op::Add,
         Op::Sub,
         Op::Mul,
@@ -160,6 +200,17 @@ impl Op {
         Op::URem,
         Op::LShr,
         Op::Trunc,
+        Op::FAdd,
+        Op::FSub,
+        Op::FMul,
+        Op::FDiv,
+        Op::FRem,
+        Op::FCmp,
+        Op::FPTrunc,
+        Op::SIToFP,
+        Op::UIToFP,
+        Op::FPToSI,
+        Op::FPToUI,
     ];
 
     /// The concrete semantics: `None` when the operation traps (division by zero).
@@ -215,7 +266,51 @@ impl Op {
                 }
                 _ => a,
             },
+            Op::FAdd => bits(double(a) + double(b)),
+            Op::FSub => bits(double(a) - double(b)),
+            Op::FMul => bits(double(a) * double(b)),
+            Op::FDiv => bits(double(a) / double(b)),
+            Op::FRem => bits(double(a) % double(b)),
+            Op::FCmp => {
+                let (x, y) = (double(a), double(b));
+                if x.is_nan() || y.is_nan() {
+                    8
+                } else if x < y {
+                    4
+                } else if x > y {
+                    2
+                } else {
+                    1
+                }
+            }
+            Op::FPTrunc if b == 32 => bits(f64::from(double(a) as f32)),
+            Op::FPTrunc => a,
+            // Rust's `as` rounds integers to floats to nearest, ties to even, in one step.
+            Op::SIToFP if b == 32 => bits(f64::from(a as f32)),
+            Op::SIToFP => bits(a as f64),
+            Op::UIToFP if b == 32 => bits(f64::from(a as u64 as f32)),
+            Op::UIToFP => bits(a as u64 as f64),
+            Op::FPToSI | Op::FPToUI => return float_to_int(double(a), b, self == Op::FPToSI),
         })
+    }
+
+    /// Whether this operation reads or writes floating-point values (the `f…` operations and
+    /// the conversions).
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            Op::FAdd
+                | Op::FSub
+                | Op::FMul
+                | Op::FDiv
+                | Op::FRem
+                | Op::FCmp
+                | Op::FPTrunc
+                | Op::SIToFP
+                | Op::UIToFP
+                | Op::FPToSI
+                | Op::FPToUI
+        )
     }
 
     /// Whether this is a comparison (its result is 0 or 1).
@@ -298,6 +393,17 @@ impl Op {
             Op::URem => "urem",
             Op::LShr => "lshr",
             Op::Trunc => "trunc",
+            Op::FAdd => "fadd",
+            Op::FSub => "fsub",
+            Op::FMul => "fmul",
+            Op::FDiv => "fdiv",
+            Op::FRem => "frem",
+            Op::FCmp => "fcmp",
+            Op::FPTrunc => "fptrunc",
+            Op::SIToFP => "sitofp",
+            Op::UIToFP => "uitofp",
+            Op::FPToSI => "fptosi",
+            Op::FPToUI => "fptoui",
         }
     }
 
@@ -311,6 +417,45 @@ impl Op {
         };
         Op::ALL.into_iter().find(|op| op.symbol() == symbol)
     }
+}
+
+/// The double whose bit pattern is `a`.
+fn double(a: i64) -> f64 {
+    f64::from_bits(a as u64)
+}
+
+/// The bit pattern of `x`.
+fn bits(x: f64) -> i64 {
+    x.to_bits() as i64
+}
+
+/// `x` truncated toward zero as an `n`-bit integer (`n` outside 1 to 64 is 64) in the 64-bit
+/// form: sign-extended from `n` bits, or 0/1 for `n = 1`. `None` (poison) when `x` is NaN,
+/// infinite or out of range.
+fn float_to_int(x: f64, n: i64, signed: bool) -> Option<i64> {
+    let n = if (1..=64).contains(&n) { n as i32 } else { 64 };
+    let t = x.trunc();
+    if !t.is_finite() {
+        return None;
+    }
+    // Powers of two are exact doubles, so the bounds are exact.
+    let (lo, hi) = if signed {
+        (-(2f64.powi(n - 1)), 2f64.powi(n - 1))
+    } else {
+        (0.0, 2f64.powi(n))
+    };
+    if t < lo || t >= hi {
+        return None;
+    }
+    let raw = if signed { t as i64 as u64 } else { t as u64 };
+    Some(match n {
+        1 => (raw & 1) as i64,
+        64 => raw as i64,
+        _ => {
+            let shift = 64 - n as u32;
+            ((raw << shift) as i64) >> shift
+        }
+    })
 }
 
 impl fmt::Display for Op {

@@ -292,7 +292,7 @@ struct LlvmFunction {
 /// A constant LLVM put in place of a value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Known {
-    /// An integer, in the core IR's 64-bit form (`null` is 0).
+    /// An integer, in the core IR's 64-bit form (`null` is 0), or the bits of a float's double.
     Int(i64),
     /// A global's address plus a byte offset.
     Address(String, i64),
@@ -810,6 +810,10 @@ fn llvm_effect<'m>(
                 .and_then(|v| canonical(bits, v))
                 .map(Known::Int),
             (ValueKind::LLVMConstantPointerNullValueKind, _) => Some(Known::Int(0)),
+            // A float is kept as the bits of its double (a `float` is exactly one).
+            (ValueKind::LLVMConstantFPValueKind, TyKind::Float | TyKind::Double) => {
+                a.const_real().map(|x| Known::Int(x.to_bits() as i64))
+            }
             (_, TyKind::Ptr) => absinthe_llvm::pointer_constant(a, layout)
                 .map(|(global, offset)| Known::Address(global, offset)),
             _ => None,

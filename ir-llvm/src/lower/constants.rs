@@ -133,6 +133,11 @@ fn gep_terms<'m>(gep: Value<'m>, layout: Layout<'m>) -> Option<(i64, Option<(Val
 
 impl<'m> FnLower<'_, 'm> {
     pub(super) fn constant(&mut self, c: Value<'m>) -> Operand {
+        if let Kind::Float(_) = kind_of(c) {
+            if let Some(x) = floats::float_value(c, 0) {
+                return Operand::Int(x.double_bits());
+            }
+        }
         if let Some(v) = self.eval_constant(c) {
             return Operand::Int(v);
         }
@@ -157,25 +162,25 @@ impl<'m> FnLower<'_, 'm> {
     // ---- planning: how each value is lowered ----
 
     /// `fptosi`/`fptoui` of `op` to a `k` result: its value when `op` is a known float (see
-    /// [`floats`]), poison (`undef`) when that is NaN or out of range, else unknown.
+    /// [`floats`]), poison (`undef`) when that is NaN or out of range, else `None` (a statement
+    /// of its own).
     pub(super) fn fold_fp_to_int(
         &mut self,
         op: Option<Value<'m>>,
         k: Kind,
         signed: bool,
     ) -> Option<Slot<'m>> {
-        let known = op.and_then(|v| floats::float_value(v, 0));
-        Some(Slot::Value(match known {
-            Some(x) => match floats::fp_to_int(x, bits_of(k), signed) {
+        let x = op.and_then(|v| floats::float_value(v, 0))?;
+        Some(Slot::Value(
+            match floats::fp_to_int(x, bits_of(k), signed) {
                 Some(v) => Operand::Int(v),
                 None => self.undef(),
             },
-            None => self.unknown(),
-        }))
+        ))
     }
 
-    /// For a load of an integer through a `getelementptr` of a constant table of integers at an
-    /// index that is not a constant (`gep [N x iK], @t, 0, %i` or `gep iK, @t, %i`): the table's
+    /// For a load of an integer or float through a `getelementptr` of a constant table of those
+    /// at an index that is not a constant (`gep [N x iK], @t, 0, %i` or `gep iK, @t, %i`): the table's
     /// entries (at most [`MAX_TABLE`]) and the index, for a `table` statement whose value the
     /// analysis finds when it knows the index.
     pub(super) fn table_load(
@@ -183,18 +188,18 @@ impl<'m> FnLower<'_, 'm> {
         load: Value<'m>,
         k: Kind,
     ) -> Option<(Arc<[i64]>, Value<'m>)> {
-        let Kind::Int(bits) = k else {
+        if !matches!(k, Kind::Int(_) | Kind::Float(_)) {
             return None;
-        };
+        }
         let gep = load.operand(0)?;
         if gep.opcode() != Some(Opcode::LLVMGetElementPtr) {
             return None;
         }
         let source = gep.gep_source_type()?;
         let index = match gep.operand_count() {
-            2 if source.kind() == TyKind::Int(bits) => gep.operand(1)?,
+            2 if kind(source) == k => gep.operand(1)?,
             3 if matches!(source.kind(), TyKind::Array(_))
-                && source.element(0).map(Ty::kind) == Some(TyKind::Int(bits))
+                && source.element(0).map(kind) == Some(k)
                 && gep.operand(1).and_then(|i| eval_raw(i, 0)) == Some(0) =>
             {
                 gep.operand(2)?
@@ -208,7 +213,7 @@ impl<'m> FnLower<'_, 'm> {
         if let Some(known) = self.tables.get(&global) {
             return known.clone().map(|t| (t, index));
         }
-        let entries = table_entries(global, bits);
+        let entries = table_entries(global, k);
         self.tables.insert(global, entries.clone());
         entries.map(|t| (t, index))
     }
@@ -219,7 +224,7 @@ impl<'m> FnLower<'_, 'm> {
     pub(super) fn fold_load(&self, address: Value<'m>, k: Kind) -> Option<Folded> {
         let bits = match k {
             Kind::Int(bits) => bits,
-            Kind::Ptr => 64,
+            Kind::Ptr | Kind::Float(_) => 64,
             Kind::Other => return None,
         };
         let (global, path): (Value<'m>, Vec<u64>) = if address.is_global() {
@@ -251,10 +256,25 @@ impl<'m> FnLower<'_, 'm> {
         }
         // A load of the first scalar of an aggregate reads offset 0.
         for _ in 0..16 {
-            if matches!(ty.kind(), TyKind::Int(_) | TyKind::Ptr) {
+            if matches!(
+                ty.kind(),
+                TyKind::Int(_) | TyKind::Ptr | TyKind::Float | TyKind::Double
+            ) {
                 break;
             }
             (value, ty) = element(value, ty, 0)?;
+        }
+        if let Kind::Float(_) = k {
+            // A float read as the same type: zero, or the constant's value.
+            if kind(ty) != k {
+                return None;
+            }
+            return match value {
+                Element::Zero => Some(Folded::Int(0)),
+                Element::Value(v) => {
+                    floats::float_value(v, 0).map(|x| Folded::Int(x.double_bits()))
+                }
+            };
         }
         if ty.kind() == TyKind::Ptr || k == Kind::Ptr {
             // A pointer read as a pointer: null, or an address.
@@ -293,7 +313,7 @@ fn constant_bits(c: Value<'_>) -> Option<u32> {
     match kind_of(c) {
         Kind::Int(bits) => Some(bits),
         Kind::Ptr => Some(64),
-        Kind::Other => None,
+        Kind::Float(_) | Kind::Other => None,
     }
 }
 
@@ -396,7 +416,12 @@ fn element<'m>(value: Element<'m>, ty: Ty<'m>, index: u64) -> Option<(Element<'m
 
 fn zero_of(ty: Ty<'_>) -> Option<Element<'_>> {
     match ty.kind() {
-        TyKind::Int(_) | TyKind::Ptr | TyKind::Array(_) | TyKind::Struct(_) => Some(Element::Zero),
+        TyKind::Int(_)
+        | TyKind::Ptr
+        | TyKind::Float
+        | TyKind::Double
+        | TyKind::Array(_)
+        | TyKind::Struct(_) => Some(Element::Zero),
         _ => None,
     }
 }
@@ -405,9 +430,9 @@ fn zero_of(ty: Ty<'_>) -> Option<Element<'_>> {
 /// value is a join over the entries the index may select).
 pub(super) const MAX_TABLE: u64 = 4096;
 
-/// The entries of a constant global that is an array of `bits`-bit integers with a definitive
-/// initializer, in the core IR's form.
-fn table_entries(global: Value<'_>, bits: u32) -> Option<Arc<[i64]>> {
+/// The entries of a constant global that is an array of values of kind `k` (integers or
+/// floats) with a definitive initializer, in the core IR's form.
+fn table_entries(global: Value<'_>, k: Kind) -> Option<Arc<[i64]>> {
     let (initializer, constant, linkage) = global.global_variable()?;
     if !constant || !definitive(linkage) {
         return None;
@@ -417,13 +442,19 @@ fn table_entries(global: Value<'_>, bits: u32) -> Option<Arc<[i64]>> {
     let TyKind::Array(n) = ty.kind() else {
         return None;
     };
-    if n > MAX_TABLE || ty.element(0).map(Ty::kind) != Some(TyKind::Int(bits)) {
+    if n > MAX_TABLE || ty.element(0).map(kind) != Some(k) {
         return None;
     }
     (0..n)
-        .map(|i| match element(Element::Value(initializer), ty, i)? {
-            (Element::Zero, _) => Some(0),
-            (Element::Value(v), _) => canonical(bits, v.const_int()?),
-        })
+        .map(
+            |i| match (element(Element::Value(initializer), ty, i)?, k) {
+                // Zero is +0.0 too.
+                ((Element::Zero, _), _) => Some(0),
+                ((Element::Value(v), _), Kind::Float(_)) => {
+                    floats::float_value(v, 0).map(floats::Float::double_bits)
+                }
+                ((Element::Value(v), _), _) => canonical(bits_of(k), v.const_int()?),
+            },
+        )
         .collect()
 }

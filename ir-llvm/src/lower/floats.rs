@@ -1,13 +1,16 @@
-//! Floating-point constants the lowering folds itself: the core IR has no floats, so a `float`
-//! or `double` value is known only when it is a constant expression tree — a literal, or an
-//! instruction or constant expression whose operands are all known — evaluated here with IEEE
-//! semantics in the default rounding mode (round to nearest, ties to even), which is what LLVM's
-//! own constant folder does outside constrained intrinsics. Rust's `f32`/`f64` arithmetic and
-//! `as` conversions round the same way, so every fold is exact.
+//! Floating-point values. A `float` or `double` is kept as the bit pattern of its double (a
+//! `float` is exactly a double), and the core IR's `fadd` … `fptoui` compute on those bits
+//! with IEEE semantics in the default rounding mode (round to nearest, ties to even), which is
+//! what LLVM's own constant folder does outside constrained intrinsics. Single-precision
+//! arithmetic is done in double precision and rounded once (`fptrunc 32`), which gives the
+//! single-precision result for `+ - * /` and `frem`.
 //!
-//! What a float decides is lowered as an integer: `fcmp` (0 or 1), `fptosi`/`fptoui` (poison
-//! when the value is NaN or out of range), `bitcast` to an integer (not for NaN, whose payload
-//! the folders may choose differently).
+//! The lowering also folds constant expression trees itself (a literal, or an instruction or
+//! constant expression whose operands are all known): the operands of constants, `fcmp` and
+//! conversions it can decide without the analysis. `fptosi`/`fptoui` are poison when the value
+//! is NaN or out of range; `bitcast` to an integer is folded only for a known value that is
+//! not NaN, whose payload compilers may choose differently, and a `bitcast` from an integer
+//! to a float is unknown.
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
@@ -27,6 +30,11 @@ impl Float {
             Float::F32(x) => f64::from(x),
             Float::F64(x) => x,
         }
+    }
+
+    /// The bit pattern of the double this value is (exactly): how the core IR keeps it.
+    pub(super) fn double_bits(self) -> i64 {
+        self.wide().to_bits() as i64
     }
 
     fn is_nan(self) -> bool {
@@ -113,36 +121,20 @@ pub(super) fn fold_fcmp(v: Value<'_>) -> Option<i64> {
         float_value(v.operand(0)?, 0)?,
         float_value(v.operand(1)?, 0)?,
     );
-    let (a, b) = (a.wide(), b.wide());
-    let outcome = if a.is_nan() || b.is_nan() {
-        8
-    } else if a < b {
-        4
-    } else if a > b {
-        2
-    } else {
-        1
-    };
-    Some(i64::from(predicate & outcome != 0))
+    // The core IR's `fcmp` gives the outcome; the predicate is the mask of outcomes it accepts.
+    let outcome = Op::FCmp.eval(a.double_bits(), b.double_bits())?;
+    Some(i64::from(i64::from(predicate) & outcome != 0))
 }
 
 /// What `fptosi`/`fptoui` of a known value gives at `bits` bits: the integer (in the 64-bit
-/// form), or `None` for poison (NaN, or out of range after truncation toward zero).
+/// form), or `None` for poison (NaN, or out of range after truncation toward zero): the core
+/// IR's own `fptosi`/`fptoui`.
 pub(super) fn fp_to_int(x: Float, bits: u32, signed: bool) -> Option<i64> {
-    let t = x.wide().trunc();
-    if !t.is_finite() || bits > 64 {
+    if bits > 64 {
         return None;
     }
-    let (lo, hi) = if signed {
-        (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1))
-    } else {
-        (0.0, 2f64.powi(bits as i32))
-    };
-    if t < lo || t >= hi {
-        return None;
-    }
-    let raw = if signed { t as i64 as u64 } else { t as u64 };
-    canonical(bits, raw)
+    let op = if signed { Op::FPToSI } else { Op::FPToUI };
+    op.eval(x.double_bits(), i64::from(bits))
 }
 
 /// The bits of a known value that is not NaN, as the integer `bitcast` gives (in the 64-bit

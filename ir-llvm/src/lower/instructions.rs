@@ -354,6 +354,66 @@ impl<'m> FnLower<'_, 'm> {
                     self.emit(dest, Rhs::Use(u));
                 }
             },
+            O::LLVMFAdd | O::LLVMFSub | O::LLVMFMul | O::LLVMFDiv | O::LLVMFRem => {
+                let op = match opcode {
+                    O::LLVMFAdd => Op::FAdd,
+                    O::LLVMFSub => Op::FSub,
+                    O::LLVMFMul => Op::FMul,
+                    O::LLVMFDiv => Op::FDiv,
+                    _ => Op::FRem,
+                };
+                let (a, b) = (self.op(inst, 0), self.op(inst, 1));
+                if kind_of(inst) == Kind::Float(32) {
+                    // In double precision, then rounded once to single precision: the same
+                    // result (see `Op::FAdd`).
+                    let t = self.temp_binary(d, op, a, b);
+                    self.emit(dest, Rhs::Binary(Op::FPTrunc, t, Operand::Int(32)));
+                } else {
+                    self.emit(dest, Rhs::Binary(op, a, b));
+                }
+            }
+            // The sign bit flipped (also for NaN: `fneg` is a bit operation).
+            O::LLVMFNeg => {
+                let a = self.op(inst, 0);
+                self.emit(dest, Rhs::Binary(Op::Xor, a, Operand::Int(i64::MIN)));
+            }
+            O::LLVMFCmp => {
+                let (a, b) = (self.op(inst, 0), self.op(inst, 1));
+                self.fcmp(dest, d, a, b);
+            }
+            O::LLVMFPTrunc => {
+                let a = self.op(inst, 0);
+                let to = if kind_of(inst) == Kind::Float(32) {
+                    32
+                } else {
+                    64
+                };
+                self.emit(dest, Rhs::Binary(Op::FPTrunc, a, Operand::Int(to)));
+            }
+            O::LLVMSIToFP | O::LLVMUIToFP => {
+                let from = self.operand_bits(inst, 0);
+                let a = self.op(inst, 0);
+                let (op, a) = if opcode == O::LLVMSIToFP {
+                    (Op::SIToFP, self.signed(d, a, from))
+                } else {
+                    (Op::UIToFP, self.zext(d, a, from))
+                };
+                let to = if kind_of(inst) == Kind::Float(32) {
+                    32
+                } else {
+                    64
+                };
+                self.emit(dest, Rhs::Binary(op, a, Operand::Int(to)));
+            }
+            O::LLVMFPToSI | O::LLVMFPToUI => {
+                let op = if opcode == O::LLVMFPToSI {
+                    Op::FPToSI
+                } else {
+                    Op::FPToUI
+                };
+                let a = self.op(inst, 0);
+                self.emit(dest, Rhs::Binary(op, a, Operand::Int(i64::from(bits))));
+            }
             O::LLVMFreeze => {
                 let a = self.op(inst, 0);
                 let callee = self.pseudo(FREEZE);
@@ -373,6 +433,25 @@ impl<'m> FnLower<'_, 'm> {
             // extraction, …) is unknown.
             _ => {
                 let u = self.unknown();
+                self.emit(dest, Rhs::Use(u));
+            }
+        }
+    }
+
+    /// `dest =` the `fcmp` `d` of `a` and `b`: its predicate is a mask of the outcomes
+    /// (1 equal, 2 greater, 4 less, 8 unordered) that make it true, which is what the core IR's
+    /// `fcmp` gives.
+    fn fcmp(&mut self, dest: NameId, d: Value<'m>, a: Operand, b: Operand) {
+        match d.fcmp_predicate().map(|p| i64::from(p & 15)) {
+            Some(0) => self.emit(dest, Rhs::Use(Operand::Int(0))),
+            Some(15) => self.emit(dest, Rhs::Use(Operand::Int(1))),
+            Some(mask) => {
+                let outcome = self.temp_binary(d, Op::FCmp, a, b);
+                let hit = self.temp_binary(d, Op::And, outcome, Operand::Int(mask));
+                self.emit(dest, Rhs::Binary(Op::Ne, hit, Operand::Int(0)));
+            }
+            None => {
+                let u = self.unknown_of(Kind::Int(1));
                 self.emit(dest, Rhs::Use(u));
             }
         }

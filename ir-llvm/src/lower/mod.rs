@@ -10,8 +10,13 @@
 //! unknown), a `getelementptr` with constant indices of one is that address plus the byte offset
 //! the data layout gives, and so are such constant expressions and the pointers loaded from
 //! constant tables; with one variable index it is that address arithmetic. A load of an integer
-//! from a constant integer table at a variable index is a `table` read. Floats, vectors, aggregates and wider integers are not modelled:
-//! an integer or pointer computed from them is unknown (the function's `unknown` name, ⊤).
+//! from a constant integer table at a variable index is a `table` read. A `float` or `double`
+//! is the bit pattern of its double (a `float` is exactly one), computed by the core IR's
+//! floating-point operations (`fadd` … `fptoui`, `fptrunc 32` after single-precision
+//! arithmetic; `fneg` flips the sign bit), so known floats flow through φs, selects and loads
+//! of constant globals like integers (see [`floats`]). Vectors, aggregates, other
+//! floating-point types and wider integers are not modelled: an integer or pointer computed
+//! from them is unknown (the function's `unknown` name, ⊤).
 //!
 //! **Memory and calls.** With [`Memory::Keep`], `alloca` is `new`; `load` and `store` read and
 //! write the field `mem` of the pointer (one cell per pointer value); calls are calls (direct
@@ -103,8 +108,10 @@ pub struct LlvmValue {
     pub home: Home,
     /// The block that defines it.
     pub block: BlockId,
-    /// Whether it is an integer (otherwise a pointer).
+    /// Whether it is an integer (otherwise a pointer or a float).
     pub integer: bool,
+    /// Whether it is a `float` or `double`: its facts are the bits of its double.
+    pub float: bool,
 }
 
 /// Where an LLVM value's value is in the core IR.
@@ -126,6 +133,8 @@ enum Kind {
     Int(u32),
     /// A pointer (an address, 64 bits).
     Ptr,
+    /// A `float` (32) or `double` (64), kept as its double's bit pattern (see [`floats`]).
+    Float(u32),
     /// Anything else: not modelled.
     Other,
 }
@@ -134,6 +143,8 @@ fn kind(ty: Ty<'_>) -> Kind {
     match ty.kind() {
         TyKind::Int(bits) if (1..=64).contains(&bits) => Kind::Int(bits),
         TyKind::Ptr => Kind::Ptr,
+        TyKind::Float => Kind::Float(32),
+        TyKind::Double => Kind::Float(64),
         _ => Kind::Other,
     }
 }
@@ -146,7 +157,7 @@ fn kind_of(v: Value<'_>) -> Kind {
 fn bits_of(k: Kind) -> u32 {
     match k {
         Kind::Int(bits) => bits,
-        Kind::Ptr | Kind::Other => 64,
+        Kind::Ptr | Kind::Float(_) | Kind::Other => 64,
     }
 }
 
@@ -490,6 +501,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
                         home,
                         block: here,
                         integer: matches!(k, Kind::Int(_)),
+                        float: matches!(k, Kind::Float(_)),
                     });
                 }
             }
@@ -681,6 +693,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
             return true;
         }
         if !v.is_local() {
+            if let Kind::Float(_) = kind_of(v) {
+                return floats::float_value(v, 0).is_none();
+            }
             return self.eval_constant(v).is_none()
                 && (self.memory == Memory::Keep || pointer_constant(v, self.layout).is_none());
         }
@@ -710,6 +725,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
             O::LLVMSExt if from != Kind::Int(1) => alias,
             O::LLVMZExt if from == Kind::Int(1) => alias,
             O::LLVMBitCast if from == k => alias,
+            // The bits of an integer read as a float: not modelled.
+            O::LLVMBitCast if matches!(k, Kind::Float(_)) => Some(Slot::Value(self.unknown())),
             // The bits of a known float.
             O::LLVMBitCast => Some(Slot::Value(
                 match op0
@@ -720,10 +737,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
                     None => self.unknown_of(k),
                 },
             )),
-            O::LLVMFCmp => Some(Slot::Value(match floats::fold_fcmp(inst) {
-                Some(truth) => Operand::Int(truth),
-                None => self.unknown_of(k),
-            })),
+            O::LLVMFCmp => floats::fold_fcmp(inst).map(|truth| Slot::Value(Operand::Int(truth))),
+            // A `float` is exactly a double.
+            O::LLVMFPExt => alias,
             O::LLVMAddrSpaceCast => alias,
             O::LLVMPtrToInt if k == Kind::Int(64) => alias,
             O::LLVMIntToPtr if from == Kind::Int(64) => alias,

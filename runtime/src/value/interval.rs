@@ -248,6 +248,22 @@ impl ValueDomain for Interval {
                 Some(_) => *a,
                 None => Interval::top(),
             },
+            Op::FCmp => Interval::new(1, 8),
+            // An `n`-bit integer in the 64-bit form, whatever the double was.
+            Op::FPToSI | Op::FPToUI => match b.as_constant() {
+                Some(1) => Interval::new(0, 1),
+                Some(n @ 2..=63) => Interval::new(-(1i64 << (n - 1)), (1i64 << (n - 1)) - 1),
+                _ => Interval::top(),
+            },
+            // The bits of a double are not ordered like the numbers they stand for.
+            Op::FAdd
+            | Op::FSub
+            | Op::FMul
+            | Op::FDiv
+            | Op::FRem
+            | Op::FPTrunc
+            | Op::SIToFP
+            | Op::UIToFP => Interval::top(),
         }
     }
 
