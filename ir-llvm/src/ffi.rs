@@ -644,18 +644,21 @@ impl<'m> Value<'m> {
 }
 
 /// The number of the metadata kind `name`. The fixed kinds (`range`, `nonnull`, …) have the
-/// same number in every context, so the one most asked for is looked up once.
+/// same number in every context, so the ones most asked for are looked up once.
 fn metadata_kind(name: &str) -> Option<u32> {
     static RANGE: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    static NONNULL: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     let look_up = || {
         let len = u32::try_from(name.len()).ok()?;
         // SAFETY: a name of `len` bytes; the global context interns it.
         Some(unsafe { c::LLVMGetMDKindID(name.as_ptr().cast(), len) })
     };
-    if name == "range" {
-        return Some(*RANGE.get_or_init(|| look_up().unwrap_or(u32::MAX)));
-    }
-    look_up()
+    let cached = match name {
+        "range" => &RANGE,
+        "nonnull" => &NONNULL,
+        _ => return look_up(),
+    };
+    Some(*cached.get_or_init(|| look_up().unwrap_or(u32::MAX)))
 }
 
 impl<'m> Block<'m> {

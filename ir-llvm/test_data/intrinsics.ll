@@ -252,7 +252,23 @@ entry:
   ret i1 %both
 }
 
+; `!nonnull` on a loaded pointer: comparing it with null is decided (both tests false, so
+; the result is 0). A `nonnull` argument decides nothing for LLVM 15's SCCP (nor for absinthe).
+define i32 @nonnull(ptr %p, ptr nonnull %a) {
+entry:
+  %x = load ptr, ptr %p, !nonnull !4
+  %eq = icmp eq ptr %x, null
+  %ne = icmp ne ptr null, %x
+  %arg = icmp eq ptr %a, null
+  %e = zext i1 %eq to i32
+  %n = zext i1 %ne to i32
+  %sum = add i32 %e, %n
+  %flip = sub i32 1, %sum
+  ret i32 %flip
+}
+
 !0 = !{i32 0, i32 10}
 !1 = !{i32 -100, i32 -1}
 !2 = !{i8 -3, i8 2}
 !3 = !{i16 1, i16 5, i16 10, i16 20}
+!4 = !{}
