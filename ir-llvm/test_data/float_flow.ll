@@ -151,3 +151,30 @@ join:
   %i = fptosi double %v to i32
   ret i32 %i
 }
+
+; `fabs` and `copysign` of values that flow: |-2.5| is 2.5, and 2.5 with the sign of -0.0 is
+; -2.5, whose `fptosi` is -2.
+define i32 @sign_bits(i1 %c) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  br label %join
+b:
+  br label %join
+join:
+  %x = phi double [ -2.500000e+00, %a ], [ -2.500000e+00, %b ]
+  %abs = call double @llvm.fabs.f64(double %x)
+  %neg = call double @llvm.copysign.f64(double %abs, double -0.000000e+00)
+  %f = fptrunc double %neg to float
+  %absf = call float @llvm.fabs.f32(float %f)
+  %i = fptosi double %neg to i32
+  %j = fptosi float %absf to i32
+  %s = add i32 %i, %j
+  %r = mul i32 %s, 10
+  %t = add i32 %r, %i
+  ret i32 %t
+}
+
+declare double @llvm.fabs.f64(double)
+declare float @llvm.fabs.f32(float)
+declare double @llvm.copysign.f64(double, double)

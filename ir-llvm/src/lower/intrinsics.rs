@@ -255,6 +255,15 @@ impl<'m> FnLower<'_, 'm> {
                 };
                 self.emit(dest, Rhs::Select(c, a, b));
             }
+            // On the bits of a double: the sign bit cleared, or taken from `b`.
+            ("fabs", _) if matches!(kind_of(d), Kind::Float(_)) => {
+                self.emit(dest, Rhs::Binary(Op::And, a, Operand::Int(i64::MAX)));
+            }
+            ("copysign", Some(b)) if matches!(kind_of(d), Kind::Float(_)) => {
+                let magnitude = self.temp_binary(d, Op::And, a, Operand::Int(i64::MAX));
+                let sign = self.temp_binary(d, Op::And, b, Operand::Int(i64::MIN));
+                self.emit(dest, Rhs::Binary(Op::Or, magnitude, sign));
+            }
             ("abs", _) if bits > 1 => {
                 let negative = self.temp_binary(d, Op::Lt, a, Operand::Int(0));
                 let minus = self.temp_binary(d, Op::Sub, Operand::Int(0), a);

@@ -24,6 +24,8 @@ pub(super) fn modelled_intrinsic(name: &str) -> bool {
         "llvm.ctlz.",
         "llvm.cttz.",
         "llvm.bswap.",
+        "llvm.fabs.",
+        "llvm.copysign.",
     ]
     .iter()
     .any(|p| name.starts_with(p))
