@@ -469,7 +469,7 @@ impl RuleKind {
 
 /// The operations of the runtime's `Op`, as `(symbol, variant)`. Front ends accept the symbols;
 /// generated code names the variants.
-pub const OPERATIONS: [(&str, &str); 35] = [
+pub const OPERATIONS: [(&str, &str); 37] = [
     ("+", "Add"),
     ("-", "Sub"),
     ("*", "Mul"),
@@ -505,6 +505,8 @@ pub const OPERATIONS: [(&str, &str); 35] = [
     ("uitofp", "UIToFP"),
     ("fptosi", "FPToSI"),
     ("fptoui", "FPToUI"),
+    ("fbits", "FBits"),
+    ("ffrombits", "FFromBits"),
 ];
 
 /// The comparison operations, the only ones a branch can assume.

@@ -178,3 +178,31 @@ join:
 declare double @llvm.fabs.f64(double)
 declare float @llvm.fabs.f32(float)
 declare double @llvm.copysign.f64(double, double)
+
+; Bits read as floats and floats read as bits, through φs: 0x40490FDB is pi in single
+; precision (above 3.0, `fptosi` 3), whose double has the bits 0x400921FB60000000.
+define i64 @bitcasts(i1 %c) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  br label %join
+b:
+  br label %join
+join:
+  %k = phi i32 [ 1078530011, %a ], [ 1078530011, %b ]
+  %l = phi i64 [ 4607182418800017408, %a ], [ 4607182418800017408, %b ]
+  %f = bitcast i32 %k to float
+  %gt = fcmp ogt float %f, 3.000000e+00
+  %i = fptosi float %f to i64
+  %d = fpext float %f to double
+  %back = bitcast double %d to i64
+  %fb = bitcast float %f to i32
+  %one = bitcast i64 %l to double
+  %two = fadd double %one, %one
+  %ti = fptosi double %two to i64
+  %fb64 = sext i32 %fb to i64
+  %x = xor i64 %back, %fb64
+  %y = add i64 %x, %i
+  %z = add i64 %y, %ti
+  ret i64 %z
+}

@@ -171,11 +171,20 @@ pub enum Op {
     /// `fptoui`: as `fptosi`, for an `n`-bit unsigned integer (kept sign-extended from `n` bits,
     /// the 64-bit form of an `iN` value).
     FPToUI,
+    /// `fbits`: `a fbits 32` is the single-precision bit pattern of the double `a` (rounded to
+    /// single precision), sign-extended (LLVM's `bitcast float to i32`); any other `b` leaves
+    /// `a` unchanged (a double's bits are its own). A NaN's single-precision payload is the one
+    /// this machine's conversion gives: front ends use it only on values that are not NaN.
+    FBits,
+    /// `ffrombits`: `a ffrombits 32` is the single-precision value whose bit pattern is the low
+    /// 32 bits of `a`, as a double (LLVM's `bitcast i32 to float`); any other `b` leaves `a`
+    /// unchanged.
+    FFromBits,
 }
 
 impl Op {
     /// Every operation, in declaration order.
-    pub const ALL: [Op; 35] = [
+    pub const ALL: [Op; 37] = [
         Op::Add,
         Op::Sub,
         Op::Mul,
@@ -211,6 +220,8 @@ impl Op {
         Op::UIToFP,
         Op::FPToSI,
         Op::FPToUI,
+        Op::FBits,
+        Op::FFromBits,
     ];
 
     /// The concrete semantics: `None` when the operation traps (division by zero).
@@ -291,6 +302,9 @@ impl Op {
             Op::UIToFP if b == 32 => bits(f64::from(a as u64 as f32)),
             Op::UIToFP => bits(a as u64 as f64),
             Op::FPToSI | Op::FPToUI => return float_to_int(double(a), b, self == Op::FPToSI),
+            Op::FBits if b == 32 => i64::from((double(a) as f32).to_bits() as i32),
+            Op::FFromBits if b == 32 => bits(f64::from(f32::from_bits(a as u32))),
+            Op::FBits | Op::FFromBits => a,
         })
     }
 
@@ -310,6 +324,8 @@ impl Op {
                 | Op::UIToFP
                 | Op::FPToSI
                 | Op::FPToUI
+                | Op::FBits
+                | Op::FFromBits
         )
     }
 
@@ -404,6 +420,8 @@ impl Op {
             Op::UIToFP => "uitofp",
             Op::FPToSI => "fptosi",
             Op::FPToUI => "fptoui",
+            Op::FBits => "fbits",
+            Op::FFromBits => "ffrombits",
         }
     }
 

@@ -91,6 +91,15 @@ pub(super) fn float_value(v: Value<'_>, depth: u32) -> Option<Float> {
             (Float::F64(x), TyKind::Float) => Some(Float::F32(x as f32)),
             _ => None,
         },
+        // An integer constant's bits read as a float, exactly.
+        O::LLVMBitCast => {
+            let raw = v.operand(0)?.const_int()?;
+            match (v.operand(0)?.ty().kind(), v.ty().kind()) {
+                (TyKind::Int(32), TyKind::Float) => Some(Float::F32(f32::from_bits(raw as u32))),
+                (TyKind::Int(64), TyKind::Double) => Some(Float::F64(f64::from_bits(raw))),
+                _ => None,
+            }
+        }
         O::LLVMSIToFP | O::LLVMUIToFP => {
             let source = v.operand(0)?;
             let TyKind::Int(bits) = source.ty().kind() else {

@@ -405,6 +405,10 @@ impl<'m> FnLower<'_, 'm> {
                 };
                 self.emit(dest, Rhs::Binary(op, a, Operand::Int(to)));
             }
+            O::LLVMBitCast => {
+                let a = self.op(inst, 0);
+                self.bitcast(dest, d, a);
+            }
             O::LLVMFPToSI | O::LLVMFPToUI => {
                 let op = if opcode == O::LLVMFPToSI {
                     Op::FPToSI
@@ -455,6 +459,26 @@ impl<'m> FnLower<'_, 'm> {
                 self.emit(dest, Rhs::Use(u));
             }
         }
+    }
+
+    /// `dest =` the `bitcast` `d` of `a` between a float and an integer of its width (the
+    /// others have no statement, see `plan_slot`). A float's bits are unknown when it is NaN,
+    /// whose payload compilers choose differently when they compute one.
+    fn bitcast(&mut self, dest: NameId, d: Value<'m>, a: Operand) {
+        let to = kind_of(d);
+        if to == Kind::Float(32) {
+            self.emit(dest, Rhs::Binary(Op::FFromBits, a, Operand::Int(32)));
+            return;
+        }
+        let outcome = self.temp_binary(d, Op::FCmp, a, a);
+        let nan = self.temp_binary(d, Op::Eq, outcome, Operand::Int(8));
+        let bits = if to == Kind::Int(32) {
+            self.temp_binary(d, Op::FBits, a, Operand::Int(32))
+        } else {
+            a
+        };
+        let unknown = self.unknown_of(to);
+        self.emit(dest, Rhs::Select(nan, unknown, bits));
     }
 
     /// `udiv` and `urem` on `iN`: on the zero-extended values, then wrapped back.

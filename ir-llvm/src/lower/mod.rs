@@ -725,18 +725,24 @@ impl<'a, 'm> FnLower<'a, 'm> {
             O::LLVMSExt if from != Kind::Int(1) => alias,
             O::LLVMZExt if from == Kind::Int(1) => alias,
             O::LLVMBitCast if from == k => alias,
-            // The bits of an integer read as a float: not modelled.
-            O::LLVMBitCast if matches!(k, Kind::Float(_)) => Some(Slot::Value(self.unknown())),
-            // The bits of a known float.
-            O::LLVMBitCast => Some(Slot::Value(
-                match op0
-                    .and_then(|v| floats::float_value(v, 0))
+            // An `i64` read as a double is its bits, which is how a double is kept.
+            O::LLVMBitCast if from == Kind::Int(64) && k == Kind::Float(64) => alias,
+            // An `i32` read as a float, and a float's bits: statements (see `bitcast`), unless
+            // the float is a known constant that is not NaN.
+            O::LLVMBitCast
+                if matches!(
+                    (from, k),
+                    (Kind::Int(32), Kind::Float(32))
+                        | (Kind::Float(32), Kind::Int(32))
+                        | (Kind::Float(64), Kind::Int(64))
+                ) =>
+            {
+                op0.and_then(|v| floats::float_value(v, 0))
                     .and_then(floats::float_bits)
-                {
-                    Some(bits) => Operand::Int(bits),
-                    None => self.unknown_of(k),
-                },
-            )),
+                    .map(|bits| Slot::Value(Operand::Int(bits)))
+            }
+            // Other reinterpretations (vectors, other floating-point types): unknown.
+            O::LLVMBitCast => Some(Slot::Value(self.unknown_of(k))),
             O::LLVMFCmp => floats::fold_fcmp(inst).map(|truth| Slot::Value(Operand::Int(truth))),
             // A `float` is exactly a double.
             O::LLVMFPExt => alias,

@@ -255,6 +255,15 @@ impl ValueDomain for Interval {
                 Some(n @ 2..=63) => Interval::new(-(1i64 << (n - 1)), (1i64 << (n - 1)) - 1),
                 _ => Interval::top(),
             },
+            Op::FBits => match b.as_constant() {
+                Some(32) => Interval::new(i64::from(i32::MIN), i64::from(i32::MAX)),
+                Some(_) => *a,
+                None => Interval::top(),
+            },
+            Op::FFromBits => match b.as_constant() {
+                Some(n) if n != 32 => *a,
+                _ => Interval::top(),
+            },
             // The bits of a double are not ordered like the numbers they stand for.
             Op::FAdd
             | Op::FSub
