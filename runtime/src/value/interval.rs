@@ -37,6 +37,23 @@ fn bit_cover(max: i64) -> i64 {
     }
 }
 
+/// The smallest `[-2^n, 2^n - 1]` that holds both intervals: every `n + 1`-bit signed number.
+/// Bitwise operations keep values there (their sign-extended bits stay sign-extended), which
+/// is what an `iN` value's width gives a front end that keeps it sign-extended in 64 bits.
+fn signed_cover(x: (i64, i64), y: (i64, i64)) -> Interval {
+    let magnitude = |v: i64| 64 - (if v < 0 { !v } else { v }).leading_zeros();
+    let n = [x.0, x.1, y.0, y.1]
+        .into_iter()
+        .map(magnitude)
+        .max()
+        .unwrap_or(63);
+    if n >= 63 {
+        Interval::top()
+    } else {
+        Interval::new(-(1i64 << n), (1i64 << n) - 1)
+    }
+}
+
 fn div_range(a: (i64, i64), b: (i64, i64)) -> Interval {
     // Division is monotone in the dividend and, for a divisor of one sign, in the divisor:
     // the extremes are at the corners.
@@ -190,7 +207,7 @@ impl ValueDomain for Interval {
                 (true, true) => Interval::new(0, x.1.min(y.1)),
                 (true, false) => Interval::new(0, x.1),
                 (false, true) => Interval::new(0, y.1),
-                (false, false) => Interval::top(),
+                (false, false) => signed_cover(x, y),
             },
             Op::Or | Op::Xor if x.0 >= 0 && y.0 >= 0 => Interval::new(0, bit_cover(x.1.max(y.1))),
             Op::Shr => match b.as_constant() {
@@ -208,7 +225,7 @@ impl ValueDomain for Interval {
                 }
                 None => Interval::top(),
             },
-            Op::Or | Op::Xor => Interval::top(),
+            Op::Or | Op::Xor => signed_cover(x, y),
             Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne => compare(op, x, y),
             Op::ULt | Op::ULe | Op::UGt | Op::UGe => compare_unsigned(op, x, y),
             Op::UDiv | Op::URem => {
