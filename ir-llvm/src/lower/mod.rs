@@ -14,7 +14,7 @@
 //! is the bit pattern of its double (a `float` is exactly one), computed by the core IR's
 //! floating-point operations (`fadd` … `fptoui`, `fptrunc 32` after single-precision
 //! arithmetic; `fneg` flips the sign bit), so known floats flow through φs, selects and loads
-//! of constant globals like integers (see [`floats`]). Vectors, aggregates, other
+//! of constant globals like integers (see `floats.rs`). Vectors, aggregates, other
 //! floating-point types and wider integers are not modelled: an integer or pointer computed
 //! from them is unknown (the function's `unknown` name, ⊤).
 //!
