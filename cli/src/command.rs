@@ -28,35 +28,16 @@ enum Command {
     Analyze {
         #[command(flatten)]
         args: AnalyzeArgs,
-        /// Run the analyses of this `.dom` file instead of the built-in ones (interpreted at
-        /// once; `--analysis` names one of the file's analyses).
-        #[arg(long, value_name = "FILE.dom")]
-        dom: Option<PathBuf>,
-        /// With `--dom`: compile the file's analyses (once, into a cache) and run the compiled
-        /// code instead of interpreting them.
-        #[arg(long, requires = "dom")]
-        compiled: bool,
-        /// With `--dom --compiled`: a checkout of absinthe for the compiled analyses to depend on
-        /// [default: $ABSINTHE_PATH, else the checkout this executable sits in].
-        #[arg(long, value_name = "DIR", requires = "compiled")]
-        absinthe_path: Option<PathBuf>,
+        #[command(flatten)]
+        dom: DomSource,
     },
     /// Check an analysis against concrete runs: every value a run computes must lie in what the
     /// analysis inferred. Reports the first disagreement of each run and the rule behind it.
     Verify {
         #[command(flatten)]
         args: VerifyArgs,
-        /// Check an analysis of this `.dom` file instead of a built-in one (as `analyze --dom`).
-        #[arg(long, value_name = "FILE.dom")]
-        dom: Option<PathBuf>,
-        /// With `--dom`: check the compiled analyses (built once, into a cache) instead of the
-        /// interpreted ones.
-        #[arg(long, requires = "dom")]
-        compiled: bool,
-        /// With `--dom --compiled`: a checkout of absinthe for the compiled analyses to depend on
-        /// [default: $ABSINTHE_PATH, else the checkout this executable sits in].
-        #[arg(long, value_name = "DIR", requires = "compiled")]
-        absinthe_path: Option<PathBuf>,
+        #[command(flatten)]
+        dom: DomSource,
     },
     /// Trace an analysis on one function: every event of the engine in order, as JSON
     /// (`--format json-trace`), or the final control-flow graph with its states as graphviz
@@ -71,6 +52,23 @@ enum Command {
     /// Check a `.dom` file, or build it into a standalone crate.
     #[command(subcommand)]
     Dom(DomCommand),
+}
+
+/// Where `analyze` and `verify` take their analyses from: the built-in ones, or a `.dom` file's.
+#[derive(Debug, clap::Args)]
+struct DomSource {
+    /// Use the analyses of this `.dom` file instead of the built-in ones (interpreted at once,
+    /// unless `--compiled`; `--analysis` names one of the file's analyses).
+    #[arg(long, value_name = "FILE.dom")]
+    dom: Option<PathBuf>,
+    /// With `--dom`: compile the file's analyses (once, into a cache) and run the compiled code
+    /// instead of interpreting them.
+    #[arg(long, requires = "dom")]
+    compiled: bool,
+    /// With `--dom --compiled`: a checkout of absinthe for the compiled analyses to depend on
+    /// [default: $ABSINTHE_PATH, else the checkout this executable sits in].
+    #[arg(long, value_name = "DIR", requires = "compiled")]
+    absinthe_path: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -104,26 +102,34 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Command::Analyze {
-            dom: Some(file),
-            compiled: true,
-            absinthe_path,
+            dom:
+                DomSource {
+                    dom: Some(file),
+                    compiled: true,
+                    absinthe_path,
+                },
             ..
         }
         | Command::Verify {
-            dom: Some(file),
-            compiled: true,
-            absinthe_path,
+            dom:
+                DomSource {
+                    dom: Some(file),
+                    compiled: true,
+                    absinthe_path,
+                },
             ..
         } => hosted(&file, absinthe_path.as_deref()),
         Command::Analyze {
-            dom: Some(file),
+            dom: DomSource {
+                dom: Some(file), ..
+            },
             args,
-            ..
         } => app::interpret(&file, app::DomCommand::Analyze(&args)),
         Command::Verify {
-            dom: Some(file),
+            dom: DomSource {
+                dom: Some(file), ..
+            },
             args,
-            ..
         } => app::interpret(&file, app::DomCommand::Verify(&args)),
         Command::Trace {
             dom: Some(file),
