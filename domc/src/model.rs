@@ -469,7 +469,7 @@ impl RuleKind {
 
 /// The operations of the runtime's `Op`, as `(symbol, variant)`. Front ends accept the symbols;
 /// generated code names the variants.
-pub const OPERATIONS: [(&str, &str); 37] = [
+pub const OPERATIONS: [(&str, &str); 39] = [
     ("+", "Add"),
     ("-", "Sub"),
     ("*", "Mul"),
@@ -507,6 +507,8 @@ pub const OPERATIONS: [(&str, &str); 37] = [
     ("fptoui", "FPToUI"),
     ("fbits", "FBits"),
     ("ffrombits", "FFromBits"),
+    ("fsqrt", "FSqrt"),
+    ("fround", "FRound"),
 ];
 
 /// The comparison operations, the only ones a branch can assume.

@@ -206,3 +206,47 @@ join:
   %z = add i64 %y, %ti
   ret i64 %z
 }
+
+; Square roots and rounding of values that flow: sqrt 6.25 is 2.5, sqrt of 2 in single
+; precision is 0x3FF6A09E60000000; -2.5 rounds down to -3, up to -2, toward zero to -2, away
+; from zero to -3, and to even to -2.
+define i64 @roots_and_rounding(i1 %c) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  br label %join
+b:
+  br label %join
+join:
+  %x = phi double [ 6.250000e+00, %a ], [ 6.250000e+00, %b ]
+  %y = phi double [ -2.500000e+00, %a ], [ -2.500000e+00, %b ]
+  %two = phi float [ 2.000000e+00, %a ], [ 2.000000e+00, %b ]
+  %r = call double @llvm.sqrt.f64(double %x)
+  %rf = call float @llvm.sqrt.f32(float %two)
+  %rfb = bitcast float %rf to i32
+  %fl = call double @llvm.floor.f64(double %y)
+  %ce = call double @llvm.ceil.f64(double %y)
+  %tr = call double @llvm.trunc.f64(double %y)
+  %ro = call double @llvm.round.f64(double %y)
+  %re = call double @llvm.rint.f64(double %y)
+  %ne = call double @llvm.nearbyint.f64(double %y)
+  %sum1 = fadd double %fl, %ce
+  %sum2 = fadd double %sum1, %tr
+  %sum3 = fadd double %sum2, %ro
+  %sum4 = fadd double %sum3, %re
+  %sum5 = fadd double %sum4, %ne
+  %sum6 = fmul double %sum5, %r
+  %i = fptosi double %sum6 to i64
+  %bits = sext i32 %rfb to i64
+  %out = add i64 %i, %bits
+  ret i64 %out
+}
+
+declare double @llvm.sqrt.f64(double)
+declare float @llvm.sqrt.f32(float)
+declare double @llvm.floor.f64(double)
+declare double @llvm.ceil.f64(double)
+declare double @llvm.trunc.f64(double)
+declare double @llvm.round.f64(double)
+declare double @llvm.rint.f64(double)
+declare double @llvm.nearbyint.f64(double)

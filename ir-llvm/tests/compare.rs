@@ -30,7 +30,7 @@ fn absinthe_proves_every_intrinsic_float_pointer_and_range_fold_llvm_makes() {
     for (module, folds) in [
         ("intrinsics.ll", 55),
         ("floats.ll", 44),
-        ("float_flow.ll", 74),
+        ("float_flow.ll", 95),
         ("pointers.ll", 0),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_absinthe-llvm-compare"))

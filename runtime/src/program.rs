@@ -180,11 +180,19 @@ pub enum Op {
     /// 32 bits of `a`, as a double (LLVM's `bitcast i32 to float`); any other `b` leaves `a`
     /// unchanged.
     FFromBits,
+    /// `fsqrt`: `a fsqrt b` is the square root of the double `a`, correctly rounded (`b` is not
+    /// read). Rounded once more to single precision, it is the single-precision square root.
+    FSqrt,
+    /// `fround`: `a fround m` is the double `a` rounded to an integer value: `m` = 0 down
+    /// (`floor`), 1 up (`ceil`), 2 toward zero (`trunc`), 3 to nearest with ties away from zero
+    /// (`round`), 4 to nearest with ties to even (`rint`, `nearbyint`, `roundeven` in the default
+    /// rounding mode); any other `m` leaves `a` unchanged. Exact, also in single precision.
+    FRound,
 }
 
 impl Op {
     /// Every operation, in declaration order.
-    pub const ALL: [Op; 37] = [
+    pub const ALL: [Op; 39] = [
         Op::Add,
         Op::Sub,
         Op::Mul,
@@ -222,6 +230,8 @@ impl Op {
         Op::FPToUI,
         Op::FBits,
         Op::FFromBits,
+        Op::FSqrt,
+        Op::FRound,
     ];
 
     /// The concrete semantics: `None` when the operation traps (division by zero).
@@ -305,6 +315,15 @@ impl Op {
             Op::FBits if b == 32 => i64::from((double(a) as f32).to_bits() as i32),
             Op::FFromBits if b == 32 => bits(f64::from(f32::from_bits(a as u32))),
             Op::FBits | Op::FFromBits => a,
+            Op::FSqrt => bits(double(a).sqrt()),
+            Op::FRound => match b {
+                0 => bits(double(a).floor()),
+                1 => bits(double(a).ceil()),
+                2 => bits(double(a).trunc()),
+                3 => bits(double(a).round()),
+                4 => bits(double(a).round_ties_even()),
+                _ => a,
+            },
         })
     }
 
@@ -326,6 +345,8 @@ impl Op {
                 | Op::FPToUI
                 | Op::FBits
                 | Op::FFromBits
+                | Op::FSqrt
+                | Op::FRound
         )
     }
 
@@ -422,6 +443,8 @@ impl Op {
             Op::FPToUI => "fptoui",
             Op::FBits => "fbits",
             Op::FFromBits => "ffrombits",
+            Op::FSqrt => "fsqrt",
+            Op::FRound => "fround",
         }
     }
 

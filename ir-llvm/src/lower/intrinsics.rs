@@ -264,6 +264,28 @@ impl<'m> FnLower<'_, 'm> {
                 let sign = self.temp_binary(d, Op::And, b, Operand::Int(i64::MIN));
                 self.emit(dest, Rhs::Binary(Op::Or, magnitude, sign));
             }
+            // A square root rounded once more to single precision is the single-precision one.
+            ("sqrt", _) if matches!(kind_of(d), Kind::Float(_)) => {
+                if kind_of(d) == Kind::Float(32) {
+                    let t = self.temp_binary(d, Op::FSqrt, a, Operand::Int(0));
+                    self.emit(dest, Rhs::Binary(Op::FPTrunc, t, Operand::Int(32)));
+                } else {
+                    self.emit(dest, Rhs::Binary(Op::FSqrt, a, Operand::Int(0)));
+                }
+            }
+            // Rounding to an integer value is exact in either precision.
+            ("floor" | "ceil" | "trunc" | "round" | "rint" | "nearbyint" | "roundeven", _)
+                if matches!(kind_of(d), Kind::Float(_)) =>
+            {
+                let mode = match kind {
+                    "floor" => 0,
+                    "ceil" => 1,
+                    "trunc" => 2,
+                    "round" => 3,
+                    _ => 4,
+                };
+                self.emit(dest, Rhs::Binary(Op::FRound, a, Operand::Int(mode)));
+            }
             ("abs", _) if bits > 1 => {
                 let negative = self.temp_binary(d, Op::Lt, a, Operand::Int(0));
                 let minus = self.temp_binary(d, Op::Sub, Operand::Int(0), a);

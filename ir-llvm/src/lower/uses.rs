@@ -26,6 +26,14 @@ pub(super) fn modelled_intrinsic(name: &str) -> bool {
         "llvm.bswap.",
         "llvm.fabs.",
         "llvm.copysign.",
+        "llvm.sqrt.",
+        "llvm.floor.",
+        "llvm.ceil.",
+        "llvm.trunc.",
+        "llvm.round.",
+        "llvm.rint.",
+        "llvm.nearbyint.",
+        "llvm.roundeven.",
     ]
     .iter()
     .any(|p| name.starts_with(p))

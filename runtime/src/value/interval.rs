@@ -289,7 +289,9 @@ impl ValueDomain for Interval {
             | Op::FRem
             | Op::FPTrunc
             | Op::SIToFP
-            | Op::UIToFP => Interval::top(),
+            | Op::UIToFP
+            | Op::FSqrt
+            | Op::FRound => Interval::top(),
         }
     }
 
