@@ -2,7 +2,8 @@
 //! is sound against concrete runs; on flat constants without branch refinement it finds exactly
 //! the dense solver's reachable blocks and the value of every name after its definition; with
 //! refinement it is never more precise than the dense solver where that one is exact about
-//! reachability (both are sound, so a block either calls unreachable is never reached).
+//! reachability, as on flat constants, which need no widening (both are sound, so a block either
+//! calls unreachable is never reached).
 
 use absinthe::engine::Limits;
 use absinthe::lattice::{Flat, Interval};
@@ -114,12 +115,16 @@ fn without_refinement_flat_constants_equal_the_dense_solution() {
     assert!(compared > 5_000, "{compared}");
 }
 
+/// On flat constants, which need no widening, the dense solver's reachability is its least
+/// fixpoint's; with intervals, widening at different points can leave either engine the more
+/// precise one (seed 149: the dense solver widens a loop-carried `[0, 1]` to `[0, +∞]`, which
+/// then takes the edge where it is 6, which SSA propagation rightly never takes).
 #[test]
 fn with_refinement_ssa_reaches_at_least_what_the_dense_solver_reaches() {
     for seed in 0..FUNCTIONS {
         let module = ssa_function(seed);
         let function = &module.functions[0];
-        let analysis = NonRelational::<Interval>::new(true);
+        let analysis = NonRelational::<Flat<i64>>::new(true);
         let limits = Limits::default();
         let ssa = analysis.solve(function, StateRepr::Ssa, &limits);
         let dense = analysis.solve(function, StateRepr::Dense, &limits);
