@@ -227,36 +227,28 @@ pub fn analyze_module<D: ValueDomain>(
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     // Each worker keeps its results until it ends (no channel: waking the calling thread once
-    // per function cost more than small functions take), and the calling thread works too.
-    let work = || {
+    // per function cost more than small functions take), and the calling thread works too;
+    // `analyzed(done)` is called after each function with how many all workers have done.
+    let work = |analyzed: &mut dyn FnMut(usize)| {
         let mut mine = Vec::new();
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&i) = order.get(k) else {
-                break;
-            };
+        while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
             mine.push((i, one(i)));
-            done.fetch_add(1, Ordering::Relaxed);
+            analyzed(done.fetch_add(1, Ordering::Relaxed) + 1);
         }
         mine
     };
     let mut results: Vec<Option<FunctionAnalysis>> = (0..total).map(|_| None).collect();
     std::thread::scope(|scope| {
-        let workers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let workers: Vec<_> = (1..threads)
+            .map(|_| scope.spawn(|| work(&mut |_| {})))
+            .collect();
         let mut reported = 0;
-        let mut mine = Vec::new();
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&i) = order.get(k) else {
-                break;
-            };
-            mine.push((i, one(i)));
-            let now = done.fetch_add(1, Ordering::Relaxed) + 1;
+        let mine = work(&mut |now| {
             if now > reported {
                 reported = now;
                 progress(now, total);
             }
-        }
+        });
         for (i, result) in workers
             .into_iter()
             .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))

@@ -202,3 +202,86 @@ fn flat_folds_operations_one_operand_decides() {
         Flat::Bottom
     );
 }
+
+/// `&`, `|` and `^` of values that fit in `n + 1` signed bits fit there too, and the interval
+/// says so: every pair of intervals within `[-8, 7]`, every pair of their members.
+#[test]
+fn interval_bitwise_operations_keep_a_signed_width() {
+    let intervals: Vec<(i64, i64)> = (-8..=7)
+        .flat_map(|lo| (lo..=7).map(move |hi| (lo, hi)))
+        .collect();
+    for op in [Op::And, Op::Or, Op::Xor] {
+        for &(a0, a1) in &intervals {
+            for &(b0, b1) in &intervals {
+                let abs = Interval::binary(op, &Interval::new(a0, a1), &Interval::new(b0, b1));
+                // Nothing wider than the operands' width: within `[-8, 7]`.
+                assert!(
+                    Interval::new(-8, 7).join(&abs) == Interval::new(-8, 7),
+                    "{op} [{a0}, {a1}] [{b0}, {b1}]: {abs}"
+                );
+                for x in a0..=a1 {
+                    for y in b0..=b1 {
+                        let v = op.eval(x, y).expect("bitwise operations never trap");
+                        assert!(abs.contains(v), "{op} {x} {y} = {v} not in {abs}");
+                    }
+                }
+            }
+        }
+    }
+    // The floating-point operations' integer results: a comparison's outcome bit, a
+    // conversion's width.
+    let any = Interval::top();
+    assert_eq!(Interval::binary(Op::FCmp, &any, &any), Interval::new(1, 8));
+    assert_eq!(
+        Interval::binary(Op::FPToSI, &any, &Interval::constant(8)),
+        Interval::new(-128, 127)
+    );
+    assert_eq!(
+        Interval::binary(Op::FBits, &any, &Interval::constant(32)),
+        Interval::new(i64::from(i32::MIN), i64::from(i32::MAX))
+    );
+}
+
+/// The floating-point operations on doubles' bits, against Rust's own arithmetic.
+#[test]
+fn float_ops_evaluate_on_the_bits_of_doubles() {
+    let d = |x: f64| x.to_bits() as i64;
+    assert_eq!(Op::FAdd.eval(d(0.1), d(0.2)), Some(d(0.1 + 0.2)));
+    assert_eq!(Op::FDiv.eval(d(1.0), d(0.0)), Some(d(f64::INFINITY)));
+    assert_eq!(Op::FRem.eval(d(-3.0), d(2.0)), Some(d(-1.0)));
+    // Outcomes: 1 equal, 2 greater, 4 less, 8 unordered; -0.0 equals 0.0.
+    assert_eq!(Op::FCmp.eval(d(-0.0), d(0.0)), Some(1));
+    assert_eq!(Op::FCmp.eval(d(2.0), d(1.0)), Some(2));
+    assert_eq!(Op::FCmp.eval(d(1.0), d(2.0)), Some(4));
+    assert_eq!(Op::FCmp.eval(d(f64::NAN), d(1.0)), Some(8));
+    // 0.1 rounded to single precision, and single-precision conversions in one rounding.
+    assert_eq!(Op::FPTrunc.eval(d(0.1), 32), Some(d(f64::from(0.1f32))));
+    assert_eq!(Op::FPTrunc.eval(d(0.1), 64), Some(d(0.1)));
+    assert_eq!(Op::SIToFP.eval(-5, 64), Some(d(-5.0)));
+    assert_eq!(Op::UIToFP.eval(-1, 64), Some(d(18446744073709551615.0)));
+    assert_eq!(
+        Op::SIToFP.eval(i64::MAX, 32),
+        Some(d(f64::from(9223372036854775807i64 as f32)))
+    );
+    // Truncation toward zero, in the N-bit form; out of range or NaN is poison (a trap).
+    assert_eq!(Op::FPToSI.eval(d(-2.5), 32), Some(-2));
+    assert_eq!(Op::FPToSI.eval(d(-1.0), 1), Some(1));
+    assert_eq!(Op::FPToUI.eval(d(255.9), 8), Some(-1));
+    assert_eq!(Op::FPToUI.eval(d(256.0), 8), None);
+    assert_eq!(Op::FPToSI.eval(d(f64::NAN), 32), None);
+    assert_eq!(Op::FPToSI.eval(d(1e10), 32), None);
+    // Single-precision bits both ways.
+    assert_eq!(Op::FBits.eval(d(1.0), 32), Some(0x3F80_0000));
+    assert_eq!(Op::FFromBits.eval(0x3F80_0000, 32), Some(d(1.0)));
+    assert_eq!(
+        Op::FBits.eval(d(-1.0), 32),
+        Some(i64::from(0xBF80_0000u32 as i32))
+    );
+    // Square root and the five roundings of -2.5.
+    assert_eq!(Op::FSqrt.eval(d(6.25), 0), Some(d(2.5)));
+    let rounded: Vec<f64> = (0..5)
+        .map(|m| f64::from_bits(Op::FRound.eval(d(-2.5), m).unwrap() as u64))
+        .collect();
+    assert_eq!(rounded, [-3.0, -2.0, -2.0, -3.0, -2.0]);
+    assert_eq!(Op::FRound.eval(d(-2.5), 9), Some(d(-2.5)));
+}

@@ -2,15 +2,15 @@
 //! `float` is exactly a double), and the core IR's `fadd` … `fptoui` compute on those bits
 //! with IEEE semantics in the default rounding mode (round to nearest, ties to even), which is
 //! what LLVM's own constant folder does outside constrained intrinsics. Single-precision
-//! arithmetic is done in double precision and rounded once (`fptrunc 32`), which gives the
-//! single-precision result for `+ - * /` and `frem`.
+//! arithmetic and `sqrt` are done in double precision and rounded once (`fptrunc 32`), which
+//! gives the single-precision result.
 //!
 //! The lowering also folds constant expression trees itself (a literal, or an instruction or
 //! constant expression whose operands are all known): the operands of constants, `fcmp` and
 //! conversions it can decide without the analysis. `fptosi`/`fptoui` are poison when the value
-//! is NaN or out of range; `bitcast` to an integer is folded only for a known value that is
-//! not NaN, whose payload compilers may choose differently, and a `bitcast` from an integer
-//! to a float is unknown.
+//! is NaN or out of range. A float's bits (`bitcast` to an integer) are known only when the
+//! float is not NaN, whose payload compilers may choose differently; an integer's bits read as
+//! a float are exact (`ffrombits 32` for `float`, nothing for `double`).
 
 #[allow(clippy::wildcard_imports)]
 use super::*;

@@ -433,8 +433,8 @@ impl<'m> FnLower<'_, 'm> {
                 let callee = self.pseudo(ATOMIC);
                 self.emit(dest, Rhs::Call(callee, args));
             }
-            // Anything else that yields an integer or a pointer (a float conversion, a vector
-            // extraction, …) is unknown.
+            // Anything else that yields a modelled value (a vector extraction, a float
+            // intrinsic not modelled, …) is unknown.
             _ => {
                 let u = self.unknown();
                 self.emit(dest, Rhs::Use(u));

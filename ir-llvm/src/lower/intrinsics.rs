@@ -190,17 +190,18 @@ impl<'m> FnLower<'_, 'm> {
     /// `dest = rhs`, narrowed to `inst`'s `!range` when it has one, or to the pointers that are
     /// not null when it is a pointer with `!nonnull`.
     pub(super) fn ranged(&mut self, dest: NameId, inst: Value<'m>, bits: u32, rhs: Rhs) {
-        if inst.ty().kind() == TyKind::Ptr && inst.metadata("nonnull").is_some() {
-            // `1 + ((u - 1) urem (2^64 - 1))`: `u` itself unless it is null (which `!nonnull`
-            // makes poison), and at least 1 as an unsigned number.
-            let u = self.temp(inst);
-            self.emit(u, rhs);
-            let k = self.temp_binary(inst, Op::Sub, Operand::Name(u), Operand::Int(1));
-            let k = self.temp_binary(inst, Op::URem, k, Operand::Int(-1));
-            self.emit(dest, Rhs::Binary(Op::Add, Operand::Int(1), k));
-            return;
-        }
-        let Some(range) = range_of(inst, bits) else {
+        // A non-null pointer is an unsigned number in `[1, 2^64)` (null is poison).
+        let nonnull = inst.ty().kind() == TyKind::Ptr && inst.metadata("nonnull").is_some();
+        let range = if nonnull {
+            Some(Range {
+                lo: 1,
+                n: u64::MAX,
+                signed: false,
+            })
+        } else {
+            range_of(inst, bits)
+        };
+        let Some(range) = range else {
             self.emit(dest, rhs);
             return;
         };
@@ -218,6 +219,8 @@ impl<'m> FnLower<'_, 'm> {
         if range.signed {
             let lo = Operand::Int(sign_extend(range.lo, bits));
             self.emit(dest, Rhs::Binary(Op::Add, lo, k));
+        } else if bits >= 64 {
+            self.emit(dest, Rhs::Binary(Op::Add, zlo, k));
         } else {
             let t = self.temp_binary(inst, Op::Add, zlo, k);
             self.wrap_into(dest, t, bits);
