@@ -222,28 +222,33 @@ fn clock_name() -> &'static str {
 /// throughput shapes at 10³ and 10⁴ statements: the products of `const_prop.dom`,
 /// `interval.dom`, `signs.dom` (four components, reduced to a fixpoint) and `sccp_ranges.dom`.
 fn interp() {
-    use absinthe_cli::interp::{DynValue, Interp, Session};
+    use absinthe_dom_interp::{DynValue, Interp, Running};
     use absinthe_dsl_examples::dom::{sccp_ranges::SccpRange, signs::Signals};
     println!(
         "{:<9} {:<14} {:>9} {:>9} {:>5} {:>12} {:>12} {:>7}",
         "analysis", "shape", "stmts", "visits", "runs", "interp (ms)", "compiled (ms)", "ratio"
     );
     let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../dsl-examples/dom/");
-    let install = |file: &str, product: &str| {
+    let enter = |file: &str, product: &str| {
         let compiled =
             absinthe_domc::compile_file(std::path::Path::new(&format!("{examples}{file}")))
                 .unwrap_or_else(|f| panic!("{f}"));
         let interp = Interp::new(&compiled).unwrap_or_else(|f| panic!("{f}"));
-        assert!(Session::install_domain(std::rc::Rc::new(interp), product));
+        Running::enter_domain(std::sync::Arc::new(interp), product)
+            .unwrap_or_else(|| panic!("{file} has no `{product}`"))
     };
-    install("const_prop.dom", "ConstValue");
+    let running = enter("const_prop.dom", "ConstValue");
     compare_dom::<DynValue, ConstValue>("const", false, &[3, 4]);
-    install("interval.dom", "Range");
+    drop(running);
+    let running = enter("interval.dom", "Range");
     compare_dom::<DynValue, Range>("interval", true, &[3, 4]);
-    install("signs.dom", "Signals");
+    drop(running);
+    let running = enter("signs.dom", "Signals");
     compare_dom::<DynValue, Signals>("signs", true, &[3, 4]);
-    install("sccp_ranges.dom", "SccpRange");
+    drop(running);
+    let running = enter("sccp_ranges.dom", "SccpRange");
     compare_dom::<DynValue, SccpRange>("sccp", true, &[3, 4]);
+    drop(running);
     println!(
         "times: median of the runs ({}); ratio: median over the runs of the interpreted time \
          divided by the compiled time of the run next to it (the two alternate)",

@@ -706,7 +706,8 @@ pub enum DomCommand<'a> {
 /// `analyze --dom FILE` and `verify --dom FILE` in the default mode: the file is checked and its
 /// analyses are interpreted ([`crate::interp`]), with no Rust compiler involved.
 pub fn interpret(file: &Path, command: DomCommand<'_>) -> ExitCode {
-    use crate::interp::{Interp, Interpreted, load as load_file};
+    use crate::interp::Interpreted;
+    use absinthe_dom_interp::{Interp, Running};
     let compiled = match crate::dom::check(file) {
         Ok(compiled) => compiled,
         Err(failure) => {
@@ -728,7 +729,8 @@ pub fn interpret(file: &Path, command: DomCommand<'_>) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    load_file(interp);
+    // The file runs until the command ends: every thread of its analyses reads it.
+    let _running = Running::enter(std::sync::Arc::new(interp), 0);
     match command {
         DomCommand::Analyze(args) => analyze(args, Interpreted(0)),
         DomCommand::Verify(args) => verify(args, Interpreted(0)),

@@ -9,8 +9,6 @@
 //!
 //! Nothing here prints: the command line (`command.rs`) renders the results.
 
-use absinthe_domc::dom::ast::Item;
-use absinthe_domc::dom::syntax;
 use absinthe_domc::{Compiled, Diagnostic, Failure};
 use std::ffi::OsString;
 use std::fmt;
@@ -305,30 +303,11 @@ pub fn write_crate(krate: &StandaloneCrate, out: &Path) -> Result<Vec<PathBuf>, 
     Ok(written)
 }
 
-/// The `extern fn` and `extern type` declarations of a compiled file and its imports: their
-/// files and places.
-pub fn extern_declarations(compiled: &Compiled) -> Vec<(usize, std::ops::Range<usize>)> {
-    let mut found = Vec::new();
-    for (id, source) in compiled.sources.files().iter().enumerate() {
-        let Ok(file) = syntax::parse(id, &source.text) else {
-            continue;
-        };
-        for item in &file.items {
-            match item {
-                Item::ExternType(name) => found.push((id, name.span.clone())),
-                Item::ExternFn(signature) => found.push((id, signature.span.clone())),
-                _ => {}
-            }
-        }
-    }
-    found
-}
-
 /// A standalone crate cannot implement `extern` declarations (they are the host crate's Rust),
 /// so a file that has any is refused, with a diagnostic at each.
 pub fn refuse_externs(compiled: &Compiled) -> Result<(), Failure> {
     let mut diagnostics = Vec::new();
-    for (id, span) in extern_declarations(compiled) {
+    for (id, span) in absinthe_domc::dom::extern_declarations(compiled) {
         {
             diagnostics.push(
                 Diagnostic::new(

@@ -2,8 +2,9 @@
 //! of every example in `dsl-examples/dom/` and of the compiler's accepted test corpus, on random
 //! toy programs and core-IR functions (and random kernel terms for the analyses that run on
 //! them), gives the same value, printed, at every point. The compiled side is the examples as
-//! `absinthe-dsl-examples` compiles them and the corpus's generated files as the compiler's own
-//! tests expect them (`domc/test_data/codegen/ok/*.rs`, included below). Both also name the
+//! `absinthe-dsl-examples` compiles them, the corpus's generated files as the compiler's own
+//! tests expect them (`domc/test_data/codegen/ok/*.rs`, included below), and the other accepted
+//! files of the compiler's corpora as `include_dom!` compiles them. Both also name the
 //! same declared rules for every operation (`ValueDomain::rules_*`).
 
 use absinthe::behavior::{BehaviorGraph, DomainTask};
@@ -11,12 +12,12 @@ use absinthe::engine::Limits;
 use absinthe::program::NameId;
 use absinthe::value::{Env, ValueDomain};
 use absinthe_cli::driver::{Strategy, ToyAnalysis, analyze_function, analyze_toy};
-use absinthe_cli::interp::{DynValue, Interp, Session};
 use absinthe_cli::kernel::task_lines;
+use absinthe_dom_interp::{DynValue, Interp, Running};
 use absinthe_dsl_examples::dom;
 use absinthe_ir::generate::{GenConfig, ToyGenConfig, random_function, random_toy};
 use absinthe_ir::kernel::{KernelGenConfig, random_terms};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::common;
 use common::workspace;
@@ -31,13 +32,23 @@ mod corpus {
     include!("../../domc/test_data/codegen/ok/widen_thresholds.rs");
 }
 
+/// The other accepted files of the compiler's corpora (the checker's and the parser's), compiled
+/// as a crate compiles them. (`sema/ok/extern_fn.dom` is left out: only Rust can provide its
+/// `extern fn`, and the interpreter refuses it.)
+#[allow(unreachable_pub, clippy::all, dead_code)]
+mod accepted {
+    absinthe::include_dom!("../domc/test_data/sema/ok/analysis_context.dom");
+    absinthe::include_dom!("../domc/test_data/sema/ok/imports.dom");
+    absinthe::include_dom!("../domc/test_data/parse/ok/optional_semicolons.dom");
+}
+
 /// Random programs per product and program kind.
 const PROGRAMS: u64 = 500;
 
-fn load(file: &str) -> Rc<Interp> {
+fn load(file: &str) -> Arc<Interp> {
     let path = workspace().join(file);
     let compiled = absinthe_domc::compile_file(&path).unwrap_or_else(|f| panic!("{f}"));
-    Rc::new(Interp::new(&compiled).unwrap_or_else(|f| panic!("{f}")))
+    Arc::new(Interp::new(&compiled).unwrap_or_else(|f| panic!("{f}")))
 }
 
 fn shown<D: ValueDomain>(env: &Env<D>, names: usize) -> Vec<String> {
@@ -63,10 +74,8 @@ fn toy_config(seed: u64) -> ToyGenConfig {
 /// points compared.
 fn same_on_flow_programs<D: ValueDomain>(file: &str, product: &str) -> u64 {
     let interp = load(file);
-    assert!(
-        Session::install_domain(interp, product),
-        "{file} has no `{product}`"
-    );
+    let _running = Running::enter_domain(interp, product)
+        .unwrap_or_else(|| panic!("{file} has no `{product}`"));
     let mut compared = 0;
     let limits = Limits::default();
     for seed in 0..PROGRAMS {
@@ -119,7 +128,8 @@ fn same_on_flow_programs<D: ValueDomain>(file: &str, product: &str) -> u64 {
 /// the same value for every flow. Returns the flows compared.
 fn same_on_kernel_terms<D: ValueDomain>(file: &str, product: &str) -> u64 {
     let interp = load(file);
-    assert!(Session::install_domain(interp, product));
+    let _running = Running::enter_domain(interp, product)
+        .unwrap_or_else(|| panic!("{file} has no `{product}`"));
     let mut compared = 0;
     for seed in 0..PROGRAMS {
         let config = KernelGenConfig {
@@ -166,7 +176,8 @@ fn same_on_operations<D: ValueDomain>(file: &str, product: &str) -> u64 {
     use absinthe::program::Op;
     use absinthe::value::Concrete;
     let interp = load(file);
-    assert!(Session::install_domain(interp, product));
+    let _running = Running::enter_domain(interp, product)
+        .unwrap_or_else(|| panic!("{file} has no `{product}`"));
     assert_eq!(
         DynValue::has_finite_height(),
         D::FINITE_HEIGHT,
@@ -232,24 +243,39 @@ fn same_on_operations<D: ValueDomain>(file: &str, product: &str) -> u64 {
 /// Compiled `D` and the interpreted product name the same rules (`ValueDomain::rules_*`) for
 /// literals, every operation and every comparison's refinement, and name one per component.
 /// The compiled side names a `.dom` file as its build did, relative to the crate that built it
-/// (`dom/signs.dom` for the examples, `test_data/codegen/ok/…` for the corpus); the interpreter
-/// as it was loaded, under the workspace: that prefix is dropped before comparing. Returns the
-/// lists compared.
+/// (`dom/signs.dom` for the examples, `test_data/codegen/ok/…` for the corpus,
+/// `../domc/test_data/…` for the files `include_dom!` compiles here); the interpreter as it was
+/// loaded, under the workspace: both are compared with each place's file by its name alone.
+/// Returns the lists compared.
 fn same_rules<D: ValueDomain>(file: &str, product: &str) -> u64 {
     use absinthe::program::Op;
     let interp = load(file);
-    assert!(Session::install_domain(interp, product));
-    let crate_dir = file.split('/').next().expect("a path under a crate");
-    let prefix = format!("{}/", workspace().join(crate_dir).display());
-    let interpreted = |lines: Vec<String>| -> Vec<String> {
-        lines.iter().map(|l| l.replace(&prefix, "")).collect()
+    let _running = Running::enter_domain(interp, product)
+        .unwrap_or_else(|| panic!("{file} has no `{product}`"));
+    let by_name = |lines: Vec<String>| -> Vec<String> {
+        lines
+            .iter()
+            .map(|line| {
+                line.split(' ')
+                    .map(|word| match word.rsplit_once('/') {
+                        Some((_, name)) if word.contains(".dom:") => name,
+                        _ => word,
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
     };
     let check = |what: &str, compiled: Vec<String>, dynamic: Vec<String>| {
         assert!(
             !compiled.is_empty(),
             "{file} {product}: no rules for {what}"
         );
-        assert_eq!(compiled, interpreted(dynamic), "{file} {product}: {what}");
+        assert_eq!(
+            by_name(compiled),
+            by_name(dynamic),
+            "{file} {product}: {what}"
+        );
     };
     check("literals", D::rules_constant(), DynValue::rules_constant());
     let mut compared = 1;
@@ -408,3 +434,110 @@ differential!(
     "Value",
     corpus::widen_thresholds::Value
 );
+differential!(
+    accepted_analysis_context,
+    "domc/test_data/sema/ok/analysis_context.dom",
+    "P",
+    accepted::analysis_context::P
+);
+differential!(
+    accepted_imports,
+    "domc/test_data/sema/ok/imports.dom",
+    "P",
+    accepted::imports::P
+);
+differential!(
+    accepted_optional_semicolons_value,
+    "domc/test_data/parse/ok/optional_semicolons.dom",
+    "Value",
+    accepted::optional_semicolons::Value
+);
+differential!(
+    accepted_optional_semicolons_other,
+    "domc/test_data/parse/ok/optional_semicolons.dom",
+    "Other",
+    accepted::optional_semicolons::Other
+);
+
+/// Each function of `module` analyzed with the running file's product, the functions shared out
+/// to two threads of this run (as the LLVM front end's workers share them): what each point
+/// prints.
+fn analyzed_on_workers(module: &absinthe_ir::function::Module) -> Vec<Vec<String>> {
+    let limits = Limits::default();
+    let half = module.functions.len() / 2;
+    let analyze = |functions: &[absinthe_ir::function::Function]| -> Vec<Vec<String>> {
+        functions
+            .iter()
+            .map(|f| {
+                let a = analyze_function::<DynValue>(f, true, &limits);
+                a.points
+                    .iter()
+                    .flatten()
+                    .flat_map(|env| shown(env, f.names.len()))
+                    .collect()
+            })
+            .collect()
+    };
+    let (first, second) = module.functions.split_at(half);
+    std::thread::scope(|s| {
+        let worker = s.spawn(|| analyze(second));
+        let mut all = analyze(first);
+        all.extend(worker.join().expect("the worker ends"));
+        all
+    })
+}
+
+/// Two different files loaded in one process, run alternately from several threads, each run
+/// sharing its functions out to worker threads: every run gives what the file gives alone, so
+/// no run sees the other file (a loaded file is a value, and the running one is the process's,
+/// not a thread's).
+#[test]
+fn two_files_alternate_on_several_threads() {
+    let files = [
+        ("dsl-examples/dom/const_prop.dom", "ConstValue"),
+        ("dsl-examples/dom/interval.dom", "Range"),
+    ];
+    let interps: Vec<_> = files.iter().map(|(file, _)| load(file)).collect();
+    let modules: Vec<_> = (0..6u64)
+        .map(|seed| {
+            let config = GenConfig {
+                blocks: 3 + (seed % 6) as usize,
+                names: 3,
+                ..GenConfig::default()
+            };
+            let mut module = random_function(seed, &config);
+            let other = random_function(seed + 100, &config);
+            module.functions.extend(other.functions);
+            module
+        })
+        .collect();
+    // What each file gives alone, on this thread.
+    let alone: Vec<Vec<_>> = files
+        .iter()
+        .zip(&interps)
+        .map(|((_, product), interp)| {
+            let _running = Running::enter_domain(interp.clone(), product).expect("a product");
+            modules.iter().map(analyzed_on_workers).collect()
+        })
+        .collect();
+    assert_ne!(alone[0], alone[1], "the two files tell the programs apart");
+    std::thread::scope(|s| {
+        for thread in 0..4 {
+            let (files, interps, modules, alone) = (&files, &interps, &modules, &alone);
+            s.spawn(move || {
+                for round in 0..6 {
+                    let which = (thread + round) % 2;
+                    let _running = Running::enter_domain(interps[which].clone(), files[which].1)
+                        .expect("a product");
+                    let module = (thread * 7 + round) % modules.len();
+                    assert_eq!(
+                        analyzed_on_workers(&modules[module]),
+                        alone[which][module],
+                        "{} on thread {thread}, round {round}, module {module}",
+                        files[which].0
+                    );
+                }
+            });
+        }
+    });
+}

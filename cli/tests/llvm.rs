@@ -179,3 +179,50 @@ fn analyze_reads_a_module_in_pieces_with_the_same_results() {
         assert_eq!(without_times(&split), without_times(&whole));
     }
 }
+
+/// `--dom FILE` on an LLVM module: the interpreted file runs on every worker thread and on every
+/// piece the module is read in, and prints what the same file built in (`sccp-ranges-dom`)
+/// prints, whatever the threads and pieces. (The file's analysis ran only on the thread that
+/// loaded it before: any module read in pieces or on two threads panicked.)
+#[test]
+fn a_dom_file_runs_on_modules_read_in_pieces_and_on_threads() {
+    let body = |text: &str| {
+        // The header names the analysis: the file's, or the built-in's.
+        let text = without_times(text);
+        let (header, rest) = text.split_once('\n').expect("a header and a table");
+        assert!(header.starts_with("# "), "{header}");
+        rest.to_owned()
+    };
+    for module in [
+        "ir-llvm/test_data/intrinsics.ll",
+        "ir-llvm/test_data/control.ll",
+        "ir-llvm/test_data/float_flow.ll",
+        "ir-llvm/test_data/pointers.ll",
+    ] {
+        let (code, built_in, stderr) =
+            absinthe(&["analyze", module, "--analysis", "sccp-ranges-dom"]);
+        assert_eq!((code, stderr.as_str()), (0, ""), "{module}");
+        for (threads, pieces) in [("1", "1"), ("1", "3"), ("2", "1"), ("2", "4"), ("0", "0")] {
+            let (code, interpreted, stderr) = absinthe(&[
+                "analyze",
+                module,
+                "--dom",
+                "dsl-examples/dom/sccp_ranges.dom",
+                "--threads",
+                threads,
+                "--pieces",
+                pieces,
+            ]);
+            assert_eq!(
+                (code, stderr.as_str()),
+                (0, ""),
+                "{module}, {threads} threads, {pieces} pieces"
+            );
+            assert_eq!(
+                body(&interpreted),
+                body(&built_in),
+                "{module}, {threads} threads, {pieces} pieces"
+            );
+        }
+    }
+}

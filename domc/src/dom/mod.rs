@@ -207,3 +207,22 @@ pub fn module_name(path: &str) -> String {
     }
     name
 }
+
+/// The `extern fn` and `extern type` declarations of a compiled file and its imports: their
+/// files and places.
+pub fn extern_declarations(compiled: &Compiled) -> Vec<(usize, std::ops::Range<usize>)> {
+    let mut found = Vec::new();
+    for (id, source) in compiled.sources.files().iter().enumerate() {
+        let Ok(file) = syntax::parse(id, &source.text) else {
+            continue;
+        };
+        for item in &file.items {
+            match item {
+                ast::Item::ExternType(name) => found.push((id, name.span.clone())),
+                ast::Item::ExternFn(signature) => found.push((id, signature.span.clone())),
+                _ => {}
+            }
+        }
+    }
+    found
+}

@@ -2,7 +2,7 @@
 //! `as_constant` and `as_address` of every lattice shape, and `Display`.
 
 use super::Interp;
-use super::value::Val;
+use super::value::{BOTTOM, FLAT_TOP, FLAT_VALUE, Val, summand};
 use absinthe::program::SymbolId;
 use absinthe::value::Concrete;
 use absinthe_domc::dom::tree::{Shape, Ty};
@@ -31,11 +31,14 @@ impl Interp {
                     return self.call_op(&f, &[v.clone(), Val::Int(x)]).bool();
                 }
                 match (self.shape(t), v) {
-                    (Shape::Flat { payload: Ty::Int }, Val::Enum(i, p)) => match i {
-                        0 => false,
-                        1 => p.as_ref().is_some_and(|p| p.int() == x),
-                        _ => true,
+                    (Shape::Flat { payload: Ty::Int }, Val::Enum(i, p)) => match (*i, p) {
+                        (BOTTOM, None) => false,
+                        (FLAT_VALUE, Some(p)) => p.int() == x,
+                        (FLAT_TOP, None) => true,
+                        _ => self.mismatch("contains", t, v),
                     },
+                    // The generated `Concrete` of a lattice without a written-out `contains`:
+                    // every value but bottom may be any integer.
                     _ => !self.is_bottom(t, v),
                 }
             }
@@ -44,7 +47,7 @@ impl Interp {
                 .iter()
                 .enumerate()
                 .all(|(i, pt)| self.contains(pt, v.part(i), x)),
-            _ => true,
+            _ => self.mismatch("contains", t, v),
         }
     }
 
@@ -52,11 +55,13 @@ impl Interp {
     pub fn as_address(&self, t: &Ty, v: &Val) -> Option<(SymbolId, i64)> {
         match (self.shape(t), v) {
             (Shape::Address, Val::Address(a)) => a.known(),
+            (Shape::Address, _) => self.mismatch("as_address", t, v),
             (Shape::Product { .. } | Shape::Direct, _) => self
                 .part_types(t)
                 .iter()
                 .enumerate()
                 .find_map(|(i, pt)| self.as_address(pt, v.part(i))),
+            // `Concrete::as_address`'s default, which every other lattice keeps: no address.
             _ => None,
         }
     }
@@ -72,7 +77,7 @@ impl Interp {
                 [only] => self.as_constant(inner, only),
                 _ => None,
             },
-            (Shape::Flat { payload: Ty::Int }, Val::Enum(1, Some(p)))
+            (Shape::Flat { payload: Ty::Int }, Val::Enum(FLAT_VALUE, Some(p)))
                 if self.contains_fn(t).is_none() =>
             {
                 Some(p.int())
@@ -82,12 +87,15 @@ impl Interp {
                 .iter()
                 .enumerate()
                 .find_map(|(i, pt)| self.as_constant(pt, v.part(i))),
+            // `Concrete::as_constant`'s default, which every other lattice and element keeps:
+            // no single integer.
             _ => None,
         }
     }
 
     /// `Display`, into `out`.
     pub fn show(&self, t: &Ty, v: &Val, out: &mut String) {
+        // Writing to a `String` does not fail.
         let _ = self.write(t, v, out);
     }
 
@@ -116,10 +124,11 @@ impl Interp {
                 }
                 Ok(())
             }
-            (Shape::Flat { payload }, Val::Enum(i, p)) => match (i, p) {
-                (0, _) => out.write_str("⊥"),
-                (1, Some(p)) => self.write(payload, p, out),
-                _ => out.write_str("⊤"),
+            (Shape::Flat { payload }, Val::Enum(i, p)) => match (*i, p) {
+                (BOTTOM, None) => out.write_str("⊥"),
+                (FLAT_VALUE, Some(p)) => self.write(payload, p, out),
+                (FLAT_TOP, None) => out.write_str("⊤"),
+                _ => self.mismatch("Display", t, v),
             },
             (Shape::Finite { variants, order }, Val::Enum(i, _)) => {
                 if *i == order.bottom {
@@ -134,14 +143,16 @@ impl Interp {
                 if self.is_bottom(t, v) {
                     return out.write_str("⊥");
                 }
-                match (i.checked_sub(1).and_then(|k| summands.get(k)), p) {
+                match (summand(summands, *i), p) {
                     (Some((name, Some(pt))), Some(p)) => {
                         write!(out, "{name}(")?;
                         self.write(pt, p, out)?;
                         out.write_str(")")
                     }
-                    (Some((name, _)), _) => out.write_str(name),
-                    (None, _) => out.write_str("⊤"),
+                    (Some((name, None)), None) => out.write_str(name),
+                    // Not bottom (written above): top.
+                    (None, None) => out.write_str("⊤"),
+                    _ => self.mismatch("Display", t, v),
                 }
             }
             (Shape::Struct { fields, .. }, _) => {
@@ -162,14 +173,18 @@ impl Interp {
                 }
                 let p = self.direct_product(t);
                 let Shape::Product { components } = self.shape(&p) else {
-                    return Ok(());
+                    unreachable!(
+                        "the checker makes `{}` the companion of a product, not of `{}`",
+                        self.type_name(t),
+                        self.type_name(&p)
+                    )
                 };
                 match components.as_slice() {
                     [(_, only)] => self.write(only, v.part(0), out),
                     _ => self.write_fields(components, v, out),
                 }
             }
-            _ => Ok(()),
+            _ => self.mismatch("Display", t, v),
         }
     }
 

@@ -11,6 +11,7 @@ use absinthe::lattice::{
 use absinthe::program::Op;
 use absinthe_domc::dom::tree::{Shape, Ty};
 
+use std::fmt::Debug;
 use std::rc::Rc;
 
 /// A value of a `.dom` program. Lattice values do not carry their type: every operation is told
@@ -45,40 +46,89 @@ pub enum Val {
     Intervals(Rc<[Interval]>),
     /// A `FiniteSum<Constant, N>`: its canonical disjuncts.
     Constants(Rc<[Flat<i64>]>),
-    /// An element of a flat (`0` bottom, `1` a value, `2` top), finite (the element's index) or
-    /// sum lattice (`0` bottom, `1 + i` the `i`-th summand, then top), with its payload.
+    /// An element of a flat ([`BOTTOM`], [`FLAT_VALUE`], [`FLAT_TOP`]), finite (the element's
+    /// index) or sum lattice ([`BOTTOM`], [`summand_index`] of each summand, [`sum_top`]), with
+    /// its payload.
     Enum(usize, Option<Rc<Val>>),
     /// A struct lattice's fields or a product's components, in declaration order.
     Record(Rc<[Val]>),
 }
 
+/// [`Val::Enum`]'s index of bottom (`Bottom`) in a flat or sum lattice.
+pub(crate) const BOTTOM: usize = 0;
+
+/// [`Val::Enum`]'s index of a flat lattice's `Value(x)` (with `x` its payload).
+pub(crate) const FLAT_VALUE: usize = 1;
+
+/// [`Val::Enum`]'s index of a flat lattice's top (`Top`).
+pub(crate) const FLAT_TOP: usize = 2;
+
+/// [`Val::Enum`]'s index of a sum lattice's summand at `k` (from 0, in declaration order):
+/// after [`BOTTOM`].
+pub(crate) fn summand_index(k: usize) -> usize {
+    k + 1
+}
+
+/// [`Val::Enum`]'s index of top (`Top`) in a sum lattice of `summands`: after every summand.
+pub(crate) fn sum_top(summands: &[(String, Option<Ty>)]) -> usize {
+    summands.len() + 1
+}
+
+/// The summand (its name and payload type) at [`Val::Enum`]'s index `i` of a sum lattice of
+/// `summands`; `None` for bottom and top.
+pub(crate) fn summand(
+    summands: &[(String, Option<Ty>)],
+    i: usize,
+) -> Option<&(String, Option<Ty>)> {
+    i.checked_sub(1).and_then(|k| summands.get(k))
+}
+
 impl Val {
-    /// The integer (a checked program only asks where there is one).
+    /// The integer (the checker types the expression `int`).
     pub fn int(&self) -> i64 {
         match self {
             Val::Int(v) => *v,
-            _ => 0,
+            other => unreachable!("the checker types this expression `int`, found {other:?}"),
         }
     }
 
-    /// The boolean.
+    /// The boolean (the checker types the expression `bool`).
     pub fn bool(&self) -> bool {
-        matches!(self, Val::Bool(true))
+        match self {
+            Val::Bool(b) => *b,
+            other => unreachable!("the checker types this expression `bool`, found {other:?}"),
+        }
     }
 
     /// The part at `i` of a record or tuple.
     pub fn part(&self, i: usize) -> &Val {
+        &self.parts()[i]
+    }
+
+    /// The operation (the checker types the expression `Op`).
+    pub fn op(&self) -> Op {
         match self {
-            Val::Record(parts) | Val::Tuple(parts) => &parts[i],
-            _ => self,
+            Val::Op(o) => *o,
+            other => unreachable!("the checker types this expression `Op`, found {other:?}"),
         }
     }
 
-    /// The parts of a record or tuple.
+    /// The parameter (the checker types the expression `Param`).
+    pub fn param(&self) -> ParamId {
+        match self {
+            Val::Param(p) => *p,
+            other => unreachable!("the checker types this expression `Param`, found {other:?}"),
+        }
+    }
+
+    /// The parts of a record or tuple (the checker reads fields of struct lattices and
+    /// products, and components of tuples, only).
     pub fn parts(&self) -> &[Val] {
         match self {
             Val::Record(parts) | Val::Tuple(parts) => parts,
-            _ => &[],
+            other => unreachable!(
+                "the checker reads parts of structs, products and tuples only, found {other:?}"
+            ),
         }
     }
 
@@ -107,11 +157,37 @@ enum Binary<'t> {
 }
 
 impl Interp {
+    /// The shape of the lattice `t` (the checker gives lattice operations lattice types only).
     pub(super) fn shape(&self, t: &Ty) -> &Shape {
         match t {
             Ty::Lat(id) => self.program.types.shape(*id),
-            _ => &Shape::Error,
+            _ => unreachable!(
+                "the checker gives lattice operations lattices, not `{}`",
+                self.type_name(t)
+            ),
         }
+    }
+
+    /// `op` on values of `t` that are not of `t`'s shape (`found`): never in a checked program,
+    /// whose every expression the checker typed, whose lattices it resolved, and whose `extern`
+    /// types the interpreter refuses.
+    pub(super) fn mismatch(&self, op: &str, t: &Ty, found: &dyn Debug) -> ! {
+        unreachable!(
+            "the checker types the operands of `{op}` as `{}`, found {found:?}",
+            self.type_name(t)
+        )
+    }
+
+    /// `op` of a lattice that has no shape to run (`Pending`, `Extern`, `Error`): never in a
+    /// checked program, whose lattices the checker resolved and whose `extern` types the
+    /// interpreter refuses.
+    fn unresolved(&self, op: &str, t: &Ty) -> ! {
+        unreachable!(
+            "the checker resolves every lattice and the interpreter refuses `extern` types, but \
+             `{op}` of `{}` finds {:?}",
+            self.type_name(t),
+            self.shape(t)
+        )
     }
 
     /// Whether every ascending chain of `t` is finite (`Lattice::FINITE_HEIGHT` of the code the
@@ -139,15 +215,19 @@ impl Interp {
             Shape::Product { .. } | Shape::Direct => {
                 self.part_types(t).iter().all(|c| self.finite_height(c))
             }
-            _ => false,
+            Shape::Pending | Shape::Extern | Shape::Error => self.unresolved("FINITE_HEIGHT", t),
         }
     }
 
-    /// The types of a struct's fields or a product's components.
+    /// The types of a struct's fields or a product's components (none for another lattice).
     pub fn part_types(&self, t: &Ty) -> &[Ty] {
         match t {
-            Ty::Lat(id) => self.parts.get(*id).map_or(&[], Vec::as_slice),
-            _ => &[],
+            // `Interp::new` lists every lattice's parts.
+            Ty::Lat(id) => &self.parts[*id],
+            _ => unreachable!(
+                "the checker gives fields to struct lattices and products only, not to `{}`",
+                self.type_name(t)
+            ),
         }
     }
 
@@ -201,14 +281,14 @@ impl Interp {
             Shape::Names => Val::Names(Rc::new(Names::bottom())),
             Shape::Steps => Val::Steps(Rc::new(Steps::bottom())),
             Shape::FiniteSum { inner, .. } => self.disjuncts(inner, Vec::new()),
-            Shape::Flat { .. } | Shape::Sum { .. } => Val::Enum(0, None),
+            Shape::Flat { .. } | Shape::Sum { .. } => Val::Enum(BOTTOM, None),
             Shape::Finite { order, .. } => Val::Enum(order.bottom, None),
             Shape::Struct { .. } => match self.written(t, "bottom") {
                 Some(f) => self.call_op(&f, &[]),
                 None => self.collapse(t),
             },
             Shape::Product { .. } | Shape::Direct => self.collapse(t),
-            _ => Val::Bool(false),
+            Shape::Pending | Shape::Extern | Shape::Error => self.unresolved("bottom", t),
         }
     }
 
@@ -224,8 +304,8 @@ impl Interp {
                 let top = self.top(inner);
                 self.canonical(inner, *n, vec![top])
             }
-            Shape::Flat { .. } => Val::Enum(2, None),
-            Shape::Sum { summands } => Val::Enum(summands.len() + 1, None),
+            Shape::Flat { .. } => Val::Enum(FLAT_TOP, None),
+            Shape::Sum { summands } => Val::Enum(sum_top(summands), None),
             Shape::Finite { order, .. } => Val::Enum(order.top, None),
             Shape::Struct { .. } => match self.written(t, "top") {
                 Some(f) => self.call_op(&f, &[]),
@@ -234,7 +314,7 @@ impl Interp {
             Shape::Product { .. } | Shape::Direct => {
                 Val::record(self.part_types(t).iter().map(|pt| self.top(pt)).collect())
             }
-            _ => Val::Bool(false),
+            Shape::Pending | Shape::Extern | Shape::Error => self.unresolved("top", t),
         }
     }
 
@@ -248,13 +328,16 @@ impl Interp {
             (Shape::Steps, Val::Steps(x)) => x.is_bottom(),
             (Shape::FiniteSum { .. }, Val::Intervals(xs)) => xs.is_empty(),
             (Shape::FiniteSum { .. }, Val::Constants(xs)) => xs.is_empty(),
-            (Shape::Flat { .. }, Val::Enum(i, _)) => *i == 0,
+            (Shape::Flat { .. }, Val::Enum(i, _)) => *i == BOTTOM,
             (Shape::Finite { order, .. }, Val::Enum(i, _)) => *i == order.bottom,
             (Shape::Sum { summands }, Val::Enum(i, payload)) => {
-                *i == 0
-                    || match (payload, i.checked_sub(1).and_then(|k| summands.get(k))) {
+                // A summand whose payload is bottom is bottom too.
+                *i == BOTTOM
+                    || match (payload, summand(summands, *i)) {
                         (Some(p), Some((_, Some(pt)))) => self.is_bottom(pt, p),
-                        _ => false,
+                        // Top, or a summand without payload.
+                        (None, _) => false,
+                        (Some(_), _) => self.mismatch("is_bottom", t, v),
                     }
             }
             (Shape::Struct { .. }, _) => self.struct_is_bottom(t, v),
@@ -263,7 +346,7 @@ impl Interp {
                 .iter()
                 .enumerate()
                 .any(|(i, pt)| self.is_bottom(pt, v.part(i))),
-            _ => false,
+            _ => self.mismatch("is_bottom", t, v),
         }
     }
 
@@ -320,8 +403,8 @@ impl Interp {
             (Shape::FiniteSum { inner, .. }, _) => {
                 self.values_of(v).len() == 1 && self.is_top(inner, &self.values_of(v)[0])
             }
-            (Shape::Flat { .. }, Val::Enum(i, _)) => *i == 2,
-            (Shape::Sum { summands }, Val::Enum(i, _)) => *i == summands.len() + 1,
+            (Shape::Flat { .. }, Val::Enum(i, _)) => *i == FLAT_TOP,
+            (Shape::Sum { summands }, Val::Enum(i, _)) => *i == sum_top(summands),
             (Shape::Finite { order, .. }, Val::Enum(i, _)) => *i == order.top,
             (Shape::Struct { .. }, _) => {
                 let fields = self.part_types(t);
@@ -345,7 +428,7 @@ impl Interp {
                 .iter()
                 .enumerate()
                 .all(|(i, pt)| self.is_top(pt, v.part(i))),
-            _ => false,
+            _ => self.mismatch("is_top", t, v),
         }
     }
 
@@ -357,6 +440,8 @@ impl Interp {
             (Val::Op(x), Val::Op(y)) => return x == y,
             (Val::Param(x), Val::Param(y)) => return x == y,
             (Val::Kind(x), Val::Kind(y)) => return x == y,
+            // A written-out `widen(a, b, t)` may compare its thresholds (`Thresholds: Eq`).
+            (Val::Thresholds(x), Val::Thresholds(y)) => return x == y,
             _ => {}
         }
         match (self.shape(t), a, b) {
@@ -371,7 +456,9 @@ impl Interp {
                 i == j
                     && match (x, y) {
                         (Some(x), Some(y)) => self.eq(payload, x, y),
-                        _ => true,
+                        // `Bottom` or `Top`.
+                        (None, None) => true,
+                        _ => self.mismatch("==", t, &(a, b)),
                     }
             }
             (Shape::Finite { .. }, Val::Enum(i, _), Val::Enum(j, _)) => i == j,
@@ -381,9 +468,11 @@ impl Interp {
                     return ab == bb;
                 }
                 i == j
-                    && match (x, y, i.checked_sub(1).and_then(|k| summands.get(k))) {
+                    && match (x, y, summand(summands, *i)) {
                         (Some(x), Some(y), Some((_, Some(pt)))) => self.eq(pt, x, y),
-                        _ => true,
+                        // `Top`, or a summand without payload.
+                        (None, None, _) => true,
+                        _ => self.mismatch("==", t, &(a, b)),
                     }
             }
             (Shape::Struct { .. }, _, _) => {
@@ -404,7 +493,7 @@ impl Interp {
                 }
                 self.parts_eq(t, a, b)
             }
-            _ => false,
+            _ => self.mismatch("==", t, &(a, b)),
         }
     }
 
@@ -443,18 +532,19 @@ impl Interp {
                     .all(|x| ys.iter().any(|y| self.leq(inner, x, y)))
             }
             (Shape::Flat { .. }, Val::Enum(i, _), Val::Enum(j, _)) => {
-                *i == 0 || *j == 2 || self.eq(t, a, b)
+                *i == BOTTOM || *j == FLAT_TOP || self.eq(t, a, b)
             }
             (Shape::Finite { order, .. }, Val::Enum(i, _), Val::Enum(j, _)) => order.leq[*i][*j],
             (Shape::Sum { summands }, Val::Enum(i, x), Val::Enum(j, y)) => {
-                if self.is_bottom(t, a) || *j == summands.len() + 1 {
+                if self.is_bottom(t, a) || *j == sum_top(summands) {
                     return true;
                 }
+                // Past bottom and top: the same summand, compared by payload.
                 i == j
-                    && match (x, y, i.checked_sub(1).and_then(|k| summands.get(k))) {
+                    && match (x, y, summand(summands, *i)) {
                         (Some(x), Some(y), Some((_, Some(pt)))) => self.leq(pt, x, y),
                         (None, None, Some((_, None))) => true,
-                        _ => false,
+                        _ => self.mismatch("leq", t, &(a, b)),
                     }
             }
             (Shape::Struct { .. }, _, _) => {
@@ -490,7 +580,7 @@ impl Interp {
                     .enumerate()
                     .all(|(i, pt)| self.leq(pt, a.part(i), b.part(i)))
             }
-            _ => false,
+            _ => self.mismatch("leq", t, &(a, b)),
         }
     }
 
@@ -508,12 +598,12 @@ impl Interp {
                 self.canonical(inner, *n, all)
             }
             (Shape::Flat { .. }, Val::Enum(i, _), Val::Enum(j, _)) => {
-                if *i == 0 {
+                if *i == BOTTOM {
                     b.clone()
-                } else if *j == 0 || self.eq(t, a, b) {
+                } else if *j == BOTTOM || self.eq(t, a, b) {
                     a.clone()
                 } else {
-                    Val::Enum(2, None)
+                    Val::Enum(FLAT_TOP, None)
                 }
             }
             (Shape::Finite { order, .. }, Val::Enum(i, _), Val::Enum(j, _)) => {
@@ -535,7 +625,7 @@ impl Interp {
                 }
                 self.fieldwise(t, a, b, Binary::Join)
             }
-            _ => a.clone(),
+            _ => self.mismatch("join", t, &(a, b)),
         }
     }
 
@@ -557,12 +647,12 @@ impl Interp {
                 self.canonical(inner, *n, all)
             }
             (Shape::Flat { .. }, Val::Enum(i, _), Val::Enum(j, _)) => {
-                if *i == 2 {
+                if *i == FLAT_TOP {
                     b.clone()
-                } else if *j == 2 || self.eq(t, a, b) {
+                } else if *j == FLAT_TOP || self.eq(t, a, b) {
                     a.clone()
                 } else {
-                    Val::Enum(0, None)
+                    Val::Enum(BOTTOM, None)
                 }
             }
             (Shape::Finite { order, .. }, Val::Enum(i, _), Val::Enum(j, _)) => {
@@ -570,9 +660,9 @@ impl Interp {
             }
             (Shape::Sum { summands }, Val::Enum(i, x), Val::Enum(j, y)) => {
                 if self.is_bottom(t, a) || self.is_bottom(t, b) {
-                    return Val::Enum(0, None);
+                    return Val::Enum(BOTTOM, None);
                 }
-                let top = summands.len() + 1;
+                let top = sum_top(summands);
                 if *i == top {
                     return b.clone();
                 }
@@ -580,18 +670,19 @@ impl Interp {
                     return a.clone();
                 }
                 if i != j {
-                    return Val::Enum(0, None);
+                    return Val::Enum(BOTTOM, None);
                 }
-                match (x, y, summands.get(i - 1)) {
+                match (x, y, summand(summands, *i)) {
                     (Some(x), Some(y), Some((_, Some(pt)))) => {
                         let m = self.meet(pt, x, y);
                         if self.is_bottom(pt, &m) {
-                            Val::Enum(0, None)
+                            Val::Enum(BOTTOM, None)
                         } else {
                             Val::Enum(*i, Some(Rc::new(m)))
                         }
                     }
-                    _ => Val::Enum(*i, None),
+                    (None, None, Some((_, None))) => Val::Enum(*i, None),
+                    _ => self.mismatch("meet", t, &(a, b)),
                 }
             }
             (Shape::Struct { .. }, _, _) => {
@@ -614,7 +705,7 @@ impl Interp {
                     met
                 }
             }
-            _ => a.clone(),
+            _ => self.mismatch("meet", t, &(a, b)),
         }
     }
 
@@ -664,7 +755,7 @@ impl Interp {
                 }
                 self.fieldwise(t, a, b, Binary::Widen(w))
             }
-            _ => a.clone(),
+            _ => self.mismatch("widen", t, &(a, b)),
         }
     }
 
@@ -697,16 +788,17 @@ impl Interp {
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => Val::Steps(Rc::new(x.narrow(y))),
             (Shape::Sum { summands }, Val::Enum(i, x), Val::Enum(j, y)) => {
                 if self.is_bottom(t, b) {
-                    return Val::Enum(0, None);
+                    return Val::Enum(BOTTOM, None);
                 }
-                if i != j || *i == 0 || *i == summands.len() + 1 {
+                if i != j || *i == BOTTOM || *i == sum_top(summands) {
                     return a.clone();
                 }
-                match (x, y, summands.get(i - 1)) {
+                match (x, y, summand(summands, *i)) {
                     (Some(x), Some(y), Some((_, Some(pt)))) => {
                         Val::Enum(*i, Some(Rc::new(self.narrow(pt, x, y))))
                     }
-                    _ => Val::Enum(*i, None),
+                    (None, None, Some((_, None))) => Val::Enum(*i, None),
+                    _ => self.mismatch("narrow", t, &(a, b)),
                 }
             }
             (Shape::Struct { .. }, _, _) => {
@@ -723,15 +815,22 @@ impl Interp {
                 }
                 self.fieldwise(t, a, b, Binary::Narrow)
             }
-            // The trait's default (flat, finite, `FiniteSum`): the older value.
-            _ => a.clone(),
+            // The trait's default (`Lattice::narrow` keeps the older value), which the
+            // generated flat and finite lattices and the runtime's `FiniteSum` keep.
+            (Shape::Flat { .. } | Shape::Finite { .. } | Shape::FiniteSum { .. }, _, _) => {
+                a.clone()
+            }
+            _ => self.mismatch("narrow", t, &(a, b)),
         }
     }
 
     /// A sum's join or widening: settled bottoms, the same summand combined, else top.
     fn sum_binary(&self, t: &Ty, a: &Val, b: &Val, op: Binary<'_>) -> Val {
         let Shape::Sum { summands } = self.shape(t) else {
-            return a.clone();
+            unreachable!(
+                "`join` and `widen` of `{}` combine summands, but it is no sum",
+                self.type_name(t)
+            )
         };
         if self.is_bottom(t, a) {
             return b.clone();
@@ -739,17 +838,21 @@ impl Interp {
         if self.is_bottom(t, b) {
             return a.clone();
         }
-        let top = Val::Enum(summands.len() + 1, None);
-        match (a, b) {
-            (Val::Enum(i, x), Val::Enum(j, y)) if i == j && *i != 0 && *i <= summands.len() => {
-                match (x, y, &summands[i - 1]) {
-                    (Some(x), Some(y), (_, Some(pt))) => {
-                        Val::Enum(*i, Some(Rc::new(self.binary(pt, x, y, op))))
-                    }
-                    _ => Val::Enum(*i, None),
-                }
+        let (Val::Enum(i, x), Val::Enum(j, y)) = (a, b) else {
+            self.mismatch("join", t, &(a, b))
+        };
+        if i != j {
+            // Different summands, or either is top.
+            return Val::Enum(sum_top(summands), None);
+        }
+        match (x, y, summand(summands, *i)) {
+            (Some(x), Some(y), Some((_, Some(pt)))) => {
+                Val::Enum(*i, Some(Rc::new(self.binary(pt, x, y, op))))
             }
-            _ => top,
+            (None, None, Some((_, None))) => Val::Enum(*i, None),
+            // Both top (not bottom: settled above).
+            (None, None, None) => Val::Enum(sum_top(summands), None),
+            _ => self.mismatch("join", t, &(a, b)),
         }
     }
 
@@ -794,7 +897,10 @@ impl Interp {
         match v {
             Val::Intervals(xs) => xs.iter().map(|x| Val::Interval(*x)).collect(),
             Val::Constants(xs) => xs.iter().map(|x| Val::Constant(x.clone())).collect(),
-            _ => Vec::new(),
+            other => unreachable!(
+                "the checker gives a `FiniteSum`'s functions and operations `FiniteSum`s, found \
+                 {other:?}"
+            ),
         }
     }
 
@@ -805,23 +911,27 @@ impl Interp {
             Shape::Constant => {
                 let xs: Vec<Flat<i64>> = values
                     .into_iter()
-                    .filter_map(|v| match v {
-                        Val::Constant(x) => Some(x),
-                        _ => None,
+                    .map(|v| match v {
+                        Val::Constant(x) => x,
+                        other => self.mismatch("FiniteSum::from_values", inner, &other),
                     })
                     .collect();
                 Val::Constants(canonical_disjuncts::<Flat<i64>, DefaultCost>(xs, n).into())
             }
-            _ => {
+            Shape::Interval => {
                 let xs: Vec<Interval> = values
                     .into_iter()
-                    .filter_map(|v| match v {
-                        Val::Interval(x) => Some(x),
-                        _ => None,
+                    .map(|v| match v {
+                        Val::Interval(x) => x,
+                        other => self.mismatch("FiniteSum::from_values", inner, &other),
                     })
                     .collect();
                 Val::Intervals(canonical_disjuncts::<Interval, DefaultCost>(xs, n).into())
             }
+            _ => unreachable!(
+                "the checker gives a `FiniteSum` `Interval` or `Constant` disjuncts, not `{}`",
+                self.type_name(inner)
+            ),
         }
     }
 

@@ -2,6 +2,7 @@
 //! file's analyses at once, with no Rust compiler, by evaluating the checked program
 //! ([`absinthe_domc::dom::tree`]) instead of compiling the code generated from it.
 //!
+//! - `plan`: the checked program as plain data every thread may read.
 //! - `value`: values and the lattice operations of every `.dom` type.
 //! - `eval`: rule bodies, reductions, helpers and written-out operations.
 //! - `domain`: a product as a value domain (dispatch, reduction, blame, the rules behind an
@@ -9,32 +10,37 @@
 //!
 //! Each of them says what the generated code does, operation for operation, so that an analysis
 //! gives the same result at every point in both modes (`cli/tests/dom_interp.rs` checks it on
-//! random programs). [`DynValue`] is the value domain the engines run: a value of the
-//! analysis's product, whose static operations (`bottom()`, `constant(c)`, …) read the loaded
-//! file from the thread they run on ([`Session::install`]). [`Interpreted`] is the catalog of
-//! the file's analyses, which the command line's drivers take as they take the built-in one.
+//! random programs).
+//!
+//! [`DynValue`] is the value domain the engines run: a value of the running analysis's product.
+//! The engines call a value domain's constructors with no value at hand (`bottom()`,
+//! `constant(c)`), so what the product is cannot travel with the values: it is the process's
+//! running file, [`Running`], which every thread of an analysis reads (the LLVM front end's
+//! workers, a module read in pieces) and which one run at a time holds. Two files loaded in one
+//! process never see each other: their runs take turns.
 
 mod domain;
 mod eval;
+pub mod plan;
 mod show;
 mod value;
 
 pub use value::Val;
 
-use crate::analyses::{Analysis, ForDomain};
 use absinthe::behavior::{Arg, Engine, ParamId};
-use absinthe::engine::Limits;
 use absinthe::lattice::{Lattice, Thresholds, Top};
 use absinthe::program::{Op, SymbolId};
 use absinthe::value::{Concrete, ValueDomain};
-use absinthe_domc::dom::tree::{Program, Shape, Ty};
+use absinthe_domc::dom::tree::{Shape, Ty};
 use absinthe_domc::dom::{AnalysisDecl, Compiled};
 use absinthe_domc::model::{LatticeKind, function_name};
 use absinthe_domc::{Diagnostic, Failure};
-use std::cell::RefCell;
+use arc_swap::ArcSwapOption;
+use plan::Plan;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::ThreadId;
 use value::Widen;
 
 /// A struct lattice's written-out operations and what decides its bottoms.
@@ -59,7 +65,7 @@ impl PointwiseInfo {
 /// A checked `.dom` program, ready to run.
 #[derive(Debug)]
 pub struct Interp {
-    program: Program,
+    program: Plan,
     /// Direct products: their type id → the product's.
     direct_of: BTreeMap<usize, usize>,
     /// Struct lattices by type id.
@@ -73,13 +79,15 @@ pub struct Interp {
     contains: BTreeMap<usize, String>,
     /// The file's analyses.
     analyses: Vec<AnalysisDecl>,
+    /// Each analysis's engine.
+    engines: Vec<Engine>,
 }
 
 impl Interp {
     /// Prepares `compiled` to run; refuses `extern` declarations, which only Rust can provide.
     pub fn new(compiled: &Compiled) -> Result<Interp, Failure> {
         refuse_externs(compiled)?;
-        let program = compiled.program.clone();
+        let program = &compiled.program;
         let id = |name: &str| match program.lookup(name) {
             Some(Ty::Lat(id)) => Some(id),
             _ => None,
@@ -134,8 +142,20 @@ impl Interp {
             .map(|id| parts_of(direct_of.get(&id).copied().unwrap_or(id)))
             .collect();
         let ops = Op::ALL.into_iter().map(|o| (o, format!("{o:?}"))).collect();
+        let engines = compiled
+            .analyses
+            .iter()
+            .map(|a| match Engine::from_word(&a.engine) {
+                Some(engine) => engine,
+                None => unreachable!(
+                    "the checker accepts the engines the runtime knows, not `{}` ({})",
+                    a.engine, a.describe
+                ),
+            })
+            .collect();
         Ok(Interp {
-            program,
+            program: Plan::new(program),
+            engines,
             direct_of,
             structs,
             parts,
@@ -145,27 +165,23 @@ impl Interp {
         })
     }
 
+    /// What decides the bottoms of the struct lattice `t` and its written-out operations.
     fn pointwise(&self, t: &Ty) -> &PointwiseInfo {
-        static PLAIN: PointwiseInfo = PointwiseInfo {
-            smash: false,
-            values: false,
-            empty: None,
-            bottom: None,
-            top: None,
-            written: BTreeMap::new(),
-        };
         match t {
-            Ty::Lat(id) => self.structs.get(id).unwrap_or(&PLAIN),
-            _ => &PLAIN,
+            Ty::Lat(id) if self.structs.contains_key(id) => &self.structs[id],
+            _ => unreachable!(
+                "struct operations run on struct lattices only, not on `{}`",
+                self.type_name(t)
+            ),
         }
     }
 
     /// The name of `op`'s variant (`Add`, `ULt`, …).
     fn op_name(&self, op: Op) -> &str {
-        self.ops
-            .iter()
-            .find(|(o, _)| *o == op)
-            .map_or("", |(_, n)| n.as_str())
+        match self.ops.iter().find(|(o, _)| *o == op) {
+            Some((_, name)) => name,
+            None => unreachable!("`Op::ALL` lists every operation, but not {op:?}"),
+        }
     }
 
     /// The function written out for `op` of the struct lattice `t`, if any (`bottom` and `top`
@@ -182,7 +198,7 @@ impl Interp {
         }
     }
 
-    pub(super) fn contains_fn(&self, t: &Ty) -> Option<String> {
+    pub(crate) fn contains_fn(&self, t: &Ty) -> Option<String> {
         match t {
             Ty::Lat(id) => self.contains.get(id).cloned(),
             _ => None,
@@ -194,12 +210,21 @@ impl Interp {
         &self.analyses
     }
 
+    /// The engine the analysis at `index` declares.
+    pub fn engine(&self, index: usize) -> Engine {
+        self.engines[index]
+    }
+
     /// The value domain of the analysis at `index`.
     fn domain(&self, index: usize) -> Ty {
-        self.analyses
-            .get(index)
-            .and_then(|a| self.program.lookup(&a.domain))
-            .unwrap_or(Ty::Error)
+        let analysis = &self.analyses[index];
+        match self.program.lookup(&analysis.domain) {
+            Some(t) => t,
+            None => unreachable!(
+                "the checker resolves an analysis's domain, not `{}` ({})",
+                analysis.domain, analysis.describe
+            ),
+        }
     }
 
     /// `t` as its name in the file.
@@ -210,7 +235,7 @@ impl Interp {
 
 /// `extern fn`s and `extern type`s are Rust: the interpreter says so, at each declaration.
 fn refuse_externs(compiled: &Compiled) -> Result<(), Failure> {
-    let refused = crate::dom::extern_declarations(compiled);
+    let refused = absinthe_domc::dom::extern_declarations(compiled);
     if refused.is_empty() {
         return Ok(());
     }
@@ -235,45 +260,99 @@ fn refuse_externs(compiled: &Compiled) -> Result<(), Failure> {
     })
 }
 
-/// The loaded file and the analysis running, for the static operations of [`DynValue`].
+/// The file and the analysis that [`DynValue`] means while it runs.
 #[derive(Debug)]
-pub struct Session {
-    interp: Rc<Interp>,
+struct Session {
+    interp: Arc<Interp>,
     domain: Ty,
+    /// The thread that entered the run: the only one that may switch its analysis.
+    owner: ThreadId,
 }
 
-thread_local! {
-    static SESSION: RefCell<Option<Rc<Session>>> = const { RefCell::new(None) };
+/// What [`DynValue`] means, for every thread of the process.
+static RUNNING: ArcSwapOption<Session> = ArcSwapOption::const_empty();
+
+/// Held by the one run in progress.
+static TURN: Mutex<()> = Mutex::new(());
+
+/// A `.dom` file's analysis running in this process: while it is held, [`DynValue`] is a value
+/// of that analysis's product on every thread. Entering waits for the run in progress, if any,
+/// to end; dropping it ends the run. Values must not outlive the run they were made in.
+#[derive(Debug)]
+#[must_use = "the run ends when this is dropped"]
+pub struct Running {
+    _turn: MutexGuard<'static, ()>,
 }
 
-impl Session {
-    /// Makes `interp`'s analysis at `index` the one [`DynValue`] means on this thread.
-    pub fn install(interp: Rc<Interp>, index: usize) {
+impl Running {
+    /// Runs `interp`'s analysis at `index`.
+    pub fn enter(interp: Arc<Interp>, index: usize) -> Running {
         let domain = interp.domain(index);
-        SESSION.with(|s| *s.borrow_mut() = Some(Rc::new(Session { interp, domain })));
+        Running::start(interp, domain)
     }
 
-    /// Makes the product (or direct product) called `domain` the value domain [`DynValue`] means
-    /// on this thread; `false` when the file has no such type.
-    pub fn install_domain(interp: Rc<Interp>, domain: &str) -> bool {
-        let Some(domain) = interp.program.lookup(domain) else {
-            return false;
+    /// Runs the product (or direct product) called `domain` of `interp` as a value domain;
+    /// `None` when the file has no such type.
+    pub fn enter_domain(interp: Arc<Interp>, domain: &str) -> Option<Running> {
+        let domain = interp.program.lookup(domain)?;
+        Some(Running::start(interp, domain))
+    }
+
+    fn start(interp: Arc<Interp>, domain: Ty) -> Running {
+        // A run that panicked released its turn: the next one starts afresh.
+        let turn = TURN
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        RUNNING.store(Some(Arc::new(Session {
+            interp,
+            domain,
+            owner: std::thread::current().id(),
+        })));
+        Running { _turn: turn }
+    }
+
+    /// The file that runs, if one does.
+    pub fn interp() -> Option<Arc<Interp>> {
+        RUNNING.load().as_ref().map(|s| s.interp.clone())
+    }
+
+    /// Makes the analysis at `index` of the running file the one [`DynValue`] means. Called by
+    /// the thread that entered the run, between analyses.
+    pub fn switch(index: usize) {
+        let current = RUNNING.load_full();
+        let Some(session) = current else {
+            unreachable!("an interpreted analysis is chosen while its file runs, and none does")
         };
-        SESSION.with(|s| *s.borrow_mut() = Some(Rc::new(Session { interp, domain })));
-        true
-    }
-
-    /// The loaded file on this thread.
-    pub fn interp() -> Option<Rc<Interp>> {
-        SESSION.with(|s| s.borrow().as_ref().map(|s| s.interp.clone()))
+        assert_eq!(
+            session.owner,
+            std::thread::current().id(),
+            "only the thread that runs a `.dom` file chooses its analysis"
+        );
+        let domain = session.interp.domain(index);
+        RUNNING.store(Some(Arc::new(Session {
+            interp: session.interp.clone(),
+            domain,
+            owner: session.owner,
+        })));
     }
 }
 
-/// Runs `f` with the session of this thread (installed before any value is made).
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.store(None);
+    }
+}
+
+/// Runs `f` with the running file and domain.
 fn with<R>(f: impl FnOnce(&Interp, &Ty) -> R) -> R {
-    let session = SESSION.with(|s| s.borrow().clone());
-    let session = session.expect("a `.dom` file is loaded before its values are used");
-    f(&session.interp, &session.domain)
+    let session = RUNNING.load();
+    match session.as_ref() {
+        Some(s) => f(&s.interp, &s.domain),
+        None => unreachable!(
+            "a value of an interpreted `.dom` analysis is used while no file runs: values live \
+             within the `Running` they were made in"
+        ),
+    }
 }
 
 /// A value of the running analysis's product.
@@ -454,120 +533,5 @@ impl ValueDomain for DynValue {
 
     fn rules_assume(op: Op) -> Vec<String> {
         with(|i, t| i.rules_assume(t, op))
-    }
-}
-
-/// An analysis of the loaded file, by its index: the catalog the drivers take in interpreted
-/// mode. Its names and descriptions live as long as the process (a command runs one file).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Interpreted(pub usize);
-
-/// What the catalog says of each analysis, made once per file.
-#[derive(Debug)]
-struct Entry {
-    name: &'static str,
-    description: &'static str,
-    thresholds: &'static [i64],
-}
-
-thread_local! {
-    static CATALOG: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Loads `interp` on this thread: its analyses become [`Interpreted`]'s catalog.
-pub fn load(interp: Interp) -> Rc<Interp> {
-    let entries = interp
-        .analyses
-        .iter()
-        .map(|a| {
-            let place = a.describe.rsplit(" at ").next().unwrap_or(&a.describe);
-            Entry {
-                name: Box::leak(a.name.clone().into_boxed_str()),
-                description: Box::leak(format!("from {place}").into_boxed_str()),
-                thresholds: Box::leak(a.thresholds.clone().into_boxed_slice()),
-            }
-        })
-        .collect();
-    CATALOG.with(|c| *c.borrow_mut() = entries);
-    let interp = Rc::new(interp);
-    Session::install(interp.clone(), 0);
-    interp
-}
-
-fn entry<R>(i: usize, f: impl FnOnce(&Entry) -> R) -> R {
-    CATALOG.with(|c| {
-        let c = c.borrow();
-        let entry = c.get(i).expect("an analysis of the loaded file");
-        f(entry)
-    })
-}
-
-fn decl<R>(i: usize, f: impl FnOnce(&AnalysisDecl) -> R) -> R {
-    let interp = Session::interp().expect("a `.dom` file is loaded");
-    f(&interp.analyses[i])
-}
-
-impl Analysis for Interpreted {
-    fn all() -> Vec<Interpreted> {
-        let n = CATALOG.with(|c| c.borrow().len());
-        (0..n).map(Interpreted).collect()
-    }
-
-    fn as_str(self) -> &'static str {
-        entry(self.0, |e| e.name)
-    }
-
-    fn description(self) -> &'static str {
-        entry(self.0, |e| e.description)
-    }
-
-    fn conditional(self) -> bool {
-        decl(self.0, |a| a.conditional)
-    }
-
-    fn engine(self) -> Engine {
-        decl(self.0, |a| {
-            Engine::from_word(&a.engine).unwrap_or(Engine::Flow)
-        })
-    }
-
-    fn declared_limits(self) -> Option<Limits> {
-        decl(self.0, |a| {
-            Some(Limits {
-                widening_delay: a.widening_delay,
-                narrowing_passes: a.narrowing,
-                ..Limits::default()
-            })
-        })
-    }
-
-    fn thresholds(self) -> &'static [i64] {
-        entry(self.0, |e| e.thresholds)
-    }
-
-    fn immediates(self) -> usize {
-        decl(self.0, |a| {
-            a.immediates
-                .map_or(absinthe::typing_env::TypingEnv::MAX_IMMS, |n| n as usize)
-        })
-    }
-
-    fn heaps(self) -> usize {
-        decl(self.0, |a| {
-            a.heaps
-                .map_or(absinthe::heap::escape::MAX_HEAPS, |n| n as usize)
-        })
-    }
-
-    fn dispatch<F: ForDomain>(self, f: F) -> F::Output {
-        let interp = Session::interp().expect("a `.dom` file is loaded");
-        Session::install(interp, self.0);
-        f.run::<DynValue>()
-    }
-}
-
-impl fmt::Display for Interpreted {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }

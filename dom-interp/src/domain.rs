@@ -5,13 +5,14 @@
 
 use super::Interp;
 use super::value::Val;
+use crate::plan::{Product as ProductDecl, Rule, RuleKind};
 use absinthe::behavior::{ArgKind, ParamId};
 use absinthe::lattice::{Address, Flat, Interval};
 use absinthe::product::{ReducePolicy, log_reduction, recording_reductions};
 use absinthe::program::{Op, SymbolId};
 use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{Shape, Ty};
-use absinthe_domc::model::{Policy, ProductDecl, Rule, RuleKind, function_name};
+use absinthe_domc::model::Policy;
 
 /// The rule of component `i` for an operation: the one for `op` itself, else the catch-all.
 fn op_rule<'d>(
@@ -30,14 +31,14 @@ fn op_rule<'d>(
 
 fn binary_op(kind: &RuleKind) -> Option<String> {
     match kind {
-        RuleKind::Binary(op) => Some(op.to_string()),
+        RuleKind::Binary(op) => Some(op.clone()),
         _ => None,
     }
 }
 
 fn assume_op(kind: &RuleKind) -> Option<String> {
     match kind {
-        RuleKind::Assume(op) => Some(op.to_string()),
+        RuleKind::Assume(op) => Some(op.clone()),
         _ => None,
     }
 }
@@ -56,7 +57,13 @@ impl Interp {
     }
 
     fn decl(&self, t: &Ty) -> &ProductDecl {
-        &self.program.products[self.product_index(t).unwrap_or(0)].0
+        let Some(i) = self.product_index(t) else {
+            unreachable!(
+                "`{}` is not a product: the checker gives operations on products only",
+                self.type_name(t)
+            )
+        };
+        &self.program.products[i].0
     }
 
     /// The reduction policy of `t`: the declared one, `Never` for a direct product.
@@ -94,15 +101,15 @@ impl Interp {
         for _ in 0..policy.max_rounds() {
             let mut round = false;
             for r in &decl.reductions {
-                let f = function_name(&r.function);
-                let refined = self.call_op(&f, &[parts[r.target].clone(), parts[r.source].clone()]);
+                let f = &r.function;
+                let refined = self.call_op(f, &[parts[r.target].clone(), parts[r.source].clone()]);
                 let tt = &types[r.target];
                 let met = self.meet(tt, &parts[r.target], &refined);
                 if !self.eq(tt, &parts[r.target], &met) {
                     if recording_reductions() {
                         log_reduction(
                             &r.origin.describe,
-                            &decl.components[r.target].name(),
+                            decl.components[r.target].name(),
                             &self.shown(tt, &parts[r.target]),
                             &self.shown(tt, &met),
                         );
@@ -142,7 +149,7 @@ impl Interp {
                         .iter()
                         .find(|r| r.component == i && r.kind == RuleKind::Literal);
                     match rule {
-                        Some(r) => self.call_op(&function_name(&r.function), &[Val::Int(c)]),
+                        Some(r) => self.call_op(&r.function, &[Val::Int(c)]),
                         None if comp.value_domain => self.runtime_constant(&types[i], c),
                         None => self.top(&types[i]),
                     }
@@ -173,7 +180,7 @@ impl Interp {
                                 args.push(Val::Kind(kinds.0));
                                 args.push(Val::Kind(kinds.1));
                             }
-                            self.call_op(&function_name(&r.function), &args)
+                            self.call_op(&r.function, &args)
                         }
                         None if comp.value_domain => {
                             self.runtime_binary(&types[i], op, a.part(i), b.part(i))
@@ -200,7 +207,7 @@ impl Interp {
                     }
                     args.push(a.clone());
                     args.push(b.clone());
-                    let refined = self.call_op(&function_name(&r.function), &args);
+                    let refined = self.call_op(&r.function, &args);
                     (refined.part(0).clone(), refined.part(1).clone())
                 }
                 None if comp.value_domain => {
@@ -229,23 +236,14 @@ impl Interp {
                         .iter()
                         .find(|r| r.component == i && r.kind == RuleKind::Address);
                     match rule {
-                        Some(r) => self.call_op(
-                            &function_name(&r.function),
-                            &[Val::Int(i64::from(symbol.0))],
-                        ),
-                        None if comp.value_domain && self.is_address(&types[i]) => {
-                            Val::Address(Address::At(symbol, 0))
-                        }
+                        Some(r) => self.call_op(&r.function, &[Val::Int(i64::from(symbol.0))]),
+                        None if comp.value_domain => self.runtime_address(&types[i], symbol),
                         None => self.top(&types[i]),
                     }
                 })
                 .collect(),
         );
         self.reduced(t, raw, self.policy(t))
-    }
-
-    fn is_address(&self, t: &Ty) -> bool {
-        matches!(t, Ty::Lat(id) if matches!(self.program.types.shape(*id), Shape::Address))
     }
 
     /// `ValueDomain::constant`.
@@ -307,7 +305,7 @@ impl Interp {
                         .iter()
                         .find(|r| r.component == i && r.kind == kind)
                     {
-                        Some(r) => self.call_op(&function_name(&r.function), args),
+                        Some(r) => self.call_op(&r.function, args),
                         None if comp.value_domain => builtin(i, &types[i]),
                         None => default(i, &types[i]),
                     }
@@ -483,8 +481,8 @@ impl Interp {
         for _ in 0..self.declared_policy(t).max_rounds() {
             let mut round = false;
             for r in &decl.reductions {
-                let f = function_name(&r.function);
-                let refined = self.call_op(&f, &[parts[r.target].clone(), parts[r.source].clone()]);
+                let f = &r.function;
+                let refined = self.call_op(f, &[parts[r.target].clone(), parts[r.source].clone()]);
                 let tt = &types[r.target];
                 let met = self.meet(tt, &parts[r.target], &refined);
                 if !self.eq(tt, &parts[r.target], &met) {
@@ -506,65 +504,93 @@ impl Interp {
         None
     }
 
+    /// `op` of a built-in value domain on a component that is none: never in a checked program
+    /// (`uses builtin` is for `Interval`, `Constant` and `Address` only, and a `FiniteSum` holds
+    /// `Interval`s or `Constant`s).
+    fn not_builtin(&self, op: &str, t: &Ty) -> ! {
+        unreachable!(
+            "the checker lets `{op}` fall back to the built-in value domains `Interval`, \
+             `Constant` and `Address` only, not to `{}`",
+            self.type_name(t)
+        )
+    }
+
     /// A built-in value domain's (`uses builtin`) literal.
     fn runtime_constant(&self, t: &Ty, c: i64) -> Val {
-        match self.builtin_kind(t) {
-            Some(true) => Val::Interval(Interval::constant(c)),
-            Some(false) => Val::Constant(<Flat<i64> as ValueDomain>::constant(c)),
-            None => self.top(t),
+        match self.shape(t) {
+            Shape::Interval => Val::Interval(Interval::constant(c)),
+            Shape::Constant => Val::Constant(<Flat<i64> as ValueDomain>::constant(c)),
+            Shape::Address => Val::Address(<Address as ValueDomain>::constant(c)),
+            _ => self.not_builtin("constant", t),
+        }
+    }
+
+    /// A built-in value domain's abstraction of `addr @symbol`.
+    fn runtime_address(&self, t: &Ty, symbol: SymbolId) -> Val {
+        match self.shape(t) {
+            Shape::Interval => Val::Interval(<Interval as ValueDomain>::address(symbol)),
+            Shape::Constant => Val::Constant(<Flat<i64> as ValueDomain>::address(symbol)),
+            Shape::Address => Val::Address(<Address as ValueDomain>::address(symbol)),
+            _ => self.not_builtin("address", t),
         }
     }
 
     /// A built-in value domain's transfer function.
     pub fn runtime_binary(&self, t: &Ty, op: Op, a: &Val, b: &Val) -> Val {
-        match (a, b) {
-            (Val::Interval(x), Val::Interval(y)) => Val::Interval(Interval::binary(op, x, y)),
-            (Val::Constant(x), Val::Constant(y)) => {
+        match (self.shape(t), a, b) {
+            (Shape::Interval, Val::Interval(x), Val::Interval(y)) => {
+                Val::Interval(Interval::binary(op, x, y))
+            }
+            (Shape::Constant, Val::Constant(x), Val::Constant(y)) => {
                 Val::Constant(<Flat<i64> as ValueDomain>::binary(op, x, y))
             }
-            (Val::Address(x), Val::Address(y)) => {
+            (Shape::Address, Val::Address(x), Val::Address(y)) => {
                 Val::Address(<Address as ValueDomain>::binary(op, x, y))
             }
-            _ => self.top(t),
+            (Shape::Interval | Shape::Constant | Shape::Address, _, _) => {
+                self.mismatch("binary", t, &(a, b))
+            }
+            _ => self.not_builtin("binary", t),
         }
     }
 
     /// A built-in value domain's branch refinement.
-    pub fn runtime_assume(&self, _t: &Ty, op: Op, a: &Val, b: &Val) -> (Val, Val) {
-        match (a, b) {
-            (Val::Interval(x), Val::Interval(y)) => {
+    pub fn runtime_assume(&self, t: &Ty, op: Op, a: &Val, b: &Val) -> (Val, Val) {
+        match (self.shape(t), a, b) {
+            (Shape::Interval, Val::Interval(x), Val::Interval(y)) => {
                 let (p, q) = Interval::assume(op, x, y);
                 (Val::Interval(p), Val::Interval(q))
             }
-            (Val::Constant(x), Val::Constant(y)) => {
+            (Shape::Constant, Val::Constant(x), Val::Constant(y)) => {
                 let (p, q) = <Flat<i64> as ValueDomain>::assume(op, x, y);
                 (Val::Constant(p), Val::Constant(q))
             }
-            _ => (a.clone(), b.clone()),
+            (Shape::Address, Val::Address(x), Val::Address(y)) => {
+                let (p, q) = <Address as ValueDomain>::assume(op, x, y);
+                (Val::Address(p), Val::Address(q))
+            }
+            (Shape::Interval | Shape::Constant | Shape::Address, _, _) => {
+                self.mismatch("assume", t, &(a, b))
+            }
+            _ => self.not_builtin("assume", t),
         }
     }
 
     fn runtime_cond(&self, t: &Ty, p: &Val, a: &Val, b: &Val) -> Val {
-        match (p, a, b) {
-            (Val::Interval(p), Val::Interval(x), Val::Interval(y)) => {
+        match (self.shape(t), p, a, b) {
+            (Shape::Interval, Val::Interval(p), Val::Interval(x), Val::Interval(y)) => {
                 Val::Interval(Interval::term_cond(p, x, y))
             }
-            (Val::Constant(p), Val::Constant(x), Val::Constant(y)) => {
+            (Shape::Constant, Val::Constant(p), Val::Constant(x), Val::Constant(y)) => {
                 Val::Constant(<Flat<i64> as ValueDomain>::term_cond(p, x, y))
             }
-            _ => self.join(t, a, b),
-        }
-    }
-
-    /// `Some(true)` for `Interval`, `Some(false)` for `Constant`, `None` otherwise.
-    fn builtin_kind(&self, t: &Ty) -> Option<bool> {
-        match t {
-            Ty::Lat(id) => match self.program.types.shape(*id) {
-                Shape::Interval => Some(true),
-                Shape::Constant => Some(false),
-                _ => None,
-            },
-            _ => None,
+            (Shape::Address, Val::Address(p), Val::Address(x), Val::Address(y)) => {
+                Val::Address(<Address as ValueDomain>::term_cond(p, x, y))
+            }
+            (Shape::Interval | Shape::Constant | Shape::Address, _, _, _) => {
+                self.mismatch("term_cond", t, &(p, a, b))
+            }
+            _ => self.not_builtin("term_cond", t),
         }
     }
 }
