@@ -5,7 +5,7 @@
 
 use super::Interp;
 use super::value::Val;
-use crate::plan::{Product as ProductDecl, Rule, RuleKind};
+use crate::plan::{Product as ProductDecl, RuleKind};
 use absinthe::behavior::{ArgKind, ParamId};
 use absinthe::lattice::{Address, Flat, Interval};
 use absinthe::product::{ReducePolicy, log_reduction, recording_reductions};
@@ -14,46 +14,29 @@ use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{Shape, Ty};
 use absinthe_domc::model::Policy;
 
-/// The rule of component `i` for an operation: the one for `op` itself, else the catch-all.
-fn op_rule<'d>(
-    decl: &'d ProductDecl,
-    i: usize,
-    op: Op,
-    per_op: fn(&RuleKind) -> Option<String>,
-    any: &RuleKind,
-) -> Option<&'d Rule> {
-    let name = format!("{op:?}");
-    let mine = || decl.rules.iter().filter(move |r| r.component == i);
-    mine()
-        .find(|r| per_op(&r.kind).is_some_and(|o| o == name))
-        .or_else(|| mine().find(|r| r.kind == *any))
-}
-
-fn binary_op(kind: &RuleKind) -> Option<String> {
-    match kind {
-        RuleKind::Binary(op) => Some(op.clone()),
-        _ => None,
-    }
-}
-
-fn assume_op(kind: &RuleKind) -> Option<String> {
-    match kind {
-        RuleKind::Assume(op) => Some(op.clone()),
-        _ => None,
-    }
-}
-
 impl Interp {
     /// The product declaration behind `t` (a product or its direct companion).
     pub fn product_index(&self, t: &Ty) -> Option<usize> {
-        let Ty::Lat(id) = self.direct_product(t) else {
-            return None;
-        };
-        let name = self.program.types.name(&Ty::Lat(id));
-        self.program
-            .products
-            .iter()
-            .position(|(d, _)| d.name == name)
+        match t {
+            Ty::Lat(id) => self.product_of[*id],
+            _ => None,
+        }
+    }
+
+    /// [`Interp::product_index`] of every type, by id: made once, when the file is loaded.
+    pub(crate) fn products_by_type(&self) -> Vec<Option<usize>> {
+        (0..self.program.types.len())
+            .map(|id| {
+                let Ty::Lat(product) = self.direct_product(&Ty::Lat(id)) else {
+                    unreachable!("a lattice's direct product is a lattice")
+                };
+                let name = self.program.types.name(&Ty::Lat(product));
+                self.program
+                    .products
+                    .iter()
+                    .position(|(d, _)| d.name == name)
+            })
+            .collect()
     }
 
     fn decl(&self, t: &Ty) -> &ProductDecl {
@@ -101,8 +84,10 @@ impl Interp {
         for _ in 0..policy.max_rounds() {
             let mut round = false;
             for r in &decl.reductions {
-                let f = &r.function;
-                let refined = self.call_op(f, &[parts[r.target].clone(), parts[r.source].clone()]);
+                let refined = self.call(
+                    r.function,
+                    &[parts[r.target].clone(), parts[r.source].clone()],
+                );
                 let tt = &types[r.target];
                 let met = self.meet(tt, &parts[r.target], &refined);
                 if !self.eq(tt, &parts[r.target], &met) {
@@ -149,7 +134,7 @@ impl Interp {
                         .iter()
                         .find(|r| r.component == i && r.kind == RuleKind::Literal);
                     match rule {
-                        Some(r) => self.call_op(&r.function, &[Val::Int(c)]),
+                        Some(r) => self.call(r.function, &[Val::Int(c)]),
                         None if comp.value_domain => self.runtime_constant(&types[i], c),
                         None => self.top(&types[i]),
                     }
@@ -167,27 +152,25 @@ impl Interp {
             decl.components
                 .iter()
                 .enumerate()
-                .map(
-                    |(i, comp)| match op_rule(decl, i, op, binary_op, &RuleKind::AnyBinary) {
-                        Some(r) => {
-                            let mut args = Vec::with_capacity(5);
-                            if r.kind == RuleKind::AnyBinary {
-                                args.push(Val::Op(op));
-                            }
-                            args.push(a.clone());
-                            args.push(b.clone());
-                            if r.with_kinds {
-                                args.push(Val::Kind(kinds.0));
-                                args.push(Val::Kind(kinds.1));
-                            }
-                            self.call_op(&r.function, &args)
+                .map(|(i, comp)| match decl.binary_rule(op, i) {
+                    Some(r) => {
+                        let mut args = Vec::with_capacity(5);
+                        if r.kind == RuleKind::AnyBinary {
+                            args.push(Val::Op(op));
                         }
-                        None if comp.value_domain => {
-                            self.runtime_binary(&types[i], op, a.part(i), b.part(i))
+                        args.push(a.clone());
+                        args.push(b.clone());
+                        if r.with_kinds {
+                            args.push(Val::Kind(kinds.0));
+                            args.push(Val::Kind(kinds.1));
                         }
-                        None => self.top(&types[i]),
-                    },
-                )
+                        self.call(r.function, &args)
+                    }
+                    None if comp.value_domain => {
+                        self.runtime_binary(&types[i], op, a.part(i), b.part(i))
+                    }
+                    None => self.top(&types[i]),
+                })
                 .collect(),
         )
     }
@@ -199,7 +182,7 @@ impl Interp {
         let types = self.part_types(t);
         let (mut ra, mut rb) = (a.parts().to_vec(), b.parts().to_vec());
         for (i, comp) in decl.components.iter().enumerate() {
-            let (x, y) = match op_rule(decl, i, op, assume_op, &RuleKind::AnyAssume) {
+            let (x, y) = match decl.assume_rule(op, i) {
                 Some(r) => {
                     let mut args = Vec::with_capacity(3);
                     if r.kind == RuleKind::AnyAssume {
@@ -207,7 +190,7 @@ impl Interp {
                     }
                     args.push(a.clone());
                     args.push(b.clone());
-                    let refined = self.call_op(&r.function, &args);
+                    let refined = self.call(r.function, &args);
                     (refined.part(0).clone(), refined.part(1).clone())
                 }
                 None if comp.value_domain => {
@@ -236,7 +219,7 @@ impl Interp {
                         .iter()
                         .find(|r| r.component == i && r.kind == RuleKind::Address);
                     match rule {
-                        Some(r) => self.call_op(&r.function, &[Val::Int(i64::from(symbol.0))]),
+                        Some(r) => self.call(r.function, &[Val::Int(i64::from(symbol.0))]),
                         None if comp.value_domain => self.runtime_address(&types[i], symbol),
                         None => self.top(&types[i]),
                     }
@@ -305,7 +288,7 @@ impl Interp {
                         .iter()
                         .find(|r| r.component == i && r.kind == kind)
                     {
-                        Some(r) => self.call_op(&r.function, args),
+                        Some(r) => self.call(r.function, args),
                         None if comp.value_domain => builtin(i, &types[i]),
                         None => default(i, &types[i]),
                     }
@@ -348,7 +331,7 @@ impl Interp {
     /// `__absinthe_binary_rules` has the same lines).
     fn binary_rule_line(decl: &ProductDecl, i: usize, op: Op) -> String {
         let comp = &decl.components[i];
-        let rule = match op_rule(decl, i, op, binary_op, &RuleKind::AnyBinary) {
+        let rule = match decl.binary_rule(op, i) {
             Some(r) => r.origin.describe.clone(),
             None if comp.value_domain => {
                 format!("the built-in transfer function of `{}`", comp.type_key())
@@ -378,7 +361,7 @@ impl Interp {
     /// Component `i`'s report line for `assume(op, _, _)`.
     fn assume_rule_line(decl: &ProductDecl, i: usize, op: Op) -> String {
         let comp = &decl.components[i];
-        let rule = match op_rule(decl, i, op, assume_op, &RuleKind::AnyAssume) {
+        let rule = match decl.assume_rule(op, i) {
             Some(r) => r.origin.describe.clone(),
             None if comp.value_domain => {
                 format!("the built-in branch refinement of `{}`", comp.type_key())
@@ -481,8 +464,10 @@ impl Interp {
         for _ in 0..self.declared_policy(t).max_rounds() {
             let mut round = false;
             for r in &decl.reductions {
-                let f = &r.function;
-                let refined = self.call_op(f, &[parts[r.target].clone(), parts[r.source].clone()]);
+                let refined = self.call(
+                    r.function,
+                    &[parts[r.target].clone(), parts[r.source].clone()],
+                );
                 let tt = &types[r.target];
                 let met = self.meet(tt, &parts[r.target], &refined);
                 if !self.eq(tt, &parts[r.target], &met) {

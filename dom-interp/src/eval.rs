@@ -1,10 +1,11 @@
-//! Evaluating checked bodies: the tree of every rule, reduction, helper and written-out lattice
-//! operation (`absinthe_domc::dom::tree`), with the semantics of the Rust the generator emits for
-//! it. A body fails (`None`) where that Rust's `?` leaves it: checked arithmetic that leaves
+//! Evaluating checked bodies: the resolved tree of every rule, reduction, helper and
+//! written-out lattice operation ([`crate::resolve`]), with the semantics of the Rust the
+//! generator emits for it. A body fails (`None`) where that Rust's `?` leaves it: checked arithmetic that leaves
 //! `int`, or a helper `fn` that failed; the function's fallback then gives its result.
 
 use super::Interp;
-use super::value::{BOTTOM, FLAT_TOP, FLAT_VALUE, Val, Widen, sum_top, summand_index};
+use super::resolve::{Builtin, Constant, Element, Expr, FnId, Kind, LatticeOp, Pattern, Resolved};
+use super::value::{Val, Widen};
 use absinthe::__private::{
     checked_lshr, checked_shl, checked_shr, overflows, wrapping_lshr, wrapping_shl, wrapping_shr,
 };
@@ -12,19 +13,22 @@ use absinthe::behavior::{ArgKind, Names, Steps};
 use absinthe::lattice::{Address, Flat, Interval};
 use absinthe::program::{Op, SymbolId};
 use absinthe::value::ValueDomain;
-use absinthe_domc::dom::tree::{BinaryOp, Fallback, Function, Node, Pat, Shape, Ty};
+use absinthe_domc::dom::tree::{BinaryOp, Fallback, Shape, Ty};
 use std::rc::Rc;
-
-/// The names in scope, innermost last.
-type Env<'a> = Vec<(&'a str, Val)>;
 
 impl Interp {
     /// Calls the function `name` (a rule, reduction, helper or written-out operation) on `args`:
     /// its body's value, or its fallback when the body fails.
     pub fn call_op(&self, name: &str, args: &[Val]) -> Val {
-        let f = self.function(name);
+        self.call(self.functions.id(name), args)
+    }
+
+    /// Calls the function `id` on `args`: its body's value, or its fallback when the body
+    /// fails.
+    pub(crate) fn call(&self, id: FnId, args: &[Val]) -> Val {
+        let f = &self.functions.table[id.0];
         // The checker bounds nesting (`syntax::MAX_NESTING`); this bounds the stack it takes.
-        if let Some(v) = stacker::maybe_grow(256 << 10, 16 << 20, || self.apply(name, args)) {
+        if let Some(v) = stacker::maybe_grow(256 << 10, 16 << 20, || self.apply(f, args)) {
             return v;
         }
         // The body failed: the function's fallback is the generated function's result then.
@@ -42,161 +46,143 @@ impl Interp {
             // rejects one that can, and the generated code has `unreachable!()` there).
             Fallback::Fail => unreachable!(
                 "the checker lets no written-out `bottom` or `top` fail and calls `fn` helpers \
-                 from bodies only, but `{name}` ({}) failed",
-                f.place
+                 from bodies only, but `{}` ({}) failed",
+                f.name, f.place
             ),
         }
     }
 
-    /// The function `name` of the program.
-    fn function(&self, name: &str) -> &Function {
-        match self.program.functions.get(name) {
-            Some(f) => f,
-            // `Interp::new` refuses `extern fn`s, the only functions without a body.
-            None => unreachable!(
-                "the checker names functions of the program only (rules, reductions, helpers, \
-                 written-out operations), not `{name}`"
-            ),
-        }
+    /// The body of `f` on `args`, `None` when it fails.
+    fn apply(&self, f: &Resolved, args: &[Val]) -> Option<Val> {
+        debug_assert_eq!(
+            args.len(),
+            f.arity,
+            "`{}` takes {} arguments",
+            f.name,
+            f.arity
+        );
+        let mut frame: Vec<Val> = Vec::with_capacity(f.arity + 4);
+        frame.extend_from_slice(args);
+        self.eval(&f.body, &mut frame)
     }
 
-    /// The body of `name` on `args`, `None` when it fails.
-    fn apply(&self, name: &str, args: &[Val]) -> Option<Val> {
-        let f = self.function(name);
-        let mut env: Env<'_> = f
-            .params
-            .iter()
-            .zip(args)
-            .map(|((n, _), v)| (n.as_str(), v.clone()))
-            .collect();
-        self.eval(&f.body, &mut env)
+    fn eval_all(&self, exprs: &[Expr], frame: &mut Vec<Val>) -> Option<Vec<Val>> {
+        exprs.iter().map(|e| self.eval(e, frame)).collect()
     }
 
-    fn eval_all<'a>(&'a self, nodes: &'a [Node], env: &mut Env<'a>) -> Option<Vec<Val>> {
-        nodes.iter().map(|n| self.eval(n, env)).collect()
-    }
-
-    /// Evaluates `node` in `env`.
-    fn eval<'a>(&'a self, node: &'a Node, env: &mut Env<'a>) -> Option<Val> {
-        Some(match node {
-            Node::Int(v) => Val::Int(*v),
-            Node::Bool(b) => Val::Bool(*b),
-            Node::Var(x) => match env.iter().rev().find(|(n, _)| *n == x.as_str()) {
-                Some((_, v)) => v.clone(),
-                None => unreachable!("the checker resolves every name in scope, not `{x}`"),
-            },
-            Node::Tuple(parts) => Val::Tuple(self.eval_all(parts, env)?.into()),
-            Node::Neg(x) => Val::Int(self.eval(x, env)?.int().checked_neg()?),
-            Node::Not(x) => Val::Bool(!self.eval(x, env)?.bool()),
-            Node::BitNot(x) => Val::Int(!self.eval(x, env)?.int()),
-            Node::Binary(op, a, b) => return self.binary_op(*op, a, b, env),
-            Node::Equal(t, a, b) => {
-                let (a, b) = (self.eval(a, env)?, self.eval(b, env)?);
+    /// Evaluates `expr` in `frame` (the values of the names in scope, by slot).
+    fn eval(&self, expr: &Expr, frame: &mut Vec<Val>) -> Option<Val> {
+        Some(match expr {
+            Expr::Int(v) => Val::Int(*v),
+            Expr::Bool(b) => Val::Bool(*b),
+            Expr::Var(slot) => frame[*slot].clone(),
+            Expr::Tuple(parts) => Val::Tuple(self.eval_all(parts, frame)?.into()),
+            Expr::Neg(x) => Val::Int(self.eval(x, frame)?.int().checked_neg()?),
+            Expr::Not(x) => Val::Bool(!self.eval(x, frame)?.bool()),
+            Expr::BitNot(x) => Val::Int(!self.eval(x, frame)?.int()),
+            Expr::Binary(op, a, b) => return self.binary_op(*op, a, b, frame),
+            Expr::Equal(t, a, b) => {
+                let (a, b) = (self.eval(a, frame)?, self.eval(b, frame)?);
                 Val::Bool(self.eq(t, &a, &b))
             }
-            Node::Let(x, value, body) => {
-                let v = self.eval(value, env)?;
-                env.push((x.as_str(), v));
-                let result = self.eval(body, env);
-                env.pop();
+            Expr::Let(value, body) => {
+                let v = self.eval(value, frame)?;
+                frame.push(v);
+                let result = self.eval(body, frame);
+                frame.pop();
                 return result;
             }
-            Node::If(c, t, f) => {
-                return if self.eval(c, env)?.bool() {
-                    self.eval(t, env)
+            Expr::If(c, t, f) => {
+                return if self.eval(c, frame)?.bool() {
+                    self.eval(t, frame)
                 } else {
-                    self.eval(f, env)
+                    self.eval(f, frame)
                 };
             }
-            Node::Match(t, scrutinee, arms) => {
-                let v = self.eval(scrutinee, env)?;
+            Expr::Match(t, scrutinee, arms) => {
+                let v = self.eval(scrutinee, frame)?;
                 for arm in arms {
-                    for pattern in &arm.patterns {
-                        if let Some(bound) = self.matches(t, pattern, &v) {
-                            let pushed = bound.is_some();
-                            if let Some(b) = bound {
-                                env.push(b);
-                            }
-                            let result = self.eval(&arm.body, env);
-                            if pushed {
-                                env.pop();
-                            }
-                            return result;
-                        }
+                    if !arm.patterns.iter().any(|p| self.matches(t, p, &v)) {
+                        continue;
                     }
+                    if !arm.binds {
+                        return self.eval(&arm.body, frame);
+                    }
+                    frame.push(self.payload(t, v));
+                    let result = self.eval(&arm.body, frame);
+                    frame.pop();
+                    return result;
                 }
                 unreachable!(
                     "the checker makes every `match` exhaustive, but no arm matches {v:?} of `{}`",
                     self.type_name(t)
                 )
             }
-            Node::Field(base, i) => self.eval(base, env)?.part(*i).clone(),
-            Node::Op(name) => Val::Op(self.op(name)),
-            Node::Top(t) => self.top(t),
-            Node::Bottom(t) => self.bottom(t),
-            Node::Element(t, name, payload) => {
+            Expr::Field(base, i) => self.eval(base, frame)?.part(*i).clone(),
+            Expr::Op(op) => Val::Op(*op),
+            Expr::Top(t) => self.top(t),
+            Expr::Bottom(t) => self.bottom(t),
+            Expr::Element(element, payload) => {
                 let payload = match payload {
-                    Some(p) => Some(self.eval(p, env)?),
+                    Some(p) => Some(self.eval(p, frame)?),
                     None => None,
                 };
-                self.element(t, name, payload)
-            }
-            Node::Struct(_, fields) => Val::record(self.eval_all(fields, env)?),
-            Node::Lattice(op, t, args) => {
-                let args = self.eval_all(args, env)?;
-                match op.as_str() {
-                    "join" => self.join(t, &args[0], &args[1]),
-                    "meet" => self.meet(t, &args[0], &args[1]),
-                    "widen" => self.widen(t, &args[0], &args[1], Widen::Plain),
-                    "narrow" => self.narrow(t, &args[0], &args[1]),
-                    "leq" => Val::Bool(self.leq(t, &args[0], &args[1])),
-                    "is_bottom" => Val::Bool(self.is_bottom(t, &args[0])),
-                    "is_top" => Val::Bool(self.is_top(t, &args[0])),
-                    other => unreachable!(
-                        "the checker knows the lattice operations `join`, `meet`, `widen`, \
-                         `narrow`, `leq`, `is_bottom` and `is_top`, not `{other}`"
+                match (element, payload) {
+                    (Element::Constant(Constant::Value), Some(p)) => {
+                        Val::Constant(Flat::Value(p.int()))
+                    }
+                    (Element::Constant(Constant::Bottom), None) => Val::Constant(Flat::Bottom),
+                    (Element::Constant(Constant::Top), None) => Val::Constant(Flat::Top),
+                    (Element::Enum(i), payload) => Val::Enum(*i, payload.map(Rc::new)),
+                    (element, payload) => unreachable!(
+                        "the checker gives a payload to the variants that carry one: \
+                         {element:?} with {payload:?}"
                     ),
                 }
             }
-            Node::Builtin(name, args) => {
-                let args = self.eval_all(args, env)?;
-                self.builtin(name, &args)
+            Expr::Struct(fields) => Val::record(self.eval_all(fields, frame)?),
+            Expr::Lattice(op, t, args) => {
+                let args = self.eval_all(args, frame)?;
+                match op {
+                    LatticeOp::Join => self.join(t, &args[0], &args[1]),
+                    LatticeOp::Meet => self.meet(t, &args[0], &args[1]),
+                    LatticeOp::Widen => self.widen(t, &args[0], &args[1], Widen::Plain),
+                    LatticeOp::Narrow => self.narrow(t, &args[0], &args[1]),
+                    LatticeOp::Leq => Val::Bool(self.leq(t, &args[0], &args[1])),
+                    LatticeOp::IsBottom => Val::Bool(self.is_bottom(t, &args[0])),
+                    LatticeOp::IsTop => Val::Bool(self.is_top(t, &args[0])),
+                }
             }
-            Node::Call(name, args) => {
-                let args = self.eval_all(args, env)?;
-                self.apply(name, &args)?
+            Expr::Builtin(builtin, args) => {
+                let args = self.eval_all(args, frame)?;
+                self.builtin(*builtin, &args)
             }
-            Node::TypeFn(t, name, args) => {
-                let args = self.eval_all(args, env)?;
+            Expr::Call(id, args) => {
+                let args = self.eval_all(args, frame)?;
+                self.apply(&self.functions.table[id.0], &args)?
+            }
+            Expr::TypeFn(t, name, args) => {
+                let args = self.eval_all(args, frame)?;
                 self.type_fn(t, name, &args)
-            }
-            Node::Unreachable => {
-                unreachable!("the checker leaves `Node::Unreachable` only in programs it rejects")
             }
         })
     }
 
-    fn binary_op<'a>(
-        &'a self,
-        op: BinaryOp,
-        a: &'a Node,
-        b: &'a Node,
-        env: &mut Env<'a>,
-    ) -> Option<Val> {
+    fn binary_op(&self, op: BinaryOp, a: &Expr, b: &Expr, frame: &mut Vec<Val>) -> Option<Val> {
         match op {
             BinaryOp::And => {
                 return Some(Val::Bool(
-                    self.eval(a, env)?.bool() && self.eval(b, env)?.bool(),
+                    self.eval(a, frame)?.bool() && self.eval(b, frame)?.bool(),
                 ));
             }
             BinaryOp::Or => {
                 return Some(Val::Bool(
-                    self.eval(a, env)?.bool() || self.eval(b, env)?.bool(),
+                    self.eval(a, frame)?.bool() || self.eval(b, frame)?.bool(),
                 ));
             }
             _ => {}
         }
-        let (x, y) = (self.eval(a, env)?.int(), self.eval(b, env)?.int());
+        let (x, y) = (self.eval(a, frame)?.int(), self.eval(b, frame)?.int());
         Some(match op {
             BinaryOp::Lt => Val::Bool(x < y),
             BinaryOp::Le => Val::Bool(x <= y),
@@ -233,38 +219,25 @@ impl Interp {
         }
     }
 
-    /// What `pattern` binds when it matches `v` (`Some(None)`: matches, binds nothing).
-    #[allow(clippy::option_option)]
-    fn matches<'a>(&self, t: &Ty, pattern: &'a Pat, v: &Val) -> Option<Option<(&'a str, Val)>> {
-        let bind = |name: &'a Option<String>, payload: Val| {
-            Some(name.as_ref().map(|n| (n.as_str(), payload)))
-        };
+    /// Whether `pattern` matches `v`, a value of `t`.
+    fn matches(&self, t: &Ty, pattern: &Pattern, v: &Val) -> bool {
         match (pattern, v) {
-            (Pat::Wildcard, _) => Some(None),
-            (Pat::Int(x), Val::Int(y)) => (x == y).then_some(None),
-            // `Op`'s variants carry nothing: the checker lets no pattern on them bind a name.
-            (Pat::Variant(name, None), Val::Op(op)) => (self.op_name(*op) == name).then_some(None),
-            (Pat::Variant(name, binder), Val::Kind(kind)) => match (name.as_str(), kind) {
-                ("Param", ArgKind::Param(p)) => bind(binder, Val::Param(*p)),
-                ("Const", ArgKind::Const(c)) => bind(binder, Val::Int(*c)),
-                ("Other", ArgKind::Other) => Some(None),
-                // Another variant.
-                ("Param" | "Const" | "Other", _) => None,
-                _ => unreachable!("the checker knows the variants of `ArgKind`, not `{name}`"),
-            },
-            (Pat::Variant(name, binder), Val::Constant(c)) => match (name.as_str(), c) {
-                ("Bottom", Flat::Bottom) | ("Top", Flat::Top) => Some(None),
-                ("Value", Flat::Value(x)) => bind(binder, Val::Int(*x)),
-                // Another variant.
-                ("Bottom" | "Top" | "Value", _) => None,
-                _ => unreachable!("the checker knows the variants of `Constant`, not `{name}`"),
-            },
-            (Pat::Variant(name, binder), Val::Enum(i, payload)) => {
-                (self.element_index(t, name) == *i).then(|| match payload {
-                    Some(p) => bind(binder, (**p).clone()).flatten(),
-                    None => None,
-                })
-            }
+            (Pattern::Wildcard, _) => true,
+            (Pattern::Int(x), Val::Int(y)) => x == y,
+            (Pattern::Op(x), Val::Op(y)) => x == y,
+            (Pattern::Kind(k), Val::Kind(kind)) => matches!(
+                (k, kind),
+                (Kind::Param, ArgKind::Param(_))
+                    | (Kind::Const, ArgKind::Const(_))
+                    | (Kind::Other, ArgKind::Other)
+            ),
+            (Pattern::Constant(c), Val::Constant(x)) => matches!(
+                (c, x),
+                (Constant::Bottom, Flat::Bottom)
+                    | (Constant::Value, Flat::Value(_))
+                    | (Constant::Top, Flat::Top)
+            ),
+            (Pattern::Enum(i), Val::Enum(j, _)) => i == j,
             _ => unreachable!(
                 "the checker matches `{}` with its own patterns only, found {pattern:?} on {v:?}",
                 self.type_name(t)
@@ -272,66 +245,41 @@ impl Interp {
         }
     }
 
-    /// The element `name` of lattice `t`, with `payload` when its variant carries one.
-    fn element(&self, t: &Ty, name: &str, payload: Option<Val>) -> Val {
-        match (self.shape(t), name, payload) {
-            (Shape::Constant, "Value", Some(p)) => Val::Constant(Flat::Value(p.int())),
-            (Shape::Constant, "Bottom", None) => Val::Constant(Flat::Bottom),
-            (Shape::Constant, "Top", None) => Val::Constant(Flat::Top),
-            (Shape::Flat { .. } | Shape::Finite { .. } | Shape::Sum { .. }, _, payload) => {
-                Val::Enum(self.element_index(t, name), payload.map(Rc::new))
-            }
-            (_, _, payload) => unreachable!(
-                "the checker names elements of `{}` it has, not `{name}` ({payload:?})",
+    /// The payload of `v`, a value of `t` an arm that binds has matched.
+    fn payload(&self, t: &Ty, v: Val) -> Val {
+        match v {
+            Val::Kind(ArgKind::Param(p)) => Val::Param(p),
+            Val::Kind(ArgKind::Const(c)) | Val::Constant(Flat::Value(c)) => Val::Int(c),
+            Val::Enum(_, Some(payload)) => (*payload).clone(),
+            v => unreachable!(
+                "the checker lets only a variant that carries a value bind a name, but {v:?} of \
+                 `{}` matched",
                 self.type_name(t)
             ),
         }
     }
 
-    /// [`Val::Enum`]'s index of the element `name` of the flat, finite or sum lattice `t`.
-    fn element_index(&self, t: &Ty, name: &str) -> usize {
-        let index = match (self.shape(t), name) {
-            (Shape::Flat { .. } | Shape::Sum { .. }, "Bottom") => Some(BOTTOM),
-            (Shape::Flat { .. }, "Value") => Some(FLAT_VALUE),
-            (Shape::Flat { .. }, "Top") => Some(FLAT_TOP),
-            (Shape::Finite { variants, .. }, _) => variants.iter().position(|v| v == name),
-            (Shape::Sum { summands }, "Top") => Some(sum_top(summands)),
-            (Shape::Sum { summands }, _) => summands
-                .iter()
-                .position(|(v, _)| v == name)
-                .map(summand_index),
-            _ => None,
-        };
-        match index {
-            Some(i) => i,
-            None => unreachable!(
-                "the checker names elements of `{}` it has, not `{name}`",
-                self.type_name(t)
-            ),
-        }
-    }
-
-    fn builtin(&self, name: &str, args: &[Val]) -> Val {
+    fn builtin(&self, builtin: Builtin, args: &[Val]) -> Val {
         let int = |i: usize| args[i].int();
         let op = || args[0].op();
-        match name {
-            "min" => Val::Int(int(0).min(int(1))),
-            "max" => Val::Int(int(0).max(int(1))),
+        match builtin {
+            Builtin::Min => Val::Int(int(0).min(int(1))),
+            Builtin::Max => Val::Int(int(0).max(int(1))),
             // The language defines `eval` of an operation that traps as 0, as the generated
             // `op.eval(a, b).unwrap_or(0)` does (`traps` tells the two apart).
-            "eval" => Val::Int(op().eval(int(1), int(2)).unwrap_or(0)),
-            "traps" => Val::Bool(op().eval(int(1), int(2)).is_none()),
-            "overflows" => Val::Bool(overflows(op(), int(1), int(2))),
-            "is_comparison" => Val::Bool(op().is_comparison()),
-            "Thresholds::at_least" | "Thresholds::at_most" => {
+            Builtin::Eval => Val::Int(op().eval(int(1), int(2)).unwrap_or(0)),
+            Builtin::Traps => Val::Bool(op().eval(int(1), int(2)).is_none()),
+            Builtin::Overflows => Val::Bool(overflows(op(), int(1), int(2))),
+            Builtin::IsComparison => Val::Bool(op().is_comparison()),
+            Builtin::AtLeast | Builtin::AtMost => {
                 let Val::Thresholds(t) = &args[0] else {
                     unreachable!(
-                        "the checker types the first argument of `{name}` `Thresholds`, found \
-                         {:?}",
+                        "the checker types the first argument of `{builtin:?}` `Thresholds`, \
+                         found {:?}",
                         args[0]
                     )
                 };
-                let found = if name.ends_with("least") {
+                let found = if builtin == Builtin::AtLeast {
                     t.at_least(int(1))
                 } else {
                     t.at_most(int(1))
@@ -340,7 +288,6 @@ impl Interp {
                 // `t.at_least(x).unwrap_or(otherwise)` gives.
                 Val::Int(found.unwrap_or(int(2)))
             }
-            _ => unreachable!("the checker knows the built-in functions, not `{name}`"),
         }
     }
 

@@ -21,7 +21,8 @@
 
 mod domain;
 mod eval;
-pub mod plan;
+mod plan;
+mod resolve;
 mod show;
 mod value;
 
@@ -37,6 +38,7 @@ use absinthe_domc::model::{LatticeKind, function_name};
 use absinthe_domc::{Diagnostic, Failure};
 use arc_swap::ArcSwapOption;
 use plan::Plan;
+use resolve::FnId;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -49,11 +51,11 @@ struct PointwiseInfo {
     smash: bool,
     /// Whether some field is a plain `int` or `bool`.
     values: bool,
-    empty: Option<String>,
-    bottom: Option<String>,
-    top: Option<String>,
-    /// `join`, `meet`, `widen`, `widen_with_thresholds`, `narrow`, `leq`: function names.
-    written: BTreeMap<String, String>,
+    empty: Option<FnId>,
+    bottom: Option<FnId>,
+    top: Option<FnId>,
+    /// `join`, `meet`, `widen`, `widen_with_thresholds`, `narrow`, `leq`: their functions.
+    written: BTreeMap<String, FnId>,
 }
 
 impl PointwiseInfo {
@@ -76,11 +78,15 @@ pub struct Interp {
     /// Every operation with its `Op` variant's name.
     ops: Vec<(Op, String)>,
     /// Written-out `contains` by type id.
-    contains: BTreeMap<usize, String>,
+    contains: BTreeMap<usize, FnId>,
     /// The file's analyses.
     analyses: Vec<AnalysisDecl>,
     /// Each analysis's engine.
     engines: Vec<Engine>,
+    /// Every function, resolved.
+    functions: resolve::Functions,
+    /// The product behind each type, by id (see [`Interp::product_index`]).
+    product_of: Vec<Option<usize>>,
 }
 
 impl Interp {
@@ -88,6 +94,11 @@ impl Interp {
     pub fn new(compiled: &Compiled) -> Result<Interp, Failure> {
         refuse_externs(compiled)?;
         let program = &compiled.program;
+        let functions = resolve::ids(&program.functions);
+        let function = |name: String| match functions.get(&name) {
+            Some(f) => *f,
+            None => unreachable!("the checker names functions of the program, not `{name}`"),
+        };
         let id = |name: &str| match program.lookup(name) {
             Some(Ty::Lat(id)) => Some(id),
             _ => None,
@@ -110,13 +121,13 @@ impl Interp {
                 PointwiseInfo {
                     smash: p.smash,
                     values: p.has_values(),
-                    empty: p.empty_if.as_ref().map(function_name),
-                    bottom: p.bottom.as_ref().map(function_name),
-                    top: p.top.as_ref().map(function_name),
+                    empty: p.empty_if.as_ref().map(|f| function(function_name(f))),
+                    bottom: p.bottom.as_ref().map(|f| function(function_name(f))),
+                    top: p.top.as_ref().map(|f| function(function_name(f))),
                     written: p
                         .overrides
                         .iter()
-                        .map(|(op, path)| (op.clone(), function_name(path)))
+                        .map(|(op, path)| (op.clone(), function(function_name(path))))
                         .collect(),
                 },
             );
@@ -124,12 +135,12 @@ impl Interp {
         let contains = program
             .contains
             .iter()
-            .filter_map(|(lattice, f)| Some((id(lattice)?, f.clone())))
+            .filter_map(|(lattice, f)| Some((id(lattice)?, function(f.clone()))))
             .chain(program.lattices.iter().filter_map(|decl| {
                 // Finite and sum lattices' written-out `contains`.
                 let t = id(&decl.name.to_string())?;
                 let f = format!("__{}_contains", decl.name.to_string().to_lowercase());
-                program.functions.contains_key(&f).then_some((t, f))
+                Some((t, *functions.get(&f)?))
             }))
             .collect();
         let types = &program.types;
@@ -153,16 +164,21 @@ impl Interp {
                 ),
             })
             .collect();
-        Ok(Interp {
-            program: Plan::new(program),
+        let mut interp = Interp {
+            program: Plan::new(program, &functions),
             engines,
+            functions: resolve::Functions::default(),
+            product_of: Vec::new(),
             direct_of,
             structs,
             parts,
             ops,
             contains,
             analyses: compiled.analyses.clone(),
-        })
+        };
+        interp.functions = interp.resolve_functions(&program.functions);
+        interp.product_of = interp.products_by_type();
+        Ok(interp)
     }
 
     /// What decides the bottoms of the struct lattice `t` and its written-out operations.
@@ -176,31 +192,24 @@ impl Interp {
         }
     }
 
-    /// The name of `op`'s variant (`Add`, `ULt`, …).
-    fn op_name(&self, op: Op) -> &str {
-        match self.ops.iter().find(|(o, _)| *o == op) {
-            Some((_, name)) => name,
-            None => unreachable!("`Op::ALL` lists every operation, but not {op:?}"),
-        }
-    }
-
     /// The function written out for `op` of the struct lattice `t`, if any (`bottom` and `top`
     /// included).
-    fn written(&self, t: &Ty, op: &str) -> Option<String> {
+    fn written(&self, t: &Ty, op: &str) -> Option<FnId> {
         let Ty::Lat(id) = t else {
             return None;
         };
         let info = self.structs.get(id)?;
         match op {
-            "bottom" => info.bottom.clone(),
-            "top" => info.top.clone(),
-            _ => info.written.get(op).cloned(),
+            "bottom" => info.bottom,
+            "top" => info.top,
+            _ => info.written.get(op).copied(),
         }
     }
 
-    pub(crate) fn contains_fn(&self, t: &Ty) -> Option<String> {
+    /// The written-out `contains` of the lattice `t`, if it has one.
+    pub(crate) fn contains_fn(&self, t: &Ty) -> Option<FnId> {
         match t {
-            Ty::Lat(id) => self.contains.get(id).cloned(),
+            Ty::Lat(id) => self.contains.get(id).copied(),
             _ => None,
         }
     }

@@ -3,11 +3,14 @@
 //!
 //! The checker's [`absinthe_domc::dom::tree::Program`] holds the product and lattice
 //! declarations the generator reads, with their Rust paths and identifiers (`syn` and
-//! `proc_macro2` values, which may not cross threads). [`Plan::new`] keeps what running needs:
-//! every function's tree, the type table, and each product's components, reductions and rules
-//! with their functions named as the tree names them and their places as text.
+//! `proc_macro2` values, which may not cross threads). [`Plan::new`] keeps what running needs
+//! besides the functions (which [`crate::resolve`] takes): the type table, and each product's
+//! components, reductions and rules with their functions named as the tree names them and their
+//! places as text.
 
-use absinthe_domc::dom::tree::{Function, Program, Ty, TypeTable};
+use crate::resolve::FnId;
+use absinthe::program::Op;
+use absinthe_domc::dom::tree::{Program, Ty, TypeTable};
 use absinthe_domc::model::{self, Policy, function_name};
 use std::collections::BTreeMap;
 
@@ -52,6 +55,22 @@ pub enum RuleKind {
 }
 
 impl RuleKind {
+    /// The operation of a rule for one operation.
+    fn binary_op(&self) -> Option<&str> {
+        match self {
+            RuleKind::Binary(op) => Some(op),
+            _ => None,
+        }
+    }
+
+    /// The comparison of a refinement for one comparison.
+    fn assume_op(&self) -> Option<&str> {
+        match self {
+            RuleKind::Assume(op) => Some(op),
+            _ => None,
+        }
+    }
+
     /// Whether the rule is about kernel terms only (the behavior graph's hooks).
     pub fn is_kernel_hook(&self) -> bool {
         matches!(
@@ -106,8 +125,8 @@ pub struct Reduction {
     pub target: usize,
     /// Index of the component that refines it.
     pub source: usize,
-    /// The function, by its name in [`Plan::functions`].
-    pub function: String,
+    /// The function.
+    pub function: FnId,
     /// Where it was declared.
     pub origin: Origin,
 }
@@ -119,8 +138,8 @@ pub struct Rule {
     pub component: usize,
     /// What the rule is for.
     pub kind: RuleKind,
-    /// The function, by its name in [`Plan::functions`].
-    pub function: String,
+    /// The function.
+    pub function: FnId,
     /// Whether a binary rule also takes its arguments' kinds.
     pub with_kinds: bool,
     /// Where it was declared.
@@ -140,11 +159,17 @@ pub struct Product {
     pub reductions: Vec<Reduction>,
     /// The transfer rules, in declaration order.
     pub rules: Vec<Rule>,
+    /// By `op as usize`, then component: the index in `rules` of the component's rule for the
+    /// operation (its own, else its catch-all), if it has one.
+    binary: Vec<Vec<Option<usize>>>,
+    /// The same for the refinement of a comparison.
+    assume: Vec<Vec<Option<usize>>>,
 }
 
-impl From<&model::ProductDecl> for Product {
-    fn from(decl: &model::ProductDecl) -> Product {
-        Product {
+impl Product {
+    /// `decl`, its functions given by `id`.
+    fn new(decl: &model::ProductDecl, id: &dyn Fn(&str) -> FnId) -> Product {
+        let mut product = Product {
             name: decl.name.to_string(),
             components: decl
                 .components
@@ -162,7 +187,7 @@ impl From<&model::ProductDecl> for Product {
                 .map(|r| Reduction {
                     target: r.target,
                     source: r.source,
-                    function: function_name(&r.function),
+                    function: id(&function_name(&r.function)),
                     origin: (&r.origin).into(),
                 })
                 .collect(),
@@ -172,12 +197,56 @@ impl From<&model::ProductDecl> for Product {
                 .map(|r| Rule {
                     component: r.component,
                     kind: (&r.kind).into(),
-                    function: function_name(&r.function),
+                    function: id(&function_name(&r.function)),
                     with_kinds: r.with_kinds,
                     origin: (&r.origin).into(),
                 })
                 .collect(),
-        }
+            binary: Vec::new(),
+            assume: Vec::new(),
+        };
+        let table = |own: fn(&RuleKind) -> Option<&str>, any: RuleKind| {
+            let size = Op::ALL
+                .iter()
+                .map(|&op| op as usize)
+                .max()
+                .map_or(0, |m| m + 1);
+            let mut table = vec![Vec::new(); size];
+            for op in Op::ALL {
+                let name = format!("{op:?}");
+                table[op as usize] = (0..product.components.len())
+                    .map(|i| {
+                        let mine = || {
+                            product
+                                .rules
+                                .iter()
+                                .enumerate()
+                                .filter(move |(_, r)| r.component == i)
+                        };
+                        mine()
+                            .find(|(_, r)| own(&r.kind) == Some(name.as_str()))
+                            .or_else(|| mine().find(|(_, r)| r.kind == any))
+                            .map(|(index, _)| index)
+                    })
+                    .collect();
+            }
+            table
+        };
+        let binary = table(RuleKind::binary_op, RuleKind::AnyBinary);
+        let assume = table(RuleKind::assume_op, RuleKind::AnyAssume);
+        product.binary = binary;
+        product.assume = assume;
+        product
+    }
+
+    /// Component `i`'s rule for `op`: its own, else its catch-all.
+    pub fn binary_rule(&self, op: Op, i: usize) -> Option<&Rule> {
+        self.binary[op as usize][i].map(|r| &self.rules[r])
+    }
+
+    /// Component `i`'s refinement for the comparison `op`: its own, else its catch-all.
+    pub fn assume_rule(&self, op: Op, i: usize) -> Option<&Rule> {
+        self.assume[op as usize][i].map(|r| &self.rules[r])
     }
 }
 
@@ -186,26 +255,24 @@ impl From<&model::ProductDecl> for Product {
 pub struct Plan {
     /// Every lattice type.
     pub types: TypeTable,
-    /// A declared lattice's written-out `contains`, by lattice name.
-    pub contains: BTreeMap<String, String>,
     /// The products and the names of their direct companions.
     pub products: Vec<(Product, Option<String>)>,
-    /// Every function by name.
-    pub functions: BTreeMap<String, Function>,
 }
 
 impl Plan {
-    /// What running `program` needs of it.
-    pub fn new(program: &Program) -> Plan {
+    /// What running `program` needs of it, its functions numbered by `functions`.
+    pub(crate) fn new(program: &Program, functions: &BTreeMap<String, FnId>) -> Plan {
+        let id = |name: &str| match functions.get(name) {
+            Some(id) => *id,
+            None => unreachable!("the checker names functions of the program, not `{name}`"),
+        };
         Plan {
             types: program.types.clone(),
-            contains: program.contains.clone(),
             products: program
                 .products
                 .iter()
-                .map(|(decl, direct)| (decl.into(), direct.clone()))
+                .map(|(decl, direct)| (Product::new(decl, &id), direct.clone()))
                 .collect(),
-            functions: program.functions.clone(),
         }
     }
 

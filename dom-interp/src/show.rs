@@ -28,7 +28,7 @@ impl Interp {
                 _,
             ) => {
                 if let Some(f) = self.contains_fn(t) {
-                    return self.call_op(&f, &[v.clone(), Val::Int(x)]).bool();
+                    return self.call(f, &[v.clone(), Val::Int(x)]).bool();
                 }
                 match (self.shape(t), v) {
                     (Shape::Flat { payload: Ty::Int }, Val::Enum(i, p)) => match (*i, p) {

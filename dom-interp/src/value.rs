@@ -3,6 +3,7 @@
 //! order, the same treatment of bottoms, the same printing.
 
 use super::Interp;
+use crate::resolve::FnId;
 use absinthe::behavior::{ArgKind, Names, ParamId, Steps};
 use absinthe::lattice::{
     Address, DefaultCost, Flat, Interval, Lattice, Thresholds, Top, canonical_disjuncts,
@@ -284,7 +285,7 @@ impl Interp {
             Shape::Flat { .. } | Shape::Sum { .. } => Val::Enum(BOTTOM, None),
             Shape::Finite { order, .. } => Val::Enum(order.bottom, None),
             Shape::Struct { .. } => match self.written(t, "bottom") {
-                Some(f) => self.call_op(&f, &[]),
+                Some(f) => self.call(f, &[]),
                 None => self.collapse(t),
             },
             Shape::Product { .. } | Shape::Direct => self.collapse(t),
@@ -308,7 +309,7 @@ impl Interp {
             Shape::Sum { summands } => Val::Enum(sum_top(summands), None),
             Shape::Finite { order, .. } => Val::Enum(order.top, None),
             Shape::Struct { .. } => match self.written(t, "top") {
-                Some(f) => self.call_op(&f, &[]),
+                Some(f) => self.call(f, &[]),
                 None => Val::record(self.part_types(t).iter().map(|pt| self.top(pt)).collect()),
             },
             Shape::Product { .. } | Shape::Direct => {
@@ -370,13 +371,13 @@ impl Interp {
         let empty = || {
             info.empty
                 .as_ref()
-                .is_some_and(|f| self.call_op(f, std::slice::from_ref(v)).bool())
+                .is_some_and(|f| self.call(*f, std::slice::from_ref(v)).bool())
         };
         if info.empty.is_some() {
             is_bottom = is_bottom || empty();
         }
         if let Some(f) = &info.bottom {
-            let bottom = self.call_op(f, &[]);
+            let bottom = self.call(*f, &[]);
             let written = fields
                 .iter()
                 .enumerate()
@@ -410,7 +411,7 @@ impl Interp {
                 let fields = self.part_types(t);
                 match self.written(t, "top") {
                     Some(f) => {
-                        let top = self.call_op(&f, &[]);
+                        let top = self.call(f, &[]);
                         fields
                             .iter()
                             .enumerate()
@@ -557,7 +558,7 @@ impl Interp {
                     }
                 }
                 match self.written(t, "leq") {
-                    Some(f) => self.call_op(&f, &[a.clone(), b.clone()]).bool(),
+                    Some(f) => self.call(f, &[a.clone(), b.clone()]).bool(),
                     None => self
                         .part_types(t)
                         .iter()
@@ -615,7 +616,7 @@ impl Interp {
                     return settled;
                 }
                 match self.written(t, "join") {
-                    Some(f) => self.call_op(&f, &[a.clone(), b.clone()]),
+                    Some(f) => self.call(f, &[a.clone(), b.clone()]),
                     None => self.fieldwise(t, a, b, Binary::Join),
                 }
             }
@@ -687,7 +688,7 @@ impl Interp {
             }
             (Shape::Struct { .. }, _, _) => {
                 let result = match self.written(t, "meet") {
-                    Some(f) => self.call_op(&f, &[a.clone(), b.clone()]),
+                    Some(f) => self.call(f, &[a.clone(), b.clone()]),
                     None => self.fieldwise(t, a, b, Binary::Meet),
                 };
                 self.canonical_bottom(t, result)
@@ -766,13 +767,13 @@ impl Interp {
         let info = self.pointwise(t);
         let with_thresholds = self.written(t, "widen_with_thresholds");
         let plain = self.written(t, "widen");
-        let call_with = |f: &str, th: Thresholds| {
-            self.call_op(f, &[a.clone(), b.clone(), Val::Thresholds(Rc::new(th))])
+        let call_with = |f: FnId, th: Thresholds| {
+            self.call(f, &[a.clone(), b.clone(), Val::Thresholds(Rc::new(th))])
         };
         match (w, with_thresholds, plain) {
-            (Widen::Plain, Some(f), _) => call_with(&f, Thresholds::none()),
-            (Widen::With(th), Some(f), _) => call_with(&f, th.clone()),
-            (_, None, Some(f)) => self.call_op(&f, &[a.clone(), b.clone()]),
+            (Widen::Plain, Some(f), _) => call_with(f, Thresholds::none()),
+            (Widen::With(th), Some(f), _) => call_with(f, th.clone()),
+            (_, None, Some(f)) => self.call(f, &[a.clone(), b.clone()]),
             (_, None, None) if info.values => self.join(t, a, b),
             (_, None, None) => self.fieldwise(t, a, b, Binary::Widen(w)),
         }
@@ -803,7 +804,7 @@ impl Interp {
             }
             (Shape::Struct { .. }, _, _) => {
                 let result = match self.written(t, "narrow") {
-                    Some(f) => self.call_op(&f, &[a.clone(), b.clone()]),
+                    Some(f) => self.call(f, &[a.clone(), b.clone()]),
                     None if self.pointwise(t).values => self.meet(t, a, b),
                     None => self.fieldwise(t, a, b, Binary::Narrow),
                 };

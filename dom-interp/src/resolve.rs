@@ -1,0 +1,355 @@
+//! The resolution pass: every body of the checked tree ([`Node`]) becomes an [`Expr`] in which
+//! nothing is looked up by name while it runs. Names in scope are slots of the frame (their
+//! depth, known from the tree's shape), functions are indices into [`Interp`]'s table, operations
+//! are `Op` values, lattice operations and built-in functions are enums, and elements and
+//! patterns carry their variant's index.
+
+use super::Interp;
+use super::value::{BOTTOM, FLAT_TOP, FLAT_VALUE, sum_top, summand_index};
+use absinthe::program::Op;
+use absinthe_domc::dom::tree::{BinaryOp, Fallback, Function, Node, Pat, Shape, Ty};
+use std::collections::BTreeMap;
+
+/// A function, by its index in the program's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FnId(pub(crate) usize);
+
+/// A lattice operation a body names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LatticeOp {
+    Join,
+    Meet,
+    Widen,
+    Narrow,
+    Leq,
+    IsBottom,
+    IsTop,
+}
+
+/// A built-in function a body calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Builtin {
+    Min,
+    Max,
+    Eval,
+    Traps,
+    Overflows,
+    IsComparison,
+    AtLeast,
+    AtMost,
+}
+
+/// An element of an enumerated lattice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Element {
+    /// `Constant::Bottom`, `Constant::Value(x)`, `Constant::Top` (the runtime's `Flat<i64>`).
+    Constant(Constant),
+    /// [`crate::Val::Enum`]'s index in a flat, finite or sum lattice.
+    Enum(usize),
+}
+
+/// A variant of the runtime's `Flat<i64>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Constant {
+    Bottom,
+    Value,
+    Top,
+}
+
+/// A variant of `ArgKind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Param,
+    Const,
+    Other,
+}
+
+/// A resolved pattern.
+#[derive(Clone, Debug)]
+pub(crate) enum Pattern {
+    Wildcard,
+    Int(i64),
+    Op(Op),
+    Kind(Kind),
+    Constant(Constant),
+    Enum(usize),
+}
+
+/// A resolved `match` arm.
+#[derive(Clone, Debug)]
+pub(crate) struct Arm {
+    /// The alternatives.
+    pub(crate) patterns: Vec<Pattern>,
+    /// Whether the arm binds its variant's payload (one slot; the checker lets only an arm of one
+    /// pattern bind).
+    pub(crate) binds: bool,
+    pub(crate) body: Expr,
+}
+
+/// A resolved expression: [`Node`] with nothing left to look up by name.
+#[derive(Clone, Debug)]
+pub(crate) enum Expr {
+    Int(i64),
+    Bool(bool),
+    /// The frame's slot at this depth.
+    Var(usize),
+    Tuple(Box<[Expr]>),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    BitNot(Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Equal(Ty, Box<Expr>, Box<Expr>),
+    /// `let`: the value takes the next slot while the body runs.
+    Let(Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Match(Ty, Box<Expr>, Box<[Arm]>),
+    Field(Box<Expr>, usize),
+    Op(Op),
+    Top(Ty),
+    Bottom(Ty),
+    Element(Element, Option<Box<Expr>>),
+    Struct(Box<[Expr]>),
+    Lattice(LatticeOp, Ty, Box<[Expr]>),
+    Builtin(Builtin, Box<[Expr]>),
+    Call(FnId, Box<[Expr]>),
+    /// A function of a runtime lattice, by its name (`Interval::new`, `FiniteSum`'s `single`).
+    TypeFn(Ty, String, Box<[Expr]>),
+}
+
+/// A resolved function of the program.
+#[derive(Clone, Debug)]
+pub(crate) struct Resolved {
+    /// Its name in the checked program.
+    pub(crate) name: String,
+    /// How many parameters it takes: the first slots of its frame.
+    pub(crate) arity: usize,
+    pub(crate) body: Expr,
+    pub(crate) fallback: Fallback,
+    /// Where it was declared.
+    pub(crate) place: String,
+}
+
+/// Every function of the program, resolved, and their indices by name.
+#[derive(Debug, Default)]
+pub(crate) struct Functions {
+    pub(crate) table: Vec<Resolved>,
+    pub(crate) by_name: BTreeMap<String, FnId>,
+}
+
+impl Functions {
+    /// The function called `name`.
+    pub(crate) fn id(&self, name: &str) -> FnId {
+        match self.by_name.get(name) {
+            Some(id) => *id,
+            // `Interp::new` refuses `extern fn`s, the only functions without a body.
+            None => unreachable!(
+                "the checker names functions of the program only (rules, reductions, helpers, \
+                 written-out operations), not `{name}`"
+            ),
+        }
+    }
+}
+
+/// The id of every function of `functions`: its position in the map.
+pub(crate) fn ids(functions: &BTreeMap<String, Function>) -> BTreeMap<String, FnId> {
+    functions
+        .keys()
+        .enumerate()
+        .map(|(i, name)| (name.clone(), FnId(i)))
+        .collect()
+}
+
+impl Interp {
+    /// Resolves every function of `functions`, numbered by [`ids`].
+    pub(crate) fn resolve_functions(&self, functions: &BTreeMap<String, Function>) -> Functions {
+        let by_name = ids(functions);
+        let mut resolver = Resolver {
+            interp: self,
+            by_name: &by_name,
+            scope: Vec::new(),
+        };
+        let table = functions
+            .iter()
+            .map(|(name, f)| {
+                resolver.scope = f.params.iter().map(|(n, _)| n.as_str()).collect();
+                let body = resolver.expr(&f.body);
+                Resolved {
+                    name: name.clone(),
+                    arity: f.params.len(),
+                    body,
+                    fallback: f.fallback.clone(),
+                    place: f.place.clone(),
+                }
+            })
+            .collect();
+        Functions { table, by_name }
+    }
+}
+
+struct Resolver<'a> {
+    interp: &'a Interp,
+    by_name: &'a BTreeMap<String, FnId>,
+    /// The names in scope, innermost last: a name's slot is its position.
+    scope: Vec<&'a str>,
+}
+
+impl<'a> Resolver<'a> {
+    fn all(&mut self, nodes: &'a [Node]) -> Box<[Expr]> {
+        nodes.iter().map(|n| self.expr(n)).collect()
+    }
+
+    fn boxed(&mut self, node: &'a Node) -> Box<Expr> {
+        Box::new(self.expr(node))
+    }
+
+    fn expr(&mut self, node: &'a Node) -> Expr {
+        match node {
+            Node::Int(v) => Expr::Int(*v),
+            Node::Bool(b) => Expr::Bool(*b),
+            Node::Var(x) => match self.scope.iter().rposition(|n| *n == x.as_str()) {
+                Some(slot) => Expr::Var(slot),
+                None => unreachable!("the checker resolves every name in scope, not `{x}`"),
+            },
+            Node::Tuple(parts) => Expr::Tuple(self.all(parts)),
+            Node::Neg(x) => Expr::Neg(self.boxed(x)),
+            Node::Not(x) => Expr::Not(self.boxed(x)),
+            Node::BitNot(x) => Expr::BitNot(self.boxed(x)),
+            Node::Binary(op, a, b) => Expr::Binary(*op, self.boxed(a), self.boxed(b)),
+            Node::Equal(t, a, b) => Expr::Equal(t.clone(), self.boxed(a), self.boxed(b)),
+            Node::Let(x, value, body) => {
+                let value = self.boxed(value);
+                self.scope.push(x);
+                let body = self.boxed(body);
+                self.scope.pop();
+                Expr::Let(value, body)
+            }
+            Node::If(c, t, f) => Expr::If(self.boxed(c), self.boxed(t), self.boxed(f)),
+            Node::Match(t, scrutinee, arms) => {
+                let scrutinee = self.boxed(scrutinee);
+                let arms = arms
+                    .iter()
+                    .map(|arm| {
+                        let binder = arm.patterns.iter().find_map(|p| match p {
+                            Pat::Variant(_, Some(b)) => Some(b.as_str()),
+                            _ => None,
+                        });
+                        let patterns = arm.patterns.iter().map(|p| self.pattern(t, p)).collect();
+                        if let Some(b) = binder {
+                            self.scope.push(b);
+                        }
+                        let body = self.expr(&arm.body);
+                        if binder.is_some() {
+                            self.scope.pop();
+                        }
+                        Arm {
+                            patterns,
+                            binds: binder.is_some(),
+                            body,
+                        }
+                    })
+                    .collect();
+                Expr::Match(t.clone(), scrutinee, arms)
+            }
+            Node::Field(base, i) => Expr::Field(self.boxed(base), *i),
+            Node::Op(name) => Expr::Op(self.interp.op(name)),
+            Node::Top(t) => Expr::Top(t.clone()),
+            Node::Bottom(t) => Expr::Bottom(t.clone()),
+            Node::Element(t, name, payload) => Expr::Element(
+                self.element(t, name),
+                payload.as_ref().map(|p| self.boxed(p)),
+            ),
+            Node::Struct(_, fields) => Expr::Struct(self.all(fields)),
+            Node::Lattice(op, t, args) => {
+                let op = match op.as_str() {
+                    "join" => LatticeOp::Join,
+                    "meet" => LatticeOp::Meet,
+                    "widen" => LatticeOp::Widen,
+                    "narrow" => LatticeOp::Narrow,
+                    "leq" => LatticeOp::Leq,
+                    "is_bottom" => LatticeOp::IsBottom,
+                    "is_top" => LatticeOp::IsTop,
+                    other => unreachable!(
+                        "the checker knows the lattice operations `join`, `meet`, `widen`, \
+                         `narrow`, `leq`, `is_bottom` and `is_top`, not `{other}`"
+                    ),
+                };
+                Expr::Lattice(op, t.clone(), self.all(args))
+            }
+            Node::Builtin(name, args) => {
+                let builtin = match name.as_str() {
+                    "min" => Builtin::Min,
+                    "max" => Builtin::Max,
+                    "eval" => Builtin::Eval,
+                    "traps" => Builtin::Traps,
+                    "overflows" => Builtin::Overflows,
+                    "is_comparison" => Builtin::IsComparison,
+                    "Thresholds::at_least" => Builtin::AtLeast,
+                    "Thresholds::at_most" => Builtin::AtMost,
+                    other => {
+                        unreachable!("the checker knows the built-in functions, not `{other}`")
+                    }
+                };
+                Expr::Builtin(builtin, self.all(args))
+            }
+            Node::Call(name, args) => match self.by_name.get(name) {
+                Some(id) => Expr::Call(*id, self.all(args)),
+                None => unreachable!(
+                    "the checker calls functions of the program only, not `{name}` (`extern fn`s \
+                     are refused before running)"
+                ),
+            },
+            Node::TypeFn(t, name, args) => Expr::TypeFn(t.clone(), name.clone(), self.all(args)),
+            Node::Unreachable => {
+                unreachable!("the checker leaves `Node::Unreachable` only in programs it rejects")
+            }
+        }
+    }
+
+    fn pattern(&self, t: &Ty, pattern: &Pat) -> Pattern {
+        let name = match pattern {
+            Pat::Wildcard => return Pattern::Wildcard,
+            Pat::Int(x) => return Pattern::Int(*x),
+            Pat::Variant(name, _) => name.as_str(),
+        };
+        match t {
+            Ty::Op => Pattern::Op(self.interp.op(name)),
+            Ty::ArgKind => Pattern::Kind(match name {
+                "Param" => Kind::Param,
+                "Const" => Kind::Const,
+                "Other" => Kind::Other,
+                _ => unreachable!("the checker knows the variants of `ArgKind`, not `{name}`"),
+            }),
+            _ => match self.element(t, name) {
+                Element::Constant(c) => Pattern::Constant(c),
+                Element::Enum(i) => Pattern::Enum(i),
+            },
+        }
+    }
+
+    /// The element `name` of the lattice `t`.
+    fn element(&self, t: &Ty, name: &str) -> Element {
+        let shape = self.interp.shape(t);
+        let index = match (shape, name) {
+            (Shape::Constant, "Bottom") => return Element::Constant(Constant::Bottom),
+            (Shape::Constant, "Value") => return Element::Constant(Constant::Value),
+            (Shape::Constant, "Top") => return Element::Constant(Constant::Top),
+            (Shape::Flat { .. } | Shape::Sum { .. }, "Bottom") => Some(BOTTOM),
+            (Shape::Flat { .. }, "Value") => Some(FLAT_VALUE),
+            (Shape::Flat { .. }, "Top") => Some(FLAT_TOP),
+            (Shape::Finite { variants, .. }, _) => variants.iter().position(|v| v == name),
+            (Shape::Sum { summands }, "Top") => Some(sum_top(summands)),
+            (Shape::Sum { summands }, _) => summands
+                .iter()
+                .position(|(v, _)| v == name)
+                .map(summand_index),
+            _ => None,
+        };
+        match index {
+            Some(i) => Element::Enum(i),
+            None => unreachable!(
+                "the checker names elements of `{}` it has, not `{name}`",
+                self.interp.type_name(t)
+            ),
+        }
+    }
+}
