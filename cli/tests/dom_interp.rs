@@ -541,3 +541,13 @@ fn two_files_alternate_on_several_threads() {
         }
     });
 }
+
+/// A thread that runs a file and enters another run would wait for itself forever: it is told
+/// instead.
+#[test]
+#[should_panic(expected = "this thread already runs a `.dom` file")]
+fn entering_a_second_run_on_the_same_thread_is_refused() {
+    let interp = load("dsl-examples/dom/const_prop.dom");
+    let _first = Running::enter_domain(interp.clone(), "ConstValue").expect("a product");
+    let _second = Running::enter_domain(interp, "ConstValue");
+}

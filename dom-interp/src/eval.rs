@@ -61,70 +61,110 @@ impl Interp {
             f.name,
             f.arity
         );
-        let mut frame: Vec<Val> = Vec::with_capacity(f.arity + 4);
-        frame.extend_from_slice(args);
-        self.eval(&f.body, &mut frame)
+        // The thread's spare stack, if no call on this thread is using it: one allocation per
+        // thread rather than per call. It holds values only while a call runs.
+        thread_local! {
+            static SPARE: std::cell::Cell<Vec<Val>> = const { std::cell::Cell::new(Vec::new()) };
+        }
+        let mut stack = SPARE.take();
+        stack.extend_from_slice(args);
+        let result = self.run(f, &mut stack, 0);
+        SPARE.set(stack);
+        result
     }
 
-    fn eval_all(&self, exprs: &[Expr], frame: &mut Vec<Val>) -> Option<Vec<Val>> {
-        exprs.iter().map(|e| self.eval(e, frame)).collect()
+    /// The body of `f` on the arguments at `base..` of `stack` (its frame's first slots).
+    fn run(&self, f: &Resolved, stack: &mut Vec<Val>, base: usize) -> Option<Val> {
+        // The slots of `let`s and binders are written before they are read (the resolver
+        // numbers them in scope order); until then they hold this.
+        stack.resize(base + f.frame, Val::Bool(false));
+        let result = self.eval(&f.body, stack, base);
+        stack.truncate(base);
+        result
     }
 
-    /// Evaluates `expr` in `frame` (the values of the names in scope, by slot).
-    fn eval(&self, expr: &Expr, frame: &mut Vec<Val>) -> Option<Val> {
+    /// Evaluates `exprs` onto the top of `stack`, then gives `f` their values: `None` when one
+    /// fails. The stack is as it was afterwards.
+    fn with_values(
+        &self,
+        exprs: &[Expr],
+        stack: &mut Vec<Val>,
+        base: usize,
+        f: impl FnOnce(&Self, &mut Vec<Val>, usize) -> Option<Val>,
+    ) -> Option<Val> {
+        let mark = stack.len();
+        for e in exprs {
+            match self.eval(e, stack, base) {
+                Some(v) => stack.push(v),
+                None => {
+                    stack.truncate(mark);
+                    return None;
+                }
+            }
+        }
+        let result = f(self, stack, mark);
+        stack.truncate(mark);
+        result
+    }
+
+    /// Evaluates `expr` in the frame at `base` of `stack`.
+    fn eval(&self, expr: &Expr, stack: &mut Vec<Val>, base: usize) -> Option<Val> {
         Some(match expr {
             Expr::Int(v) => Val::Int(*v),
             Expr::Bool(b) => Val::Bool(*b),
-            Expr::Var(slot) => frame[*slot].clone(),
-            Expr::Tuple(parts) => Val::Tuple(self.eval_all(parts, frame)?.into()),
-            Expr::Neg(x) => Val::Int(self.eval(x, frame)?.int().checked_neg()?),
-            Expr::Not(x) => Val::Bool(!self.eval(x, frame)?.bool()),
-            Expr::BitNot(x) => Val::Int(!self.eval(x, frame)?.int()),
-            Expr::Binary(op, a, b) => return self.binary_op(*op, a, b, frame),
+            Expr::Var(slot) => stack[base + slot].clone(),
+            Expr::Tuple(parts) => {
+                return self.with_values(parts, stack, base, |_, s, at| {
+                    Some(Val::Tuple(s[at..].into()))
+                });
+            }
+            Expr::Neg(x) => Val::Int(self.eval(x, stack, base)?.int().checked_neg()?),
+            Expr::Not(x) => Val::Bool(!self.eval(x, stack, base)?.bool()),
+            Expr::BitNot(x) => Val::Int(!self.eval(x, stack, base)?.int()),
+            Expr::Binary(op, a, b) => return self.binary_op(*op, a, b, stack, base),
             Expr::Equal(t, a, b) => {
-                let (a, b) = (self.eval(a, frame)?, self.eval(b, frame)?);
+                let a = self.eval(a, stack, base)?;
+                let b = self.eval(b, stack, base)?;
                 Val::Bool(self.eq(t, &a, &b))
             }
-            Expr::Let(value, body) => {
-                let v = self.eval(value, frame)?;
-                frame.push(v);
-                let result = self.eval(body, frame);
-                frame.pop();
-                return result;
+            Expr::Let(slot, value, body) => {
+                stack[base + slot] = self.eval(value, stack, base)?;
+                return self.eval(body, stack, base);
             }
             Expr::If(c, t, f) => {
-                return if self.eval(c, frame)?.bool() {
-                    self.eval(t, frame)
+                return if self.eval(c, stack, base)?.bool() {
+                    self.eval(t, stack, base)
                 } else {
-                    self.eval(f, frame)
+                    self.eval(f, stack, base)
                 };
             }
             Expr::Match(t, scrutinee, arms) => {
-                let v = self.eval(scrutinee, frame)?;
+                let v = self.eval(scrutinee, stack, base)?;
                 for arm in arms {
                     if !arm.patterns.iter().any(|p| self.matches(t, p, &v)) {
                         continue;
                     }
-                    if !arm.binds {
-                        return self.eval(&arm.body, frame);
+                    if let Some(slot) = arm.binds {
+                        stack[base + slot] = self.payload(t, v);
                     }
-                    frame.push(self.payload(t, v));
-                    let result = self.eval(&arm.body, frame);
-                    frame.pop();
-                    return result;
+                    return self.eval(&arm.body, stack, base);
                 }
                 unreachable!(
                     "the checker makes every `match` exhaustive, but no arm matches {v:?} of `{}`",
                     self.type_name(t)
                 )
             }
-            Expr::Field(base, i) => self.eval(base, frame)?.part(*i).clone(),
+            // A field of a name in scope is read in place (not the whole record copied first).
+            Expr::Field(record, i) => match &**record {
+                Expr::Var(slot) => stack[base + slot].part(*i).clone(),
+                record => self.eval(record, stack, base)?.part(*i).clone(),
+            },
             Expr::Op(op) => Val::Op(*op),
             Expr::Top(t) => self.top(t),
             Expr::Bottom(t) => self.bottom(t),
             Expr::Element(element, payload) => {
                 let payload = match payload {
-                    Some(p) => Some(self.eval(p, frame)?),
+                    Some(p) => Some(self.eval(p, stack, base)?),
                     None => None,
                 };
                 match (element, payload) {
@@ -140,49 +180,67 @@ impl Interp {
                     ),
                 }
             }
-            Expr::Struct(fields) => Val::record(self.eval_all(fields, frame)?),
+            Expr::Struct(fields) => {
+                return self.with_values(fields, stack, base, |_, s, at| {
+                    Some(Val::Record(s[at..].into()))
+                });
+            }
             Expr::Lattice(op, t, args) => {
-                let args = self.eval_all(args, frame)?;
-                match op {
-                    LatticeOp::Join => self.join(t, &args[0], &args[1]),
-                    LatticeOp::Meet => self.meet(t, &args[0], &args[1]),
-                    LatticeOp::Widen => self.widen(t, &args[0], &args[1], Widen::Plain),
-                    LatticeOp::Narrow => self.narrow(t, &args[0], &args[1]),
-                    LatticeOp::Leq => Val::Bool(self.leq(t, &args[0], &args[1])),
-                    LatticeOp::IsBottom => Val::Bool(self.is_bottom(t, &args[0])),
-                    LatticeOp::IsTop => Val::Bool(self.is_top(t, &args[0])),
-                }
+                return self.with_values(args, stack, base, |i, s, at| {
+                    let args = &s[at..];
+                    Some(match op {
+                        LatticeOp::Join => i.join(t, &args[0], &args[1]),
+                        LatticeOp::Meet => i.meet(t, &args[0], &args[1]),
+                        LatticeOp::Widen => i.widen(t, &args[0], &args[1], Widen::Plain),
+                        LatticeOp::Narrow => i.narrow(t, &args[0], &args[1]),
+                        LatticeOp::Leq => Val::Bool(i.leq(t, &args[0], &args[1])),
+                        LatticeOp::IsBottom => Val::Bool(i.is_bottom(t, &args[0])),
+                        LatticeOp::IsTop => Val::Bool(i.is_top(t, &args[0])),
+                    })
+                });
             }
             Expr::Builtin(builtin, args) => {
-                let args = self.eval_all(args, frame)?;
-                self.builtin(*builtin, &args)
+                return self.with_values(args, stack, base, |i, s, at| {
+                    Some(i.builtin(*builtin, &s[at..]))
+                });
             }
             Expr::Call(id, args) => {
-                let args = self.eval_all(args, frame)?;
-                self.apply(&self.functions.table[id.0], &args)?
+                let f = &self.functions.table[id.0];
+                return self.with_values(args, stack, base, |i, s, at| i.run(f, s, at));
             }
             Expr::TypeFn(t, name, args) => {
-                let args = self.eval_all(args, frame)?;
-                self.type_fn(t, name, &args)
+                return self.with_values(args, stack, base, |i, s, at| {
+                    Some(i.type_fn(t, name, &s[at..]))
+                });
             }
         })
     }
 
-    fn binary_op(&self, op: BinaryOp, a: &Expr, b: &Expr, frame: &mut Vec<Val>) -> Option<Val> {
+    fn binary_op(
+        &self,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        stack: &mut Vec<Val>,
+        base: usize,
+    ) -> Option<Val> {
         match op {
             BinaryOp::And => {
                 return Some(Val::Bool(
-                    self.eval(a, frame)?.bool() && self.eval(b, frame)?.bool(),
+                    self.eval(a, stack, base)?.bool() && self.eval(b, stack, base)?.bool(),
                 ));
             }
             BinaryOp::Or => {
                 return Some(Val::Bool(
-                    self.eval(a, frame)?.bool() || self.eval(b, frame)?.bool(),
+                    self.eval(a, stack, base)?.bool() || self.eval(b, stack, base)?.bool(),
                 ));
             }
             _ => {}
         }
-        let (x, y) = (self.eval(a, frame)?.int(), self.eval(b, frame)?.int());
+        let (x, y) = (
+            self.eval(a, stack, base)?.int(),
+            self.eval(b, stack, base)?.int(),
+        );
         Some(match op {
             BinaryOp::Lt => Val::Bool(x < y),
             BinaryOp::Le => Val::Bool(x <= y),

@@ -308,6 +308,12 @@ impl Running {
     }
 
     fn start(interp: Arc<Interp>, domain: Ty) -> Running {
+        let me = std::thread::current().id();
+        // Waiting for its own run would never end.
+        assert!(
+            RUNNING.load().as_ref().is_none_or(|s| s.owner != me),
+            "this thread already runs a `.dom` file: end that run before entering another"
+        );
         // A run that panicked released its turn: the next one starts afresh.
         let turn = TURN
             .lock()
@@ -315,7 +321,7 @@ impl Running {
         RUNNING.store(Some(Arc::new(Session {
             interp,
             domain,
-            owner: std::thread::current().id(),
+            owner: me,
         })));
         Running { _turn: turn }
     }

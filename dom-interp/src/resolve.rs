@@ -80,9 +80,9 @@ pub(crate) enum Pattern {
 pub(crate) struct Arm {
     /// The alternatives.
     pub(crate) patterns: Vec<Pattern>,
-    /// Whether the arm binds its variant's payload (one slot; the checker lets only an arm of one
-    /// pattern bind).
-    pub(crate) binds: bool,
+    /// The slot the arm binds its variant's payload to, if it binds it (the checker lets only an
+    /// arm of one pattern bind).
+    pub(crate) binds: Option<usize>,
     pub(crate) body: Expr,
 }
 
@@ -99,8 +99,8 @@ pub(crate) enum Expr {
     BitNot(Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     Equal(Ty, Box<Expr>, Box<Expr>),
-    /// `let`: the value takes the next slot while the body runs.
-    Let(Box<Expr>, Box<Expr>),
+    /// `let`: the value is bound to this slot while the body runs.
+    Let(usize, Box<Expr>, Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Match(Ty, Box<Expr>, Box<[Arm]>),
     Field(Box<Expr>, usize),
@@ -123,6 +123,8 @@ pub(crate) struct Resolved {
     pub(crate) name: String,
     /// How many parameters it takes: the first slots of its frame.
     pub(crate) arity: usize,
+    /// How many slots its frame has: its parameters, then its `let`s and binders.
+    pub(crate) frame: usize,
     pub(crate) body: Expr,
     pub(crate) fallback: Fallback,
     /// Where it was declared.
@@ -167,15 +169,18 @@ impl Interp {
             interp: self,
             by_name: &by_name,
             scope: Vec::new(),
+            frame: 0,
         };
         let table = functions
             .iter()
             .map(|(name, f)| {
                 resolver.scope = f.params.iter().map(|(n, _)| n.as_str()).collect();
+                resolver.frame = f.params.len();
                 let body = resolver.expr(&f.body);
                 Resolved {
                     name: name.clone(),
                     arity: f.params.len(),
+                    frame: resolver.frame,
                     body,
                     fallback: f.fallback.clone(),
                     place: f.place.clone(),
@@ -191,6 +196,8 @@ struct Resolver<'a> {
     by_name: &'a BTreeMap<String, FnId>,
     /// The names in scope, innermost last: a name's slot is its position.
     scope: Vec<&'a str>,
+    /// The most names in scope at once so far: the frame's size.
+    frame: usize,
 }
 
 impl<'a> Resolver<'a> {
@@ -200,6 +207,13 @@ impl<'a> Resolver<'a> {
 
     fn boxed(&mut self, node: &'a Node) -> Box<Expr> {
         Box::new(self.expr(node))
+    }
+
+    /// Brings `name` into scope: its slot.
+    fn bind(&mut self, name: &'a str) -> usize {
+        self.scope.push(name);
+        self.frame = self.frame.max(self.scope.len());
+        self.scope.len() - 1
     }
 
     fn expr(&mut self, node: &'a Node) -> Expr {
@@ -218,10 +232,10 @@ impl<'a> Resolver<'a> {
             Node::Equal(t, a, b) => Expr::Equal(t.clone(), self.boxed(a), self.boxed(b)),
             Node::Let(x, value, body) => {
                 let value = self.boxed(value);
-                self.scope.push(x);
+                let slot = self.bind(x);
                 let body = self.boxed(body);
                 self.scope.pop();
-                Expr::Let(value, body)
+                Expr::Let(slot, value, body)
             }
             Node::If(c, t, f) => Expr::If(self.boxed(c), self.boxed(t), self.boxed(f)),
             Node::Match(t, scrutinee, arms) => {
@@ -234,16 +248,14 @@ impl<'a> Resolver<'a> {
                             _ => None,
                         });
                         let patterns = arm.patterns.iter().map(|p| self.pattern(t, p)).collect();
-                        if let Some(b) = binder {
-                            self.scope.push(b);
-                        }
+                        let binds = binder.map(|b| self.bind(b));
                         let body = self.expr(&arm.body);
-                        if binder.is_some() {
+                        if binds.is_some() {
                             self.scope.pop();
                         }
                         Arm {
                             patterns,
-                            binds: binder.is_some(),
+                            binds,
                             body,
                         }
                     })
