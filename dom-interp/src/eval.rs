@@ -4,7 +4,8 @@
 //! `int`, or a helper `fn` that failed; the function's fallback then gives its result.
 
 use super::Interp;
-use super::resolve::{Builtin, Constant, Element, Expr, FnId, Kind, LatticeOp, Pattern, Resolved};
+use super::plan::FnId;
+use super::resolve::{Builtin, Constant, Element, Expr, Kind, LatticeOp, Pattern, Resolved};
 use super::value::{Val, Widen};
 use absinthe::__private::{
     checked_lshr, checked_shl, checked_shr, overflows, wrapping_lshr, wrapping_shl, wrapping_shr,

@@ -8,11 +8,14 @@
 //! components, reductions and rules with their functions named as the tree names them and their
 //! places as text.
 
-use crate::resolve::FnId;
 use absinthe::program::Op;
 use absinthe_domc::dom::tree::{Program, Ty, TypeTable};
 use absinthe_domc::model::{self, Policy, function_name};
 use std::collections::BTreeMap;
+
+/// A function of the program, by its index in the interpreter's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FnId(pub(crate) usize);
 
 /// Where a rule or reduction was declared, as messages quote it (``interval.dom:12:1``).
 #[derive(Clone, Debug)]

@@ -6,13 +6,10 @@
 
 use super::Interp;
 use super::value::{BOTTOM, FLAT_TOP, FLAT_VALUE, sum_top, summand_index};
+use crate::plan::FnId;
 use absinthe::program::Op;
 use absinthe_domc::dom::tree::{BinaryOp, Fallback, Function, Node, Pat, Shape, Ty};
 use std::collections::BTreeMap;
-
-/// A function, by its index in the program's table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct FnId(pub(crate) usize);
 
 /// A lattice operation a body names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

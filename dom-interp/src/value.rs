@@ -3,7 +3,7 @@
 //! order, the same treatment of bottoms, the same printing.
 
 use super::Interp;
-use crate::resolve::FnId;
+use crate::plan::FnId;
 use absinthe::behavior::{ArgKind, Names, ParamId, Steps};
 use absinthe::lattice::{
     Address, DefaultCost, Flat, Interval, Lattice, Thresholds, Top, canonical_disjuncts,
