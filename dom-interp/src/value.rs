@@ -47,8 +47,8 @@ pub enum Val {
     Intervals(Rc<[Interval]>),
     /// A `FiniteSum<Constant, N>`: its canonical disjuncts.
     Constants(Rc<[Flat<i64>]>),
-    /// An element of a flat ([`BOTTOM`], [`FLAT_VALUE`], [`FLAT_TOP`]), finite (the element's
-    /// index) or sum lattice ([`BOTTOM`], [`summand_index`] of each summand, [`sum_top`]), with
+    /// An element of a flat (`BOTTOM`, `FLAT_VALUE`, `FLAT_TOP`), finite (the element's
+    /// index) or sum lattice (`BOTTOM`, `summand_index` of each summand, `sum_top`), with
     /// its payload.
     Enum(usize, Option<Rc<Val>>),
     /// A struct lattice's fields or a product's components, in declaration order.
@@ -65,7 +65,7 @@ pub(crate) const FLAT_VALUE: usize = 1;
 pub(crate) const FLAT_TOP: usize = 2;
 
 /// [`Val::Enum`]'s index of a sum lattice's summand at `k` (from 0, in declaration order):
-/// after [`BOTTOM`].
+/// after `BOTTOM`.
 pub(crate) fn summand_index(k: usize) -> usize {
     k + 1
 }
