@@ -62,16 +62,10 @@ impl Interp {
             f.name,
             f.arity
         );
-        // The thread's spare stack, if no call on this thread is using it: one allocation per
-        // thread rather than per call. It holds values only while a call runs.
-        thread_local! {
-            static SPARE: std::cell::Cell<Vec<Val>> = const { std::cell::Cell::new(Vec::new()) };
-        }
-        let mut stack = SPARE.take();
+        // One stack for the whole call: the callee's frames and arguments go on top of it.
+        let mut stack: Vec<Val> = Vec::with_capacity(f.frame + 16);
         stack.extend_from_slice(args);
-        let result = self.run(f, &mut stack, 0);
-        SPARE.set(stack);
-        result
+        self.run(f, &mut stack, 0)
     }
 
     /// The body of `f` on the arguments at `base..` of `stack` (its frame's first slots).
