@@ -217,7 +217,7 @@ impl<'a> Resolver<'a> {
         match node {
             Node::Int(v) => Expr::Int(*v),
             Node::Bool(b) => Expr::Bool(*b),
-            Node::Var(x) => match self.scope.iter().rposition(|n| *n == x.as_str()) {
+            Node::Var(x, ..) => match self.scope.iter().rposition(|n| *n == x.as_str()) {
                 Some(slot) => Expr::Var(slot),
                 None => unreachable!("the checker resolves every name in scope, not `{x}`"),
             },
@@ -259,7 +259,7 @@ impl<'a> Resolver<'a> {
                     .collect();
                 Expr::Match(t.clone(), scrutinee, arms)
             }
-            Node::Field(base, i) => Expr::Field(self.boxed(base), *i),
+            Node::Field(_, base, i) => Expr::Field(self.boxed(base), *i),
             Node::Op(name) => Expr::Op(self.interp.op(name)),
             Node::Top(t) => Expr::Top(t.clone()),
             Node::Bottom(t) => Expr::Bottom(t.clone()),

@@ -363,6 +363,38 @@ impl BinaryOp {
             BinaryOp::WrapLShr => ">>>%",
         }
     }
+
+    /// Whether the operator is checked: it fails where its result leaves `int` (or the divisor
+    /// is zero, or a shift amount is outside `0..64`).
+    pub fn is_checked(self) -> bool {
+        match self {
+            BinaryOp::Add
+            | BinaryOp::Sub
+            | BinaryOp::Mul
+            | BinaryOp::Div
+            | BinaryOp::Rem
+            | BinaryOp::Shl
+            | BinaryOp::Shr
+            | BinaryOp::LShr => true,
+            BinaryOp::Or
+            | BinaryOp::And
+            | BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge
+            | BinaryOp::WrapAdd
+            | BinaryOp::WrapSub
+            | BinaryOp::WrapMul
+            | BinaryOp::BitAnd
+            | BinaryOp::BitOr
+            | BinaryOp::BitXor
+            | BinaryOp::WrapShl
+            | BinaryOp::WrapShr
+            | BinaryOp::WrapLShr => false,
+        }
+    }
 }
 
 /// A match arm: one or more patterns and a body.

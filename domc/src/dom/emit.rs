@@ -1,42 +1,46 @@
-//! Emitting: the checked program → one formatted Rust file, through the shared generator.
+//! Emitting: the checked program → one formatted Rust file, from the tree's Rust generator
+//! ([`super::rust`]) and the shared generator ([`crate::codegen`], which turns the model into
+//! the lattice and product impls).
 //!
 //! The file holds a header and one module. Every generated item carries, as its first doc line,
 //! the `.dom` declaration it came from; the output depends only on the input (no hash-map order,
 //! no time, no machine paths beyond the file name given).
 
-use super::sema::Checked;
+use super::rust;
+use super::sema::AnalysisDecl;
+use super::tree::Program;
 use crate::codegen;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-/// The Rust file for `checked`, the names of its lattices, and those of its products (direct
-/// products included).
+/// The Rust file for `program` and its `analyses`, the names of its lattices, and those of its
+/// products (direct products included).
 pub fn emit(
     module: &str,
     file_name: &str,
-    checked: &Checked,
+    program: &Program,
+    analyses: &[AnalysisDecl],
 ) -> (String, Vec<String>, Vec<String>) {
     let mut items: Vec<TokenStream> = Vec::new();
     let mut names = Vec::new();
     let mut products = Vec::new();
-    for (decl, def) in &checked.lattices {
-        items.push(def.clone());
+    for decl in &program.lattices {
+        items.push(rust::lattice_type(program, decl));
         items.push(codegen::lattice(decl, true));
         names.push(decl.name.to_string());
     }
-    for (decl, direct, def) in &checked.products {
-        items.push(def.clone());
+    for (decl, direct) in &program.products {
+        let direct = direct.as_ref().map(|d| format_ident!("{}", d));
+        items.push(rust::product_type(decl));
         items.push(codegen::product(decl, direct.as_ref()));
         products.push(decl.name.to_string());
         if let Some(d) = direct {
             products.push(d.to_string());
         }
     }
-    items.extend(checked.functions.iter().cloned());
-    if let Some(externs) = &checked.externs {
-        items.push(externs.clone());
-    }
-    for a in &checked.analyses {
+    items.extend(rust::decls(program));
+    items.extend(rust::externs(program));
+    for a in analyses {
         items.push(analysis(a));
     }
     let module_ident = format_ident!("{}", module);
@@ -120,7 +124,7 @@ fn take_law_blocks(items: &mut [syn::Item], bodies: &mut Vec<String>) {
 }
 
 /// An analysis: a unit struct with its name, domain and settings.
-fn analysis(a: &super::AnalysisDecl) -> TokenStream {
+fn analysis(a: &AnalysisDecl) -> TokenStream {
     let name = format_ident!("{}", a.type_name());
     let domain = format_ident!("{}", a.domain);
     let text = &a.name;

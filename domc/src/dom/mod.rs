@@ -1,10 +1,11 @@
 //! The `.dom` front end: [`compile_file`] and [`compile_text`] string the phases together —
-//! read and parse every file (following `import`s), check them together, generate Rust with the
-//! shared generator, and format it.
+//! read and parse every file (following `import`s), check them together into the typed tree,
+//! generate Rust from the tree and the model, and format it.
 
 pub mod ast;
+mod check;
 mod emit;
-mod lower;
+mod rust;
 pub mod sema;
 pub mod syntax;
 pub mod tree;
@@ -31,7 +32,7 @@ pub struct Compiled {
     pub lattices: Vec<String>,
     /// The Rust names of every product declared, direct products included (for law tests).
     pub products: Vec<String>,
-    /// The checked program as data, for interpreters.
+    /// The checked program as data: the tree `rust` was generated from, for interpreters.
     pub program: tree::Program,
 }
 
@@ -163,7 +164,7 @@ fn compile_on_stack(
     }
     // Imported files first, so that their declarations read in dependency order.
     files.reverse();
-    let mut checked = match sema::check(&files) {
+    let checked = match sema::check(&files) {
         Ok(checked) => checked,
         Err(diagnostics) => {
             return Err(Failure {
@@ -173,16 +174,20 @@ fn compile_on_stack(
         }
     };
     let module = module_name(root);
-    let (rust, lattices, products) = emit::emit(&module, &sources.get(0).name, &checked);
-    let program = std::mem::take(&mut checked.program);
+    let (rust, lattices, products) = emit::emit(
+        &module,
+        &sources.get(0).name,
+        &checked.program,
+        &checked.analyses,
+    );
     Ok(Compiled {
         module,
         rust,
         sources,
-        analyses: checked.analyses.clone(),
+        analyses: checked.analyses,
         lattices,
         products,
-        program,
+        program: checked.program,
     })
 }
 

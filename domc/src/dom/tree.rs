@@ -1,10 +1,10 @@
-//! The checked program as data, for interpreters: every rule body, reduction, helper and
-//! written-out lattice operation as a typed expression tree, beside the model the generator
-//! reads.
+//! The checked program as data: every rule body, reduction, helper and written-out lattice
+//! operation as a typed expression tree, beside the model the shared generator reads.
 //!
-//! Checking builds each body once, as the Rust the generator emits and as a [`Node`]; the two
-//! say the same thing. A tree names types by their [`Ty`] in [`Program::types`], fields by their
-//! index, functions by their `.dom` name, and operations by their `Op` variant name.
+//! Checking (`sema/` with the body checker `check/`) builds this and nothing else; it has two
+//! back ends, the Rust generator (`rust/`) and the interpreter (`dom-interp`). A tree names
+//! types by their [`Ty`] in [`Program::types`], fields by their index, functions by their
+//! `.dom` name, and operations by their `Op` variant name.
 
 pub use super::ast::BinaryOp;
 pub use super::types::{Shape, Ty, TypeTable};
@@ -18,8 +18,8 @@ pub enum Node {
     Int(i64),
     /// `true` or `false`.
     Bool(bool),
-    /// A name in scope: a parameter, a `let` or a pattern's binder.
-    Var(String),
+    /// A name in scope: its name, its type, and whether a parameter or a local binds it.
+    Var(String, Ty, Binding),
     /// `(a, b, …)`.
     Tuple(Vec<Node>),
     /// Checked negation: fails on `int::MIN`.
@@ -41,8 +41,9 @@ pub enum Node {
     /// `match scrutinee { arms }` on a scrutinee of this type: the first arm with a matching
     /// pattern.
     Match(Ty, Box<Node>, Vec<Arm>),
-    /// The field (of a struct lattice) or component (of a product) at this index.
-    Field(Box<Node>, usize),
+    /// The field (of a struct lattice) or component (of a product) at this index of a value of
+    /// the lattice `Ty`.
+    Field(Ty, Box<Node>, usize),
     /// `Op::Add`: the variant's name.
     Op(String),
     /// `T::top`.
@@ -67,6 +68,15 @@ pub enum Node {
     TypeFn(Ty, String, Vec<Node>),
     /// What a body that failed to check evaluates to (never in a checked program).
     Unreachable,
+}
+
+/// What binds a name a [`Node::Var`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// A parameter of the function (generated Rust takes a lattice parameter by reference).
+    Param,
+    /// A `let` or a pattern's binder (generated Rust holds it by value).
+    Local,
 }
 
 /// A `match` arm.
@@ -104,9 +114,24 @@ pub enum Fallback {
     Bool(bool),
 }
 
+/// What a function of the program is.
+#[derive(Clone, Debug)]
+pub enum Role {
+    /// A `fn` helper: its failure reaches the caller.
+    Helper,
+    /// A transfer rule.
+    Rule,
+    /// A reduction (`meet_ext`).
+    Reduction,
+    /// The operation `op` (`join`, `widen`, `contains`, …) written out for the lattice `Ty`.
+    Written(Ty, String),
+}
+
 /// A function of the checked program: a `fn`, a rule, a reduction or a written-out operation.
 #[derive(Clone, Debug)]
 pub struct Function {
+    /// What it is.
+    pub role: Role,
     /// Its parameters' names and types.
     pub params: Vec<(String, Ty)>,
     /// Its result type.
@@ -117,6 +142,48 @@ pub struct Function {
     pub fallback: Fallback,
     /// Where it was declared (`file:line:col`).
     pub place: String,
+}
+
+/// The signature of what a body may call by name: a `fn` or an `extern fn`.
+#[derive(Clone, Debug)]
+pub struct FnSig {
+    /// Parameter types.
+    pub params: Vec<Ty>,
+    /// Result type.
+    pub result: Ty,
+    /// Whether it is an `extern fn` (written in Rust, never fails) rather than a `fn` (fails
+    /// where its body's checked arithmetic does).
+    pub external: bool,
+}
+
+/// An `extern fn`: implemented in Rust, so an interpreter cannot run it.
+#[derive(Clone, Debug)]
+pub struct Extern {
+    /// Its name.
+    pub name: String,
+    /// Its parameters' names and types.
+    pub params: Vec<(String, Ty)>,
+    /// Its result type.
+    pub result: Ty,
+    /// Where it was declared (`file:line:col`).
+    pub place: String,
+}
+
+/// A declaration that becomes code, in the order of the sources.
+#[derive(Clone, Debug)]
+pub enum Decl {
+    /// The function of [`Program::functions`] by this name.
+    Function(String),
+    /// The membership of concrete integers in a declared lattice: written out by the function
+    /// named, or derived.
+    Concretization {
+        /// The lattice.
+        lattice: Ty,
+        /// Its written-out `contains`, if any.
+        contains: Option<String>,
+        /// Where the lattice was declared (`file:line:col`).
+        place: String,
+    },
 }
 
 /// The checked program as data.
@@ -135,13 +202,53 @@ pub struct Program {
     /// Every function by name: `.dom` names for `fn`s, rules and reductions,
     /// `__lattice_op` for written-out operations.
     pub functions: BTreeMap<String, Function>,
-    /// The `extern fn`s, by name, with where each was declared: an interpreter cannot run them.
-    pub externs: Vec<(String, String)>,
+    /// The functions and concretizations in the order they were declared.
+    pub decls: Vec<Decl>,
+    /// The `extern fn`s, in the order they were declared.
+    pub externs: Vec<Extern>,
 }
 
 impl Program {
     /// The lattice type called `name` (a lattice, product, direct product or alias).
     pub fn lookup(&self, name: &str) -> Option<Ty> {
         self.types.lookup(name)
+    }
+}
+
+impl Node {
+    /// Whether evaluating the node may fail: checked arithmetic that leaves `int`, or a call of a
+    /// `fn` (`fallible` tells a `fn`'s name from an `extern fn`'s).
+    pub fn may_fail(&self, fallible: &dyn Fn(&str) -> bool) -> bool {
+        let any = |nodes: &[Node]| nodes.iter().any(|n| n.may_fail(fallible));
+        match self {
+            Node::Int(_)
+            | Node::Bool(_)
+            | Node::Var(..)
+            | Node::Op(_)
+            | Node::Top(_)
+            | Node::Bottom(_)
+            | Node::Unreachable => false,
+            Node::Neg(_) => true,
+            Node::Not(x) | Node::BitNot(x) | Node::Field(_, x, _) => x.may_fail(fallible),
+            Node::Binary(op, a, b) => {
+                op.is_checked() || a.may_fail(fallible) || b.may_fail(fallible)
+            }
+            Node::Equal(_, a, b) | Node::Let(_, a, b) => {
+                a.may_fail(fallible) || b.may_fail(fallible)
+            }
+            Node::If(c, t, f) => {
+                c.may_fail(fallible) || t.may_fail(fallible) || f.may_fail(fallible)
+            }
+            Node::Match(_, scrutinee, arms) => {
+                scrutinee.may_fail(fallible) || arms.iter().any(|a| a.body.may_fail(fallible))
+            }
+            Node::Element(_, _, payload) => payload.as_ref().is_some_and(|p| p.may_fail(fallible)),
+            Node::Tuple(parts)
+            | Node::Struct(_, parts)
+            | Node::Lattice(_, _, parts)
+            | Node::Builtin(_, parts)
+            | Node::TypeFn(_, _, parts) => any(parts),
+            Node::Call(name, args) => fallible(name) || any(args),
+        }
     }
 }

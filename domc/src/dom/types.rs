@@ -235,6 +235,47 @@ impl TypeTable {
         }
     }
 
+    /// The variants a value of type `t` is one of, each with the type of its payload, if any:
+    /// for `Op`, `ArgKind` and the enumerated lattices (flat, constant, finite and sum); `None`
+    /// for every other type.
+    pub fn variants(&self, t: &Ty) -> Option<Vec<(String, Option<Ty>)>> {
+        let bracketed = |payloads: &mut dyn Iterator<Item = (String, Option<Ty>)>| {
+            let mut all = vec![("Bottom".to_string(), None)];
+            all.extend(payloads);
+            all.push(("Top".to_string(), None));
+            all
+        };
+        match t {
+            Ty::Op => Some(
+                crate::model::OPERATIONS
+                    .iter()
+                    .map(|(_, v)| ((*v).to_string(), None))
+                    .collect(),
+            ),
+            Ty::ArgKind => Some(vec![
+                ("Param".into(), Some(Ty::Param)),
+                ("Const".into(), Some(Ty::Int)),
+                ("Other".into(), None),
+            ]),
+            Ty::Lat(id) => match &self.shapes[*id] {
+                Shape::Flat { payload } => Some(bracketed(&mut std::iter::once((
+                    "Value".to_string(),
+                    Some(payload.clone()),
+                )))),
+                Shape::Constant => Some(bracketed(&mut std::iter::once((
+                    "Value".to_string(),
+                    Some(Ty::Int),
+                )))),
+                Shape::Finite { variants, .. } => {
+                    Some(variants.iter().map(|v| (v.clone(), None)).collect())
+                }
+                Shape::Sum { summands } => Some(bracketed(&mut summands.iter().cloned())),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The type as the user writes it.
     pub fn name(&self, t: &Ty) -> String {
         match t {
@@ -355,7 +396,8 @@ impl TypeTable {
         }
     }
 
-    /// The Rust spelling of `t` in generated code.
+    /// The Rust spelling of `t` in generated code (for the Rust generator, and for the model's
+    /// types through [`TypeTable::syn_type`]).
     pub fn rust(&self, t: &Ty) -> TokenStream {
         match t {
             Ty::Int => quote!(i64),

@@ -1,5 +1,5 @@
-//! Checking lattice declarations: their shapes, the operations written out or derived, and
-//! the model and `Concrete` code generated for them.
+//! Checking lattice declarations: their shapes, the operations written out or derived, their
+//! model, and how their concretization is given.
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
@@ -289,7 +289,8 @@ impl Sema {
         }
     }
 
-    /// Generates the functions of written-out operations; returns them by name.
+    /// Checks the functions of written-out operations and records them; returns them by their
+    /// name in the model.
     pub(super) fn written_ops(
         &mut self,
         place: &Place,
@@ -298,7 +299,6 @@ impl Sema {
         overrides: &[ast::Override],
     ) -> BTreeMap<String, syn::Path> {
         let me = Ty::Lat(id);
-        let name = format_ident!("{}", l.name.text);
         let mut out = BTreeMap::new();
         for o in overrides {
             let op = o.op.text.as_str();
@@ -329,50 +329,14 @@ impl Sema {
             for (p, t) in o.params.iter().zip(&params) {
                 scope.bind(&p.text, t.clone());
             }
-            let mut lower = self.lowerer(place);
-            let (code, node) = lower.body(&o.body, &scope, &result);
-            let errors = lower.into_errors();
-            self.errors.extend(errors);
+            let body = self.check_body(place, &o.body, &scope, &result);
             let f = format_ident!("__{}_{}", l.name.text.to_lowercase(), op);
             let fallback = match op {
-                "bottom" | "top" => Fallback::Fail,
-                "join" | "widen" => Fallback::Top(me.clone()),
-                "meet" | "narrow" => Fallback::Param(0),
-                "contains" => Fallback::Bool(true),
-                _ => Fallback::Bool(false),
-            };
-            self.record(
-                &f.to_string(),
-                place.describe(o.span.start),
-                o.params
-                    .iter()
-                    .zip(&params)
-                    .map(|(p, t)| (p.text.clone(), t.clone()))
-                    .collect(),
-                result.clone(),
-                node,
-                fallback,
-            );
-            let ps: Vec<TokenStream> = o
-                .params
-                .iter()
-                .zip(&params)
-                .map(|(p, t)| {
-                    let p = format_ident!("{}", p.text);
-                    let t = self.types.param_rust(t);
-                    quote!(#p: #t)
-                })
-                .collect();
-            let names: Vec<_> = o
-                .params
-                .iter()
-                .map(|p| format_ident!("{}", p.text))
-                .collect();
-            let rust_result = self.types.rust(&result);
-            let fallback = match (op, names.first()) {
-                ("bottom" | "top", _) => {
+                "bottom" | "top" => {
                     // No sound value to fall back on: the body must not be able to fail.
-                    if code.to_string().contains('?') {
+                    let functions = &self.functions;
+                    let fallible = |name: &str| functions.get(name).is_some_and(|f| !f.external);
+                    if body.may_fail(&fallible) {
                         self.error_help(
                             place.file,
                             o.body.span.clone(),
@@ -381,30 +345,30 @@ impl Sema {
                             "write the extremes with literals, `int::MIN`, `int::MAX` or the wrapping `+% -% *%`".into(),
                         );
                     }
-                    quote!(::core::unreachable!())
+                    Fallback::Fail
                 }
-                ("join" | "widen", _) => quote!(<#name as ::absinthe::__private::Top>::top()),
-                ("meet" | "narrow", Some(first)) => quote!(::core::clone::Clone::clone(#first)),
+                "join" | "widen" => Fallback::Top(me.clone()),
+                "meet" | "narrow" => Fallback::Param(0),
                 // An overflow while deciding membership must not lose a value: say yes.
-                ("contains", _) => quote!(true),
-                _ => quote!(false),
+                "contains" => Fallback::Bool(true),
+                _ => Fallback::Bool(false),
             };
-            let doc = format!(
-                " `{op}` of `{}`, written out at {}.",
-                l.name.text,
-                place.describe(o.span.start)
+            self.record(
+                &f.to_string(),
+                tree::Function {
+                    role: Role::Written(me.clone(), op.to_string()),
+                    params: o
+                        .params
+                        .iter()
+                        .zip(&params)
+                        .map(|(p, t)| (p.text.clone(), t.clone()))
+                        .collect(),
+                    result,
+                    body,
+                    fallback,
+                    place: place.describe(o.span.start),
+                },
             );
-            let item = rule_fn(&RuleFn {
-                doc: &doc,
-                public: false,
-                name: &f,
-                params: &ps,
-                names: &names,
-                result: &rust_result,
-                body: &code,
-                fallback: &fallback,
-            });
-            self.out.functions.push(item);
             out.insert(key.to_string(), syn::Path::from(f));
         }
         out
@@ -424,89 +388,36 @@ impl Sema {
                 place.describe(l.span.start)
             ),
         );
-        let doc = format!(
-            " The lattice `{}`, from {}.",
-            l.name.text,
-            place.describe(l.span.start)
-        );
-        let (kind, def) = match shape {
-            Shape::Flat { payload } => {
-                let payload_rust = self.types.rust(&payload);
-                let def = quote! {
-                    #[doc = #doc]
-                    #[derive(Clone, Copy)]
-                    pub enum #name { Bottom, Value(#payload_rust), Top }
-                };
-                let kind = LatticeKind::Flat(model::Flat {
-                    bottom: format_ident!("Bottom"),
-                    top: format_ident!("Top"),
-                    values: vec![Variant {
-                        name: format_ident!("Value"),
-                        fields: VariantFields::Tuple(vec![self.types.syn_type(&payload)]),
-                    }],
-                });
-                (kind, def)
-            }
-            Shape::Finite { variants, order } => {
-                let idents: Vec<_> = variants.iter().map(|v| format_ident!("{}", v)).collect();
-                let def = quote! {
-                    #[doc = #doc]
-                    #[derive(Clone, Copy)]
-                    pub enum #name { #(#idents),* }
-                };
-                (
-                    LatticeKind::Finite(Finite {
-                        variants: idents,
-                        order,
-                    }),
-                    def,
-                )
-            }
-            Shape::Sum { summands } => {
-                let variants: Vec<TokenStream> = summands
+        let kind = match shape {
+            Shape::Flat { payload } => LatticeKind::Flat(model::Flat {
+                bottom: format_ident!("Bottom"),
+                top: format_ident!("Top"),
+                values: vec![Variant {
+                    name: format_ident!("Value"),
+                    fields: VariantFields::Tuple(vec![self.types.syn_type(&payload)]),
+                }],
+            }),
+            Shape::Finite { variants, order } => LatticeKind::Finite(Finite {
+                variants: variants.iter().map(|v| format_ident!("{}", v)).collect(),
+                order,
+            }),
+            Shape::Sum { summands } => LatticeKind::Sum(Sum {
+                bottom: format_ident!("Bottom"),
+                top: format_ident!("Top"),
+                summands: summands
                     .iter()
-                    .map(|(v, t)| {
-                        let v = format_ident!("{}", v);
-                        match t {
-                            Some(t) => {
-                                let t = self.types.rust(t);
-                                quote!(#v(#t))
-                            }
-                            None => quote!(#v),
-                        }
+                    .map(|(v, t)| Variant {
+                        name: format_ident!("{}", v),
+                        fields: match t {
+                            Some(t) => VariantFields::Tuple(vec![self.types.syn_type(t)]),
+                            None => VariantFields::Unit,
+                        },
                     })
-                    .collect();
-                let def = quote! {
-                    #[doc = #doc]
-                    #[derive(Clone)]
-                    pub enum #name { Bottom, #(#variants,)* Top }
-                };
-                let kind = LatticeKind::Sum(Sum {
-                    bottom: format_ident!("Bottom"),
-                    top: format_ident!("Top"),
-                    summands: summands
-                        .iter()
-                        .map(|(v, t)| Variant {
-                            name: format_ident!("{}", v),
-                            fields: match t {
-                                Some(t) => VariantFields::Tuple(vec![self.types.syn_type(t)]),
-                                None => VariantFields::Unit,
-                            },
-                        })
-                        .collect(),
-                });
-                (kind, def)
-            }
+                    .collect(),
+            }),
             Shape::Struct { fields, smash } => {
                 let LatticeBody::Struct { overrides, .. } = &l.body else {
                     return;
-                };
-                let members: Vec<_> = fields.iter().map(|(f, _)| format_ident!("{}", f)).collect();
-                let types: Vec<_> = fields.iter().map(|(_, t)| self.types.rust(t)).collect();
-                let def = quote! {
-                    #[doc = #doc]
-                    #[derive(Clone)]
-                    pub struct #name { #(pub #members: #types),* }
                 };
                 let mut written = self.written_ops(place, l, id, overrides);
                 let empty_if = written.remove("empty");
@@ -514,7 +425,7 @@ impl Sema {
                 if let Some(f) = written.remove("contains") {
                     self.contains_fns.insert(l.name.text.clone(), f);
                 }
-                let kind = LatticeKind::Pointwise(Pointwise {
+                LatticeKind::Pointwise(Pointwise {
                     fields: fields
                         .iter()
                         .map(|(f, t)| Field {
@@ -534,27 +445,22 @@ impl Sema {
                         .map(|o| (o.op.text.clone(), place.describe(o.span.start)))
                         .collect(),
                     generics: syn::Generics::default(),
-                });
-                (kind, def)
+                })
             }
             _ => return,
         };
         self.concrete(place, l, id);
-        self.out.lattices.push((
-            LatticeDecl {
-                name,
-                origin,
-                kind,
-                has_top: true,
-            },
-            def,
-        ));
+        self.out.program.lattices.push(LatticeDecl {
+            name,
+            origin,
+            kind,
+            has_top: true,
+        });
     }
 
-    /// Membership of concrete integers: written out with `contains(x, v)`, derived for
-    /// `flat(int)`, and otherwise every integer for every value but bottom (sound, if coarse).
+    /// Membership of concrete integers: written out with `contains(x, v)` (checked here), or
+    /// derived by the back ends.
     pub(super) fn concrete(&mut self, place: &Place, l: &ast::Lattice, id: usize) {
-        let name = format_ident!("{}", l.name.text);
         let written = match &l.body {
             LatticeBody::Finite(_, o) | LatticeBody::Sum(_, o) => {
                 if o.iter().any(|o| o.op.text == "contains") {
@@ -566,29 +472,10 @@ impl Sema {
             LatticeBody::Struct { .. } => self.contains_fns.get(&l.name.text).cloned(),
             LatticeBody::Flat(_) => None,
         };
-        let flat_int = matches!(self.types.shape(id), Shape::Flat { payload: Ty::Int });
-        let (contains, as_constant) = match (written, flat_int) {
-            (Some(f), _) => (quote!(#f(self, v)), quote!(::core::option::Option::None)),
-            (None, true) => (
-                quote!(match self { #name::Bottom => false, #name::Value(c) => *c == v, #name::Top => true }),
-                quote!(match self { #name::Value(c) => ::core::option::Option::Some(*c), _ => ::core::option::Option::None }),
-            ),
-            (None, false) => (
-                quote!({ let _ = v; !<#name as ::absinthe::__private::Lattice>::is_bottom(self) }),
-                quote!(::core::option::Option::None),
-            ),
-        };
-        let doc = format!(
-            " Concretization of `{}`, from {}.",
-            l.name.text,
-            place.describe(l.span.start)
-        );
-        self.out.functions.push(quote! {
-            #[doc = #doc]
-            impl ::absinthe::__private::Concrete for #name {
-                fn contains(&self, v: i64) -> bool { #contains }
-                fn as_constant(&self) -> ::core::option::Option<i64> { #as_constant }
-            }
+        self.out.program.decls.push(Decl::Concretization {
+            lattice: Ty::Lat(id),
+            contains: written.as_ref().map(model::function_name),
+            place: place.describe(l.span.start),
         });
     }
 }

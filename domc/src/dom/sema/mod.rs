@@ -1,21 +1,22 @@
 //! Checking: names, types and well-formedness of a parsed `.dom` program, reporting every error
-//! found in one pass; on success, the shared model plus the Rust of every rule body.
+//! found in one pass; on success, the checked program as a typed tree ([`tree::Program`]: the
+//! shared model, the types, and every body as a tree), and nothing else.
 //!
 //! Declarations are collected first (so order does not matter), types resolved second, bodies
-//! checked last. Rule bodies are typed bidirectionally and lowered to Rust as they are checked
-//! (see `lower.rs`).
+//! checked last, each by the body checker (`check/`), which types it bidirectionally into a
+//! tree. Generating Rust from the result is a later phase (`rust/`).
 
 use super::ast::{self, Item, LatticeBody, Name, PolicyAst, Trigger};
-use super::lower::{Lowerer, Scope};
-use super::tree::{self, Fallback, Node};
+use super::check::{Checker, Scope};
+use super::tree::{self, Decl, Extern, Fallback, FnSig, Node, Role};
 use super::types::{Shape, Ty, TypeTable, rust_ident};
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::model::{
     self, COMPARISONS, Component, Field, Finite, FiniteOrder, LatticeDecl, LatticeKind, Origin,
     Pointwise, Policy, ProductDecl, Reduction, Rule, RuleKind, Sum, Variant, VariantFields,
 };
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::Span;
+use quote::format_ident;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -26,21 +27,13 @@ mod transfer;
 
 pub use analysis::AnalysisDecl;
 
-/// What a checked program holds for the generator.
+/// A checked program.
 #[derive(Debug, Default)]
 pub struct Checked {
-    /// Declared lattices, each with its Rust type definition.
-    pub lattices: Vec<(LatticeDecl, TokenStream)>,
-    /// Declared products: the model, the direct companion's name and the struct definition.
-    pub products: Vec<(ProductDecl, Option<proc_macro2::Ident>, TokenStream)>,
-    /// Every generated function: rules, reductions, helpers and written-out operations.
-    pub functions: Vec<TokenStream>,
-    /// The trait of `extern fn`s, if any.
-    pub externs: Option<TokenStream>,
+    /// The program as a typed tree, with the model.
+    pub program: tree::Program,
     /// The analyses.
     pub analyses: Vec<AnalysisDecl>,
-    /// The checked program as data, for interpreters.
-    pub program: tree::Program,
 }
 
 /// A place in the sources, for diagnostics and provenance.
@@ -79,33 +72,13 @@ pub fn check(files: &[(Place, Vec<Item>)]) -> Result<Checked, Vec<Diagnostic>> {
         return Err(sema.errors);
     }
     let mut out = sema.out;
-    let program = &mut out.program;
-    program.lattices = out.lattices.iter().map(|(d, _)| d.clone()).collect();
-    program.products = out
-        .products
-        .iter()
-        .map(|(d, direct, _)| (d.clone(), direct.as_ref().map(ToString::to_string)))
-        .collect();
-    program.contains = sema
+    out.program.contains = sema
         .contains_fns
         .iter()
         .map(|(l, f)| (l.clone(), model::function_name(f)))
         .collect();
-    program.types = sema.types;
+    out.program.types = sema.types;
     Ok(out)
-}
-
-/// A named function the bodies may call.
-#[derive(Clone, Debug)]
-pub struct FnSig {
-    /// Parameter types.
-    pub params: Vec<Ty>,
-    /// Result type.
-    pub result: Ty,
-    /// The Rust callee.
-    pub rust: TokenStream,
-    /// Whether it returns `Option` (user functions may fail on overflow).
-    pub fallible: bool,
 }
 
 #[derive(Default)]
@@ -270,15 +243,8 @@ impl Sema {
             for item in items {
                 match item {
                     Item::Product(p) => self.resolve_product(place, p),
-                    Item::Function(sig, _) => {
-                        let rust_name = format_ident!("{}", sig.name.text);
-                        self.declare_function(place, sig, quote!(#rust_name), true);
-                    }
-                    Item::ExternFn(sig) => {
-                        let rust_name = format_ident!("{}", sig.name.text);
-                        let callee = quote!(<Host as Externs>::#rust_name);
-                        self.declare_function(place, sig, callee, false);
-                    }
+                    Item::Function(sig, _) => self.declare_function(place, sig, false),
+                    Item::ExternFn(sig) => self.declare_function(place, sig, true),
                     _ => {}
                 }
             }
@@ -287,14 +253,9 @@ impl Sema {
         self.check_function_recursion(files);
     }
 
-    /// Records the signature of a `fn` or `extern fn` so that bodies can call it as `rust`.
-    fn declare_function(
-        &mut self,
-        place: &Place,
-        sig: &ast::Signature,
-        rust: TokenStream,
-        fallible: bool,
-    ) {
+    /// Records the signature of a `fn` or (`external`) an `extern fn` so that bodies can call
+    /// it.
+    fn declare_function(&mut self, place: &Place, sig: &ast::Signature, external: bool) {
         let params = sig
             .params
             .iter()
@@ -306,8 +267,7 @@ impl Sema {
             FnSig {
                 params,
                 result,
-                rust,
-                fallible,
+                external,
             },
         );
     }
@@ -428,24 +388,8 @@ impl Sema {
             reductions: Vec::new(),
             rules: Vec::new(),
         };
-        let fields = components.iter().map(|(n, t, _)| {
-            let n = format_ident!("{}", n);
-            let t = self.types.rust(t);
-            quote!(pub #n: #t)
-        });
-        let ident = format_ident!("{}", p.name.text);
-        let doc = format!(
-            " The product `{}`, from {}.",
-            p.name.text,
-            place.describe(p.span.start)
-        );
-        let def = quote! {
-            #[doc = #doc]
-            #[derive(Clone)]
-            pub struct #ident { #(#fields),* }
-        };
-        let direct = p.direct.as_ref().map(|d| format_ident!("{}", d.text));
-        self.out.products.push((decl, direct, def));
+        let direct = p.direct.as_ref().map(|d| d.text.clone());
+        self.out.program.products.push((decl, direct));
     }
 
     /// A lattice or product that contains itself has no finite representation.
@@ -473,7 +417,6 @@ impl Sema {
 
     /// Third pass: lattice models, rule bodies, reductions, analyses.
     fn check_bodies(&mut self, files: &[(Place, Vec<Item>)]) {
-        let mut externs = Vec::new();
         for (place, items) in files {
             for item in items {
                 match item {
@@ -483,19 +426,12 @@ impl Sema {
                         let Some(f) = self.functions.get(&sig.name.text).cloned() else {
                             continue;
                         };
-                        let name = format_ident!("{}", sig.name.text);
-                        let params = params_tokens(&self.types, sig, &f.params);
-                        let result = self.types.rust(&f.result);
-                        let doc = format!(
-                            " `extern fn {}`, declared at {}.",
-                            sig.name.text,
-                            place.describe(sig.span.start)
-                        );
-                        self.out
-                            .program
-                            .externs
-                            .push((sig.name.text.clone(), place.describe(sig.span.start)));
-                        externs.push(quote!(#[doc = #doc] fn #name(#(#params),*) -> #result;));
+                        self.out.program.externs.push(Extern {
+                            name: sig.name.text.clone(),
+                            params: named(sig, &f.params),
+                            result: f.result,
+                            place: place.describe(sig.span.start),
+                        });
                     }
                     Item::MeetExt(sig, body) => self.meet_ext(place, sig, body),
                     Item::Transfer(t) => self.transfer(place, t),
@@ -507,44 +443,26 @@ impl Sema {
                 }
             }
         }
-        if !externs.is_empty() {
-            self.out.externs = Some(quote! {
-                /// The `extern fn`s of this file: implement this trait for [`Host`] in ordinary Rust.
-                pub trait Externs {
-                    #(#externs)*
-                }
-
-                /// The type the generated code calls the `extern fn`s on.
-                #[derive(Debug)]
-                pub struct Host;
-            });
-        }
     }
 
-    fn lowerer(&self, place: &Place) -> Lowerer<'_> {
-        Lowerer::new(place.file, &self.types, &self.functions)
+    /// Checks `body` of type `result` with the parameters in `scope`, in the file at `place`.
+    fn check_body(&mut self, place: &Place, body: &ast::Expr, scope: &Scope, result: &Ty) -> Node {
+        let mut checker = Checker::new(place.file, &self.types, &self.functions);
+        let node = checker.body(body, scope, result);
+        self.errors.extend(checker.into_errors());
+        node
     }
 
-    /// Records a checked function's tree for interpreters.
-    fn record(
-        &mut self,
-        name: &str,
-        at: String,
-        params: Vec<(String, Ty)>,
-        result: Ty,
-        body: Node,
-        fallback: Fallback,
-    ) {
-        self.out.program.functions.insert(
-            name.to_string(),
-            tree::Function {
-                params,
-                result,
-                body,
-                fallback,
-                place: at,
-            },
-        );
+    /// Records a checked function, in declaration order.
+    fn record(&mut self, name: &str, function: tree::Function) {
+        self.out
+            .program
+            .functions
+            .insert(name.to_string(), function);
+        self.out
+            .program
+            .decls
+            .push(Decl::Function(name.to_string()));
     }
 
     fn function(&mut self, place: &Place, sig: &ast::Signature, body: &ast::Expr) {
@@ -555,32 +473,18 @@ impl Sema {
         for ((n, _), t) in sig.params.iter().zip(&f.params) {
             scope.bind(&n.text, t.clone());
         }
-        let mut lower = self.lowerer(place);
-        let (code, node) = lower.body(body, &scope, &f.result);
-        let errors = lower.into_errors();
-        self.errors.extend(errors);
+        let body = self.check_body(place, body, &scope, &f.result);
         self.record(
             &sig.name.text,
-            place.describe(sig.span.start),
-            named(sig, &f.params),
-            f.result.clone(),
-            node,
-            Fallback::Fail,
+            tree::Function {
+                role: Role::Helper,
+                params: named(sig, &f.params),
+                result: f.result,
+                body,
+                fallback: Fallback::Fail,
+                place: place.describe(sig.span.start),
+            },
         );
-        let name = format_ident!("{}", sig.name.text);
-        let params = params_tokens(&self.types, sig, &f.params);
-        let result = self.types.rust(&f.result);
-        let doc = format!(
-            " `fn {}`, from {}.",
-            sig.name.text,
-            place.describe(sig.span.start)
-        );
-        self.out.functions.push(quote! {
-            #[doc = #doc]
-            pub fn #name(#(#params),*) -> ::core::option::Option<#result> {
-                #code
-            }
-        });
     }
 
     fn meet_ext(&mut self, place: &Place, sig: &ast::Signature, body: &ast::Expr) {
@@ -623,7 +527,7 @@ impl Sema {
             sig.name.text,
             place.describe(sig.span.start)
         );
-        for (decl, _, _) in &mut self.out.products {
+        for (decl, _) in &mut self.out.program.products {
             let find = |t: &Ty, types: &TypeTable| {
                 decl.components
                     .iter()
@@ -666,81 +570,19 @@ impl Sema {
         let mut scope = Scope::default();
         scope.bind(&sig.params[0].0.text, target.clone());
         scope.bind(&sig.params[1].0.text, source.clone());
-        let mut lower = self.lowerer(place);
-        let (code, node) = lower.body(body, &scope, &target);
-        let errors = lower.into_errors();
-        self.errors.extend(errors);
+        let body = self.check_body(place, body, &scope, &target);
         self.record(
             &sig.name.text,
-            place.describe(sig.span.start),
-            named(sig, &[target.clone(), source.clone()]),
-            target.clone(),
-            node,
-            Fallback::Param(0),
+            tree::Function {
+                role: Role::Reduction,
+                params: named(sig, &[target.clone(), source]),
+                result: target,
+                body,
+                // An overflow in the body refines nothing.
+                fallback: Fallback::Param(0),
+                place: place.describe(sig.span.start),
+            },
         );
-        let name = format_ident!("{}", sig.name.text);
-        let (t, s) = (self.types.rust(&target), self.types.rust(&source));
-        let (tn, sn) = (
-            format_ident!("{}", sig.params[0].0.text),
-            format_ident!("{}", sig.params[1].0.text),
-        );
-        let doc = format!(" From {describe}.");
-        let item = rule_fn(&RuleFn {
-            doc: &doc,
-            public: true,
-            name: &name,
-            params: &[quote!(#tn: &#t), quote!(#sn: &#s)],
-            names: &[tn.clone(), sn.clone()],
-            result: &t,
-            // An overflow in the body refines nothing.
-            body: &code,
-            fallback: &quote!(::core::clone::Clone::clone(#tn)),
-        });
-        self.out.functions.push(item);
-    }
-}
-
-/// A rule's Rust function, for [`rule_fn`].
-struct RuleFn<'a> {
-    doc: &'a str,
-    public: bool,
-    name: &'a proc_macro2::Ident,
-    /// `name: Type` per parameter.
-    params: &'a [TokenStream],
-    names: &'a [proc_macro2::Ident],
-    result: &'a TokenStream,
-    /// The lowered body, evaluating to `Option<result>` (`None` when its checked arithmetic
-    /// leaves `int`).
-    body: &'a TokenStream,
-    /// The sound result when the body gives `None`.
-    fallback: &'a TokenStream,
-}
-
-/// The function of a rule: its body in an inner function whose `?` leaves it with `None`, then the
-/// fallback. The inner function is always inlined, so the rule costs what its body does.
-fn rule_fn(r: &RuleFn<'_>) -> TokenStream {
-    let RuleFn {
-        doc,
-        name,
-        params,
-        names,
-        result,
-        body,
-        fallback,
-        ..
-    } = r;
-    let vis = if r.public { quote!(pub) } else { quote!() };
-    quote! {
-        #[doc = #doc]
-        #[inline]
-        #vis fn #name(#(#params),*) -> #result {
-            #[inline(always)]
-            fn __absinthe_body(#(#params),*) -> ::core::option::Option<#result> {
-                let _ = (#(&#names),*);
-                #body
-            }
-            __absinthe_body(#(#names),*).unwrap_or_else(|| #fallback)
-        }
     }
 }
 
@@ -750,18 +592,6 @@ fn named(sig: &ast::Signature, types: &[Ty]) -> Vec<(String, Ty)> {
         .iter()
         .zip(types)
         .map(|((n, _), t)| (n.text.clone(), t.clone()))
-        .collect()
-}
-
-fn params_tokens(types: &TypeTable, sig: &ast::Signature, params: &[Ty]) -> Vec<TokenStream> {
-    sig.params
-        .iter()
-        .zip(params)
-        .map(|((n, _), t)| {
-            let n = format_ident!("{}", n.text);
-            let t = types.param_rust(t);
-            quote!(#n: #t)
-        })
         .collect()
 }
 

@@ -6,7 +6,7 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 use crate::dom::ast::{Expr, ExprKind};
-use crate::dom::lower::BUILTIN_FUNCTIONS;
+use crate::dom::check::BUILTIN_FUNCTIONS;
 
 /// The user functions called in `e`, with the range of each call's name, in source order.
 fn calls<'e>(e: &'e Expr, out: &mut Vec<(&'e str, Range<usize>)>) {

@@ -1,5 +1,5 @@
 //! Checking transfer rules: the trigger, the parameters it takes (with the kernel-term hooks
-//! and argument kinds), the component a rule computes, and the rule's Rust function.
+//! and argument kinds), the component a rule computes, and the rule's body and fallback.
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
@@ -77,11 +77,12 @@ impl Sema {
             Some(Ty::Lat(id)) => {
                 let name = self.types.name(&Ty::Lat(*id));
                 self.out
+                    .program
                     .products
                     .iter()
-                    .position(|(d, _, _)| d.name == name)
+                    .position(|(d, _)| d.name == name)
             }
-            _ if self.out.products.len() == 1 => Some(0),
+            _ if self.out.program.products.len() == 1 => Some(0),
             _ => None,
         };
         let Some(product_index) = product_index else {
@@ -94,7 +95,7 @@ impl Sema {
             );
             return;
         };
-        let p = self.out.products[product_index].0.name.to_string();
+        let p = self.out.program.products[product_index].0.name.to_string();
         let p_ty = self.types.lookup(&p).unwrap_or(Ty::Error);
         // An operation's rule may also take what its arguments' terms are (kernel terms).
         let with_kinds = matches!(kind, RuleKind::Binary(_) | RuleKind::AnyBinary)
@@ -189,7 +190,7 @@ impl Sema {
             }
             _ => result.clone(),
         };
-        let decl = &self.out.products[product_index].0;
+        let decl = &self.out.program.products[product_index].0;
         let component_syn = self.types.syn_type(&component_ty);
         let component = match decl
             .components
@@ -255,7 +256,7 @@ impl Sema {
             sig.name.text,
             place.describe(sig.span.start)
         );
-        self.out.products[product_index].0.rules.push(Rule {
+        self.out.program.products[product_index].0.rules.push(Rule {
             component,
             kind,
             function: syn::Path::from(format_ident!("{}", sig.name.text)),
@@ -266,58 +267,25 @@ impl Sema {
         for ((n, _), ty) in sig.params.iter().zip(&params) {
             scope.bind(&n.text, ty.clone());
         }
-        let mut lower = self.lowerer(place);
-        let (code, node) = lower.body(&t.body, &scope, &result);
-        let errors = lower.into_errors();
-        self.errors.extend(errors);
+        let body = self.check_body(place, &t.body, &scope, &result);
         let fallback = match &result {
+            // An overflow while refining refines nothing.
             Ty::Tuple(_) => Fallback::Operands(component),
-            _ => Fallback::Top(component_ty.clone()),
+            // An overflow in the body means the rule knows nothing.
+            _ => Fallback::Top(component_ty),
         };
         self.record(
             &sig.name.text,
-            place.describe(sig.span.start),
-            named(sig, &params),
-            result.clone(),
-            node,
-            fallback,
+            tree::Function {
+                role: Role::Rule,
+                params: named(sig, &params),
+                result,
+                body,
+                fallback,
+                place: place.describe(sig.span.start),
+            },
         );
-        let name = format_ident!("{}", sig.name.text);
-        let rust_params = params_tokens(&self.types, sig, &params);
-        let names: Vec<_> = sig
-            .params
-            .iter()
-            .map(|(n, _)| format_ident!("{}", n.text))
-            .collect();
-        let rust_result = self.types.rust(&result);
-        let component_rust = self.types.rust(&component_ty);
-        let fallback = match &result {
-            Ty::Tuple(_) => {
-                // An overflow while refining refines nothing.
-                let (a, b) = (&names[names.len() - 2], &names[names.len() - 1]);
-                let m = &decl_member(&self.out.products[product_index].0, component);
-                quote!((::core::clone::Clone::clone(&#a.#m), ::core::clone::Clone::clone(&#b.#m)))
-            }
-            _ => quote!(<#component_rust as ::absinthe::__private::Top>::top()),
-        };
-        let doc = format!(" From {describe}.");
-        // An overflow in the body means the rule knows nothing.
-        let item = rule_fn(&RuleFn {
-            doc: &doc,
-            public: true,
-            name: &name,
-            params: &rust_params,
-            names: &names,
-            result: &rust_result,
-            body: &code,
-            fallback: &fallback,
-        });
-        self.out.functions.push(item);
     }
-}
-
-fn decl_member(decl: &ProductDecl, i: usize) -> syn::Member {
-    decl.components[i].member.clone()
 }
 
 fn trigger_words(t: &Trigger) -> String {

@@ -10,7 +10,7 @@
     clippy::pedantic
 )]
 pub mod const_prop {
-    /// The lattice `Const`, from test_data/codegen/ok/const_prop.dom:6:1.
+    /// From `lattice Const` at test_data/codegen/ok/const_prop.dom:6:1.
     #[derive(Clone, Copy)]
     pub enum Const {
         Bottom,
@@ -177,7 +177,7 @@ pub mod const_prop {
             }
         }
     }
-    /// The product `ConstValue`, from test_data/codegen/ok/const_prop.dom:11:1.
+    /// From `product ConstValue` at test_data/codegen/ok/const_prop.dom:11:1.
     #[derive(Clone)]
     pub struct ConstValue {
         pub constant: Const,

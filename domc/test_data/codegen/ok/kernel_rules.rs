@@ -10,7 +10,7 @@
     clippy::pedantic
 )]
 pub mod kernel_rules {
-    /// The product `Deps`, from test_data/codegen/ok/kernel_rules.dom:4:1.
+    /// From `product Deps` at test_data/codegen/ok/kernel_rules.dom:4:1.
     #[derive(Clone)]
     pub struct Deps {
         pub names: ::absinthe::__private::Names,

@@ -10,7 +10,7 @@
     clippy::pedantic
 )]
 pub mod known_bits {
-    /// The lattice `KnownBits`, from test_data/codegen/ok/known_bits.dom:3:1.
+    /// From `lattice KnownBits` at test_data/codegen/ok/known_bits.dom:3:1.
     #[derive(Clone)]
     pub struct KnownBits {
         pub zeros: i64,
@@ -194,7 +194,7 @@ pub mod known_bits {
             }
         }
     }
-    /// The product `Bits`, from test_data/codegen/ok/known_bits.dom:14:1.
+    /// From `product Bits` at test_data/codegen/ok/known_bits.dom:14:1.
     #[derive(Clone)]
     pub struct Bits {
         pub known: KnownBits,
@@ -737,7 +737,12 @@ pub mod known_bits {
                 ones: -1i64,
             })
         }
-        __absinthe_body().unwrap_or_else(|| ::core::unreachable!())
+        __absinthe_body()
+            .unwrap_or_else(|| {
+                ::core::unreachable!(
+                    "`bottom` of `KnownBits` cannot fail: the checker refuses one that may"
+                )
+            })
     }
     /// `top` of `KnownBits`, written out at test_data/codegen/ok/known_bits.dom:6:5.
     #[inline]
@@ -750,7 +755,12 @@ pub mod known_bits {
                 ones: 0i64,
             })
         }
-        __absinthe_body().unwrap_or_else(|| ::core::unreachable!())
+        __absinthe_body()
+            .unwrap_or_else(|| {
+                ::core::unreachable!(
+                    "`top` of `KnownBits` cannot fail: the checker refuses one that may"
+                )
+            })
     }
     /// `leq` of `KnownBits`, written out at test_data/codegen/ok/known_bits.dom:7:5.
     #[inline]

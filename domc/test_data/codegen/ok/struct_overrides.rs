@@ -10,7 +10,7 @@
     clippy::pedantic
 )]
 pub mod struct_overrides {
-    /// The lattice `Range`, from test_data/codegen/ok/struct_overrides.dom:2:1.
+    /// From `lattice Range` at test_data/codegen/ok/struct_overrides.dom:2:1.
     #[derive(Clone)]
     pub struct Range {
         pub lo: ::absinthe::__private::Interval,

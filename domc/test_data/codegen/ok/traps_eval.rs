@@ -10,7 +10,7 @@
     clippy::pedantic
 )]
 pub mod traps_eval {
-    /// The lattice `Const`, from test_data/codegen/ok/traps_eval.dom:3:1.
+    /// From `lattice Const` at test_data/codegen/ok/traps_eval.dom:3:1.
     #[derive(Clone, Copy)]
     pub enum Const {
         Bottom,
@@ -177,7 +177,7 @@ pub mod traps_eval {
             }
         }
     }
-    /// The product `Value`, from test_data/codegen/ok/traps_eval.dom:5:1.
+    /// From `product Value` at test_data/codegen/ok/traps_eval.dom:5:1.
     #[derive(Clone)]
     pub struct Value {
         pub constant: Const,

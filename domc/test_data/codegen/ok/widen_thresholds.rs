@@ -10,7 +10,7 @@
     clippy::pedantic
 )]
 pub mod widen_thresholds {
-    /// The lattice `Bounds`, from test_data/codegen/ok/widen_thresholds.dom:3:1.
+    /// From `lattice Bounds` at test_data/codegen/ok/widen_thresholds.dom:3:1.
     #[derive(Clone)]
     pub struct Bounds {
         pub lo: i64,
@@ -199,7 +199,7 @@ pub mod widen_thresholds {
             }
         }
     }
-    /// The product `Value`, from test_data/codegen/ok/widen_thresholds.dom:17:1.
+    /// From `product Value` at test_data/codegen/ok/widen_thresholds.dom:17:1.
     #[derive(Clone)]
     pub struct Value {
         pub range: Bounds,
@@ -704,7 +704,12 @@ pub mod widen_thresholds {
                 hi: i64::MIN,
             })
         }
-        __absinthe_body().unwrap_or_else(|| ::core::unreachable!())
+        __absinthe_body()
+            .unwrap_or_else(|| {
+                ::core::unreachable!(
+                    "`bottom` of `Bounds` cannot fail: the checker refuses one that may"
+                )
+            })
     }
     /// `top` of `Bounds`, written out at test_data/codegen/ok/widen_thresholds.dom:6:5.
     #[inline]
@@ -717,7 +722,12 @@ pub mod widen_thresholds {
                 hi: i64::MAX,
             })
         }
-        __absinthe_body().unwrap_or_else(|| ::core::unreachable!())
+        __absinthe_body()
+            .unwrap_or_else(|| {
+                ::core::unreachable!(
+                    "`top` of `Bounds` cannot fail: the checker refuses one that may"
+                )
+            })
     }
     /// `leq` of `Bounds`, written out at test_data/codegen/ok/widen_thresholds.dom:7:5.
     #[inline]

@@ -1,21 +1,20 @@
-//! Lowering `match`: the scrutinee's elements for exhaustiveness, each pattern checked against
-//! them (unreachable and duplicate arms, binders, alternatives), and the arms as Rust and as a
-//! tree.
+//! Checking `match`: the scrutinee's elements for exhaustiveness, each pattern checked against
+//! them (unreachable and duplicate arms, binders, alternatives), and the arms as a tree.
 
 use super::*;
+use crate::dom::tree;
 
-impl Lowerer<'_> {
+impl Checker<'_> {
     pub(super) fn matching(
         &mut self,
         scrutinee: &Expr,
         arms: &[crate::dom::ast::Arm],
         scope: &Scope,
         span: Range<usize>,
-    ) -> (Ty, Code) {
-        let rt = rt();
-        let (st, sc) = self.expr(scrutinee, scope);
+    ) -> (Ty, Node) {
+        let (st, scrutinee_node) = self.expr(scrutinee, scope);
         if st.is_error() {
-            return (Ty::Error, Code::unreachable());
+            return (Ty::Error, Node::Unreachable);
         }
         // The elements the scrutinee can be, for exhaustiveness: `None` for integers.
         let elements: Option<Vec<(String, Option<Ty>)>> = match &st {
@@ -28,17 +27,7 @@ impl Lowerer<'_> {
                     "use `if`".into(),
                 );
             }
-            Ty::Op => Some(
-                OPERATIONS
-                    .iter()
-                    .map(|(_, v)| ((*v).to_string(), None))
-                    .collect(),
-            ),
-            Ty::ArgKind => Some(vec![
-                ("Param".into(), Some(Ty::Param)),
-                ("Const".into(), Some(Ty::Int)),
-                ("Other".into(), None),
-            ]),
+            Ty::Op | Ty::ArgKind => self.types.variants(&st),
             Ty::Param => {
                 return self.error_help(
                     scrutinee.span.clone(),
@@ -56,24 +45,8 @@ impl Lowerer<'_> {
                 );
             }
             Ty::Lat(id) => match self.types.shape(*id) {
-                Shape::Flat { payload } => Some(vec![
-                    ("Bottom".into(), None),
-                    ("Value".into(), Some(payload.clone())),
-                    ("Top".into(), None),
-                ]),
-                Shape::Constant => Some(vec![
-                    ("Bottom".into(), None),
-                    ("Value".into(), Some(Ty::Int)),
-                    ("Top".into(), None),
-                ]),
-                Shape::Finite { variants, .. } => {
-                    Some(variants.iter().map(|v| (v.clone(), None)).collect())
-                }
-                Shape::Sum { summands } => {
-                    let mut all = vec![("Bottom".to_string(), None)];
-                    all.extend(summands.iter().cloned());
-                    all.push(("Top".into(), None));
-                    Some(all)
+                Shape::Flat { .. } | Shape::Constant | Shape::Finite { .. } | Shape::Sum { .. } => {
+                    self.types.variants(&st)
                 }
                 _ => {
                     return self.error(
@@ -104,13 +77,10 @@ impl Lowerer<'_> {
         // An unknown variant was reported: exhaustiveness is not reported on top of it.
         let mut bad_pattern = false;
         let mut result_ty: Option<Ty> = None;
-        let mut rust_arms = Vec::new();
         let mut tree_arms = Vec::new();
         for arm in arms {
             let mut arm_scope = scope.clone();
-            let mut pats = Vec::new();
             let mut tree_pats = Vec::new();
-            let mut binds = Vec::new();
             for pattern in &arm.patterns {
                 if wildcard {
                     let s = pattern_span(pattern);
@@ -125,7 +95,6 @@ impl Lowerer<'_> {
                 match pattern {
                     Pattern::Wildcard(_) => {
                         wildcard = true;
-                        pats.push(quote!(_));
                         tree_pats.push(tree::Pat::Wildcard);
                     }
                     Pattern::Int(v, s) => {
@@ -154,7 +123,6 @@ impl Lowerer<'_> {
                             continue;
                         }
                         seen_ints.push(i128::from(v));
-                        pats.push(quote!(#v));
                         tree_pats.push(tree::Pat::Int(v));
                     }
                     Pattern::Variant {
@@ -194,7 +162,7 @@ impl Lowerer<'_> {
                         else {
                             // Bind the names anyway, so that the arm reports nothing more.
                             for b in binders.iter().flatten() {
-                                arm_scope.bind_owned(&b.text, Ty::Error);
+                                arm_scope.bind_local(&b.text, Ty::Error);
                             }
                             let names: Vec<String> =
                                 elements.iter().map(|(n, _)| format!("`{n}`")).collect();
@@ -227,18 +195,6 @@ impl Lowerer<'_> {
                             self.error(s.clone(), format!("`{type_name}::{}` carries {want} value{}, the pattern binds {}", pvar.text, if want == 1 { "" } else { "s" }, binders.len()), "wrong number of bindings");
                             continue;
                         }
-                        let v = format_ident!("{}", pvar.text);
-                        let head = match &st {
-                            Ty::Op => quote!(#rt::Op::#v),
-                            Ty::ArgKind => quote!(#rt::ArgKind::#v),
-                            Ty::Lat(id) if matches!(self.types.shape(*id), Shape::Constant) => {
-                                quote!(#rt::Flat::#v)
-                            }
-                            _ => {
-                                let rust = self.types.rust(&st);
-                                quote!(#rust::#v)
-                            }
-                        };
                         match (payload, binders.first()) {
                             (Some(pt), Some(Some(b))) => {
                                 if arm.patterns.len() > 1 {
@@ -249,28 +205,19 @@ impl Lowerer<'_> {
                                     );
                                     continue;
                                 }
-                                let x = format_ident!("{}", b.text);
-                                arm_scope.bind_owned(&b.text, pt.clone());
-                                binds.push(x.clone());
-                                pats.push(quote!(#head(#x)));
+                                arm_scope.bind_local(&b.text, pt.clone());
                                 tree_pats.push(tree::Pat::Variant(
                                     pvar.text.clone(),
                                     Some(b.text.clone()),
                                 ));
                             }
-                            (Some(_), _) => {
-                                pats.push(quote!(#head(_)));
-                                tree_pats.push(tree::Pat::Variant(pvar.text.clone(), None));
-                            }
-                            (None, _) => {
-                                pats.push(quote!(#head));
-                                tree_pats.push(tree::Pat::Variant(pvar.text.clone(), None));
-                            }
+                            // No payload, or one the pattern does not bind.
+                            _ => tree_pats.push(tree::Pat::Variant(pvar.text.clone(), None)),
                         }
                     }
                 }
             }
-            let (bt, body) = self.shadowing(|this| this.expr(&arm.body, &arm_scope));
+            let (bt, body) = self.expr(&arm.body, &arm_scope);
             match &result_ty {
                 None => result_ty = Some(bt),
                 Some(want) => {
@@ -283,11 +230,10 @@ impl Lowerer<'_> {
                     );
                 }
             }
-            if !pats.is_empty() {
-                rust_arms.push(quote!(#(#pats)|* => { #(let _ = &#binds;)* #body }));
+            if !tree_pats.is_empty() {
                 tree_arms.push(tree::Arm {
                     patterns: tree_pats,
-                    body: body.node,
+                    body,
                 });
             }
         }
@@ -318,11 +264,8 @@ impl Lowerer<'_> {
                 }
             }
         }
-        let node = Node::Match(st.clone(), sc.boxed(), tree_arms);
-        (
-            result_ty.unwrap_or(Ty::Error),
-            Code::new(quote!(match #sc { #(#rust_arms,)* }), node),
-        )
+        let node = Node::Match(st, Box::new(scrutinee_node), tree_arms);
+        (result_ty.unwrap_or(Ty::Error), node)
     }
 }
 
