@@ -65,7 +65,7 @@ fn main() {
         "throughput" => throughput(max_exp),
         "sparse" => sparse::run(max_exp, names, shape, state, &ALLOCATOR),
         "dom" => dom(),
-        "interp" => interp(),
+        "interp" => interp(args.get(1).map(String::as_str)),
         "behavior" => behavior::run(max_exp),
         "typing-join" => typing::run(max_exp),
         "escape" => escape::run(max_exp, shape),
@@ -80,7 +80,7 @@ fn main() {
             eprintln!(
                 "unknown benchmark `{other}`; known: throughput [--max-exp N], \
                  sparse [--max-exp N] [--names N] [--shape NAME] [--state NAME], dom, \
-                 interp, behavior [--max-exp N], typing-join [--max-exp N], \
+                 interp [const|interval|signs|sccp], behavior [--max-exp N], typing-join [--max-exp N], \
                  escape [--max-exp N] [--shape NAME], heap-sparse [--max-exp N], viewer [DIR]"
             );
             std::process::exit(2);
@@ -220,35 +220,64 @@ fn clock_name() -> &'static str {
 
 /// The interpreter of `.dom` files against the code generated from the same file, on the
 /// throughput shapes at 10³ and 10⁴ statements: the products of `const_prop.dom`,
-/// `interval.dom`, `signs.dom` (four components, reduced to a fixpoint) and `sccp_ranges.dom`.
-fn interp() {
+/// `interval.dom`, `signs.dom` (four components, reduced to a fixpoint) and `sccp_ranges.dom`;
+/// `only` names one of them (to profile it alone).
+fn interp(only: Option<&str>) {
     use absinthe_dom_interp::{DynValue, Interp, Running};
     use absinthe_dsl_examples::dom::{sccp_ranges::SccpRange, signs::Signals};
+    type Compare = fn(&str, bool, &[u32]);
+    let rows: [(&str, &str, &str, bool, Compare); 4] = [
+        (
+            "const",
+            "const_prop.dom",
+            "ConstValue",
+            false,
+            compare_dom::<DynValue, ConstValue>,
+        ),
+        (
+            "interval",
+            "interval.dom",
+            "Range",
+            true,
+            compare_dom::<DynValue, Range>,
+        ),
+        (
+            "signs",
+            "signs.dom",
+            "Signals",
+            true,
+            compare_dom::<DynValue, Signals>,
+        ),
+        (
+            "sccp",
+            "sccp_ranges.dom",
+            "SccpRange",
+            true,
+            compare_dom::<DynValue, SccpRange>,
+        ),
+    ];
+    if let Some(name) = only.filter(|n| !rows.iter().any(|r| r.0 == *n)) {
+        eprintln!("unknown analysis `{name}`; known: const, interval, signs, sccp");
+        std::process::exit(2);
+    }
     println!(
         "{:<9} {:<14} {:>9} {:>9} {:>5} {:>12} {:>12} {:>7}",
         "analysis", "shape", "stmts", "visits", "runs", "interp (ms)", "compiled (ms)", "ratio"
     );
     let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../dsl-examples/dom/");
-    let enter = |file: &str, product: &str| {
+    for (name, file, product, conditional, compare) in rows {
+        if only.is_some_and(|o| o != name) {
+            continue;
+        }
         let compiled =
             absinthe_domc::compile_file(std::path::Path::new(&format!("{examples}{file}")))
                 .unwrap_or_else(|f| panic!("{f}"));
         let interp = Interp::new(&compiled).unwrap_or_else(|f| panic!("{f}"));
-        Running::enter_domain(std::sync::Arc::new(interp), product)
-            .unwrap_or_else(|| panic!("{file} has no `{product}`"))
-    };
-    let running = enter("const_prop.dom", "ConstValue");
-    compare_dom::<DynValue, ConstValue>("const", false, &[3, 4]);
-    drop(running);
-    let running = enter("interval.dom", "Range");
-    compare_dom::<DynValue, Range>("interval", true, &[3, 4]);
-    drop(running);
-    let running = enter("signs.dom", "Signals");
-    compare_dom::<DynValue, Signals>("signs", true, &[3, 4]);
-    drop(running);
-    let running = enter("sccp_ranges.dom", "SccpRange");
-    compare_dom::<DynValue, SccpRange>("sccp", true, &[3, 4]);
-    drop(running);
+        let running = Running::enter_domain(std::sync::Arc::new(interp), product)
+            .unwrap_or_else(|| panic!("{file} has no `{product}`"));
+        compare(name, conditional, &[3, 4]);
+        drop(running);
+    }
     println!(
         "times: median of the runs ({}); ratio: median over the runs of the interpreted time \
          divided by the compiled time of the run next to it (the two alternate)",

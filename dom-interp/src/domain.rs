@@ -70,7 +70,7 @@ impl Interp {
     }
 
     /// `ReducedProduct::reduce_with` on a copy of `value` (the identity for a product of one
-    /// component without reductions).
+    /// component without reductions). A value no reduction changes is given back as it is.
     pub fn reduced(&self, t: &Ty, value: Val, policy: ReducePolicy) -> Val {
         if self.single(t) {
             return value;
@@ -80,29 +80,35 @@ impl Interp {
         }
         let decl = self.decl(t);
         let types = self.part_types(t);
-        let mut parts: Vec<Val> = value.parts().to_vec();
+        // The components, copied out of `value` at the first change.
+        let mut changed: Option<Vec<Val>> = None;
+        let mut stack = Vec::with_capacity(32);
         for _ in 0..policy.max_rounds() {
             let mut round = false;
             for r in &decl.reductions {
-                let refined = self.call(
-                    r.function,
-                    &[parts[r.target].clone(), parts[r.source].clone()],
-                );
+                let parts = changed.as_deref().unwrap_or(value.parts());
+                stack.push(parts[r.target].clone());
+                stack.push(parts[r.source].clone());
+                let refined = self.call_on(r.function, &mut stack, 0);
                 let tt = &types[r.target];
-                let met = self.meet(tt, &parts[r.target], &refined);
-                if !self.eq(tt, &parts[r.target], &met) {
+                let old = &parts[r.target];
+                let met = self.meet(tt, old, &refined);
+                if !self.eq(tt, old, &met) {
                     if recording_reductions() {
                         log_reduction(
                             &r.origin.describe,
                             decl.components[r.target].name(),
-                            &self.shown(tt, &parts[r.target]),
+                            &self.shown(tt, old),
                             &self.shown(tt, &met),
                         );
                     }
-                    parts[r.target] = met;
+                    let bottom = self.is_bottom(tt, &met);
+                    changed.get_or_insert_with(|| value.parts().to_vec())[r.target] = met;
                     round = true;
-                }
-                if self.is_bottom(tt, &parts[r.target]) {
+                    if bottom {
+                        return self.collapse(t);
+                    }
+                } else if self.is_bottom(tt, old) {
                     return self.collapse(t);
                 }
             }
@@ -110,7 +116,10 @@ impl Interp {
                 break;
             }
         }
-        Val::record(parts)
+        match changed {
+            Some(parts) => Val::record(parts),
+            None => value,
+        }
     }
 
     /// `v` printed as a value of `t`.
@@ -124,23 +133,17 @@ impl Interp {
     fn literal_parts(&self, t: &Ty, c: i64) -> Val {
         let decl = self.decl(t);
         let types = self.part_types(t);
-        Val::record(
-            decl.components
+        Val::record_of(decl.components.iter().enumerate().map(|(i, comp)| {
+            let rule = decl
+                .rules
                 .iter()
-                .enumerate()
-                .map(|(i, comp)| {
-                    let rule = decl
-                        .rules
-                        .iter()
-                        .find(|r| r.component == i && r.kind == RuleKind::Literal);
-                    match rule {
-                        Some(r) => self.call(r.function, &[Val::Int(c)]),
-                        None if comp.value_domain => self.runtime_constant(&types[i], c),
-                        None => self.top(&types[i]),
-                    }
-                })
-                .collect(),
-        )
+                .find(|r| r.component == i && r.kind == RuleKind::Literal);
+            match rule {
+                Some(r) => self.call(r.function, &[Val::Int(c)]),
+                None if comp.value_domain => self.runtime_constant(&types[i], c),
+                None => self.top(&types[i]),
+            }
+        }))
     }
 
     /// The components of `binary(op, a, b)`, before reduction; `kinds` are the operands' term
@@ -148,31 +151,27 @@ impl Interp {
     fn binary_parts(&self, t: &Ty, op: Op, a: &Val, b: &Val, kinds: (ArgKind, ArgKind)) -> Val {
         let decl = self.decl(t);
         let types = self.part_types(t);
-        Val::record(
-            decl.components
-                .iter()
-                .enumerate()
-                .map(|(i, comp)| match decl.binary_rule(op, i) {
-                    Some(r) => {
-                        let mut args = Vec::with_capacity(5);
-                        if r.kind == RuleKind::AnyBinary {
-                            args.push(Val::Op(op));
-                        }
-                        args.push(a.clone());
-                        args.push(b.clone());
-                        if r.with_kinds {
-                            args.push(Val::Kind(kinds.0));
-                            args.push(Val::Kind(kinds.1));
-                        }
-                        self.call(r.function, &args)
+        let mut stack = Vec::with_capacity(32);
+        Val::record_of(decl.components.iter().enumerate().map(|(i, comp)| {
+            match decl.binary_rule(op, i) {
+                Some(r) => {
+                    if r.kind == RuleKind::AnyBinary {
+                        stack.push(Val::Op(op));
                     }
-                    None if comp.value_domain => {
-                        self.runtime_binary(&types[i], op, a.part(i), b.part(i))
+                    stack.push(a.clone());
+                    stack.push(b.clone());
+                    if r.with_kinds {
+                        stack.push(Val::Kind(kinds.0));
+                        stack.push(Val::Kind(kinds.1));
                     }
-                    None => self.top(&types[i]),
-                })
-                .collect(),
-        )
+                    self.call_on(r.function, &mut stack, 0)
+                }
+                None if comp.value_domain => {
+                    self.runtime_binary(&types[i], op, a.part(i), b.part(i))
+                }
+                None => self.top(&types[i]),
+            }
+        }))
     }
 
     /// `assume(op, a, b)` before reduction: every component refined by its rule, met with what
@@ -209,23 +208,17 @@ impl Interp {
     pub fn address(&self, t: &Ty, symbol: SymbolId) -> Val {
         let decl = self.decl(t);
         let types = self.part_types(t);
-        let raw = Val::record(
-            decl.components
+        let raw = Val::record_of(decl.components.iter().enumerate().map(|(i, comp)| {
+            let rule = decl
+                .rules
                 .iter()
-                .enumerate()
-                .map(|(i, comp)| {
-                    let rule = decl
-                        .rules
-                        .iter()
-                        .find(|r| r.component == i && r.kind == RuleKind::Address);
-                    match rule {
-                        Some(r) => self.call(r.function, &[Val::Int(i64::from(symbol.0))]),
-                        None if comp.value_domain => self.runtime_address(&types[i], symbol),
-                        None => self.top(&types[i]),
-                    }
-                })
-                .collect(),
-        );
+                .find(|r| r.component == i && r.kind == RuleKind::Address);
+            match rule {
+                Some(r) => self.call(r.function, &[Val::Int(i64::from(symbol.0))]),
+                None if comp.value_domain => self.runtime_address(&types[i], symbol),
+                None => self.top(&types[i]),
+            }
+        }));
         self.reduced(t, raw, self.policy(t))
     }
 
@@ -278,23 +271,17 @@ impl Interp {
     ) -> Val {
         let decl = self.decl(t);
         let types = self.part_types(t);
-        let raw = Val::record(
-            decl.components
+        let raw = Val::record_of(decl.components.iter().enumerate().map(|(i, comp)| {
+            match decl
+                .rules
                 .iter()
-                .enumerate()
-                .map(|(i, comp)| {
-                    match decl
-                        .rules
-                        .iter()
-                        .find(|r| r.component == i && r.kind == kind)
-                    {
-                        Some(r) => self.call(r.function, args),
-                        None if comp.value_domain => builtin(i, &types[i]),
-                        None => default(i, &types[i]),
-                    }
-                })
-                .collect(),
-        );
+                .find(|r| r.component == i && r.kind == kind)
+            {
+                Some(r) => self.call(r.function, args),
+                None if comp.value_domain => builtin(i, &types[i]),
+                None => default(i, &types[i]),
+            }
+        }));
         self.reduced(t, raw, self.policy(t))
     }
 

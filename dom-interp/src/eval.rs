@@ -5,8 +5,8 @@
 
 use super::Interp;
 use super::plan::FnId;
-use super::resolve::{Builtin, Constant, Element, Expr, Kind, LatticeOp, Pattern, Resolved};
-use super::value::{Val, Widen};
+use super::resolve::{Arm, Builtin, Constant, Element, Expr, Kind, LatticeOp, Pattern, Resolved};
+use super::value::{Payload, Val, Widen};
 use absinthe::__private::{
     checked_lshr, checked_shl, checked_shr, overflows, wrapping_lshr, wrapping_shl, wrapping_shr,
 };
@@ -27,12 +27,37 @@ impl Interp {
     /// Calls the function `id` on `args`: its body's value, or its fallback when the body
     /// fails.
     pub(crate) fn call(&self, id: FnId, args: &[Val]) -> Val {
+        let mut stack = Vec::with_capacity(self.functions.table[id.0].frame + 16);
+        stack.extend_from_slice(args);
+        self.call_on(id, &mut stack, 0)
+    }
+
+    /// Calls the function `id` on the arguments at `base..` of `stack` (as many as it takes):
+    /// its body's value, or its fallback when the body fails. The arguments are gone
+    /// afterwards. Callers that make many calls (a transfer's rules, a product's reductions)
+    /// share one stack among them.
+    pub(crate) fn call_on(&self, id: FnId, stack: &mut Vec<Val>, base: usize) -> Val {
         let f = &self.functions.table[id.0];
+        debug_assert_eq!(
+            stack.len() - base,
+            f.arity,
+            "`{}` takes {} arguments",
+            f.name,
+            f.arity
+        );
         // The checker bounds nesting (`syntax::MAX_NESTING`); this bounds the stack it takes.
-        if let Some(v) = stacker::maybe_grow(256 << 10, 16 << 20, || self.apply(f, args)) {
-            return v;
-        }
-        // The body failed: the function's fallback is the generated function's result then.
+        let result = stacker::maybe_grow(256 << 10, 16 << 20, || self.frame(f, stack, base));
+        let value = match result {
+            Some(v) => v,
+            // The body failed: the function's fallback is the generated function's result then.
+            None => self.fallback(f, &stack[base..base + f.arity]),
+        };
+        stack.truncate(base);
+        value
+    }
+
+    /// The result of `f` on `args` when its body failed.
+    fn fallback(&self, f: &Resolved, args: &[Val]) -> Val {
         match &f.fallback {
             Fallback::Top(t) => self.top(t),
             Fallback::Param(i) => args[*i].clone(),
@@ -42,7 +67,7 @@ impl Interp {
                 Val::Tuple(vec![a.part(*c).clone(), b.part(*c).clone()].into())
             }
             Fallback::Bool(b) => Val::Bool(*b),
-            // `fn` helpers fail through to their callers, which are bodies (see `apply`), never
+            // `fn` helpers fail through to their callers, which are bodies (see `run`), never
             // called from here; a written-out `bottom` or `top` cannot fail (the checker
             // rejects one that can, and the generated code has `unreachable!()` there).
             Fallback::Fail => unreachable!(
@@ -53,27 +78,21 @@ impl Interp {
         }
     }
 
-    /// The body of `f` on `args`, `None` when it fails.
-    fn apply(&self, f: &Resolved, args: &[Val]) -> Option<Val> {
-        debug_assert_eq!(
-            args.len(),
-            f.arity,
-            "`{}` takes {} arguments",
-            f.name,
-            f.arity
-        );
-        // One stack for the whole call: the callee's frames and arguments go on top of it.
-        let mut stack: Vec<Val> = Vec::with_capacity(f.frame + 16);
-        stack.extend_from_slice(args);
-        self.run(f, &mut stack, 0)
-    }
-
-    /// The body of `f` on the arguments at `base..` of `stack` (its frame's first slots).
-    fn run(&self, f: &Resolved, stack: &mut Vec<Val>, base: usize) -> Option<Val> {
+    /// The body of `f` on the arguments at `base..` of `stack` (its frame's first slots), which
+    /// stay there; the frame's other slots are gone afterwards.
+    fn frame(&self, f: &Resolved, stack: &mut Vec<Val>, base: usize) -> Option<Val> {
         // The slots of `let`s and binders are written before they are read (the resolver
         // numbers them in scope order); until then they hold this.
         stack.resize(base + f.frame, Val::Bool(false));
         let result = self.eval(&f.body, stack, base);
+        stack.truncate(base + f.arity);
+        result
+    }
+
+    /// The body of `f` on the arguments at `base..` of `stack` (its frame's first slots), `None`
+    /// when it fails; the stack ends at `base` afterwards.
+    fn run(&self, f: &Resolved, stack: &mut Vec<Val>, base: usize) -> Option<Val> {
+        let result = self.frame(f, stack, base);
         stack.truncate(base);
         result
     }
@@ -113,46 +132,31 @@ impl Interp {
                     Some(Val::Tuple(s[at..].into()))
                 });
             }
-            Expr::Neg(x) => Val::Int(self.eval(x, stack, base)?.int().checked_neg()?),
-            Expr::Not(x) => Val::Bool(!self.eval(x, stack, base)?.bool()),
-            Expr::BitNot(x) => Val::Int(!self.eval(x, stack, base)?.int()),
-            Expr::Binary(op, a, b) => return self.binary_op(*op, a, b, stack, base),
-            Expr::Equal(t, a, b) => {
-                let a = self.eval(a, stack, base)?;
-                let b = self.eval(b, stack, base)?;
-                Val::Bool(self.eq(t, &a, &b))
+            Expr::Neg(_) | Expr::BitNot(_) => Val::Int(self.eval_int(expr, stack, base)?),
+            Expr::Not(_) | Expr::Equal(..) => Val::Bool(self.eval_bool(expr, stack, base)?),
+            Expr::Binary(op, ..) if gives_bool(*op) => {
+                Val::Bool(self.eval_bool(expr, stack, base)?)
             }
+            Expr::Binary(..) => Val::Int(self.eval_int(expr, stack, base)?),
             Expr::Let(slot, value, body) => {
                 stack[base + slot] = self.eval(value, stack, base)?;
                 return self.eval(body, stack, base);
             }
             Expr::If(c, t, f) => {
-                return if self.eval(c, stack, base)?.bool() {
+                return if self.eval_bool(c, stack, base)? {
                     self.eval(t, stack, base)
                 } else {
                     self.eval(f, stack, base)
                 };
             }
             Expr::Match(t, scrutinee, arms) => {
-                let v = self.eval(scrutinee, stack, base)?;
-                for arm in arms {
-                    if !arm.patterns.iter().any(|p| self.matches(t, p, &v)) {
-                        continue;
-                    }
-                    if let Some(slot) = arm.binds {
-                        stack[base + slot] = self.payload(t, v);
-                    }
-                    return self.eval(&arm.body, stack, base);
-                }
-                unreachable!(
-                    "the checker makes every `match` exhaustive, but no arm matches {v:?} of `{}`",
-                    self.type_name(t)
-                )
+                let arm = self.arm(t, scrutinee, arms, stack, base)?;
+                return self.eval(&arm.body, stack, base);
             }
             // A field of a name in scope is read in place (not the whole record copied first).
-            Expr::Field(record, i) => match &**record {
-                Expr::Var(slot) => stack[base + slot].part(*i).clone(),
-                record => self.eval(record, stack, base)?.part(*i).clone(),
+            Expr::Field(record, i) => match place(record, stack, base) {
+                Some(v) => v.part(*i).clone(),
+                None => self.eval(record, stack, base)?.part(*i).clone(),
             },
             Expr::Op(op) => Val::Op(*op),
             Expr::Top(t) => self.top(t),
@@ -168,7 +172,9 @@ impl Interp {
                     }
                     (Element::Constant(Constant::Bottom), None) => Val::Constant(Flat::Bottom),
                     (Element::Constant(Constant::Top), None) => Val::Constant(Flat::Top),
-                    (Element::Enum(i), payload) => Val::Enum(*i, payload.map(Rc::new)),
+                    (Element::Enum(i), payload) => {
+                        Val::Enum(*i, payload.map_or(Payload::None, Payload::of))
+                    }
                     (element, payload) => unreachable!(
                         "the checker gives a payload to the variants that carry one: \
                          {element:?} with {payload:?}"
@@ -211,57 +217,155 @@ impl Interp {
         })
     }
 
-    fn binary_op(
+    /// Evaluates `expr`, which the checker typed `bool`, without making a [`Val`] of it or of
+    /// the `int`s it compares.
+    fn eval_bool(&self, expr: &Expr, stack: &mut Vec<Val>, base: usize) -> Option<bool> {
+        Some(match expr {
+            Expr::Bool(b) => *b,
+            Expr::Var(slot) => stack[base + slot].bool(),
+            Expr::Not(x) => !self.eval_bool(x, stack, base)?,
+            Expr::Binary(BinaryOp::And, a, b) => {
+                self.eval_bool(a, stack, base)? && self.eval_bool(b, stack, base)?
+            }
+            Expr::Binary(BinaryOp::Or, a, b) => {
+                self.eval_bool(a, stack, base)? || self.eval_bool(b, stack, base)?
+            }
+            Expr::Binary(op, a, b) => {
+                let x = self.eval_int(a, stack, base)?;
+                let y = self.eval_int(b, stack, base)?;
+                match op {
+                    BinaryOp::Lt => x < y,
+                    BinaryOp::Le => x <= y,
+                    BinaryOp::Gt => x > y,
+                    BinaryOp::Ge => x >= y,
+                    BinaryOp::Eq => x == y,
+                    BinaryOp::Ne => x != y,
+                    op => unreachable!("the checker types `{op:?}` of `int`s `int`, not `bool`"),
+                }
+            }
+            Expr::Equal(t, a, b) => {
+                // Names in scope and their fields are compared where they are (read after the
+                // other side ran: its `let`s take slots past every name in scope here).
+                let a_owned = self.unless_place(a, stack, base)?;
+                let b_owned = self.unless_place(b, stack, base)?;
+                let x = a_owned.as_ref().or_else(|| place(a, stack, base));
+                let y = b_owned.as_ref().or_else(|| place(b, stack, base));
+                match (x, y) {
+                    (Some(x), Some(y)) => self.eq(t, x, y),
+                    _ => unreachable!("each side of `==` is evaluated or read in place"),
+                }
+            }
+            Expr::If(c, t, f) => {
+                if self.eval_bool(c, stack, base)? {
+                    self.eval_bool(t, stack, base)?
+                } else {
+                    self.eval_bool(f, stack, base)?
+                }
+            }
+            Expr::Let(slot, value, body) => {
+                stack[base + slot] = self.eval(value, stack, base)?;
+                self.eval_bool(body, stack, base)?
+            }
+            Expr::Match(t, scrutinee, arms) => {
+                let arm = self.arm(t, scrutinee, arms, stack, base)?;
+                self.eval_bool(&arm.body, stack, base)?
+            }
+            expr => self.eval(expr, stack, base)?.bool(),
+        })
+    }
+
+    /// Evaluates `expr`, which the checker typed `int`, without making a [`Val`] of it.
+    /// Checked arithmetic fails (`None`) where the generated `checked_*(…)?` leaves the body.
+    fn eval_int(&self, expr: &Expr, stack: &mut Vec<Val>, base: usize) -> Option<i64> {
+        Some(match expr {
+            Expr::Int(v) => *v,
+            Expr::Var(slot) => stack[base + slot].int(),
+            Expr::Neg(x) => self.eval_int(x, stack, base)?.checked_neg()?,
+            Expr::BitNot(x) => !self.eval_int(x, stack, base)?,
+            Expr::Binary(op, a, b) => {
+                let x = self.eval_int(a, stack, base)?;
+                let y = self.eval_int(b, stack, base)?;
+                match op {
+                    BinaryOp::Add => x.checked_add(y)?,
+                    BinaryOp::Sub => x.checked_sub(y)?,
+                    BinaryOp::Mul => x.checked_mul(y)?,
+                    BinaryOp::Div => x.checked_div(y)?,
+                    BinaryOp::Rem => x.checked_rem(y)?,
+                    BinaryOp::WrapAdd => x.wrapping_add(y),
+                    BinaryOp::WrapSub => x.wrapping_sub(y),
+                    BinaryOp::WrapMul => x.wrapping_mul(y),
+                    BinaryOp::BitAnd => x & y,
+                    BinaryOp::BitOr => x | y,
+                    BinaryOp::BitXor => x ^ y,
+                    BinaryOp::Shl => checked_shl(x, y)?,
+                    BinaryOp::Shr => checked_shr(x, y)?,
+                    BinaryOp::LShr => checked_lshr(x, y)?,
+                    BinaryOp::WrapShl => wrapping_shl(x, y),
+                    BinaryOp::WrapShr => wrapping_shr(x, y),
+                    BinaryOp::WrapLShr => wrapping_lshr(x, y),
+                    op => unreachable!("the checker types `{op:?}` `bool`, not `int`"),
+                }
+            }
+            Expr::Field(record, i) => match place(record, stack, base) {
+                Some(v) => v.part(*i).int(),
+                None => self.eval(record, stack, base)?.part(*i).int(),
+            },
+            Expr::If(c, t, f) => {
+                if self.eval_bool(c, stack, base)? {
+                    self.eval_int(t, stack, base)?
+                } else {
+                    self.eval_int(f, stack, base)?
+                }
+            }
+            Expr::Let(slot, value, body) => {
+                stack[base + slot] = self.eval(value, stack, base)?;
+                self.eval_int(body, stack, base)?
+            }
+            Expr::Match(t, scrutinee, arms) => {
+                let arm = self.arm(t, scrutinee, arms, stack, base)?;
+                self.eval_int(&arm.body, stack, base)?
+            }
+            expr => self.eval(expr, stack, base)?.int(),
+        })
+    }
+
+    /// `None` when `expr` can be read in place (see [`place`]), else its value: `Some(None)`
+    /// when it fails.
+    fn unless_place(&self, expr: &Expr, stack: &mut Vec<Val>, base: usize) -> Option<Option<Val>> {
+        if is_place(expr) {
+            return Some(None);
+        }
+        Some(Some(self.eval(expr, stack, base)?))
+    }
+
+    /// The arm of a `match` on `scrutinee` (of `t`) that its value takes, its binder's slot
+    /// written; the scrutinee is read in place when it is a name in scope or a field of one.
+    fn arm<'a>(
         &self,
-        op: BinaryOp,
-        a: &Expr,
-        b: &Expr,
+        t: &Ty,
+        scrutinee: &Expr,
+        arms: &'a [Arm],
         stack: &mut Vec<Val>,
         base: usize,
-    ) -> Option<Val> {
-        match op {
-            BinaryOp::And => {
-                return Some(Val::Bool(
-                    self.eval(a, stack, base)?.bool() && self.eval(b, stack, base)?.bool(),
-                ));
-            }
-            BinaryOp::Or => {
-                return Some(Val::Bool(
-                    self.eval(a, stack, base)?.bool() || self.eval(b, stack, base)?.bool(),
-                ));
-            }
-            _ => {}
+    ) -> Option<&'a Arm> {
+        let owned = self.unless_place(scrutinee, stack, base)?;
+        let Some(v) = owned.as_ref().or_else(|| place(scrutinee, stack, base)) else {
+            unreachable!("a scrutinee is evaluated or read in place")
+        };
+        let Some(arm) = arms
+            .iter()
+            .find(|arm| arm.patterns.iter().any(|p| self.matches(t, p, v)))
+        else {
+            unreachable!(
+                "the checker makes every `match` exhaustive, but no arm matches {v:?} of `{}`",
+                self.type_name(t)
+            )
+        };
+        if let Some(slot) = arm.binds {
+            let payload = self.payload(t, v);
+            stack[base + slot] = payload;
         }
-        let (x, y) = (
-            self.eval(a, stack, base)?.int(),
-            self.eval(b, stack, base)?.int(),
-        );
-        Some(match op {
-            BinaryOp::Lt => Val::Bool(x < y),
-            BinaryOp::Le => Val::Bool(x <= y),
-            BinaryOp::Gt => Val::Bool(x > y),
-            BinaryOp::Ge => Val::Bool(x >= y),
-            BinaryOp::Eq => Val::Bool(x == y),
-            BinaryOp::Ne => Val::Bool(x != y),
-            BinaryOp::Add => Val::Int(x.checked_add(y)?),
-            BinaryOp::Sub => Val::Int(x.checked_sub(y)?),
-            BinaryOp::Mul => Val::Int(x.checked_mul(y)?),
-            BinaryOp::Div => Val::Int(x.checked_div(y)?),
-            BinaryOp::Rem => Val::Int(x.checked_rem(y)?),
-            BinaryOp::WrapAdd => Val::Int(x.wrapping_add(y)),
-            BinaryOp::WrapSub => Val::Int(x.wrapping_sub(y)),
-            BinaryOp::WrapMul => Val::Int(x.wrapping_mul(y)),
-            BinaryOp::BitAnd => Val::Int(x & y),
-            BinaryOp::BitOr => Val::Int(x | y),
-            BinaryOp::BitXor => Val::Int(x ^ y),
-            BinaryOp::Shl => Val::Int(checked_shl(x, y)?),
-            BinaryOp::Shr => Val::Int(checked_shr(x, y)?),
-            BinaryOp::LShr => Val::Int(checked_lshr(x, y)?),
-            BinaryOp::WrapShl => Val::Int(wrapping_shl(x, y)),
-            BinaryOp::WrapShr => Val::Int(wrapping_shr(x, y)),
-            BinaryOp::WrapLShr => Val::Int(wrapping_lshr(x, y)),
-            BinaryOp::And | BinaryOp::Or => unreachable!("`&&` and `||` are evaluated above"),
-        })
+        Some(arm)
     }
 
     /// The operation whose `Op` variant is called `name`.
@@ -299,11 +403,12 @@ impl Interp {
     }
 
     /// The payload of `v`, a value of `t` an arm that binds has matched.
-    fn payload(&self, t: &Ty, v: Val) -> Val {
+    fn payload(&self, t: &Ty, v: &Val) -> Val {
         match v {
-            Val::Kind(ArgKind::Param(p)) => Val::Param(p),
-            Val::Kind(ArgKind::Const(c)) | Val::Constant(Flat::Value(c)) => Val::Int(c),
-            Val::Enum(_, Some(payload)) => (*payload).clone(),
+            Val::Kind(ArgKind::Param(p)) => Val::Param(*p),
+            Val::Kind(ArgKind::Const(c)) | Val::Constant(Flat::Value(c)) => Val::Int(*c),
+            Val::Enum(_, Payload::Int(i)) => Val::Int(*i),
+            Val::Enum(_, Payload::Boxed(payload)) => (**payload).clone(),
             v => unreachable!(
                 "the checker lets only a variant that carries a value bind a name, but {v:?} of \
                  `{}` matched",
@@ -470,4 +575,38 @@ impl Interp {
             ),
         }
     }
+}
+
+/// The value of `expr` where it is, when it is a name in scope or a field (of a field…) of one:
+/// read without copying.
+fn place<'s>(expr: &Expr, stack: &'s [Val], base: usize) -> Option<&'s Val> {
+    match expr {
+        Expr::Var(slot) => Some(&stack[base + slot]),
+        Expr::Field(record, i) => Some(place(record, stack, base)?.part(*i)),
+        _ => None,
+    }
+}
+
+/// Whether [`place`] reads `expr` in place.
+fn is_place(expr: &Expr) -> bool {
+    match expr {
+        Expr::Var(_) => true,
+        Expr::Field(record, _) => is_place(record),
+        _ => false,
+    }
+}
+
+/// Whether `op` gives a `bool` (`&&`, `||` and the comparisons of `int`s) rather than an `int`.
+fn gives_bool(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::And
+            | BinaryOp::Or
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge
+            | BinaryOp::Eq
+            | BinaryOp::Ne
+    )
 }

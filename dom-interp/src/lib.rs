@@ -26,7 +26,7 @@ mod resolve;
 mod show;
 mod value;
 
-pub use value::Val;
+pub use value::{Payload, Val};
 
 use absinthe::behavior::{Arg, Engine, ParamId};
 use absinthe::lattice::{Lattice, Thresholds, Top};
@@ -86,6 +86,9 @@ pub struct Interp {
     functions: resolve::Functions,
     /// The product behind each type, by id (see [`Interp::product_index`]).
     product_of: Vec<Option<usize>>,
+    /// Whether each type, by id, is a product of one component without reductions (see
+    /// [`Interp::single`]).
+    single_of: Vec<bool>,
 }
 
 impl Interp {
@@ -168,6 +171,7 @@ impl Interp {
             engines,
             functions: resolve::Functions::default(),
             product_of: Vec::new(),
+            single_of: Vec::new(),
             direct_of,
             structs,
             parts,
@@ -177,6 +181,7 @@ impl Interp {
         };
         interp.functions = interp.resolve_functions(&program.functions);
         interp.product_of = interp.products_by_type();
+        interp.single_of = interp.singles_by_type();
         Ok(interp)
     }
 

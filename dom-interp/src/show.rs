@@ -2,7 +2,7 @@
 //! `as_constant` and `as_address` of every lattice shape, and `Display`.
 
 use super::Interp;
-use super::value::{BOTTOM, FLAT_TOP, FLAT_VALUE, Val, summand};
+use super::value::{BOTTOM, FLAT_TOP, FLAT_VALUE, Payload, Val, summand};
 use absinthe::program::SymbolId;
 use absinthe::value::Concrete;
 use absinthe_domc::dom::tree::{Shape, Ty};
@@ -31,7 +31,7 @@ impl Interp {
                     return self.call(f, &[v.clone(), Val::Int(x)]).bool();
                 }
                 match (self.shape(t), v) {
-                    (Shape::Flat { payload: Ty::Int }, Val::Enum(i, p)) => match (*i, p) {
+                    (Shape::Flat { payload: Ty::Int }, Val::Enum(i, p)) => match (*i, p.get()) {
                         (BOTTOM, None) => false,
                         (FLAT_VALUE, Some(p)) => p.int() == x,
                         (FLAT_TOP, None) => true,
@@ -77,10 +77,10 @@ impl Interp {
                 [only] => self.as_constant(inner, only),
                 _ => None,
             },
-            (Shape::Flat { payload: Ty::Int }, Val::Enum(FLAT_VALUE, Some(p)))
+            (Shape::Flat { payload: Ty::Int }, Val::Enum(FLAT_VALUE, Payload::Int(p)))
                 if self.contains_fn(t).is_none() =>
             {
-                Some(p.int())
+                Some(*p)
             }
             (Shape::Product { .. } | Shape::Direct, _) => self
                 .part_types(t)
@@ -124,9 +124,9 @@ impl Interp {
                 }
                 Ok(())
             }
-            (Shape::Flat { payload }, Val::Enum(i, p)) => match (*i, p) {
+            (Shape::Flat { payload }, Val::Enum(i, p)) => match (*i, p.get()) {
                 (BOTTOM, None) => out.write_str("⊥"),
-                (FLAT_VALUE, Some(p)) => self.write(payload, p, out),
+                (FLAT_VALUE, Some(p)) => self.write(payload, &p, out),
                 (FLAT_TOP, None) => out.write_str("⊤"),
                 _ => self.mismatch("Display", t, v),
             },
@@ -143,10 +143,10 @@ impl Interp {
                 if self.is_bottom(t, v) {
                     return out.write_str("⊥");
                 }
-                match (summand(summands, *i), p) {
+                match (summand(summands, *i), p.get()) {
                     (Some((name, Some(pt))), Some(p)) => {
                         write!(out, "{name}(")?;
-                        self.write(pt, p, out)?;
+                        self.write(pt, &p, out)?;
                         out.write_str(")")
                     }
                     (Some((name, None)), None) => out.write_str(name),

@@ -50,9 +50,41 @@ pub enum Val {
     /// An element of a flat (`BOTTOM`, `FLAT_VALUE`, `FLAT_TOP`), finite (the element's
     /// index) or sum lattice (`BOTTOM`, `summand_index` of each summand, `sum_top`), with
     /// its payload.
-    Enum(usize, Option<Rc<Val>>),
+    Enum(usize, Payload),
     /// A struct lattice's fields or a product's components, in declaration order.
     Record(Rc<[Val]>),
+}
+
+/// The payload of an element of a flat or sum lattice ([`Val::Enum`]). An `int` (the payload of
+/// `flat(int)`, the commonest) is held in place: making one allocates nothing.
+#[derive(Clone, Debug)]
+pub enum Payload {
+    /// The element carries none (bottom, top, a finite lattice's element, a summand without
+    /// payload).
+    None,
+    /// An `int`.
+    Int(i64),
+    /// Any other value.
+    Boxed(Rc<Val>),
+}
+
+impl Payload {
+    /// `v` as a payload.
+    pub fn of(v: Val) -> Payload {
+        match v {
+            Val::Int(i) => Payload::Int(i),
+            v => Payload::Boxed(Rc::new(v)),
+        }
+    }
+
+    /// The value carried, if any.
+    pub fn get(&self) -> Option<Val> {
+        match self {
+            Payload::None => None,
+            Payload::Int(i) => Some(Val::Int(*i)),
+            Payload::Boxed(v) => Some((**v).clone()),
+        }
+    }
 }
 
 /// [`Val::Enum`]'s index of bottom (`Bottom`) in a flat or sum lattice.
@@ -136,6 +168,11 @@ impl Val {
     /// A record of `parts`.
     pub fn record(parts: Vec<Val>) -> Val {
         Val::Record(parts.into())
+    }
+
+    /// A record of the parts `parts` gives, made in one allocation when it knows how many.
+    pub fn record_of(parts: impl IntoIterator<Item = Val>) -> Val {
+        Val::Record(parts.into_iter().collect())
     }
 }
 
@@ -245,12 +282,11 @@ impl Interp {
 
     fn fieldwise(&self, t: &Ty, a: &Val, b: &Val, op: Binary<'_>) -> Val {
         let parts = self.part_types(t);
-        Val::record(
+        Val::record_of(
             parts
                 .iter()
                 .enumerate()
-                .map(|(i, pt)| self.binary(pt, a.part(i), b.part(i), op))
-                .collect(),
+                .map(|(i, pt)| self.binary(pt, a.part(i), b.part(i), op)),
         )
     }
 
@@ -265,12 +301,7 @@ impl Interp {
 
     /// Every component at bottom (a product's `__absinthe_collapse`).
     pub fn collapse(&self, t: &Ty) -> Val {
-        Val::record(
-            self.part_types(t)
-                .iter()
-                .map(|pt| self.bottom(pt))
-                .collect(),
-        )
+        Val::record_of(self.part_types(t).iter().map(|pt| self.bottom(pt)))
     }
 
     /// `Lattice::bottom`.
@@ -282,8 +313,8 @@ impl Interp {
             Shape::Names => Val::Names(Rc::new(Names::bottom())),
             Shape::Steps => Val::Steps(Rc::new(Steps::bottom())),
             Shape::FiniteSum { inner, .. } => self.disjuncts(inner, Vec::new()),
-            Shape::Flat { .. } | Shape::Sum { .. } => Val::Enum(BOTTOM, None),
-            Shape::Finite { order, .. } => Val::Enum(order.bottom, None),
+            Shape::Flat { .. } | Shape::Sum { .. } => Val::Enum(BOTTOM, Payload::None),
+            Shape::Finite { order, .. } => Val::Enum(order.bottom, Payload::None),
             Shape::Struct { .. } => match self.written(t, "bottom") {
                 Some(f) => self.call(f, &[]),
                 None => self.collapse(t),
@@ -305,15 +336,15 @@ impl Interp {
                 let top = self.top(inner);
                 self.canonical(inner, *n, vec![top])
             }
-            Shape::Flat { .. } => Val::Enum(FLAT_TOP, None),
-            Shape::Sum { summands } => Val::Enum(sum_top(summands), None),
-            Shape::Finite { order, .. } => Val::Enum(order.top, None),
+            Shape::Flat { .. } => Val::Enum(FLAT_TOP, Payload::None),
+            Shape::Sum { summands } => Val::Enum(sum_top(summands), Payload::None),
+            Shape::Finite { order, .. } => Val::Enum(order.top, Payload::None),
             Shape::Struct { .. } => match self.written(t, "top") {
                 Some(f) => self.call(f, &[]),
-                None => Val::record(self.part_types(t).iter().map(|pt| self.top(pt)).collect()),
+                None => Val::record_of(self.part_types(t).iter().map(|pt| self.top(pt))),
             },
             Shape::Product { .. } | Shape::Direct => {
-                Val::record(self.part_types(t).iter().map(|pt| self.top(pt)).collect())
+                Val::record_of(self.part_types(t).iter().map(|pt| self.top(pt)))
             }
             Shape::Pending | Shape::Extern | Shape::Error => self.unresolved("top", t),
         }
@@ -334,8 +365,8 @@ impl Interp {
             (Shape::Sum { summands }, Val::Enum(i, payload)) => {
                 // A summand whose payload is bottom is bottom too.
                 *i == BOTTOM
-                    || match (payload, summand(summands, *i)) {
-                        (Some(p), Some((_, Some(pt)))) => self.is_bottom(pt, p),
+                    || match (payload.get(), summand(summands, *i)) {
+                        (Some(p), Some((_, Some(pt)))) => self.is_bottom(pt, &p),
                         // Top, or a summand without payload.
                         (None, _) => false,
                         (Some(_), _) => self.mismatch("is_bottom", t, v),
@@ -455,8 +486,8 @@ impl Interp {
             (Shape::FiniteSum { .. }, Val::Constants(x), Val::Constants(y)) => x == y,
             (Shape::Flat { payload }, Val::Enum(i, x), Val::Enum(j, y)) => {
                 i == j
-                    && match (x, y) {
-                        (Some(x), Some(y)) => self.eq(payload, x, y),
+                    && match (x.get(), y.get()) {
+                        (Some(x), Some(y)) => self.eq(payload, &x, &y),
                         // `Bottom` or `Top`.
                         (None, None) => true,
                         _ => self.mismatch("==", t, &(a, b)),
@@ -469,8 +500,8 @@ impl Interp {
                     return ab == bb;
                 }
                 i == j
-                    && match (x, y, summand(summands, *i)) {
-                        (Some(x), Some(y), Some((_, Some(pt)))) => self.eq(pt, x, y),
+                    && match (x.get(), y.get(), summand(summands, *i)) {
+                        (Some(x), Some(y), Some((_, Some(pt)))) => self.eq(pt, &x, &y),
                         // `Top`, or a summand without payload.
                         (None, None, _) => true,
                         _ => self.mismatch("==", t, &(a, b)),
@@ -508,6 +539,20 @@ impl Interp {
     /// Whether `t` is a product of one component without reductions, whose operations need no
     /// guards for bottom (the generator leaves them out).
     pub fn single(&self, t: &Ty) -> bool {
+        match t {
+            Ty::Lat(id) => self.single_of[*id],
+            _ => false,
+        }
+    }
+
+    /// [`Interp::single`] of every type, by id: made once, when the file is loaded.
+    pub(crate) fn singles_by_type(&self) -> Vec<bool> {
+        (0..self.program.types.len())
+            .map(|id| self.is_single(&Ty::Lat(id)))
+            .collect()
+    }
+
+    fn is_single(&self, t: &Ty) -> bool {
         let p = self.direct_product(t);
         match self.product_index(&p) {
             Some(i) => {
@@ -542,8 +587,8 @@ impl Interp {
                 }
                 // Past bottom and top: the same summand, compared by payload.
                 i == j
-                    && match (x, y, summand(summands, *i)) {
-                        (Some(x), Some(y), Some((_, Some(pt)))) => self.leq(pt, x, y),
+                    && match (x.get(), y.get(), summand(summands, *i)) {
+                        (Some(x), Some(y), Some((_, Some(pt)))) => self.leq(pt, &x, &y),
                         (None, None, Some((_, None))) => true,
                         _ => self.mismatch("leq", t, &(a, b)),
                     }
@@ -604,11 +649,11 @@ impl Interp {
                 } else if *j == BOTTOM || self.eq(t, a, b) {
                     a.clone()
                 } else {
-                    Val::Enum(FLAT_TOP, None)
+                    Val::Enum(FLAT_TOP, Payload::None)
                 }
             }
             (Shape::Finite { order, .. }, Val::Enum(i, _), Val::Enum(j, _)) => {
-                Val::Enum(order.join[*i][*j], None)
+                Val::Enum(order.join[*i][*j], Payload::None)
             }
             (Shape::Sum { .. }, _, _) => self.sum_binary(t, a, b, Binary::Join),
             (Shape::Struct { .. }, _, _) => {
@@ -653,15 +698,15 @@ impl Interp {
                 } else if *j == FLAT_TOP || self.eq(t, a, b) {
                     a.clone()
                 } else {
-                    Val::Enum(BOTTOM, None)
+                    Val::Enum(BOTTOM, Payload::None)
                 }
             }
             (Shape::Finite { order, .. }, Val::Enum(i, _), Val::Enum(j, _)) => {
-                Val::Enum(order.meet[*i][*j], None)
+                Val::Enum(order.meet[*i][*j], Payload::None)
             }
             (Shape::Sum { summands }, Val::Enum(i, x), Val::Enum(j, y)) => {
                 if self.is_bottom(t, a) || self.is_bottom(t, b) {
-                    return Val::Enum(BOTTOM, None);
+                    return Val::Enum(BOTTOM, Payload::None);
                 }
                 let top = sum_top(summands);
                 if *i == top {
@@ -671,18 +716,18 @@ impl Interp {
                     return a.clone();
                 }
                 if i != j {
-                    return Val::Enum(BOTTOM, None);
+                    return Val::Enum(BOTTOM, Payload::None);
                 }
-                match (x, y, summand(summands, *i)) {
+                match (x.get(), y.get(), summand(summands, *i)) {
                     (Some(x), Some(y), Some((_, Some(pt)))) => {
-                        let m = self.meet(pt, x, y);
+                        let m = self.meet(pt, &x, &y);
                         if self.is_bottom(pt, &m) {
-                            Val::Enum(BOTTOM, None)
+                            Val::Enum(BOTTOM, Payload::None)
                         } else {
-                            Val::Enum(*i, Some(Rc::new(m)))
+                            Val::Enum(*i, Payload::of(m))
                         }
                     }
-                    (None, None, Some((_, None))) => Val::Enum(*i, None),
+                    (None, None, Some((_, None))) => Val::Enum(*i, Payload::None),
                     _ => self.mismatch("meet", t, &(a, b)),
                 }
             }
@@ -789,16 +834,16 @@ impl Interp {
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => Val::Steps(Rc::new(x.narrow(y))),
             (Shape::Sum { summands }, Val::Enum(i, x), Val::Enum(j, y)) => {
                 if self.is_bottom(t, b) {
-                    return Val::Enum(BOTTOM, None);
+                    return Val::Enum(BOTTOM, Payload::None);
                 }
                 if i != j || *i == BOTTOM || *i == sum_top(summands) {
                     return a.clone();
                 }
-                match (x, y, summand(summands, *i)) {
+                match (x.get(), y.get(), summand(summands, *i)) {
                     (Some(x), Some(y), Some((_, Some(pt)))) => {
-                        Val::Enum(*i, Some(Rc::new(self.narrow(pt, x, y))))
+                        Val::Enum(*i, Payload::of(self.narrow(pt, &x, &y)))
                     }
-                    (None, None, Some((_, None))) => Val::Enum(*i, None),
+                    (None, None, Some((_, None))) => Val::Enum(*i, Payload::None),
                     _ => self.mismatch("narrow", t, &(a, b)),
                 }
             }
@@ -844,15 +889,15 @@ impl Interp {
         };
         if i != j {
             // Different summands, or either is top.
-            return Val::Enum(sum_top(summands), None);
+            return Val::Enum(sum_top(summands), Payload::None);
         }
-        match (x, y, summand(summands, *i)) {
+        match (x.get(), y.get(), summand(summands, *i)) {
             (Some(x), Some(y), Some((_, Some(pt)))) => {
-                Val::Enum(*i, Some(Rc::new(self.binary(pt, x, y, op))))
+                Val::Enum(*i, Payload::of(self.binary(pt, &x, &y, op)))
             }
-            (None, None, Some((_, None))) => Val::Enum(*i, None),
+            (None, None, Some((_, None))) => Val::Enum(*i, Payload::None),
             // Both top (not bottom: settled above).
-            (None, None, None) => Val::Enum(sum_top(summands), None),
+            (None, None, None) => Val::Enum(sum_top(summands), Payload::None),
             _ => self.mismatch("join", t, &(a, b)),
         }
     }
