@@ -270,7 +270,7 @@ fn interp(only: Option<&str>) {
             continue;
         }
         let compiled =
-            absinthe_domc::compile_file(std::path::Path::new(&format!("{examples}{file}")))
+            absinthe_domc::check_file(std::path::Path::new(&format!("{examples}{file}")))
                 .unwrap_or_else(|f| panic!("{f}"));
         let interp = Interp::new(&compiled).unwrap_or_else(|f| panic!("{f}"));
         let running = Running::enter_domain(std::sync::Arc::new(interp), product)

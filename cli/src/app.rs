@@ -708,14 +708,15 @@ pub enum DomCommand<'a> {
 pub fn interpret(file: &Path, command: DomCommand<'_>) -> ExitCode {
     use crate::interp::Interpreted;
     use absinthe_dom_interp::{Interp, Running};
-    let compiled = match crate::dom::check(file) {
-        Ok(compiled) => compiled,
+    // The interpreter runs the checked tree: no Rust is generated.
+    let checked = match absinthe_domc::check_file(file) {
+        Ok(checked) => checked,
         Err(failure) => {
             eprint!("{failure}");
             return ExitCode::FAILURE;
         }
     };
-    let interp = match Interp::new(&compiled) {
+    let interp = match Interp::new(&checked) {
         Ok(interp) => interp,
         Err(failure) => {
             eprint!("{failure}");

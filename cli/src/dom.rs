@@ -307,7 +307,7 @@ pub fn write_crate(krate: &StandaloneCrate, out: &Path) -> Result<Vec<PathBuf>, 
 /// so a file that has any is refused, with a diagnostic at each.
 pub fn refuse_externs(compiled: &Compiled) -> Result<(), Failure> {
     let mut diagnostics = Vec::new();
-    for (id, span) in absinthe_domc::dom::extern_declarations(compiled) {
+    for (id, span) in compiled.program.extern_places.iter().cloned() {
         {
             diagnostics.push(
                 Diagnostic::new(

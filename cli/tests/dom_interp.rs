@@ -47,8 +47,8 @@ const PROGRAMS: u64 = 500;
 
 fn load(file: &str) -> Arc<Interp> {
     let path = workspace().join(file);
-    let compiled = absinthe_domc::compile_file(&path).unwrap_or_else(|f| panic!("{f}"));
-    Arc::new(Interp::new(&compiled).unwrap_or_else(|f| panic!("{f}")))
+    let checked = absinthe_domc::check_file(&path).unwrap_or_else(|f| panic!("{f}"));
+    Arc::new(Interp::new(&checked).unwrap_or_else(|f| panic!("{f}")))
 }
 
 fn shown<D: ValueDomain>(env: &Env<D>, names: usize) -> Vec<String> {
@@ -404,11 +404,14 @@ fn every_product_of_every_accepted_file_is_compared() {
         if EXTERN.contains(&file.as_str()) {
             continue;
         }
-        let compiled =
-            absinthe_domc::compile_file(&workspace().join(file)).unwrap_or_else(|f| panic!("{f}"));
+        let checked =
+            absinthe_domc::check_file(&workspace().join(file)).unwrap_or_else(|f| panic!("{f}"));
         // A file the interpreter refuses is listed above with its reason.
-        Interp::new(&compiled).unwrap_or_else(|f| panic!("{file}: {f}"));
-        for product in &compiled.products {
+        Interp::new(&checked).unwrap_or_else(|f| panic!("{file}: {f}"));
+        let names = checked.program.products.iter().flat_map(|(decl, direct)| {
+            std::iter::once(decl.name.to_string()).chain(direct.clone())
+        });
+        for product in names {
             products += 1;
             if !COVERED.contains(&(file.as_str(), product.as_str())) {
                 missing.push(format!("{file}: {product}"));

@@ -33,7 +33,7 @@ use absinthe::lattice::{Lattice, Thresholds, Top};
 use absinthe::program::{Op, SymbolId};
 use absinthe::value::{Concrete, ValueDomain};
 use absinthe_domc::dom::tree::{Shape, Ty};
-use absinthe_domc::dom::{AnalysisDecl, Compiled};
+use absinthe_domc::dom::{AnalysisDecl, Checked};
 use absinthe_domc::model::{LatticeKind, function_name};
 use absinthe_domc::{Diagnostic, Failure};
 use arc_swap::ArcSwapOption;
@@ -92,10 +92,10 @@ pub struct Interp {
 }
 
 impl Interp {
-    /// Prepares `compiled` to run; refuses `extern` declarations, which only Rust can provide.
-    pub fn new(compiled: &Compiled) -> Result<Interp, Failure> {
-        refuse_externs(compiled)?;
-        let program = &compiled.program;
+    /// Prepares the checked file `checked` to run; refuses `extern` declarations, which only Rust can provide.
+    pub fn new(checked: &Checked) -> Result<Interp, Failure> {
+        refuse_externs(checked)?;
+        let program = &checked.program;
         let functions = resolve::ids(&program.functions);
         let function = |name: String| match functions.get(&name) {
             Some(f) => *f,
@@ -155,7 +155,7 @@ impl Interp {
             .map(|id| parts_of(direct_of.get(&id).copied().unwrap_or(id)))
             .collect();
         let ops = Op::ALL.into_iter().map(|o| (o, format!("{o:?}"))).collect();
-        let engines = compiled
+        let engines = checked
             .analyses
             .iter()
             .map(|a| match Engine::from_word(&a.engine) {
@@ -177,7 +177,7 @@ impl Interp {
             parts,
             ops,
             contains,
-            analyses: compiled.analyses.clone(),
+            analyses: checked.analyses.clone(),
         };
         interp.functions = interp.resolve_functions(&program.functions);
         interp.product_of = interp.products_by_type();
@@ -247,17 +247,17 @@ impl Interp {
 }
 
 /// `extern fn`s and `extern type`s are Rust: the interpreter says so, at each declaration.
-fn refuse_externs(compiled: &Compiled) -> Result<(), Failure> {
-    let refused = absinthe_domc::dom::extern_declarations(compiled);
+fn refuse_externs(checked: &Checked) -> Result<(), Failure> {
+    let refused = &checked.program.extern_places;
     if refused.is_empty() {
         return Ok(());
     }
     let diagnostics = refused
-        .into_iter()
+        .iter()
         .map(|(file, span)| {
             Diagnostic::new(
-                file,
-                span,
+                *file,
+                span.clone(),
                 "the interpreter cannot run `extern` declarations: they are implemented in Rust",
                 "declared here",
             )
@@ -269,7 +269,7 @@ fn refuse_externs(compiled: &Compiled) -> Result<(), Failure> {
         .collect();
     Err(Failure {
         diagnostics,
-        sources: compiled.sources.clone(),
+        sources: checked.sources.clone(),
     })
 }
 

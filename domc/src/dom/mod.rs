@@ -1,6 +1,6 @@
-//! The `.dom` front end: [`compile_file`] and [`compile_text`] string the phases together —
-//! read and parse every file (following `import`s), check them together into the typed tree,
-//! generate Rust from the tree and the model, and format it.
+//! The `.dom` front end: [`check_file`] reads and parses every file (following `import`s) and
+//! checks them together into the typed tree, which the interpreter runs; [`compile_file`] and
+//! [`compile_text`] also generate Rust from the tree and the model, and format it.
 
 pub mod ast;
 mod check;
@@ -16,6 +16,19 @@ use sema::Place;
 use std::path::{Path, PathBuf};
 
 pub use sema::AnalysisDecl;
+
+/// A `.dom` file and its imports, checked: what running it needs, and no Rust.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The name of the Rust module the file generates (the root file's stem).
+    pub module: String,
+    /// Every file read, the root first.
+    pub sources: Sources,
+    /// The analyses declared, in order.
+    pub analyses: Vec<AnalysisDecl>,
+    /// The checked program as data: the typed tree.
+    pub program: tree::Program,
+}
 
 /// The result of compiling a `.dom` file.
 #[derive(Clone, Debug)]
@@ -38,6 +51,12 @@ pub struct Compiled {
 
 /// Compiles the file at `path` and the files it imports (paths relative to the importing file).
 pub fn compile_file(path: &Path) -> Result<Compiled, Failure> {
+    check_file(path).map(generate)
+}
+
+/// Checks the file at `path` and the files it imports (paths relative to the importing file),
+/// generating no Rust.
+pub fn check_file(path: &Path) -> Result<Checked, Failure> {
     let name = path.display().to_string();
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut load = |relative: &str| -> std::io::Result<(String, String)> {
@@ -49,7 +68,7 @@ pub fn compile_file(path: &Path) -> Result<Compiled, Failure> {
         let text = std::fs::read_to_string(&full)?;
         Ok((full.display().to_string(), text))
     };
-    compile_with(&name, &mut load)
+    check_with(&name, &mut load)
 }
 
 /// Compiles `text` as the file `name`; `import "x.dom"` reads `x.dom` through `load`, which
@@ -59,6 +78,16 @@ pub fn compile_text(
     text: &str,
     load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
 ) -> Result<Compiled, Failure> {
+    check_text(name, text, load).map(generate)
+}
+
+/// Checks `text` as the file `name` (imports read as [`compile_text`] reads them), generating
+/// no Rust.
+pub fn check_text(
+    name: &str,
+    text: &str,
+    load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
+) -> Result<Checked, Failure> {
     let root = name.to_string();
     let text = text.to_string();
     let mut first = true;
@@ -69,7 +98,7 @@ pub fn compile_text(
         }
         load(path)
     };
-    compile_with(name, &mut loader)
+    check_with(name, &mut loader)
 }
 
 /// The file and range of an `import` (for a file that cannot be read).
@@ -80,17 +109,38 @@ type ImportSite = (usize, std::ops::Range<usize>);
 /// later phases, which recurse over the tree, need about 16 MiB in a debug build.
 const STACK: usize = 64 << 20;
 
-fn compile_with(
+fn check_with(
     root: &str,
     load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
-) -> Result<Compiled, Failure> {
-    stacker::maybe_grow(STACK / 2, STACK, || compile_on_stack(root, load))
+) -> Result<Checked, Failure> {
+    stacker::maybe_grow(STACK / 2, STACK, || check_on_stack(root, load))
 }
 
-fn compile_on_stack(
+/// The Rust of a checked file: the tree and the model, generated and formatted.
+fn generate(checked: Checked) -> Compiled {
+    let (rust, lattices, products) = stacker::maybe_grow(STACK / 2, STACK, || {
+        emit::emit(
+            &checked.module,
+            &checked.sources.get(0).name,
+            &checked.program,
+            &checked.analyses,
+        )
+    });
+    Compiled {
+        module: checked.module,
+        rust,
+        sources: checked.sources,
+        analyses: checked.analyses,
+        lattices,
+        products,
+        program: checked.program,
+    }
+}
+
+fn check_on_stack(
     root: &str,
     load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
-) -> Result<Compiled, Failure> {
+) -> Result<Checked, Failure> {
     let mut sources = Sources::default();
     let mut diagnostics = Vec::new();
     // Read and parse the root and, breadth-first, every file it imports.
@@ -173,20 +223,10 @@ fn compile_on_stack(
             });
         }
     };
-    let module = module_name(root);
-    let (rust, lattices, products) = emit::emit(
-        &module,
-        &sources.get(0).name,
-        &checked.program,
-        &checked.analyses,
-    );
-    Ok(Compiled {
-        module,
-        rust,
+    Ok(Checked {
+        module: module_name(root),
         sources,
         analyses: checked.analyses,
-        lattices,
-        products,
         program: checked.program,
     })
 }
@@ -211,23 +251,4 @@ pub fn module_name(path: &str) -> String {
         name.insert(0, '_');
     }
     name
-}
-
-/// The `extern fn` and `extern type` declarations of a compiled file and its imports: their
-/// files and places.
-pub fn extern_declarations(compiled: &Compiled) -> Vec<(usize, std::ops::Range<usize>)> {
-    let mut found = Vec::new();
-    for (id, source) in compiled.sources.files().iter().enumerate() {
-        let Ok(file) = syntax::parse(id, &source.text) else {
-            continue;
-        };
-        for item in &file.items {
-            match item {
-                ast::Item::ExternType(name) => found.push((id, name.span.clone())),
-                ast::Item::ExternFn(signature) => found.push((id, signature.span.clone())),
-                _ => {}
-            }
-        }
-    }
-    found
 }

@@ -206,6 +206,9 @@ pub struct Program {
     pub decls: Vec<Decl>,
     /// The `extern fn`s, in the order they were declared.
     pub externs: Vec<Extern>,
+    /// Where every `extern fn` and `extern type` is declared (file and byte range), in the
+    /// order of the files and of each file: what a back end that cannot provide them reports.
+    pub extern_places: Vec<(usize, std::ops::Range<usize>)>,
 }
 
 impl Program {

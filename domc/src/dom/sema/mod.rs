@@ -78,6 +78,10 @@ pub fn check(files: &[(Place, Vec<Item>)]) -> Result<Checked, Vec<Diagnostic>> {
         .map(|(l, f)| (l.clone(), model::function_name(f)))
         .collect();
     out.program.types = sema.types;
+    // The files were checked imports first; their places are reported root first.
+    out.program
+        .extern_places
+        .sort_by_key(|(file, span)| (*file, span.start));
     Ok(out)
 }
 
@@ -423,6 +427,10 @@ impl Sema {
                     Item::Lattice(l) => self.lattice_model(place, l),
                     Item::Function(sig, body) => self.function(place, sig, body),
                     Item::ExternFn(sig) => {
+                        self.out
+                            .program
+                            .extern_places
+                            .push((place.file, sig.span.clone()));
                         let Some(f) = self.functions.get(&sig.name.text).cloned() else {
                             continue;
                         };
@@ -436,10 +444,13 @@ impl Sema {
                     Item::MeetExt(sig, body) => self.meet_ext(place, sig, body),
                     Item::Transfer(t) => self.transfer(place, t),
                     Item::Analysis(a) => self.analysis(place, a),
-                    Item::Product(_)
-                    | Item::ExternType(_)
-                    | Item::TypeAlias(..)
-                    | Item::Import { .. } => {}
+                    Item::ExternType(name) => {
+                        self.out
+                            .program
+                            .extern_places
+                            .push((place.file, name.span.clone()));
+                    }
+                    Item::Product(_) | Item::TypeAlias(..) | Item::Import { .. } => {}
                 }
             }
         }
