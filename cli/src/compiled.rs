@@ -86,6 +86,7 @@ impl CachedCrate {
             rust.as_bytes(),
             env!("CARGO_PKG_VERSION").as_bytes(),
             checkout.as_os_str().as_encoded_bytes(),
+            FEATURES.join(",").as_bytes(),
         ]);
         let name = format!("{}_{key:016x}", module.trim_start_matches('_'));
         CachedCrate {
@@ -137,7 +138,15 @@ pub fn run(file: &Path, absinthe: Option<&Path>, args: &[OsString]) -> Result<Ex
     })
 }
 
-/// `cargo build --release` of the cached crate. Cargo draws its progress bar on standard error
+/// The features of the cached crate that this command turns on: `llvm` when it reads LLVM IR
+/// itself, so that the compiled analyses read what the interpreted ones read.
+const FEATURES: &[&str] = if cfg!(feature = "llvm") {
+    &["llvm"]
+} else {
+    &[]
+};
+
+/// `cargo build --release` of the cached crate (with [`FEATURES`]). Cargo draws its progress bar on standard error
 /// when that is a terminal; a build that fails leaves cargo's messages there.
 fn build(file: &Path, cached: &CachedCrate) -> Result<(), DomError> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -155,6 +164,7 @@ fn build(file: &Path, cached: &CachedCrate) -> Result<(), DomError> {
         .arg("--bins")
         .arg("--manifest-path")
         .arg(cached.dir.join("Cargo.toml"))
+        .args(FEATURES.iter().flat_map(|f| ["--features", f]))
         .args(if fresh { &["--quiet"][..] } else { &[][..] })
         .env("CARGO_TARGET_DIR", &cached.target)
         .status()

@@ -369,6 +369,12 @@ absinthe-cli = {{ path = {cli}, default-features = false }}
 [dev-dependencies]
 absinthe = {{ path = {runtime}, features = ["laws"] }}
 
+# The LLVM front end (`analyze FILE.ll`), which links LLVM 15 (absinthe's
+# `scripts/install-llvm.sh` installs it): `cargo build --features llvm`. `absinthe analyze
+# --compiled` turns it on when the `absinthe` command has it.
+[features]
+llvm = ["absinthe-cli/llvm"]
+
 # The profiles of absinthe's own workspace (law checks run optimized; line tables for absinthe,
 # no debug information for the rest), so that a crate built in absinthe's target directory
 # reuses what absinthe's own build compiled.

@@ -26,20 +26,23 @@ use common::workspace;
 #[allow(unreachable_pub, clippy::all, dead_code)]
 mod corpus {
     include!("../../domc/test_data/codegen/ok/const_prop.rs");
+    include!("../../domc/test_data/codegen/ok/finite_sum_names.rs");
     include!("../../domc/test_data/codegen/ok/kernel_rules.rs");
     include!("../../domc/test_data/codegen/ok/known_bits.rs");
     include!("../../domc/test_data/codegen/ok/traps_eval.rs");
     include!("../../domc/test_data/codegen/ok/widen_thresholds.rs");
 }
 
-/// The other accepted files of the compiler's corpora (the checker's and the parser's), compiled
-/// as a crate compiles them. (`sema/ok/extern_fn.dom` is left out: only Rust can provide its
+/// The other accepted files of the repository (the compiler's checker and parser corpora, the
+/// macro tests' and the browser tests' files), compiled as a crate compiles them. (`sema/ok/extern_fn.dom` is left out: only Rust can provide its
 /// `extern fn`, and the interpreter refuses it.)
 #[allow(unreachable_pub, clippy::all, dead_code)]
 mod accepted {
     absinthe::include_dom!("../domc/test_data/sema/ok/analysis_context.dom");
     absinthe::include_dom!("../domc/test_data/sema/ok/imports.dom");
     absinthe::include_dom!("../domc/test_data/parse/ok/optional_semicolons.dom");
+    absinthe::include_dom!("../ui-tests/tests/ui/dom/parity.dom");
+    absinthe::include_dom!("../browser-tests/data/wrong_parity.dom");
 }
 
 /// Random programs per product and program kind.
@@ -357,6 +360,8 @@ differentials! {
         corpus::const_prop::ConstValue;
     corpus_kernel_rules: "domc/test_data/codegen/ok/kernel_rules.dom", "Deps",
         corpus::kernel_rules::Deps, kernel = true;
+    corpus_finite_sum_names: "domc/test_data/codegen/ok/finite_sum_names.dom", "Value",
+        corpus::finite_sum_names::Value;
     corpus_known_bits: "domc/test_data/codegen/ok/known_bits.dom", "Bits", corpus::known_bits::Bits;
     corpus_traps_eval: "domc/test_data/codegen/ok/traps_eval.dom", "Value",
         corpus::traps_eval::Value;
@@ -369,45 +374,71 @@ differentials! {
         accepted::optional_semicolons::Value;
     accepted_optional_semicolons_other: "domc/test_data/parse/ok/optional_semicolons.dom", "Other",
         accepted::optional_semicolons::Other;
+    accepted_parity: "ui-tests/tests/ui/dom/parity.dom", "Value", accepted::parity::Value;
+    accepted_wrong_parity: "browser-tests/data/wrong_parity.dom", "Value",
+        accepted::wrong_parity::Value;
 }
 
 /// The accepted files the interpreter cannot run: only Rust provides their `extern`s.
 const EXTERN: &[&str] = &["domc/test_data/sema/ok/extern_fn.dom"];
 
-/// Every product (direct products included) of every accepted `.dom` file in the repository —
-/// the examples and the compiler's three corpora — is compared by a test above, except in the
-/// files the interpreter refuses for their `extern`s; a new file or product without a
-/// comparison fails here.
+/// The files the macro tests expect to be rejected (the compiler's own rejected files are those
+/// in `err/` directories).
+const REJECTED: &[&str] = &[
+    "ui-tests/tests/ui/dom/mismatch.dom",
+    "ui-tests/tests/ui/dom/not_a_lattice.dom",
+    "ui-tests/tests/ui/dom/syntax_error.dom",
+];
+
+/// Every `.dom` file below `dir` (build output, version control and installed packages left
+/// out), as paths relative to the workspace.
+fn dom_files(dir: &std::path::Path, relative: &str, out: &mut Vec<String>) {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries {
+        let entry = entry.expect("a directory entry");
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = if relative.is_empty() {
+            name.clone()
+        } else {
+            format!("{relative}/{name}")
+        };
+        let kind = entry.file_type().expect("a file type");
+        if kind.is_dir() {
+            if !(name.starts_with('.') || name == "target" || name == "node_modules") {
+                dom_files(&entry.path(), &path, out);
+            }
+        } else if name.ends_with(".dom") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every product (direct products included) of every `.dom` file in the repository that the
+/// compiler accepts — the examples, the compiler's three corpora, the macro and browser tests'
+/// files — is compared by a test above, except in the files the interpreter refuses for their
+/// `extern`s; a new file or product without a comparison fails here. The files listed as
+/// rejected or refused are held to it too.
 #[test]
 fn every_product_of_every_accepted_file_is_compared() {
     let mut files = Vec::new();
-    for dir in [
-        "dsl-examples/dom",
-        "domc/test_data/codegen/ok",
-        "domc/test_data/sema/ok",
-        "domc/test_data/parse/ok",
-    ] {
-        let entries =
-            std::fs::read_dir(workspace().join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}"));
-        for entry in entries {
-            let name = entry.expect("a directory entry").file_name();
-            let name = name.to_string_lossy();
-            if name.ends_with(".dom") {
-                files.push(format!("{dir}/{name}"));
-            }
-        }
-    }
+    dom_files(&workspace(), "", &mut files);
     files.sort();
     let mut missing = Vec::new();
-    let mut products = 0;
+    let (mut accepted, mut products) = (0, 0);
     for file in &files {
-        if EXTERN.contains(&file.as_str()) {
+        let checked = absinthe_domc::check_file(&workspace().join(file));
+        if file.contains("/err/") || REJECTED.contains(&file.as_str()) {
+            assert!(checked.is_err(), "{file} is listed as rejected but checks");
             continue;
         }
-        let checked =
-            absinthe_domc::check_file(&workspace().join(file)).unwrap_or_else(|f| panic!("{f}"));
-        // A file the interpreter refuses is listed above with its reason.
-        Interp::new(&checked).unwrap_or_else(|f| panic!("{file}: {f}"));
+        let checked = checked.unwrap_or_else(|f| panic!("{f}"));
+        let interp = Interp::new(&checked);
+        if EXTERN.contains(&file.as_str()) {
+            assert!(interp.is_err(), "{file} is listed as refused but runs");
+            continue;
+        }
+        interp.unwrap_or_else(|f| panic!("{file}: {f}"));
+        accepted += 1;
         let names = checked.program.products.iter().flat_map(|(decl, direct)| {
             std::iter::once(decl.name.to_string()).chain(direct.clone())
         });
@@ -424,7 +455,8 @@ fn every_product_of_every_accepted_file_is_compared() {
         missing.join("\n")
     );
     eprintln!(
-        "{} files, {products} products, every one compared",
+        "{} .dom files, {accepted} accepted and interpreted, {products} products, every one \
+         compared",
         files.len()
     );
 }

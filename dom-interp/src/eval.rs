@@ -1,7 +1,8 @@
 //! Evaluating checked bodies: the resolved tree of every rule, reduction, helper and
 //! written-out lattice operation ([`crate::resolve`]), with the semantics of the Rust the
-//! generator emits for it. A body fails (`None`) where that Rust's `?` leaves it: checked arithmetic that leaves
-//! `int`, or a helper `fn` that failed; the function's fallback then gives its result.
+//! generator emits for it. A body fails (`None`) where that Rust's `?` leaves it: checked
+//! arithmetic that leaves `int`, or a helper `fn` that failed; the function's fallback then
+//! gives its result.
 
 use super::Interp;
 use super::plan::FnId;
@@ -34,8 +35,8 @@ impl Interp {
 
     /// Calls the function `id` on the arguments at `base..` of `stack` (as many as it takes):
     /// its body's value, or its fallback when the body fails. The arguments are gone
-    /// afterwards. Callers that make many calls (a transfer's rules, a product's reductions)
-    /// share one stack among them.
+    /// afterwards. Callers that make many calls (the rules of a binary operation, a product's
+    /// reductions) share one stack among them.
     pub(crate) fn call_on(&self, id: FnId, stack: &mut Vec<Val>, base: usize) -> Val {
         let f = &self.functions.table[id.0];
         debug_assert_eq!(

@@ -2,7 +2,7 @@
 //! `as_constant` and `as_address` of every lattice shape, and `Display`.
 
 use super::Interp;
-use super::value::{BOTTOM, FLAT_TOP, FLAT_VALUE, Payload, Val, summand};
+use super::value::{BOTTOM, FLAT_TOP, FLAT_VALUE, Val, summand};
 use absinthe::program::SymbolId;
 use absinthe::value::Concrete;
 use absinthe_domc::dom::tree::{Shape, Ty};
@@ -77,10 +77,13 @@ impl Interp {
                 [only] => self.as_constant(inner, only),
                 _ => None,
             },
-            (Shape::Flat { payload: Ty::Int }, Val::Enum(FLAT_VALUE, Payload::Int(p)))
+            (Shape::Flat { payload: Ty::Int }, Val::Enum(FLAT_VALUE, p))
                 if self.contains_fn(t).is_none() =>
             {
-                Some(*p)
+                match p.get() {
+                    Some(x) => Some(x.int()),
+                    None => unreachable!("a flat lattice's `Value` carries its payload"),
+                }
             }
             (Shape::Product { .. } | Shape::Direct, _) => self
                 .part_types(t)

@@ -45,7 +45,7 @@ pub struct Compiled {
     pub lattices: Vec<String>,
     /// The Rust names of every product declared, direct products included (for law tests).
     pub products: Vec<String>,
-    /// The checked program as data: the tree `rust` was generated from, for interpreters.
+    /// The checked program as data: the tree `rust` was generated from.
     pub program: tree::Program,
 }
 

@@ -3,7 +3,7 @@
 //! functions of the runtime's lattices (`Interval::…`, `Names::…`, `Steps::…`, a
 //! `FiniteSum`'s). Each takes the Rust of its operands, already generated.
 
-use super::{ident, rt};
+use super::names::{ident, rt};
 use crate::dom::tree::{BinaryOp, Program, Shape, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -188,26 +188,35 @@ fn finite_sum_fn(
     match (name, args) {
         ("single", [a]) => quote!(<#rust>::single(#a)),
         ("hull", [a]) => quote!((#a).hull()),
+        // The operands are bound first, under names no `.dom` name can take (a user's `x` or
+        // `a` in an operand is not captured), in the order the interpreter evaluates them.
         ("meet_each", [a, x]) => quote!({
-            let x: #inner = #x;
-            <#rust>::from_values((#a).values().iter().map(|v| <#inner as #rt::Lattice>::meet(v, &x)))
+            let (__absinthe_sum, __absinthe_x): (#rust, #inner) = (#a, #x);
+            <#rust>::from_values(
+                __absinthe_sum
+                    .values()
+                    .iter()
+                    .map(|v| <#inner as #rt::Lattice>::meet(v, &__absinthe_x)),
+            )
         }),
         ("binary", [o, a, b]) => quote!({
-            let (a, b): (#rust, #rust) = (#a, #b);
-            let mut out = ::std::vec::Vec::new();
-            for x in a.values() {
-                for y in b.values() {
-                    out.push(<#inner as #rt::ValueDomain>::binary(#o, x, y));
+            let (__absinthe_op, __absinthe_a, __absinthe_b): (#rt::Op, #rust, #rust) =
+                (#o, #a, #b);
+            let mut __absinthe_out = ::std::vec::Vec::new();
+            for x in __absinthe_a.values() {
+                for y in __absinthe_b.values() {
+                    __absinthe_out.push(<#inner as #rt::ValueDomain>::binary(__absinthe_op, x, y));
                 }
             }
-            <#rust>::from_values(out)
+            <#rust>::from_values(__absinthe_out)
         }),
         ("assume", [o, a, b]) => quote!({
-            let (a, b): (#rust, #rust) = (#a, #b);
+            let (__absinthe_op, __absinthe_a, __absinthe_b): (#rt::Op, #rust, #rust) =
+                (#o, #a, #b);
             let (mut left, mut right) = (::std::vec::Vec::new(), ::std::vec::Vec::new());
-            for x in a.values() {
-                for y in b.values() {
-                    let (rx, ry) = <#inner as #rt::ValueDomain>::assume(#o, x, y);
+            for x in __absinthe_a.values() {
+                for y in __absinthe_b.values() {
+                    let (rx, ry) = <#inner as #rt::ValueDomain>::assume(__absinthe_op, x, y);
                     left.push(rx);
                     right.push(ry);
                 }

@@ -7,7 +7,7 @@
 //! the operation once (see [`Exprs::if_traps`]).
 
 use super::calls;
-use super::{field_ident, ident, rt};
+use super::names::{field_ident, ident, rt};
 use crate::dom::tree::{Arm, Binding, Node, Pat, Program, Shape, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};

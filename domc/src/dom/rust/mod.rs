@@ -8,35 +8,14 @@
 
 mod calls;
 mod expr;
+mod names;
 
 use crate::dom::tree::{Decl, Fallback, Function, Program, Role, Shape, Ty, TypeTable};
 use crate::model::{LatticeDecl, ProductDecl};
 use expr::Exprs;
+use names::{field_ident, ident};
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
-
-fn rt() -> TokenStream {
-    quote!(::absinthe::__private)
-}
-
-/// A `.dom` name as a Rust identifier (the checker refuses names Rust cannot take).
-fn ident(name: &str) -> Ident {
-    format_ident!("{}", name)
-}
-
-/// The name of the field (of a struct lattice) or component (of a product) at `index` of the
-/// lattice `ty`.
-fn field_ident(types: &TypeTable, ty: &Ty, index: usize) -> Ident {
-    let fields = match ty {
-        Ty::Lat(id) => match types.shape(*id) {
-            Shape::Struct { fields, .. } => fields,
-            Shape::Product { components } => components,
-            _ => unreachable!("the checker reads fields of structs and products only"),
-        },
-        _ => unreachable!("the checker reads fields of lattices only"),
-    };
-    ident(&fields[index].0)
-}
+use quote::quote;
 
 /// The type of a declared lattice: an enum (flat, finite, sum) or a struct.
 pub fn lattice_type(program: &Program, decl: &LatticeDecl) -> TokenStream {

@@ -335,7 +335,13 @@ impl Sema {
                 "bottom" | "top" => {
                     // No sound value to fall back on: the body must not be able to fail.
                     let functions = &self.functions;
-                    let fallible = |name: &str| functions.get(name).is_some_and(|f| !f.external);
+                    // A call of a `fn` can fail; an `extern fn` returns its value.
+                    let fallible = |name: &str| match functions.get(name) {
+                        Some(f) => !f.external,
+                        None => unreachable!(
+                            "the checker resolved every call in a body it checked, not `{name}`"
+                        ),
+                    };
                     if body.may_fail(&fallible) {
                         self.error_help(
                             place.file,
