@@ -133,13 +133,17 @@ impl Interp {
     fn literal_parts(&self, t: &Ty, c: i64) -> Val {
         let decl = self.decl(t);
         let types = self.part_types(t);
+        let mut stack = Vec::with_capacity(32);
         Val::record_of(decl.components.iter().enumerate().map(|(i, comp)| {
             let rule = decl
                 .rules
                 .iter()
                 .find(|r| r.component == i && r.kind == RuleKind::Literal);
             match rule {
-                Some(r) => self.call(r.function, &[Val::Int(c)]),
+                Some(r) => {
+                    stack.push(Val::Int(c));
+                    self.call_on(r.function, &mut stack, 0)
+                }
                 None if comp.value_domain => self.runtime_constant(&types[i], c),
                 None => self.top(&types[i]),
             }
@@ -180,16 +184,16 @@ impl Interp {
         let decl = self.decl(t);
         let types = self.part_types(t);
         let (mut ra, mut rb) = (a.parts().to_vec(), b.parts().to_vec());
+        let mut stack = Vec::with_capacity(32);
         for (i, comp) in decl.components.iter().enumerate() {
             let (x, y) = match decl.assume_rule(op, i) {
                 Some(r) => {
-                    let mut args = Vec::with_capacity(3);
                     if r.kind == RuleKind::AnyAssume {
-                        args.push(Val::Op(op));
+                        stack.push(Val::Op(op));
                     }
-                    args.push(a.clone());
-                    args.push(b.clone());
-                    let refined = self.call(r.function, &args);
+                    stack.push(a.clone());
+                    stack.push(b.clone());
+                    let refined = self.call_on(r.function, &mut stack, 0);
                     (refined.part(0).clone(), refined.part(1).clone())
                 }
                 None if comp.value_domain => {

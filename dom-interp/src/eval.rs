@@ -35,7 +35,7 @@ impl Interp {
 
     /// Calls the function `id` on the arguments at `base..` of `stack` (as many as it takes):
     /// its body's value, or its fallback when the body fails. The arguments are gone
-    /// afterwards. Callers that make many calls (the rules of a binary operation, a product's
+    /// afterwards. Callers that make many calls (the rules of an operation, a product's
     /// reductions) share one stack among them.
     pub(crate) fn call_on(&self, id: FnId, stack: &mut Vec<Val>, base: usize) -> Val {
         let f = &self.functions.table[id.0];
@@ -84,7 +84,9 @@ impl Interp {
     fn frame(&self, f: &Resolved, stack: &mut Vec<Val>, base: usize) -> Option<Val> {
         // The slots of `let`s and binders are written before they are read (the resolver
         // numbers them in scope order); until then they hold this.
-        stack.resize(base + f.frame, Val::Bool(false));
+        if f.frame > f.arity {
+            stack.resize(base + f.frame, Val::Bool(false));
+        }
         let result = self.eval(&f.body, stack, base);
         stack.truncate(base + f.arity);
         result
