@@ -137,7 +137,7 @@ impl Interp {
             }
             Expr::Neg(_) | Expr::BitNot(_) => Val::Int(self.eval_int(expr, stack, base)?),
             Expr::Not(_) | Expr::Equal(..) => Val::Bool(self.eval_bool(expr, stack, base)?),
-            Expr::Binary(op, ..) if gives_bool(*op) => {
+            Expr::Binary(op, ..) if op.gives_bool() => {
                 Val::Bool(self.eval_bool(expr, stack, base)?)
             }
             Expr::Binary(..) => Val::Int(self.eval_int(expr, stack, base)?),
@@ -597,19 +597,4 @@ fn is_place(expr: &Expr) -> bool {
         Expr::Field(record, _) => is_place(record),
         _ => false,
     }
-}
-
-/// Whether `op` gives a `bool` (`&&`, `||` and the comparisons of `int`s) rather than an `int`.
-fn gives_bool(op: BinaryOp) -> bool {
-    matches!(
-        op,
-        BinaryOp::And
-            | BinaryOp::Or
-            | BinaryOp::Lt
-            | BinaryOp::Le
-            | BinaryOp::Gt
-            | BinaryOp::Ge
-            | BinaryOp::Eq
-            | BinaryOp::Ne
-    )
 }

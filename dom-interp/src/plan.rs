@@ -32,7 +32,9 @@ impl From<&model::Origin> for Origin {
     }
 }
 
-/// What a transfer rule computes ([`model::RuleKind`] with operations by their variant's name).
+/// What a transfer rule computes: [`model::RuleKind`] with operations by their variant's name.
+/// The model keeps them as `syn` idents, whose spans point the macros' errors at the user's
+/// attribute and which may not cross threads; a loaded file must, so it keeps the names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RuleKind {
     /// The abstraction of a literal.

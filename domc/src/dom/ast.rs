@@ -364,6 +364,22 @@ impl BinaryOp {
         }
     }
 
+    /// Whether the operator gives a `bool` (`&&`, `||` and the comparisons of `int`s) rather
+    /// than an `int`.
+    pub fn gives_bool(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::And
+                | BinaryOp::Or
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge
+                | BinaryOp::Eq
+                | BinaryOp::Ne
+        )
+    }
+
     /// Whether the operator is checked: it fails where its result leaves `int` (or the divisor
     /// is zero, or a shift amount is outside `0..64`).
     pub fn is_checked(self) -> bool {

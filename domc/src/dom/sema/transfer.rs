@@ -69,7 +69,10 @@ impl Sema {
                     );
                     return;
                 }
-                RuleKind::Assume(format_ident!("{}", model::op_variant(op).unwrap_or("Eq")))
+                match model::op_variant(op) {
+                    Some(v) => RuleKind::Assume(format_ident!("{}", v)),
+                    None => unreachable!("every comparison is an operation, `{op}` too"),
+                }
             }
         };
         // The product this rule belongs to.
