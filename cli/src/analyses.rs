@@ -2,6 +2,7 @@
 
 use absinthe::engine::Limits;
 use absinthe::lattice::{Flat, Interval};
+use absinthe::spec::{AnalysisSpec, Engine};
 use absinthe::value::ValueDomain;
 use std::fmt;
 
@@ -129,14 +130,6 @@ impl AnalysisName {
         AnalysisName::ALL.into_iter().find(|a| a.as_str() == name)
     }
 
-    /// Whether branch conditions are evaluated.
-    pub fn conditional(self) -> bool {
-        !matches!(
-            self,
-            AnalysisName::Const | AnalysisName::ConstDom | AnalysisName::Types
-        )
-    }
-
     /// Whether the analysis runs on kernel terms only: `cfa` has no value domain, and the
     /// tasks about parameters (`biv`, `useless`, `strict`) report on the parameters of
     /// abstractions, which only kernel terms have.
@@ -144,52 +137,46 @@ impl AnalysisName {
         Analysis::kernel_only(self)
     }
 
-    /// The engine the analysis's declaration names for kernel terms: the behavior graph for the
-    /// kernel-only analyses and for declarations saying `engine behavior_graph` (`types`), the
-    /// flow engine (through closure conversion) for the others.
-    pub fn engine(self) -> absinthe::behavior::Engine {
+    /// How the analysis runs. The analyses declared in `.dom` files (compiled into
+    /// `absinthe_dsl_examples::dom`) answer with their declarations; the others are declared
+    /// here, each setting it names differing from a bare declaration's.
+    pub fn spec(self) -> AnalysisSpec {
         use absinthe::value::DeclaredAnalysis;
         use absinthe_dsl_examples::dom::{
-            dependence, escape, induction, shape, strictness, types, typing_env,
+            const_prop, dependence, disjunctive, escape, induction, interval, sccp_ranges, seed,
+            shape, signs, strictness, types, typing_env,
         };
+        let declared = AnalysisSpec::declared_default;
         match self {
-            AnalysisName::Shape => <shape::ShapeAnalysis as DeclaredAnalysis>::ENGINE,
-            AnalysisName::Escape => <escape::EscapeAnalysis as DeclaredAnalysis>::ENGINE,
-            AnalysisName::TypingEnv => <typing_env::TypingEnvAnalysis as DeclaredAnalysis>::ENGINE,
-            AnalysisName::Types => <types::TypesAnalysis as DeclaredAnalysis>::ENGINE,
-            AnalysisName::Biv => <induction::BivAnalysis as DeclaredAnalysis>::ENGINE,
-            AnalysisName::Useless => <dependence::UselessAnalysis as DeclaredAnalysis>::ENGINE,
-            AnalysisName::Strict => <strictness::StrictAnalysis as DeclaredAnalysis>::ENGINE,
-            AnalysisName::Cfa => absinthe::behavior::Engine::BehaviorGraph,
-            _ => absinthe::behavior::Engine::Flow,
-        }
-    }
-
-    /// The engine limits the analysis's declaration asks for, for the analyses whose settings
-    /// differ from [`Limits::default`] in more than the visit budget (`sccp-ranges-dom` never
-    /// narrows, as LLVM's SCCP).
-    pub fn declared_limits(self) -> Option<Limits> {
-        use absinthe_dsl_examples::dom::sccp_ranges::SccpRangesAnalysis;
-        match self {
-            AnalysisName::SccpRangesDom => Some(SccpRangesAnalysis::limits()),
-            _ => None,
-        }
-    }
-
-    /// The widening thresholds a `.dom` analysis declares (`thresholds …;`).
-    pub fn declared_thresholds(self) -> &'static [i64] {
-        use absinthe_dsl_examples::dom::{
-            const_prop, disjunctive, interval, sccp_ranges, seed, signs,
-        };
-        match self {
-            AnalysisName::ConstDom => const_prop::ConstPropAnalysis::THRESHOLDS,
-            AnalysisName::SccpDom => const_prop::SccpPropAnalysis::THRESHOLDS,
-            AnalysisName::SeedDom => seed::SeedAnalysis::THRESHOLDS,
-            AnalysisName::SignsDom => signs::SignsAnalysis::THRESHOLDS,
-            AnalysisName::DisjunctiveDom => disjunctive::DisjunctiveAnalysis::THRESHOLDS,
-            AnalysisName::IntervalDom => interval::IntervalAnalysis::THRESHOLDS,
-            AnalysisName::SccpRangesDom => sccp_ranges::SccpRangesAnalysis::THRESHOLDS,
-            _ => &[],
+            AnalysisName::Const => AnalysisSpec {
+                conditional: false,
+                ..declared()
+            },
+            AnalysisName::Sccp
+            | AnalysisName::Interval
+            | AnalysisName::Seed
+            | AnalysisName::Signs
+            | AnalysisName::SignsDirect
+            | AnalysisName::Disjunctive
+            | AnalysisName::AliasHeap => declared(),
+            AnalysisName::Cfa => AnalysisSpec {
+                engine: Engine::BehaviorGraph,
+                ..declared()
+            },
+            AnalysisName::ConstDom => const_prop::ConstPropAnalysis::spec(),
+            AnalysisName::SccpDom => const_prop::SccpPropAnalysis::spec(),
+            AnalysisName::SeedDom => seed::SeedAnalysis::spec(),
+            AnalysisName::SignsDom => signs::SignsAnalysis::spec(),
+            AnalysisName::DisjunctiveDom => disjunctive::DisjunctiveAnalysis::spec(),
+            AnalysisName::IntervalDom => interval::IntervalAnalysis::spec(),
+            AnalysisName::SccpRangesDom => sccp_ranges::SccpRangesAnalysis::spec(),
+            AnalysisName::Types => types::TypesAnalysis::spec(),
+            AnalysisName::Biv => induction::BivAnalysis::spec(),
+            AnalysisName::Useless => dependence::UselessAnalysis::spec(),
+            AnalysisName::Strict => strictness::StrictAnalysis::spec(),
+            AnalysisName::TypingEnv => typing_env::TypingEnvAnalysis::spec(),
+            AnalysisName::Escape => escape::EscapeAnalysis::spec(),
+            AnalysisName::Shape => shape::ShapeAnalysis::spec(),
         }
     }
 
@@ -263,50 +250,64 @@ pub trait Analysis: Copy + fmt::Display + 'static {
     fn as_str(self) -> &'static str;
     /// One line describing the analysis.
     fn description(self) -> &'static str;
-    /// Whether branch conditions are evaluated.
-    fn conditional(self) -> bool;
+    /// How the analysis runs: its one description, whichever way it was declared.
+    fn spec(self) -> &'static AnalysisSpec;
     /// What its report on kernel terms prints.
     fn kernel_report(self) -> KernelReport {
         KernelReport::Values
     }
-    /// The engine the analysis's declaration names for kernel terms.
-    fn engine(self) -> absinthe::behavior::Engine;
-    /// The engine limits the declaration asks for, when they differ from the defaults in more
-    /// than the visit budget.
-    fn declared_limits(self) -> Option<Limits>;
     /// Calls `f` with the analysis's value domain.
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output;
-    /// The widening thresholds the declaration adds to each loop's guard constants.
-    fn thresholds(self) -> &'static [i64] {
-        &[]
-    }
-    /// For the engine `typing_env`: the most immediates a set of constants keeps.
-    fn immediates(self) -> usize {
-        absinthe::typing_env::TypingEnv::MAX_IMMS
-    }
     /// Whether this is the alias heap (`absinthe::heap`), a heap analysis with a driver of its
     /// own.
     fn alias_heap(self) -> bool {
         false
     }
+
+    /// Whether branch conditions are evaluated.
+    fn conditional(self) -> bool {
+        self.spec().conditional
+    }
+    /// The engine the declaration names.
+    fn engine(self) -> Engine {
+        self.spec().engine
+    }
+    /// The engine limits the declaration asks for, with `max_visits` (the command line's
+    /// budget).
+    fn limits(self, max_visits: u64) -> Limits {
+        let spec = self.spec();
+        Limits {
+            max_visits,
+            widening_delay: spec.widening_delay,
+            narrowing_passes: spec.narrowing,
+        }
+    }
+    /// The widening thresholds the declaration adds to each loop's guard constants.
+    fn thresholds(self) -> &'static [i64] {
+        &self.spec().thresholds
+    }
+    /// For the engine `typing_env`: the most immediates a set of constants keeps.
+    fn immediates(self) -> usize {
+        self.spec().immediates as usize
+    }
     /// For the engine `escape`: how many heaps a point keeps apart.
     fn heaps(self) -> usize {
-        absinthe::heap::escape::MAX_HEAPS
+        self.spec().heaps as usize
     }
     /// Whether the declaration names the escape and alias analysis as its engine (a heap
     /// analysis with a driver of its own; the value domain is the values of names).
     fn escape(self) -> bool {
-        self.engine() == absinthe::behavior::Engine::Escape
+        self.engine() == Engine::Escape
     }
     /// Whether the declaration names the shape analysis as its engine (a heap analysis with a
     /// driver of its own; the value domain is the values of names).
     fn shape(self) -> bool {
-        self.engine() == absinthe::behavior::Engine::Shape
+        self.engine() == Engine::Shape
     }
     /// Whether the declaration names the typing environment as its engine (a relational domain
     /// with a driver of its own; the value domain is its integers).
     fn typing_env(self) -> bool {
-        self.engine() == absinthe::behavior::Engine::TypingEnv
+        self.engine() == Engine::TypingEnv
     }
 
     /// The analysis called `name`, if any.
@@ -351,8 +352,8 @@ impl Analysis for AnalysisName {
     fn description(self) -> &'static str {
         AnalysisName::description(self)
     }
-    fn conditional(self) -> bool {
-        AnalysisName::conditional(self)
+    fn spec(self) -> &'static AnalysisSpec {
+        interned(AnalysisName::spec(self))
     }
     fn kernel_report(self) -> KernelReport {
         match self {
@@ -363,35 +364,27 @@ impl Analysis for AnalysisName {
             _ => KernelReport::Values,
         }
     }
-    fn engine(self) -> absinthe::behavior::Engine {
-        AnalysisName::engine(self)
-    }
-    fn declared_limits(self) -> Option<Limits> {
-        AnalysisName::declared_limits(self)
-    }
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {
         AnalysisName::dispatch(self, f)
-    }
-    fn thresholds(self) -> &'static [i64] {
-        AnalysisName::declared_thresholds(self)
     }
     fn alias_heap(self) -> bool {
         self == AnalysisName::AliasHeap
     }
-    fn immediates(self) -> usize {
-        use absinthe::value::DeclaredAnalysis;
-        use absinthe_dsl_examples::dom::typing_env::TypingEnvAnalysis;
-        match self {
-            AnalysisName::TypingEnv => <TypingEnvAnalysis as DeclaredAnalysis>::IMMEDIATES,
-            _ => absinthe::typing_env::TypingEnv::MAX_IMMS,
-        }
-    }
-    fn heaps(self) -> usize {
-        use absinthe::value::DeclaredAnalysis;
-        use absinthe_dsl_examples::dom::escape::EscapeAnalysis;
-        match self {
-            AnalysisName::Escape => <EscapeAnalysis as DeclaredAnalysis>::HEAPS,
-            _ => absinthe::heap::escape::MAX_HEAPS,
+}
+
+/// `spec` for as long as the process runs: the one copy of each distinct spec (catalogs are
+/// small, and an analysis asks for its spec a few times per run).
+pub fn interned(spec: AnalysisSpec) -> &'static AnalysisSpec {
+    static SPECS: std::sync::Mutex<Vec<&'static AnalysisSpec>> = std::sync::Mutex::new(Vec::new());
+    let mut specs = SPECS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    match specs.iter().find(|s| ***s == spec) {
+        Some(s) => s,
+        None => {
+            let s: &'static AnalysisSpec = Box::leak(Box::new(spec));
+            specs.push(s);
+            s
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::analyses::{Analysis, parse_in};
 use crate::driver::{self, Format, Input, Report, Strategy};
+use crate::ran::Ran;
 use crate::verify::{self, VerifyConfig};
 use crate::{interproc, kernel};
 use absinthe::engine::Limits;
@@ -151,7 +152,7 @@ pub enum StateArg {
 }
 
 impl StateArg {
-    fn repr(self) -> StateRepr {
+    pub fn repr(self) -> StateRepr {
         match self {
             StateArg::Dense => StateRepr::Dense,
             StateArg::Sparse => StateRepr::Sparse,
@@ -215,9 +216,11 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
         state: args.state.repr(),
         thresholds: analysis.thresholds(),
     };
+    // The declared widening and narrowing; the runs bound themselves (`--max-steps`).
+    let limits = analysis.limits(Limits::default().max_visits);
     let interprocedural = match (&input, args.context, args.random) {
         (Input::Air { module, .. }, context, None) => {
-            let policy = context_policy(module, context, true);
+            let policy = context_policy(module, context, analysis.spec().context);
             match (policy, interproc::Entry::parse(&args.entry).resolve(module)) {
                 (Some(policy), Ok(Some(entry))) => Some(Ok((module, policy, entry))),
                 (Some(_), Err(message)) => Some(Err(message)),
@@ -228,13 +231,13 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
     };
     let report = match interprocedural {
         Some(Ok((module, policy, entry))) => {
-            interproc::verify(module, analysis, policy, entry, &Limits::default(), &config)
+            interproc::verify(module, analysis, policy, entry, &limits, &config)
         }
         Some(Err(message)) => {
             eprintln!("error: {message}");
             return ExitCode::FAILURE;
         }
-        None => verify::run(&input, analysis, &Limits::default(), &config, args.random),
+        None => verify::run(&input, analysis, &limits, &config, args.random),
     };
     for violation in &report.violations {
         println!("{violation}");
@@ -300,50 +303,63 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
         Ok(input) => input,
         Err(code) => return code,
     };
-    let limits = limits_of(args);
+    let limits = analysis.limits(args.max_visits);
     let format = format_of(args);
     let strategy = match args.strategy {
         StrategyArg::Worklist => Strategy::Worklist,
         StrategyArg::GraphFree => Strategy::GraphFree,
     };
-    let intra = || {
-        driver::run(
-            &input,
-            analysis,
-            strategy,
-            args.state.map_or(StateRepr::Dense, StateArg::repr),
-            &limits,
-            format,
-        )
-    };
+    let spec = analysis.spec();
+    let state = args.state.map_or(spec.state, StateArg::repr);
+    let intra = || driver::run(&input, analysis, strategy, state, &limits, format);
+    let mut ran = Ran::new(spec, args);
     let result = match (&input, args.context) {
         (Input::Air { module, .. }, context) => {
             // `--state` picks an intraprocedural engine's representation.
-            match context_policy(module, context, args.state.is_none()) {
-                Some(_) if args.state.is_some_and(|s| !matches!(s, StateArg::Dense)) => Err(
-                    "interprocedural analysis keeps dense states; use `--context intra` for \
+            let context = context.or(Some(ContextArg::Inter(spec.context))
+                .filter(|_| args.state.is_none() && interproc::has_calls(module)));
+            match context {
+                Some(ContextArg::Inter(_))
+                    if args.state.is_some_and(|s| !matches!(s, StateArg::Dense)) =>
+                {
+                    Err(
+                        "interprocedural analysis keeps dense states; use `--context intra` for \
                      `--state`"
-                        .to_owned(),
-                ),
-                Some(policy) => interproc::run(
-                    module,
-                    analysis,
-                    policy,
-                    &interproc::Entry::parse(&args.entry),
-                    &limits,
-                    format,
-                ),
-                None => intra(),
+                            .to_owned(),
+                    )
+                }
+                Some(ContextArg::Inter(policy)) => {
+                    ran.interprocedural(policy);
+                    interproc::run(
+                        module,
+                        analysis,
+                        policy,
+                        &interproc::Entry::parse(&args.entry),
+                        &limits,
+                        format,
+                    )
+                }
+                Some(ContextArg::Intra) | None => {
+                    ran.intraprocedural(if interproc::has_calls(module) {
+                        "each function alone"
+                    } else {
+                        "none: the module has no calls"
+                    });
+                    intra()
+                }
             }
         }
         (_, Some(ContextArg::Inter(_))) => {
             Err("`--context` applies to core-IR modules; toy programs have no calls".to_owned())
         }
-        _ => intra(),
+        _ => {
+            ran.intraprocedural("none: toy programs have no calls");
+            intra()
+        }
     };
     match result {
         Ok(report) => {
-            print!("{}", report.output);
+            print!("{}", ran.under_header(&report.output, format));
             for warning in &report.warnings {
                 eprintln!("warning: {warning}");
             }
@@ -360,17 +376,17 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
     }
 }
 
-/// The context policy `--context` asks for, or by default (when `by_default` allows one)
-/// context-insensitive for modules with calls; `None` to analyze each function alone.
+/// The context policy `--context` asks for, else `declared` for modules with calls; `None` to
+/// analyze each function alone.
 fn context_policy(
     module: &absinthe_ir::Module,
     context: Option<ContextArg>,
-    by_default: bool,
+    declared: ContextPolicy,
 ) -> Option<ContextPolicy> {
     match context {
         Some(ContextArg::Inter(policy)) => Some(policy),
         Some(ContextArg::Intra) => None,
-        None if by_default && interproc::has_calls(module) => Some(ContextPolicy::Insensitive),
+        None if interproc::has_calls(module) => Some(declared),
         None => None,
     }
 }
@@ -433,7 +449,7 @@ fn analyze_kernel<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> 
         EngineArg::BehaviorGraph => kernel::KernelEngine::BehaviorGraph,
         EngineArg::Flow => kernel::KernelEngine::Flow(match args.context {
             Some(ContextArg::Inter(policy)) => policy,
-            _ => ContextPolicy::Insensitive,
+            _ => analysis.spec().context,
         }),
     };
     match kernel::run(
@@ -454,13 +470,6 @@ fn analyze_kernel<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> 
     }
 }
 
-fn limits_of(args: &AnalyzeArgs) -> Limits {
-    Limits {
-        max_visits: args.max_visits,
-        ..Limits::default()
-    }
-}
-
 fn format_of(args: &AnalyzeArgs) -> Format {
     match args.format {
         FormatArg::Text => Format::Text,
@@ -472,7 +481,7 @@ fn format_of(args: &AnalyzeArgs) -> Format {
 
 #[cfg(feature = "llvm")]
 fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> ExitCode {
-    let limits = limits_of(args);
+    let limits = analysis.limits(args.max_visits);
     let states = args
         .state
         .map_or(absinthe_llvm::analyze::States::Auto, |s| {
@@ -531,7 +540,7 @@ const NO_LLVM: &str = "this absinthe was built without the LLVM front end; insta
 
 #[cfg(not(feature = "llvm"))]
 fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> ExitCode {
-    let _ = (limits_of(args), format_of(args), analysis);
+    let _ = (analysis.limits(args.max_visits), format_of(args));
     eprintln!("{}: error: {NO_LLVM}", path.display());
     ExitCode::FAILURE
 }
@@ -667,10 +676,7 @@ pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
         TraceFormatArg::Dot => crate::trace::TraceFormat::Dot,
         TraceFormatArg::Html => html,
     };
-    let limits = Limits {
-        max_visits: args.max_visits,
-        ..Limits::default()
-    };
+    let limits = analysis.limits(args.max_visits);
     match crate::trace::trace(&input, analysis, args.function.as_deref(), format, &limits) {
         Ok(text) => match &args.html {
             Some(path) => match std::fs::write(path, text) {

@@ -9,6 +9,7 @@
 //!
 //! Nothing here prints: the command line (`command.rs`) renders the results.
 
+use absinthe::spec::ProgramKind;
 use absinthe_domc::{Compiled, Diagnostic, Failure};
 use std::ffi::OsString;
 use std::fmt;
@@ -503,28 +504,8 @@ impl Analysis for Catalog {{
         {descriptions}
     }}
 
-    fn conditional(self) -> bool {{
-        {conditional}
-    }}
-
-    fn engine(self) -> absinthe::behavior::Engine {{
-        {engine}
-    }}
-
-    fn declared_limits(self) -> Option<absinthe::engine::Limits> {{
-        Some({limits})
-    }}
-
-    fn thresholds(self) -> &'static [i64] {{
-        {thresholds}
-    }}
-
-    fn immediates(self) -> usize {{
-        {immediates}
-    }}
-
-    fn heaps(self) -> usize {{
-        {heaps}
+    fn spec(self) -> &'static absinthe::spec::AnalysisSpec {{
+        absinthe_cli::analyses::interned({spec})
     }}
 
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {{
@@ -545,12 +526,7 @@ fn main() -> ExitCode {{
         all = all.join(", "),
         names = arms(&|ty| format!("{}::NAME", declared(ty))),
         descriptions = arms(&describe),
-        conditional = arms(&|ty| format!("{}::CONDITIONAL", declared(ty))),
-        engine = arms(&|ty| format!("{}::ENGINE", declared(ty))),
-        limits = arms(&|ty| format!("{}::limits()", declared(ty))),
-        thresholds = arms(&|ty| format!("{}::THRESHOLDS", declared(ty))),
-        immediates = arms(&|ty| format!("{}::IMMEDIATES", declared(ty))),
-        heaps = arms(&|ty| format!("{}::HEAPS", declared(ty))),
+        spec = arms(&|ty| format!("{}::spec()", declared(ty))),
         dispatch = arms(&|ty| format!("f.run::<{}::Domain>()", declared(ty))),
     )
 }
@@ -580,10 +556,10 @@ fn tests(krate: &str, compiled: &Compiled) -> String {
         let name = &analysis.name;
         let ty = analysis.type_name();
         let test = unique(&mut used, format!("{name}_reaches_a_stable_fixpoint"));
-        let programs = match analysis.program.as_str() {
-            "toy" => "toy_programs()",
-            "air" => "air_programs()",
-            _ => "toy_programs().into_iter().chain(air_programs())",
+        let programs = match analysis.spec.program {
+            ProgramKind::Toy => "toy_programs()",
+            ProgramKind::Air => "air_programs()",
+            ProgramKind::Any => "toy_programs().into_iter().chain(air_programs())",
         };
         out.push_str(&format!(
             r#"

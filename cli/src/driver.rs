@@ -168,7 +168,8 @@ fn run_with<D: ValueDomain, A: Analysis>(
             let thresholds = analysis.thresholds();
             let result =
                 analyze_toy_with::<D>(program, conditional, thresholds, strategy, state, limits);
-            let warnings = stop_warning(&result.stop, "the program");
+            let mut warnings = stop_warning(&result.stop, "the program");
+            warnings.extend(kept_warning(state, result.kept, "the program", strategy));
             let output = match format {
                 Format::Text => toy_text(program, analysis, strategy, &result),
                 Format::Json => toy_json(program, analysis, &result),
@@ -195,10 +196,9 @@ fn run_with<D: ValueDomain, A: Analysis>(
                 .collect();
             let mut warnings = Vec::new();
             for (f, r) in module.functions.iter().zip(&results) {
-                warnings.extend(stop_warning(
-                    &r.solution.stop,
-                    &format!("function `{}`", f.name),
-                ));
+                let what = format!("function `{}`", f.name);
+                warnings.extend(stop_warning(&r.solution.stop, &what));
+                warnings.extend(kept_warning(state, r.kept, &what, strategy));
             }
             let output = match format {
                 Format::Text => module_text(module, analysis, &results),
@@ -211,6 +211,23 @@ fn run_with<D: ValueDomain, A: Analysis>(
             })
         }
     }
+}
+
+/// A warning when the states of `what` were kept in another representation than the `asked` one
+/// (`ssa` on a program not in strict SSA form); the graph-free strategy refuses any but dense
+/// before running.
+fn kept_warning(
+    asked: StateRepr,
+    kept: StateRepr,
+    what: &str,
+    strategy: Strategy,
+) -> Option<String> {
+    (kept != asked && strategy == Strategy::Worklist).then(|| {
+        format!(
+            "{what} is not in strict SSA form: its states were kept {kept}, not {asked} (the \
+             results are the same as dense)"
+        )
+    })
 }
 
 fn stop_warning(stop: &StopReason, what: &str) -> Vec<String> {
@@ -236,6 +253,10 @@ pub struct ToyAnalysis<D> {
     pub stop: StopReason,
     /// Block visits (worklist) or instruction evaluations (graph-free).
     pub work: u64,
+    /// The representation the states were kept in: the one asked for, but sparse for `ssa`
+    /// when the lowered program is not in strict SSA form, and dense for the graph-free
+    /// strategy.
+    pub kept: StateRepr,
 }
 
 /// Analyzes a toy program with flat or interval values; `conditional` evaluates branch conditions.
@@ -269,7 +290,9 @@ pub fn analyze_toy_with<D: ValueDomain>(
     match strategy {
         Strategy::Worklist => {
             let (function, pcs) = program.lower();
-            let solution = analysis.solve(&function, state, limits).into_dense();
+            let solved = analysis.solve(&function, state, limits);
+            let kept = solved.repr();
+            let solution = solved.into_dense();
             let block_points: Vec<Vec<Env<D>>> = (0..function.blocks().len())
                 .map(|b| {
                     let b = absinthe::program::BlockId::new(b);
@@ -287,6 +310,7 @@ pub fn analyze_toy_with<D: ValueDomain>(
                 exit: solution.entry[pcs.exit().index()].clone(),
                 stop: solution.stop,
                 work: solution.stats.visits,
+                kept,
             }
         }
         Strategy::GraphFree => {
@@ -302,6 +326,7 @@ pub fn analyze_toy_with<D: ValueDomain>(
                 exit: solution.exit,
                 stop: solution.stop,
                 work: solution.evaluations,
+                kept: StateRepr::Dense,
             }
         }
     }
@@ -366,6 +391,9 @@ pub struct FunctionAnalysis<D> {
     pub points: Vec<Vec<Env<D>>>,
     /// The engine's solution (block entry and exit states, stop reason, statistics).
     pub solution: Solution<Env<D>>,
+    /// The representation the states were kept in: the one asked for, but sparse for `ssa`
+    /// when the function is not in strict SSA form.
+    pub kept: StateRepr,
 }
 
 /// Analyzes one core-IR function.
@@ -387,14 +415,20 @@ pub fn analyze_function_with<D: ValueDomain>(
     limits: &Limits,
 ) -> FunctionAnalysis<D> {
     let analysis = NonRelational::<D>::new(conditional).with_thresholds(thresholds);
-    let solution = analysis.solve(function, state, limits).into_dense();
+    let solved = analysis.solve(function, state, limits);
+    let kept = solved.repr();
+    let solution = solved.into_dense();
     let points = (0..function.blocks().len())
         .map(|b| {
             let b = absinthe::program::BlockId::new(b);
             analysis.replay(function, b, &solution.entry[b.index()])
         })
         .collect();
-    FunctionAnalysis { points, solution }
+    FunctionAnalysis {
+        points,
+        solution,
+        kept,
+    }
 }
 
 fn stop_text(stop: &StopReason) -> String {

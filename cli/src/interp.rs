@@ -3,8 +3,7 @@
 //! and the value domain the engines run, are [`absinthe_dom_interp`]'s.
 
 use crate::analyses::{Analysis, ForDomain};
-use absinthe::behavior::Engine;
-use absinthe::engine::Limits;
+use absinthe::spec::AnalysisSpec;
 use absinthe_dom_interp::{DynValue, Interp, Running};
 use absinthe_domc::dom::AnalysisDecl;
 use std::collections::BTreeMap;
@@ -43,17 +42,6 @@ fn interned(text: String) -> &'static str {
         .or_insert_with_key(|text| Box::leak(text.clone().into_boxed_str()))
 }
 
-/// Thresholds that live as long as the process, each distinct list once.
-fn interned_thresholds(list: &[i64]) -> &'static [i64] {
-    static LISTS: Mutex<BTreeMap<Vec<i64>, &'static [i64]>> = Mutex::new(BTreeMap::new());
-    let mut lists = LISTS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    lists
-        .entry(list.to_vec())
-        .or_insert_with_key(|list| Box::leak(list.clone().into_boxed_slice()))
-}
-
 impl Analysis for Interpreted {
     fn all() -> Vec<Interpreted> {
         (0..running().analyses().len()).map(Interpreted).collect()
@@ -70,40 +58,8 @@ impl Analysis for Interpreted {
         })
     }
 
-    fn conditional(self) -> bool {
-        decl(self.0, |a| a.conditional)
-    }
-
-    fn engine(self) -> Engine {
-        running().engine(self.0)
-    }
-
-    fn declared_limits(self) -> Option<Limits> {
-        decl(self.0, |a| {
-            Some(Limits {
-                widening_delay: a.widening_delay,
-                narrowing_passes: a.narrowing,
-                ..Limits::default()
-            })
-        })
-    }
-
-    fn thresholds(self) -> &'static [i64] {
-        decl(self.0, |a| interned_thresholds(&a.thresholds))
-    }
-
-    fn immediates(self) -> usize {
-        decl(self.0, |a| {
-            a.immediates
-                .map_or(absinthe::typing_env::TypingEnv::MAX_IMMS, |n| n as usize)
-        })
-    }
-
-    fn heaps(self) -> usize {
-        decl(self.0, |a| {
-            a.heaps
-                .map_or(absinthe::heap::escape::MAX_HEAPS, |n| n as usize)
-        })
+    fn spec(self) -> &'static AnalysisSpec {
+        decl(self.0, |a| crate::analyses::interned(a.spec.clone()))
     }
 
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {

@@ -24,6 +24,7 @@ pub mod kernel;
 #[cfg(feature = "llvm")]
 pub mod llvm;
 pub mod progress;
+pub mod ran;
 pub mod render;
 pub mod runs;
 pub mod shape;

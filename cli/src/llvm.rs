@@ -82,14 +82,6 @@ pub fn run<A: Analysis>(
             )
         }
     }
-    // An analysis declared with its own widening and narrowing settings runs with them.
-    let limits = match analysis.declared_limits() {
-        Some(declared) => Limits {
-            max_visits: limits.max_visits,
-            ..declared
-        },
-        None => limits.clone(),
-    };
     analysis.dispatch(Run {
         path,
         analysis,

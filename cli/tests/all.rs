@@ -7,6 +7,7 @@ mod common;
 
 mod book;
 mod cli;
+mod declared_spec;
 mod declared_state;
 mod dom_bounds;
 mod dom_cli;

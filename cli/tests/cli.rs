@@ -20,6 +20,7 @@ fn analyze_without_arguments_prints_prog0() {
             exit 0
             --- stdout
             # analysis: const (worklist); stable; 10 steps
+            # ran: engine flow (declared); state dense (declared); context none: toy programs have no calls (the declaration says insensitive)
               0  x = 1              │ x = ⊥, y = ⊥, z = ⊥, r = ⊥
               1  y = 2              │ x = 1, y = ⊥, z = ⊥, r = ⊥
               2  z = 3              │ x = 1, y = 2, z = ⊥, r = ⊥
@@ -75,6 +76,7 @@ fn intervals_on_a_core_ir_loop() {
             exit 0
             --- stdout
             # analysis: interval
+            # ran: engine flow (declared); state dense (declared); context none: the module has no calls (the declaration says insensitive)
             # main: stable; 9 block visits
             fn main() {
             bb0:
@@ -163,12 +165,24 @@ fn every_state_representation_prints_the_same() {
     for file in files {
         for analysis in ["const", "sccp", "interval"] {
             for format in ["text", "json"] {
+                // The line under the header names the representation; the rest is the same.
                 let run = |state: &str| {
                     let mut args = vec!["analyze"];
                     args.extend_from_slice(file);
                     args.extend(["--analysis", analysis, "--format", format]);
                     args.extend(["--state", state]);
-                    absinthe(&args)
+                    let (code, stdout, stderr) = absinthe(&args);
+                    let expected = format!("# ran: engine flow (declared); state {state} ");
+                    let ran = stdout.lines().find(|l| l.starts_with("# ran: "));
+                    assert!(
+                        format == "json" || ran.is_some_and(|l| l.starts_with(&expected)),
+                        "{file:?} {analysis} {state}: {stdout}"
+                    );
+                    let rest: Vec<&str> = stdout
+                        .lines()
+                        .filter(|l| !l.starts_with("# ran: "))
+                        .collect();
+                    (code, rest.join("\n"), stderr)
                 };
                 let dense = run("dense");
                 assert_eq!(dense.0, 0, "{file:?} {analysis}: {}", dense.2);
@@ -202,6 +216,7 @@ fn sparse_states_of_a_loop() {
             exit 0
             --- stdout
             # analysis: interval
+            # ran: engine flow (declared); state sparse-temporal (--state; the declaration says dense); context none: the module has no calls (the declaration says insensitive)
             # main: stable; 9 block visits
             fn main() {
             bb0:

@@ -146,7 +146,7 @@ fn build_writes_a_well_formed_crate() {
         "vec![Catalog::ConstPropAnalysis, Catalog::SccpPropAnalysis]",
         "f.run::<<dom::SccpPropAnalysis as DeclaredAnalysis>::Domain>()",
         "absinthe_cli::app::hosted_main::<Catalog>()",
-        "Catalog::SccpPropAnalysis => <dom::SccpPropAnalysis as DeclaredAnalysis>::THRESHOLDS,",
+        "Catalog::SccpPropAnalysis => <dom::SccpPropAnalysis as DeclaredAnalysis>::spec(),",
     ] {
         assert!(binary.contains(expected), "no `{expected}` in\n{binary}");
     }
@@ -344,6 +344,7 @@ fn a_crate_built_outside_the_checkout_passes_its_tests_and_runs() {
     let (stdout, _) = cargo(&out, &args);
     expect![[r#"
         # analysis: sccp_prop (worklist); stable; 4 steps
+        # ran: engine flow (declared); state dense (declared); context none: toy programs have no calls (the declaration says insensitive)
           0  i = 0              │ i = ⊥
           1  i = i + 1          │ i = ⊤
           2  i < 10 && @goto 1  │ i = ⊤

@@ -80,8 +80,6 @@ pub struct Interp {
     contains: BTreeMap<usize, FnId>,
     /// The file's analyses.
     analyses: Vec<AnalysisDecl>,
-    /// Each analysis's engine.
-    engines: Vec<Engine>,
     /// Every function, resolved.
     functions: resolve::Functions,
     /// The product behind each type, by id (see [`Interp::product_index`]).
@@ -155,20 +153,8 @@ impl Interp {
             .map(|id| parts_of(direct_of.get(&id).copied().unwrap_or(id)))
             .collect();
         let ops = Op::ALL.into_iter().map(|o| (o, format!("{o:?}"))).collect();
-        let engines = checked
-            .analyses
-            .iter()
-            .map(|a| match Engine::from_word(&a.engine) {
-                Some(engine) => engine,
-                None => unreachable!(
-                    "the checker accepts the engines the runtime knows, not `{}` ({})",
-                    a.engine, a.describe
-                ),
-            })
-            .collect();
         let mut interp = Interp {
             program: Plan::new(program, &functions),
-            engines,
             functions: resolve::Functions::default(),
             product_of: Vec::new(),
             single_of: Vec::new(),
@@ -225,7 +211,7 @@ impl Interp {
 
     /// The engine the analysis at `index` declares.
     pub fn engine(&self, index: usize) -> Engine {
-        self.engines[index]
+        self.analyses[index].spec.engine
     }
 
     /// The value domain of the analysis at `index`.

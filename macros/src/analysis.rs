@@ -5,6 +5,8 @@
 
 use crate::args;
 use crate::errors::Errors;
+use absinthe_domc::codegen;
+use absinthe_spec::{ContextPolicy, Engine, StateRepr, one_of};
 use darling::FromMeta;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -104,20 +106,22 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         );
     }
     let rt = quote!(::absinthe::__private);
-    let state = match options.state.as_ref().map(|s| s.as_str()) {
-        None | Some("dense") => quote!(#rt::StateRepr::Dense),
-        Some("sparse") => quote!(#rt::StateRepr::Sparse),
-        Some("sparse-temporal") => quote!(#rt::StateRepr::SparseTemporal),
-        Some("ssa") => quote!(#rt::StateRepr::Ssa),
-        Some(other) => {
-            let span = options.state.as_ref().map(|s| s.span());
+    let state = match options.state.as_ref() {
+        None => StateRepr::default(),
+        Some(text) => StateRepr::parse(text.as_str()).unwrap_or_else(|| {
+            let words = StateRepr::EVERY.map(StateRepr::as_str);
             errors.push(syn::Error::new(
-                span.unwrap_or_else(proc_macro2::Span::call_site),
-                format!("unknown state `{other}`; expected `dense`, `sparse`, `sparse-temporal` or `ssa`"),
+                text.span(),
+                format!(
+                    "unknown state `{}`; expected {}",
+                    text.as_str(),
+                    one_of(&words)
+                ),
             ));
-            quote!(#rt::StateRepr::Dense)
-        }
+            StateRepr::default()
+        }),
     };
+    let state = codegen::state_repr(state);
     let conditional = match options.conditions.as_ref().map(|s| s.as_str()) {
         None | Some("evaluated") => true,
         Some("ignored") => false,
@@ -130,39 +134,37 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             true
         }
     };
+    // On an unknown word, the error below stops the expansion before the default is used.
     let context = match options.context.as_ref() {
-        None => quote!(#rt::ContextPolicy::Insensitive),
-        Some(text) => match absinthe_domc::codegen::context_policy(text.as_str()) {
-            Some(tokens) => tokens,
-            None => {
-                errors.push(syn::Error::new(
-                    text.span(),
-                    format!(
-                        "unknown context policy `{}`; expected `insensitive`, `kcfa=K`, `functional` or `functional=N`",
-                        text.as_str()
-                    ),
-                ));
-                quote!(#rt::ContextPolicy::Insensitive)
-            }
-        },
-    };
-    let engine = match options.engine.as_ref().map(|e| e.as_str()) {
-        None | Some("flow") => quote!(#rt::Engine::Flow),
-        Some("behavior_graph") => quote!(#rt::Engine::BehaviorGraph),
-        Some("typing_env") => quote!(#rt::Engine::TypingEnv),
-        Some("escape") => quote!(#rt::Engine::Escape),
-        Some("shape") => quote!(#rt::Engine::Shape),
-        Some(other) => {
-            let span = options.engine.as_ref().map(|e| e.span());
+        None => ContextPolicy::default(),
+        Some(text) => ContextPolicy::parse(text.as_str()).unwrap_or_else(|| {
             errors.push(syn::Error::new(
-                span.unwrap_or_else(proc_macro2::Span::call_site),
+                text.span(),
                 format!(
-                    "unknown engine `{other}`; expected `flow`, `behavior_graph`, `typing_env`, `escape` or `shape`"
+                    "unknown context policy `{}`; expected {}",
+                    text.as_str(),
+                    ContextPolicy::FORMS
                 ),
             ));
-            quote!(#rt::Engine::Flow)
-        }
+            ContextPolicy::default()
+        }),
     };
+    let context = codegen::context_policy(context);
+    let engine = match options.engine.as_ref() {
+        None => Engine::default(),
+        Some(text) => Engine::from_word(text.as_str()).unwrap_or_else(|| {
+            errors.push(syn::Error::new(
+                text.span(),
+                format!(
+                    "unknown engine `{}`; expected {}",
+                    text.as_str(),
+                    one_of(&Engine::WORDS)
+                ),
+            ));
+            Engine::default()
+        }),
+    };
+    let engine = codegen::engine(engine);
     let Some(domain) = options.domain else {
         errors.at(
             &item.ident,

@@ -36,6 +36,9 @@ pub mod laws;
 pub mod liveness;
 pub mod product;
 pub mod program;
+/// The words an analysis is declared with (engine, state, context, program kind), shared with
+/// the `.dom` compiler.
+pub use absinthe_spec as spec;
 pub mod typing_env;
 pub mod value;
 

@@ -8,6 +8,7 @@ pub use crate::lattice::{Address, FiniteSum, Flat, Interval};
 pub use crate::lattice::{Changed, Lattice, Thresholds, Top, replace_if_changed};
 pub use crate::product::{ReducePolicy, ReducedProduct, log_reduction, recording_reductions};
 pub use crate::program::{Op, SymbolId, symbol_address};
+pub use crate::spec::ProgramKind;
 pub use crate::value::{
     Concrete, DeclaredAnalysis as DomAnalysis, NonRelational, StateRepr, ValueDomain,
 };

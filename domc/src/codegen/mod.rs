@@ -13,6 +13,7 @@ mod product;
 pub use lattice::lattice;
 pub use product::product;
 
+use absinthe_spec::{ContextPolicy, Engine, ProgramKind, StateRepr};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -21,25 +22,49 @@ fn rt() -> TokenStream {
     quote!(::absinthe::__private)
 }
 
-/// The `ContextPolicy` an analysis declares, from its text form (`insensitive`, `kcfa=K`,
-/// `functional` or `functional=N`, as the command line writes it); `None` for anything else.
-pub fn context_policy(text: &str) -> Option<TokenStream> {
+/// The runtime's `StateRepr` variant `state`, as generated code writes it.
+pub fn state_repr(state: StateRepr) -> TokenStream {
     let rt = rt();
-    let (word, number) = match text.split_once('=') {
-        Some((w, n)) => (w, Some(n.parse::<usize>().ok()?)),
-        None => (text, None),
-    };
-    Some(match (word, number) {
-        ("insensitive", None) => quote!(#rt::ContextPolicy::Insensitive),
-        ("kcfa", Some(k)) => quote!(#rt::ContextPolicy::CallStrings(#k)),
-        ("functional", None) => {
-            quote!(#rt::ContextPolicy::Functional { max_per_function: 16usize })
+    match state {
+        StateRepr::Dense => quote!(#rt::StateRepr::Dense),
+        StateRepr::Sparse => quote!(#rt::StateRepr::Sparse),
+        StateRepr::SparseTemporal => quote!(#rt::StateRepr::SparseTemporal),
+        StateRepr::Ssa => quote!(#rt::StateRepr::Ssa),
+    }
+}
+
+/// The runtime's `ContextPolicy` `policy`, as generated code writes it.
+pub fn context_policy(policy: ContextPolicy) -> TokenStream {
+    let rt = rt();
+    match policy {
+        ContextPolicy::Insensitive => quote!(#rt::ContextPolicy::Insensitive),
+        ContextPolicy::CallStrings(k) => quote!(#rt::ContextPolicy::CallStrings(#k)),
+        ContextPolicy::Functional { max_per_function } => {
+            quote!(#rt::ContextPolicy::Functional { max_per_function: #max_per_function })
         }
-        ("functional", Some(n)) if n > 0 => {
-            quote!(#rt::ContextPolicy::Functional { max_per_function: #n })
-        }
-        _ => return None,
-    })
+    }
+}
+
+/// The runtime's `Engine` variant `engine`, as generated code writes it.
+pub fn engine(engine: Engine) -> TokenStream {
+    let rt = rt();
+    match engine {
+        Engine::Flow => quote!(#rt::Engine::Flow),
+        Engine::BehaviorGraph => quote!(#rt::Engine::BehaviorGraph),
+        Engine::TypingEnv => quote!(#rt::Engine::TypingEnv),
+        Engine::Escape => quote!(#rt::Engine::Escape),
+        Engine::Shape => quote!(#rt::Engine::Shape),
+    }
+}
+
+/// The runtime's `ProgramKind` variant `kind`, as generated code writes it.
+pub fn program_kind(kind: ProgramKind) -> TokenStream {
+    let rt = rt();
+    match kind {
+        ProgramKind::Toy => quote!(#rt::ProgramKind::Toy),
+        ProgramKind::Air => quote!(#rt::ProgramKind::Air),
+        ProgramKind::Any => quote!(#rt::ProgramKind::Any),
+    }
 }
 
 /// `#[doc = "…"]` naming the declaration an impl came from.

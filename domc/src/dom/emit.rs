@@ -128,34 +128,16 @@ fn analysis(a: &AnalysisDecl) -> TokenStream {
     let name = format_ident!("{}", a.type_name());
     let domain = format_ident!("{}", a.domain);
     let text = &a.name;
-    let conditional = a.conditional;
-    let state = match a.state.as_str() {
-        "sparse" => quote!(::absinthe::__private::StateRepr::Sparse),
-        "sparse-temporal" => quote!(::absinthe::__private::StateRepr::SparseTemporal),
-        "ssa" => quote!(::absinthe::__private::StateRepr::Ssa),
-        _ => quote!(::absinthe::__private::StateRepr::Dense),
-    };
-    let context = codegen::context_policy(&a.context)
-        .unwrap_or_else(|| quote!(::absinthe::__private::ContextPolicy::Insensitive));
-    let engine = match a.engine.as_str() {
-        "behavior_graph" => quote!(::absinthe::__private::Engine::BehaviorGraph),
-        "typing_env" => quote!(::absinthe::__private::Engine::TypingEnv),
-        "escape" => quote!(::absinthe::__private::Engine::Escape),
-        "shape" => quote!(::absinthe::__private::Engine::Shape),
-        _ => quote!(::absinthe::__private::Engine::Flow),
-    };
-    let delay = a.widening_delay;
-    let narrowing = a.narrowing;
-    let program = &a.program;
-    let thresholds = &a.thresholds;
-    let immediates = a.immediates.map(|n| {
-        let n = n as usize;
-        quote!(const IMMEDIATES: usize = #n;)
-    });
-    let heaps = a.heaps.map(|n| {
-        let n = n as usize;
-        quote!(const HEAPS: usize = #n;)
-    });
+    let conditional = a.spec.conditional;
+    let state = codegen::state_repr(a.spec.state);
+    let context = codegen::context_policy(a.spec.context);
+    let engine = codegen::engine(a.spec.engine);
+    let delay = a.spec.widening_delay;
+    let narrowing = a.spec.narrowing;
+    let program = codegen::program_kind(a.spec.program);
+    let thresholds = &a.spec.thresholds;
+    let immediates = a.spec.immediates as usize;
+    let heaps = a.spec.heaps as usize;
     let with_thresholds =
         (!thresholds.is_empty()).then(|| quote!(.with_thresholds(Self::THRESHOLDS)));
     let doc = format!(" From {}.", a.describe);
@@ -175,8 +157,8 @@ fn analysis(a: &AnalysisDecl) -> TokenStream {
             pub const CONTEXT: ::absinthe::__private::ContextPolicy = #context;
             /// The engine the declaration runs on.
             pub const ENGINE: ::absinthe::__private::Engine = #engine;
-            /// The programs it is declared for: `toy`, `air` or `any`.
-            pub const PROGRAM: &'static str = #program;
+            /// The programs it is declared for.
+            pub const PROGRAM: ::absinthe::__private::ProgramKind = #program;
             /// Constants every widening may stop at, besides those of the loop's guards.
             pub const THRESHOLDS: &'static [i64] = &[#(#thresholds),*];
 
@@ -202,9 +184,10 @@ fn analysis(a: &AnalysisDecl) -> TokenStream {
             const STATE: ::absinthe::__private::StateRepr = #name::STATE;
             const CONTEXT: ::absinthe::__private::ContextPolicy = #name::CONTEXT;
             const ENGINE: ::absinthe::__private::Engine = #name::ENGINE;
+            const PROGRAM: ::absinthe::__private::ProgramKind = #name::PROGRAM;
             const THRESHOLDS: &'static [i64] = #name::THRESHOLDS;
-            #immediates
-            #heaps
+            const IMMEDIATES: usize = #immediates;
+            const HEAPS: usize = #heaps;
             fn limits() -> ::absinthe::__private::Limits { #name::limits() }
         }
     }

@@ -57,54 +57,8 @@ pub struct CallSite {
     pub index: u32,
 }
 
-/// How calls of one function are told apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ContextPolicy {
-    /// One summary per function (0-CFA).
-    Insensitive,
-    /// One summary per string of the last `k` call sites (k-CFA); `CallStrings(0)` is 0-CFA.
-    CallStrings(usize),
-    /// One summary per distinct abstract input (functional approach), at most `max_per_function`
-    /// of them per function; further inputs share one widened summary.
-    Functional {
-        /// The bound on summaries per function.
-        max_per_function: usize,
-    },
-}
-
-impl ContextPolicy {
-    /// Parses `insensitive` (or `0cfa`), `kcfa=K` (or `call-strings=K`) and `functional`
-    /// (or `functional=N` for the bound, 16 by default).
-    pub fn parse(text: &str) -> Option<ContextPolicy> {
-        let (word, number) = match text.split_once('=') {
-            Some((w, n)) => (w, Some(n.parse::<usize>().ok()?)),
-            None => (text, None),
-        };
-        match (word, number) {
-            ("insensitive" | "0cfa", None) => Some(ContextPolicy::Insensitive),
-            ("kcfa" | "call-strings", Some(k)) => Some(ContextPolicy::CallStrings(k)),
-            ("functional", None) => Some(ContextPolicy::Functional {
-                max_per_function: 16,
-            }),
-            ("functional", Some(n)) if n > 0 => Some(ContextPolicy::Functional {
-                max_per_function: n,
-            }),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for ContextPolicy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ContextPolicy::Insensitive => f.write_str("insensitive"),
-            ContextPolicy::CallStrings(k) => write!(f, "kcfa={k}"),
-            ContextPolicy::Functional { max_per_function } => {
-                write!(f, "functional={max_per_function}")
-            }
-        }
-    }
-}
+/// How calls of one function are told apart (one word of the shared vocabulary).
+pub use absinthe_spec::ContextPolicy;
 
 /// Which calls an instance stands for.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -88,7 +88,7 @@ impl TypingEnv {
 
     /// The most immediates a set keeps, unless the analysis declares otherwise
     /// ([`TypingEnv::with_max_imms`]).
-    pub const MAX_IMMS: usize = 8;
+    pub const MAX_IMMS: usize = crate::spec::AnalysisSpec::DEFAULT_IMMEDIATES as usize;
 
     /// This environment, keeping sets of up to `n` immediates (at least one) when arithmetic or
     /// a join makes them: an analysis's `immediates N;`.

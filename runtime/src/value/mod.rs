@@ -231,6 +231,8 @@ pub trait DeclaredAnalysis {
     const ENGINE: crate::behavior::Engine = crate::behavior::Engine::Flow;
     /// How calls are told apart when the analysis runs across the functions of a module.
     const CONTEXT: crate::interproc::ContextPolicy = crate::interproc::ContextPolicy::Insensitive;
+    /// The programs it is declared for (`program toy;` in a `.dom` analysis).
+    const PROGRAM: crate::spec::ProgramKind = crate::spec::ProgramKind::Any;
     /// Constants every widening may stop at, besides those the engine harvests from each loop's
     /// guards (`thresholds 0, 255;` in a `.dom` analysis).
     const THRESHOLDS: &'static [i64] = &[];
@@ -242,6 +244,24 @@ pub trait DeclaredAnalysis {
     const HEAPS: usize = crate::heap::escape::MAX_HEAPS;
     /// The engine limits the declaration asks for.
     fn limits() -> crate::engine::Limits;
+
+    /// The declaration as the one description every tool runs analyses from.
+    fn spec() -> crate::spec::AnalysisSpec {
+        let limits = Self::limits();
+        let bound = |n: usize| u32::try_from(n).expect("a declared bound fits in u32");
+        crate::spec::AnalysisSpec {
+            engine: Self::ENGINE,
+            state: Self::STATE,
+            context: Self::CONTEXT,
+            program: Self::PROGRAM,
+            conditional: Self::CONDITIONAL,
+            widening_delay: limits.widening_delay,
+            narrowing: limits.narrowing_passes,
+            thresholds: Self::THRESHOLDS.to_vec(),
+            immediates: bound(Self::IMMEDIATES),
+            heaps: bound(Self::HEAPS),
+        }
+    }
 
     /// Runs the analysis across the functions of `module` from `entry` (every function when
     /// `None`) with the declared context policy and limits; see [`crate::interproc`].

@@ -7,76 +7,10 @@ use super::ssa::{self, SsaSolution};
 use super::{Env, NonRelational, ValueDomain};
 use crate::engine::{Limits, Solution, Stats, StopReason, solve};
 use crate::program::{BlockId, NameId, Program};
-use std::fmt;
 
-/// How a non-relational analysis stores its states while it runs.
-///
-/// This is the selector generated code and the command line name: running any [`ValueDomain`]
-/// with either representation is
-/// `NonRelational::<D>::new(conditional).solve(&program, StateRepr::Sparse, &limits)`. All three
-/// give the same value for every name at every program point (they take the same steps); they
-/// differ in memory and time.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum StateRepr {
-    /// An environment of every name at the entry and exit of every block (the worklist solver of
-    /// [`crate::engine`]). Best for small functions and few names.
-    #[default]
-    Dense,
-    /// Values stored only where names are defined, found by walking the dominator tree; φ
-    /// summaries at the heads of blocks where definitions merge. Best when functions are large
-    /// and have many names.
-    Sparse,
-    /// [`StateRepr::Sparse`], and a statement is re-evaluated only when a value it reads changed
-    /// (transfer evaluations then track value changes, not blocks × iterations).
-    SparseTemporal,
-    /// For programs in strict SSA form: one value per name for the whole function, propagated
-    /// along def-use chains (Wegman–Zadeck), with branch refinements held by versions in the
-    /// blocks their edge dominates (see [`crate::value::ssa`]). Sound, and the fastest on large
-    /// SSA functions, but not step-for-step equal to the other three (it can be less precise
-    /// where a refined edge enters a block with other predecessors). Programs not in strict SSA
-    /// form are solved with [`StateRepr::Sparse`] instead.
-    Ssa,
-}
-
-impl StateRepr {
-    /// The representations that give the same states step for step, in the order `--help` lists
-    /// them.
-    pub const ALL: [StateRepr; 3] = [
-        StateRepr::Dense,
-        StateRepr::Sparse,
-        StateRepr::SparseTemporal,
-    ];
-
-    /// The name used on the command line and in declarations: `dense`, `sparse`,
-    /// `sparse-temporal`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StateRepr::Dense => "dense",
-            StateRepr::Sparse => "sparse",
-            StateRepr::SparseTemporal => "sparse-temporal",
-            StateRepr::Ssa => "ssa",
-        }
-    }
-
-    /// The representation called `name`, if any.
-    pub fn parse(name: &str) -> Option<StateRepr> {
-        StateRepr::ALL
-            .into_iter()
-            .chain([StateRepr::Ssa])
-            .find(|r| r.as_str() == name)
-    }
-
-    /// Whether values are stored sparsely.
-    pub fn is_sparse(self) -> bool {
-        !matches!(self, StateRepr::Dense)
-    }
-}
-
-impl fmt::Display for StateRepr {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// How a non-relational analysis stores its states while it runs (one word of the shared
+/// vocabulary); [`NonRelational::solve`] runs each.
+pub use absinthe_spec::StateRepr;
 
 /// The result of [`NonRelational::solve`] in either representation.
 #[derive(Debug)]

@@ -4,6 +4,7 @@
 use super::{Place, Sema};
 use crate::dom::ast;
 use crate::dom::types::Ty;
+use absinthe_spec::{AnalysisSpec, ContextPolicy, Engine, ProgramKind, StateRepr, one_of};
 use std::ops::Range;
 
 /// A checked `analysis` declaration.
@@ -13,32 +14,8 @@ pub struct AnalysisDecl {
     pub name: String,
     /// The Rust name of its value domain.
     pub domain: String,
-    /// Whether branch conditions are evaluated.
-    pub conditional: bool,
-    /// How states are stored: `dense`, `sparse`, `sparse-temporal` or `ssa`.
-    pub state: String,
-    /// How calls are told apart across functions: `insensitive`, `kcfa=K`, `functional` or
-    /// `functional=N`.
-    pub context: String,
-    /// The engine: `flow` (control-flow graphs), `behavior_graph` (kernel terms), `typing_env`
-    /// (the Flambda 2 typing environment over functions in SSA form) or `escape` (the escape and
-    /// alias analysis over functions with objects and fields) or `shape` (the Green Fairy's
-    /// shape analysis).
-    pub engine: String,
-    /// Joins at a loop head before widening.
-    pub widening_delay: u32,
-    /// Descending passes after the ascending phase.
-    pub narrowing: u32,
-    /// The programs it runs on: `toy`, `air` or `any`.
-    pub program: String,
-    /// Constants every widening may stop at, besides those of the loop's own guards.
-    pub thresholds: Vec<i64>,
-    /// For the engine `typing_env`: the most immediates a set of constants keeps (`None`: the
-    /// engine's default).
-    pub immediates: Option<u32>,
-    /// For the engine `escape`: how many heaps a point keeps apart (`None`: the engine's
-    /// default).
-    pub heaps: Option<u32>,
+    /// How it runs: engine, state, context, limits and the rest.
+    pub spec: AnalysisSpec,
     /// Where it was declared.
     pub describe: String,
 }
@@ -84,16 +61,7 @@ impl Sema {
         let mut decl = AnalysisDecl {
             name: a.name.text.clone(),
             domain: String::new(),
-            conditional: true,
-            state: "dense".into(),
-            context: "insensitive".into(),
-            engine: "flow".into(),
-            widening_delay: 2,
-            narrowing: 2,
-            program: "any".into(),
-            thresholds: Vec::new(),
-            immediates: None,
-            heaps: None,
+            spec: AnalysisSpec::declared_default(),
             describe: format!(
                 "`analysis {}` at {}",
                 a.name.text,
@@ -144,29 +112,22 @@ impl Sema {
                     _ => self.error(file, span, "expected `forward` or `backward`".into(), "unknown direction"),
                 },
                 "conditions" => match word(values).as_deref() {
-                    Some("evaluated") => decl.conditional = true,
-                    Some("ignored") => decl.conditional = false,
+                    Some("evaluated") => decl.spec.conditional = true,
+                    Some("ignored") => decl.spec.conditional = false,
                     _ => self.error(file, span, "expected `evaluated` or `ignored`".into(), "unknown setting"),
                 },
-                "state" => match word(values).as_deref() {
-                    Some(state @ ("dense" | "sparse" | "ssa")) => decl.state = state.into(),
-                    Some("sparse_temporal") => decl.state = "sparse-temporal".into(),
-                    _ => self.error(
+                "state" => match word(values).as_deref().and_then(StateRepr::from_word) {
+                    Some(state) => decl.spec.state = state,
+                    None => self.error(
                         file,
                         span,
-                        "expected `dense`, `sparse`, `sparse_temporal` or `ssa`".into(),
+                        format!("expected {}", one_of(&StateRepr::WORDS)),
                         "unknown state",
                     ),
                 },
-                "context" => match values.as_slice() {
-                    [ast::Setting::Word(w)] if w.text == "insensitive" => decl.context = "insensitive".into(),
-                    [ast::Setting::Word(w)] if w.text == "functional" => decl.context = "functional".into(),
-                    [ast::Setting::Word(w), ast::Setting::Int(n, _)]
-                        if (w.text == "kcfa" || (w.text == "functional" && *n > 0)) && *n <= 64 =>
-                    {
-                        decl.context = format!("{}={n}", w.text)
-                    }
-                    _ => self.error_help(
+                "context" => match context_policy(values) {
+                    Some(policy) => decl.spec.context = policy,
+                    None => self.error_help(
                         file,
                         span,
                         "expected `insensitive`, `kcfa K` or `functional` (optionally `functional N`)".into(),
@@ -174,22 +135,22 @@ impl Sema {
                         "`kcfa 2` tells calls apart by their last two call sites; `functional 8` keeps up to 8 summaries per function, one per abstract input".into(),
                     ),
                 },
-                "engine" => match word(values).as_deref() {
-                    Some(e @ ("flow" | "behavior_graph" | "typing_env" | "escape" | "shape")) => decl.engine = e.into(),
-                    _ => self.error_help(
+                "engine" => match word(values).as_deref().and_then(Engine::from_word) {
+                    Some(engine) => decl.spec.engine = engine,
+                    None => self.error_help(
                         file,
                         span,
-                        "expected `flow`, `behavior_graph`, `typing_env`, `escape` or `shape`".into(),
+                        format!("expected {}", one_of(&Engine::WORDS)),
                         "unknown engine",
                         "`flow` runs on control-flow graphs (and across functions); `behavior_graph` traces the analysis over the behavior graph of kernel terms; `typing_env` runs the Flambda 2 typing environment, the domain being its integers; `escape` runs the escape and alias analysis and `shape` the shape analysis, the domain being the values of names".into(),
                     ),
                 },
                 "widening_delay" => match int(values) {
-                    Some(k) => decl.widening_delay = k,
+                    Some(k) => decl.spec.widening_delay = k,
                     None => self.error(file, span, "expected a number of joins".into(), "expected an integer"),
                 },
                 "narrowing" => match int(values) {
-                    Some(k) => decl.narrowing = k,
+                    Some(k) => decl.spec.narrowing = k,
                     None => self.error(file, span, "expected a number of passes".into(), "expected an integer"),
                 },
                 "thresholds" => {
@@ -200,18 +161,18 @@ impl Sema {
                             _ => None,
                         };
                         match value {
-                            Some(t) => decl.thresholds.push(t),
+                            Some(t) => decl.spec.thresholds.push(t),
                             None => self.error(file, setting_span(v), "expected an integer that fits in `int`".into(), "not a threshold"),
                         }
                     }
                     if values.is_empty() {
                         self.error(file, key.span.clone(), "expected one or more integers".into(), "no thresholds");
                     }
-                    decl.thresholds.sort_unstable();
-                    decl.thresholds.dedup();
+                    decl.spec.thresholds.sort_unstable();
+                    decl.spec.thresholds.dedup();
                 }
                 "immediates" => match int(values) {
-                    Some(k @ 1..=1024) => decl.immediates = Some(k),
+                    Some(k @ 1..=1024) => decl.spec.immediates = k,
                     _ => self.error_help(
                         file,
                         span,
@@ -221,7 +182,7 @@ impl Sema {
                     ),
                 },
                 "heaps" => match int(values) {
-                    Some(k @ 1..=64) => decl.heaps = Some(k),
+                    Some(k @ 1..=64) => decl.spec.heaps = k,
                     _ => self.error_help(
                         file,
                         span,
@@ -230,9 +191,12 @@ impl Sema {
                         "`heaps 4;` keeps up to four heaps apart at a point before the engine `escape` joins them into one".into(),
                     ),
                 },
-                "program" => match word(values).as_deref() {
-                    Some(p @ ("toy" | "air" | "any")) => decl.program = p.to_string(),
-                    _ => self.error(file, span, "expected `toy`, `air` or `any`".into(), "unknown program kind"),
+                "program" => match word(values).as_deref().and_then(ProgramKind::from_word) {
+                    Some(kind) => decl.spec.program = kind,
+                    None => {
+                        let words = ProgramKind::ALL.map(ProgramKind::word);
+                        self.error(file, span, format!("expected {}", one_of(&words)), "unknown program kind")
+                    }
                 },
                 other => {
                     unknown_setting = true;
@@ -265,5 +229,17 @@ fn setting_span(s: &ast::Setting) -> Range<usize> {
             span.clone()
         }
         ast::Setting::Word(w) => w.span.clone(),
+    }
+}
+
+/// The policy a `context` setting names: `insensitive`, `kcfa K`, `functional` or
+/// `functional N` (the words of [`ContextPolicy::from_words`]).
+fn context_policy(values: &[ast::Setting]) -> Option<ContextPolicy> {
+    match values {
+        [ast::Setting::Word(w)] => ContextPolicy::from_words(&w.text, None),
+        [ast::Setting::Word(w), ast::Setting::Int(n, _)] => {
+            ContextPolicy::from_words(&w.text, Some(usize::try_from(*n).ok()?))
+        }
+        _ => None,
     }
 }

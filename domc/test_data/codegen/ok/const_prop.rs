@@ -879,8 +879,8 @@ pub mod const_prop {
         pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
         /// The engine the declaration runs on.
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
-        /// The programs it is declared for: `toy`, `air` or `any`.
-        pub const PROGRAM: &'static str = "any";
+        /// The programs it is declared for.
+        pub const PROGRAM: ::absinthe::__private::ProgramKind = ::absinthe::__private::ProgramKind::Any;
         /// Constants every widening may stop at, besides those of the loop's guards.
         pub const THRESHOLDS: &'static [i64] = &[];
         /// The analysis, ready for `absinthe::engine::solve`.
@@ -903,7 +903,10 @@ pub mod const_prop {
         const STATE: ::absinthe::__private::StateRepr = ConstPropAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = ConstPropAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = ConstPropAnalysis::ENGINE;
+        const PROGRAM: ::absinthe::__private::ProgramKind = ConstPropAnalysis::PROGRAM;
         const THRESHOLDS: &'static [i64] = ConstPropAnalysis::THRESHOLDS;
+        const IMMEDIATES: usize = 8usize;
+        const HEAPS: usize = 8usize;
         fn limits() -> ::absinthe::__private::Limits {
             ConstPropAnalysis::limits()
         }
@@ -922,8 +925,8 @@ pub mod const_prop {
         pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
         /// The engine the declaration runs on.
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
-        /// The programs it is declared for: `toy`, `air` or `any`.
-        pub const PROGRAM: &'static str = "any";
+        /// The programs it is declared for.
+        pub const PROGRAM: ::absinthe::__private::ProgramKind = ::absinthe::__private::ProgramKind::Any;
         /// Constants every widening may stop at, besides those of the loop's guards.
         pub const THRESHOLDS: &'static [i64] = &[];
         /// The analysis, ready for `absinthe::engine::solve`.
@@ -946,7 +949,10 @@ pub mod const_prop {
         const STATE: ::absinthe::__private::StateRepr = SccpPropAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = SccpPropAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = SccpPropAnalysis::ENGINE;
+        const PROGRAM: ::absinthe::__private::ProgramKind = SccpPropAnalysis::PROGRAM;
         const THRESHOLDS: &'static [i64] = SccpPropAnalysis::THRESHOLDS;
+        const IMMEDIATES: usize = 8usize;
+        const HEAPS: usize = 8usize;
         fn limits() -> ::absinthe::__private::Limits {
             SccpPropAnalysis::limits()
         }

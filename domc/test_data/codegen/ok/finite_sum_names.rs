@@ -1132,8 +1132,8 @@ pub mod finite_sum_names {
         pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
         /// The engine the declaration runs on.
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
-        /// The programs it is declared for: `toy`, `air` or `any`.
-        pub const PROGRAM: &'static str = "any";
+        /// The programs it is declared for.
+        pub const PROGRAM: ::absinthe::__private::ProgramKind = ::absinthe::__private::ProgramKind::Any;
         /// Constants every widening may stop at, besides those of the loop's guards.
         pub const THRESHOLDS: &'static [i64] = &[];
         /// The analysis, ready for `absinthe::engine::solve`.
@@ -1156,7 +1156,10 @@ pub mod finite_sum_names {
         const STATE: ::absinthe::__private::StateRepr = FiniteSumNamesAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = FiniteSumNamesAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = FiniteSumNamesAnalysis::ENGINE;
+        const PROGRAM: ::absinthe::__private::ProgramKind = FiniteSumNamesAnalysis::PROGRAM;
         const THRESHOLDS: &'static [i64] = FiniteSumNamesAnalysis::THRESHOLDS;
+        const IMMEDIATES: usize = 8usize;
+        const HEAPS: usize = 8usize;
         fn limits() -> ::absinthe::__private::Limits {
             FiniteSumNamesAnalysis::limits()
         }

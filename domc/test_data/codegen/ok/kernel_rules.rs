@@ -1073,8 +1073,8 @@ pub mod kernel_rules {
         pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
         /// The engine the declaration runs on.
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::BehaviorGraph;
-        /// The programs it is declared for: `toy`, `air` or `any`.
-        pub const PROGRAM: &'static str = "any";
+        /// The programs it is declared for.
+        pub const PROGRAM: ::absinthe::__private::ProgramKind = ::absinthe::__private::ProgramKind::Any;
         /// Constants every widening may stop at, besides those of the loop's guards.
         pub const THRESHOLDS: &'static [i64] = &[];
         /// The analysis, ready for `absinthe::engine::solve`.
@@ -1097,7 +1097,10 @@ pub mod kernel_rules {
         const STATE: ::absinthe::__private::StateRepr = DepsAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = DepsAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = DepsAnalysis::ENGINE;
+        const PROGRAM: ::absinthe::__private::ProgramKind = DepsAnalysis::PROGRAM;
         const THRESHOLDS: &'static [i64] = DepsAnalysis::THRESHOLDS;
+        const IMMEDIATES: usize = 8usize;
+        const HEAPS: usize = 8usize;
         fn limits() -> ::absinthe::__private::Limits {
             DepsAnalysis::limits()
         }

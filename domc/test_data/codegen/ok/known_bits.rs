@@ -1085,8 +1085,8 @@ pub mod known_bits {
         pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
         /// The engine the declaration runs on.
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
-        /// The programs it is declared for: `toy`, `air` or `any`.
-        pub const PROGRAM: &'static str = "any";
+        /// The programs it is declared for.
+        pub const PROGRAM: ::absinthe::__private::ProgramKind = ::absinthe::__private::ProgramKind::Any;
         /// Constants every widening may stop at, besides those of the loop's guards.
         pub const THRESHOLDS: &'static [i64] = &[];
         /// The analysis, ready for `absinthe::engine::solve`.
@@ -1109,7 +1109,10 @@ pub mod known_bits {
         const STATE: ::absinthe::__private::StateRepr = KnownBitsAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = KnownBitsAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = KnownBitsAnalysis::ENGINE;
+        const PROGRAM: ::absinthe::__private::ProgramKind = KnownBitsAnalysis::PROGRAM;
         const THRESHOLDS: &'static [i64] = KnownBitsAnalysis::THRESHOLDS;
+        const IMMEDIATES: usize = 8usize;
+        const HEAPS: usize = 8usize;
         fn limits() -> ::absinthe::__private::Limits {
             KnownBitsAnalysis::limits()
         }

@@ -880,8 +880,8 @@ pub mod widen_thresholds {
         pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
         /// The engine the declaration runs on.
         pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
-        /// The programs it is declared for: `toy`, `air` or `any`.
-        pub const PROGRAM: &'static str = "any";
+        /// The programs it is declared for.
+        pub const PROGRAM: ::absinthe::__private::ProgramKind = ::absinthe::__private::ProgramKind::Any;
         /// Constants every widening may stop at, besides those of the loop's guards.
         pub const THRESHOLDS: &'static [i64] = &[-1i64, 0i64, 255i64, 65535i64];
         /// The analysis, ready for `absinthe::engine::solve`.
@@ -905,7 +905,10 @@ pub mod widen_thresholds {
         const STATE: ::absinthe::__private::StateRepr = BoundedAnalysis::STATE;
         const CONTEXT: ::absinthe::__private::ContextPolicy = BoundedAnalysis::CONTEXT;
         const ENGINE: ::absinthe::__private::Engine = BoundedAnalysis::ENGINE;
+        const PROGRAM: ::absinthe::__private::ProgramKind = BoundedAnalysis::PROGRAM;
         const THRESHOLDS: &'static [i64] = BoundedAnalysis::THRESHOLDS;
+        const IMMEDIATES: usize = 8usize;
+        const HEAPS: usize = 8usize;
         fn limits() -> ::absinthe::__private::Limits {
             BoundedAnalysis::limits()
         }

@@ -42,7 +42,7 @@ use crate::program::{BlockId, Cfg, FuncId, NameId, Operand, Program};
 use crate::value::{Env, NonRelational, ValueDomain};
 
 /// How many heaps a program point keeps apart before joining them into one.
-pub const MAX_HEAPS: usize = 8;
+pub const MAX_HEAPS: usize = crate::spec::AnalysisSpec::DEFAULT_HEAPS as usize;
 
 /// How many exposed objects of its own (escaped to code or memory it does not see) a function's
 /// heap keeps apart at a block's exit before making them all unknown objects

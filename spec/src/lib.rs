@@ -1,0 +1,403 @@
+//! The vocabulary of an analysis declaration, in one place.
+//!
+//! An analysis is declared three ways (a `.dom` `analysis` item, the `#[absinthe::analysis]`
+//! attribute, an interpreted `.dom` file) and run by the runtime and the command line. Each of
+//! its settings is one of the closed sets of words below: the `.dom` checker and the attribute
+//! accept exactly these words, the generator writes these variants, and the runtime and the
+//! command line run them. This crate depends on nothing, so that the runtime (which generated
+//! code depends on) and the `.dom` compiler (which the macros depend on) can both use it without
+//! either depending on the other.
+//!
+//! Every enum here has the word a declaration writes (`from_word`, `word`) and nothing falls
+//! back to a default: an unknown word is `None`, and the caller says what it expected
+//! ([`Engine::WORDS`], …).
+
+use std::fmt;
+
+/// Which engine a declared analysis runs on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// The fixpoint engines over control-flow graphs (and across functions, `interproc`).
+    #[default]
+    Flow,
+    /// The behavior graph of kernel terms.
+    BehaviorGraph,
+    /// The Flambda 2 typing environment: one pass over each function in SSA form, with the
+    /// analysis's value domain as the integers past small sets of immediates.
+    TypingEnv,
+    /// The escape and alias analysis: points-to sets, per-field memory, load forwarding and
+    /// escapes over each function, callees first, with the analysis's value domain as the
+    /// values of names.
+    Escape,
+    /// The Green Fairy's shape analysis: shape graphs with fields, summary and context nodes
+    /// over each function, callees first, each graph with the values of the analysis's value
+    /// domain along the same paths.
+    Shape,
+}
+
+impl Engine {
+    /// Every engine, in the order messages list them.
+    pub const ALL: [Engine; 5] = [
+        Engine::Flow,
+        Engine::BehaviorGraph,
+        Engine::TypingEnv,
+        Engine::Escape,
+        Engine::Shape,
+    ];
+
+    /// The words of [`Engine::ALL`], for messages: `flow`, `behavior_graph`, ….
+    pub const WORDS: [&'static str; 5] = [
+        Engine::Flow.word(),
+        Engine::BehaviorGraph.word(),
+        Engine::TypingEnv.word(),
+        Engine::Escape.word(),
+        Engine::Shape.word(),
+    ];
+
+    /// The word a declaration writes for it.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Engine::Flow => "flow",
+            Engine::BehaviorGraph => "behavior_graph",
+            Engine::TypingEnv => "typing_env",
+            Engine::Escape => "escape",
+            Engine::Shape => "shape",
+        }
+    }
+
+    /// The engine a declaration names by `word`.
+    pub fn from_word(word: &str) -> Option<Engine> {
+        Engine::ALL.into_iter().find(|e| e.word() == word)
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// How a non-relational analysis stores its states while it runs.
+///
+/// Running any value domain with either representation is
+/// `NonRelational::<D>::new(conditional).solve(&program, StateRepr::Sparse, &limits)` in the
+/// runtime. [`StateRepr::ALL`] give the same value for every name at every program point (they
+/// take the same steps); they differ in memory and time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StateRepr {
+    /// An environment of every name at the entry and exit of every block (the worklist
+    /// solver). Best for small functions and few names.
+    #[default]
+    Dense,
+    /// Values stored only where names are defined, found by walking the dominator tree; φ
+    /// summaries at the heads of blocks where definitions merge. Best when functions are large
+    /// and have many names.
+    Sparse,
+    /// [`StateRepr::Sparse`], and a statement is re-evaluated only when a value it reads changed
+    /// (transfer evaluations then track value changes, not blocks × iterations).
+    SparseTemporal,
+    /// For programs in strict SSA form: one value per name for the whole function, propagated
+    /// along def-use chains (Wegman–Zadeck), with branch refinements held by versions in the
+    /// blocks their edge dominates. Sound, and the fastest on large SSA functions, but not
+    /// step-for-step equal to the other three (it can be less precise where a refined edge
+    /// enters a block with other predecessors). A program not in strict SSA form is solved
+    /// with [`StateRepr::Sparse`] instead, and the runtime says so.
+    Ssa,
+}
+
+impl StateRepr {
+    /// The representations that give the same states step for step, in the order `--help` lists
+    /// them.
+    pub const ALL: [StateRepr; 3] = [
+        StateRepr::Dense,
+        StateRepr::Sparse,
+        StateRepr::SparseTemporal,
+    ];
+
+    /// Every representation: [`StateRepr::ALL`] and [`StateRepr::Ssa`].
+    pub const EVERY: [StateRepr; 4] = [
+        StateRepr::Dense,
+        StateRepr::Sparse,
+        StateRepr::SparseTemporal,
+        StateRepr::Ssa,
+    ];
+
+    /// The words a `.dom` declaration writes, in [`StateRepr::EVERY`]'s order.
+    pub const WORDS: [&'static str; 4] = [
+        StateRepr::Dense.word(),
+        StateRepr::Sparse.word(),
+        StateRepr::SparseTemporal.word(),
+        StateRepr::Ssa.word(),
+    ];
+
+    /// The name used on the command line, in attributes and in output: `dense`, `sparse`,
+    /// `sparse-temporal`, `ssa`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            StateRepr::Dense => "dense",
+            StateRepr::Sparse => "sparse",
+            StateRepr::SparseTemporal => "sparse-temporal",
+            StateRepr::Ssa => "ssa",
+        }
+    }
+
+    /// The word a `.dom` declaration writes (an identifier: `sparse_temporal`).
+    pub const fn word(self) -> &'static str {
+        match self {
+            StateRepr::SparseTemporal => "sparse_temporal",
+            other => other.as_str(),
+        }
+    }
+
+    /// The representation called `name` on the command line or in an attribute.
+    pub fn parse(name: &str) -> Option<StateRepr> {
+        StateRepr::EVERY.into_iter().find(|r| r.as_str() == name)
+    }
+
+    /// The representation a `.dom` declaration names by `word`.
+    pub fn from_word(word: &str) -> Option<StateRepr> {
+        StateRepr::EVERY.into_iter().find(|r| r.word() == word)
+    }
+
+    /// Whether values are stored sparsely.
+    pub fn is_sparse(self) -> bool {
+        !matches!(self, StateRepr::Dense)
+    }
+}
+
+impl fmt::Display for StateRepr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How calls of one function are told apart when an analysis runs across the functions of a
+/// module.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ContextPolicy {
+    /// One summary per function (0-CFA).
+    #[default]
+    Insensitive,
+    /// One summary per string of the last `k` call sites (k-CFA); `CallStrings(0)` is 0-CFA.
+    CallStrings(usize),
+    /// One summary per distinct abstract input (functional approach), at most `max_per_function`
+    /// of them per function; further inputs share one widened summary.
+    Functional {
+        /// The bound on summaries per function.
+        max_per_function: usize,
+    },
+}
+
+impl ContextPolicy {
+    /// The bound on summaries per function of `functional` written without one.
+    pub const FUNCTIONAL_BOUND: usize = 16;
+
+    /// The longest call strings and the most summaries per function a declaration may ask for.
+    pub const MAX_BOUND: usize = 64;
+
+    /// The forms a policy is written in, for messages.
+    pub const FORMS: &'static str = "`insensitive`, `kcfa=K`, `functional` or `functional=N`";
+
+    /// Parses `insensitive` (or `0cfa`), `kcfa=K` (or `call-strings=K`) and `functional` (or
+    /// `functional=N` for the bound, [`ContextPolicy::FUNCTIONAL_BOUND`] by default): the
+    /// command line's and the attribute's spelling.
+    pub fn parse(text: &str) -> Option<ContextPolicy> {
+        let (word, number) = match text.split_once('=') {
+            Some((w, n)) => (w, Some(n.parse::<usize>().ok()?)),
+            None => (text, None),
+        };
+        ContextPolicy::from_words(word, number)
+    }
+
+    /// The policy a `.dom` declaration names by `word` and an optional `number` (`kcfa 2`,
+    /// `functional`, `functional 8`); also what [`ContextPolicy::parse`] reads.
+    pub fn from_words(word: &str, number: Option<usize>) -> Option<ContextPolicy> {
+        match (word, number) {
+            ("insensitive" | "0cfa", None) => Some(ContextPolicy::Insensitive),
+            ("kcfa" | "call-strings", Some(k)) if k <= Self::MAX_BOUND => {
+                Some(ContextPolicy::CallStrings(k))
+            }
+            ("functional", None) => Some(ContextPolicy::Functional {
+                max_per_function: Self::FUNCTIONAL_BOUND,
+            }),
+            ("functional", Some(n)) if n > 0 && n <= Self::MAX_BOUND => {
+                Some(ContextPolicy::Functional {
+                    max_per_function: n,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ContextPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ContextPolicy::Insensitive => f.write_str("insensitive"),
+            ContextPolicy::CallStrings(k) => write!(f, "kcfa={k}"),
+            ContextPolicy::Functional { max_per_function } => {
+                write!(f, "functional={max_per_function}")
+            }
+        }
+    }
+}
+
+/// The programs an analysis is declared for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ProgramKind {
+    /// Toy programs (`.toy`) only.
+    Toy,
+    /// Core-IR modules (`.air`, and LLVM IR through its front end) only.
+    Air,
+    /// Both.
+    #[default]
+    Any,
+}
+
+impl ProgramKind {
+    /// Every kind, in the order messages list them.
+    pub const ALL: [ProgramKind; 3] = [ProgramKind::Toy, ProgramKind::Air, ProgramKind::Any];
+
+    /// The word a declaration writes for it.
+    pub const fn word(self) -> &'static str {
+        match self {
+            ProgramKind::Toy => "toy",
+            ProgramKind::Air => "air",
+            ProgramKind::Any => "any",
+        }
+    }
+
+    /// The kind a declaration names by `word`.
+    pub fn from_word(word: &str) -> Option<ProgramKind> {
+        ProgramKind::ALL.into_iter().find(|k| k.word() == word)
+    }
+}
+
+impl fmt::Display for ProgramKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// One description of an analysis: everything a declaration says about how it runs, whichever
+/// way it was declared (a `.dom` `analysis` item, compiled or interpreted, or the
+/// `#[absinthe::analysis]` attribute). The command line runs every analysis from this and
+/// nothing else; the value domain itself is the one thing a spec does not hold (it is a type,
+/// or the interpreter's loaded product).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisSpec {
+    /// The engine it runs on.
+    pub engine: Engine,
+    /// How states are stored.
+    pub state: StateRepr,
+    /// How calls are told apart across the functions of a module.
+    pub context: ContextPolicy,
+    /// The programs it is declared for.
+    pub program: ProgramKind,
+    /// Whether branch conditions are evaluated (conditional propagation).
+    pub conditional: bool,
+    /// Joins at a loop head before widening.
+    pub widening_delay: u32,
+    /// Descending passes after the ascending phase.
+    pub narrowing: u32,
+    /// Constants every widening may stop at, besides those of each loop's own guards; sorted,
+    /// without repeats.
+    pub thresholds: Vec<i64>,
+    /// For the engine `typing_env`: the most immediates a set of constants keeps.
+    pub immediates: u32,
+    /// For the engine `escape`: how many heaps a point keeps apart.
+    pub heaps: u32,
+}
+
+impl AnalysisSpec {
+    /// The joins before widening and the descending passes of a declaration that names
+    /// neither.
+    pub const DEFAULT_WIDENING_DELAY: u32 = 2;
+    /// See [`AnalysisSpec::DEFAULT_WIDENING_DELAY`].
+    pub const DEFAULT_NARROWING: u32 = 2;
+    /// The most immediates a set of constants of the engine `typing_env` keeps when the
+    /// declaration does not say (`immediates N;`).
+    pub const DEFAULT_IMMEDIATES: u32 = 8;
+    /// The heaps a point of the engine `escape` keeps apart when the declaration does not say
+    /// (`heaps N;`).
+    pub const DEFAULT_HEAPS: u32 = 8;
+
+    /// What a declaration that names only its domain says: the flow engine, dense states,
+    /// insensitive contexts, any program, conditions evaluated, the default widening delay and
+    /// narrowing, no thresholds, the default bounds of the typing environment and the escape
+    /// analysis.
+    pub fn declared_default() -> AnalysisSpec {
+        AnalysisSpec {
+            engine: Engine::default(),
+            state: StateRepr::default(),
+            context: ContextPolicy::default(),
+            program: ProgramKind::default(),
+            conditional: true,
+            widening_delay: Self::DEFAULT_WIDENING_DELAY,
+            narrowing: Self::DEFAULT_NARROWING,
+            thresholds: Vec::new(),
+            immediates: Self::DEFAULT_IMMEDIATES,
+            heaps: Self::DEFAULT_HEAPS,
+        }
+    }
+}
+
+/// `a`, `b` or `c`: `words` quoted and joined for a message.
+pub fn one_of(words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
+    match quoted.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_word_reads_back_as_its_variant() {
+        for e in Engine::ALL {
+            assert_eq!(Engine::from_word(e.word()), Some(e));
+        }
+        for r in StateRepr::EVERY {
+            assert_eq!(StateRepr::from_word(r.word()), Some(r));
+            assert_eq!(StateRepr::parse(r.as_str()), Some(r));
+        }
+        for k in ProgramKind::ALL {
+            assert_eq!(ProgramKind::from_word(k.word()), Some(k));
+        }
+        for p in [
+            ContextPolicy::Insensitive,
+            ContextPolicy::CallStrings(2),
+            ContextPolicy::Functional {
+                max_per_function: 8,
+            },
+        ] {
+            assert_eq!(ContextPolicy::parse(&p.to_string()), Some(p));
+        }
+    }
+
+    #[test]
+    fn unknown_words_and_out_of_range_bounds_are_refused() {
+        assert_eq!(Engine::from_word("Flow"), None);
+        assert_eq!(StateRepr::from_word("sparse-temporal"), None);
+        assert_eq!(StateRepr::parse("sparse_temporal"), None);
+        assert_eq!(ContextPolicy::parse("kcfa"), None);
+        assert_eq!(ContextPolicy::parse("kcfa=65"), None);
+        assert_eq!(ContextPolicy::parse("functional=0"), None);
+        assert_eq!(ContextPolicy::parse("insensitive=1"), None);
+        assert_eq!(ProgramKind::from_word("llvm"), None);
+    }
+
+    #[test]
+    fn word_lists_read_as_prose() {
+        assert_eq!(one_of(&["a"]), "`a`");
+        assert_eq!(one_of(&["a", "b", "c"]), "`a`, `b` or `c`");
+        assert_eq!(
+            one_of(&Engine::WORDS),
+            "`flow`, `behavior_graph`, `typing_env`, `escape` or `shape`"
+        );
+    }
+}
