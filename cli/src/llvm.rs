@@ -86,7 +86,7 @@ pub fn run<A: Analysis>(
         path,
         analysis,
         states,
-        limits: &limits,
+        limits,
         threads,
         pieces,
         format,
