@@ -1,11 +1,11 @@
 //! The command line's integration tests: one module per file of this directory, all in one test
-//! binary (`cargo test -p absinthe-cli --test all`; a module's alone: `--test all dom_cli::`).
+//! binary (`cargo test -p absinthe-cli --test all`; a module's alone: `--test all dom_cli::`)
+//! but for `book` and `llvm`, whose outcome depends on the `llvm` feature (`tests/features.rs`).
 //! One binary links once, and the analyses the files share are compiled once, where one binary
 //! per file linked 28 times and compiled them again in each; see `cli/Cargo.toml`.
 
 mod common;
 
-mod book;
 mod cli;
 mod declared_spec;
 mod declared_state;
@@ -20,7 +20,6 @@ mod heap;
 mod interproc;
 mod kernel;
 mod liveness;
-mod llvm;
 mod planted_bugs;
 mod products;
 mod prog0;
