@@ -35,9 +35,9 @@ pub struct VerifyArgs {
     /// Steps each concrete run may take.
     #[arg(long, default_value_t = 10_000)]
     pub max_steps: u64,
-    /// How the analysis keeps its states (the verdict is the same).
-    #[arg(long, default_value = "dense")]
-    pub state: StateArg,
+    /// How the analysis keeps its states, over the declared one (the verdict is the same).
+    #[arg(long)]
+    pub state: Option<StateArg>,
     /// For core-IR modules with calls: how the interprocedural analysis tells calls apart, or
     /// `intra` to check each function alone (as `analyze --context`). Interprocedural checks
     /// run the entry function and check every frame.
@@ -213,7 +213,7 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
         runs: args.runs,
         seed: args.seed,
         max_steps: args.max_steps,
-        state: args.state.repr(),
+        state: args.state.map_or(analysis.spec().state, StateArg::repr),
         thresholds: analysis.thresholds(),
     };
     // The declared widening and narrowing; the runs bound themselves (`--max-steps`).
