@@ -15,16 +15,6 @@ use std::process::ExitCode;
 /// else `$HOME/.cache/absinthe`).
 pub const ABSINTHE_CACHE: &str = "ABSINTHE_CACHE";
 
-/// The environment variable naming the target directory cached crates build into (default: the
-/// cache's `target`). With [`ABSINTHE_CACHE_PROFILE`], a checkout's own target directory and
-/// profile: absinthe's tests build there with the `test` profile, so that the crates their own
-/// build compiled are not compiled again.
-pub const ABSINTHE_CACHE_TARGET: &str = "ABSINTHE_CACHE_TARGET";
-
-/// The environment variable naming the cargo profile cached crates build with (default:
-/// `release`).
-pub const ABSINTHE_CACHE_PROFILE: &str = "ABSINTHE_CACHE_PROFILE";
-
 /// The arguments of `absinthe analyze|verify …` to hand to the compiled binary: all of them but
 /// `--compiled`, `--dom FILE` and `--absinthe-path DIR` (in either spelling, `--flag VALUE` or
 /// `--flag=VALUE`).
@@ -87,8 +77,6 @@ pub struct CachedCrate {
     pub name: String,
     /// The target directory every cached crate builds into.
     pub target: PathBuf,
-    /// The cargo profile it builds with.
-    pub profile: String,
 }
 
 impl CachedCrate {
@@ -105,33 +93,13 @@ impl CachedCrate {
             dir: cache.join("dom").join(&name),
             name,
             target: cache.join("target"),
-            profile: "release".to_owned(),
         }
     }
 
-    /// The crate built as the environment asks: into [`ABSINTHE_CACHE_TARGET`] and with
-    /// [`ABSINTHE_CACHE_PROFILE`] when they are set.
-    pub fn as_the_environment_asks(mut self) -> CachedCrate {
-        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-        if let Some(target) = var(ABSINTHE_CACHE_TARGET) {
-            self.target = PathBuf::from(target);
-        }
-        if let Some(profile) = var(ABSINTHE_CACHE_PROFILE) {
-            self.profile = profile.to_string_lossy().into_owned();
-        }
-        self
-    }
-
-    /// The built binary: in the target directory's folder for the profile (cargo puts the `dev`
-    /// and `test` profiles' output in `debug`, and any other profile's in a folder of its name).
+    /// The built binary.
     pub fn binary(&self) -> PathBuf {
-        let folder = match self.profile.as_str() {
-            "dev" | "test" => "debug",
-            "bench" => "release",
-            other => other,
-        };
         self.target
-            .join(folder)
+            .join("release")
             .join(format!("{}{}", self.name, std::env::consts::EXE_SUFFIX))
     }
 }
@@ -143,8 +111,7 @@ pub fn run(file: &Path, absinthe: Option<&Path>, args: &[OsString]) -> Result<Ex
     dom::refuse_externs(&compiled).map_err(DomError::Dom)?;
     let checkout = dom::locate_here(absinthe)?;
     let cache = cache_dir().map_err(DomError::Message)?;
-    let cached = CachedCrate::new(&cache, &compiled.module, &compiled.rust, &checkout.root)
-        .as_the_environment_asks();
+    let cached = CachedCrate::new(&cache, &compiled.module, &compiled.rust, &checkout.root);
     let lock = std::fs::read_to_string(checkout.root.join("Cargo.lock")).ok();
     let krate = dom::standalone_crate_named(&compiled, &checkout.root, lock, &cached.name);
     // Rewriting an unchanged file would make cargo rebuild the crate.
@@ -179,7 +146,7 @@ const FEATURES: &[&str] = if cfg!(feature = "llvm") {
     &[]
 };
 
-/// `cargo build` of the cached crate in its profile (with [`FEATURES`]). Cargo draws its progress bar on standard error
+/// `cargo build --release` of the cached crate (with [`FEATURES`]). Cargo draws its progress bar on standard error
 /// when that is a terminal; a build that fails leaves cargo's messages there.
 fn build(file: &Path, cached: &CachedCrate) -> Result<(), DomError> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -193,8 +160,7 @@ fn build(file: &Path, cached: &CachedCrate) -> Result<(), DomError> {
     }
     let status = std::process::Command::new(cargo)
         .arg("build")
-        .arg("--profile")
-        .arg(&cached.profile)
+        .arg("--release")
         .arg("--bins")
         .arg("--manifest-path")
         .arg(cached.dir.join("Cargo.toml"))

@@ -24,23 +24,14 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// This workspace's target directory (the one the `absinthe` binary was built in).
-pub fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_absinthe"))
-        .parent()
-        .and_then(Path::parent)
-        .expect("the binary sits in target/<profile>")
-        .to_path_buf()
-}
-
 /// Runs `absinthe ARGS` in `dir`, with the cache of compiled `.dom` files the tests share (and
 /// no `ABSINTHE_PATH` from the caller's environment); returns the exit code, stdout and stderr.
 ///
-/// `--compiled` builds the cache's crates in release; here they build in this workspace's
-/// target directory with the `test` profile (`ABSINTHE_CACHE_TARGET`, `ABSINTHE_CACHE_PROFILE`),
-/// whose settings the generated crates copy: these tests check what the compiled analyses print,
-/// and a release build of absinthe and every dependency again took minutes on 2 cores, where
-/// this one reuses what the workspace's own test build compiled.
+/// `--compiled` builds the cache with `cargo build --release`; here the release profile is
+/// unoptimized and without debug information (`CARGO_PROFILE_RELEASE_*`, which cargo reads from
+/// the environment the command passes on): these tests check what the compiled analyses print,
+/// and an optimized build of absinthe and all its dependencies took minutes on 2 cores.
+/// Overflow checks and debug assertions stay as the release profile has them (off).
 pub fn absinthe_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("absinthe-cache");
     let mut command = Command::new(env!("CARGO_BIN_EXE_absinthe"));
@@ -48,8 +39,8 @@ pub fn absinthe_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
         .args(args)
         .current_dir(dir)
         .env("ABSINTHE_CACHE", cache)
-        .env("ABSINTHE_CACHE_TARGET", target_dir())
-        .env("ABSINTHE_CACHE_PROFILE", "test")
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
         .env_remove("ABSINTHE_PATH");
     // The binary finds the checkout its generated crates depend on by where it sits; built
     // into a target directory outside the checkout (CARGO_TARGET_DIR), it is told instead.
