@@ -406,6 +406,9 @@ debug = "line-tables-only"
 [profile.test]
 opt-level = 1
 
+[profile.test.package.absinthe-cli]
+opt-level = 0
+
 [profile.test.package.proptest]
 opt-level = 3
 
