@@ -312,7 +312,11 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
     let spec = analysis.spec();
     let state = args.state.map_or(spec.state, StateArg::repr);
     let intra = || driver::run(&input, analysis, strategy, state, &limits, format);
-    let mut ran = Ran::new(spec, args);
+    let context_flag = match args.context {
+        Some(ContextArg::Inter(policy)) => Some(policy),
+        _ => None,
+    };
+    let mut ran = Ran::new(spec, args.state.map(StateArg::repr), context_flag);
     let result = match (&input, args.context) {
         (Input::Air { module, .. }, context) => {
             // `--state` picks an intraprocedural engine's representation.

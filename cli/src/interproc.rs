@@ -3,12 +3,11 @@
 
 use crate::analyses::{Analysis, ForDomain};
 use crate::driver::{Format, Report};
-use crate::render::{annotated, env_json_with, env_text_with, value_json};
+use crate::render::{annotated, env_json_with, env_text_with, value_json, value_text};
 use absinthe::engine::{Limits, StopReason};
 use absinthe::interproc::{
-    ContextPolicy, FuncSet, InterprocLimits, InterprocSolution, ProcValue, solve_module,
+    ContextPolicy, InterprocLimits, InterprocSolution, ProcValue, solve_module,
 };
-use absinthe::lattice::Top;
 use absinthe::program::{BlockId, FuncId, Stmt};
 use absinthe::value::ValueDomain;
 use absinthe_ir::Module;
@@ -191,35 +190,6 @@ fn entry_name(module: &Module, entry: Option<FuncId>) -> String {
                 .to_owned()
         },
     )
-}
-
-/// A value with closures named by their functions: `3`, `closure {inc, dec}`, `⊤ | block`.
-pub fn value_text<D: ValueDomain>(value: &ProcValue<D>, module: &Module) -> String {
-    if value.funcs.is_empty() && !value.block {
-        return value.int.to_string();
-    }
-    if value.is_top() {
-        return "⊤".to_owned();
-    }
-    let mut parts = Vec::new();
-    if !value.int.is_bottom() {
-        parts.push(value.int.to_string());
-    }
-    match &value.funcs {
-        FuncSet::Any => parts.push("any closure".to_owned()),
-        FuncSet::Some(set) if !set.is_empty() => {
-            let names: Vec<&str> = set
-                .iter()
-                .map(|&f| module.function(f).map_or("?", |f| f.name.as_str()))
-                .collect();
-            parts.push(format!("closure {{{}}}", names.join(", ")));
-        }
-        FuncSet::Some(_) => {}
-    }
-    if value.block {
-        parts.push("block".to_owned());
-    }
-    parts.join(" | ")
 }
 
 fn value_doc<D: ValueDomain>(value: &ProcValue<D>, module: &Module) -> Value {

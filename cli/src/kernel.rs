@@ -223,7 +223,7 @@ fn flow_report<A: Analysis>(
                         } else {
                             s.exit_state(f, block)
                         };
-                        crate::interproc::value_text(&env.get(n), module)
+                        crate::render::value_text(&env.get(n), module)
                     },
                 )
             };

@@ -2,7 +2,6 @@
 //! representation and context policy, each with where it came from (the declaration, a
 //! command-line flag that overrides it, or what the program allows).
 
-use crate::app::{AnalyzeArgs, ContextArg};
 use crate::driver::Format;
 use absinthe::spec::{AnalysisSpec, ContextPolicy, StateRepr};
 
@@ -27,15 +26,17 @@ enum Across {
 }
 
 impl Ran {
-    /// What `spec` declares, with the flags of `args` that override it.
-    pub fn new(spec: &'static AnalysisSpec, args: &AnalyzeArgs) -> Ran {
+    /// What `spec` declares, with the command line's `--state` and `--context` (a policy across
+    /// functions) that override it.
+    pub fn new(
+        spec: &'static AnalysisSpec,
+        state_flag: Option<StateRepr>,
+        context_flag: Option<ContextPolicy>,
+    ) -> Ran {
         Ran {
             spec,
-            state_flag: args.state.map(|s| s.repr()),
-            context_flag: match args.context {
-                Some(ContextArg::Inter(policy)) => Some(policy),
-                _ => None,
-            },
+            state_flag,
+            context_flag,
             across: Across::Unknown,
         }
     }

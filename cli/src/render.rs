@@ -1,7 +1,9 @@
 //! Renders analysis results as annotated text or as JSON.
 
-use absinthe::lattice::Lattice;
+use absinthe::interproc::{FuncSet, ProcValue};
+use absinthe::lattice::{Lattice, Top};
 use absinthe::value::{Env, ValueDomain};
+use absinthe_ir::Module;
 use serde_json::{Map, Value, json};
 
 /// The JSON form of one abstract value: an integer for a constant, `"bottom"`, `"top"`, or the
@@ -71,7 +73,7 @@ pub fn annotated(code: &str, state: &str, width: usize) -> String {
 /// `function` printed as core IR with `state(block, index)` after each statement and terminator
 /// (asked in the printed order: per block, its statements then its terminator), one line each.
 pub fn annotated_function(
-    module: &absinthe_ir::function::Module,
+    module: &Module,
     function: &absinthe_ir::function::Function,
     state: &mut dyn FnMut(absinthe::program::BlockId, usize) -> String,
 ) -> String {
@@ -99,4 +101,33 @@ pub fn annotated_function(
         out.push('\n');
     }
     out
+}
+
+/// A value with closures named by their functions: `3`, `closure {inc, dec}`, `⊤ | block`.
+pub fn value_text<D: ValueDomain>(value: &ProcValue<D>, module: &Module) -> String {
+    if value.funcs.is_empty() && !value.block {
+        return value.int.to_string();
+    }
+    if value.is_top() {
+        return "⊤".to_owned();
+    }
+    let mut parts = Vec::new();
+    if !value.int.is_bottom() {
+        parts.push(value.int.to_string());
+    }
+    match &value.funcs {
+        FuncSet::Any => parts.push("any closure".to_owned()),
+        FuncSet::Some(set) if !set.is_empty() => {
+            let names: Vec<&str> = set
+                .iter()
+                .map(|&f| module.function(f).map_or("?", |f| f.name.as_str()))
+                .collect();
+            parts.push(format!("closure {{{}}}", names.join(", ")));
+        }
+        FuncSet::Some(_) => {}
+    }
+    if value.block {
+        parts.push("block".to_owned());
+    }
+    parts.join(" | ")
 }

@@ -703,7 +703,7 @@ pub fn verify_interproc<D: ValueDomain>(
                         abstract_value: if unreachable {
                             "unreachable".to_owned()
                         } else {
-                            crate::interproc::value_text(&value, module)
+                            crate::render::value_text(&value, module)
                         },
                         culprit: None,
                     });

@@ -549,6 +549,39 @@ pub fn type_text(ty: &syn::Type) -> String {
         .replace(" ,", ",")
 }
 
+/// A checked `analysis` declaration: its name, its value domain and how it runs (the `.dom`
+/// checker builds it; the generator writes it out).
+#[derive(Clone, Debug)]
+pub struct AnalysisDecl {
+    /// Its name.
+    pub name: String,
+    /// The Rust name of its value domain.
+    pub domain: String,
+    /// How it runs: engine, state, context, limits and the rest.
+    pub spec: absinthe_spec::AnalysisSpec,
+    /// Where it was declared.
+    pub describe: String,
+}
+
+impl AnalysisDecl {
+    /// The name of the unit struct generated for it: `const_prop` → `ConstPropAnalysis`.
+    pub fn type_name(&self) -> String {
+        let camel: String = self
+            .name
+            .split('_')
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let mut c = p.chars();
+                match c.next() {
+                    Some(first) => first.to_uppercase().collect::<String>() + c.as_str(),
+                    None => String::new(),
+                }
+            })
+            .collect();
+        format!("{camel}Analysis")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,8 +17,8 @@
 //! return), and the viewer's verify checks every frame of concrete runs with
 //! `absinthe_ir::escape_check` or `absinthe_ir::shape_check`.
 
+use super::common::{Extra, Subject, TraceFormat, WithReductions};
 use super::rows::{RowRecorder, Rows, StateRows};
-use super::{Extra, Subject, TraceFormat, WithReductions};
 use crate::analyses::{Analysis, ForDomain};
 use absinthe::engine::{Event, Limits, Solution, solve_traced};
 use absinthe::heap::escape::{self, EscapeAnalysis, States};
@@ -133,14 +133,14 @@ impl HeapRun<'_> {
                     Some(rows) => rows.iter().map(|(k, v)| format!("{k}: {v}")).collect(),
                 };
                 let _ = events;
-                super::dot(subject, self.analysis, &solution, &lines)
+                super::common::dot(subject, self.analysis, &solution, &lines)
             }
             (Recorded::Stream(events, solution), _) => {
                 let state = |state: &S| rows_json(rows(state));
                 let mut extra = Extra::default();
                 extra.top.insert("states".to_owned(), json!("rows"));
                 extra.result.insert("facts".to_owned(), facts_json(&facts));
-                super::json_trace(subject, self.analysis, &events, &solution, &state, extra)
+                super::common::json_trace(subject, self.analysis, &events, &solution, &state, extra)
             }
             (Recorded::Page(recorded, solution), format) => {
                 let runs = match format {

@@ -12,10 +12,10 @@
 //! The heap analyses' page ([`rows_page`]) is the same page with states as rows
 //! (`rows.rs`), the function's facts, and what the heap checks found in concrete runs.
 
+use super::common::{Run, Subject};
 use super::layout::layout;
 use super::record::Recorder;
 use super::rows::{Recorded, Rows};
-use super::{Run, Subject};
 use crate::driver::analyze_function_with;
 use crate::verify::{Culprit, VerifyConfig, failing_path, verify_function};
 use absinthe::engine::{Solution, solve_traced};
@@ -120,7 +120,7 @@ pub(super) fn rows_page<S>(
         "strings": strings.into_strings(),
         "events": recorded.events,
         "result": {
-            "stop": super::stop_json(&solution.stop),
+            "stop": super::common::stop_json(&solution.stop),
             "entry": entry,
             "exit": exit,
         },
@@ -295,7 +295,7 @@ fn result_json<D: ValueDomain>(
 ) -> Value {
     let n = f.names.len();
     json!({
-        "stop": super::stop_json(&solution.stop),
+        "stop": super::common::stop_json(&solution.stop),
         "entry": solution.entry.iter().map(|e| state_json(n, e, strings)).collect::<Vec<_>>(),
         "exit": solution.exit.iter().map(|e| state_json(n, e, strings)).collect::<Vec<_>>(),
     })

@@ -3,8 +3,7 @@
 //! compute an operation at all). Both read one private table per operation kind, the rule of
 //! each component as a report line, so the two always name a rule the same way.
 
-use super::product::{assume_op, binary_op, op_rules, reduction_call};
-use super::rt;
+use super::common::{assume_op, binary_op, op_rules, reduction_call, rt};
 use crate::model::{Origin, ProductDecl, RuleKind};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{quote, quote_spanned};

@@ -1,8 +1,8 @@
 //! Code for declared lattices: equality consistent with the order, the `Lattice` and `Top`
 //! impls, `Debug` and `Display` that print `⊥` and `⊤`, and the law-checker hooks.
 
+use super::common::{nested_tuple, provenance, rt};
 use super::laws::{law_origin, laws_impls, laws_impls_with};
-use super::{nested_tuple, provenance, rt};
 use crate::model::{
     Finite, Flat, LatticeDecl, LatticeKind, Pointwise, Sum, Variant, VariantFields,
 };

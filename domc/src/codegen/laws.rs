@@ -2,7 +2,7 @@
 //! runs the generic checker, and the place to blame for each law (the written-out operation's
 //! `.dom` line, or the declaration an operation was derived for).
 
-use super::rt;
+use super::common::rt;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 

@@ -5,6 +5,7 @@
 //! `::absinthe::__private` paths, never emits a `HashMap` iteration order, and documents each
 //! impl with the declaration it came from.
 
+mod common;
 mod explain;
 mod lattice;
 mod laws;
@@ -14,13 +15,9 @@ pub use lattice::lattice;
 pub use product::product;
 
 use absinthe_spec::{ContextPolicy, Engine, ProgramKind, StateRepr};
+use common::rt;
 use proc_macro2::TokenStream;
 use quote::quote;
-
-/// The path generated code reaches the runtime through.
-fn rt() -> TokenStream {
-    quote!(::absinthe::__private)
-}
 
 /// The runtime's `StateRepr` variant `state`, as generated code writes it.
 pub fn state_repr(state: StateRepr) -> TokenStream {
@@ -65,25 +62,6 @@ pub fn program_kind(kind: ProgramKind) -> TokenStream {
         ProgramKind::Air => quote!(#rt::ProgramKind::Air),
         ProgramKind::Any => quote!(#rt::ProgramKind::Any),
     }
-}
-
-/// `#[doc = "…"]` naming the declaration an impl came from.
-fn provenance(what: &str, origin: &crate::model::Origin) -> TokenStream {
-    let text = format!(" {what}, generated from {}.", origin.describe);
-    quote!(#[doc = #text])
-}
-
-/// Builds `(s1, (s2, (… , Just(()))))` and the matching pattern `(x1, (x2, (…, ())))`, so that
-/// any number of strategies combine without proptest's tuple-size limit.
-fn nested_tuple(strategies: &[TokenStream], names: &[syn::Ident]) -> (TokenStream, TokenStream) {
-    let rt = rt();
-    let mut strategy = quote!(#rt::laws::Just(()));
-    let mut pattern = quote!(());
-    for (s, name) in strategies.iter().zip(names).rev() {
-        strategy = quote!((#s, #strategy));
-        pattern = quote!((#name, #pattern));
-    }
-    (strategy, pattern)
 }
 
 #[cfg(test)]

@@ -3,10 +3,10 @@
 //! and optionally the direct product of the same components (no reductions) for comparison.
 //! The methods naming rules (`blame_*`, `rules_*`) come from the `explain` module.
 
+use super::common::{assume_op, binary_op, nested_tuple, op_rules, provenance, reduction_call, rt};
 use super::explain::{direct_rules, explain, located};
 use super::laws::{law_origin, laws_impls};
-use super::{nested_tuple, provenance, rt};
-use crate::model::{Policy, ProductDecl, Reduction, Rule, RuleKind};
+use crate::model::{Policy, ProductDecl, Rule, RuleKind};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
@@ -314,57 +314,6 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
 
         #laws
         #direct
-    }
-}
-
-/// The rules of component `i` for operations: each per-operation rule (`Binary` or `Assume`,
-/// as `per_op` selects) with its operation, and the catch-all rule of kind `any`.
-/// The value reduction `r` computes for its target member `tm` from its source member `sm` of
-/// `receiver` (`self`, or a local): `f(&t, &s)`, or for an in-place reduction `f` applied to a
-/// copy of the target.
-pub(super) fn reduction_call(
-    r: &Reduction,
-    tm: &syn::Member,
-    sm: &syn::Member,
-    receiver: &TokenStream,
-) -> TokenStream {
-    let rt = rt();
-    let f = &r.function;
-    if r.in_place {
-        quote!({
-            let mut target = #rt::Clone::clone(&#receiver.#tm);
-            #f(&mut target, &#receiver.#sm);
-            target
-        })
-    } else {
-        quote!(#f(&#receiver.#tm, &#receiver.#sm))
-    }
-}
-
-pub(super) fn op_rules<'a>(
-    decl: &'a ProductDecl,
-    i: usize,
-    per_op: fn(&RuleKind) -> Option<&Ident>,
-    any: &RuleKind,
-) -> (Vec<(&'a Ident, &'a Rule)>, Option<&'a Rule>) {
-    let mine = || decl.rules.iter().filter(move |r| r.component == i);
-    let arms = mine()
-        .filter_map(|r| per_op(&r.kind).map(|op| (op, r)))
-        .collect();
-    (arms, mine().find(|r| r.kind == *any))
-}
-
-pub(super) fn binary_op(kind: &RuleKind) -> Option<&Ident> {
-    match kind {
-        RuleKind::Binary(op) => Some(op),
-        _ => None,
-    }
-}
-
-pub(super) fn assume_op(kind: &RuleKind) -> Option<&Ident> {
-    match kind {
-        RuleKind::Assume(op) => Some(op),
-        _ => None,
     }
 }
 

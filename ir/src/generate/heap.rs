@@ -10,7 +10,7 @@ use absinthe::program::{
     BlockId, Cond, FieldId, FuncId, NameId, Op, Operand, Rhs, Stmt, Terminator,
 };
 
-use super::{COMPARISONS, Rng};
+use super::rng::{COMPARISONS, Rng};
 use crate::function::{Block, Function, Module};
 
 /// The shape of the modules [`random_heap_module`] writes.

@@ -9,7 +9,7 @@
 
 use absinthe::program::{BlockId, Cond, FuncId, NameId, Op, Operand, Rhs, Stmt, Terminator};
 
-use super::{COMPARISONS, Rng};
+use super::rng::{COMPARISONS, Rng};
 use crate::function::{Block, Function, Module};
 
 /// Parameters of [`random_module`].

@@ -9,7 +9,7 @@ use absinthe::program::{Cond, NameId, Op, Operand};
 use pest::Parser as _;
 use pest::iterators::Pair;
 
-use super::{Instr, ToyExpr, ToyProgram};
+use super::program::{Instr, ToyExpr, ToyProgram};
 use crate::error::{ParseError, error_at, from_pest};
 
 #[derive(pest_derive::Parser)]

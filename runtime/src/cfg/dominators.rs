@@ -4,8 +4,7 @@
 //! Block `a` dominates `b` when every path from the entry to `b` goes through `a`. Unreachable
 //! blocks have no dominator and dominate nothing.
 
-use super::NONE;
-use super::order::reverse_post_order;
+use super::order::{NONE, reverse_post_order};
 use crate::program::{BlockId, Cfg};
 
 /// The dominator tree of the blocks reachable from the entry.

@@ -14,6 +14,3 @@ pub use dominators::{DominanceFrontiers, Dominators};
 pub use order::{post_order, reverse_post_order};
 pub use reversed::Reversed;
 pub use wto::{Wto, WtoElement};
-
-/// Marks "no block" in the dense `u32` tables of this module.
-const NONE: u32 = u32::MAX;

@@ -4,6 +4,10 @@
 
 use crate::program::{BlockId, Cfg};
 
+/// Marks "no block" (and "not numbered yet") in the dense `u32` tables of this module and of the
+/// dominator and weak-topological-order computations built on its orders.
+pub(super) const NONE: u32 = u32::MAX;
+
 /// The blocks reachable from the entry in depth-first post-order (the entry comes last).
 pub fn post_order<G: Cfg + ?Sized>(graph: &G) -> Vec<BlockId> {
     let n = graph.block_count();

@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::NONE;
+use super::order::NONE;
 use crate::program::{BlockId, Cfg};
 
 /// One element of a weak topological order.

@@ -4,40 +4,9 @@
 use super::{Place, Sema};
 use crate::dom::ast;
 use crate::dom::types::Ty;
+use crate::model::AnalysisDecl;
 use absinthe_spec::{AnalysisSpec, ContextPolicy, Engine, ProgramKind, StateRepr, one_of};
 use std::ops::Range;
-
-/// A checked `analysis` declaration.
-#[derive(Clone, Debug)]
-pub struct AnalysisDecl {
-    /// Its name.
-    pub name: String,
-    /// The Rust name of its value domain.
-    pub domain: String,
-    /// How it runs: engine, state, context, limits and the rest.
-    pub spec: AnalysisSpec,
-    /// Where it was declared.
-    pub describe: String,
-}
-
-impl AnalysisDecl {
-    /// The name of the unit struct generated for it: `const_prop` → `ConstPropAnalysis`.
-    pub fn type_name(&self) -> String {
-        let camel: String = self
-            .name
-            .split('_')
-            .filter(|p| !p.is_empty())
-            .map(|p| {
-                let mut c = p.chars();
-                match c.next() {
-                    Some(first) => first.to_uppercase().collect::<String>() + c.as_str(),
-                    None => String::new(),
-                }
-            })
-            .collect();
-        format!("{camel}Analysis")
-    }
-}
 
 /// The analysis settings, for suggestions.
 const SETTINGS: [&str; 12] = [

@@ -25,7 +25,7 @@ mod lattice;
 mod recursion;
 mod transfer;
 
-pub use analysis::AnalysisDecl;
+pub use crate::model::AnalysisDecl;
 
 /// A checked program.
 #[derive(Debug, Default)]
