@@ -466,9 +466,8 @@ fn cycles(krate: &Crate) -> Vec<(Vec<String>, String)> {
 /// The cycles not broken yet, as the files in each (issue 31): in the runtime, the analysis
 /// families (heap, escape, shape, the typing environment, the behavior graph, the
 /// interprocedural solver) and the engine reach each other through `value/mod.rs`'s
-/// `DeclaredAnalysis` and the modules' facades; the `.dom` interpreter's `Interp` is defined in
-/// `lib.rs` and given methods in `resolve.rs` and `value.rs`, whose types it holds; the LLVM
-/// lowering's `FnLower` is shared the same way. This list may only shrink: a new cycle, or a
+/// `DeclaredAnalysis` and the modules' facades; the LLVM lowering's `FnLower` is defined in
+/// `lower/mod.rs`, holds types of its children and gets methods in them. This list may only shrink: a new cycle, or a
 /// file joining one, fails; a cycle broken fails until it is taken off.
 #[test]
 fn no_two_files_import_each_other() {

@@ -4,7 +4,7 @@
 //! product (`absinthe_domc::codegen::product` and `explain`).
 
 use super::Interp;
-use super::value::Val;
+use super::val::Val;
 use crate::plan::{Product as ProductDecl, RuleKind};
 use absinthe::behavior::{ArgKind, ParamId};
 use absinthe::lattice::{Address, Flat, Interval};

@@ -6,8 +6,8 @@
 
 use super::Interp;
 use super::plan::FnId;
-use super::resolve::{Arm, Builtin, Constant, Element, Expr, Kind, LatticeOp, Pattern, Resolved};
-use super::value::{Payload, Val, Widen};
+use super::resolved::{Arm, Builtin, Constant, Element, Expr, Kind, LatticeOp, Pattern, Resolved};
+use super::val::{Payload, Val, Widen};
 use absinthe::__private::{
     checked_lshr, checked_shl, checked_shr, overflows, wrapping_lshr, wrapping_shl, wrapping_shr,
 };

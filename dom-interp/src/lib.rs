@@ -23,10 +23,12 @@ mod domain;
 mod eval;
 mod plan;
 mod resolve;
+mod resolved;
 mod show;
+mod val;
 mod value;
 
-pub use value::{Payload, Val};
+pub use val::{Payload, Val};
 
 use absinthe::behavior::{Arg, Engine, ParamId};
 use absinthe::lattice::{Lattice, Thresholds, Top};
@@ -42,7 +44,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::ThreadId;
-use value::Widen;
+use val::Widen;
 
 /// A struct lattice's written-out operations and what decides its bottoms.
 #[derive(Clone, Debug)]
@@ -81,7 +83,7 @@ pub struct Interp {
     /// The file's analyses.
     analyses: Vec<AnalysisDecl>,
     /// Every function, resolved.
-    functions: resolve::Functions,
+    functions: resolved::Functions,
     /// The product behind each type, by id (see [`Interp::product_index`]).
     product_of: Vec<Option<usize>>,
     /// Whether each type, by id, is a product of one component without reductions (see
@@ -94,7 +96,7 @@ impl Interp {
     pub fn new(checked: &Checked) -> Result<Interp, Failure> {
         refuse_externs(checked)?;
         let program = &checked.program;
-        let functions = resolve::ids(&program.functions);
+        let functions = resolved::ids(&program.functions);
         let function = |name: String| match functions.get(&name) {
             Some(f) => *f,
             None => unreachable!("the checker names functions of the program, not `{name}`"),
@@ -155,7 +157,7 @@ impl Interp {
         let ops = Op::ALL.into_iter().map(|o| (o, format!("{o:?}"))).collect();
         let mut interp = Interp {
             program: Plan::new(program, &functions),
-            functions: resolve::Functions::default(),
+            functions: resolved::Functions::default(),
             product_of: Vec::new(),
             single_of: Vec::new(),
             direct_of,

@@ -2,7 +2,7 @@
 //! `as_constant` and `as_address` of every lattice shape, and `Display`.
 
 use super::Interp;
-use super::value::{BOTTOM, FLAT_TOP, FLAT_VALUE, Val, summand};
+use super::val::{BOTTOM, FLAT_TOP, FLAT_VALUE, Val, summand};
 use absinthe::program::SymbolId;
 use absinthe::value::Concrete;
 use absinthe_domc::dom::tree::{Shape, Ty};

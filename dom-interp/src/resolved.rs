@@ -1,0 +1,154 @@
+//! What the resolution pass (`resolve.rs`) makes of the checked tree: [`Expr`], in which nothing
+//! is looked up by name while it runs, the resolved functions ([`Functions`]) and their ids.
+
+use crate::plan::FnId;
+use absinthe::program::Op;
+use absinthe_domc::dom::tree::{BinaryOp, Fallback, Function, Ty};
+use std::collections::BTreeMap;
+
+/// A lattice operation a body names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LatticeOp {
+    Join,
+    Meet,
+    Widen,
+    Narrow,
+    Leq,
+    IsBottom,
+    IsTop,
+}
+
+/// A built-in function a body calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Builtin {
+    Min,
+    Max,
+    Eval,
+    Traps,
+    Overflows,
+    IsComparison,
+    AtLeast,
+    AtMost,
+}
+
+/// An element of an enumerated lattice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Element {
+    /// `Constant::Bottom`, `Constant::Value(x)`, `Constant::Top` (the runtime's `Flat<i64>`).
+    Constant(Constant),
+    /// [`crate::Val::Enum`]'s index in a flat, finite or sum lattice.
+    Enum(usize),
+}
+
+/// A variant of the runtime's `Flat<i64>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Constant {
+    Bottom,
+    Value,
+    Top,
+}
+
+/// A variant of `ArgKind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Param,
+    Const,
+    Other,
+}
+
+/// A resolved pattern.
+#[derive(Clone, Debug)]
+pub(crate) enum Pattern {
+    Wildcard,
+    Int(i64),
+    Op(Op),
+    Kind(Kind),
+    Constant(Constant),
+    Enum(usize),
+}
+
+/// A resolved `match` arm.
+#[derive(Clone, Debug)]
+pub(crate) struct Arm {
+    /// The alternatives.
+    pub(crate) patterns: Vec<Pattern>,
+    /// The slot the arm binds its variant's payload to, if it binds it (the checker lets only an
+    /// arm of one pattern bind).
+    pub(crate) binds: Option<usize>,
+    pub(crate) body: Expr,
+}
+
+/// A resolved expression: [`Node`] with nothing left to look up by name.
+#[derive(Clone, Debug)]
+pub(crate) enum Expr {
+    Int(i64),
+    Bool(bool),
+    /// The frame's slot at this depth.
+    Var(usize),
+    Tuple(Box<[Expr]>),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    BitNot(Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Equal(Ty, Box<Expr>, Box<Expr>),
+    /// `let`: the value is bound to this slot while the body runs.
+    Let(usize, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Match(Ty, Box<Expr>, Box<[Arm]>),
+    Field(Box<Expr>, usize),
+    Op(Op),
+    Top(Ty),
+    Bottom(Ty),
+    Element(Element, Option<Box<Expr>>),
+    Struct(Box<[Expr]>),
+    Lattice(LatticeOp, Ty, Box<[Expr]>),
+    Builtin(Builtin, Box<[Expr]>),
+    Call(FnId, Box<[Expr]>),
+    /// A function of a runtime lattice, by its name (`Interval::new`, `FiniteSum`'s `single`).
+    TypeFn(Ty, String, Box<[Expr]>),
+}
+
+/// A resolved function of the program.
+#[derive(Clone, Debug)]
+pub(crate) struct Resolved {
+    /// Its name in the checked program.
+    pub(crate) name: String,
+    /// How many parameters it takes: the first slots of its frame.
+    pub(crate) arity: usize,
+    /// How many slots its frame has: its parameters, then its `let`s and binders.
+    pub(crate) frame: usize,
+    pub(crate) body: Expr,
+    pub(crate) fallback: Fallback,
+    /// Where it was declared.
+    pub(crate) place: String,
+}
+
+/// Every function of the program, resolved, and their indices by name.
+#[derive(Debug, Default)]
+pub(crate) struct Functions {
+    pub(crate) table: Vec<Resolved>,
+    pub(crate) by_name: BTreeMap<String, FnId>,
+}
+
+impl Functions {
+    /// The function called `name`.
+    pub(crate) fn id(&self, name: &str) -> FnId {
+        match self.by_name.get(name) {
+            Some(id) => *id,
+            // `Interp::new` refuses `extern fn`s, the only functions without a body.
+            None => unreachable!(
+                "the checker names functions of the program only (rules, reductions, helpers, \
+                 written-out operations), not `{name}`"
+            ),
+        }
+    }
+}
+
+/// The id of every function of `functions`: its position in the map.
+pub(crate) fn ids(functions: &BTreeMap<String, Function>) -> BTreeMap<String, FnId> {
+    functions
+        .keys()
+        .enumerate()
+        .map(|(i, name)| (name.clone(), FnId(i)))
+        .collect()
+}
