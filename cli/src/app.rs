@@ -12,6 +12,7 @@ use absinthe::engine::Limits;
 use absinthe::interproc::ContextPolicy;
 use absinthe::value::StateRepr;
 use clap::ValueEnum;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -92,15 +93,15 @@ pub struct AnalyzeArgs {
     /// flow).
     #[arg(long)]
     pub engine: Option<EngineArg>,
-    /// For LLVM modules: analyze functions on this many threads (0: one per core). The results
-    /// are the same for any number.
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// For LLVM modules: analyze functions on this many threads (default: one per core, or one
+    /// for a small module). The results are the same for any number.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
     /// For textual LLVM modules: parse and lower the module in this many pieces, in parallel
-    /// on the threads (0: one per thread for modules of 1 MiB or more, else whole). The
+    /// on the threads (default: four per thread for modules of 1 MiB or more, else whole). The
     /// results are the same for any number.
-    #[arg(long, default_value_t = 0)]
-    pub pieces: usize,
+    #[arg(long, value_name = "N")]
+    pub pieces: Option<NonZeroUsize>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]

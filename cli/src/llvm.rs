@@ -2,6 +2,7 @@
 //! the generic value analysis runs on every function, and the result is a table of per-function
 //! and total counts with the time of each phase. Compiled with the `llvm` feature only.
 
+use std::num::NonZeroUsize;
 use std::path::Path;
 use std::time::Duration;
 
@@ -49,15 +50,15 @@ pub fn peak_memory() -> Option<u64> {
 }
 
 /// Loads, lowers and analyzes the LLVM module at `path`, keeping states as `states` says, read
-/// in `pieces` pieces and with functions analyzed on `threads` threads (`(threads, pieces)`; 0:
-/// one per core, and one piece per thread for big modules); the error is a message for the
-/// user.
+/// in `pieces` pieces and with functions analyzed on `threads` threads (`(threads, pieces)`;
+/// `None`: one thread per core, or one for a small module, and four pieces per thread for a big
+/// module, else one); the error is a message for the user.
 pub fn run<A: Analysis>(
     path: &Path,
     analysis: A,
     states: States,
     limits: &Limits,
-    (threads, pieces): (usize, usize),
+    (threads, pieces): (Option<NonZeroUsize>, Option<NonZeroUsize>),
     format: Format,
 ) -> Result<Report, String> {
     struct Run<'a, A: Analysis> {
@@ -65,8 +66,8 @@ pub fn run<A: Analysis>(
         analysis: A,
         states: States,
         limits: &'a Limits,
-        threads: usize,
-        pieces: usize,
+        threads: Option<NonZeroUsize>,
+        pieces: Option<NonZeroUsize>,
         format: Format,
     }
     impl<A: Analysis> crate::analyses::ForDomain for Run<'_, A> {
@@ -95,7 +96,8 @@ pub fn run<A: Analysis>(
 
 /// The LLVM module at `path` lowered to core IR (for `trace`, which shows one function).
 pub fn lowered(path: &Path) -> Result<absinthe_ir::Module, String> {
-    let read = read_module(path, Memory::Erase, 0, 0, |_, _| {}).map_err(|e| e.to_string())?;
+    let read =
+        read_module(path, Memory::Erase, None, None, |_, _| {}).map_err(|e| e.to_string())?;
     Ok(read.lowered.module)
 }
 
@@ -104,14 +106,14 @@ fn run_with<D: ValueDomain, A: Analysis>(
     analysis: A,
     states: States,
     limits: &Limits,
-    (threads, pieces): (usize, usize),
+    (threads, pieces): (Option<NonZeroUsize>, Option<NonZeroUsize>),
     format: Format,
 ) -> Result<Report, String> {
     // Each piece's functions are analyzed by the thread that read the piece, as soon as it is
     // lowered (a module read whole is analyzed on `threads` threads).
     let mut bar = Progress::new("reading", 0, PROGRESS_FROM);
     let conditional = analysis.conditional();
-    let analyze = |lowered: &Lowered, threads: usize| {
+    let analyze = |lowered: &Lowered, threads: Option<NonZeroUsize>| {
         analyze_module::<D>(lowered, conditional, states, limits, threads, |_, _| {})
     };
     let (read, results) = read_module_with(

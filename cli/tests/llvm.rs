@@ -202,17 +202,21 @@ fn a_dom_file_runs_on_modules_read_in_pieces_and_on_threads() {
         let (code, built_in, stderr) =
             absinthe(&["analyze", module, "--analysis", "sccp-ranges-dom"]);
         assert_eq!((code, stderr.as_str()), (0, ""), "{module}");
-        for (threads, pieces) in [("1", "1"), ("1", "3"), ("2", "1"), ("2", "4"), ("0", "0")] {
-            let (code, interpreted, stderr) = absinthe(&[
+        // The last pair leaves both to the command (threads per core, pieces by size).
+        let counts = [("1", "1"), ("1", "3"), ("2", "1"), ("2", "4"), ("", "")];
+        for (threads, pieces) in counts {
+            let mut args = vec![
                 "analyze",
                 module,
                 "--dom",
                 "dsl-examples/dom/sccp_ranges.dom",
-                "--threads",
-                threads,
-                "--pieces",
-                pieces,
-            ]);
+            ];
+            for (flag, count) in [("--threads", threads), ("--pieces", pieces)] {
+                if !count.is_empty() {
+                    args.extend([flag, count]);
+                }
+            }
+            let (code, interpreted, stderr) = absinthe(&args);
             assert_eq!(
                 (code, stderr.as_str()),
                 (0, ""),
@@ -224,5 +228,19 @@ fn a_dom_file_runs_on_modules_read_in_pieces_and_on_threads() {
                 "{module}, {threads} threads, {pieces} pieces"
             );
         }
+    }
+}
+
+/// No count is zero: `--threads 0` and `--pieces 0` are refused by name (leaving the flag out
+/// is how the command picks the count itself).
+#[test]
+fn zero_threads_or_pieces_are_refused() {
+    for flag in ["--threads", "--pieces"] {
+        let (code, _, stderr) = absinthe(&["analyze", "ir-llvm/test_data/control.ll", flag, "0"]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains(&format!("invalid value '0' for '{flag} <N>'")),
+            "{stderr}"
+        );
     }
 }

@@ -6,6 +6,7 @@
 //! constants for `sccp`, intervals for `interval`), solved per function by the worklist engine;
 //! nothing here is specific to LLVM except the bookkeeping that maps results back to LLVM names.
 
+use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -173,13 +174,13 @@ impl States {
 /// [`States::Auto`] keeps dense states for functions not in SSA form for functions whose blocks × names is below this.
 pub const DENSE_BELOW: usize = 2_000;
 
-/// With `threads == 0`, modules with fewer statements and blocks than this are analyzed on one
-/// thread: starting threads costs more than they save.
+/// With the number of threads left to [`analyze_module`], modules with fewer statements and
+/// blocks than this are analyzed on one thread: starting threads costs more than they save.
 pub const PARALLEL_FROM: usize = 20_000;
 
 /// Analyzes every function of `lowered` with `NonRelational<D>` (`conditional` evaluates branch
-/// conditions), keeping states as `states` says, on `threads` threads (0: one per core, or one
-/// for modules smaller than [`PARALLEL_FROM`]); `progress(done, total)` is called on the calling
+/// conditions), keeping states as `states` says, on `threads` threads (`None`: one per core, or
+/// one for modules smaller than [`PARALLEL_FROM`]); `progress(done, total)` is called on the calling
 /// thread after each function it analyzes (on one thread, after every function) and once with
 /// `done == total` at the end.
 ///
@@ -192,7 +193,7 @@ pub fn analyze_module<D: ValueDomain>(
     conditional: bool,
     states: States,
     limits: &Limits,
-    threads: usize,
+    threads: Option<NonZeroUsize>,
     mut progress: impl FnMut(usize, usize),
 ) -> Vec<FunctionAnalysis> {
     let total = lowered.functions.len();
@@ -207,9 +208,9 @@ pub fn analyze_module<D: ValueDomain>(
     };
     let threads = match threads {
         // Threads cost more than they save on small modules.
-        0 if (0..total).map(size).sum::<usize>() < PARALLEL_FROM => 1,
-        0 => std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
-        n => n,
+        None if (0..total).map(size).sum::<usize>() < PARALLEL_FROM => 1,
+        None => std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+        Some(n) => n.get(),
     }
     .min(total);
     if threads <= 1 {

@@ -7,6 +7,7 @@
 //! a piece LLVM rejects, pieces whose tables disagree — the module is read whole instead, so
 //! errors keep the file's own `file:line:col` and the result never depends on the split.
 
+use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Mutex;
@@ -20,8 +21,8 @@ use crate::load::{LoadError, load_module};
 use crate::lower::{Lowered, Memory, join, lower_functions, lower_module};
 use crate::split::split;
 
-/// With `pieces == 0`, textual modules smaller than this many bytes are read whole: threads
-/// cost more than they save.
+/// With the number of pieces left to [`read_module`], textual modules smaller than this many
+/// bytes are read whole: threads cost more than they save.
 pub const SPLIT_FROM: usize = 1 << 20;
 
 /// A module read and lowered, and what it took.
@@ -40,15 +41,15 @@ pub struct Read {
 }
 
 /// Reads the module at `path` and lowers it with `memory`, in `pieces` pieces on up to
-/// `threads` threads (0 threads: one per core; 0 pieces: [`PIECES_PER_THREAD`] per thread, or
-/// one for modules smaller than [`SPLIT_FROM`]); `progress(done, total)` counts lowered
-/// functions, on the calling thread. The result is the same for every number of pieces and
-/// threads.
+/// `threads` threads (`None` threads: one per core; `None` pieces: [`PIECES_PER_THREAD`] per
+/// thread, or one for modules smaller than [`SPLIT_FROM`]); `progress(done, total)` counts
+/// lowered functions, on the calling thread. The result is the same for every number of pieces
+/// and threads.
 pub fn read_module(
     path: &Path,
     memory: Memory,
-    threads: usize,
-    pieces: usize,
+    threads: Option<NonZeroUsize>,
+    pieces: Option<NonZeroUsize>,
     progress: impl FnMut(usize, usize),
 ) -> Result<Read, LoadError> {
     read_module_with(path, memory, threads, pieces, progress, |_, _| ()).map(|(read, _)| read)
@@ -56,21 +57,23 @@ pub fn read_module(
 
 /// [`read_module`], calling `each(lowering, threads)` on what was read as soon as it is
 /// lowered: on each piece's lowering (whose [`Lowered::functions`] are the functions the piece
-/// owns) on the thread that read it, with `threads` 1, or on the whole module's, with the
-/// `threads` given, when it is read whole. The results come in the module's order, one per
+/// owns) on the thread that read it, with one thread, or on the whole module's, with the
+/// `threads` given (`None` if none were), when it is read whole. The results come in the module's order, one per
 /// piece. This is how `absinthe analyze` analyzes a piece's functions while the other pieces
 /// are still being parsed.
 pub fn read_module_with<T: Send>(
     path: &Path,
     memory: Memory,
-    threads: usize,
-    pieces: usize,
+    threads: Option<NonZeroUsize>,
+    pieces: Option<NonZeroUsize>,
     mut progress: impl FnMut(usize, usize),
-    each: impl Fn(&Lowered, usize) -> T + Sync,
+    each: impl Fn(&Lowered, Option<NonZeroUsize>) -> T + Sync,
 ) -> Result<(Read, Vec<T>), LoadError> {
     let start = Instant::now();
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    let threads = if threads == 0 { cores } else { threads };
+    let asked = threads;
+    let threads = threads
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get);
     let bytes = std::fs::read(path).map_err(|e| LoadError {
         file: path.display().to_string(),
         message: format!("cannot read the file: {e}"),
@@ -81,9 +84,9 @@ pub fn read_module_with<T: Send>(
         false => String::from_utf8(bytes).map_err(std::string::FromUtf8Error::into_bytes),
     };
     let pieces = match (pieces, &text) {
-        (0, Ok(text)) if text.len() < SPLIT_FROM => 1,
-        (0, _) => threads * PIECES_PER_THREAD,
-        (n, _) => n,
+        (None, Ok(text)) if text.len() < SPLIT_FROM => 1,
+        (None, _) => threads * PIECES_PER_THREAD,
+        (Some(n), _) => n.get(),
     };
     let split = text.as_deref().ok().and_then(|t| split(t, pieces));
     if let Some(split) = split {
@@ -116,12 +119,12 @@ pub fn read_module_with<T: Send>(
             return Ok((read, results));
         }
         let mut read = read_whole(path, None, memory, progress)?;
-        let result = each(&read.lowered, threads);
+        let result = each(&read.lowered, asked);
         read.wall = start.elapsed();
         return Ok((read, vec![result]));
     }
     let mut read = read_whole(path, Some(text), memory, progress)?;
-    let result = each(&read.lowered, threads);
+    let result = each(&read.lowered, asked);
     read.wall = start.elapsed();
     Ok((read, vec![result]))
 }
@@ -158,7 +161,7 @@ fn in_parallel<T: Send>(
     memory: Memory,
     threads: usize,
     progress: &mut impl FnMut(usize, usize),
-    each: &(impl Fn(&Lowered, usize) -> T + Sync),
+    each: &(impl Fn(&Lowered, Option<NonZeroUsize>) -> T + Sync),
 ) -> Option<(Lowered, Duration, Duration, Vec<T>)> {
     let count = owned.len();
     let next = AtomicUsize::new(0);
@@ -183,7 +186,7 @@ fn in_parallel<T: Send>(
                         send.send(Report::Lowered).is_ok()
                     }) {
                         Some((lowered, parse, lower)) => {
-                            let result = each(&lowered, 1);
+                            let result = each(&lowered, Some(NonZeroUsize::MIN));
                             Report::Piece(k, Box::new((lowered, parse, lower, result)))
                         }
                         None => Report::Failed,

@@ -198,7 +198,7 @@ fn check<D: ValueDomain>(analysis: &str, cases: &[Case], lowered: &absinthe_llvm
         true,
         States::Auto,
         &Limits::default(),
-        1,
+        Some(std::num::NonZeroUsize::MIN),
         |_, _| {},
     );
     let mut failures = Vec::new();

@@ -35,7 +35,7 @@ fn facts<D: ValueDomain>(lowered: &Lowered) -> String {
         true,
         States::Auto,
         &Limits::default(),
-        1,
+        Some(std::num::NonZeroUsize::MIN),
         |_, _| {},
     );
     let mut out = String::new();

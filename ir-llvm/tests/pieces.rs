@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use absinthe_llvm::split::split;
 use absinthe_llvm::{Memory, Read, read_module};
+use std::num::NonZeroUsize;
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -16,8 +17,11 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Reads `path` in exactly `pieces` pieces on exactly `threads` threads (both at least 1).
 fn read(path: &Path, memory: Memory, threads: usize, pieces: usize) -> Read {
-    read_module(path, memory, threads, pieces, |_, _| {}).unwrap_or_else(|e| panic!("{e}"))
+    let exactly = |n: usize| Some(NonZeroUsize::new(n).expect("at least one"));
+    read_module(path, memory, exactly(threads), exactly(pieces), |_, _| {})
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Reads `path` whole and in 2 to 5 pieces, with memory erased and kept, and checks that every
@@ -152,7 +156,13 @@ fn errors_in_a_piece_are_reported_at_the_files_own_line() {
         "define i32 @bad(i32 %a) {\nentry:\n  %x = add i32 %a, %undefined_value\n  ret i32 %x\n}\n",
     );
     let path = write_temp("error", &text);
-    let Err(err) = read_module(&path, Memory::Erase, 2, 3, |_, _| {}) else {
+    let Err(err) = read_module(
+        &path,
+        Memory::Erase,
+        NonZeroUsize::new(2),
+        NonZeroUsize::new(3),
+        |_, _| {},
+    ) else {
         panic!("a broken module was read");
     };
     let message = err.to_string();

@@ -34,6 +34,7 @@
 absinthe_llvm::global_allocator!();
 
 use std::collections::{HashMap, HashSet};
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
@@ -53,7 +54,7 @@ struct Options {
     states: States,
     runs: usize,
     /// Threads for the parallel run of the `.dom` SCCP.
-    threads: usize,
+    threads: NonZeroUsize,
     check: bool,
     misses: usize,
     opt: String,
@@ -67,7 +68,7 @@ fn parse_args() -> Result<Options, String> {
         memory: Memory::Erase,
         states: States::Auto,
         runs: 5,
-        threads: 2,
+        threads: NonZeroUsize::new(2).expect("two is not zero"),
         check: false,
         misses: 20,
         opt: "opt-15".to_owned(),
@@ -346,10 +347,19 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let lowered = lower_module(&input, &flags, options.memory, |_, _| {});
     // `absinthe analyze` reads big modules in pieces on threads: the lowering must be the
     // same as the whole module's.
-    let whole = read_module(file, options.memory, 1, 1, |_, _| {}).map_err(|e| e.message)?;
-    let pieces = options.threads.max(2);
-    let split = read_module(file, options.memory, options.threads, pieces, |_, _| {})
-        .map_err(|e| e.message)?;
+    let one = Some(NonZeroUsize::MIN);
+    let whole = read_module(file, options.memory, one, one, |_, _| {}).map_err(|e| e.message)?;
+    let pieces = options
+        .threads
+        .max(NonZeroUsize::new(2).expect("two is not zero"));
+    let split = read_module(
+        file,
+        options.memory,
+        Some(options.threads),
+        Some(pieces),
+        |_, _| {},
+    )
+    .map_err(|e| e.message)?;
     let split_same = split.lowered.module == lowered.module
         && split.lowered.functions == lowered.functions
         && (split.lowered.skipped.iter().map(|s| &s.function))
@@ -373,7 +383,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
             SccpRangesAnalysis::CONDITIONAL,
             options.states,
             &SccpRangesAnalysis::limits(),
-            options.threads,
+            Some(options.threads),
             |_, _| {},
         );
         parallel_time = parallel_time.min(start.elapsed());
@@ -620,7 +630,14 @@ fn run_absinthe<D: ValueDomain>(
     let mut results = Vec::new();
     for _ in 0..runs {
         let start = Instant::now();
-        results = analyze_module::<D>(lowered, conditional, states, limits, 1, |_, _| {});
+        results = analyze_module::<D>(
+            lowered,
+            conditional,
+            states,
+            limits,
+            Some(NonZeroUsize::MIN),
+            |_, _| {},
+        );
         best_wall = best_wall.min(start.elapsed());
         let total: Duration = results.iter().map(|r| r.counts.cpu).sum();
         best = best.min(total);
