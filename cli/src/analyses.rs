@@ -425,9 +425,13 @@ impl AnalysisName {
             AnalysisName::TypingEnv => f.run::<dom::typing_env::TypingInts>(),
             AnalysisName::Escape => f.run::<dom::escape::HeapValue>(),
             AnalysisName::Shape => f.run::<dom::shape::HeapValue>(),
-            // The control-flow facts and the alias heap need no value domain: callers check for
-            // `cfa` and `alias-heap` first.
-            AnalysisName::Cfa | AnalysisName::AliasHeap => f.run::<Flat<i64>>(),
+            // 0-CFA reports the functions reaching each flow, which need no values; `verify`
+            // checks its behavior graph with constants, the values a concrete run compares best.
+            AnalysisName::Cfa => f.run::<Flat<i64>>(),
+            AnalysisName::AliasHeap => unreachable!(
+                "`alias-heap` has no value domain: `analyze`, `verify` and `trace` run it through \
+                 its own driver (`Analysis::alias_heap`) before any dispatch on a domain"
+            ),
         }
     }
 }
