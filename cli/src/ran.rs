@@ -4,6 +4,7 @@
 
 use crate::driver::Format;
 use absinthe::spec::{AnalysisSpec, ContextPolicy, StateRepr};
+use serde_json::{Map, Value, json};
 
 /// How one `analyze` ran, for the line under its header.
 #[derive(Debug)]
@@ -51,48 +52,86 @@ impl Ran {
         self.across = Across::Alone(why);
     }
 
-    /// The line: `# ran: engine E (…); state S (…); context C (…)`.
-    fn line(&self) -> String {
+    /// What ran, each part with where it came from: the engine, the state representation and
+    /// the context policy (or why there was none).
+    fn parts(&self) -> [(&'static str, String, String); 3] {
         let declared = self.spec;
-        let state = match (&self.across, self.state_flag) {
-            (Across::Functions(_), _) if declared.state != StateRepr::Dense => format!(
-                "dense (interprocedural analysis keeps dense states; the declaration says {})",
-                declared.state
+        let (state, state_from) = match (&self.across, self.state_flag) {
+            (Across::Functions(_), _) if declared.state != StateRepr::Dense => (
+                StateRepr::Dense,
+                format!(
+                    "interprocedural analysis keeps dense states; the declaration says {}",
+                    declared.state
+                ),
             ),
-            (Across::Functions(_), _) => "dense (declared)".to_owned(),
-            (_, Some(flag)) if flag != declared.state => {
-                format!("{flag} (--state; the declaration says {})", declared.state)
-            }
-            (_, Some(flag)) => format!("{flag} (--state, as declared)"),
-            (_, None) => format!("{} (declared)", declared.state),
+            (Across::Functions(_), _) => (StateRepr::Dense, "declared".to_owned()),
+            (_, Some(flag)) if flag != declared.state => (
+                flag,
+                format!("--state; the declaration says {}", declared.state),
+            ),
+            (_, Some(flag)) => (flag, "--state, as declared".to_owned()),
+            (_, None) => (declared.state, "declared".to_owned()),
         };
-        let context = match &self.across {
+        let (context, context_from) = match &self.across {
             Across::Functions(policy) if Some(*policy) == self.context_flag => {
-                if *policy == declared.context {
-                    format!("{policy} (--context, as declared)")
+                let from = if *policy == declared.context {
+                    "--context, as declared".to_owned()
                 } else {
-                    format!(
-                        "{policy} (--context; the declaration says {})",
-                        declared.context
-                    )
-                }
+                    format!("--context; the declaration says {}", declared.context)
+                };
+                (policy.to_string(), from)
             }
-            Across::Functions(policy) => format!("{policy} (declared)"),
-            Across::Alone(why) => format!("{why} (the declaration says {})", declared.context),
+            Across::Functions(policy) => (policy.to_string(), "declared".to_owned()),
+            Across::Alone(why) => (
+                (*why).to_owned(),
+                format!("the declaration says {}", declared.context),
+            ),
             Across::Unknown => unreachable!(
                 "`analyze` says whether the analysis ran across functions before printing"
             ),
         };
-        format!(
-            "# ran: engine {} (declared); state {state}; context {context}\n",
-            declared.engine
-        )
+        [
+            ("engine", declared.engine.to_string(), "declared".to_owned()),
+            ("state", state.to_string(), state_from),
+            ("context", context, context_from),
+        ]
     }
 
-    /// `output` with the line under its first (header) line; JSON output is left as it is.
+    /// The line: `# ran: engine E (…); state S (…); context C (…)`.
+    fn line(&self) -> String {
+        let parts: Vec<String> = self
+            .parts()
+            .iter()
+            .map(|(what, value, from)| format!("{what} {value} ({from})"))
+            .collect();
+        format!("# ran: {}\n", parts.join("; "))
+    }
+
+    /// The same as a JSON object: `{"engine": {"value": …, "from": …}, "state": …, "context": …}`.
+    fn json(&self) -> Value {
+        let mut ran = Map::new();
+        for (what, value, from) in self.parts() {
+            ran.insert(what.to_owned(), json!({ "value": value, "from": from }));
+        }
+        Value::Object(ran)
+    }
+
+    /// `output` with the line under its first (header) line, or, for JSON, with a `ran` member
+    /// at the end of the document.
     pub fn under_header(&self, output: &str, format: Format) -> String {
         if matches!(format, Format::Json) {
-            return output.to_owned();
+            let mut doc: Value = serde_json::from_str(output)
+                .unwrap_or_else(|e| unreachable!("a JSON report is one JSON document: {e}"));
+            let Value::Object(members) = &mut doc else {
+                unreachable!("a JSON report is an object")
+            };
+            members.insert("ran".to_owned(), self.json());
+            let mut text = serde_json::to_string_pretty(&doc)
+                .unwrap_or_else(|e| unreachable!("a JSON value always serializes: {e}"));
+            if output.ends_with('\n') {
+                text.push('\n');
+            }
+            return text;
         }
         let line = self.line();
         match output.split_once('\n') {
