@@ -294,21 +294,6 @@ pub trait Analysis: Copy + fmt::Display + 'static {
     fn heaps(self) -> usize {
         self.spec().heaps as usize
     }
-    /// Whether the declaration names the escape and alias analysis as its engine (a heap
-    /// analysis with a driver of its own; the value domain is the values of names).
-    fn escape(self) -> bool {
-        self.engine() == Engine::Escape
-    }
-    /// Whether the declaration names the shape analysis as its engine (a heap analysis with a
-    /// driver of its own; the value domain is the values of names).
-    fn shape(self) -> bool {
-        self.engine() == Engine::Shape
-    }
-    /// Whether the declaration names the typing environment as its engine (a relational domain
-    /// with a driver of its own; the value domain is its integers).
-    fn typing_env(self) -> bool {
-        self.engine() == Engine::TypingEnv
-    }
 
     /// The analysis called `name`, if any.
     fn parse(name: &str) -> Option<Self> {

@@ -10,6 +10,7 @@ use crate::verify::{self, VerifyConfig};
 use crate::{interproc, kernel};
 use absinthe::engine::Limits;
 use absinthe::interproc::ContextPolicy;
+use absinthe::spec::Engine;
 use absinthe::value::StateRepr;
 use clap::ValueEnum;
 use std::num::NonZeroUsize;
@@ -191,17 +192,15 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
         Ok(analysis) => analysis,
         Err(code) => return code,
     };
-    if analysis.typing_env() {
-        return verify_typing(args, analysis);
-    }
     if analysis.alias_heap() {
         return verify_heap(args);
     }
-    if analysis.escape() {
-        return verify_escape(args, analysis);
-    }
-    if analysis.shape() {
-        return verify_shape(args, analysis);
+    // The engines with drivers of their own; the others run below.
+    match analysis.engine() {
+        Engine::TypingEnv => return verify_typing(args, analysis),
+        Engine::Escape => return verify_escape(args, analysis),
+        Engine::Shape => return verify_shape(args, analysis),
+        Engine::Flow | Engine::BehaviorGraph => {}
     }
     if let Some(path) = args.file.as_ref().filter(|p| kernel::is_kernel_file(p)) {
         return verify_kernel(path, args, analysis);
@@ -268,17 +267,15 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
         Ok(analysis) => analysis,
         Err(code) => return code,
     };
-    if analysis.typing_env() {
-        return analyze_typing(args, analysis);
-    }
     if analysis.alias_heap() {
         return analyze_heap(args, analysis);
     }
-    if analysis.escape() {
-        return analyze_escape(args, analysis);
-    }
-    if analysis.shape() {
-        return analyze_shape(args, analysis);
+    // The engines with drivers of their own; the others run below.
+    match analysis.engine() {
+        Engine::TypingEnv => return analyze_typing(args, analysis),
+        Engine::Escape => return analyze_escape(args, analysis),
+        Engine::Shape => return analyze_shape(args, analysis),
+        Engine::Flow | Engine::BehaviorGraph => {}
     }
     if matches!(args.format, FormatArg::Dot) {
         eprintln!(
@@ -444,11 +441,8 @@ fn analyze_kernel<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> 
         }
     };
     let engine = args.engine.unwrap_or(match analysis.engine() {
-        absinthe::behavior::Engine::BehaviorGraph => EngineArg::BehaviorGraph,
-        absinthe::behavior::Engine::Flow
-        | absinthe::behavior::Engine::TypingEnv
-        | absinthe::behavior::Engine::Escape
-        | absinthe::behavior::Engine::Shape => EngineArg::Flow,
+        Engine::BehaviorGraph => EngineArg::BehaviorGraph,
+        Engine::Flow | Engine::TypingEnv | Engine::Escape | Engine::Shape => EngineArg::Flow,
     });
     let engine = match engine {
         EngineArg::BehaviorGraph => kernel::KernelEngine::BehaviorGraph,
@@ -645,14 +639,24 @@ pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
         Ok(analysis) => analysis,
         Err(code) => return code,
     };
-    if analysis.typing_env() || analysis.alias_heap() || analysis.kernel_only() {
+    let heap = match analysis.engine() {
+        Engine::Escape | Engine::Shape => true,
+        Engine::Flow | Engine::BehaviorGraph => false,
+        Engine::TypingEnv => {
+            eprintln!(
+                "error: `trace` runs value analyses and the heap analyses of the engines `shape` \
+                 and `escape`; `{analysis}` is neither"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    if analysis.alias_heap() || analysis.kernel_only() {
         eprintln!(
             "error: `trace` runs value analyses and the heap analyses of the engines `shape` \
              and `escape`; `{analysis}` is neither"
         );
         return ExitCode::from(2);
     }
-    let heap = analysis.escape() || analysis.shape();
     if let Some(path) = args
         .file
         .as_ref()

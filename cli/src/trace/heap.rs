@@ -28,6 +28,7 @@ use absinthe::interproc::callees_first;
 use absinthe::lattice::Lattice;
 use absinthe::product::{Reduction as Reduced, record_reductions};
 use absinthe::program::{BlockId, FieldId, FuncId, NameId, Program, Terminator};
+use absinthe::spec;
 use absinthe::value::{Env, ValueDomain};
 use absinthe_ir::escape_text::{content_text, escape_text, facts_text, loc_text, slot_text};
 use absinthe_ir::{Function, Module};
@@ -42,11 +43,13 @@ pub(super) fn trace<A: Analysis>(
     format: TraceFormat,
     limits: &Limits,
 ) -> String {
-    let engine = if analysis.shape() {
-        Engine::Shape
-    } else {
-        Engine::Escape {
+    let engine = match analysis.engine() {
+        spec::Engine::Shape => Engine::Shape,
+        spec::Engine::Escape => Engine::Escape {
             heaps: analysis.heaps(),
+        },
+        other @ (spec::Engine::Flow | spec::Engine::BehaviorGraph | spec::Engine::TypingEnv) => {
+            unreachable!("the heap trace runs the engines `shape` and `escape`, not `{other}`")
         }
     };
     analysis.dispatch(HeapRun {

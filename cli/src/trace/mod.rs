@@ -24,6 +24,7 @@ use crate::analyses::{Analysis, ForDomain};
 use crate::driver::Input;
 use absinthe::engine::{Limits, solve_traced};
 use absinthe::product::record_reductions;
+use absinthe::spec::Engine;
 use absinthe::value::{Env, NonRelational, ValueDomain};
 use absinthe_ir::Module;
 pub use common::TraceFormat;
@@ -70,8 +71,14 @@ pub fn trace<A: Analysis>(
             .ok_or_else(|| format!("{file}: error: the module has no function"))?,
     };
     let subject = Subject::new(&module, chosen);
-    if analysis.shape() || analysis.escape() {
-        return Ok(heap::trace(&subject, analysis, format, limits));
+    match analysis.engine() {
+        Engine::Shape | Engine::Escape => {
+            return Ok(heap::trace(&subject, analysis, format, limits));
+        }
+        Engine::Flow | Engine::BehaviorGraph => {}
+        Engine::TypingEnv => unreachable!(
+            "`absinthe trace` refuses the typing environment before it reads the input"
+        ),
     }
     Ok(analysis.dispatch(Run {
         subject: &subject,
