@@ -192,6 +192,9 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
         Ok(analysis) => analysis,
         Err(code) => return code,
     };
+    if let Err(code) = refuse_flow_flags(analysis, args.state, args.context) {
+        return code;
+    }
     if analysis.alias_heap() {
         return verify_heap(args);
     }
@@ -261,12 +264,42 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
     }
 }
 
+/// `--state` and `--context` choose how the flow engine keeps its states and tells calls apart.
+/// The alias heap, the typing environment and the escape and shape engines keep states of their
+/// own and analyze calls their own way, so they refuse the two flags rather than ignore them.
+fn refuse_flow_flags<A: Analysis>(
+    analysis: A,
+    state: Option<StateArg>,
+    context: Option<ContextArg>,
+) -> Result<(), ExitCode> {
+    let own = if analysis.alias_heap() {
+        "the alias heap keeps heap states of its own"
+    } else {
+        match analysis.engine() {
+            Engine::TypingEnv => "the typing environment makes one pass over SSA form",
+            Engine::Escape => "the escape engine keeps heap states and summaries of its own",
+            Engine::Shape => "the shape engine keeps shape graphs and summaries of its own",
+            Engine::Flow | Engine::BehaviorGraph => return Ok(()),
+        }
+    };
+    let flag = match (state, context) {
+        (Some(_), _) => "--state",
+        (None, Some(_)) => "--context",
+        (None, None) => return Ok(()),
+    };
+    eprintln!("error: `{flag}` does not apply to `{analysis}`: {own}");
+    Err(ExitCode::from(2))
+}
+
 /// `absinthe analyze` with the analyses of catalog `A`; `default` when `--analysis` is not given.
 pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
     let analysis = match resolve(args.analysis.as_deref(), default) {
         Ok(analysis) => analysis,
         Err(code) => return code,
     };
+    if let Err(code) = refuse_flow_flags(analysis, args.state, args.context) {
+        return code;
+    }
     if analysis.alias_heap() {
         return analyze_heap(args, analysis);
     }

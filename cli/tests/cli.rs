@@ -282,3 +282,21 @@ fn analyze_help_lists_every_analysis_with_a_line() {
         );
     }
 }
+
+/// `--state` and `--context` are the flow engine's: an analysis whose engine keeps states of its
+/// own refuses them by name instead of running as if they had not been given.
+#[test]
+fn flags_an_engine_does_not_use_are_refused() {
+    for analysis in ["escape", "shape", "typing-env", "alias-heap"] {
+        for command in ["analyze", "verify"] {
+            for flags in [["--state", "sparse"], ["--context", "kcfa=1"]] {
+                let mut args = vec![command, "ir/test_data/escape.air", "--analysis", analysis];
+                args.extend(flags);
+                let (code, stdout, stderr) = absinthe(&args);
+                assert_eq!(code, 2, "{args:?}: {stdout}{stderr}");
+                let expected = format!("error: `{}` does not apply to `{analysis}`: ", flags[0]);
+                assert!(stderr.starts_with(&expected), "{args:?}: {stderr}");
+            }
+        }
+    }
+}
