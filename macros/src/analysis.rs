@@ -164,6 +164,24 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             Engine::default()
         }),
     };
+    // Settings the engine does not read are errors, not settings silently dropped.
+    let written: [(&str, Option<proc_macro2::Span>); 4] = [
+        ("state", options.state.as_ref().map(|s| s.span())),
+        ("context", options.context.as_ref().map(|s| s.span())),
+        (
+            "immediates",
+            options.immediates.as_ref().map(syn::Lit::span),
+        ),
+        ("heaps", options.heaps.as_ref().map(syn::Lit::span)),
+    ];
+    for (setting, span) in written {
+        if let (Some(span), Err(help)) = (span, engine.reads(setting)) {
+            errors.push(syn::Error::new(
+                span,
+                format!("`{setting}` does not apply to the engine `{engine}`: {help}"),
+            ));
+        }
+    }
     let engine = codegen::engine(engine);
     let Some(domain) = options.domain else {
         errors.at(

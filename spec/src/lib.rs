@@ -69,6 +69,34 @@ impl Engine {
     pub fn from_word(word: &str) -> Option<Engine> {
         Engine::ALL.into_iter().find(|e| e.word() == word)
     }
+
+    /// Whether this engine reads the analysis setting `setting` (as a declaration writes it),
+    /// or why not: `state` and `context` are the flow engines', `immediates` the typing
+    /// environment's, `heaps` the escape engine's; every other setting is read by all. A
+    /// declaration that writes a setting its engine does not read is an error, not a setting
+    /// silently dropped.
+    pub fn reads(self, setting: &str) -> Result<(), &'static str> {
+        let reads = match setting {
+            "state" | "context" => matches!(self, Engine::Flow | Engine::BehaviorGraph),
+            "immediates" => self == Engine::TypingEnv,
+            "heaps" => self == Engine::Escape,
+            _ => true,
+        };
+        match (reads, setting) {
+            (true, _) => Ok(()),
+            (false, "state" | "context") => Err(
+                "`state` and `context` choose how the `flow` engine keeps its states and tells \
+                 calls apart; the engines `escape`, `shape` and `typing_env` keep states and \
+                 summaries of their own",
+            ),
+            (false, "immediates") => {
+                Err("`immediates` is the engine `typing_env`'s bound on sets of constants")
+            }
+            (false, _) => {
+                Err("`heaps` is the engine `escape`'s bound on the heaps kept apart at a point")
+            }
+        }
+    }
 }
 
 impl fmt::Display for Engine {

@@ -38,6 +38,8 @@ impl Sema {
             ),
         };
         let mut seen: Vec<&str> = Vec::new();
+        // Where each setting was written, for the checks across settings below.
+        let mut written: Vec<(&str, Range<usize>)> = Vec::new();
         let mut unknown_setting = false;
         for (key, values) in &a.settings {
             if seen.contains(&key.text.as_str()) {
@@ -50,6 +52,7 @@ impl Sema {
                 continue;
             }
             seen.push(&key.text);
+            written.push((key.text.as_str(), key.span.clone()));
             let word = |values: &[ast::Setting]| match values {
                 [ast::Setting::Word(w)] => Some(w.text.clone()),
                 _ => None,
@@ -177,6 +180,21 @@ impl Sema {
                     crate::diagnostic::did_you_mean(other, SETTINGS).unwrap_or_else(|| "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing`, `program`, `thresholds`, `immediates` and `heaps`".into()),
                     );
                 }
+            }
+        }
+        // Settings one engine reads and another would silently ignore.
+        for (key, span) in &written {
+            if let Err(help) = decl.spec.engine.reads(key) {
+                self.error_help(
+                    file,
+                    span.clone(),
+                    format!(
+                        "`{key}` does not apply to the engine `{}`",
+                        decl.spec.engine
+                    ),
+                    "not read by this engine",
+                    help.into(),
+                );
             }
         }
         // A misspelt setting (reported) may have been the domain.
