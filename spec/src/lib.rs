@@ -428,4 +428,28 @@ mod tests {
             "`flow`, `behavior_graph`, `typing_env`, `escape` or `shape`"
         );
     }
+
+    #[test]
+    fn each_engine_reads_the_settings_it_uses_and_every_common_one() {
+        let reading = |setting: &str| -> Vec<&str> {
+            Engine::ALL
+                .into_iter()
+                .filter(|e| e.reads(setting).is_ok())
+                .map(Engine::word)
+                .collect()
+        };
+        assert_eq!(reading("state"), ["flow", "behavior_graph"]);
+        assert_eq!(reading("context"), ["flow", "behavior_graph"]);
+        assert_eq!(reading("immediates"), ["typing_env"]);
+        assert_eq!(reading("heaps"), ["escape"]);
+        for common in [
+            "domain",
+            "conditions",
+            "widening_delay",
+            "narrowing",
+            "program",
+        ] {
+            assert_eq!(reading(common).len(), Engine::ALL.len(), "{common}");
+        }
+    }
 }
