@@ -265,30 +265,27 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
 }
 
 /// `--state` and `--context` choose how the flow engine keeps its states and tells calls apart.
-/// The alias heap, the typing environment and the escape and shape engines keep states of their
-/// own and analyze calls their own way, so they refuse the two flags rather than ignore them.
+/// The alias heap and the engines that keep states of their own (`Engine::reads`, the table the
+/// declarations are checked against too) refuse the two flags rather than ignore them.
 fn refuse_flow_flags<A: Analysis>(
     analysis: A,
     state: Option<StateArg>,
     context: Option<ContextArg>,
 ) -> Result<(), ExitCode> {
-    let own = if analysis.alias_heap() {
-        "the alias heap keeps heap states of its own"
-    } else {
-        match analysis.engine() {
-            Engine::TypingEnv => "the typing environment makes one pass over SSA form",
-            Engine::Escape => "the escape engine keeps heap states and summaries of its own",
-            Engine::Shape => "the shape engine keeps shape graphs and summaries of its own",
-            Engine::Flow | Engine::BehaviorGraph => return Ok(()),
-        }
-    };
-    let flag = match (state, context) {
-        (Some(_), _) => "--state",
-        (None, Some(_)) => "--context",
+    let (flag, setting) = match (state, context) {
+        (Some(_), _) => ("--state", "state"),
+        (None, Some(_)) => ("--context", "context"),
         (None, None) => return Ok(()),
     };
-    eprintln!("error: `{flag}` does not apply to `{analysis}`: {own}");
-    Err(ExitCode::from(2))
+    let reads = if analysis.alias_heap() {
+        Err("the alias heap keeps heap states of its own")
+    } else {
+        analysis.engine().reads(setting)
+    };
+    reads.map_err(|why| {
+        eprintln!("error: `{flag}` does not apply to `{analysis}`: {why}");
+        ExitCode::from(2)
+    })
 }
 
 /// `absinthe analyze` with the analyses of catalog `A`; `default` when `--analysis` is not given.

@@ -39,6 +39,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
+/// One thread, or one piece.
+const ONE: Option<NonZeroUsize> = Some(NonZeroUsize::MIN);
+/// The default number of threads, and the fewest pieces the parallel read is checked with.
+const TWO: NonZeroUsize = NonZeroUsize::MIN.saturating_add(1);
+
 use absinthe::engine::Limits;
 use absinthe::lattice::Flat;
 use absinthe::value::{DeclaredAnalysis, StateRepr, ValueDomain};
@@ -68,7 +73,7 @@ fn parse_args() -> Result<Options, String> {
         memory: Memory::Erase,
         states: States::Auto,
         runs: 5,
-        threads: NonZeroUsize::new(2).expect("two is not zero"),
+        threads: TWO,
         check: false,
         misses: 20,
         opt: "opt-15".to_owned(),
@@ -347,19 +352,10 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     let lowered = lower_module(&input, &flags, options.memory, |_, _| {});
     // `absinthe analyze` reads big modules in pieces on threads: the lowering must be the
     // same as the whole module's.
-    let one = Some(NonZeroUsize::MIN);
-    let whole = read_module(file, options.memory, one, one, |_, _| {}).map_err(|e| e.message)?;
-    let pieces = options
-        .threads
-        .max(NonZeroUsize::new(2).expect("two is not zero"));
-    let split = read_module(
-        file,
-        options.memory,
-        Some(options.threads),
-        Some(pieces),
-        |_, _| {},
-    )
-    .map_err(|e| e.message)?;
+    let whole = read_module(file, options.memory, ONE, ONE, |_, _| {}).map_err(|e| e.message)?;
+    let (threads, pieces) = (Some(options.threads), Some(options.threads.max(TWO)));
+    let split =
+        read_module(file, options.memory, threads, pieces, |_, _| {}).map_err(|e| e.message)?;
     let split_same = split.lowered.module == lowered.module
         && split.lowered.functions == lowered.functions
         && (split.lowered.skipped.iter().map(|s| &s.function))
@@ -630,14 +626,7 @@ fn run_absinthe<D: ValueDomain>(
     let mut results = Vec::new();
     for _ in 0..runs {
         let start = Instant::now();
-        results = analyze_module::<D>(
-            lowered,
-            conditional,
-            states,
-            limits,
-            Some(NonZeroUsize::MIN),
-            |_, _| {},
-        );
+        results = analyze_module::<D>(lowered, conditional, states, limits, ONE, |_, _| {});
         best_wall = best_wall.min(start.elapsed());
         let total: Duration = results.iter().map(|r| r.counts.cpu).sum();
         best = best.min(total);
