@@ -3,8 +3,9 @@
 //! growth per tenfold size.
 
 use crate::clock::Clock;
-use absinthe::behavior::{BehaviorGraph, DomainTask, Task, Terms, run_task};
 use absinthe::lattice::{Flat, Interval};
+use absinthe::terms::Terms;
+use absinthe_behavior::{BehaviorGraph, DomainTask, Task, run_task};
 use absinthe_dsl_examples::dom::types::Types;
 use std::fmt::Write as _;
 use std::time::Duration;

@@ -1,5 +1,5 @@
 //! `escape`: the escape and alias analysis (every function solved callees first with
-//! intervals, as `absinthe::heap::escape::solve_module` does, each function's facts read as
+//! intervals, as `absinthe_heap::escape::solve_module` does, each function's facts read as
 //! they are made and then dropped) on generated core-IR programs of 10³ to 10⁶ statements with many objects, in two
 //! shapes. `many-functions` grows by adding functions of about 10³ statements each (branchy,
 //! no loops) that allocate, store, load, copy references and call earlier functions, so each
@@ -15,12 +15,12 @@
 
 use crate::alloc::Counting;
 use crate::clock::Clock;
-use absinthe::heap::escape::{MAX_EXPOSED, MAX_HEAPS, analyze_with};
-use absinthe::interproc::callees_first;
 use absinthe::lattice::Interval;
 use absinthe::program::{
     BlockId, Cond, FieldId, FuncId, NameId, Op, Operand, Rhs, Stmt, Terminator,
 };
+use absinthe_heap::escape::{MAX_EXPOSED, MAX_HEAPS, analyze_with};
+use absinthe_interproc::callees_first;
 use absinthe_ir::function::{Block, Function, Module};
 use absinthe_ir::generate::Rng;
 use std::time::Duration;

@@ -1,5 +1,5 @@
 //! The `heap-sparse` benchmark: the alias analysis's per-block entry heaps kept densely (one
-//! disjunction of heaps per block) against the sparse store of `absinthe::heap::sparse` (a delta
+//! disjunction of heaps per block) against the sparse store of `absinthe_heap::sparse` (a delta
 //! against the immediate dominator's heaps per block), on generated functions of 10³ to 10^max
 //! statements with many allocation sites and variables, in two shapes: long chains of blocks in
 //! a loop nest, and a chain of wide switches. It prints the bytes each holds (counted by the
@@ -9,8 +9,8 @@
 use crate::alloc::Counting;
 use crate::clock::Clock;
 use absinthe::engine::{Solution, solve};
-use absinthe::heap::{AliasAnalysis, Heaps, SparseHeapSolution};
 use absinthe::program::{BlockId, Cond, NameId, Op, Operand, Rhs, Stmt, Terminator};
+use absinthe_heap::{AliasAnalysis, Heaps, SparseHeapSolution};
 use absinthe_ir::function::{Block, Function, Module};
 use absinthe_ir::generate::Rng;
 use std::time::Duration;

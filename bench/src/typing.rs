@@ -5,7 +5,7 @@
 //! changed since their common ancestor, and the environment's tables are shared, not copied.
 
 use crate::clock::Clock;
-use absinthe::typing_env::{Approx, Branch, Name, TypingEnv};
+use absinthe_typing_env::{Approx, Branch, Name, TypingEnv};
 use std::time::Duration;
 
 /// The ancestor: `n` variables, every fourth a pair of its two predecessors (so that the

@@ -55,15 +55,15 @@ pub enum AnalysisName {
     Useless,
     /// Strict parameters of kernel terms (`dsl-examples/dom/strictness.dom`).
     Strict,
-    /// The Flambda 2 typing environment (`absinthe::typing_env`): approximations, must-alias
+    /// The Flambda 2 typing environment (`absinthe_typing_env`): approximations, must-alias
     /// classes and the meets branches add, over each function in SSA form.
     TypingEnv,
-    /// The Green Fairy's alias heap with generation counting (`absinthe::heap`).
+    /// The Green Fairy's alias heap with generation counting (`absinthe_heap`).
     AliasHeap,
-    /// The escape and alias analysis of seed 004 (`absinthe::heap::escape`), its values
+    /// The escape and alias analysis of seed 004 (`absinthe_heap::escape`), its values
     /// declared in `dsl-examples/dom/escape.dom`.
     Escape,
-    /// The Green Fairy's shape analysis with fields (`absinthe::heap::shape`), its values
+    /// The Green Fairy's shape analysis with fields (`absinthe_heap::shape`), its values
     /// declared in `dsl-examples/dom/shape.dom`.
     Shape,
 }
@@ -258,7 +258,7 @@ pub trait Analysis: Copy + fmt::Display + 'static {
     }
     /// Calls `f` with the analysis's value domain.
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output;
-    /// Whether this is the alias heap (`absinthe::heap`), a heap analysis with a driver of its
+    /// Whether this is the alias heap (`absinthe_heap`), a heap analysis with a driver of its
     /// own.
     fn alias_heap(self) -> bool {
         false

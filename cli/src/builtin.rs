@@ -13,8 +13,8 @@ use crate::kernel::KernelEngine;
 use crate::trace::TraceFormat;
 use crate::verify::{VerifyConfig, VerifyReport};
 use absinthe::engine::Limits;
-use absinthe::interproc::ContextPolicy;
 use absinthe::program::FuncId;
+use absinthe_interproc::ContextPolicy;
 use absinthe_ir::Module;
 
 /// [`crate::trace::trace`] with a built-in analysis.

@@ -172,7 +172,7 @@ fn dom_build(file: &Path, out: &Path, absinthe: Option<&Path>) -> ExitCode {
                 manifest.display()
             );
             println!(
-                "run it with: cargo run --manifest-path {} -- PROGRAM",
+                "run it with: cargo run --features cli --manifest-path {} -- analyze PROGRAM",
                 manifest.display()
             );
             ExitCode::SUCCESS

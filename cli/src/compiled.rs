@@ -138,12 +138,13 @@ pub fn run(file: &Path, absinthe: Option<&Path>, args: &[OsString]) -> Result<Ex
     })
 }
 
-/// The features of the cached crate that this command turns on: `llvm` when it reads LLVM IR
-/// itself, so that the compiled analyses read what the interpreted ones read.
+/// The features of the cached crate that this command turns on: `cli` (its binary), and `llvm`
+/// when this command reads LLVM IR itself, so that the compiled analyses read what the
+/// interpreted ones read.
 const FEATURES: &[&str] = if cfg!(feature = "llvm") {
-    &["llvm"]
+    &["cli", "llvm"]
 } else {
-    &[]
+    &["cli"]
 };
 
 /// `cargo build --release` of the cached crate (with [`FEATURES`]). Cargo draws its progress bar on standard error

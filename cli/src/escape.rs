@@ -1,14 +1,14 @@
 //! Analyses whose engine is `escape` (`--analysis escape`, or a `.dom` file saying
-//! `engine escape;`): the escape and alias analysis ([`absinthe::heap::escape`]) over every
+//! `engine escape;`): the escape and alias analysis ([`absinthe_heap::escape`]) over every
 //! function of a core-IR module, callees first, with the declaration's value domain as the values
 //! of names. Printed as the heaps and known values before every statement and terminator, then
 //! each function's facts; checked against runs in every frame ([`absinthe_ir::escape_check`]).
 
 use crate::driver::{Format, Input, Report};
-use absinthe::heap::escape::{FunctionFacts, States, solve_module};
 use absinthe::lattice::Lattice;
 use absinthe::program::{BlockId, NameId};
 use absinthe::value::ValueDomain;
+use absinthe_heap::escape::{FunctionFacts, States, solve_module};
 use absinthe_ir::escape_check::{EscapeCheck, check_run};
 use absinthe_ir::escape_text::{facts_text, loc_text, place_text, states_text};
 use absinthe_ir::function::{Function, Module};
@@ -160,7 +160,7 @@ fn function_json<D: ValueDomain>(
         .iter()
         .map(|(p, strong)| json!({ "at": place_text(function, p), "strong": strong }))
         .collect();
-    let places = |set: &std::collections::BTreeSet<absinthe::heap::escape::Place>| {
+    let places = |set: &std::collections::BTreeSet<absinthe_heap::escape::Place>| {
         set.iter()
             .map(|p| place_text(function, p))
             .collect::<Vec<_>>()
@@ -169,7 +169,7 @@ fn function_json<D: ValueDomain>(
         .allocations
         .iter()
         .map(|a| {
-            let site = absinthe::heap::escape::Loc::Recent(a.site);
+            let site = absinthe_heap::escape::Loc::Recent(a.site);
             json!({
                 "site": loc_text(function, &site),
                 "name": function.names.get(a.dest.index()),

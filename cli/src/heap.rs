@@ -1,13 +1,13 @@
 //! `--analysis alias-heap`: the Green Fairy's alias heap with generation counting
-//! ([`absinthe::heap`]) over each function of a core-IR module (or a toy program), printed
+//! ([`absinthe_heap`]) over each function of a core-IR module (or a toy program), printed
 //! before every statement and terminator as the disjunction of heaps that may hold there; and
 //! its check against concrete runs.
 
 use crate::driver::{Format, Input, Report};
 use absinthe::engine::{Solution, solve};
-use absinthe::heap::{AliasAnalysis, AliasHeap, Heaps, Site};
 use absinthe::lattice::Lattice;
 use absinthe::program::{BlockId, Program};
+use absinthe_heap::{AliasAnalysis, AliasHeap, Heaps, Site};
 use absinthe_ir::function::{Function, Module};
 use serde_json::json;
 

@@ -1,15 +1,15 @@
 //! Interprocedural analysis of core-IR modules: runs any analysis's domain across calls with
-//! `absinthe::interproc`, and renders every function with its states joined over contexts.
+//! `absinthe_interproc`, and renders every function with its states joined over contexts.
 
 use crate::analyses::{Analysis, ForDomain};
 use crate::driver::{Format, Report};
 use crate::render::{annotated, env_json_with, env_text_with, value_json, value_text};
 use absinthe::engine::{Limits, StopReason};
-use absinthe::interproc::{
-    ContextPolicy, InterprocLimits, InterprocSolution, ProcValue, solve_module,
-};
 use absinthe::program::{BlockId, FuncId, Stmt};
 use absinthe::value::ValueDomain;
+use absinthe_interproc::{
+    ContextPolicy, InterprocLimits, InterprocSolution, ProcValue, solve_module,
+};
 use absinthe_ir::Module;
 use serde_json::{Value, json};
 

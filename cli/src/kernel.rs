@@ -4,8 +4,9 @@
 
 use crate::analyses::{Analysis, ForDomain, KernelReport};
 use crate::driver::{Format, Report};
-use absinthe::behavior::{BehaviorGraph, DomainTask, NodeId, Term, TermId, Terms, run_task};
+use absinthe::terms::{Term, TermId, Terms};
 use absinthe::value::ValueDomain;
+use absinthe_behavior::{BehaviorGraph, DomainTask, NodeId, run_task};
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -53,8 +54,8 @@ pub fn flows(terms: &Terms, graph: &BehaviorGraph) -> Vec<Flow> {
         }
     }
     for (i, param) in terms.params.iter().enumerate() {
-        let p = absinthe::behavior::ParamId(i as u32);
-        let input = if param.binder == absinthe::behavior::Binder::Free {
+        let p = absinthe::terms::ParamId(i as u32);
+        let input = if param.binder == absinthe::terms::Binder::Free {
             " (input)"
         } else {
             ""
@@ -99,7 +100,7 @@ pub enum KernelEngine {
     /// The behavior graph (flow-insensitive 0-CFA, one pass per task).
     BehaviorGraph,
     /// Closure conversion to the core IR, then the interprocedural flow engine.
-    Flow(absinthe::interproc::ContextPolicy),
+    Flow(absinthe_interproc::ContextPolicy),
 }
 
 /// Analyzes a kernel program with `analysis` and renders one line per flow.
@@ -189,18 +190,18 @@ fn flow_report<A: Analysis>(
     terms: &Terms,
     graph: &BehaviorGraph,
     analysis: A,
-    policy: absinthe::interproc::ContextPolicy,
+    policy: absinthe_interproc::ContextPolicy,
     format: Format,
 ) -> Report {
-    use absinthe::interproc::{InterprocLimits, solve_module};
     use absinthe::program::{BlockId, FuncId};
+    use absinthe_interproc::{InterprocLimits, solve_module};
     let lowered = absinthe_ir::kernel::lower(terms);
     struct Flowing<'a, A: Analysis> {
         terms: &'a Terms,
         graph: &'a BehaviorGraph,
         lowered: &'a absinthe_ir::kernel::Lowered,
         analysis: A,
-        policy: absinthe::interproc::ContextPolicy,
+        policy: absinthe_interproc::ContextPolicy,
     }
     impl<A: Analysis> ForDomain for Flowing<'_, A> {
         type Output = (Vec<(String, String)>, bool);
@@ -232,13 +233,13 @@ fn flow_report<A: Analysis>(
                 .filter(|flow| !flow.name.starts_with('β'))
                 .map(|flow| {
                     let value = match self.graph.kind(flow.nodes[0]) {
-                        absinthe::behavior::NodeKind::Term(t) => {
+                        absinthe_behavior::NodeKind::Term(t) => {
                             read(self.lowered.homes[t.index()], false)
                         }
-                        absinthe::behavior::NodeKind::Param(p) => {
+                        absinthe_behavior::NodeKind::Param(p) => {
                             read(self.lowered.param_homes[p.index()], true)
                         }
-                        absinthe::behavior::NodeKind::Surrogate { .. } => "⊥".to_owned(),
+                        absinthe_behavior::NodeKind::Surrogate { .. } => "⊥".to_owned(),
                     };
                     (flow.name, value)
                 })
@@ -306,7 +307,8 @@ fn render<A: Analysis>(
 /// The basic-induction-parameter task: every bound name's steps in the paper's notation, then
 /// the sets of basic induction parameters.
 fn induction_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String)> {
-    use absinthe::behavior::{Binder, ParamId, Steps};
+    use absinthe::lattice::Steps;
+    use absinthe::terms::{Binder, ParamId};
     use absinthe_dsl_examples::dom::induction::Induction;
     let solution = run_task(terms, graph, &DomainTask::<Induction>::new());
     let mut values = std::collections::BTreeMap::new();
@@ -404,7 +406,7 @@ pub fn verify<A: Analysis>(
 /// Runs `terms` `runs` times (inputs drawn from `seed`), checking every value every term and
 /// name takes against `task`'s value of its flow and every closure against the control-flow
 /// facts.
-pub fn check_task<T: absinthe::behavior::Task>(
+pub fn check_task<T: absinthe_behavior::Task>(
     terms: &Terms,
     graph: &BehaviorGraph,
     task: &T,
@@ -414,14 +416,14 @@ pub fn check_task<T: absinthe::behavior::Task>(
     use absinthe_ir::kernel::{EvalLimits, KValue, evaluate};
     let solution = run_task(terms, graph, task);
     let mut rng = absinthe_ir::generate::Rng::new(seed);
-    let inputs: Vec<absinthe::behavior::ParamId> = (0..terms.params.len())
-        .map(|i| absinthe::behavior::ParamId(i as u32))
-        .filter(|p| terms.params[p.index()].binder == absinthe::behavior::Binder::Free)
+    let inputs: Vec<absinthe::terms::ParamId> = (0..terms.params.len())
+        .map(|i| absinthe::terms::ParamId(i as u32))
+        .filter(|p| terms.params[p.index()].binder == absinthe::terms::Binder::Free)
         .collect();
     let mut check = KernelCheck::default();
     for _ in 0..runs {
         // Inputs are integers or booleans, drawn at random.
-        let values: Vec<(absinthe::behavior::ParamId, KValue)> = inputs
+        let values: Vec<(absinthe::terms::ParamId, KValue)> = inputs
             .iter()
             .map(|&p| {
                 let v = if rng.percent(50) {
@@ -456,7 +458,7 @@ pub fn check_task<T: absinthe::behavior::Task>(
                 }
             };
             let mut seen_terms: Vec<(TermId, KValue)> = Vec::new();
-            let mut seen_params: Vec<(absinthe::behavior::ParamId, KValue)> = Vec::new();
+            let mut seen_params: Vec<(absinthe::terms::ParamId, KValue)> = Vec::new();
             let outcome = evaluate(
                 terms,
                 &values,
@@ -490,13 +492,13 @@ pub fn check_task<T: absinthe::behavior::Task>(
 }
 
 /// The parameters of abstractions, in order.
-fn lambda_params(terms: &Terms) -> Vec<absinthe::behavior::ParamId> {
+fn lambda_params(terms: &Terms) -> Vec<absinthe::terms::ParamId> {
     (0..terms.params.len())
-        .map(|i| absinthe::behavior::ParamId(i as u32))
+        .map(|i| absinthe::terms::ParamId(i as u32))
         .filter(|p| {
             matches!(
                 terms.params[p.index()].binder,
-                absinthe::behavior::Binder::Lambda(..)
+                absinthe::terms::Binder::Lambda(..)
             )
         })
         .collect()
@@ -551,7 +553,7 @@ pub fn strict_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String
 }
 
 /// Runs `task` and renders every reported flow.
-pub fn task_lines<T: absinthe::behavior::Task>(
+pub fn task_lines<T: absinthe_behavior::Task>(
     terms: &Terms,
     graph: &BehaviorGraph,
     task: &T,

@@ -1,8 +1,8 @@
 //! Renders analysis results as annotated text or as JSON.
 
-use absinthe::interproc::{FuncSet, ProcValue};
 use absinthe::lattice::{Lattice, Top};
 use absinthe::value::{Env, ValueDomain};
+use absinthe_interproc::{FuncSet, ProcValue};
 use absinthe_ir::Module;
 use serde_json::{Map, Value, json};
 

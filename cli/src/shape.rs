@@ -1,16 +1,16 @@
 //! Analyses whose engine is `shape` (`--analysis shape`, or a `.dom` file saying
-//! `engine shape;`): the Green Fairy's shape analysis with fields ([`absinthe::heap::shape`])
+//! `engine shape;`): the Green Fairy's shape analysis with fields ([`absinthe_heap::shape`])
 //! over every function of a core-IR module, callees first, each graph with the declaration's
 //! values of names. Printed as the graphs before every statement and terminator (text, JSON) or
 //! drawn at every block's entry (Graphviz); checked against runs in every frame
 //! ([`absinthe_ir::shape_check`]).
 
 use crate::driver::{Format, Input, Report};
-use absinthe::heap::shape::render::{Names, point_text};
-use absinthe::heap::shape::{ShapeFacts, ShapeStates, solve_module};
 use absinthe::lattice::Lattice;
 use absinthe::program::{BlockId, FieldId, NameId};
 use absinthe::value::ValueDomain;
+use absinthe_heap::shape::render::{Names, point_text};
+use absinthe_heap::shape::{ShapeFacts, ShapeStates, solve_module};
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::interp::Limits;
 use absinthe_ir::shape_check::{ShapeCheck, check_run};

@@ -1,13 +1,13 @@
-//! `--analysis typing-env`: the Flambda 2 typing environment ([`absinthe::typing_env`]) over
+//! `--analysis typing-env`: the Flambda 2 typing environment ([`absinthe_typing_env`]) over
 //! each function of a core-IR module (or a toy program), in SSA form, printed before every
 //! statement and terminator; and its check against concrete runs.
 
 use crate::driver::{Format, Input, Report};
 use absinthe::program::{BlockId, NameId};
-use absinthe::typing_env::{self, Approx, ConcreteValue, EnvSolution, Ints, Summary, TypingEnv};
 use absinthe::value::ValueDomain;
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::interp::{ObjectKind, Value};
+use absinthe_typing_env::{Approx, ConcreteValue, EnvSolution, Ints, Summary, TypingEnv};
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -62,7 +62,7 @@ impl Declared {
 /// Every function of `module` solved with its callees' summaries (a call in a cycle of calls
 /// gives `⊤`), callees first.
 pub fn solve_module(module: &Module, declared: &Declared) -> Vec<(EnvSolution, Option<Summary>)> {
-    typing_env::solve_module(module, &declared.start())
+    absinthe_typing_env::solve_module(module, &declared.start())
 }
 
 /// The environment before each point of `function` (`None`: not reached), in the order the
@@ -259,7 +259,7 @@ pub fn verify(
                 };
                 values += 1;
                 let value = concrete(*value, &run.heap, &run.kinds, 6);
-                if !typing_env::admits(env, &Approx::Alias(m), &value, 4) {
+                if !absinthe_typing_env::admits(env, &Approx::Alias(m), &value, 4) {
                     violations.push(format!(
                         "`{}` with arguments {args:?}, before statement {i} of {}: {} = {value:?} is not in {}",
                         function.name,

@@ -638,11 +638,11 @@ impl fmt::Display for Violation {
 pub fn verify_interproc<D: ValueDomain>(
     module: &Module,
     entry: FuncId,
-    solution: &absinthe::interproc::InterprocSolution<D>,
+    solution: &absinthe_interproc::InterprocSolution<D>,
     config: &VerifyConfig,
 ) -> VerifyReport {
-    use absinthe::interproc::ProcValue;
     use absinthe::lattice::Lattice;
+    use absinthe_interproc::ProcValue;
     use std::collections::BTreeMap;
     let mut report = VerifyReport::default();
     let Some(main) = module.function(entry) else {

@@ -403,6 +403,17 @@ fn every_command_of_the_readme_and_the_book_runs_or_names_what_exists() {
                                 "{}: the generated binary has no `{sub}`",
                                 written.place
                             );
+                            // The binary is built only with the crate's feature `cli` (which
+                            // `llvm` turns on).
+                            let feature = words
+                                .iter()
+                                .position(|w| w == "--features")
+                                .and_then(|i| words.get(i + 1));
+                            assert!(
+                                matches!(feature.map(String::as_str), Some("cli" | "llvm")),
+                                "{}: the generated binary needs `--features cli`",
+                                written.place
+                            );
                             "checked"
                         }
                         _ => {

@@ -335,6 +335,8 @@ fn a_crate_built_outside_the_checkout_passes_its_tests_and_runs() {
     let args = [
         "run",
         "--quiet",
+        "--features",
+        "cli",
         "--",
         "analyze",
         &toy,

@@ -7,10 +7,10 @@
 //! files of the compiler's corpora as `include_dom!` compiles them. Both also name the
 //! same declared rules for every operation (`ValueDomain::rules_*`).
 
-use absinthe::behavior::{BehaviorGraph, DomainTask};
 use absinthe::engine::Limits;
 use absinthe::program::NameId;
 use absinthe::value::{Env, ValueDomain};
+use absinthe_behavior::{BehaviorGraph, DomainTask};
 use absinthe_cli::driver::{Strategy, ToyAnalysis, analyze_function, analyze_toy};
 use absinthe_cli::kernel::task_lines;
 use absinthe_dom_interp::{DynValue, Interp, Running};

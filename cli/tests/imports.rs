@@ -380,10 +380,10 @@ impl<'ast> Visit<'ast> for Visitor<'_> {
     }
 }
 
-/// The crate roots of the workspace's members: each library and each binary.
-fn roots() -> Vec<PathBuf> {
-    let root = workspace();
-    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("read Cargo.toml");
+/// The workspace's members, as directories.
+fn members() -> Vec<String> {
+    let manifest =
+        std::fs::read_to_string(workspace().join("Cargo.toml")).expect("read Cargo.toml");
     let members: Vec<String> = manifest
         .split("members = [")
         .nth(1)
@@ -394,8 +394,14 @@ fn roots() -> Vec<PathBuf> {
         .filter(|m| !m.is_empty())
         .collect();
     assert!(members.len() > 5, "members: {members:?}");
+    members
+}
+
+/// The crate roots of the workspace's members: each library and each binary.
+fn roots() -> Vec<PathBuf> {
+    let root = workspace();
     let mut roots = Vec::new();
-    for member in members {
+    for member in members() {
         let src = root.join(&member).join("src");
         for name in ["lib.rs", "main.rs"] {
             if src.join(name).is_file() {
@@ -463,12 +469,12 @@ fn cycles(krate: &Crate) -> Vec<(Vec<String>, String)> {
     found
 }
 
-/// The cycles not broken yet, as the files in each (issue 31): in the runtime, the analysis
-/// families (heap, escape, shape, the typing environment, the behavior graph, the
-/// interprocedural solver) and the engine reach each other through `value/mod.rs`'s
-/// `DeclaredAnalysis` and the modules' facades; the LLVM lowering's `FnLower` is defined in
-/// `lower/mod.rs`, holds types of its children and gets methods in them. This list may only shrink: a new cycle, or a
-/// file joining one, fails; a cycle broken fails until it is taken off.
+/// The cycles not broken yet, as the files in each (issue 31): in the runtime, the lattices,
+/// value domains and engine reach each other through the modules' facades; in the heap and
+/// interprocedural crates, facades their children use; the LLVM lowering's `FnLower` is defined
+/// in `lower/mod.rs`, holds types of its children and gets methods in them. This list may only
+/// shrink: a new cycle, or a file joining one, fails; a cycle broken fails until it is taken
+/// off.
 #[test]
 fn no_two_files_import_each_other() {
     let roots = roots();
@@ -486,4 +492,79 @@ fn no_two_files_import_each_other() {
     assert!(files > 100, "read only {files} files");
     println!("the arrows of each cycle:\n{report}");
     expect_test::expect_file!["imports.known"].assert_eq(&sets);
+}
+
+/// The layers of the workspace's crates, lowest first, as ARCHITECTURE.md states them: a crate
+/// may depend (as a library or to build) only on crates of lower layers. Tests reach higher
+/// (`dev-dependencies` are not checked).
+const LAYERS: &[&[&str]] = &[
+    &["absinthe-spec"],
+    &["absinthe-domc"],
+    &["absinthe-macros"],
+    &["absinthe"],
+    &[
+        "absinthe-interproc",
+        "absinthe-behavior",
+        "absinthe-dom-interp",
+        "absinthe-dsl-examples",
+    ],
+    &["absinthe-heap", "absinthe-typing-env"],
+    &["absinthe-ir"],
+    &["absinthe-llvm"],
+    &["absinthe-cli"],
+    &["absinthe-bench", "absinthe-ui-tests"],
+];
+
+fn layer(package: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&package))
+}
+
+/// The package name and the absinthe crates a member's manifest depends on outside
+/// `[dev-dependencies]`.
+fn dependencies(member: &str) -> (String, Vec<String>) {
+    let path = workspace().join(member).join("Cargo.toml");
+    let text = std::fs::read_to_string(&path).expect("read a member's manifest");
+    let mut name = None;
+    let mut section = String::new();
+    let mut deps = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line.to_owned();
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let key = key.trim();
+        if section == "[package]" && key == "name" {
+            name = Some(value.trim().trim_matches('"').to_owned());
+        }
+        let depends = section.ends_with("dependencies]") && !section.ends_with("dev-dependencies]");
+        if depends && key.starts_with("absinthe") {
+            deps.push(key.to_owned());
+        }
+    }
+    (name.expect("a member names its package"), deps)
+}
+
+#[test]
+fn every_dependency_points_to_a_lower_layer() {
+    let mut wrong = Vec::new();
+    for member in members() {
+        let (package, deps) = dependencies(&member);
+        let Some(own) = layer(&package) else {
+            wrong.push(format!(
+                "{package} is in no layer of LAYERS (and ARCHITECTURE.md)"
+            ));
+            continue;
+        };
+        for dep in deps {
+            match layer(&dep) {
+                Some(theirs) if theirs < own => {}
+                Some(_) => wrong.push(format!("{package} depends on {dep}, not in a lower layer")),
+                None => wrong.push(format!("{package} depends on {dep}, in no layer")),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -3,10 +3,10 @@
 //! alone with unknown arguments.
 
 use absinthe::engine::Limits;
-use absinthe::interproc::{ContextPolicy, InterprocLimits, InterprocSolution, solve_module};
 use absinthe::lattice::{Flat, Interval};
 use absinthe::program::{BlockId, FuncId};
 use absinthe::value::{NonRelational, ValueDomain};
+use absinthe_interproc::{ContextPolicy, InterprocLimits, InterprocSolution, solve_module};
 use absinthe_ir::{Module, parse_module};
 
 use crate::common;
@@ -189,14 +189,14 @@ fn declared_analyses_run_across_functions_with_their_declared_context() {
     let main = m.func_id("main");
     // A `.dom` analysis, context-insensitive by default.
     assert_eq!(SccpPropAnalysis::CONTEXT, ContextPolicy::Insensitive);
-    let s = SccpPropAnalysis::solve_module(&m, main);
+    let s = absinthe_interproc::solve_declared::<SccpPropAnalysis, _>(&m, main);
     assert!(s.stop().is_stable());
     let clamp = func(&m, "clamp");
     assert_eq!(s.instances_of(clamp).count(), 1);
     // An attribute-declared analysis with `context = "kcfa=2"`: two instances of `add`, and the
     // sign of what main returns is known.
     assert_eq!(SignsCallStrings::CONTEXT, ContextPolicy::CallStrings(2));
-    let s = SignsCallStrings::solve_module(&m, main);
+    let s = absinthe_interproc::solve_declared::<SignsCallStrings, _>(&m, main);
     assert!(s.stop().is_stable());
     assert_eq!(s.instances_of(func(&m, "add")).count(), 2);
     let (returns, value) = s.summary(func(&m, "main"));

@@ -2,10 +2,9 @@
 //! fixpoint on random programs, every task sound against the concrete evaluator, and the
 //! command line.
 
-use absinthe::behavior::{
-    BehaviorGraph, Binder, DomainTask, ParamId, Prim, Task, Term, TermId, Terms, run_task,
-};
 use absinthe::lattice::{Flat, Interval};
+use absinthe::terms::{Binder, ParamId, Prim, Term, TermId, Terms};
+use absinthe_behavior::{BehaviorGraph, DomainTask, Task, run_task};
 use absinthe_cli::kernel::task_lines;
 use absinthe_ir::kernel::{
     EvalLimits, EvalOutcome, KValue, KernelGenConfig, evaluate, parse_terms, print_terms,
@@ -65,7 +64,7 @@ fn p2_control_flow_binds_f_and_g_to_their_abstractions() {
         .successors(n)
         .iter()
         .map(|&s| match graph.kind(s) {
-            absinthe::behavior::NodeKind::Term(t) => terms.flow_name(*t),
+            absinthe_behavior::NodeKind::Term(t) => terms.flow_name(*t),
             other => format!("{other:?}"),
         })
         .collect();
@@ -401,8 +400,8 @@ fn the_command_line_prints_flows_in_the_seed_s_notation() {
 /// declared tasks on it, soundly.
 #[test]
 fn closure_conversion_runs_like_the_evaluator_and_tasks_run_on_it() {
-    use absinthe::interproc::{ContextPolicy, InterprocLimits, solve_module};
     use absinthe_cli::verify::{VerifyConfig, verify_interproc};
+    use absinthe_interproc::{ContextPolicy, InterprocLimits, solve_module};
     use absinthe_ir::interp::{self, Outcome, Value};
     use absinthe_ir::kernel::lower;
     let mut same = 0;
@@ -478,8 +477,8 @@ fn closure_conversion_runs_like_the_evaluator_and_tasks_run_on_it() {
 
 #[test]
 fn p1_through_the_flow_engine_gives_the_same_types() {
-    use absinthe::interproc::{ContextPolicy, InterprocLimits, solve_module};
     use absinthe_dsl_examples::dom::types::{Type, Types};
+    use absinthe_interproc::{ContextPolicy, InterprocLimits, solve_module};
     use absinthe_ir::kernel::lower;
     let terms = sample("p1.kt");
     let lowered = lower(&terms);
@@ -629,7 +628,7 @@ fn strict_parameters_on_programs_with_answers_written_first() {
 /// step's parameter took plus that step's constant.
 #[test]
 fn basic_induction_is_sound_against_the_evaluator() {
-    use absinthe::behavior::{Step, Steps};
+    use absinthe::lattice::{Step, Steps};
     use absinthe_dsl_examples::dom::induction::Induction;
     let mut checked = 0u64;
     let mut stepped = 0u64;

@@ -140,7 +140,7 @@ fn without_a_declared_domain_large_sets_are_top() {
     let declared = typing::Declared {
         name: "sets-only".into(),
         ints: None,
-        max_imms: absinthe::typing_env::TypingEnv::MAX_IMMS,
+        max_imms: absinthe_typing_env::TypingEnv::MAX_IMMS,
     };
     let output = typing::run(&sample(), Format::Text, &declared).output;
     assert!(output.starts_with("# analysis: sets-only "), "{output}");
@@ -183,7 +183,7 @@ fn random_modules_agree_with_their_runs() {
             _ => typing::Declared {
                 name: "sets".into(),
                 ints: None,
-                max_imms: absinthe::typing_env::TypingEnv::MAX_IMMS,
+                max_imms: absinthe_typing_env::TypingEnv::MAX_IMMS,
             },
         };
         if seed % 4 == 0

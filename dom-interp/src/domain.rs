@@ -6,10 +6,10 @@
 use super::Interp;
 use super::val::Val;
 use crate::plan::{Product as ProductDecl, RuleKind};
-use absinthe::behavior::{ArgKind, ParamId};
 use absinthe::lattice::{Address, Flat, Interval};
 use absinthe::product::{ReducePolicy, log_reduction, recording_reductions};
 use absinthe::program::{Op, SymbolId};
+use absinthe::terms::{ArgKind, ParamId};
 use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{Shape, Ty};
 use absinthe_domc::model::Policy;

@@ -11,9 +11,10 @@ use super::val::{Payload, Val, Widen};
 use absinthe::__private::{
     checked_lshr, checked_shl, checked_shr, overflows, wrapping_lshr, wrapping_shl, wrapping_shr,
 };
-use absinthe::behavior::{ArgKind, Names, Steps};
 use absinthe::lattice::{Address, Flat, Interval};
+use absinthe::lattice::{Names, Steps};
 use absinthe::program::{Op, SymbolId};
+use absinthe::terms::ArgKind;
 use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{BinaryOp, Fallback, Shape, Ty};
 use std::rc::Rc;

@@ -30,9 +30,10 @@ mod value;
 
 pub use val::{Payload, Val};
 
-use absinthe::behavior::{Arg, Engine, ParamId};
 use absinthe::lattice::{Lattice, Thresholds, Top};
 use absinthe::program::{Op, SymbolId};
+use absinthe::spec::Engine;
+use absinthe::terms::{Arg, ParamId};
 use absinthe::value::{Concrete, ValueDomain};
 use absinthe_domc::dom::tree::{Shape, Ty};
 use absinthe_domc::dom::{AnalysisDecl, Checked};

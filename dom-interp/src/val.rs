@@ -2,9 +2,10 @@
 //! type), the payloads of sums, and the indices a flat or sum value is stored at. The lattice
 //! operations on them are `value.rs`'s.
 
-use absinthe::behavior::{ArgKind, Names, ParamId, Steps};
 use absinthe::lattice::{Address, Flat, Interval, Thresholds};
+use absinthe::lattice::{Names, Steps};
 use absinthe::program::Op;
+use absinthe::terms::{ArgKind, ParamId};
 use absinthe_domc::dom::tree::Ty;
 
 use std::fmt::Debug;

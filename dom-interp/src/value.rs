@@ -5,11 +5,11 @@
 use super::Interp;
 use crate::plan::FnId;
 use crate::val::{BOTTOM, FLAT_TOP, Payload, Val, Widen, sum_top, summand};
-use absinthe::behavior::{Names, Steps};
 use absinthe::lattice::{
     Address, DefaultCost, Flat, Interval, Lattice, Thresholds, Top, canonical_disjuncts,
     widen_disjuncts,
 };
+use absinthe::lattice::{Names, Steps};
 use absinthe_domc::dom::tree::{Shape, Ty};
 
 use std::fmt::Debug;

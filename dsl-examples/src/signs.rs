@@ -323,14 +323,14 @@ pub struct SignsDense;
 pub struct SignsSparse;
 
 /// The same analysis across the functions of a module, calls told apart by their last two call
-/// sites (see `DeclaredAnalysis::solve_module`).
+/// sites (see `absinthe_interproc::solve_declared`).
 #[absinthe::analysis(domain = value::Signals, conditions = "evaluated", context = "kcfa=2")]
 #[derive(Debug)]
 pub struct SignsCallStrings;
 
 // ANCHOR: typing
 /// The Flambda 2 typing environment with these signals as its integers past sets of four
-/// immediates (see `DeclaredAnalysis::solve_typing`).
+/// immediates (see `absinthe_typing_env::solve_declared`).
 #[absinthe::analysis(domain = value::Signals, engine = "typing_env", immediates = 4)]
 #[derive(Debug)]
 pub struct SignsTyping;
@@ -338,14 +338,14 @@ pub struct SignsTyping;
 
 // ANCHOR: escape
 /// The escape and alias analysis with these signals as the values of names, keeping up to four
-/// heaps apart at a point (see `DeclaredAnalysis::solve_escape`).
+/// heaps apart at a point (see `absinthe_heap::escape::solve_declared`).
 #[absinthe::analysis(domain = value::Signals, engine = "escape", heaps = 4)]
 #[derive(Debug)]
 pub struct SignsEscape;
 // ANCHOR_END: escape
 
 /// The shape analysis with these signals as the values of names beside each shape graph (see
-/// `DeclaredAnalysis::solve_shape`).
+/// `absinthe_heap::shape::solve_declared`).
 #[absinthe::analysis(domain = value::Signals, engine = "shape")]
 #[derive(Debug)]
 pub struct SignsShape;

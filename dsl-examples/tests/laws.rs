@@ -43,8 +43,8 @@ fn the_behavior_graph_task_lattices_obey_the_laws() {
     use absinthe_dsl_examples::dom::{dependence, induction, strictness, types};
     // The runtime's building blocks, then what the `.dom` tasks declare over them (the
     // strictness lattice is their written-out dual).
-    absinthe::laws::check_laws_with_top::<absinthe::behavior::Names>();
-    absinthe::laws::check_laws_with_top::<absinthe::behavior::Steps>();
+    absinthe::laws::check_laws_with_top::<absinthe::lattice::Names>();
+    absinthe::laws::check_laws_with_top::<absinthe::lattice::Steps>();
     types::Types::check_laws();
     induction::Induction::check_laws();
     dependence::Dependence::check_laws();

@@ -59,7 +59,7 @@ fn a_declared_product_runs_on_a_toy_program() {
 /// `m == 20` is dead; a block's field reads back the name stored in it.
 #[test]
 fn a_declared_typing_environment_keeps_its_domain_s_integers() {
-    use absinthe::behavior::Engine;
+    use absinthe::spec::Engine;
     use absinthe_dsl_examples::signs::SignsTyping;
     const SOURCE: &str = "\
 fn f(n) {
@@ -78,7 +78,7 @@ live:
     assert_eq!(SignsTyping::IMMEDIATES, 4);
     let module = absinthe_ir::air::parse_module("f.air", SOURCE).expect("the module parses");
     let module = absinthe_ir::ssa::module_to_ssa(&module);
-    let solved = SignsTyping::solve_typing(&module);
+    let solved = absinthe_typing_env::solve_declared::<SignsTyping, _>(&module);
     let (solution, summary) = &solved[0];
     let function = &module.functions[0];
     let block = |label: &str| {
@@ -96,7 +96,7 @@ live:
     let shown = live.entry.to_string();
     assert!(shown.contains("q_1 : =m_1"), "{shown}");
     let result = summary.as_ref().expect("f returns").result.clone();
-    let absinthe::typing_env::Approx::Known(absinthe::typing_env::Desc::Ints(ints)) = result else {
+    let absinthe_typing_env::Approx::Known(absinthe_typing_env::Desc::Ints(ints)) = result else {
         panic!("the result is an integer of the declared domain: {result:?}");
     };
     let signals: &Signals = ints.downcast().expect("the declared domain");
@@ -108,8 +108,8 @@ live:
 /// it takes that name's signals (positive, odd), and the branch on it being zero is dead.
 #[test]
 fn a_declared_escape_analysis_forwards_loads_with_their_values() {
-    use absinthe::behavior::Engine;
     use absinthe::program::{NameId, Operand};
+    use absinthe::spec::Engine;
     use absinthe_dsl_examples::signs::SignsEscape;
     const SOURCE: &str = "\
 fn f(n) {
@@ -128,7 +128,7 @@ live:
     assert_eq!(SignsEscape::ENGINE, Engine::Escape);
     assert_eq!(SignsEscape::HEAPS, 4);
     let module = absinthe_ir::air::parse_module("f.air", SOURCE).expect("the module parses");
-    let facts = SignsEscape::solve_escape(&module);
+    let facts = absinthe_heap::escape::solve_declared::<SignsEscape, _>(&module);
     let function = &module.functions[0];
     let name = |n: &str| {
         NameId(
@@ -159,8 +159,8 @@ live:
 /// branch on it being 0 is dead, and the loaded field's object is the stored one.
 #[test]
 fn a_declared_shape_analysis_reduces_isblock_by_the_graph() {
-    use absinthe::behavior::Engine;
     use absinthe::program::NameId;
+    use absinthe::spec::Engine;
     use absinthe_dsl_examples::signs::SignsShape;
     const SOURCE: &str = "\
 fn f(n) {
@@ -179,7 +179,7 @@ live:
 ";
     assert_eq!(SignsShape::ENGINE, Engine::Shape);
     let module = absinthe_ir::air::parse_module("f.air", SOURCE).expect("the module parses");
-    let facts = SignsShape::solve_shape(&module);
+    let facts = absinthe_heap::shape::solve_declared::<SignsShape, _>(&module);
     let function = &module.functions[0];
     let name = |n: &str| {
         NameId(

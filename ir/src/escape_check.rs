@@ -1,4 +1,4 @@
-//! Checking the escape analysis of `absinthe::heap::escape` against runs, in every frame:
+//! Checking the escape analysis of `absinthe_heap::escape` against runs, in every frame:
 //!
 //! - every object a name holds is in the name's points-to set: an object the frame allocated as
 //!   its site's most recent or older location (or, once that location has escaped to unknown
@@ -14,10 +14,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use absinthe::heap::Site;
-use absinthe::heap::escape::{FunctionFacts, Heap, Loc, Place, States};
 use absinthe::program::{BlockId, FuncId, NameId, Operand, Rhs, Stmt};
 use absinthe::value::{Env, ValueDomain};
+use absinthe_heap::Site;
+use absinthe_heap::escape::{FunctionFacts, Heap, Loc, Place, States};
 
 use crate::function::Module;
 use crate::interp::{self, Limits, Outcome, Run, Value};

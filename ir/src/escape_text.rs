@@ -1,14 +1,14 @@
-//! The escape and alias analysis's results (`absinthe::heap::escape`) written with a core-IR
+//! The escape and alias analysis's results (`absinthe_heap::escape`) written with a core-IR
 //! function's own names: the heaps at a point and the facts about the whole function (forwarded
 //! loads, strong and weak stores, allocations and where they escape, the summary). Shared by the
 //! command line's `--analysis escape` and the tests.
 
 use std::collections::BTreeSet;
 
-use absinthe::heap::escape::{
+use absinthe::program::Operand;
+use absinthe_heap::escape::{
     Content, Escape, FunctionFacts, Heap, Loc, Place, Slot, States, Summary,
 };
-use absinthe::program::Operand;
 
 use crate::function::{Function, Module};
 
@@ -46,7 +46,7 @@ fn inputs(function: &Function) -> Vec<&str> {
 /// A location: an allocation site as `label:index` (`…·old` for its older objects), an input by
 /// its name with `^` (the object it referred to on entry), `?` for an unknown object.
 pub fn loc_text(function: &Function, loc: &Loc) -> String {
-    let site = |s: &absinthe::heap::Site| {
+    let site = |s: &absinthe_heap::Site| {
         place_text(
             function,
             &Place {

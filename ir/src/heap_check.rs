@@ -1,10 +1,10 @@
-//! Checking the alias heap of `absinthe::heap` against runs: whether a run's variables, with the
+//! Checking the alias heap of `absinthe_heap` against runs: whether a run's variables, with the
 //! sites the interpreter recorded for its objects, are one of the states a heap describes.
 
 use std::collections::BTreeSet;
 
-use absinthe::heap::{AliasHeap, Site};
 use absinthe::lattice::{Generation, Lattice};
+use absinthe_heap::{AliasHeap, Site};
 
 /// Whether the concrete variables `env` may be described by `heap`, the run's objects allocated
 /// at `sites`. A heap joined from several (past the disjunction's size) may put a variable in
@@ -19,7 +19,7 @@ pub fn describes(
     sites: &[crate::interp::AllocSite],
 ) -> bool {
     use crate::interp::Value;
-    let candidates = |x: usize| -> Vec<(&absinthe::heap::Object, Generation)> {
+    let candidates = |x: usize| -> Vec<(&absinthe_heap::Object, Generation)> {
         heap.objects()
             .filter(|((_, vars), _)| vars.contains(&absinthe::program::NameId(x as u32)))
             .map(|(o, g)| (o, *g))
@@ -40,7 +40,7 @@ pub fn describes(
             .map(|&(_, s)| s)
             .filter(|&s| s > r && sites[s as usize] == site)
             .collect();
-        let own = |(o, g): &(&absinthe::heap::Object, Generation)| {
+        let own = |(o, g): &(&absinthe_heap::Object, Generation)| {
             o.0 == Site::UNKNOWN
                 || ((o.0.block, o.0.index) == (site.block, site.index)
                     && Generation::AtMost(younger.len() as u32).leq(g))
@@ -49,7 +49,7 @@ pub fn describes(
         if !cx.iter().any(own) {
             return false;
         }
-        let unknown = |c: &[(&absinthe::heap::Object, Generation)]| {
+        let unknown = |c: &[(&absinthe_heap::Object, Generation)]| {
             c.iter().any(|(o, _)| o.0 == Site::UNKNOWN)
         };
         for &(y, s) in &refs {

@@ -4,7 +4,7 @@ use absinthe::program::FuncId;
 
 use crate::function::{Function, Module};
 
-impl absinthe::interproc::Module for Module {
+impl absinthe_interproc::Module for Module {
     type Function = Function;
 
     fn function_count(&self) -> usize {

@@ -8,11 +8,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::Module;
 use crate::interp::{self, Limits, NoObserver, ObjectKind, Outcome, Value};
-use absinthe::heap::Site;
-use absinthe::heap::shape::{Kind, Label, Path, ShapeDisjunct, ShapeFacts, ShapeGraph};
 use absinthe::lattice::Generation;
 use absinthe::program::{BlockId, FieldId, FuncId, NameId, Operand, Rhs, Stmt};
 use absinthe::value::{Env, ValueDomain};
+use absinthe_heap::Site;
+use absinthe_heap::shape::{Kind, Label, Path, ShapeDisjunct, ShapeFacts, ShapeGraph};
 
 /// What checking found.
 #[derive(Clone, Debug, Default)]

@@ -1,10 +1,10 @@
-//! The escape and alias analysis (`absinthe::heap::escape`) on seed 004's examples, written in
+//! The escape and alias analysis (`absinthe_heap::escape`) on seed 004's examples, written in
 //! the core IR (`test_data/escape.air`): the exact forwarded loads, strong and weak stores,
 //! escapes, summaries and sinkable allocations.
 
-use absinthe::heap::escape::{FunctionFacts, MAX_HEAPS, solve_module};
 use absinthe::lattice::Interval;
 use absinthe::program::BlockId;
+use absinthe_heap::escape::{FunctionFacts, MAX_HEAPS, solve_module};
 use absinthe_ir::Module;
 use absinthe_ir::air::parse_module;
 use absinthe_ir::escape_check::{EscapeCheck, check_run};

@@ -1,9 +1,9 @@
 //! The escape analysis is sound on random modules that allocate, store, load, loop, call and
 //! apply closures: checked in every frame of runs of `main` (`absinthe_ir::escape_check`).
 
-use absinthe::heap::escape::{MAX_EXPOSED, MAX_HEAPS, solve_module, solve_module_with};
 use absinthe::lattice::Interval;
 use absinthe::program::FuncId;
+use absinthe_heap::escape::{MAX_EXPOSED, MAX_HEAPS, solve_module, solve_module_with};
 use absinthe_ir::escape_check::{EscapeCheck, check_run};
 use absinthe_ir::generate::{HeapGenConfig, random_heap_module};
 use absinthe_ir::interp::Limits;
@@ -61,7 +61,7 @@ fn sound_with_one_heap_per_point() {
     assert!(total.runs > 500, "{total:?}");
 }
 
-/// Exposed objects made unknown at every block's exit ([`absinthe::heap::escape::Heap::fold_exposed`]
+/// Exposed objects made unknown at every block's exit ([`absinthe_heap::escape::Heap::fold_exposed`]
 /// with no room at all) are still sound.
 #[test]
 fn sound_with_every_exposed_object_made_unknown() {

@@ -1,13 +1,13 @@
-//! The alias heap with generation counting (`absinthe::heap`) on the Green Fairy's loop: the
+//! The alias heap with generation counting (`absinthe_heap`) on the Green Fairy's loop: the
 //! heap after the loop head is exactly the seed's disjunction of maximal compatible subsets,
 //! `αxyz ⊔ αyz,βx ⊔ αz,βx,βy ⊔ βz,βx,βy`, with the loop's site counted to `≤ 2`.
 
 use std::collections::BTreeSet;
 
 use absinthe::engine::solve;
-use absinthe::heap::{AliasAnalysis, AliasHeap, Site};
 use absinthe::lattice::{Generation, Lattice};
 use absinthe::program::BlockId;
+use absinthe_heap::{AliasAnalysis, AliasHeap, Site};
 use absinthe_ir::air::parse_module;
 use absinthe_ir::heap_check::describes;
 
@@ -143,8 +143,8 @@ fn allocating_loop(seed: u64) -> String {
 /// aliasing, the allocation sites and the generations.
 #[test]
 fn random_functions_agree_with_their_runs() {
-    use absinthe::heap::Heaps;
     use absinthe::program::{FuncId, Program};
+    use absinthe_heap::Heaps;
     use absinthe_ir::generate::{GenConfig, random_function};
     use absinthe_ir::interp::{Limits, Value, run};
     let (mut points, mut refs, mut counted) = (0u64, 0u64, 0u64);

@@ -1,14 +1,14 @@
-//! The sparse store of alias heaps (`absinthe::heap::sparse`) gives back exactly the dense
+//! The sparse store of alias heaps (`absinthe_heap::sparse`) gives back exactly the dense
 //! solution's entry state of every block: on the seed's loop and on random functions (the general
 //! generator, bigger functions with many allocations, and every function of random heap
 //! modules), looked up one by one in order and out of order, all at once, and with blocks kept
 //! whole at every checkpoint distance.
 
 use absinthe::engine::{Solution, solve};
-use absinthe::heap::sparse::{DeltaState, HeapDelta, SparseStates};
-use absinthe::heap::{AliasAnalysis, AliasHeap, Heaps, SparseHeapSolution};
 use absinthe::lattice::{FiniteSum, Lattice};
 use absinthe::program::BlockId;
+use absinthe_heap::sparse::{DeltaState, HeapDelta, SparseStates};
+use absinthe_heap::{AliasAnalysis, AliasHeap, Heaps, SparseHeapSolution};
 use absinthe_ir::air::parse_module;
 use absinthe_ir::function::Function;
 use absinthe_ir::generate::{GenConfig, HeapGenConfig, random_function, random_heap_module};

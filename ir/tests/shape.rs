@@ -1,14 +1,14 @@
-//! The shape graph with fields (`absinthe::heap::shape`) on the seed's examples
+//! The shape graph with fields (`absinthe_heap::shape`) on the seed's examples
 //! (`test_data/shape.air`), its lattice laws on graphs of random programs, and its soundness
 //! against concrete runs of random heap modules.
 
-use absinthe::heap::shape::render::{Names, point_text};
-use absinthe::heap::shape::{
-    Kind, ShapeDisjunct, ShapeFacts, ShapeGraph, ShapeStates, solve_module,
-};
 use absinthe::lattice::{Flat, Interval, Lattice};
 use absinthe::program::{FieldId, NameId};
 use absinthe::value::ValueDomain;
+use absinthe_heap::shape::render::{Names, point_text};
+use absinthe_heap::shape::{
+    Kind, ShapeDisjunct, ShapeFacts, ShapeGraph, ShapeStates, solve_module,
+};
 use absinthe_ir::generate::{HeapGenConfig, random_heap_module};
 use absinthe_ir::{Function, Module, parse_module};
 use expect_test::expect;

@@ -11,7 +11,7 @@
 //!
 //! - `op = "+"`: one operation, `fn(&P, &P) -> C`; `binary`: every operation without a rule of
 //!   its own, `fn(Op, &P, &P) -> C`. Either may take two more parameters of type `ArgKind` (any
-//!   path ending in `ArgKind`, such as `absinthe::behavior::ArgKind`), what the operands' kernel
+//!   path ending in `ArgKind`, such as `absinthe::terms::ArgKind`), what the operands' kernel
 //!   terms are (a parameter, a constant, another term): `fn(&P, &P, ArgKind, ArgKind) -> C`. The
 //!   rule then gets the operands' kinds on kernel terms and `ArgKind::Other` everywhere else
 //!   (`Rule::with_kinds`).
@@ -932,7 +932,7 @@ fn typed(arg: &syn::FnArg) -> Option<&syn::Type> {
 }
 
 /// Whether `ty` is a path ending in `name`, without generic arguments (`ArgKind`,
-/// `absinthe::behavior::ArgKind`).
+/// `absinthe::terms::ArgKind`).
 fn names_type(ty: &syn::Type, name: &str) -> bool {
     match ty {
         syn::Type::Group(g) => names_type(&g.elem, name),

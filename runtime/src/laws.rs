@@ -473,13 +473,13 @@ arbitrary_from! {
     Powerset<u8> => strategies::powerset(),
 }
 
-impl Arbitrary for crate::behavior::Names {
+impl Arbitrary for crate::lattice::Names {
     fn strategy() -> BoxedStrategy<Self> {
         strategies::names().boxed()
     }
 }
 
-impl Arbitrary for crate::behavior::Steps {
+impl Arbitrary for crate::lattice::Steps {
     fn strategy() -> BoxedStrategy<Self> {
         strategies::steps().boxed()
     }
@@ -554,10 +554,11 @@ pub mod strategies {
         ]
     }
 
-    /// [`Names`](crate::behavior::Names): every name, or a set of a few of eight names (so
+    /// [`Names`](crate::lattice::Names): every name, or a set of a few of eight names (so
     /// that sets overlap).
-    pub fn names() -> impl Strategy<Value = crate::behavior::Names> + Clone {
-        use crate::behavior::{Names, ParamId};
+    pub fn names() -> impl Strategy<Value = crate::lattice::Names> + Clone {
+        use crate::lattice::Names;
+        use crate::terms::ParamId;
         prop_oneof![
             1 => Just(Names::All),
             6 => vec(0u32..8, 0..5)
@@ -565,9 +566,10 @@ pub mod strategies {
         ]
     }
 
-    /// [`Steps`](crate::behavior::Steps): ⊤, or a few constants and offsets of four parameters.
-    pub fn steps() -> impl Strategy<Value = crate::behavior::Steps> + Clone {
-        use crate::behavior::{ParamId, Step, Steps};
+    /// [`Steps`](crate::lattice::Steps): ⊤, or a few constants and offsets of four parameters.
+    pub fn steps() -> impl Strategy<Value = crate::lattice::Steps> + Clone {
+        use crate::lattice::{Step, Steps};
+        use crate::terms::ParamId;
         let step = prop_oneof![
             (-2i64..=2).prop_map(Step::Const),
             (0u32..4, -2i64..=2).prop_map(|(p, c)| Step::Offset(ParamId(p), c)),
@@ -650,24 +652,6 @@ pub mod strategies {
         vec(0u8..8, 0..6).prop_map(|xs| xs.into_iter().collect())
     }
 
-    /// An alias heap: bottom, or up to four objects of two sites over three variables with
-    /// generations from [`generation`].
-    pub fn alias_heap() -> impl Strategy<Value = crate::heap::AliasHeap> + Clone {
-        use crate::heap::{AliasHeap, Site};
-        use crate::program::{BlockId, NameId};
-        let object = (0u32..2, vec(0u32..3, 1..3), generation()).prop_map(|(site, vars, g)| {
-            let site = Site {
-                block: BlockId(site),
-                index: 0,
-            };
-            ((site, vars.into_iter().map(NameId).collect()), g)
-        });
-        prop_oneof![
-            1 => Just(<AliasHeap as Lattice>::bottom()),
-            6 => vec(object, 0..5).prop_map(AliasHeap::of),
-        ]
-    }
-
     /// A key from a small set, including the extreme `u32`s (so branches on the top bit occur).
     pub fn key() -> impl Strategy<Value = u32> + Clone {
         prop_oneof![
@@ -703,25 +687,6 @@ pub mod strategies {
         inner: impl Strategy<Value = D> + Clone,
     ) -> impl Strategy<Value = FiniteSum<D, N, C>> + Clone {
         vec(inner, 0..6).prop_map(FiniteSum::from_values)
-    }
-
-    /// A [`FuncSet`](crate::interproc::FuncSet) over functions `0..6`, or any function.
-    pub fn func_set() -> impl Strategy<Value = crate::interproc::FuncSet> + Clone {
-        use crate::interproc::FuncSet;
-        use crate::program::FuncId;
-        prop_oneof![
-            1 => Just(FuncSet::Any),
-            5 => vec(0u32..6, 0..4)
-                .prop_map(|fs| FuncSet::Some(fs.into_iter().map(FuncId).collect())),
-        ]
-    }
-
-    /// A [`ProcValue`](crate::interproc::ProcValue) whose integer part comes from `ints`.
-    pub fn proc_value<D: crate::value::ValueDomain + 'static>(
-        ints: impl Strategy<Value = D> + Clone,
-    ) -> impl Strategy<Value = crate::interproc::ProcValue<D>> + Clone {
-        (ints, func_set(), any::<bool>())
-            .prop_map(|(int, funcs, block)| crate::interproc::ProcValue { int, funcs, block })
     }
 }
 

@@ -1,17 +1,22 @@
-//! absinthe's runtime: what analyses and the code absinthe generates depend on.
+//! absinthe's runtime: what analyses and the code absinthe generates depend on, and nothing
+//! else. The analysis families built on it are crates of their own: `absinthe-interproc`
+//! (across the functions of a module), `absinthe-heap` (alias, escape and shape analyses),
+//! `absinthe-typing-env` (a relational typing environment) and `absinthe-behavior` (the
+//! behavior graph of kernel terms).
 //!
 //! - [`lattice`](mod@lattice): the lattice trait family and the standard lattices.
 //! - [`program`]: the statement vocabulary and the traits through which engines see a program.
+//! - [`terms`]: kernel terms, the programs of the behavior graph, and the argument kinds value
+//!   domains read on them.
 //! - [`cfg`](mod@cfg): reverse post-order, dominators, dominance frontiers, weak topological order.
 //! - [`engine`]: the worklist solver, the naive reference solver and tracing.
 //! - [`graph_free`]: the graph-free instruction-level solver for instruction lists.
 //! - [`liveness`]: live names, the reference backward analysis.
 //! - [`product`]: reduced products (the reduction policy, the trait generated products
 //!   implement).
-//! - [`typing_env`]: a relational typing environment (approximations, must-alias classes, a
-//!   meet that returns the refined environment), after Flambda 2.
 //! - [`value`]: non-relational value analysis over any value domain (constants, intervals), with
-//!   dense or sparse states ([`value::StateRepr`]).
+//!   dense or sparse states ([`value::StateRepr`]), and the declared analysis
+//!   ([`value::DeclaredAnalysis`]).
 //! - `laws` (feature `laws`): the generic lattice-law checker and proptest strategies.
 //!
 //! With the default feature `macros`, the attribute macros are re-exported here:
@@ -23,13 +28,10 @@
 //! The runtime knows nothing about syntax: no parser, no proc-macro machinery. The macros live in
 //! their own crate and run at compile time only.
 
-pub mod behavior;
 pub mod cfg;
 pub mod disjoint_sets;
 pub mod engine;
 pub mod graph_free;
-pub mod heap;
-pub mod interproc;
 pub mod lattice;
 #[cfg(feature = "laws")]
 pub mod laws;
@@ -39,7 +41,7 @@ pub mod program;
 /// The words an analysis is declared with (engine, state, context, program kind), shared with
 /// the `.dom` compiler.
 pub use absinthe_spec as spec;
-pub mod typing_env;
+pub mod terms;
 pub mod value;
 
 /// Expands the items it is given only when the runtime is built with its `laws` feature, so that

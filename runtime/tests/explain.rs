@@ -1,8 +1,6 @@
 //! The built-in value domains name themselves for explanations (`ValueDomain::rules_*`): one
-//! line naming the built-in function and the Rust place next to its implementation, and the
-//! interprocedural wrapper names what its integer domain names.
+//! line naming the built-in function and the Rust place next to its implementation.
 
-use absinthe::interproc::ProcValue;
 use absinthe::lattice::{Flat, Interval};
 use absinthe::program::Op;
 use absinthe::value::ValueDomain;
@@ -67,23 +65,5 @@ fn constants_name_their_built_in_functions() {
         &<Flat<i64>>::rules_assume(Op::Eq),
         "the built-in branch refinement on `==` of `Flat<i64>` at ",
         "assume",
-    );
-}
-
-#[test]
-fn the_interprocedural_wrapper_names_its_integer_domain() {
-    for op in Op::ALL {
-        assert_eq!(
-            ProcValue::<Interval>::rules_binary(op),
-            Interval::rules_binary(op)
-        );
-        assert_eq!(
-            ProcValue::<Interval>::rules_assume(op),
-            Interval::rules_assume(op)
-        );
-    }
-    assert_eq!(
-        ProcValue::<Flat<i64>>::rules_constant(),
-        <Flat<i64>>::rules_constant()
     );
 }

@@ -54,28 +54,9 @@ fn generation() {
 }
 
 #[test]
-fn alias_heap() {
-    check_lattice(strategies::alias_heap(), CASES);
-}
-
-#[test]
 fn congruence() {
     check_lattice(strategies::congruence(), CASES);
     check_top(strategies::congruence(), CASES);
-}
-
-#[test]
-fn func_set() {
-    check_lattice(strategies::func_set(), CASES);
-    check_top(strategies::func_set(), CASES);
-}
-
-#[test]
-fn proc_value_of_flat_and_interval() {
-    check_lattice(strategies::proc_value(strategies::flat()), CASES);
-    check_top(strategies::proc_value(strategies::flat()), CASES);
-    check_lattice(strategies::proc_value(interval()), CASES);
-    check_top(strategies::proc_value(interval()), CASES);
 }
 
 #[test]

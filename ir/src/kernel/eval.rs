@@ -2,7 +2,7 @@
 //! against. Comparisons give booleans, `cond` takes a boolean, arithmetic takes integers;
 //! anything else traps. Inputs (free names) are given by the caller.
 
-use absinthe::behavior::{ParamId, Prim, Term, TermId, Terms};
+use absinthe::terms::{ParamId, Prim, Term, TermId, Terms};
 use std::rc::Rc;
 
 /// A value of a kernel term.

@@ -5,7 +5,7 @@
 //! its fuel), so evaluation always ends. Programs are typed by construction: integer terms only
 //! meet arithmetic, functions only application.
 
-use absinthe::behavior::Terms;
+use absinthe::terms::Terms;
 
 use super::parse::parse_terms;
 use crate::generate::Rng;

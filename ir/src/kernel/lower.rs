@@ -11,8 +11,8 @@
 //! rebuilds the group's closures on entry, so that they can refer to each other and to
 //! themselves although closures are immutable.
 
-use absinthe::behavior::{Binder, ParamId, Prim, Term, TermId, Terms};
 use absinthe::program::{FuncId, NameId, Operand, Rhs, Stmt, Terminator};
+use absinthe::terms::{Binder, ParamId, Prim, Term, TermId, Terms};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::function::{Block, Function, Module};

@@ -1,5 +1,5 @@
 //! Kernel terms in text (`.kt`): the seed's λ-calculus with integer constants and primitives,
-//! parsed into the runtime's [`Terms`](absinthe::behavior::Terms), printed back, evaluated
+//! parsed into the runtime's [`Terms`](absinthe::terms::Terms), printed back, evaluated
 //! concretely, generated at random, and closure-converted to the core IR ([`lower`]).
 //!
 //! ```text

@@ -1,6 +1,6 @@
 //! Parsing `.kt` text: pest, then name resolution and labelling into [`Terms`].
 
-use absinthe::behavior::{Binder, Param, ParamId, Prim, Term, TermId, Terms};
+use absinthe::terms::{Binder, Param, ParamId, Prim, Term, TermId, Terms};
 use pest::Parser as _;
 use pest::iterators::Pair;
 use std::collections::{BTreeMap, BTreeSet};

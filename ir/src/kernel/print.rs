@@ -1,7 +1,7 @@
 //! Printing kernel terms: every application with its label, so that parsing the text gives the
 //! same terms back.
 
-use absinthe::behavior::{Term, TermId, Terms};
+use absinthe::terms::{Term, TermId, Terms};
 use std::fmt::Write as _;
 
 /// The text of `terms`, one line; parsing it gives `terms` back.

@@ -20,14 +20,14 @@ pub mod ssa;
 
 pub use concrete::Concrete;
 pub use env::Env;
-pub use nonrel::{NonRelational, PointStates};
+pub use nonrel::{Bindings, BindingsMut, NonRelational, PointStates};
 pub use repr::{StateRepr, ValueSolution};
 pub use sparse::SparseSolution;
 pub use ssa::SsaSolution;
 
-use crate::behavior::{Arg, ParamId};
 use crate::lattice::{Lattice, Top};
 use crate::program::{Op, SymbolId};
+use crate::terms::{Arg, ParamId};
 use std::fmt::Display;
 
 /// An abstract domain of integer values that the non-relational analysis can run.
@@ -92,7 +92,7 @@ pub trait ValueDomain: Lattice + Top + Concrete + Display + 'static {
     }
 
     /// On kernel terms (the behavior graph): primitive `op` applied to arguments whose terms
-    /// are known as well as their values ([`ArgKind`](crate::behavior::ArgKind): a parameter, a
+    /// are known as well as their values ([`ArgKind`](crate::terms::ArgKind): a parameter, a
     /// constant, or another term). [`ValueDomain::binary`] of the values by default; a domain
     /// with rules that read the argument kinds (`.dom` rules with `ArgKind` parameters) sees
     /// them here, every argument included, bottom ones too.
@@ -225,12 +225,11 @@ pub trait DeclaredAnalysis {
     const CONDITIONAL: bool;
     /// How states are stored.
     const STATE: StateRepr = StateRepr::Dense;
-    /// The engine the analysis runs on: control-flow graphs, or the behavior graph of kernel
-    /// terms (where the domain is a [`Task`](crate::behavior::Task) through
-    /// [`DomainTask`](crate::behavior::DomainTask)).
-    const ENGINE: crate::behavior::Engine = crate::behavior::Engine::Flow;
+    /// The engine the analysis runs on: control-flow graphs, the behavior graph of kernel terms,
+    /// the typing environment, or the escape or shape engine (each in its own crate).
+    const ENGINE: crate::spec::Engine = crate::spec::Engine::Flow;
     /// How calls are told apart when the analysis runs across the functions of a module.
-    const CONTEXT: crate::interproc::ContextPolicy = crate::interproc::ContextPolicy::Insensitive;
+    const CONTEXT: crate::spec::ContextPolicy = crate::spec::ContextPolicy::Insensitive;
     /// The programs it is declared for (`program toy;` in a `.dom` analysis).
     const PROGRAM: crate::spec::ProgramKind = crate::spec::ProgramKind::Any;
     /// Constants every widening may stop at, besides those the engine harvests from each loop's
@@ -238,10 +237,10 @@ pub trait DeclaredAnalysis {
     const THRESHOLDS: &'static [i64] = &[];
     /// For the engine `typing_env`: the most immediates a set of constants keeps before it
     /// becomes a value of the domain (`immediates 16;` in a `.dom` analysis).
-    const IMMEDIATES: usize = crate::typing_env::TypingEnv::MAX_IMMS;
+    const IMMEDIATES: usize = crate::spec::AnalysisSpec::DEFAULT_IMMEDIATES as usize;
     /// For the engine `escape`: how many heaps a program point keeps apart before joining them
     /// (`heaps 4;` in a `.dom` analysis).
-    const HEAPS: usize = crate::heap::escape::MAX_HEAPS;
+    const HEAPS: usize = crate::spec::AnalysisSpec::DEFAULT_HEAPS as usize;
     /// The engine limits the declaration asks for.
     fn limits() -> crate::engine::Limits;
 
@@ -261,67 +260,6 @@ pub trait DeclaredAnalysis {
             immediates: bound(Self::IMMEDIATES),
             heaps: bound(Self::HEAPS),
         }
-    }
-
-    /// Runs the analysis across the functions of `module` from `entry` (every function when
-    /// `None`) with the declared context policy and limits; see [`crate::interproc`].
-    fn solve_module<M: crate::interproc::Module>(
-        module: &M,
-        entry: Option<crate::program::FuncId>,
-    ) -> crate::interproc::InterprocSolution<Self::Domain> {
-        crate::interproc::solve_module(
-            module,
-            entry,
-            Self::CONDITIONAL,
-            Self::CONTEXT,
-            &crate::interproc::InterprocLimits {
-                intra: Self::limits(),
-                ..Default::default()
-            },
-        )
-    }
-
-    /// Runs the typing environment (the engine `typing_env`) over every function of `module`,
-    /// each in SSA form, callees first, with the declared domain as the integers past small
-    /// sets of immediates; see [`crate::typing_env::solve_module`].
-    fn solve_typing<M: crate::interproc::Module>(
-        module: &M,
-    ) -> Vec<(
-        crate::typing_env::EnvSolution,
-        Option<crate::typing_env::Summary>,
-    )>
-    where
-        M::Function: crate::program::Cfg,
-    {
-        let start = crate::typing_env::TypingEnv::new()
-            .with_ints(crate::typing_env::Ints::top_of::<Self::Domain>())
-            .with_max_imms(Self::IMMEDIATES);
-        crate::typing_env::solve_module(module, &start)
-    }
-
-    /// Runs the escape and alias analysis (the engine `escape`) over every function of
-    /// `module`, callees first, keeping up to the declared number of heaps apart at a point,
-    /// with the declared domain as the values of names; see
-    /// [`crate::heap::escape::solve_module`].
-    fn solve_escape<M: crate::interproc::Module>(
-        module: &M,
-    ) -> Vec<crate::heap::escape::FunctionFacts<Self::Domain>>
-    where
-        M::Function: crate::program::Cfg,
-    {
-        crate::heap::escape::solve_module(module, Self::HEAPS)
-    }
-
-    /// Runs the shape analysis (the engine `shape`) over every function of `module`, callees
-    /// first, each shape graph with the values of the declared domain along the same paths; see
-    /// [`crate::heap::shape::solve_module`].
-    fn solve_shape<M: crate::interproc::Module>(
-        module: &M,
-    ) -> Vec<crate::heap::shape::ShapeFacts<Self::Domain>>
-    where
-        M::Function: crate::program::Cfg,
-    {
-        crate::heap::shape::solve_module(module)
     }
 
     /// Runs the analysis on `program` with the declared state representation and limits.

@@ -65,7 +65,7 @@ impl<D: ValueDomain> NonRelational<D> {
     }
 
     /// The abstract value of `operand` in `values`.
-    pub(crate) fn operand_in(values: &impl Bindings<D>, operand: Operand) -> D {
+    pub fn operand_in(values: &impl Bindings<D>, operand: Operand) -> D {
         match operand {
             Operand::Name(n) => values.get(n),
             Operand::Int(c) => D::constant(c),
@@ -73,7 +73,7 @@ impl<D: ValueDomain> NonRelational<D> {
     }
 
     /// The value an assignment of `rhs` gives its destination, reading names from `values`.
-    pub(crate) fn eval_rhs(rhs: &Rhs, values: &impl Bindings<D>) -> D {
+    pub fn eval_rhs(rhs: &Rhs, values: &impl Bindings<D>) -> D {
         match rhs {
             Rhs::Use(a) => Self::operand_in(values, *a),
             Rhs::Binary(op, a, b) => D::binary(
@@ -333,13 +333,13 @@ impl<D: ValueDomain> NonRelational<D> {
 
 /// Where transfer functions read the values of names: a dense [`Env`] (reachable), or a view of
 /// the sparse state.
-pub(crate) trait Bindings<D> {
+pub trait Bindings<D> {
     /// The value of `name`.
     fn get(&self, name: NameId) -> D;
 }
 
 /// [`Bindings`] that transfer functions may also write (edge refinements and φs).
-pub(crate) trait BindingsMut<D>: Bindings<D> {
+pub trait BindingsMut<D>: Bindings<D> {
     /// Sets the value of `name`.
     fn set(&mut self, name: NameId, value: D);
 }

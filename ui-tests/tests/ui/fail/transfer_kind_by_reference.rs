@@ -1,7 +1,7 @@
 //! An operation rule reads its operands' kinds by value.
 #[absinthe::domain]
 mod value {
-    use absinthe::behavior::ArgKind;
+    use absinthe::terms::ArgKind;
     use absinthe::lattice::{Flat, Interval};
 
     #[absinthe::lattice(product)]

@@ -1,7 +1,7 @@
 //! An operation rule reads the kinds of both operands or of none.
 #[absinthe::domain]
 mod value {
-    use absinthe::behavior::ArgKind;
+    use absinthe::terms::ArgKind;
     use absinthe::lattice::{Flat, Interval};
     use absinthe::program::Op;
 

@@ -1,7 +1,7 @@
 //! A parameter rule takes the parameter first, then the value it is bound to.
 #[absinthe::domain]
 mod value {
-    use absinthe::behavior::ParamId;
+    use absinthe::terms::ParamId;
     use absinthe::lattice::{Flat, Interval};
 
     #[absinthe::lattice(product)]

@@ -3,14 +3,17 @@
 //! declares it, plus an operation rule reading its operands' kinds.
 #![deny(warnings)]
 
-use absinthe::behavior::{Arg, ArgKind, DomainTask, Names, ParamId, Task};
+use absinthe::lattice::Names;
+use absinthe::terms::{Arg, ArgKind, ParamId};
+use absinthe_behavior::{DomainTask, Task};
 use absinthe::lattice::Lattice;
 use absinthe::program::Op;
 use absinthe::value::ValueDomain;
 
 #[absinthe::domain]
 mod dependence {
-    use absinthe::behavior::{ArgKind, Names, ParamId};
+    use absinthe::lattice::Names;
+    use absinthe::terms::{ArgKind, ParamId};
     use absinthe::lattice::Lattice;
     use absinthe::program::Op;
 
@@ -42,7 +45,7 @@ mod dependence {
         a: &Dependence,
         b: &Dependence,
         ka: ArgKind,
-        kb: absinthe::behavior::ArgKind,
+        kb: absinthe::terms::ArgKind,
     ) -> Names {
         a.names.join(&b.names).join(&named(ka)).join(&named(kb))
     }

@@ -1,0 +1,818 @@
+//! The typing environment over a function in SSA form, as a simplifier walks it: one pass in
+//! reverse post-order, no fixpoint (the domain has no widening, as the talk says). A block's
+//! environment extends its immediate dominator's: with one live incoming edge it is that edge's
+//! environment (refined by the branch taken); with several it is the [join](TypingEnv::join) of
+//! the edges over the immediate dominator, which defines the block's φs; a loop head defines its
+//! φs as `⊤`. Statements define their names: `x = block t [a, b]` is `x : t(=a, =b)`, `x = a[i]`
+//! relates `a`'s field to `x` (when `a`'s tag is known), `x = y` is an alias, integer
+//! arithmetic folds small sets of immediates, `tag`, `isblock`, branches and switches read and
+//! refine what is known.
+
+use super::approx::{Approx, Desc, Extension, Fields, Imm, Name};
+use super::env::TypingEnv;
+use super::join::Branch;
+use absinthe::cfg::{Dominators, reverse_post_order};
+use absinthe::program::{
+    BlockId, Cfg, Cond, FuncId, NameId, Op, Operand, Program, Rhs, Stmt, Terminator,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What the pass knows at each point of a function.
+#[derive(Clone, Debug)]
+pub struct EnvSolution {
+    /// Per block: `None` when no live edge reaches it, else the environment on entry (φs
+    /// defined) and after each statement.
+    pub blocks: Vec<Option<BlockEnvs>>,
+}
+
+/// The environments of one reached block.
+#[derive(Clone, Debug)]
+pub struct BlockEnvs {
+    /// On entry, after the φs.
+    pub entry: TypingEnv,
+    /// After each statement.
+    pub after: Vec<TypingEnv>,
+    /// The environment's name of every program name defined so far (dominating definitions).
+    pub names: BTreeMap<NameId, Name>,
+}
+
+impl BlockEnvs {
+    /// The environment before statement `index` (`index` equal to the statement count: before
+    /// the terminator).
+    pub fn before(&self, index: usize) -> &TypingEnv {
+        match index {
+            0 => &self.entry,
+            i => &self.after[i - 1],
+        }
+    }
+}
+
+/// What a function returns, in terms of its parameters: `Name(i)` in `result` stands for the
+/// `i`-th parameter (`(=x, =y)` for `let f x y = (x, y)`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The result's approximation.
+    pub result: Approx,
+}
+
+/// Runs the pass over `program`, which must be in SSA form (every name defined once); calls
+/// give `⊤`.
+pub fn analyze<P: Program + Cfg + ?Sized>(program: &P) -> EnvSolution {
+    analyze_with(program, &TypingEnv::new(), None, &mut |_| None)
+}
+
+/// The summary of a function from its solution: the join of what its reachable `ret`s return,
+/// over its entry, in terms of its parameters; `None` when it never returns a value.
+pub fn summarize<P: Program + Cfg + ?Sized>(
+    program: &P,
+    solution: &EnvSolution,
+) -> Option<Summary> {
+    let entry = solution.blocks[program.entry().index()].as_ref()?;
+    let root = &entry.entry;
+    let mut envs: Vec<TypingEnv> = Vec::new();
+    let mut args: Vec<Vec<Approx>> = Vec::new();
+    for (b, envs_b) in solution.blocks.iter().enumerate() {
+        let Some(envs_b) = envs_b else { continue };
+        let Terminator::Return(Some(o)) = program.terminator(BlockId(b as u32)) else {
+            continue;
+        };
+        let mut exit = envs_b.after.last().unwrap_or(&envs_b.entry).clone();
+        if exit.is_bottom() {
+            continue;
+        }
+        args.push(vec![operand(&mut exit, &envs_b.names, *o)]);
+        envs.push(exit);
+    }
+    if envs.is_empty() {
+        return None;
+    }
+    let branches: Vec<Branch<'_>> = envs
+        .iter()
+        .zip(&args)
+        .map(|(env, args)| Branch { env, args })
+        .collect();
+    let (joined, result) = root.join(&branches, &["result"]);
+    // The parameters, then the captures (a closure's slots, when it is applied).
+    let params: Vec<Name> = program
+        .params()
+        .iter()
+        .chain(program.captures())
+        .map(|p| entry.names[p])
+        .collect();
+    let summary = joined.summary(&params, result[0]);
+    let approx = summary
+        .constraints
+        .get(&result[0])
+        .cloned()
+        .unwrap_or(Approx::Top);
+    // Parameters by position (a class's canonical name may be any of its parameters); a name
+    // that is no parameter cannot be said to the caller, and makes the summary `⊤`.
+    const NOT_A_PARAMETER: Name = Name(u32::MAX);
+    let renamed = approx.rename(&|n| {
+        params
+            .iter()
+            .position(|&p| joined.canonical(p) == n)
+            .map_or(NOT_A_PARAMETER, |i| Name(i as u32))
+    });
+    let mut names = Vec::new();
+    renamed.names(&mut names);
+    if names.contains(&NOT_A_PARAMETER) {
+        return Some(Summary {
+            result: Approx::Top,
+        });
+    }
+    Some(Summary { result: renamed })
+}
+
+/// A summary's result at a call: position `i` stands for `bound[i]`; `⊤` when the result
+/// mentions a position the call cannot bind (an operand with no name, or a capture a direct
+/// call does not pass).
+fn instantiate(summary: &Summary, bound: &[Option<Name>]) -> Approx {
+    let mut names = Vec::new();
+    summary.result.names(&mut names);
+    if names
+        .iter()
+        .all(|n| bound.get(n.index()).is_some_and(Option::is_some))
+    {
+        summary
+            .result
+            .rename(&|n| bound[n.index()].expect("every position is bound"))
+    } else {
+        Approx::Top
+    }
+}
+
+/// The name an operand's approximation is an alias of, if it is one.
+fn alias(approx: Approx) -> Option<Name> {
+    match approx {
+        Approx::Alias(m) => Some(m),
+        _ => None,
+    }
+}
+
+/// [`analyze`], starting from `start` (an empty environment that says how closures' code prints,
+/// [`TypingEnv::with_code_names`], and which declared domain integers fall back to,
+/// [`TypingEnv::with_ints`]), with `callee` giving the summary of a called function (`None`:
+/// `⊤`); `this` is the function's id in its module (what `myclosure` is the code of).
+pub fn analyze_with<P: Program + Cfg + ?Sized>(
+    program: &P,
+    start: &TypingEnv,
+    this: Option<FuncId>,
+    callee: &mut dyn FnMut(FuncId) -> Option<Summary>,
+) -> EnvSolution {
+    assert!(program.is_ssa(), "the typing environment runs on SSA form");
+    let n = program.block_count();
+    let dominators = Dominators::new(program);
+    let order = reverse_post_order(program);
+    let position: BTreeMap<BlockId, usize> =
+        order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let mut blocks: Vec<Option<BlockEnvs>> = vec![None; n];
+    // The environment and names at the end of each processed block.
+    let mut exits: Vec<Option<(TypingEnv, BTreeMap<NameId, Name>)>> = vec![None; n];
+    for &b in &order {
+        let (env, names) = if b == program.entry() {
+            let mut env = start.clone();
+            let mut names = BTreeMap::new();
+            for &p in program.params().iter().chain(program.captures()) {
+                names.insert(p, env.define(program.name(p), Approx::Top));
+            }
+            (env, names)
+        } else {
+            let Some(idom) = dominators.idom(b) else {
+                continue;
+            };
+            let Some((ancestor, ancestor_names)) = exits[idom.index()].clone() else {
+                continue;
+            };
+            let preds = program.predecessors(b);
+            let loop_head = preds
+                .iter()
+                .any(|p| position.get(p).is_none_or(|&i| i >= position[&b]));
+            // The live edges into `b`, each with its environment (refined by the branch).
+            let mut edges: Vec<(BlockId, TypingEnv)> = Vec::new();
+            if !loop_head {
+                for &p in preds.iter().collect::<BTreeSet<_>>() {
+                    let Some((exit, names)) = &exits[p.index()] else {
+                        continue;
+                    };
+                    if let Some(env) = edge_env(program, p, b, exit, names) {
+                        edges.push((p, env));
+                    }
+                }
+                if edges.is_empty() {
+                    continue;
+                }
+            }
+            let phis = program.phis(b);
+            let mut names = ancestor_names.clone();
+            let env = match edges.as_slice() {
+                [(p, env)] if phis.is_empty() || preds.len() == 1 => {
+                    let mut env = env.clone();
+                    let edge_names = &exits[p.index()].as_ref().expect("processed").1;
+                    for phi in phis {
+                        let arg = phi.incoming.iter().find(|(from, _)| from == p);
+                        let approx =
+                            arg.map_or(Approx::Top, |(_, o)| operand(&mut env, edge_names, *o));
+                        names.insert(phi.dest, env.define(program.name(phi.dest), approx));
+                    }
+                    env
+                }
+                _ if loop_head => {
+                    let mut env = ancestor.clone();
+                    for phi in phis {
+                        names.insert(phi.dest, env.define(program.name(phi.dest), Approx::Top));
+                    }
+                    env
+                }
+                _ => {
+                    let labels: Vec<&str> = phis.iter().map(|phi| program.name(phi.dest)).collect();
+                    let mut args: Vec<Vec<Approx>> = Vec::new();
+                    let mut envs: Vec<TypingEnv> = Vec::new();
+                    for (p, env) in &edges {
+                        let mut env = env.clone();
+                        let edge_names = &exits[p.index()].as_ref().expect("processed").1;
+                        let row = phis
+                            .iter()
+                            .map(|phi| {
+                                phi.incoming
+                                    .iter()
+                                    .find(|(from, _)| from == p)
+                                    .map_or(Approx::Top, |(_, o)| operand(&mut env, edge_names, *o))
+                            })
+                            .collect();
+                        args.push(row);
+                        envs.push(env);
+                    }
+                    let branches: Vec<Branch<'_>> = envs
+                        .iter()
+                        .zip(&args)
+                        .map(|(env, args)| Branch { env, args })
+                        .collect();
+                    let (env, params) = ancestor.join(&branches, &labels);
+                    for (phi, param) in phis.iter().zip(params) {
+                        names.insert(phi.dest, param);
+                    }
+                    env
+                }
+            };
+            (env, names)
+        };
+        let mut names = names;
+        let mut current = env.clone();
+        let mut after = Vec::new();
+        for stmt in program.stmts(b) {
+            current = statement(program, &current, &mut names, stmt, this, callee);
+            after.push(current.clone());
+        }
+        exits[b.index()] = Some((current, names.clone()));
+        blocks[b.index()] = Some(BlockEnvs {
+            entry: env,
+            after,
+            names,
+        });
+    }
+    EnvSolution { blocks }
+}
+
+/// The approximation of an operand: a constant's predefined name, or the name's alias.
+fn operand(env: &mut TypingEnv, names: &BTreeMap<NameId, Name>, o: Operand) -> Approx {
+    match o {
+        Operand::Int(v) => Approx::Alias(env.constant(Imm::Int(v))),
+        Operand::Name(n) => names.get(&n).map_or(Approx::Top, |&m| Approx::Alias(m)),
+    }
+}
+
+/// The integers `approx` may be, if it is a known set of them.
+fn ints(env: &TypingEnv, approx: &Approx) -> Option<BTreeSet<i64>> {
+    match env.expand(approx, 1) {
+        Approx::Known(Desc::Imms(cases)) => cases
+            .keys()
+            .map(|imm| match imm {
+                Imm::Int(v) => Some(*v),
+                Imm::Ctor(_) => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// `a op b`: folded over every pair when both are known sets of integers, few enough results
+/// come out and none traps; else the declared domain's `op` (`⊤` without one).
+fn arithmetic(env: &TypingEnv, op: Op, a: &Approx, b: &Approx) -> Approx {
+    if let (Some(x), Some(y)) = (ints(env, a), ints(env, b)) {
+        if let Some(folded) = fold(op, &x, &y, env.max_imms()) {
+            return folded;
+        }
+    }
+    match (env.as_ints(a), env.as_ints(b)) {
+        (Some(x), Some(y)) => Approx::ints(x.binary(op, &y)),
+        _ => Approx::Top,
+    }
+}
+
+/// `op` over every pair of known integers, when there are at most `max` and none traps.
+fn fold(op: Op, a: &BTreeSet<i64>, b: &BTreeSet<i64>, max: usize) -> Option<Approx> {
+    let mut out = BTreeSet::new();
+    for &x in a {
+        for &y in b {
+            out.insert(op.eval(x, y)?);
+            if out.len() > max {
+                return None;
+            }
+        }
+    }
+    Some(Approx::imms(out.into_iter().map(Imm::Int)))
+}
+
+fn statement<P: Program + ?Sized>(
+    program: &P,
+    env: &TypingEnv,
+    names: &mut BTreeMap<NameId, Name>,
+    stmt: &Stmt,
+    this: Option<FuncId>,
+    callee: &mut dyn FnMut(FuncId) -> Option<Summary>,
+) -> TypingEnv {
+    let Stmt::Assign { dest, rhs } = stmt else {
+        return env.clone();
+    };
+    let mut env = env.clone();
+    let label = program.name(*dest);
+    let approx = match rhs {
+        Rhs::Use(o) => operand(&mut env, names, *o),
+        Rhs::Binary(op, a, b) => {
+            let (a, b) = (operand(&mut env, names, *a), operand(&mut env, names, *b));
+            arithmetic(&env, *op, &a, &b)
+        }
+        Rhs::Block(tag, fields) => {
+            let fields: Vec<Approx> = fields
+                .iter()
+                .map(|&o| operand(&mut env, names, o))
+                .collect();
+            Approx::block(*tag, fields)
+        }
+        Rhs::Field(a, index) => {
+            let a = operand(&mut env, names, *a);
+            let x = env.define(label, Approx::Top);
+            names.insert(*dest, x);
+            let relation = match (&a, env.expand(&a, 1)) {
+                (Approx::Alias(block), Approx::Known(Desc::Block(known))) => Some((
+                    *block,
+                    Approx::projection(known.tag, *index as usize, Approx::Alias(x)),
+                )),
+                _ => None,
+            };
+            return match relation {
+                Some((block, projection)) => env.refine(block, &projection).unwrap_or_else(|| {
+                    // The read traps: nothing after it runs.
+                    bottom(&env, x)
+                }),
+                None => env,
+            };
+        }
+        Rhs::Tag(a) => {
+            let a = operand(&mut env, names, *a);
+            match env.expand(&a, 1) {
+                Approx::Known(Desc::Block(known)) => Approx::imm(Imm::Int(i64::from(known.tag))),
+                // The tag of a variant is one of its tags, each case knowing which block `a` is
+                // then (the tag and the block as a reduced product: refining the tag refines
+                // the block).
+                Approx::Known(Desc::Variant(cases)) => {
+                    let block = alias(a.clone());
+                    Approx::cases(
+                        cases
+                            .into_iter()
+                            .map(|(tag, fields)| {
+                                let constraints = block
+                                    .map(|b| {
+                                        let case = Approx::variant(BTreeMap::from([(tag, fields)]));
+                                        BTreeMap::from([(b, case)])
+                                    })
+                                    .unwrap_or_default();
+                                (Imm::Int(i64::from(tag)), Extension { constraints })
+                            })
+                            .collect(),
+                    )
+                }
+                _ => Approx::Top,
+            }
+        }
+        Rhs::IsBlock(a) => {
+            let a = operand(&mut env, names, *a);
+            match env.expand(&a, 1) {
+                Approx::Known(
+                    Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::AnyBlock,
+                ) => Approx::imm(Imm::Int(1)),
+                Approx::Known(Desc::Imms(_) | Desc::Ints(_)) => Approx::imm(Imm::Int(0)),
+                // An immediate or a block: each answer says which part `a` is.
+                Approx::Known(Desc::Either(imms, blocks)) => match alias(a.clone()) {
+                    Some(b) => Approx::cases(BTreeMap::from([
+                        (
+                            Imm::Int(0),
+                            Extension {
+                                constraints: BTreeMap::from([(b, Approx::cases(imms))]),
+                            },
+                        ),
+                        (
+                            Imm::Int(1),
+                            Extension {
+                                constraints: BTreeMap::from([(b, Approx::Known(*blocks))]),
+                            },
+                        ),
+                    ])),
+                    None => Approx::imms([Imm::Int(0), Imm::Int(1)]),
+                },
+                // Unknown: when it is 1, `a` is a block (of some tag).
+                _ => match alias(a.clone()) {
+                    Some(b) => Approx::cases(BTreeMap::from([
+                        (Imm::Int(0), Extension::default()),
+                        (
+                            Imm::Int(1),
+                            Extension {
+                                constraints: BTreeMap::from([(b, Approx::Known(Desc::AnyBlock))]),
+                            },
+                        ),
+                    ])),
+                    None => Approx::Top,
+                },
+            }
+        }
+        Rhs::Call(f, args) => match callee(*f) {
+            Some(summary) => {
+                let bound: Vec<Option<Name>> = args
+                    .iter()
+                    .map(|&o| alias(operand(&mut env, names, o)))
+                    .collect();
+                instantiate(&summary, &bound)
+            }
+            None => Approx::Top,
+        },
+        Rhs::Closure(f, captured) => {
+            let slots: Vec<Approx> = captured
+                .iter()
+                .map(|&o| operand(&mut env, names, o))
+                .collect();
+            Approx::closure(f.0, slots)
+        }
+        // A function slot: the closure of `g` with the value slots of `c`'s set.
+        Rhs::Sibling(c, g) => {
+            let c = operand(&mut env, names, *c);
+            match env.expand(&c, 1) {
+                Approx::Known(Desc::Closure(known)) => Approx::closure(g.0, known.slots),
+                _ => Approx::Top,
+            }
+        }
+        // The closure the function runs in: its code, its captures as value slots.
+        Rhs::MyClosure => match this {
+            Some(f) => Approx::closure(
+                f.0,
+                program
+                    .captures()
+                    .iter()
+                    .map(|c| names.get(c).map_or(Approx::Top, |&n| Approx::Alias(n))),
+            ),
+            None => Approx::Top,
+        },
+        Rhs::Apply(c, args) => {
+            // A closure whose code is known is a direct call: its summary, with its parameters
+            // the arguments and its captures the closure's slots.
+            let c = operand(&mut env, names, *c);
+            match env.expand(&c, 1) {
+                Approx::Known(Desc::Closure(known)) => match callee(FuncId(known.code)) {
+                    Some(summary) => {
+                        let mut bound: Vec<Option<Name>> = args
+                            .iter()
+                            .map(|&o| alias(operand(&mut env, names, o)))
+                            .collect();
+                        bound.extend(known.slots.iter().map(|slot| alias(slot.clone())));
+                        instantiate(&summary, &bound)
+                    }
+                    None => Approx::Top,
+                },
+                _ => Approx::Top,
+            }
+        }
+        Rhs::Select(_, _, _) | Rhs::New | Rhs::Load(_, _) | Rhs::Address(_) | Rhs::Table(..) => {
+            Approx::Top
+        }
+    };
+    let x = env.define(label, approx);
+    names.insert(*dest, x);
+    env
+}
+
+/// `env` with `x` bottom: what follows is unreachable.
+fn bottom(env: &TypingEnv, x: Name) -> TypingEnv {
+    let mut env = env.clone();
+    env.make_bottom(x);
+    env
+}
+
+/// The environment along the edge `from → to`: `from`'s exit refined by the branch taken, or
+/// `None` when the edge cannot be taken.
+fn edge_env<P: Program + Cfg + ?Sized>(
+    program: &P,
+    from: BlockId,
+    to: BlockId,
+    exit: &TypingEnv,
+    names: &BTreeMap<NameId, Name>,
+) -> Option<TypingEnv> {
+    if exit.is_bottom() {
+        return None;
+    }
+    let mut env = exit.clone();
+    match program.terminator(from) {
+        Terminator::Branch {
+            cond,
+            then_to,
+            else_to,
+        } => {
+            if then_to == else_to {
+                return Some(env);
+            }
+            let taken = *then_to == to;
+            match cond {
+                Cond::NonZero(a) => {
+                    let a = operand(&mut env, names, *a);
+                    refine_compare(&env, Op::Ne, &a, &Approx::imm(Imm::Int(0)), taken)
+                }
+                Cond::Compare(op, a, b) => {
+                    let (a, b) = (operand(&mut env, names, *a), operand(&mut env, names, *b));
+                    refine_compare(&env, *op, &a, &b, taken)
+                }
+            }
+        }
+        Terminator::Switch { on, cases, default } => {
+            let on = operand(&mut env, names, *on);
+            let hits: Vec<i64> = cases
+                .iter()
+                .filter(|(_, target)| *target == to)
+                .map(|(v, _)| *v)
+                .collect();
+            let missed: Vec<i64> = cases
+                .iter()
+                .take_while(|(_, target)| *target != to)
+                .map(|(v, _)| *v)
+                .collect();
+            let mut reached = Vec::new();
+            // A case reaching `to` (only if no earlier case took the value).
+            for v in hits {
+                if !missed.contains(&v) {
+                    reached.push(v);
+                }
+            }
+            let by_default = *default == to;
+            match (reached.is_empty(), by_default) {
+                // Only these cases reach `to`: `on` is one of them, known set or not.
+                (false, false) => match (&on, ints(&env, &on)) {
+                    (Approx::Alias(name), None) => {
+                        env.refine(*name, &Approx::imms(reached.iter().map(|&v| Imm::Int(v))))
+                    }
+                    _ => restrict(&env, &on, |v| reached.contains(&v)),
+                },
+                (true, true) => {
+                    let all: Vec<i64> = cases.iter().map(|(v, _)| *v).collect();
+                    exclude(&env, &on, &all)
+                }
+                (true, false) => None,
+                // Some cases and the default: only what the other targets take is excluded.
+                (false, true) => {
+                    let other: Vec<i64> = cases
+                        .iter()
+                        .filter(|(v, t)| *t != to && !reached.contains(v))
+                        .map(|(v, _)| *v)
+                        .collect();
+                    exclude(&env, &on, &other)
+                }
+            }
+        }
+        _ => Some(env),
+    }
+}
+
+/// `env` knowing that `on` is one of the integers `keep` accepts: when `on`'s set is known,
+/// filtered; otherwise, with a single accepted value, that value.
+fn restrict(env: &TypingEnv, on: &Approx, keep: impl Fn(i64) -> bool) -> Option<TypingEnv> {
+    let Approx::Alias(name) = on else {
+        return Some(env.clone());
+    };
+    match ints(env, on) {
+        Some(set) => {
+            let kept: Vec<Imm> = set.into_iter().filter(|&v| keep(v)).map(Imm::Int).collect();
+            env.refine(*name, &Approx::imms(kept))
+        }
+        None => Some(env.clone()),
+    }
+}
+
+/// `env` knowing that `on` is none of `values`: filtered when `on`'s set is known, else as the
+/// declared domain can say it.
+fn exclude(env: &TypingEnv, on: &Approx, values: &[i64]) -> Option<TypingEnv> {
+    if let (Approx::Alias(name), None, Some(mut x)) = (on, ints(env, on), env.as_ints(on)) {
+        for &v in values {
+            x = x.assume(Op::Ne, &x.constant(v)).0;
+        }
+        return env.refine(*name, &Approx::ints(x));
+    }
+    restrict(env, on, |v| !values.contains(&v))
+}
+
+/// `env` knowing whether `a op b` holds (`taken`), as the declared domain's `assume` says.
+fn assume_ints(env: &TypingEnv, op: Op, a: &Approx, b: &Approx, taken: bool) -> Option<TypingEnv> {
+    let op = if taken { Some(op) } else { op.negated() };
+    let (Some(op), Some(x), Some(y)) = (op, env.as_ints(a), env.as_ints(b)) else {
+        return Some(env.clone());
+    };
+    let (x2, y2) = x.assume(op, &y);
+    if x2.is_bottom() || y2.is_bottom() {
+        return None;
+    }
+    let mut env = env.clone();
+    for (side, before, after) in [(a, x, x2), (b, y, y2)] {
+        if let (Approx::Alias(name), false) = (side, before == after) {
+            env = env.refine(*name, &Approx::ints(after))?;
+        }
+    }
+    Some(env)
+}
+
+/// `env` knowing whether `a op b` holds (`taken`).
+fn refine_compare(
+    env: &TypingEnv,
+    op: Op,
+    a: &Approx,
+    b: &Approx,
+    taken: bool,
+) -> Option<TypingEnv> {
+    let (sa, sb) = (ints(env, a), ints(env, b));
+    let holds = |x: i64, y: i64| op.eval(x, y).is_some_and(|r| r != 0) == taken;
+    match (&sa, &sb) {
+        (Some(sa), Some(sb)) => {
+            if !sa.iter().any(|&x| sb.iter().any(|&y| holds(x, y))) {
+                return None;
+            }
+            let env = restrict(env, a, |x| sb.iter().any(|&y| holds(x, y)))?;
+            restrict(&env, b, |y| sa.iter().any(|&x| holds(x, y)))
+        }
+        // `a == c` (taken) makes `a` the constant.
+        (None, Some(sb))
+            if sb.len() == 1 && ((op == Op::Eq && taken) || (op == Op::Ne && !taken)) =>
+        {
+            match a {
+                Approx::Alias(name) => env.refine(*name, b),
+                _ => Some(env.clone()),
+            }
+        }
+        (Some(sa), None)
+            if sa.len() == 1 && ((op == Op::Eq && taken) || (op == Op::Ne && !taken)) =>
+        {
+            match b {
+                Approx::Alias(name) => env.refine(*name, a),
+                _ => Some(env.clone()),
+            }
+        }
+        _ => assume_ints(env, op, a, b, taken),
+    }
+}
+
+/// Whether the concrete `value` may be described by `approx` in `env`, for checking the pass
+/// against runs. `block` reads a heap block: its tag and fields, or `None` for an object or a
+/// closure (which only `⊤` describes).
+pub fn admits(env: &TypingEnv, approx: &Approx, value: &ConcreteValue, depth: usize) -> bool {
+    match env.expand(approx, 1) {
+        Approx::Top => true,
+        Approx::Bottom => false,
+        Approx::Alias(_) => true,
+        Approx::Known(Desc::Imms(cases)) => match value {
+            ConcreteValue::Int(v) => cases.contains_key(&Imm::Int(*v)),
+            _ => false,
+        },
+        Approx::Known(Desc::Closure(known)) => match value {
+            ConcreteValue::Closure(code, slots) => {
+                *code == known.code
+                    && slots.len() == known.slots.len()
+                    && (depth == 0
+                        || slots
+                            .iter()
+                            .zip(&known.slots)
+                            .all(|(v, a)| admits(env, a, v, depth - 1)))
+            }
+            _ => false,
+        },
+        Approx::Known(Desc::AnyBlock) => {
+            matches!(value, ConcreteValue::Block(..) | ConcreteValue::Closure(..))
+        }
+        Approx::Known(Desc::Ints(known)) => {
+            matches!(value, ConcreteValue::Int(v) if known.contains(*v))
+        }
+        Approx::Known(Desc::Either(imms, blocks)) => match value {
+            ConcreteValue::Int(v) => imms.contains_key(&Imm::Int(*v)),
+            _ => admits(env, &Approx::Known(*blocks), value, depth),
+        },
+        known @ Approx::Known(Desc::Block(_) | Desc::Variant(_)) => match value {
+            ConcreteValue::Block(tag, fields) => {
+                let cases = known.block_cases().unwrap_or_default();
+                let Some(shape) = cases.get(tag) else {
+                    return false;
+                };
+                if let Fields::Full(f) = shape {
+                    if f.len() != fields.len() {
+                        return false;
+                    }
+                }
+                depth == 0
+                    || fields
+                        .iter()
+                        .enumerate()
+                        .all(|(i, v)| shape.get(i).is_none_or(|a| admits(env, a, v, depth - 1)))
+            }
+            _ => false,
+        },
+    }
+}
+
+/// A concrete value as [`admits`] reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConcreteValue {
+    /// An integer.
+    Int(i64),
+    /// A block: its tag and fields.
+    Block(u32, Vec<ConcreteValue>),
+    /// A closure: the index of its function and its captured values.
+    Closure(u32, Vec<ConcreteValue>),
+    /// A heap object (or what a run never assigned).
+    Other,
+}
+
+/// Every function of `module` (each in SSA form) solved from `start` with its callees'
+/// summaries, callees first (a call in a cycle of calls gives `⊤`); per function, its solution
+/// and summary. `start` says which declared domain integers fall back to
+/// ([`TypingEnv::with_ints`]); closures' code prints by the module's function names.
+pub fn solve_module<M: absinthe_interproc::Module>(
+    module: &M,
+    start: &TypingEnv,
+) -> Vec<(EnvSolution, Option<Summary>)>
+where
+    M::Function: Cfg,
+{
+    struct Solver<'m, M: absinthe_interproc::Module> {
+        module: &'m M,
+        start: TypingEnv,
+        done: Vec<Option<(EnvSolution, Option<Summary>)>>,
+        busy: Vec<bool>,
+    }
+    impl<M: absinthe_interproc::Module> Solver<'_, M>
+    where
+        M::Function: Cfg,
+    {
+        fn solve(&mut self, f: usize) -> Option<Summary> {
+            if let Some((_, summary)) = &self.done[f] {
+                return summary.clone();
+            }
+            if self.busy.get(f).copied().unwrap_or(true) {
+                return None;
+            }
+            self.busy[f] = true;
+            let module = self.module;
+            let function = module.function(FuncId(f as u32))?;
+            let start = self.start.clone();
+            let this = Some(FuncId(f as u32));
+            let solution = analyze_with(function, &start, this, &mut |g| self.solve(g.index()));
+            let summary = summarize(function, &solution);
+            self.done[f] = Some((solution, summary.clone()));
+            summary
+        }
+    }
+    let n = module.function_count();
+    let code_names: Vec<String> = (0..n)
+        .map(|f| module.function_name(FuncId(f as u32)).to_owned())
+        .collect();
+    let mut solver = Solver {
+        module,
+        start: start.clone().with_code_names(code_names),
+        done: vec![None; n],
+        busy: vec![false; n],
+    };
+    for f in 0..n {
+        solver.solve(f);
+    }
+    solver
+        .done
+        .into_iter()
+        .map(|d| d.unwrap_or_else(|| (EnvSolution { blocks: Vec::new() }, None)))
+        .collect()
+}
+
+/// Runs the typing environment (the engine `typing_env`) for declared analysis `A` over every
+/// function of `module`, each in SSA form, callees first, with `A`'s domain as the integers past
+/// small sets of immediates and at most `A`'s declared number of immediates in a set.
+pub fn solve_declared<A: absinthe::value::DeclaredAnalysis, M: absinthe_interproc::Module>(
+    module: &M,
+) -> Vec<(EnvSolution, Option<Summary>)>
+where
+    M::Function: Cfg,
+{
+    let start = TypingEnv::new()
+        .with_ints(super::Ints::top_of::<A::Domain>())
+        .with_max_imms(A::IMMEDIATES);
+    solve_module(module, &start)
+}
