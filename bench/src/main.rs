@@ -11,15 +11,12 @@
 //! branches changed, not the environment's size. `viewer` records a trace viewer page for a
 //! function of 10⁴ blocks and prints its size. `escape` runs the escape and alias analysis on
 //! programs of 10³ to 10⁶ statements with many objects (many functions, or one growing
-//! function) and prints time, peak bytes and forwarded loads. `heap-sparse` compares the alias
-//! heaps kept dense per block with the sparse store that keeps each block's heaps as a delta
-//! against its immediate dominator's: bytes held, build time, lookups.
+//! function) and prints time, peak bytes and forwarded loads.
 
 mod alloc;
 mod behavior;
 mod clock;
 mod escape;
-mod heap_sparse;
 mod sparse;
 mod typing;
 mod viewer;
@@ -69,7 +66,6 @@ fn main() {
         "behavior" => behavior::run(max_exp),
         "typing-join" => typing::run(max_exp),
         "escape" => escape::run(max_exp, shape),
-        "heap-sparse" => heap_sparse::run(max_exp, &ALLOCATOR),
         "escape-size" => escape::one_size(
             args.get(1).map_or("", String::as_str),
             args.get(2).and_then(|n| n.parse().ok()).unwrap_or(1_000),
@@ -81,7 +77,7 @@ fn main() {
                 "unknown benchmark `{other}`; known: throughput [--max-exp N], \
                  sparse [--max-exp N] [--names N] [--shape NAME] [--state NAME], dom, \
                  interp [const|interval|signs|sccp], behavior [--max-exp N], typing-join [--max-exp N], \
-                 escape [--max-exp N] [--shape NAME], heap-sparse [--max-exp N], viewer [DIR]"
+                 escape [--max-exp N] [--shape NAME], viewer [DIR]"
             );
             std::process::exit(2);
         }

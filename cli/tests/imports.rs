@@ -469,10 +469,8 @@ fn cycles(krate: &Crate) -> Vec<(Vec<String>, String)> {
     found
 }
 
-/// The cycles not broken yet, as the files in each (issue 31): in the runtime, the lattices,
-/// value domains and engine reach each other through the modules' facades; in the heap and
-/// interprocedural crates, facades their children use; the LLVM lowering's `FnLower` is defined
-/// in `lower/mod.rs`, holds types of its children and gets methods in them. This list may only
+/// The cycles not broken yet, as the files in each (issue 31): the LLVM lowering's `FnLower` is
+/// defined in `lower/mod.rs`, holds types of its children and gets methods in them. This list may only
 /// shrink: a new cycle, or a file joining one, fails; a cycle broken fails until it is taken
 /// off.
 #[test]

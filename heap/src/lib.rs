@@ -9,10 +9,8 @@
 mod alias;
 pub mod escape;
 pub mod shape;
-pub mod sparse;
 
 pub use alias::{AliasHeap, Object, Site};
-pub use sparse::{DeltaState, SparseHeapSolution, SparseStates};
 
 use absinthe::engine::{Analysis, Direction};
 use absinthe::lattice::{FiniteSum, Lattice};

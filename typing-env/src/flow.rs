@@ -754,51 +754,27 @@ pub fn solve_module<M: absinthe_interproc::Module>(
 where
     M::Function: Cfg,
 {
-    struct Solver<'m, M: absinthe_interproc::Module> {
-        module: &'m M,
-        start: TypingEnv,
-        done: Vec<Option<(EnvSolution, Option<Summary>)>>,
-        busy: Vec<bool>,
-    }
-    impl<M: absinthe_interproc::Module> Solver<'_, M>
-    where
-        M::Function: Cfg,
-    {
-        fn solve(&mut self, f: usize) -> Option<Summary> {
-            if let Some((_, summary)) = &self.done[f] {
-                return summary.clone();
-            }
-            if self.busy.get(f).copied().unwrap_or(true) {
-                return None;
-            }
-            self.busy[f] = true;
-            let module = self.module;
-            let function = module.function(FuncId(f as u32))?;
-            let start = self.start.clone();
-            let this = Some(FuncId(f as u32));
-            let solution = analyze_with(function, &start, this, &mut |g| self.solve(g.index()));
-            let summary = summarize(function, &solution);
-            self.done[f] = Some((solution, summary.clone()));
-            summary
-        }
-    }
     let n = module.function_count();
     let code_names: Vec<String> = (0..n)
         .map(|f| module.function_name(FuncId(f as u32)).to_owned())
         .collect();
-    let mut solver = Solver {
-        module,
-        start: start.clone().with_code_names(code_names),
-        done: vec![None; n],
-        busy: vec![false; n],
-    };
-    for f in 0..n {
-        solver.solve(f);
-    }
-    solver
-        .done
+    let start = start.clone().with_code_names(code_names);
+    // A function without a summary (one that never returns) and one still being solved (in a
+    // cycle of calls) both give callers no summary.
+    let solved = absinthe_interproc::callees_first(n, &|f, callees| {
+        let function = module.function(f)?;
+        let solution = analyze_with(function, &start, Some(f), &mut |g| callees(g).flatten());
+        let summary = summarize(function, &solution);
+        Some(((solution, summary.clone()), summary))
+    });
+    solved
         .into_iter()
-        .map(|d| d.unwrap_or_else(|| (EnvSolution { blocks: Vec::new() }, None)))
+        .enumerate()
+        .map(|(f, solved)| {
+            solved.unwrap_or_else(|| {
+                unreachable!("function {f} of {n} is a function of the module, as Module promises")
+            })
+        })
         .collect()
 }
 

@@ -6,9 +6,11 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
+use super::place::{Escape, Place};
 use super::places::{EscapeKind, Escapes};
 use super::replay::{Collect, Recording, Seen, Visit, replay};
-use super::state::{Content, Escape, Heap, Loc, Object, Place, Slot};
+use super::state::{Content, Heap, Loc, Object};
+use super::summary::{InputEffect, Summary};
 use super::transfer::Step;
 use super::{Callees, Disjunct, EscapeAnalysis, States};
 use crate::Site;
@@ -18,39 +20,6 @@ use absinthe::engine::{Solution, solve};
 use absinthe::program::{BlockId, Cfg, FuncId, NameId, Operand, Program, Rhs, Stmt, Terminator};
 use absinthe::value::ValueDomain;
 use absinthe_interproc::Module;
-
-/// What a function does with one of its inputs (a parameter, or past them a capture).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct InputEffect {
-    /// The input's object may be reachable from the returned value.
-    pub returned: bool,
-    /// It may be reachable from the returned value through a field (not only as the value).
-    pub returned_inside: bool,
-    /// It may be reachable from a thrown value.
-    pub thrown: bool,
-    /// It may be handed to code or memory the function does not see.
-    pub global: bool,
-    /// The fields of the input's own object the function may write.
-    pub writes: BTreeSet<Slot>,
-}
-
-/// A function's summary for its callers: what it does with its inputs and what it returns.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Summary {
-    /// Per input (parameters then captures).
-    pub inputs: Vec<InputEffect>,
-    /// The inputs the result may be (as itself, not through a field).
-    pub returns_inputs: BTreeSet<u32>,
-    /// Whether the result may be an object other than an input.
-    pub returns_other: bool,
-    /// What it does with objects it reaches through its inputs' fields (or gets from callees),
-    /// all alike.
-    pub others: InputEffect,
-    /// Whether it may write memory reached through its inputs' fields.
-    pub writes_unknown: bool,
-    /// Whether it may run code the analysis does not see.
-    pub calls_unknown: bool,
-}
 
 /// An allocation of the function and what is known of its objects.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::ops::Deref;
 use std::sync::OnceLock;
 
-use super::state::{Escape, Place};
+use super::place::{Escape, Place};
 use absinthe::program::BlockId;
 
 /// A node: never empty.

@@ -10,7 +10,7 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
-use super::state::Place;
+use super::place::Place;
 use super::transfer::{self, Step};
 use super::{Callees, Disjunct, EscapeAnalysis, States, Summary};
 use absinthe::program::{BlockId, FuncId, Program, Stmt};

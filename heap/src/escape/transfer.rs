@@ -10,11 +10,18 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use super::facts::Summary;
+use super::analysis::EscapeAnalysis;
+use super::place::Place;
 use super::places::EscapeKind;
-use super::state::{Content, Loc, Object, Place, Slot};
-use super::{Disjunct, EscapeAnalysis};
+use super::state::Heap;
+use super::state::{Content, Loc, Object, Slot};
+use super::states::{Disjunct, States};
+use super::summary::Summary;
 use crate::Site;
+use crate::inputs;
+use absinthe::engine::{Analysis, Direction};
+use absinthe::lattice::Thresholds;
+use absinthe::program::{BlockId, Cfg, Program};
 use absinthe::program::{FuncId, NameId, Operand, Rhs, Stmt};
 use absinthe::value::{NonRelational, ValueDomain};
 
@@ -283,7 +290,7 @@ fn call<D: ValueDomain>(
 
 /// The effects of a callee with `summary` on the caller's heap; where the result may point.
 fn apply_summary(
-    heap: &mut super::Heap,
+    heap: &mut Heap,
     summary: &Summary,
     inputs: &[BTreeSet<Loc>],
     place: Place,
@@ -354,7 +361,7 @@ fn apply_summary(
 
 /// A callee may have written `slot` of whatever `roots` point to: the field may now hold
 /// `content` too (the old content stays possible: the callee may not have written it).
-fn written(heap: &mut super::Heap, roots: &BTreeSet<Loc>, slot: Slot, content: &Content) {
+fn written(heap: &mut Heap, roots: &BTreeSet<Loc>, slot: Slot, content: &Content) {
     let mut targets: Vec<Loc> = roots
         .iter()
         .copied()
@@ -374,9 +381,83 @@ fn written(heap: &mut super::Heap, roots: &BTreeSet<Loc>, slot: Slot, content: &
     }
 }
 
-fn note_unknown_write(heap: &mut super::Heap, loc: Loc) {
+fn note_unknown_write(heap: &mut Heap, loc: Loc) {
     match loc {
         Loc::Param(_) | Loc::Unknown => heap.effects.writes_unknown = true,
         Loc::Recent(_) | Loc::Old(_) => {}
+    }
+}
+
+impl<D: ValueDomain, P: Program + Cfg + ?Sized> Analysis<P> for EscapeAnalysis<'_, D> {
+    type State = States<D>;
+    const DIRECTION: Direction = Direction::Forward;
+
+    fn boundary_state(&self, program: &P) -> States<D> {
+        let heap = Heap::entry(&inputs(program));
+        let values = Analysis::<P>::boundary_state(&self.values, program);
+        States::single(heap, values, self.heaps)
+    }
+
+    fn transfer_block(&self, program: &P, block: BlockId, state: &mut States<D>) {
+        // The state is the engine's own copy: its heaps change in place.
+        let mut out = std::mem::take(&mut state.disjuncts);
+        for d in &mut out {
+            for (index, stmt) in program.stmts(block).iter().enumerate() {
+                let place = Place {
+                    block,
+                    index: index as u32,
+                };
+                statement(self, place, stmt, d);
+            }
+        }
+        *state = States::of(out, self.heaps);
+    }
+
+    fn transfer_edge(
+        &self,
+        program: &P,
+        from: BlockId,
+        succ_index: usize,
+        state: &States<D>,
+    ) -> States<D> {
+        let to = program.successors(from).get(succ_index).copied();
+        let mut out = Vec::with_capacity(state.disjuncts.len());
+        for d in &state.disjuncts {
+            let values =
+                Analysis::<P>::transfer_edge(&self.values, program, from, succ_index, &d.values);
+            if !values.is_reachable() {
+                continue;
+            }
+            let mut heap = d.heap.clone();
+            if let Some(to) = to {
+                // φs copy in parallel: every source is read before any destination is set.
+                let copies: Vec<(NameId, Operand)> = program
+                    .phis(to)
+                    .iter()
+                    .filter_map(|phi| {
+                        phi.incoming
+                            .iter()
+                            .find(|(b, _)| *b == from)
+                            .map(|(_, o)| (phi.dest, *o))
+                    })
+                    .collect();
+                let sources: Vec<_> = copies.iter().map(|(_, o)| heap.points_of(*o)).collect();
+                for ((dest, _), points) in copies.iter().zip(sources) {
+                    heap.define(*dest, points);
+                }
+            }
+            heap.collect();
+            heap.fold_exposed(self.exposed);
+            out.push(Disjunct { heap, values });
+        }
+        States::of(out, self.heaps)
+    }
+
+    fn transfer_evaluations(&self, program: &P, block: BlockId) -> u64 {
+        program.stmts(block).len() as u64
+    }
+
+    fn loop_thresholds(&self, program: &P, blocks: &[BlockId]) -> Thresholds {
+        Analysis::<P>::loop_thresholds(&self.values, program, blocks)
     }
 }

@@ -6,9 +6,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::edit::{imported, point_to, weak_everywhere};
 use super::graph::{Graph, Kind, Path, Strength};
 use super::order::ShapeGraph;
-use super::transfer::{imported, point_to, weak_everywhere};
 use crate::Site;
 use absinthe::lattice::{DefaultCost, canonical_disjuncts};
 use absinthe::program::{FuncId, NameId, Operand};
@@ -113,7 +113,7 @@ pub(super) fn call(
         let mut h = g.clone();
         let roots = args
             .iter()
-            .flat_map(|a| super::transfer::operand_nodes(&h, *a))
+            .flat_map(|a| super::edit::operand_nodes(&h, *a))
             .collect();
         unknown_call(&mut h, roots, dest);
         h

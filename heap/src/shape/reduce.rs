@@ -14,11 +14,16 @@
 //! A load whose field may hold objects keeps apart the runs where it read each of them (the
 //! name then holds no integer) and the runs where it read an integer (the name labels no node).
 
-use super::ShapeAnalysis;
+use super::analysis::ShapeAnalysis;
 use super::order::ShapeGraph;
 use super::states::ShapeDisjunct;
+use super::states::ShapeStates;
 use super::transfer;
 use crate::Site;
+use crate::inputs;
+use absinthe::engine::{Analysis, Direction};
+use absinthe::lattice::Thresholds;
+use absinthe::program::Cfg;
 use absinthe::program::{BlockId, Cond, NameId, Operand, Program, Rhs, Stmt, Terminator};
 use absinthe::value::{Env, NonRelational, ValueDomain};
 
@@ -179,7 +184,7 @@ fn pair<D: Clone>(graphs: Vec<ShapeGraph>, values: &Env<D>) -> Vec<ShapeDisjunct
 /// The disjunct along the edge `from → successors(from)[succ_index]`, `None` when its values
 /// cannot take it: the condition's values refined, the names the terminator read as integers
 /// unbound, then the φs copied in parallel on both sides.
-pub fn edge<D: ValueDomain, P: Program + absinthe::program::Cfg + ?Sized>(
+pub fn edge<D: ValueDomain, P: Program + Cfg + ?Sized>(
     analysis: &ShapeAnalysis<'_, D>,
     program: &P,
     from: BlockId,
@@ -220,9 +225,89 @@ pub fn edge<D: ValueDomain, P: Program + absinthe::program::Cfg + ?Sized>(
                         (phi.dest, source)
                     })
                     .collect();
-            super::phi_copies(&graph, &copies)
+            phi_copies(&graph, &copies)
         }
         _ => graph,
     };
     Some(ShapeDisjunct { graph, values })
+}
+
+impl<D: ValueDomain, P: Program + Cfg + ?Sized> Analysis<P> for ShapeAnalysis<'_, D> {
+    type State = ShapeStates<D>;
+    const DIRECTION: Direction = Direction::Forward;
+
+    fn boundary_state(&self, program: &P) -> ShapeStates<D> {
+        let values = Analysis::<P>::boundary_state(&self.values, program);
+        ShapeStates::single(ShapeGraph::entry(&inputs(program)), values)
+    }
+
+    fn transfer_block(&self, program: &P, block: BlockId, state: &mut ShapeStates<D>) {
+        for (index, stmt) in program.stmts(block).iter().enumerate() {
+            *state = self.statement(state, block, index, stmt);
+        }
+    }
+
+    fn transfer_edge(
+        &self,
+        program: &P,
+        from: BlockId,
+        succ_index: usize,
+        state: &ShapeStates<D>,
+    ) -> ShapeStates<D> {
+        ShapeStates::of(
+            state
+                .disjuncts()
+                .iter()
+                .filter_map(|d| edge(self, program, from, succ_index, d))
+                .collect(),
+        )
+    }
+
+    fn transfer_evaluations(&self, program: &P, block: BlockId) -> u64 {
+        program.stmts(block).len() as u64
+    }
+
+    fn loop_thresholds(&self, program: &P, blocks: &[BlockId]) -> Thresholds {
+        Analysis::<P>::loop_thresholds(&self.values, program, blocks)
+    }
+}
+
+/// The φ copies of one edge, in parallel: every source is read before any destination is set.
+pub(super) fn phi_copies(graph: &ShapeGraph, copies: &[(NameId, Option<NameId>)]) -> ShapeGraph {
+    let Some(g) = &graph.graph else {
+        return graph.clone();
+    };
+    let mut g = g.clone();
+    let sources: Vec<Vec<usize>> = copies
+        .iter()
+        .map(|(_, s)| s.map(|s| g.labelled(s)).unwrap_or_default())
+        .collect();
+    for (dest, _) in copies {
+        g.unbind(*dest);
+    }
+    for ((dest, _), nodes) in copies.iter().zip(sources) {
+        for n in nodes {
+            g.nodes[n].vars.insert(*dest);
+        }
+    }
+    ShapeGraph::of(g)
+}
+
+impl<D: ValueDomain> ShapeAnalysis<'_, D> {
+    /// The state after statement `index` of `block` from `state`.
+    pub fn statement(
+        &self,
+        state: &ShapeStates<D>,
+        block: BlockId,
+        index: usize,
+        stmt: &Stmt,
+    ) -> ShapeStates<D> {
+        ShapeStates::of(
+            state
+                .disjuncts()
+                .iter()
+                .flat_map(|d| statement(self, d, block, index, stmt))
+                .collect(),
+        )
+    }
 }

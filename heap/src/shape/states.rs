@@ -8,6 +8,9 @@ use super::order::ShapeGraph;
 use absinthe::lattice::{Lattice, Thresholds};
 use absinthe::value::Env;
 
+/// How many disjuncts (graphs with their values) a program point keeps apart.
+pub const MAX_GRAPHS: usize = 8;
+
 /// One disjunct: a shape graph and the values of the names on the same runs.
 ///
 /// A name's value speaks only of the integers it may hold: bottom for a name that holds no
@@ -74,7 +77,7 @@ impl<D: Lattice> ShapeStates<D> {
     /// The disjunction of `disjuncts`, made canonical within [`super::MAX_GRAPHS`].
     pub fn of(disjuncts: Vec<ShapeDisjunct<D>>) -> ShapeStates<D> {
         ShapeStates {
-            disjuncts: canonical(disjuncts, super::MAX_GRAPHS),
+            disjuncts: canonical(disjuncts, MAX_GRAPHS),
         }
     }
 

@@ -6,7 +6,7 @@
 use super::*;
 use crate::Site;
 use absinthe::lattice::{Flat, Lattice};
-use absinthe::program::{FieldId, Operand, Rhs, Stmt};
+use absinthe::program::{BlockId, FieldId, NameId, Operand, Rhs, Stmt};
 use absinthe::value::Env;
 
 fn site(i: u32) -> Site {
