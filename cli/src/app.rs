@@ -474,22 +474,56 @@ fn analyze_kernel<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> 
         Engine::BehaviorGraph => EngineArg::BehaviorGraph,
         Engine::Flow | Engine::TypingEnv | Engine::Escape | Engine::Shape => EngineArg::Flow,
     });
-    let engine = match engine {
-        EngineArg::BehaviorGraph => kernel::KernelEngine::BehaviorGraph,
-        EngineArg::Flow => kernel::KernelEngine::Flow(match args.context {
-            Some(ContextArg::Inter(policy)) => policy,
-            _ => analysis.spec().context,
-        }),
+    let context_flag = match args.context {
+        Some(ContextArg::Inter(policy)) => Some(policy),
+        _ => None,
     };
-    match kernel::run(
-        &path.display().to_string(),
-        &text,
-        analysis,
-        engine,
-        format_of(args),
-    ) {
+    let mut ran = Ran::new(analysis.spec(), None, context_flag);
+    if let Some(flag) = args.engine {
+        ran = ran.with_engine_flag(match flag {
+            EngineArg::BehaviorGraph => Engine::BehaviorGraph,
+            EngineArg::Flow => Engine::Flow,
+        });
+    }
+    // Kernel terms are analyzed across their functions, with dense states on the flow engine;
+    // the behavior graph has neither.
+    let refused = match (engine, args.state, args.context) {
+        (_, Some(state), _) if !matches!(state, StateArg::Dense) => Some(
+            "`--state` does not apply to kernel terms: the flow engine analyzes them across \
+             their functions with dense states",
+        ),
+        (EngineArg::BehaviorGraph, Some(_), _) | (EngineArg::BehaviorGraph, _, Some(_)) => Some(
+            "`--state` and `--context` do not apply to the behavior graph, whose flows are its \
+             own 0-CFA",
+        ),
+        (EngineArg::Flow, _, Some(ContextArg::Intra)) => Some(
+            "`--context intra` does not apply to kernel terms, which are analyzed across their \
+             functions",
+        ),
+        _ => None,
+    };
+    if let Some(why) = refused {
+        eprintln!("error: {why}");
+        return ExitCode::from(2);
+    }
+    let engine = match engine {
+        EngineArg::BehaviorGraph => {
+            ran.own(
+                "a value at each node of the behavior graph",
+                "0-CFA: the flows of the behavior graph",
+            );
+            kernel::KernelEngine::BehaviorGraph
+        }
+        EngineArg::Flow => {
+            let policy = context_flag.unwrap_or(analysis.spec().context);
+            ran.interprocedural(policy);
+            kernel::KernelEngine::Flow(policy)
+        }
+    };
+    let format = format_of(args);
+    match kernel::run(&path.display().to_string(), &text, analysis, engine, format) {
         Ok(report) => {
-            print!("{}", report.output);
+            print!("{}", ran.under_header(&report.output, format));
             ExitCode::SUCCESS
         }
         Err(message) => {
@@ -516,16 +550,47 @@ fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> Ex
         .map_or(absinthe_llvm::analyze::States::Auto, |s| {
             absinthe_llvm::analyze::States::Fixed(s.repr())
         });
+    let declared = analysis.spec();
+    let mut ran = Ran::new(declared, None, None);
+    let state = match args.state {
+        Some(flag) if flag.repr() == declared.state => {
+            (flag.repr().to_string(), "--state, as declared".to_owned())
+        }
+        Some(flag) => (
+            flag.repr().to_string(),
+            format!("--state; the declaration says {}", declared.state),
+        ),
+        None => (
+            format!(
+                "chosen per function: ssa in SSA form, else dense below {} blocks × names, else \
+                 sparse",
+                absinthe_llvm::analyze::DENSE_BELOW
+            ),
+            format!(
+                "the LLVM front end's choice without --state; the declaration says {}",
+                declared.state
+            ),
+        ),
+    };
+    let context = (
+        "each function alone".to_owned(),
+        format!(
+            "the LLVM front end analyzes functions alone; the declaration says {}",
+            declared.context
+        ),
+    );
+    ran.chosen(state, context);
+    let format = format_of(args);
     match crate::llvm::run(
         path,
         analysis,
         states,
         &limits,
         (args.threads, args.pieces),
-        format_of(args),
+        format,
     ) {
         Ok(report) => {
-            print!("{}", report.output);
+            print!("{}", ran.under_header(&report.output, format));
             for warning in &report.warnings {
                 eprintln!("warning: {warning}");
             }
@@ -789,6 +854,7 @@ pub fn interpret(file: &Path, command: DomCommand<'_>) -> ExitCode {
 fn analyze_own<A: Analysis>(
     args: &AnalyzeArgs,
     analysis: A,
+    (state, context): (String, &str),
     render: impl FnOnce(&Input, Format) -> Report,
 ) -> ExitCode {
     if let Some(path) = args
@@ -806,9 +872,23 @@ fn analyze_own<A: Analysis>(
         Ok(input) => input,
         Err(code) => return code,
     };
-    print!("{}", render(&input, format_of(args)).output);
+    let format = format_of(args);
+    let output = render(&input, format).output;
+    if matches!(args.format, FormatArg::Dot) {
+        // Graphviz: no line is added to the graphs.
+        print!("{output}");
+    } else {
+        let mut ran = Ran::new(analysis.spec(), None, None);
+        ran.own(state, context);
+        print!("{}", ran.under_header(&output, format));
+    }
     ExitCode::SUCCESS
 }
+
+/// How the engines with module schedules of their own (the typing environment, the escape and
+/// shape engines) treat calls, for the `# ran:` line.
+const CALLEES_FIRST: &str =
+    "callees first, one summary per function; a call into a cycle of calls is unknown code";
 
 /// `verify` with an analysis that has a driver of its own: `check` runs every function on
 /// random arguments and gives the violations it found and what it checked (`"1462 runs and
@@ -836,7 +916,13 @@ fn verify_own(args: &VerifyArgs, check: impl FnOnce(&Input) -> (Vec<String>, Str
 
 /// `analyze --analysis alias-heap`.
 fn analyze_heap<A: Analysis>(args: &AnalyzeArgs, analysis: A) -> ExitCode {
-    analyze_own(args, analysis, crate::heap::run)
+    let state = "a disjunction of alias heaps at each block entry".to_owned();
+    analyze_own(
+        args,
+        analysis,
+        (state, "each function alone"),
+        crate::heap::run,
+    )
 }
 
 /// `verify --analysis alias-heap`: every point's variables checked against the heaps there.
@@ -866,7 +952,11 @@ fn typing_declared<A: Analysis>(analysis: A) -> crate::typing::Declared {
 /// `analyze` with an analysis whose engine is the typing environment (`typing-env`).
 fn analyze_typing<A: Analysis>(args: &AnalyzeArgs, analysis: A) -> ExitCode {
     let declared = typing_declared(analysis);
-    analyze_own(args, analysis, |input, format| {
+    let state = format!(
+        "a typing environment at each point, each function in SSA form, up to {} immediates in a set",
+        analysis.immediates()
+    );
+    analyze_own(args, analysis, (state, CALLEES_FIRST), |input, format| {
         crate::typing::run(input, format, &declared)
     })
 }
@@ -891,7 +981,11 @@ fn analyze_escape<A: Analysis>(args: &AnalyzeArgs, analysis: A) -> ExitCode {
             crate::escape::run::<D>(self.0, self.1, self.2, self.3)
         }
     }
-    analyze_own(args, analysis, |input, format| {
+    let state = format!(
+        "up to {} heaps, each with values, at each block entry",
+        analysis.heaps()
+    );
+    analyze_own(args, analysis, (state, CALLEES_FIRST), |input, format| {
         analysis.dispatch(Run(input, format, analysis.as_str(), analysis.heaps()))
     })
 }
@@ -931,7 +1025,11 @@ fn analyze_shape<A: Analysis>(args: &AnalyzeArgs, analysis: A) -> ExitCode {
         }
     }
     let dot = matches!(args.format, FormatArg::Dot);
-    analyze_own(args, analysis, |input, format| {
+    let state = format!(
+        "up to {} shape graphs, each with values, at each block entry",
+        absinthe_heap::shape::MAX_GRAPHS
+    );
+    analyze_own(args, analysis, (state, CALLEES_FIRST), |input, format| {
         analysis.dispatch(Run(input, (!dot).then_some(format), analysis.as_str()))
     })
 }

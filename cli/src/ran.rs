@@ -3,13 +3,15 @@
 //! command-line flag that overrides it, or what the program allows).
 
 use crate::driver::Format;
-use absinthe::spec::{AnalysisSpec, ContextPolicy, StateRepr};
+use absinthe::spec::{AnalysisSpec, ContextPolicy, Engine, StateRepr};
 use serde_json::{Map, Value, json};
 
 /// How one `analyze` ran, for the line under its header.
 #[derive(Debug)]
 pub struct Ran {
     spec: &'static AnalysisSpec,
+    /// `--engine`, on kernel terms.
+    engine_flag: Option<Engine>,
     state_flag: Option<StateRepr>,
     context_flag: Option<ContextPolicy>,
     across: Across,
@@ -24,6 +26,15 @@ enum Across {
     Functions(ContextPolicy),
     /// Each function alone, for this reason.
     Alone(&'static str),
+    /// On an engine that keeps states of its own and has its own schedule (the typing
+    /// environment, the escape and shape engines, the alias heap, the behavior graph): what it
+    /// keeps at each point and how it treats calls.
+    Own {
+        state: String,
+        state_from: Option<String>,
+        context: String,
+        context_from: Option<String>,
+    },
 }
 
 impl Ran {
@@ -36,10 +47,43 @@ impl Ran {
     ) -> Ran {
         Ran {
             spec,
+            engine_flag: None,
             state_flag,
             context_flag,
             across: Across::Unknown,
         }
+    }
+
+    /// `--engine`, which on kernel terms picks the engine the declaration does not say.
+    pub fn with_engine_flag(mut self, engine: Engine) -> Ran {
+        self.engine_flag = Some(engine);
+        self
+    }
+
+    /// The analysis ran on an engine with states and a schedule of its own: `state` says what
+    /// it keeps at each point, `context` how it treats calls.
+    pub fn own(&mut self, state: impl Into<String>, context: impl Into<String>) {
+        self.across = Across::Own {
+            state: state.into(),
+            state_from: None,
+            context: context.into(),
+            context_from: None,
+        };
+    }
+
+    /// The front end chose the states (`state`, for the reason `state_from`) and how calls are
+    /// treated (`context`, for `context_from`), whatever the declaration says.
+    pub fn chosen(
+        &mut self,
+        (state, state_from): (String, String),
+        (context, context_from): (String, String),
+    ) {
+        self.across = Across::Own {
+            state,
+            state_from: Some(state_from),
+            context,
+            context_from: Some(context_from),
+        };
     }
 
     /// The analysis ran across functions with `policy` (and so with dense states).
@@ -56,6 +100,33 @@ impl Ran {
     /// the context policy (or why there was none).
     fn parts(&self) -> [(&'static str, String, String); 3] {
         let declared = self.spec;
+        let engine = match self.engine_flag {
+            Some(flag) if flag != declared.engine => (
+                flag.to_string(),
+                format!("--engine; the declaration says {}", declared.engine),
+            ),
+            Some(flag) => (flag.to_string(), "--engine, as declared".to_owned()),
+            None => (declared.engine.to_string(), "declared".to_owned()),
+        };
+        if let Across::Own {
+            state,
+            state_from,
+            context,
+            context_from,
+        } = &self.across
+        {
+            let engine_keeps = state_from
+                .clone()
+                .unwrap_or_else(|| format!("what the {} engine keeps", engine.0));
+            let schedule = context_from
+                .clone()
+                .unwrap_or_else(|| format!("the {} engine's schedule", engine.0));
+            return [
+                ("engine", engine.0, engine.1),
+                ("state", state.clone(), engine_keeps),
+                ("context", context.clone(), schedule),
+            ];
+        }
         let (state, state_from) = match (&self.across, self.state_flag) {
             (Across::Functions(_), _) if declared.state != StateRepr::Dense => (
                 StateRepr::Dense,
@@ -86,12 +157,13 @@ impl Ran {
                 (*why).to_owned(),
                 format!("the declaration says {}", declared.context),
             ),
+            Across::Own { .. } => unreachable!("handled above"),
             Across::Unknown => unreachable!(
                 "`analyze` says whether the analysis ran across functions before printing"
             ),
         };
         [
-            ("engine", declared.engine.to_string(), "declared".to_owned()),
+            ("engine", engine.0, engine.1),
             ("state", state.to_string(), state_from),
             ("context", context, context_from),
         ]

@@ -239,3 +239,81 @@ fn an_interpreted_analysis_has_the_spec_its_compiled_declaration_has() {
         );
     }
 }
+
+/// Each engine word of a user's `.dom` file runs that engine through `analyze`, and the line
+/// under the header names it with what it kept and how it treated calls; on kernel terms,
+/// `--engine` overrides the declaration and says so.
+#[test]
+fn every_engine_word_runs_as_declared_and_the_header_names_it() {
+    let dir = scratch("declared-spec-engine");
+    let kernel = "ir/test_data/kernel/p1.kt";
+    let runs = [
+        (
+            Engine::Flow,
+            "ir/test_data/calls.air",
+            "state dense (declared)",
+        ),
+        (Engine::BehaviorGraph, kernel, "state a value at each node"),
+        (
+            Engine::TypingEnv,
+            "ir/test_data/typing.air",
+            "state a typing environment",
+        ),
+        (
+            Engine::Escape,
+            "ir/test_data/escape.air",
+            "state up to 8 heaps",
+        ),
+        (
+            Engine::Shape,
+            "ir/test_data/shape.air",
+            "state up to 8 shape graphs",
+        ),
+    ];
+    for engine in Engine::ALL {
+        let Some((_, program, state)) = runs.iter().find(|(e, _, _)| *e == engine) else {
+            panic!("no program for the engine {engine}")
+        };
+        let file = probe(
+            &dir,
+            engine.word(),
+            &format!("    engine {};\n", engine.word()),
+        );
+        let (output, _) = analyze(&file, program, &[]);
+        let line = ran(&output);
+        let word = engine.word();
+        assert!(
+            line.starts_with(&format!("# ran: engine {word} (declared); {state}")),
+            "{engine}: {line}"
+        );
+        let context = match engine {
+            Engine::Flow => "context insensitive (declared)",
+            Engine::BehaviorGraph => "context 0-CFA: the flows of the behavior graph",
+            Engine::TypingEnv | Engine::Escape | Engine::Shape => "context callees first",
+        };
+        assert!(line.contains(context), "{engine}: {line}");
+        // JSON says the same in its `ran` member.
+        let (json, _) = analyze(&file, program, &["--format", "json"]);
+        let doc: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
+        assert_eq!(doc["ran"]["engine"]["value"], word, "{engine}: {json}");
+    }
+    // `--engine` on kernel terms overrides the declaration, and the line says so.
+    let graph = probe(&dir, "graph", "    engine behavior_graph;\n");
+    let (output, _) = analyze(&graph, kernel, &["--engine", "flow"]);
+    assert!(
+        ran(&output).starts_with(
+            "# ran: engine flow (--engine; the declaration says behavior_graph); state dense"
+        ),
+        "{output}"
+    );
+    // The flags an engine does not read are refused, not dropped.
+    let args = ["analyze", kernel, "--dom", &graph, "--analysis", "probe"];
+    for extra in [
+        &["--engine", "flow", "--context", "intra"][..],
+        &["--context", "kcfa=1"],
+    ] {
+        let args: Vec<&str> = args.iter().copied().chain(extra.iter().copied()).collect();
+        let (code, _, stderr) = absinthe(&workspace(), &args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+    }
+}

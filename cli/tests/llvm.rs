@@ -32,6 +32,7 @@ fn analyze_prints_counts_per_function_and_in_total() {
     assert_eq!((code, stderr.as_str()), (0, ""));
     expect_test::expect![[r#"
         # ir-llvm/test_data/control.ll: analysis sccp
+        # ran: engine flow (declared); state chosen per function: ssa in SSA form, else dense below 2000 blocks × names, else sparse (the LLVM front end's choice without --state; the declaration says dense); context each function alone (the LLVM front end analyzes functions alone; the declaration says insensitive)
         function               blocks unreach   values constants branches decided
         dead_branch                 4       1        3         2        1       1
         switch_const                4       2        1         1        1       1
