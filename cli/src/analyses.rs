@@ -316,6 +316,20 @@ pub fn parse_in<A: Analysis>(name: &str) -> Result<A, String> {
     })
 }
 
+/// Catalog `A` as the rows of a Markdown table (`| name | what it is |`), each line starting
+/// with `indent`: the book's table of analyses, which a test keeps equal to this.
+pub fn catalog_markdown<A: Analysis>(indent: &str) -> String {
+    let mut table = format!("{indent}| name | what it is |\n{indent}|---|---|\n");
+    for a in A::all() {
+        table.push_str(&format!(
+            "{indent}| `{}` | {} |\n",
+            a.as_str(),
+            a.description()
+        ));
+    }
+    table
+}
+
 /// Catalog `A`, one analysis a line, its description in a column after the longest name.
 pub fn catalog_lines<A: Analysis>() -> String {
     let all = A::all();
