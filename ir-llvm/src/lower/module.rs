@@ -12,9 +12,9 @@ use std::ops::Range;
 use absinthe::program::{FuncId, SymbolId};
 use absinthe_ir::{Function, Module};
 
-use super::{
-    ADDRESS, ASM, ATOMIC, FREEZE, FnLower, INDIRECT, LowerError, Lowered, Map, Memory, Place,
-    UNKNOWN, VA_ARG, numbering, spelling,
+use super::common::{
+    ADDRESS, ASM, ATOMIC, Callees, FREEZE, FnLower, INDIRECT, LowerError, Lowered, Memory, Place,
+    Symbols, UNKNOWN, VA_ARG, numbering, spelling,
 };
 use crate::ffi::{self, LlvmModule, Value};
 use crate::flags::NswFlags;
@@ -209,41 +209,5 @@ fn spelling_of_block(f: Value<'_>, bb: ffi::Block<'_>) -> String {
             .map_or_else(String::new, |v| spelling(v, &numbers))
     } else {
         name.into_owned()
-    }
-}
-
-/// A table of names and their ids, in the order they were added: the module's function table
-/// ([`Callees`]; a callee it does not list up front, a call through an alias, is added when
-/// first called) and its symbol table ([`Symbols`]: the globals and functions whose addresses
-/// functions may take).
-pub(super) struct Table<I> {
-    ids: Map<String, I>,
-    pub(super) names: Vec<String>,
-    make: fn(usize) -> I,
-}
-
-/// The module's function table.
-pub(super) type Callees = Table<FuncId>;
-/// The module's symbol table.
-pub(super) type Symbols = Table<SymbolId>;
-
-impl<I: Copy> Table<I> {
-    fn new(make: fn(usize) -> I) -> Table<I> {
-        Table {
-            ids: Map::default(),
-            names: Vec::new(),
-            make,
-        }
-    }
-
-    /// The id of `name`, added at the end if new.
-    pub(super) fn id(&mut self, name: &str) -> I {
-        if let Some(&id) = self.ids.get(name) {
-            return id;
-        }
-        let id = (self.make)(self.names.len());
-        self.ids.insert(name.to_owned(), id);
-        self.names.push(name.to_owned());
-        id
     }
 }

@@ -184,16 +184,6 @@ pub(super) fn virtual_compares<'m>(
     out
 }
 
-/// The name of the function a call calls directly, if any (intrinsics included).
-pub(super) fn intrinsic(call: Value<'_>) -> Option<String> {
-    let callee = call.callee()?;
-    if !callee.is_global() {
-        return None;
-    }
-    let name = callee.name();
-    (!name.is_empty()).then(|| name.into_owned())
-}
-
 /// Whether a GEP index is the constant 0.
 pub(super) fn is_zero(v: Value<'_>) -> bool {
     v.kind() == ValueKind::LLVMConstantIntValueKind && v.const_int() == Some(0)
