@@ -3,7 +3,8 @@
 use absinthe::engine::Limits;
 use absinthe::lattice::{Flat, Interval};
 use absinthe::spec::{AnalysisSpec, Engine};
-use absinthe::value::ValueDomain;
+use absinthe::value::{DeclaredAnalysis, ValueDomain};
+use absinthe_dsl_examples::dom;
 use std::fmt;
 
 /// An analysis the command line can run.
@@ -68,66 +69,214 @@ pub enum AnalysisName {
     Shape,
 }
 
+/// One analysis of the built-in catalog: its name on the command line, its line in `--help`
+/// (and the book's table), its one description and what its kernel-terms report prints. Its
+/// value domain is [`AnalysisName::dispatch`]'s, the one table that names types.
+#[derive(Debug)]
+struct Entry {
+    analysis: AnalysisName,
+    name: &'static str,
+    description: &'static str,
+    /// How it runs. The analyses declared in `.dom` files (compiled into
+    /// `absinthe_dsl_examples::dom`) answer with their declarations; the others are declared
+    /// here, each setting it names differing from a bare declaration's.
+    spec: fn() -> AnalysisSpec,
+    report: KernelReport,
+}
+
+/// The built-in catalog, in the order `--help` lists it.
+const CATALOG: [Entry; 23] = [
+    Entry {
+        analysis: AnalysisName::Const,
+        name: "const",
+        description: "constant propagation; both branch edges always flow",
+        spec: || AnalysisSpec {
+            conditional: false,
+            ..AnalysisSpec::declared_default()
+        },
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::Sccp,
+        name: "sccp",
+        description: "conditional constant propagation (Wegman-Zadeck)",
+        spec: AnalysisSpec::declared_default,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::Interval,
+        name: "interval",
+        description: "intervals with branch refinement, widening and narrowing",
+        spec: AnalysisSpec::declared_default,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::Seed,
+        name: "seed",
+        description: "the seed's Const x Interval reduced product (declared with macros)",
+        spec: AnalysisSpec::declared_default,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::Signs,
+        name: "signs",
+        description: "sign x parity x interval x constant, reduced (declared with macros)",
+        spec: AnalysisSpec::declared_default,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::SignsDirect,
+        name: "signs-direct",
+        description: "sign x parity x interval x constant, no reductions",
+        spec: AnalysisSpec::declared_default,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::Disjunctive,
+        name: "disjunctive",
+        description: "up to three intervals (FiniteSum) and a constant",
+        spec: AnalysisSpec::declared_default,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::ConstDom,
+        name: "const-dom",
+        description: "const, compiled from dsl-examples/dom/const_prop.dom",
+        spec: dom::const_prop::ConstPropAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::SccpDom,
+        name: "sccp-dom",
+        description: "sccp, compiled from dsl-examples/dom/const_prop.dom",
+        spec: dom::const_prop::SccpPropAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::SeedDom,
+        name: "seed-dom",
+        description: "Const x Interval with branch refinement, from seed.dom",
+        spec: dom::seed::SeedAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::SignsDom,
+        name: "signs-dom",
+        description: "signs, compiled from dsl-examples/dom/signs.dom",
+        spec: dom::signs::SignsAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::DisjunctiveDom,
+        name: "disjunctive-dom",
+        description: "disjunctive, compiled from disjunctive.dom",
+        spec: dom::disjunctive::DisjunctiveAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::IntervalDom,
+        name: "interval-dom",
+        description: "interval, compiled from dsl-examples/dom/interval.dom",
+        spec: dom::interval::IntervalAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::SccpRangesDom,
+        name: "sccp-ranges-dom",
+        description: "sccp with signed and unsigned ranges (as LLVM's SCCP), from sccp_ranges.dom",
+        spec: dom::sccp_ranges::SccpRangesAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::Types,
+        name: "types",
+        description: "integer and boolean types, from dsl-examples/dom/types.dom",
+        spec: dom::types::TypesAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::Cfa,
+        name: "cfa",
+        description: "control-flow analysis (0-CFA) of kernel terms (.kt files)",
+        spec: || AnalysisSpec {
+            engine: Engine::BehaviorGraph,
+            ..AnalysisSpec::declared_default()
+        },
+        report: KernelReport::Functions,
+    },
+    Entry {
+        analysis: AnalysisName::Biv,
+        name: "biv",
+        description: "basic induction parameters of kernel terms, from induction.dom",
+        spec: dom::induction::BivAnalysis::spec,
+        report: KernelReport::Induction,
+    },
+    Entry {
+        analysis: AnalysisName::Useless,
+        name: "useless",
+        description: "useless parameters of kernel terms, from dependence.dom",
+        spec: dom::dependence::UselessAnalysis::spec,
+        report: KernelReport::Useless,
+    },
+    Entry {
+        analysis: AnalysisName::Strict,
+        name: "strict",
+        description: "strict parameters of kernel terms, from strictness.dom",
+        spec: dom::strictness::StrictAnalysis::spec,
+        report: KernelReport::Strict,
+    },
+    Entry {
+        analysis: AnalysisName::TypingEnv,
+        name: "typing-env",
+        description: "the Flambda 2 typing environment (shapes, aliases, refinement), typing_env.dom",
+        spec: dom::typing_env::TypingEnvAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::AliasHeap,
+        name: "alias-heap",
+        description: "which variables share an object, by allocation site, with generation counts",
+        spec: AnalysisSpec::declared_default,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::Escape,
+        name: "escape",
+        description: "escapes, points-to, load forwarding and summaries (seed 004), escape.dom",
+        spec: dom::escape::EscapeAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::Shape,
+        name: "shape",
+        description: "shape graphs with fields, summary and context nodes (seed 000), shape.dom",
+        spec: dom::shape::ShapeAnalysis::spec,
+        report: KernelReport::Values,
+    },
+];
+
 impl AnalysisName {
     /// Every analysis, in the order `--help` lists them.
-    pub const ALL: [AnalysisName; 23] = [
-        AnalysisName::Const,
-        AnalysisName::Sccp,
-        AnalysisName::Interval,
-        AnalysisName::Seed,
-        AnalysisName::Signs,
-        AnalysisName::SignsDirect,
-        AnalysisName::Disjunctive,
-        AnalysisName::ConstDom,
-        AnalysisName::SccpDom,
-        AnalysisName::SeedDom,
-        AnalysisName::SignsDom,
-        AnalysisName::DisjunctiveDom,
-        AnalysisName::IntervalDom,
-        AnalysisName::SccpRangesDom,
-        AnalysisName::Types,
-        AnalysisName::Cfa,
-        AnalysisName::Biv,
-        AnalysisName::Useless,
-        AnalysisName::Strict,
-        AnalysisName::TypingEnv,
-        AnalysisName::AliasHeap,
-        AnalysisName::Escape,
-        AnalysisName::Shape,
-    ];
+    pub fn all() -> impl Iterator<Item = AnalysisName> {
+        CATALOG.iter().map(|e| e.analysis)
+    }
+
+    /// The analysis's entry in the catalog.
+    fn entry(self) -> &'static Entry {
+        CATALOG
+            .iter()
+            .find(|e| e.analysis == self)
+            .unwrap_or_else(|| unreachable!("`{self:?}` has no entry in the catalog"))
+    }
 
     /// The name used on the command line and in JSON output.
     pub fn as_str(self) -> &'static str {
-        match self {
-            AnalysisName::Const => "const",
-            AnalysisName::Sccp => "sccp",
-            AnalysisName::Interval => "interval",
-            AnalysisName::Seed => "seed",
-            AnalysisName::Signs => "signs",
-            AnalysisName::SignsDirect => "signs-direct",
-            AnalysisName::Disjunctive => "disjunctive",
-            AnalysisName::ConstDom => "const-dom",
-            AnalysisName::SccpDom => "sccp-dom",
-            AnalysisName::SeedDom => "seed-dom",
-            AnalysisName::SignsDom => "signs-dom",
-            AnalysisName::DisjunctiveDom => "disjunctive-dom",
-            AnalysisName::IntervalDom => "interval-dom",
-            AnalysisName::SccpRangesDom => "sccp-ranges-dom",
-            AnalysisName::Types => "types",
-            AnalysisName::Cfa => "cfa",
-            AnalysisName::Biv => "biv",
-            AnalysisName::Useless => "useless",
-            AnalysisName::Strict => "strict",
-            AnalysisName::TypingEnv => "typing-env",
-            AnalysisName::AliasHeap => "alias-heap",
-            AnalysisName::Escape => "escape",
-            AnalysisName::Shape => "shape",
-        }
+        self.entry().name
     }
 
     /// The analysis called `name`, if any.
     pub fn parse(name: &str) -> Option<AnalysisName> {
-        AnalysisName::ALL.into_iter().find(|a| a.as_str() == name)
+        CATALOG.iter().find(|e| e.name == name).map(|e| e.analysis)
     }
 
     /// Whether the analysis runs on kernel terms only: `cfa` has no value domain, and the
@@ -137,90 +286,14 @@ impl AnalysisName {
         Analysis::kernel_only(self)
     }
 
-    /// How the analysis runs. The analyses declared in `.dom` files (compiled into
-    /// `absinthe_dsl_examples::dom`) answer with their declarations; the others are declared
-    /// here, each setting it names differing from a bare declaration's.
+    /// How the analysis runs.
     pub fn spec(self) -> AnalysisSpec {
-        use absinthe::value::DeclaredAnalysis;
-        use absinthe_dsl_examples::dom::{
-            const_prop, dependence, disjunctive, escape, induction, interval, sccp_ranges, seed,
-            shape, signs, strictness, types, typing_env,
-        };
-        let declared = AnalysisSpec::declared_default;
-        match self {
-            AnalysisName::Const => AnalysisSpec {
-                conditional: false,
-                ..declared()
-            },
-            AnalysisName::Sccp
-            | AnalysisName::Interval
-            | AnalysisName::Seed
-            | AnalysisName::Signs
-            | AnalysisName::SignsDirect
-            | AnalysisName::Disjunctive
-            | AnalysisName::AliasHeap => declared(),
-            AnalysisName::Cfa => AnalysisSpec {
-                engine: Engine::BehaviorGraph,
-                ..declared()
-            },
-            AnalysisName::ConstDom => const_prop::ConstPropAnalysis::spec(),
-            AnalysisName::SccpDom => const_prop::SccpPropAnalysis::spec(),
-            AnalysisName::SeedDom => seed::SeedAnalysis::spec(),
-            AnalysisName::SignsDom => signs::SignsAnalysis::spec(),
-            AnalysisName::DisjunctiveDom => disjunctive::DisjunctiveAnalysis::spec(),
-            AnalysisName::IntervalDom => interval::IntervalAnalysis::spec(),
-            AnalysisName::SccpRangesDom => sccp_ranges::SccpRangesAnalysis::spec(),
-            AnalysisName::Types => types::TypesAnalysis::spec(),
-            AnalysisName::Biv => induction::BivAnalysis::spec(),
-            AnalysisName::Useless => dependence::UselessAnalysis::spec(),
-            AnalysisName::Strict => strictness::StrictAnalysis::spec(),
-            AnalysisName::TypingEnv => typing_env::TypingEnvAnalysis::spec(),
-            AnalysisName::Escape => escape::EscapeAnalysis::spec(),
-            AnalysisName::Shape => shape::ShapeAnalysis::spec(),
-        }
+        (self.entry().spec)()
     }
 
     /// One line describing the analysis.
     pub fn description(self) -> &'static str {
-        match self {
-            AnalysisName::Const => "constant propagation; both branch edges always flow",
-            AnalysisName::Sccp => "conditional constant propagation (Wegman-Zadeck)",
-            AnalysisName::Interval => "intervals with branch refinement, widening and narrowing",
-            AnalysisName::Seed => {
-                "the seed's Const x Interval reduced product (declared with macros)"
-            }
-            AnalysisName::Signs => {
-                "sign x parity x interval x constant, reduced (declared with macros)"
-            }
-            AnalysisName::SignsDirect => "sign x parity x interval x constant, no reductions",
-            AnalysisName::Disjunctive => "up to three intervals (FiniteSum) and a constant",
-            AnalysisName::ConstDom => "const, compiled from dsl-examples/dom/const_prop.dom",
-            AnalysisName::SccpDom => "sccp, compiled from dsl-examples/dom/const_prop.dom",
-            AnalysisName::SeedDom => "Const x Interval with branch refinement, from seed.dom",
-            AnalysisName::SignsDom => "signs, compiled from dsl-examples/dom/signs.dom",
-            AnalysisName::DisjunctiveDom => "disjunctive, compiled from disjunctive.dom",
-            AnalysisName::IntervalDom => "interval, compiled from dsl-examples/dom/interval.dom",
-            AnalysisName::SccpRangesDom => {
-                "sccp with signed and unsigned ranges (as LLVM's SCCP), from sccp_ranges.dom"
-            }
-            AnalysisName::Types => "integer and boolean types, from dsl-examples/dom/types.dom",
-            AnalysisName::Cfa => "control-flow analysis (0-CFA) of kernel terms (.kt files)",
-            AnalysisName::Biv => "basic induction parameters of kernel terms, from induction.dom",
-            AnalysisName::Useless => "useless parameters of kernel terms, from dependence.dom",
-            AnalysisName::Strict => "strict parameters of kernel terms, from strictness.dom",
-            AnalysisName::TypingEnv => {
-                "the Flambda 2 typing environment (shapes, aliases, refinement), typing_env.dom"
-            }
-            AnalysisName::AliasHeap => {
-                "which variables share an object, by allocation site, with generation counts"
-            }
-            AnalysisName::Escape => {
-                "escapes, points-to, load forwarding and summaries (seed 004), escape.dom"
-            }
-            AnalysisName::Shape => {
-                "shape graphs with fields, summary and context nodes (seed 000), shape.dom"
-            }
-        }
+        self.entry().description
     }
 }
 
@@ -343,7 +416,7 @@ pub fn catalog_lines<A: Analysis>() -> String {
 
 impl Analysis for AnalysisName {
     fn all() -> Vec<AnalysisName> {
-        AnalysisName::ALL.to_vec()
+        AnalysisName::all().collect()
     }
     fn as_str(self) -> &'static str {
         AnalysisName::as_str(self)
@@ -355,13 +428,7 @@ impl Analysis for AnalysisName {
         interned(AnalysisName::spec(self))
     }
     fn kernel_report(self) -> KernelReport {
-        match self {
-            AnalysisName::Cfa => KernelReport::Functions,
-            AnalysisName::Biv => KernelReport::Induction,
-            AnalysisName::Useless => KernelReport::Useless,
-            AnalysisName::Strict => KernelReport::Strict,
-            _ => KernelReport::Values,
-        }
+        self.entry().report
     }
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {
         AnalysisName::dispatch(self, f)
@@ -401,7 +468,7 @@ pub trait ForDomain {
 impl AnalysisName {
     /// Calls `f` with the value domain of this analysis.
     pub fn dispatch<F: ForDomain>(self, f: F) -> F::Output {
-        use absinthe_dsl_examples::{disjunctive, dom, seed, signs};
+        use absinthe_dsl_examples::{disjunctive, seed, signs};
         match self {
             AnalysisName::Const | AnalysisName::Sccp => f.run::<Flat<i64>>(),
             AnalysisName::Interval => f.run::<Interval>(),
@@ -438,5 +505,22 @@ impl AnalysisName {
 impl fmt::Display for AnalysisName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each analysis has one entry and one name.
+    #[test]
+    fn the_catalog_lists_each_analysis_once_under_one_name() {
+        let analyses: std::collections::HashSet<AnalysisName> = AnalysisName::all().collect();
+        let names: std::collections::HashSet<&str> = CATALOG.iter().map(|e| e.name).collect();
+        assert_eq!(analyses.len(), CATALOG.len());
+        assert_eq!(names.len(), CATALOG.len());
+        for analysis in AnalysisName::all() {
+            assert_eq!(AnalysisName::parse(analysis.as_str()), Some(analysis));
+        }
     }
 }

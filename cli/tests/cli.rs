@@ -321,7 +321,7 @@ fn no_analysis_panics_on_any_sample_with_any_command() {
     samples.sort();
     assert!(samples.len() >= 10, "samples: {samples:?}");
     let (mut runs, mut clean) = (0, 0);
-    for analysis in absinthe_cli::analyses::AnalysisName::ALL {
+    for analysis in absinthe_cli::analyses::AnalysisName::all() {
         for sample in &samples {
             for command in [
                 &["analyze"][..],

@@ -539,7 +539,7 @@ fn every_analysis_is_sound_across_functions_on_random_modules() {
     use absinthe_ir::generate::{ModuleConfig, random_module};
     // Every value analysis; the typing environment and the alias heap have their own checks
     // (tests/typing_env.rs, tests/heap.rs).
-    let values = AnalysisName::ALL.into_iter().filter(|&a| {
+    let values = AnalysisName::all().filter(|&a| {
         !a.kernel_only() && a != AnalysisName::TypingEnv && a != AnalysisName::AliasHeap
     });
     for analysis in values {
