@@ -391,6 +391,7 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
     };
     match result {
         Ok(report) => {
+            ran.fell_back(report.fell_back);
             print!("{}", ran.under_header(&report.output, format));
             for warning in &report.warnings {
                 eprintln!("warning: {warning}");

@@ -105,6 +105,9 @@ pub struct Report {
     pub stable: bool,
     /// Things the user should know (a budget that ran out).
     pub warnings: Vec<String>,
+    /// The representation some function's states were kept in instead of the one asked for
+    /// (sparse for `ssa` on a function not in strict SSA form), for the `# ran:` line.
+    pub fell_back: Option<StateRepr>,
 }
 
 /// Runs `analysis` on `input` with states kept as `state` says, and renders it. The output does
@@ -174,10 +177,13 @@ fn run_with<D: ValueDomain, A: Analysis>(
                 Format::Text => toy_text(program, analysis, strategy, &result),
                 Format::Json => toy_json(program, analysis, &result),
             };
+            let fell_back =
+                (strategy == Strategy::Worklist && result.kept != state).then_some(result.kept);
             Ok(Report {
                 output,
                 stable: result.stop.is_stable(),
                 warnings,
+                fell_back,
             })
         }
         Input::Air { module, .. } => {
@@ -204,10 +210,12 @@ fn run_with<D: ValueDomain, A: Analysis>(
                 Format::Text => module_text(module, analysis, &results),
                 Format::Json => module_json(module, analysis, &results),
             };
+            let fell_back = results.iter().map(|r| r.kept).find(|&kept| kept != state);
             Ok(Report {
                 output,
                 stable: results.iter().all(|r| r.solution.stop.is_stable()),
                 warnings,
+                fell_back,
             })
         }
     }

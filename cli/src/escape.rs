@@ -116,6 +116,7 @@ pub fn run<D: ValueDomain>(input: &Input, format: Format, name: &str, heaps: usi
         output,
         stable: facts.iter().all(|f| f.solution.stop.is_stable()),
         warnings: Vec::new(),
+        fell_back: None,
     }
 }
 

@@ -146,6 +146,7 @@ pub fn run(input: &Input, format: Format) -> Report {
         output,
         stable: solutions.iter().all(|s| s.stop.is_stable()),
         warnings: Vec::new(),
+        fell_back: None,
     }
 }
 

@@ -108,6 +108,7 @@ pub fn run<A: Analysis>(
                 output,
                 stable: solution.stop().is_stable(),
                 warnings,
+                fell_back: None,
             }
         }
     }

@@ -180,6 +180,7 @@ pub fn run<A: Analysis>(
         output,
         stable: true,
         warnings: Vec::new(),
+        fell_back: None,
     })
 }
 
@@ -263,6 +264,7 @@ fn flow_report<A: Analysis>(
         output,
         stable,
         warnings: Vec::new(),
+        fell_back: None,
     }
 }
 

@@ -165,6 +165,7 @@ fn run_with<D: ValueDomain, A: Analysis>(
         output,
         stable: totals.unstable == 0,
         warnings,
+        fell_back: None,
     })
 }
 

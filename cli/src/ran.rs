@@ -15,6 +15,8 @@ pub struct Ran {
     state_flag: Option<StateRepr>,
     context_flag: Option<ContextPolicy>,
     across: Across,
+    /// The representation some states were kept in instead of the one that ran.
+    fell_back: Option<StateRepr>,
 }
 
 /// Whether the analysis ran across the functions of a module.
@@ -51,7 +53,14 @@ impl Ran {
             state_flag,
             context_flag,
             across: Across::Unknown,
+            fell_back: None,
         }
+    }
+
+    /// Some states were kept in `kept` instead (sparse for `ssa` where the program is not in
+    /// strict SSA form).
+    pub fn fell_back(&mut self, kept: Option<StateRepr>) {
+        self.fell_back = kept;
     }
 
     /// `--engine`, which on kernel terms picks the engine the declaration does not say.
@@ -162,9 +171,13 @@ impl Ran {
                 "`analyze` says whether the analysis ran across functions before printing"
             ),
         };
+        let state = match self.fell_back {
+            Some(kept) => format!("{state}, {kept} where the program is not in strict SSA form"),
+            None => state.to_string(),
+        };
         [
             ("engine", engine.0, engine.1),
-            ("state", state.to_string(), state_from),
+            ("state", state, state_from),
             ("context", context, context_from),
         ]
     }

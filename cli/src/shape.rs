@@ -107,6 +107,7 @@ pub fn run<D: ValueDomain>(input: &Input, format: Format, name: &str) -> Report 
         output,
         stable: facts.iter().all(|f| f.solution.stop.is_stable()),
         warnings: Vec::new(),
+        fell_back: None,
     }
 }
 
@@ -142,6 +143,7 @@ pub fn dot<D: ValueDomain>(input: &Input) -> Report {
         output: out,
         stable: facts.iter().all(|f| f.solution.stop.is_stable()),
         warnings: Vec::new(),
+        fell_back: None,
     }
 }
 

@@ -124,6 +124,7 @@ pub fn run(input: &Input, format: Format, declared: &Declared) -> Report {
         output,
         stable: true,
         warnings: Vec::new(),
+        fell_back: None,
     }
 }
 

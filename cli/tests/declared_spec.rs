@@ -91,10 +91,15 @@ fn every_state_word_runs_as_declared_and_the_header_names_it() {
     }
     // `ssa` on a program that is not in SSA form keeps sparse states, and says so.
     let ssa = probe(&dir, "ssa", "    state ssa;\n");
-    let (_, stderr) = analyze(&ssa, "dsl-examples/test_data/reduction.air", &[]);
+    let (output, stderr) = analyze(&ssa, "dsl-examples/test_data/reduction.air", &[]);
     assert!(
         stderr.contains("is not in strict SSA form: its states were kept sparse, not ssa"),
         "{stderr}"
+    );
+    assert!(
+        ran(&output)
+            .contains("state ssa, sparse where the program is not in strict SSA form (declared)"),
+        "{output}"
     );
 }
 
