@@ -7,6 +7,7 @@
 
 mod contract;
 mod naive;
+pub(crate) mod schedule;
 mod worklist;
 
 pub use contract::{

@@ -5,9 +5,7 @@
 //! weak topological order of the graph (forward) or of its [`Reversed`] graph (backward), and
 //! keeps its hot loop free of hashing and of allocation other than cloning states.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
+use super::schedule::{self, Schedule, Visits, incoming_edges};
 use super::{Analysis, Direction, Event, Limits, Solution, Stats, StopReason, Tracer};
 use crate::cfg::{Reversed, Wto};
 use crate::lattice::{Lattice, Thresholds, replace_if_changed};
@@ -16,8 +14,6 @@ use crate::program::{BlockId, Cfg};
 /// How many times the widening at one head may change its state before the engine concludes
 /// that the widening does not stabilise (a broken domain) and stops.
 pub const MAX_WIDENINGS_PER_HEAD: u32 = 10_000;
-
-const NONE: u32 = u32::MAX;
 
 /// Solves `analysis` over `graph` within `limits`.
 ///
@@ -87,15 +83,9 @@ struct Engine<'a, G: Cfg + ?Sized, A: Analysis<G>, T> {
     analysis: &'a A,
     limits: &'a Limits,
     tracer: &'a mut T,
-    /// The weak topological order of the flow graph (the reversed graph when backward).
-    wto: Wto,
-    /// Flow-order position per block (`NONE` if the flow never reaches it), shifted so that the
-    /// virtual exit of a backward analysis is not counted.
-    position: Vec<u32>,
-    /// The blocks by position.
-    order: Vec<BlockId>,
-    /// Per position: index into `heads`, or `NONE`.
-    head_slot: Vec<u32>,
+    /// The weak topological order of the flow graph (the reversed graph when backward), whose
+    /// positions leave out the virtual exit of a backward analysis, and the queue.
+    schedule: Schedule,
     heads: Vec<Head>,
     /// Forward only: the incoming edges `(source, successor index)` of each block, as ranges of
     /// `in_edges` delimited by `in_offsets`.
@@ -106,8 +96,6 @@ struct Engine<'a, G: Cfg + ?Sized, A: Analysis<G>, T> {
     /// backward) and the state it produces.
     incoming: Vec<A::State>,
     outgoing: Vec<A::State>,
-    worklist: BinaryHeap<Reverse<u32>>,
-    queued: Vec<bool>,
     stats: Stats,
 }
 
@@ -124,43 +112,30 @@ where
             // The virtual exit is the entry of the reversed graph, hence first in its order.
             Direction::Backward => (Wto::new(&Reversed::new(graph)), 1),
         };
-        let order: Vec<BlockId> = wto.order().iter().skip(skip).copied().collect();
-        let mut position = vec![NONE; n];
-        let mut head_slot = vec![NONE; order.len()];
-        let mut heads = Vec::new();
-        for (pos, &b) in order.iter().enumerate() {
-            position[b.index()] = pos as u32;
-            if wto.is_head(b) {
-                head_slot[pos] = heads.len() as u32;
-                heads.push(Head {
-                    joins: 0,
-                    widenings: 0,
-                    thresholds: None,
-                });
-            }
-        }
+        let schedule = Schedule::new(wto, skip, n);
+        let heads = (0..schedule.heads())
+            .map(|_| Head {
+                joins: 0,
+                widenings: 0,
+                thresholds: None,
+            })
+            .collect();
         let (in_offsets, in_edges) = match A::DIRECTION {
             Direction::Forward => incoming_edges(graph),
             Direction::Backward => (Vec::new(), Vec::new()),
         };
-        let queued = vec![false; order.len()];
         Engine {
             graph,
             analysis,
             limits,
             tracer,
-            wto,
-            position,
-            order,
-            head_slot,
+            schedule,
             heads,
             in_offsets,
             in_edges,
             boundary: analysis.boundary_state(graph),
             incoming: vec![A::State::bottom(); n],
             outgoing: vec![A::State::bottom(); n],
-            worklist: BinaryHeap::new(),
-            queued,
             stats: Stats::default(),
         }
     }
@@ -170,63 +145,16 @@ where
             return Ok(());
         }
         match A::DIRECTION {
-            Direction::Forward => self.push(self.graph.entry()),
+            Direction::Forward => self.schedule.push(self.graph.entry()),
             Direction::Backward => {
                 for b in (0..self.graph.block_count()).map(BlockId::new) {
                     if self.graph.successors(b).is_empty() {
-                        self.push(b);
+                        self.schedule.push(b);
                     }
                 }
             }
         }
-        self.ascend()?;
-        for _ in 0..self.limits.narrowing_passes {
-            let changed = self.descend()?;
-            if !self.worklist.is_empty() {
-                // The pass left a head below what flows into it (a non-monotone transfer or an
-                // inexact join): climb back to a post-fixpoint and stop narrowing.
-                self.ascend()?;
-                break;
-            }
-            if !changed {
-                break;
-            }
-        }
-        Ok(())
-    }
-
-    fn push(&mut self, b: BlockId) {
-        let pos = self.position[b.index()];
-        if pos != NONE && !self.queued[pos as usize] {
-            self.queued[pos as usize] = true;
-            self.worklist.push(Reverse(pos));
-        }
-    }
-
-    /// The ascending phase: visits queued blocks, lowest position first, until none is queued.
-    fn ascend(&mut self) -> Result<(), StopReason> {
-        while let Some(Reverse(pos)) = self.worklist.pop() {
-            self.queued[pos as usize] = false;
-            let b = self.order[pos as usize];
-            if self.tracer.enabled() {
-                self.tracer.event(Event::Visit { block: b });
-            }
-            let new = self.flow_into(b);
-            let slot = self.head_slot[pos as usize];
-            let changed = if slot == NONE {
-                let changed = replace_if_changed(&mut self.incoming[b.index()], new).changed();
-                self.trace_join(b, changed);
-                changed
-            } else {
-                self.update_head(b, slot as usize, new)?
-            };
-            if changed && self.apply_transfer(b)? {
-                for &s in self.flow_successors(b) {
-                    self.push(s);
-                }
-            }
-        }
-        Ok(())
+        schedule::run(self, self.limits.narrowing_passes)
     }
 
     /// Joins or widens `new` into the incoming state of the head `b`; reports whether it changed.
@@ -244,7 +172,7 @@ where
             self.trace_join(b, changed);
             return Ok(changed);
         }
-        let (graph, analysis, wto) = (self.graph, self.analysis, &self.wto);
+        let (graph, analysis, wto) = (self.graph, self.analysis, &self.schedule.wto);
         let thresholds = head.thresholds.get_or_insert_with(|| {
             analysis.loop_thresholds(graph, wto.component(b).unwrap_or_default())
         });
@@ -283,67 +211,13 @@ where
         Ok(true)
     }
 
-    /// One descending pass in order: narrowing at heads, recomputation elsewhere. Only blocks
-    /// something new flows into are visited (every head, then whatever a changed state reaches).
-    /// Queues heads whose incoming state ends up below what flows into them. Reports whether any
-    /// state changed.
-    fn descend(&mut self) -> Result<bool, StopReason> {
-        // After a stable ascending phase, and after every pass, each non-head holds exactly what
-        // flows into it; only heads may be above it, so they seed the pass.
-        let mut dirty: Vec<bool> = self.head_slot.iter().map(|&slot| slot != NONE).collect();
-        let mut any_changed = false;
-        for pos in 0..self.order.len() {
-            if !dirty[pos] {
-                continue;
-            }
-            dirty[pos] = false;
-            let b = self.order[pos];
-            if self.tracer.enabled() {
-                self.tracer.event(Event::Visit { block: b });
-            }
-            let new = self.flow_into(b);
-            let changed = if self.head_slot[pos] == NONE {
-                let changed = replace_if_changed(&mut self.incoming[b.index()], new).changed();
-                self.trace_join(b, changed);
-                changed
-            } else {
-                self.narrow_head(b, new)?
-            };
-            if changed {
-                any_changed = true;
-                if self.apply_transfer(b)? {
-                    for &s in self.flow_successors(b) {
-                        if let Some(&p) = self.position.get(s.index()).filter(|&&p| p != NONE) {
-                            dirty[p as usize] = true;
-                        }
-                    }
-                }
-            }
-        }
-        // Blocks still dirty were reached by a back edge after their visit: they are heads, and
-        // narrowing is sound only if they are still above what flows into them.
-        let still_dirty = dirty
-            .iter()
-            .enumerate()
-            .filter(|&(_, &d)| d)
-            .map(|(pos, _)| pos);
-        for pos in still_dirty {
-            let b = self.order[pos];
-            let new = self.flow_into(b);
-            if !new.leq(&self.incoming[b.index()]) {
-                self.push(b);
-            }
-        }
-        Ok(any_changed)
-    }
-
     /// Narrows the incoming state of the head `b` by `new`; reports whether it changed.
     fn narrow_head(&mut self, b: BlockId, new: A::State) -> Result<bool, StopReason> {
         let old = &self.incoming[b.index()];
         if !new.leq(old) {
             // Not a post-fixpoint here (the transfers are not monotone, or a join is inexact):
             // leave the state alone and let the ascending phase repair it after the pass.
-            self.push(b);
+            self.schedule.push(b);
             return Ok(false);
         }
         let old = &mut self.incoming[b.index()];
@@ -471,27 +345,60 @@ fn merge<S: Lattice>(acc: &mut Option<S>, t: S, stats: &mut Stats) {
     }
 }
 
-/// The incoming edges of every block as `(source, successor index)`, grouped by target:
-/// block `b`'s edges are `edges[offsets[b]..offsets[b + 1]]`.
-fn incoming_edges<G: Cfg + ?Sized>(graph: &G) -> (Vec<u32>, Vec<(BlockId, u32)>) {
-    let n = graph.block_count();
-    let mut offsets = vec![0u32; n + 1];
-    for b in (0..n).map(BlockId::new) {
-        for &s in graph.successors(b) {
-            offsets[s.index() + 1] += 1;
+impl<'a, G, A, T> Visits<'a> for Engine<'a, G, A, T>
+where
+    G: Cfg + ?Sized,
+    A: Analysis<G>,
+    T: Tracer<A::State>,
+{
+    fn schedule(&mut self) -> &mut Schedule {
+        &mut self.schedule
+    }
+
+    fn successors(&self, b: BlockId) -> &'a [BlockId] {
+        self.flow_successors(b)
+    }
+
+    #[inline]
+    fn ascend_visit(&mut self, b: BlockId, head: Option<usize>) -> Result<bool, StopReason> {
+        if self.tracer.enabled() {
+            self.tracer.event(Event::Visit { block: b });
         }
+        let new = self.flow_into(b);
+        let changed = match head {
+            None => {
+                let changed = replace_if_changed(&mut self.incoming[b.index()], new).changed();
+                self.trace_join(b, changed);
+                changed
+            }
+            Some(slot) => self.update_head(b, slot, new)?,
+        };
+        Ok(changed && self.apply_transfer(b)?)
     }
-    for i in 0..n {
-        offsets[i + 1] += offsets[i];
-    }
-    let mut fill = offsets.clone();
-    let mut edges = vec![(BlockId(0), 0u32); offsets[n] as usize];
-    for b in (0..n).map(BlockId::new) {
-        for (index, &s) in graph.successors(b).iter().enumerate() {
-            let slot = &mut fill[s.index()];
-            edges[*slot as usize] = (b, index as u32);
-            *slot += 1;
+
+    #[inline]
+    fn descend_visit(
+        &mut self,
+        b: BlockId,
+        head: Option<usize>,
+    ) -> Result<(bool, bool), StopReason> {
+        if self.tracer.enabled() {
+            self.tracer.event(Event::Visit { block: b });
         }
+        let new = self.flow_into(b);
+        let changed = match head {
+            None => {
+                let changed = replace_if_changed(&mut self.incoming[b.index()], new).changed();
+                self.trace_join(b, changed);
+                changed
+            }
+            Some(_) => self.narrow_head(b, new)?,
+        };
+        Ok((changed, changed && self.apply_transfer(b)?))
     }
-    (offsets, edges)
+
+    fn below_inflow(&mut self, b: BlockId, _head: Option<usize>) -> bool {
+        let new = self.flow_into(b);
+        !new.leq(&self.incoming[b.index()])
+    }
 }

@@ -8,12 +8,12 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     /// Evaluates the edges into `b`, counting the work as the dense solver's `flow_into` does.
     pub(super) fn incoming(&mut self, b: BlockId) -> Incoming<D> {
         let range = self.in_offsets[b.index()] as usize..self.in_offsets[b.index() + 1] as usize;
-        let target = self.position[b.index()];
+        let target = self.schedule.position[b.index()];
         let boundary = b == self.program.entry();
         let mut edges = std::mem::take(&mut self.edges_buf);
         let mut flowing = u64::from(boundary);
         for &(from, index) in &self.in_edges[range] {
-            let pf = self.position[from.index()];
+            let pf = self.schedule.position[from.index()];
             let source = if pf == NONE {
                 None
             } else if pf >= target {
@@ -57,7 +57,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             return value.clone();
         }
         let (from, _) = self.in_edges[self.in_offsets[b.index()] as usize + i];
-        if self.position[from.index()] >= self.position[b.index()] {
+        if self.schedule.position[from.index()] >= self.schedule.position[b.index()] {
             let snapshot = &self.snapshots[self.snapshot_slot[from.index()] as usize];
             snapshot.values[name.index()].clone()
         } else {
@@ -87,7 +87,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
     pub(super) fn flow_in(&mut self, b: BlockId, phase: Phase) -> Result<EntryChange, StopReason> {
         let mut pending = self.take_pending(b);
         let incoming = self.incoming(b);
-        let slot = self.head_slot[self.position[b.index()] as usize];
+        let slot = self.schedule.head_slot[self.schedule.position[b.index()] as usize];
         let change = if slot != NONE {
             self.refresh_head(b, slot as usize, &incoming, &pending);
             match phase {
@@ -173,7 +173,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
                 continue;
             };
             let (from, _) = self.in_edges[base + i];
-            if self.position[from.index()] >= self.position[b.index()] {
+            if self.schedule.position[from.index()] >= self.schedule.position[b.index()] {
                 let snapshot = &self.snapshots[self.snapshot_slot[from.index()] as usize];
                 buf.clone_from_slice(&snapshot.values);
             } else {
@@ -238,7 +238,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             return Ok(change);
         }
         let (program, analysis) = (self.program, self.analysis);
-        let wto = &self.wto;
+        let wto = &self.schedule.wto;
         let head = &mut self.heads[slot];
         let thresholds = head.thresholds.get_or_insert_with(|| {
             analysis.loop_thresholds(program, wto.component(b).unwrap_or_default())
@@ -299,7 +299,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         let old = self.store.complete(b);
         if !env_leq(head.new_reach, &head.new_values, old_reach, old) {
             // Not a post-fixpoint here: leave the state and let the ascending phase repair it.
-            self.push(b);
+            self.schedule.push(b);
             return Ok(EntryChange::Unchanged);
         }
         let narrowed_reach = old_reach && head.new_reach;

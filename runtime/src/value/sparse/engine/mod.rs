@@ -21,14 +21,12 @@
 mod evaluate;
 mod flow;
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use super::store::{NONE, Store};
 use crate::cfg::{DominanceFrontiers, Dominators, Wto};
+use crate::engine::schedule::{self, Schedule, Visits, incoming_edges};
 use crate::engine::{Analysis, Limits, MAX_WIDENINGS_PER_HEAD, Stats, StopReason};
 use crate::lattice::{Lattice, Thresholds};
-use crate::program::{BlockId, Cfg, NameId, Operand, Program, Rhs, Stmt};
+use crate::program::{BlockId, NameId, Operand, Program, Rhs, Stmt};
 use crate::value::nonrel::{Bindings, BindingsMut};
 use crate::value::{Env, NonRelational, ValueDomain};
 
@@ -306,13 +304,8 @@ pub(crate) struct Engine<'a, D, P: ?Sized> {
     limits: &'a Limits,
     temporal: bool,
     pub(crate) store: Store<D>,
-    wto: Wto,
-    /// Flow-order position per block (`NONE` when the flow never reaches it).
-    position: Vec<u32>,
-    /// The blocks by position.
-    order: Vec<BlockId>,
-    /// Per position: index into `heads`, or `NONE`.
-    head_slot: Vec<u32>,
+    /// The weak topological order, each block's position in it, and the queue.
+    schedule: Schedule,
     heads: Vec<Head<D>>,
     /// The incoming edges `(source, successor index)` of each block, as ranges of `in_edges`
     /// delimited by `in_offsets`.
@@ -342,8 +335,6 @@ pub(crate) struct Engine<'a, D, P: ?Sized> {
     ever_reached: Vec<bool>,
     /// Temporal sparsity: the names each block reads before defining them.
     uses: Vec<Box<[NameId]>>,
-    worklist: BinaryHeap<Reverse<u32>>,
-    queued: Vec<bool>,
     pub(crate) stats: Stats,
     /// Scratch: definitions of the block being evaluated (name → slot).
     defs: Marks,
@@ -373,24 +364,18 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         let n = program.block_count();
         let names = program.name_count();
         let wto = Wto::new(program);
-        let order: Vec<BlockId> = wto.order().to_vec();
-        let mut position = vec![NONE; n];
-        let mut head_slot = vec![NONE; order.len()];
-        let mut heads = Vec::new();
-        for (pos, &b) in order.iter().enumerate() {
-            position[b.index()] = pos as u32;
-            if wto.is_head(b) {
-                head_slot[pos] = heads.len() as u32;
-                heads.push(Head {
-                    joins: 0,
-                    widenings: 0,
-                    thresholds: None,
-                    new_reach: false,
-                    new_values: vec![D::bottom(); names].into_boxed_slice(),
-                    fresh: false,
-                });
-            }
-        }
+        let schedule = Schedule::new(wto, 0, n);
+        let heads = (0..schedule.heads())
+            .map(|_| Head {
+                joins: 0,
+                widenings: 0,
+                thresholds: None,
+                new_reach: false,
+                new_values: vec![D::bottom(); names].into_boxed_slice(),
+                fresh: false,
+            })
+            .collect();
+        let position = &schedule.position;
 
         let (idom, df_offsets, df_targets, complete) = {
             let dominators = Dominators::new(program);
@@ -407,7 +392,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             }
             // Loop heads widen and narrow every name: they keep a value for every name, and so
             // do the blocks where their values merge with others.
-            let heads: Vec<BlockId> = wto.heads().collect();
+            let heads: Vec<BlockId> = schedule.wto.heads().collect();
             let mut complete = frontiers.iterated(heads.iter().copied());
             complete.extend(heads);
             complete.sort_unstable();
@@ -453,11 +438,7 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             limits,
             temporal,
             store,
-            wto,
-            position,
-            queued: vec![false; order.len()],
-            order,
-            head_slot,
+            schedule,
             heads,
             in_offsets,
             in_edges,
@@ -477,7 +458,6 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
             } else {
                 Vec::new()
             },
-            worklist: BinaryHeap::new(),
             stats: Stats::default(),
             defs: Marks::new(names),
             def_slot: vec![0; names],
@@ -491,101 +471,14 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         }
     }
 
-    /// Runs the solver: the ascending phase, then the descending passes, as the dense solver.
+    /// Runs the solver on the one schedule the dense solver runs on, so that the two take the
+    /// same steps.
     pub(crate) fn run(&mut self) -> Result<(), StopReason> {
         if self.program.block_count() == 0 {
             return Ok(());
         }
-        self.push(self.program.entry());
-        self.ascend()?;
-        for _ in 0..self.limits.narrowing_passes {
-            let changed = self.descend()?;
-            if !self.worklist.is_empty() {
-                self.ascend()?;
-                break;
-            }
-            if !changed {
-                break;
-            }
-        }
-        Ok(())
-    }
-
-    fn push(&mut self, b: BlockId) {
-        let pos = self.position.get(b.index()).copied().unwrap_or(NONE);
-        if pos != NONE && !self.queued[pos as usize] {
-            self.queued[pos as usize] = true;
-            self.worklist.push(Reverse(pos));
-        }
-    }
-
-    fn ascend(&mut self) -> Result<(), StopReason> {
-        while let Some(Reverse(pos)) = self.worklist.pop() {
-            self.queued[pos as usize] = false;
-            let b = self.order[pos as usize];
-            let change = self.flow_in(b, Phase::Ascend)?;
-            if matches!(change, EntryChange::Unchanged) {
-                continue;
-            }
-            let exit = self.transfer(b, change)?;
-            if self.notify(b, exit) {
-                for &s in self.program.successors(b) {
-                    self.push(s);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// One descending pass, visiting what the dense solver's pass visits.
-    fn descend(&mut self) -> Result<bool, StopReason> {
-        let mut dirty: Vec<bool> = self.head_slot.iter().map(|&slot| slot != NONE).collect();
-        let mut any_changed = false;
-        for pos in 0..self.order.len() {
-            if !dirty[pos] {
-                continue;
-            }
-            dirty[pos] = false;
-            let b = self.order[pos];
-            let change = self.flow_in(b, Phase::Descend)?;
-            if matches!(change, EntryChange::Unchanged) {
-                continue;
-            }
-            any_changed = true;
-            let exit = self.transfer(b, change)?;
-            if self.notify(b, exit) {
-                for &s in self.program.successors(b) {
-                    if let Some(&p) = self.position.get(s.index()).filter(|&&p| p != NONE) {
-                        dirty[p as usize] = true;
-                    }
-                }
-            }
-        }
-        // Blocks still dirty were reached by a back edge after their visit: they are heads.
-        let still_dirty: Vec<usize> = (0..dirty.len()).filter(|&pos| dirty[pos]).collect();
-        for pos in still_dirty {
-            let b = self.order[pos];
-            let slot = self.head_slot[pos];
-            if slot == NONE {
-                // Not a head (the weak topological order rules it out): revisit it to be safe.
-                self.push(b);
-                continue;
-            }
-            let pending = self.take_pending(b);
-            let incoming = self.incoming(b);
-            self.refresh_head(b, slot as usize, &incoming, &pending);
-            self.recycle(pending, incoming);
-            let head = &self.heads[slot as usize];
-            if !env_leq(
-                head.new_reach,
-                &head.new_values,
-                self.store.is_reachable(b),
-                self.store.complete(b),
-            ) {
-                self.push(b);
-            }
-        }
-        Ok(any_changed)
+        self.schedule.push(self.program.entry());
+        schedule::run(self, self.limits.narrowing_passes)
     }
 
     /// What `b` was told since its last visit (cleared there).
@@ -612,7 +505,12 @@ impl<'a, D: ValueDomain, P: Program + ?Sized> Engine<'a, D, P> {
         let program: &'a P = self.program;
         let succs = program.successors(b);
         for (i, &s) in succs.iter().enumerate() {
-            if self.position.get(s.index()).is_none_or(|&p| p == NONE) {
+            if self
+                .schedule
+                .position
+                .get(s.index())
+                .is_none_or(|&p| p == NONE)
+            {
                 continue;
             }
             let change = if i + 1 == succs.len() {
@@ -765,31 +663,53 @@ fn names_exit(names: Vec<NameId>) -> ExitChange {
     }
 }
 
-/// The incoming edges of every block as `(source, successor index)`, grouped by target:
-/// block `b`'s edges are `edges[offsets[b]..offsets[b + 1]]` (the dense solver's order).
-fn incoming_edges<G: Cfg + ?Sized>(graph: &G) -> (Vec<u32>, Vec<(BlockId, u32)>) {
-    let n = graph.block_count();
-    let mut offsets = vec![0u32; n + 1];
-    for b in (0..n).map(BlockId::new) {
-        for &s in graph.successors(b) {
-            if s.index() < n {
-                offsets[s.index() + 1] += 1;
-            }
+impl<'a, D: ValueDomain, P: Program + ?Sized> Visits<'a> for Engine<'a, D, P> {
+    fn schedule(&mut self) -> &mut Schedule {
+        &mut self.schedule
+    }
+
+    fn successors(&self, b: BlockId) -> &'a [BlockId] {
+        let program: &'a P = self.program;
+        program.successors(b)
+    }
+
+    fn ascend_visit(&mut self, b: BlockId, _head: Option<usize>) -> Result<bool, StopReason> {
+        let change = self.flow_in(b, Phase::Ascend)?;
+        if matches!(change, EntryChange::Unchanged) {
+            return Ok(false);
         }
+        let exit = self.transfer(b, change)?;
+        Ok(self.notify(b, exit))
     }
-    for i in 0..n {
-        offsets[i + 1] += offsets[i];
-    }
-    let mut fill = offsets.clone();
-    let mut edges = vec![(BlockId(0), 0u32); offsets[n] as usize];
-    for b in (0..n).map(BlockId::new) {
-        for (index, &s) in graph.successors(b).iter().enumerate() {
-            if s.index() < n {
-                let slot = &mut fill[s.index()];
-                edges[*slot as usize] = (b, index as u32);
-                *slot += 1;
-            }
+
+    fn descend_visit(
+        &mut self,
+        b: BlockId,
+        _head: Option<usize>,
+    ) -> Result<(bool, bool), StopReason> {
+        let change = self.flow_in(b, Phase::Descend)?;
+        if matches!(change, EntryChange::Unchanged) {
+            return Ok((false, false));
         }
+        let exit = self.transfer(b, change)?;
+        Ok((true, self.notify(b, exit)))
     }
-    (offsets, edges)
+
+    fn below_inflow(&mut self, b: BlockId, head: Option<usize>) -> bool {
+        let Some(slot) = head else {
+            // Not a head (the weak topological order rules it out): revisit it to be safe.
+            return true;
+        };
+        let pending = self.take_pending(b);
+        let incoming = self.incoming(b);
+        self.refresh_head(b, slot, &incoming, &pending);
+        self.recycle(pending, incoming);
+        let head = &self.heads[slot];
+        !env_leq(
+            head.new_reach,
+            &head.new_values,
+            self.store.is_reachable(b),
+            self.store.complete(b),
+        )
+    }
 }
