@@ -42,7 +42,8 @@ impl<'c, D: ValueDomain> EscapeAnalysis<'c, D> {
     }
 
     /// The analysis keeping at most `exposed` exposed objects of the function's own apart at a
-    /// block's exit ([`MAX_EXPOSED`] by default; see [`Heap::fold_exposed`]).
+    /// block's exit ([`MAX_EXPOSED`] by default; see
+    /// [`Heap::fold_exposed`](super::Heap::fold_exposed)).
     pub fn with_exposed(mut self, exposed: usize) -> Self {
         self.exposed = exposed;
         self

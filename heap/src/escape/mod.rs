@@ -6,7 +6,7 @@
 //!
 //! - [`state`]: one heap ([`Heap`]): locations, objects, field contents, escapes, effects.
 //! - [`transfer`]: statements and calls on a heap and the values of a declared
-//!   [`ValueDomain`], which a forwarded load passes from the stored value to the loaded name.
+//!   [`ValueDomain`](absinthe::value::ValueDomain), which a forwarded load passes from the stored value to the loaded name.
 //! - [`places`]: where objects escaped, in persistent sets of places that heaps share.
 //! - [`replay`]: the states inside a block, run again from its entry state for the facts
 //!   and on demand, rather than kept for every statement.

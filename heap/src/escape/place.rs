@@ -23,7 +23,7 @@ impl fmt::Display for Place {
 
 /// Where an object has escaped (the seed's `EscapeInfo` escape sets): returned, thrown, or
 /// handed to code or memory the function does not see (an unknown call, caller memory). The
-/// facts say it of allocations; a heap keeps it of each object as [`Escapes`], which reads as
+/// facts say it of allocations; a heap keeps it of each object as [`Escapes`](super::Escapes), which reads as
 /// one.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Escape {

@@ -2,7 +2,7 @@
 //! the variables that point to them and a generation, joined by field edges; summary nodes for
 //! objects only fields reach, context nodes for the caller's objects; and, as the analysis
 //! state, a small disjunction of graphs each carrying the values of the names in a declared
-//! [`ValueDomain`] (a reduced product: branches prune graphs, graphs decide `isblock`).
+//! [`ValueDomain`](absinthe::value::ValueDomain) (a reduced product: branches prune graphs, graphs decide `isblock`).
 //!
 //! - [`graph`]: nodes, edges and the normalization that keeps graphs canonical.
 //! - [`order`]: [`ShapeGraph`] and its lattice.

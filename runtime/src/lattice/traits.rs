@@ -110,7 +110,7 @@ impl Thresholds {
 /// - **narrowing**: if `b.leq(a)` then `b.leq(a.narrow(b))` and `a.narrow(b).leq(a)`; every
 ///   decreasing sequence of narrowings is finite. The default keeps `a`, which is always sound.
 ///
-/// Lattices whose join or meet must approximate (for example [`FiniteSum`] when it runs out of
+/// Lattices whose join or meet must approximate (for example [`FiniteSum`](super::FiniteSum) when it runs out of
 /// disjuncts) say so with [`Lattice::EXACT`] `= false`: their join is still an upper bound and
 /// their meet still sound, but not least/greatest.
 #[diagnostic::on_unimplemented(
