@@ -319,6 +319,21 @@ where
         acc.unwrap_or_else(A::State::bottom)
     }
 
+    /// A visit of `b` begins: it is traced, and what flows into it computed.
+    fn visit(&mut self, b: BlockId) -> A::State {
+        if self.tracer.enabled() {
+            self.tracer.event(Event::Visit { block: b });
+        }
+        self.flow_into(b)
+    }
+
+    /// A block that is no head takes what flows into it; whether its state changed.
+    fn replace_incoming(&mut self, b: BlockId, new: A::State) -> bool {
+        let changed = replace_if_changed(&mut self.incoming[b.index()], new).changed();
+        self.trace_join(b, changed);
+        changed
+    }
+
     fn trace_join(&mut self, b: BlockId, changed: bool) {
         if self.tracer.enabled() {
             self.tracer.event(Event::Join {
@@ -361,16 +376,9 @@ where
 
     #[inline]
     fn ascend_visit(&mut self, b: BlockId, head: Option<usize>) -> Result<bool, StopReason> {
-        if self.tracer.enabled() {
-            self.tracer.event(Event::Visit { block: b });
-        }
-        let new = self.flow_into(b);
+        let new = self.visit(b);
         let changed = match head {
-            None => {
-                let changed = replace_if_changed(&mut self.incoming[b.index()], new).changed();
-                self.trace_join(b, changed);
-                changed
-            }
+            None => self.replace_incoming(b, new),
             Some(slot) => self.update_head(b, slot, new)?,
         };
         Ok(changed && self.apply_transfer(b)?)
@@ -382,16 +390,9 @@ where
         b: BlockId,
         head: Option<usize>,
     ) -> Result<(bool, bool), StopReason> {
-        if self.tracer.enabled() {
-            self.tracer.event(Event::Visit { block: b });
-        }
-        let new = self.flow_into(b);
+        let new = self.visit(b);
         let changed = match head {
-            None => {
-                let changed = replace_if_changed(&mut self.incoming[b.index()], new).changed();
-                self.trace_join(b, changed);
-                changed
-            }
+            None => self.replace_incoming(b, new),
             Some(_) => self.narrow_head(b, new)?,
         };
         Ok((changed, changed && self.apply_transfer(b)?))
