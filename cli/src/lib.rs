@@ -9,6 +9,7 @@
 
 pub mod analyses;
 pub mod app;
+pub mod args;
 #[cfg(feature = "builtin")]
 pub mod builtin;
 #[cfg(feature = "builtin")]
