@@ -191,12 +191,12 @@ fn dom() {
     );
     compare_dom::<ConstValue, Flat<i64>>(
         "const",
-        <ConstPropAnalysis as DeclaredAnalysis>::CONDITIONAL,
+        <ConstPropAnalysis as DeclaredAnalysis>::spec().conditional,
         &[4, 5],
     );
     compare_dom::<Range, Interval>(
         "interval",
-        <IntervalAnalysis as DeclaredAnalysis>::CONDITIONAL,
+        <IntervalAnalysis as DeclaredAnalysis>::spec().conditional,
         &[4, 5],
     );
     println!(

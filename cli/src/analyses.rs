@@ -80,9 +80,12 @@ struct Entry {
     /// How it runs. The analyses declared in `.dom` files (compiled into
     /// `absinthe_dsl_examples::dom`) answer with their declarations; the others are declared
     /// here, each setting it names differing from a bare declaration's.
-    spec: fn() -> AnalysisSpec,
+    spec: fn() -> &'static AnalysisSpec,
     report: KernelReport,
 }
+
+/// The spec of a built-in analysis declared with nothing but its domain.
+static DECLARED_DEFAULT: AnalysisSpec = AnalysisSpec::declared_default();
 
 /// The built-in catalog, in the order `--help` lists it.
 const CATALOG: [Entry; 23] = [
@@ -90,9 +93,13 @@ const CATALOG: [Entry; 23] = [
         analysis: AnalysisName::Const,
         name: "const",
         description: "constant propagation; both branch edges always flow",
-        spec: || AnalysisSpec {
-            conditional: false,
-            ..AnalysisSpec::declared_default()
+        spec: || {
+            static CONST: AnalysisSpec = {
+                let mut spec = AnalysisSpec::declared_default();
+                spec.conditional = false;
+                spec
+            };
+            &CONST
         },
         report: KernelReport::Values,
     },
@@ -100,42 +107,42 @@ const CATALOG: [Entry; 23] = [
         analysis: AnalysisName::Sccp,
         name: "sccp",
         description: "conditional constant propagation (Wegman-Zadeck)",
-        spec: AnalysisSpec::declared_default,
+        spec: || &DECLARED_DEFAULT,
         report: KernelReport::Values,
     },
     Entry {
         analysis: AnalysisName::Interval,
         name: "interval",
         description: "intervals with branch refinement, widening and narrowing",
-        spec: AnalysisSpec::declared_default,
+        spec: || &DECLARED_DEFAULT,
         report: KernelReport::Values,
     },
     Entry {
         analysis: AnalysisName::Seed,
         name: "seed",
         description: "the seed's Const x Interval reduced product (declared with macros)",
-        spec: AnalysisSpec::declared_default,
+        spec: || &DECLARED_DEFAULT,
         report: KernelReport::Values,
     },
     Entry {
         analysis: AnalysisName::Signs,
         name: "signs",
         description: "sign x parity x interval x constant, reduced (declared with macros)",
-        spec: AnalysisSpec::declared_default,
+        spec: || &DECLARED_DEFAULT,
         report: KernelReport::Values,
     },
     Entry {
         analysis: AnalysisName::SignsDirect,
         name: "signs-direct",
         description: "sign x parity x interval x constant, no reductions",
-        spec: AnalysisSpec::declared_default,
+        spec: || &DECLARED_DEFAULT,
         report: KernelReport::Values,
     },
     Entry {
         analysis: AnalysisName::Disjunctive,
         name: "disjunctive",
         description: "up to three intervals (FiniteSum) and a constant",
-        spec: AnalysisSpec::declared_default,
+        spec: || &DECLARED_DEFAULT,
         report: KernelReport::Values,
     },
     Entry {
@@ -198,9 +205,13 @@ const CATALOG: [Entry; 23] = [
         analysis: AnalysisName::Cfa,
         name: "cfa",
         description: "control-flow analysis (0-CFA) of kernel terms (.kt files)",
-        spec: || AnalysisSpec {
-            engine: Engine::BehaviorGraph,
-            ..AnalysisSpec::declared_default()
+        spec: || {
+            static CFA: AnalysisSpec = {
+                let mut spec = AnalysisSpec::declared_default();
+                spec.engine = Engine::BehaviorGraph;
+                spec
+            };
+            &CFA
         },
         report: KernelReport::Functions,
     },
@@ -236,7 +247,14 @@ const CATALOG: [Entry; 23] = [
         analysis: AnalysisName::AliasHeap,
         name: "alias-heap",
         description: "which variables share an object, by allocation site, with generation counts",
-        spec: AnalysisSpec::declared_default,
+        spec: || {
+            static ALIAS_HEAP: AnalysisSpec = {
+                let mut spec = AnalysisSpec::declared_default();
+                spec.engine = Engine::AliasHeap;
+                spec
+            };
+            &ALIAS_HEAP
+        },
         report: KernelReport::Values,
     },
     Entry {
@@ -287,7 +305,7 @@ impl AnalysisName {
     }
 
     /// How the analysis runs.
-    pub fn spec(self) -> AnalysisSpec {
+    pub fn spec(self) -> &'static AnalysisSpec {
         (self.entry().spec)()
     }
 
@@ -331,12 +349,6 @@ pub trait Analysis: Copy + fmt::Display + 'static {
     }
     /// Calls `f` with the analysis's value domain.
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output;
-    /// Whether this is the alias heap (`absinthe_heap`), a heap analysis with a driver of its
-    /// own.
-    fn alias_heap(self) -> bool {
-        false
-    }
-
     /// Whether branch conditions are evaluated.
     fn conditional(self) -> bool {
         self.spec().conditional
@@ -425,16 +437,13 @@ impl Analysis for AnalysisName {
         AnalysisName::description(self)
     }
     fn spec(self) -> &'static AnalysisSpec {
-        interned(AnalysisName::spec(self))
+        AnalysisName::spec(self)
     }
     fn kernel_report(self) -> KernelReport {
         self.entry().report
     }
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {
         AnalysisName::dispatch(self, f)
-    }
-    fn alias_heap(self) -> bool {
-        self == AnalysisName::AliasHeap
     }
 }
 
@@ -495,8 +504,8 @@ impl AnalysisName {
             // checks its behavior graph with constants, the values a concrete run compares best.
             AnalysisName::Cfa => f.run::<Flat<i64>>(),
             AnalysisName::AliasHeap => unreachable!(
-                "`alias-heap` has no value domain: `analyze`, `verify` and `trace` run it through \
-                 its own driver (`Analysis::alias_heap`) before any dispatch on a domain"
+                "`alias-heap` has no value domain: `analyze`, `verify` and `trace` run its engine \
+                 (`Engine::AliasHeap`) through its own driver before any dispatch on a domain"
             ),
         }
     }

@@ -50,11 +50,9 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
     if let Err(code) = refuse_flow_flags(analysis, args.state, args.context) {
         return code;
     }
-    if analysis.alias_heap() {
-        return verify_heap(args);
-    }
     // The engines with drivers of their own; the others run below.
     match analysis.engine() {
+        Engine::AliasHeap => return verify_heap(args),
         Engine::TypingEnv => return verify_typing(args, analysis),
         Engine::Escape => return verify_escape(args, analysis),
         Engine::Shape => return verify_shape(args, analysis),
@@ -132,12 +130,7 @@ fn refuse_flow_flags<A: Analysis>(
         (None, Some(_)) => ("--context", "context"),
         (None, None) => return Ok(()),
     };
-    let reads = if analysis.alias_heap() {
-        Err("the alias heap keeps heap states of its own")
-    } else {
-        analysis.engine().reads(setting)
-    };
-    reads.map_err(|why| {
+    analysis.engine().reads(setting).map_err(|why| {
         eprintln!("error: `{flag}` does not apply to `{analysis}`: {why}");
         ExitCode::from(2)
     })
@@ -152,11 +145,9 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
     if let Err(code) = refuse_flow_flags(analysis, args.state, args.context) {
         return code;
     }
-    if analysis.alias_heap() {
-        return analyze_heap(args, analysis);
-    }
     // The engines with drivers of their own; the others run below.
     match analysis.engine() {
+        Engine::AliasHeap => return analyze_heap(args, analysis),
         Engine::TypingEnv => return analyze_typing(args, analysis),
         Engine::Escape => return analyze_escape(args, analysis),
         Engine::Shape => return analyze_shape(args, analysis),
@@ -329,6 +320,9 @@ fn analyze_kernel<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> 
     let engine = args.engine.unwrap_or(match analysis.engine() {
         Engine::BehaviorGraph => EngineArg::BehaviorGraph,
         Engine::Flow | Engine::TypingEnv | Engine::Escape | Engine::Shape => EngineArg::Flow,
+        Engine::AliasHeap => {
+            unreachable!("`analyze` runs the alias heap before reading kernel terms")
+        }
     });
     let context_flag = match args.context {
         Some(ContextArg::Inter(policy)) => Some(policy),
@@ -545,7 +539,7 @@ pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
     let heap = match analysis.engine() {
         Engine::Escape | Engine::Shape => true,
         Engine::Flow | Engine::BehaviorGraph => false,
-        Engine::TypingEnv => {
+        Engine::TypingEnv | Engine::AliasHeap => {
             eprintln!(
                 "error: `trace` runs value analyses and the heap analyses of the engines `shape` \
                  and `escape`; `{analysis}` is neither"
@@ -553,7 +547,7 @@ pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if analysis.alias_heap() || analysis.kernel_only() {
+    if analysis.kernel_only() {
         eprintln!(
             "error: `trace` runs value analyses and the heap analyses of the engines `shape` \
              and `escape`; `{analysis}` is neither"

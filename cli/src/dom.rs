@@ -516,7 +516,7 @@ impl Analysis for Catalog {{
     }}
 
     fn spec(self) -> &'static absinthe::spec::AnalysisSpec {{
-        absinthe_cli::analyses::interned({spec})
+        {spec}
     }}
 
     fn dispatch<F: ForDomain>(self, f: F) -> F::Output {{

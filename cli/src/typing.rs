@@ -44,7 +44,7 @@ impl Declared {
         use absinthe::value::DeclaredAnalysis;
         use absinthe_dsl_examples::dom::typing_env::{TypingEnvAnalysis, TypingInts};
         Declared {
-            max_imms: <TypingEnvAnalysis as DeclaredAnalysis>::IMMEDIATES,
+            max_imms: <TypingEnvAnalysis as DeclaredAnalysis>::spec().immediates as usize,
             ..Declared::of::<TypingInts>("typing-env")
         }
     }

@@ -52,7 +52,7 @@ fn one_word_selects_the_sparse_engine() {
         );
     }
     assert_eq!(
-        <dom::SignsSparseAnalysis as DeclaredAnalysis>::STATE,
+        <dom::SignsSparseAnalysis as DeclaredAnalysis>::spec().state,
         absinthe::value::StateRepr::Sparse
     );
 }

@@ -208,7 +208,7 @@ fn dom_sccp_ranges_is_sound() {
     use absinthe::value::StateRepr;
     use absinthe_cli::verify::{VerifyConfig, verify_module};
     use absinthe_dsl_examples::dom::sccp_ranges::{SccpRange, SccpRangesAnalysis};
-    let limits = SccpRangesAnalysis::limits();
+    let limits = <SccpRangesAnalysis as absinthe::value::DeclaredAnalysis>::limits();
     let mut values = 0;
     for seed in 0..500 {
         let config = GenConfig {

@@ -188,14 +188,17 @@ fn declared_analyses_run_across_functions_with_their_declared_context() {
     let m = module("ir/test_data/calls.air");
     let main = m.func_id("main");
     // A `.dom` analysis, context-insensitive by default.
-    assert_eq!(SccpPropAnalysis::CONTEXT, ContextPolicy::Insensitive);
+    assert_eq!(SccpPropAnalysis::spec().context, ContextPolicy::Insensitive);
     let s = absinthe_interproc::solve_declared::<SccpPropAnalysis, _>(&m, main);
     assert!(s.stop().is_stable());
     let clamp = func(&m, "clamp");
     assert_eq!(s.instances_of(clamp).count(), 1);
     // An attribute-declared analysis with `context = "kcfa=2"`: two instances of `add`, and the
     // sign of what main returns is known.
-    assert_eq!(SignsCallStrings::CONTEXT, ContextPolicy::CallStrings(2));
+    assert_eq!(
+        SignsCallStrings::spec().context,
+        ContextPolicy::CallStrings(2)
+    );
     let s = absinthe_interproc::solve_declared::<SignsCallStrings, _>(&m, main);
     assert!(s.stop().is_stable());
     assert_eq!(s.instances_of(func(&m, "add")).count(), 2);

@@ -74,8 +74,8 @@ live:
     ret q
 }
 ";
-    assert_eq!(SignsTyping::ENGINE, Engine::TypingEnv);
-    assert_eq!(SignsTyping::IMMEDIATES, 4);
+    assert_eq!(SignsTyping::spec().engine, Engine::TypingEnv);
+    assert_eq!(SignsTyping::spec().immediates, 4);
     let module = absinthe_ir::air::parse_module("f.air", SOURCE).expect("the module parses");
     let module = absinthe_ir::ssa::module_to_ssa(&module);
     let solved = absinthe_typing_env::solve_declared::<SignsTyping, _>(&module);
@@ -125,8 +125,8 @@ live:
     ret box
 }
 ";
-    assert_eq!(SignsEscape::ENGINE, Engine::Escape);
-    assert_eq!(SignsEscape::HEAPS, 4);
+    assert_eq!(SignsEscape::spec().engine, Engine::Escape);
+    assert_eq!(SignsEscape::spec().heaps, 4);
     let module = absinthe_ir::air::parse_module("f.air", SOURCE).expect("the module parses");
     let facts = absinthe_heap::escape::solve_declared::<SignsEscape, _>(&module);
     let function = &module.functions[0];
@@ -177,7 +177,7 @@ live:
     ret x
 }
 ";
-    assert_eq!(SignsShape::ENGINE, Engine::Shape);
+    assert_eq!(SignsShape::spec().engine, Engine::Shape);
     let module = absinthe_ir::air::parse_module("f.air", SOURCE).expect("the module parses");
     let facts = absinthe_heap::shape::solve_declared::<SignsShape, _>(&module);
     let function = &module.functions[0];

@@ -901,8 +901,8 @@ pub fn solve_declared<A: DeclaredAnalysis, M: Module>(
     solve_module(
         module,
         entry,
-        A::CONDITIONAL,
-        A::CONTEXT,
+        A::spec().conditional,
+        A::spec().context,
         &InterprocLimits {
             intra: A::limits(),
             ..Default::default()

@@ -6,7 +6,7 @@
 use crate::args;
 use crate::errors::Errors;
 use absinthe_domc::codegen;
-use absinthe_spec::{ContextPolicy, Engine, StateRepr, one_of};
+use absinthe_spec::{AnalysisSpec, ContextPolicy, Engine, StateRepr, one_of};
 use darling::FromMeta;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -105,7 +105,6 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
              attribute's options (`widening_delay = 2`, `state = \"sparse\"`, …)",
         );
     }
-    let rt = quote!(::absinthe::__private);
     let state = match options.state.as_ref() {
         None => StateRepr::default(),
         Some(text) => StateRepr::parse(text.as_str()).unwrap_or_else(|| {
@@ -121,7 +120,6 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             StateRepr::default()
         }),
     };
-    let state = codegen::state_repr(state);
     let conditional = match options.conditions.as_ref().map(|s| s.as_str()) {
         None | Some("evaluated") => true,
         Some("ignored") => false,
@@ -149,20 +147,26 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             ContextPolicy::default()
         }),
     };
-    let context = codegen::context_policy(context);
     let engine = match options.engine.as_ref() {
         None => Engine::default(),
-        Some(text) => Engine::from_word(text.as_str()).unwrap_or_else(|| {
-            errors.push(syn::Error::new(
-                text.span(),
-                format!(
-                    "unknown engine `{}`; expected {}",
-                    text.as_str(),
-                    one_of(&Engine::WORDS)
-                ),
-            ));
-            Engine::default()
-        }),
+        Some(text) => match Engine::from_word(text.as_str()).map(|e| (e, e.declarable())) {
+            Some((engine, Ok(()))) => engine,
+            Some((_, Err(why))) => {
+                errors.push(syn::Error::new(text.span(), why));
+                Engine::default()
+            }
+            None => {
+                errors.push(syn::Error::new(
+                    text.span(),
+                    format!(
+                        "unknown engine `{}`; expected {}",
+                        text.as_str(),
+                        one_of(&Engine::WORDS)
+                    ),
+                ));
+                Engine::default()
+            }
+        },
     };
     // Settings the engine does not read are errors, not settings silently dropped.
     let written: [(&str, Option<proc_macro2::Span>); 4] = [
@@ -182,7 +186,6 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             ));
         }
     }
-    let engine = codegen::engine(engine);
     let Some(domain) = options.domain else {
         errors.at(
             &item.ident,
@@ -197,37 +200,23 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     }
     let ident = &item.ident;
     let name = options.name.unwrap_or_else(|| ident.to_string());
-    let delay = delay.map(|d| quote!(widening_delay: #d,));
-    let narrowing = narrowing.map(|n| quote!(narrowing_passes: #n,));
-    let immediates = immediates.map(|n| {
-        let n = n as usize;
-        quote!(const IMMEDIATES: usize = #n;)
-    });
-    let heaps = heaps.map(|n| {
-        let n = n as usize;
-        quote!(const HEAPS: usize = #n;)
-    });
+    let defaults = AnalysisSpec::declared_default();
+    let spec = AnalysisSpec {
+        engine,
+        state,
+        context,
+        conditional,
+        widening_delay: delay.unwrap_or(defaults.widening_delay),
+        narrowing: narrowing.unwrap_or(defaults.narrowing),
+        immediates: immediates.unwrap_or(defaults.immediates),
+        heaps: heaps.unwrap_or(defaults.heaps),
+        ..defaults
+    };
+    let declared = codegen::declared_analysis(ident, &name, &quote!(#domain), &spec);
     quote! {
         #item
 
-        impl #rt::DomAnalysis for #ident {
-            type Domain = #domain;
-            const NAME: &'static str = #name;
-            const CONDITIONAL: bool = #conditional;
-            const STATE: #rt::StateRepr = #state;
-            const CONTEXT: #rt::ContextPolicy = #context;
-            const ENGINE: #rt::Engine = #engine;
-            #immediates
-            #heaps
-
-            fn limits() -> #rt::Limits {
-                #rt::Limits {
-                    #delay
-                    #narrowing
-                    ..#rt::Default::default()
-                }
-            }
-        }
+        #declared
     }
 }
 

@@ -6,7 +6,7 @@ pub use crate::lattice::{Address, FiniteSum, Flat, Interval, Names, Steps};
 pub use crate::lattice::{Changed, Lattice, Thresholds, Top, replace_if_changed};
 pub use crate::product::{ReducePolicy, ReducedProduct, log_reduction, recording_reductions};
 pub use crate::program::{Op, SymbolId, symbol_address};
-pub use crate::spec::{ContextPolicy, Engine, ProgramKind};
+pub use crate::spec::{AnalysisSpec, ContextPolicy, Engine, ProgramKind};
 pub use crate::terms::{Arg, ArgKind, ParamId};
 pub use crate::value::{
     Concrete, DeclaredAnalysis as DomAnalysis, NonRelational, StateRepr, ValueDomain,
@@ -17,6 +17,7 @@ pub use core::default::Default;
 pub use core::fmt;
 pub use core::option::Option;
 pub use core::primitive::{bool, i64};
+pub use std::borrow::Cow;
 
 pub use crate::if_laws;
 

@@ -12,6 +12,7 @@
 //! back to a default: an unknown word is `None`, and the caller says what it expected
 //! ([`Engine::WORDS`], …).
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// Which engine a declared analysis runs on.
@@ -33,11 +34,26 @@ pub enum Engine {
     /// over each function, callees first, each graph with the values of the analysis's value
     /// domain along the same paths.
     Shape,
+    /// The alias heap of the Green Fairy's shape analysis without fields: which variables point
+    /// to one object, by allocation site, with generation counts. It has a domain of its own and
+    /// runs no value domain, so a declaration cannot name it ([`Engine::declarable`]); the
+    /// built-in analysis `alias-heap` is its one analysis.
+    AliasHeap,
 }
 
 impl Engine {
     /// Every engine, in the order messages list them.
-    pub const ALL: [Engine; 5] = [
+    pub const ALL: [Engine; 6] = [
+        Engine::Flow,
+        Engine::BehaviorGraph,
+        Engine::TypingEnv,
+        Engine::Escape,
+        Engine::Shape,
+        Engine::AliasHeap,
+    ];
+
+    /// The engines a declaration can name: each runs the declared value domain.
+    pub const DECLARABLE: [Engine; 5] = [
         Engine::Flow,
         Engine::BehaviorGraph,
         Engine::TypingEnv,
@@ -45,7 +61,7 @@ impl Engine {
         Engine::Shape,
     ];
 
-    /// The words of [`Engine::ALL`], for messages: `flow`, `behavior_graph`, ….
+    /// The words of [`Engine::DECLARABLE`], for messages: `flow`, `behavior_graph`, ….
     pub const WORDS: [&'static str; 5] = [
         Engine::Flow.word(),
         Engine::BehaviorGraph.word(),
@@ -62,6 +78,21 @@ impl Engine {
             Engine::TypingEnv => "typing_env",
             Engine::Escape => "escape",
             Engine::Shape => "shape",
+            Engine::AliasHeap => "alias_heap",
+        }
+    }
+
+    /// Whether a declaration can name this engine, or why not: every engine but the alias
+    /// heap runs the declared value domain.
+    pub fn declarable(self) -> Result<(), &'static str> {
+        match self {
+            Engine::AliasHeap => Err(
+                "the engine `alias_heap` runs a domain of its own (objects by allocation site, \
+                 with generations) and no declared one; run it as the built-in analysis \
+                 `alias-heap`, or declare `engine escape` or `engine shape` for a heap analysis \
+                 with the declared domain as the values of names",
+            ),
+            _ => Ok(()),
         }
     }
 
@@ -78,12 +109,17 @@ impl Engine {
     pub fn reads(self, setting: &str) -> Result<(), &'static str> {
         let reads = match setting {
             "state" | "context" => matches!(self, Engine::Flow | Engine::BehaviorGraph),
+            _ if self == Engine::AliasHeap => false,
             "immediates" => self == Engine::TypingEnv,
             "heaps" => self == Engine::Escape,
             _ => true,
         };
         match (reads, setting) {
             (true, _) => Ok(()),
+            (false, _) if self == Engine::AliasHeap => Err(
+                "the alias heap keeps heap states of its own, reads no declared setting and \
+                 tells calls apart by no context",
+            ),
             (false, "state" | "context") => Err(
                 "`state` and `context` choose how the `flow` engine keeps its states and tells \
                  calls apart; the engines `escape`, `shape` and `typing_env` keep states and \
@@ -329,8 +365,9 @@ pub struct AnalysisSpec {
     /// Descending passes after the ascending phase.
     pub narrowing: u32,
     /// Constants every widening may stop at, besides those of each loop's own guards; sorted,
-    /// without repeats.
-    pub thresholds: Vec<i64>,
+    /// without repeats. Borrowed in a compiled declaration (whose spec is a `static`), owned in
+    /// one read at run time.
+    pub thresholds: Cow<'static, [i64]>,
     /// For the engine `typing_env`: the most immediates a set of constants keeps.
     pub immediates: u32,
     /// For the engine `escape`: how many heaps a point keeps apart.
@@ -354,16 +391,16 @@ impl AnalysisSpec {
     /// insensitive contexts, any program, conditions evaluated, the default widening delay and
     /// narrowing, no thresholds, the default bounds of the typing environment and the escape
     /// analysis.
-    pub fn declared_default() -> AnalysisSpec {
+    pub const fn declared_default() -> AnalysisSpec {
         AnalysisSpec {
-            engine: Engine::default(),
-            state: StateRepr::default(),
-            context: ContextPolicy::default(),
-            program: ProgramKind::default(),
+            engine: Engine::Flow,
+            state: StateRepr::Dense,
+            context: ContextPolicy::Insensitive,
+            program: ProgramKind::Any,
             conditional: true,
             widening_delay: Self::DEFAULT_WIDENING_DELAY,
             narrowing: Self::DEFAULT_NARROWING,
-            thresholds: Vec::new(),
+            thresholds: Cow::Borrowed(&[]),
             immediates: Self::DEFAULT_IMMEDIATES,
             heaps: Self::DEFAULT_HEAPS,
         }
@@ -408,6 +445,15 @@ mod tests {
     }
 
     #[test]
+    fn a_declaration_that_names_nothing_gets_each_words_default() {
+        let spec = AnalysisSpec::declared_default();
+        assert_eq!(spec.engine, Engine::default());
+        assert_eq!(spec.state, StateRepr::default());
+        assert_eq!(spec.context, ContextPolicy::default());
+        assert_eq!(spec.program, ProgramKind::default());
+    }
+
+    #[test]
     fn unknown_words_and_out_of_range_bounds_are_refused() {
         assert_eq!(Engine::from_word("Flow"), None);
         assert_eq!(StateRepr::from_word("sparse-temporal"), None);
@@ -430,9 +476,23 @@ mod tests {
     }
 
     #[test]
+    fn every_engine_but_the_alias_heap_can_be_declared() {
+        for e in Engine::ALL {
+            assert_eq!(
+                e.declarable().is_ok(),
+                Engine::DECLARABLE.contains(&e),
+                "{e}"
+            );
+        }
+        assert!(Engine::AliasHeap.declarable().is_err());
+        assert!(Engine::AliasHeap.reads("state").is_err());
+        assert!(Engine::AliasHeap.reads("widening_delay").is_err());
+    }
+
+    #[test]
     fn each_engine_reads_the_settings_it_uses_and_every_common_one() {
         let reading = |setting: &str| -> Vec<&str> {
-            Engine::ALL
+            Engine::DECLARABLE
                 .into_iter()
                 .filter(|e| e.reads(setting).is_ok())
                 .map(Engine::word)
@@ -449,7 +509,7 @@ mod tests {
             "narrowing",
             "program",
         ] {
-            assert_eq!(reading(common).len(), Engine::ALL.len(), "{common}");
+            assert_eq!(reading(common).len(), Engine::DECLARABLE.len(), "{common}");
         }
     }
 }

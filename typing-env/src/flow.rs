@@ -789,6 +789,6 @@ where
 {
     let start = TypingEnv::new()
         .with_ints(super::Ints::top_of::<A::Domain>())
-        .with_max_imms(A::IMMEDIATES);
+        .with_max_imms(A::spec().immediates as usize);
     solve_module(module, &start)
 }

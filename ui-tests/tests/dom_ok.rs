@@ -61,5 +61,6 @@ fn a_written_out_widening_stops_at_thresholds() {
             hi: i64::MAX
         }
     );
-    assert_eq!(BoundedAnalysis::THRESHOLDS, [-1, 0, 255, 0xFFFF]);
+    use absinthe::value::DeclaredAnalysis;
+    assert_eq!(*BoundedAnalysis::spec().thresholds, [-1, 0, 255, 0xFFFF]);
 }

@@ -48,7 +48,10 @@ pub(super) fn trace<A: Analysis>(
         spec::Engine::Escape => Engine::Escape {
             heaps: analysis.heaps(),
         },
-        other @ (spec::Engine::Flow | spec::Engine::BehaviorGraph | spec::Engine::TypingEnv) => {
+        other @ (spec::Engine::Flow
+        | spec::Engine::BehaviorGraph
+        | spec::Engine::TypingEnv
+        | spec::Engine::AliasHeap) => {
             unreachable!("the heap trace runs the engines `shape` and `escape`, not `{other}`")
         }
     };

@@ -76,8 +76,9 @@ pub fn trace<A: Analysis>(
             return Ok(heap::trace(&subject, analysis, format, limits));
         }
         Engine::Flow | Engine::BehaviorGraph => {}
-        Engine::TypingEnv => unreachable!(
-            "`absinthe trace` refuses the typing environment before it reads the input"
+        Engine::TypingEnv | Engine::AliasHeap => unreachable!(
+            "`absinthe trace` refuses the typing environment and the alias heap before it reads \
+             the input"
         ),
     }
     Ok(analysis.dispatch(Run {

@@ -14,10 +14,60 @@ mod product;
 pub use lattice::lattice;
 pub use product::product;
 
-use absinthe_spec::{ContextPolicy, Engine, ProgramKind, StateRepr};
+use absinthe_spec::{AnalysisSpec, ContextPolicy, Engine, ProgramKind, StateRepr};
 use common::rt;
 use proc_macro2::TokenStream;
 use quote::quote;
+
+/// `impl DeclaredAnalysis for #name`: the analysis `name` (its name in the declaration `text`)
+/// of the value domain `domain`, declared as `spec` says. The spec is written out whole, as a
+/// `static`, so that the generated code states every setting of the declaration, defaults
+/// included.
+pub fn declared_analysis(
+    name: &syn::Ident,
+    text: &str,
+    domain: &TokenStream,
+    spec: &AnalysisSpec,
+) -> TokenStream {
+    let rt = rt();
+    let engine = engine(spec.engine);
+    let state = state_repr(spec.state);
+    let context = context_policy(spec.context);
+    let program = program_kind(spec.program);
+    let conditional = spec.conditional;
+    let count = |n: u32| proc_macro2::Literal::u32_unsuffixed(n);
+    let (widening_delay, narrowing) = (count(spec.widening_delay), count(spec.narrowing));
+    let (immediates, heaps) = (count(spec.immediates), count(spec.heaps));
+    let thresholds = spec.thresholds.iter().map(|&t| {
+        let magnitude = proc_macro2::Literal::u64_unsuffixed(t.unsigned_abs());
+        if t < 0 {
+            quote!(-#magnitude)
+        } else {
+            quote!(#magnitude)
+        }
+    });
+    quote! {
+        impl #rt::DomAnalysis for #name {
+            type Domain = #domain;
+            const NAME: &'static str = #text;
+            fn spec() -> &'static #rt::AnalysisSpec {
+                static SPEC: #rt::AnalysisSpec = #rt::AnalysisSpec {
+                    engine: #engine,
+                    state: #state,
+                    context: #context,
+                    program: #program,
+                    conditional: #conditional,
+                    widening_delay: #widening_delay,
+                    narrowing: #narrowing,
+                    thresholds: #rt::Cow::Borrowed(&[#(#thresholds),*]),
+                    immediates: #immediates,
+                    heaps: #heaps,
+                };
+                &SPEC
+            }
+        }
+    }
+}
 
 /// The runtime's `StateRepr` variant `state`, as generated code writes it.
 pub fn state_repr(state: StateRepr) -> TokenStream {
@@ -51,6 +101,9 @@ pub fn engine(engine: Engine) -> TokenStream {
         Engine::TypingEnv => quote!(#rt::Engine::TypingEnv),
         Engine::Escape => quote!(#rt::Engine::Escape),
         Engine::Shape => quote!(#rt::Engine::Shape),
+        Engine::AliasHeap => unreachable!(
+            "the checker and the attribute refuse `engine alias_heap` in a declaration"
+        ),
     }
 }
 

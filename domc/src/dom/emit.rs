@@ -123,72 +123,17 @@ fn take_law_blocks(items: &mut [syn::Item], bodies: &mut Vec<String>) {
     }
 }
 
-/// An analysis: a unit struct with its name, domain and settings.
+/// An analysis: a unit struct that implements `DeclaredAnalysis` with the declaration's spec.
 fn analysis(a: &AnalysisDecl) -> TokenStream {
     let name = format_ident!("{}", a.type_name());
     let domain = format_ident!("{}", a.domain);
-    let text = &a.name;
-    let conditional = a.spec.conditional;
-    let state = codegen::state_repr(a.spec.state);
-    let context = codegen::context_policy(a.spec.context);
-    let engine = codegen::engine(a.spec.engine);
-    let delay = a.spec.widening_delay;
-    let narrowing = a.spec.narrowing;
-    let program = codegen::program_kind(a.spec.program);
-    let thresholds = &a.spec.thresholds;
-    let immediates = a.spec.immediates as usize;
-    let heaps = a.spec.heaps as usize;
-    let with_thresholds =
-        (!thresholds.is_empty()).then(|| quote!(.with_thresholds(Self::THRESHOLDS)));
     let doc = format!(" From {}.", a.describe);
+    let declared = codegen::declared_analysis(&name, &a.name, &quote!(#domain), &a.spec);
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, Default)]
         pub struct #name;
 
-        impl #name {
-            /// The analysis's name in the `.dom` file.
-            pub const NAME: &'static str = #text;
-            /// Whether branch conditions are evaluated (conditional propagation).
-            pub const CONDITIONAL: bool = #conditional;
-            /// How the declaration asks states to be stored.
-            pub const STATE: ::absinthe::__private::StateRepr = #state;
-            /// How the declaration asks calls to be told apart across functions.
-            pub const CONTEXT: ::absinthe::__private::ContextPolicy = #context;
-            /// The engine the declaration runs on.
-            pub const ENGINE: ::absinthe::__private::Engine = #engine;
-            /// The programs it is declared for.
-            pub const PROGRAM: ::absinthe::__private::ProgramKind = #program;
-            /// Constants every widening may stop at, besides those of the loop's guards.
-            pub const THRESHOLDS: &'static [i64] = &[#(#thresholds),*];
-
-            /// The analysis, ready for `absinthe::engine::solve`.
-            pub fn analysis() -> ::absinthe::__private::NonRelational<#domain> {
-                ::absinthe::__private::NonRelational::new(Self::CONDITIONAL) #with_thresholds
-            }
-
-            /// The engine limits the declaration asks for.
-            pub fn limits() -> ::absinthe::__private::Limits {
-                ::absinthe::__private::Limits {
-                    widening_delay: #delay,
-                    narrowing_passes: #narrowing,
-                    ..::absinthe::__private::Default::default()
-                }
-            }
-        }
-
-        impl ::absinthe::__private::DomAnalysis for #name {
-            type Domain = #domain;
-            const NAME: &'static str = #text;
-            const CONDITIONAL: bool = #conditional;
-            const STATE: ::absinthe::__private::StateRepr = #name::STATE;
-            const CONTEXT: ::absinthe::__private::ContextPolicy = #name::CONTEXT;
-            const ENGINE: ::absinthe::__private::Engine = #name::ENGINE;
-            const PROGRAM: ::absinthe::__private::ProgramKind = #name::PROGRAM;
-            const THRESHOLDS: &'static [i64] = #name::THRESHOLDS;
-            const IMMEDIATES: usize = #immediates;
-            const HEAPS: usize = #heaps;
-            fn limits() -> ::absinthe::__private::Limits { #name::limits() }
-        }
+        #declared
     }
 }

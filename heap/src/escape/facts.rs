@@ -604,5 +604,5 @@ pub fn solve_declared<A: absinthe::value::DeclaredAnalysis, M: Module>(
 where
     M::Function: Cfg,
 {
-    solve_module(module, A::HEAPS)
+    solve_module(module, A::spec().heaps as usize)
 }

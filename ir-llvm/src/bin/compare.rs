@@ -363,7 +363,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
     type Ranges = <SccpRangesAnalysis as DeclaredAnalysis>::Domain;
     let (results, absinthe_time, sequential_wall) = run_absinthe::<Ranges>(
         &lowered,
-        SccpRangesAnalysis::CONDITIONAL,
+        SccpRangesAnalysis::spec().conditional,
         options.states,
         &SccpRangesAnalysis::limits(),
         options.runs,
@@ -376,7 +376,7 @@ fn compare(file: &Path, options: &Options) -> Result<Row, String> {
         let start = Instant::now();
         let parallel = analyze_module::<Ranges>(
             &lowered,
-            SccpRangesAnalysis::CONDITIONAL,
+            SccpRangesAnalysis::spec().conditional,
             options.states,
             &SccpRangesAnalysis::limits(),
             Some(options.threads),

@@ -108,7 +108,16 @@ impl Sema {
                     ),
                 },
                 "engine" => match word(values).as_deref().and_then(Engine::from_word) {
-                    Some(engine) => decl.spec.engine = engine,
+                    Some(engine) => match engine.declarable() {
+                        Ok(()) => decl.spec.engine = engine,
+                        Err(why) => self.error_help(
+                            file,
+                            span,
+                            format!("expected {}", one_of(&Engine::WORDS)),
+                            "an engine a declaration cannot name",
+                            why.into(),
+                        ),
+                    },
                     None => self.error_help(
                         file,
                         span,
@@ -133,15 +142,15 @@ impl Sema {
                             _ => None,
                         };
                         match value {
-                            Some(t) => decl.spec.thresholds.push(t),
+                            Some(t) => decl.spec.thresholds.to_mut().push(t),
                             None => self.error(file, setting_span(v), "expected an integer that fits in `int`".into(), "not a threshold"),
                         }
                     }
                     if values.is_empty() {
                         self.error(file, key.span.clone(), "expected one or more integers".into(), "no thresholds");
                     }
-                    decl.spec.thresholds.sort_unstable();
-                    decl.spec.thresholds.dedup();
+                    decl.spec.thresholds.to_mut().sort_unstable();
+                    decl.spec.thresholds.to_mut().dedup();
                 }
                 "immediates" => match int(values) {
                     Some(k @ 1..=1024) => decl.spec.immediates = k,

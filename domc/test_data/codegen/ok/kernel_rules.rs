@@ -1062,47 +1062,23 @@ pub mod kernel_rules {
     /// From `analysis deps` at test_data/codegen/ok/kernel_rules.dom:29:1.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct DepsAnalysis;
-    impl DepsAnalysis {
-        /// The analysis's name in the `.dom` file.
-        pub const NAME: &'static str = "deps";
-        /// Whether branch conditions are evaluated (conditional propagation).
-        pub const CONDITIONAL: bool = false;
-        /// How the declaration asks states to be stored.
-        pub const STATE: ::absinthe::__private::StateRepr = ::absinthe::__private::StateRepr::Dense;
-        /// How the declaration asks calls to be told apart across functions.
-        pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
-        /// The engine the declaration runs on.
-        pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::BehaviorGraph;
-        /// The programs it is declared for.
-        pub const PROGRAM: ::absinthe::__private::ProgramKind = ::absinthe::__private::ProgramKind::Any;
-        /// Constants every widening may stop at, besides those of the loop's guards.
-        pub const THRESHOLDS: &'static [i64] = &[];
-        /// The analysis, ready for `absinthe::engine::solve`.
-        pub fn analysis() -> ::absinthe::__private::NonRelational<Deps> {
-            ::absinthe::__private::NonRelational::new(Self::CONDITIONAL)
-        }
-        /// The engine limits the declaration asks for.
-        pub fn limits() -> ::absinthe::__private::Limits {
-            ::absinthe::__private::Limits {
-                widening_delay: 2u32,
-                narrowing_passes: 2u32,
-                ..::absinthe::__private::Default::default()
-            }
-        }
-    }
     impl ::absinthe::__private::DomAnalysis for DepsAnalysis {
         type Domain = Deps;
         const NAME: &'static str = "deps";
-        const CONDITIONAL: bool = false;
-        const STATE: ::absinthe::__private::StateRepr = DepsAnalysis::STATE;
-        const CONTEXT: ::absinthe::__private::ContextPolicy = DepsAnalysis::CONTEXT;
-        const ENGINE: ::absinthe::__private::Engine = DepsAnalysis::ENGINE;
-        const PROGRAM: ::absinthe::__private::ProgramKind = DepsAnalysis::PROGRAM;
-        const THRESHOLDS: &'static [i64] = DepsAnalysis::THRESHOLDS;
-        const IMMEDIATES: usize = 8usize;
-        const HEAPS: usize = 8usize;
-        fn limits() -> ::absinthe::__private::Limits {
-            DepsAnalysis::limits()
+        fn spec() -> &'static ::absinthe::__private::AnalysisSpec {
+            static SPEC: ::absinthe::__private::AnalysisSpec = ::absinthe::__private::AnalysisSpec {
+                engine: ::absinthe::__private::Engine::BehaviorGraph,
+                state: ::absinthe::__private::StateRepr::Dense,
+                context: ::absinthe::__private::ContextPolicy::Insensitive,
+                program: ::absinthe::__private::ProgramKind::Any,
+                conditional: false,
+                widening_delay: 2,
+                narrowing: 2,
+                thresholds: ::absinthe::__private::Cow::Borrowed(&[]),
+                immediates: 8,
+                heaps: 8,
+            };
+            &SPEC
         }
     }
 }

@@ -1074,47 +1074,23 @@ pub mod known_bits {
     /// From `analysis known_bits` at test_data/codegen/ok/known_bits.dom:69:1.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct KnownBitsAnalysis;
-    impl KnownBitsAnalysis {
-        /// The analysis's name in the `.dom` file.
-        pub const NAME: &'static str = "known_bits";
-        /// Whether branch conditions are evaluated (conditional propagation).
-        pub const CONDITIONAL: bool = true;
-        /// How the declaration asks states to be stored.
-        pub const STATE: ::absinthe::__private::StateRepr = ::absinthe::__private::StateRepr::Dense;
-        /// How the declaration asks calls to be told apart across functions.
-        pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
-        /// The engine the declaration runs on.
-        pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
-        /// The programs it is declared for.
-        pub const PROGRAM: ::absinthe::__private::ProgramKind = ::absinthe::__private::ProgramKind::Any;
-        /// Constants every widening may stop at, besides those of the loop's guards.
-        pub const THRESHOLDS: &'static [i64] = &[];
-        /// The analysis, ready for `absinthe::engine::solve`.
-        pub fn analysis() -> ::absinthe::__private::NonRelational<Bits> {
-            ::absinthe::__private::NonRelational::new(Self::CONDITIONAL)
-        }
-        /// The engine limits the declaration asks for.
-        pub fn limits() -> ::absinthe::__private::Limits {
-            ::absinthe::__private::Limits {
-                widening_delay: 2u32,
-                narrowing_passes: 2u32,
-                ..::absinthe::__private::Default::default()
-            }
-        }
-    }
     impl ::absinthe::__private::DomAnalysis for KnownBitsAnalysis {
         type Domain = Bits;
         const NAME: &'static str = "known_bits";
-        const CONDITIONAL: bool = true;
-        const STATE: ::absinthe::__private::StateRepr = KnownBitsAnalysis::STATE;
-        const CONTEXT: ::absinthe::__private::ContextPolicy = KnownBitsAnalysis::CONTEXT;
-        const ENGINE: ::absinthe::__private::Engine = KnownBitsAnalysis::ENGINE;
-        const PROGRAM: ::absinthe::__private::ProgramKind = KnownBitsAnalysis::PROGRAM;
-        const THRESHOLDS: &'static [i64] = KnownBitsAnalysis::THRESHOLDS;
-        const IMMEDIATES: usize = 8usize;
-        const HEAPS: usize = 8usize;
-        fn limits() -> ::absinthe::__private::Limits {
-            KnownBitsAnalysis::limits()
+        fn spec() -> &'static ::absinthe::__private::AnalysisSpec {
+            static SPEC: ::absinthe::__private::AnalysisSpec = ::absinthe::__private::AnalysisSpec {
+                engine: ::absinthe::__private::Engine::Flow,
+                state: ::absinthe::__private::StateRepr::Dense,
+                context: ::absinthe::__private::ContextPolicy::Insensitive,
+                program: ::absinthe::__private::ProgramKind::Any,
+                conditional: true,
+                widening_delay: 2,
+                narrowing: 2,
+                thresholds: ::absinthe::__private::Cow::Borrowed(&[]),
+                immediates: 8,
+                heaps: 8,
+            };
+            &SPEC
         }
     }
 }

@@ -869,48 +869,23 @@ pub mod widen_thresholds {
     /// From `analysis bounded` at test_data/codegen/ok/widen_thresholds.dom:26:1.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct BoundedAnalysis;
-    impl BoundedAnalysis {
-        /// The analysis's name in the `.dom` file.
-        pub const NAME: &'static str = "bounded";
-        /// Whether branch conditions are evaluated (conditional propagation).
-        pub const CONDITIONAL: bool = true;
-        /// How the declaration asks states to be stored.
-        pub const STATE: ::absinthe::__private::StateRepr = ::absinthe::__private::StateRepr::Dense;
-        /// How the declaration asks calls to be told apart across functions.
-        pub const CONTEXT: ::absinthe::__private::ContextPolicy = ::absinthe::__private::ContextPolicy::Insensitive;
-        /// The engine the declaration runs on.
-        pub const ENGINE: ::absinthe::__private::Engine = ::absinthe::__private::Engine::Flow;
-        /// The programs it is declared for.
-        pub const PROGRAM: ::absinthe::__private::ProgramKind = ::absinthe::__private::ProgramKind::Any;
-        /// Constants every widening may stop at, besides those of the loop's guards.
-        pub const THRESHOLDS: &'static [i64] = &[-1i64, 0i64, 255i64, 65535i64];
-        /// The analysis, ready for `absinthe::engine::solve`.
-        pub fn analysis() -> ::absinthe::__private::NonRelational<Value> {
-            ::absinthe::__private::NonRelational::new(Self::CONDITIONAL)
-                .with_thresholds(Self::THRESHOLDS)
-        }
-        /// The engine limits the declaration asks for.
-        pub fn limits() -> ::absinthe::__private::Limits {
-            ::absinthe::__private::Limits {
-                widening_delay: 2u32,
-                narrowing_passes: 2u32,
-                ..::absinthe::__private::Default::default()
-            }
-        }
-    }
     impl ::absinthe::__private::DomAnalysis for BoundedAnalysis {
         type Domain = Value;
         const NAME: &'static str = "bounded";
-        const CONDITIONAL: bool = true;
-        const STATE: ::absinthe::__private::StateRepr = BoundedAnalysis::STATE;
-        const CONTEXT: ::absinthe::__private::ContextPolicy = BoundedAnalysis::CONTEXT;
-        const ENGINE: ::absinthe::__private::Engine = BoundedAnalysis::ENGINE;
-        const PROGRAM: ::absinthe::__private::ProgramKind = BoundedAnalysis::PROGRAM;
-        const THRESHOLDS: &'static [i64] = BoundedAnalysis::THRESHOLDS;
-        const IMMEDIATES: usize = 8usize;
-        const HEAPS: usize = 8usize;
-        fn limits() -> ::absinthe::__private::Limits {
-            BoundedAnalysis::limits()
+        fn spec() -> &'static ::absinthe::__private::AnalysisSpec {
+            static SPEC: ::absinthe::__private::AnalysisSpec = ::absinthe::__private::AnalysisSpec {
+                engine: ::absinthe::__private::Engine::Flow,
+                state: ::absinthe::__private::StateRepr::Dense,
+                context: ::absinthe::__private::ContextPolicy::Insensitive,
+                program: ::absinthe::__private::ProgramKind::Any,
+                conditional: true,
+                widening_delay: 2,
+                narrowing: 2,
+                thresholds: ::absinthe::__private::Cow::Borrowed(&[-1, 0, 255, 65535]),
+                immediates: 8,
+                heaps: 8,
+            };
+            &SPEC
         }
     }
 }
