@@ -514,17 +514,31 @@ fn layer(package: &str) -> Option<usize> {
     LAYERS.iter().position(|layer| layer.contains(&package))
 }
 
-/// The package name and the absinthe crates a member's manifest depends on outside
-/// `[dev-dependencies]`.
-fn dependencies(member: &str) -> (String, Vec<String>) {
-    let path = workspace().join(member).join("Cargo.toml");
-    let text = std::fs::read_to_string(&path).expect("read a member's manifest");
+/// The package name and the absinthe crates the manifest `text` depends on outside
+/// `[dev-dependencies]`: as `name = …`, `name.workspace = true` or a `[dependencies.name]` table,
+/// in `[dependencies]`, `[build-dependencies]` or a target's.
+fn dependencies(text: &str) -> (String, Vec<String>) {
     let mut name = None;
     let mut section = String::new();
     let mut deps = Vec::new();
+    let depends = |section: &str| {
+        let table = section.trim_start_matches('[').trim_end_matches(']');
+        let kind = table
+            .rsplit('.')
+            .find(|part| part.ends_with("dependencies"));
+        kind.is_some_and(|k| k != "dev-dependencies")
+    };
     for line in text.lines().map(str::trim) {
         if line.starts_with('[') {
             section = line.to_owned();
+            // `[dependencies.absinthe-heap]`: the table names the crate.
+            let table = line.trim_start_matches('[').trim_end_matches(']');
+            if let Some((kind, krate)) = table.rsplit_once('.')
+                && depends(kind)
+                && krate.starts_with("absinthe")
+            {
+                deps.push(krate.to_owned());
+            }
             continue;
         }
         let Some((key, value)) = line.split_once('=') else {
@@ -534,34 +548,95 @@ fn dependencies(member: &str) -> (String, Vec<String>) {
         if section == "[package]" && key == "name" {
             name = Some(value.trim().trim_matches('"').to_owned());
         }
-        let depends = section.ends_with("dependencies]") && !section.ends_with("dev-dependencies]");
-        if depends && key.starts_with("absinthe") {
-            deps.push(key.to_owned());
+        // `absinthe-heap.workspace = true` names the crate before its first dot.
+        let krate = key.split('.').next().unwrap_or(key);
+        if depends(&section) && krate.starts_with("absinthe") {
+            deps.push(krate.to_owned());
         }
     }
     (name.expect("a member names its package"), deps)
 }
 
-#[test]
-fn every_dependency_points_to_a_lower_layer() {
+/// Every arrow of `manifests` (each a package and the absinthe crates it depends on) that does
+/// not point to a lower layer of [`LAYERS`], and every package in none.
+fn wrong_arrows(manifests: &[(String, Vec<String>)]) -> Vec<String> {
     let mut wrong = Vec::new();
-    for member in members() {
-        let (package, deps) = dependencies(&member);
-        let Some(own) = layer(&package) else {
+    for (package, deps) in manifests {
+        let Some(own) = layer(package) else {
             wrong.push(format!(
                 "{package} is in no layer of LAYERS (and ARCHITECTURE.md)"
             ));
             continue;
         };
         for dep in deps {
-            match layer(&dep) {
+            match layer(dep) {
                 Some(theirs) if theirs < own => {}
                 Some(_) => wrong.push(format!("{package} depends on {dep}, not in a lower layer")),
                 None => wrong.push(format!("{package} depends on {dep}, in no layer")),
             }
         }
     }
+    wrong
+}
+
+#[test]
+fn every_dependency_points_to_a_lower_layer() {
+    let manifests: Vec<(String, Vec<String>)> = members()
+        .iter()
+        .map(|member| {
+            let path = workspace().join(member).join("Cargo.toml");
+            dependencies(&std::fs::read_to_string(&path).expect("read a member's manifest"))
+        })
+        .collect();
+    let wrong = wrong_arrows(&manifests);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The layer check finds an arrow up however the manifest writes it, and lets tests reach up.
+#[test]
+fn the_layer_check_finds_the_arrows_up_it_is_meant_to() {
+    let runtime = dependencies(
+        r#"[package]
+name = "absinthe"
+
+[dependencies]
+absinthe-spec = { workspace = true }
+absinthe-heap.workspace = true
+
+[build-dependencies]
+absinthe-cli = { path = "../cli" }
+
+[target.'cfg(unix)'.dependencies]
+absinthe-ir = { workspace = true }
+
+[dependencies.absinthe-behavior]
+path = "../behavior"
+
+[dev-dependencies]
+absinthe-llvm = { workspace = true }
+"#,
+    );
+    assert_eq!(
+        runtime.1,
+        [
+            "absinthe-spec",
+            "absinthe-heap",
+            "absinthe-cli",
+            "absinthe-ir",
+            "absinthe-behavior"
+        ]
+    );
+    let wrong = wrong_arrows(&[runtime, ("absinthe-new".to_owned(), Vec::new())]);
+    assert_eq!(
+        wrong,
+        [
+            "absinthe depends on absinthe-heap, not in a lower layer",
+            "absinthe depends on absinthe-cli, not in a lower layer",
+            "absinthe depends on absinthe-ir, not in a lower layer",
+            "absinthe depends on absinthe-behavior, not in a lower layer",
+            "absinthe-new is in no layer of LAYERS (and ARCHITECTURE.md)",
+        ]
+    );
 }
 
 /// The checker finds a cycle through a facade: a parent re-exporting its child's item and
