@@ -14,6 +14,12 @@ use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{Shape, Ty};
 use absinthe_domc::model::Policy;
 
+/// The most components and reductions a product may have for [`Interp::reduced`] to skip the
+/// reductions whose inputs did not change (it keeps their versions in arrays of these sizes).
+const MAX_SKIP_COMPONENTS: usize = 32;
+/// See [`MAX_SKIP_COMPONENTS`].
+const MAX_SKIP_REDUCTIONS: usize = 64;
+
 impl Interp {
     /// The product declaration behind `t` (a product or its direct companion).
     pub fn product_index(&self, t: &Ty) -> Option<usize> {
@@ -83,9 +89,25 @@ impl Interp {
         // The components, copied out of `value` at the first change.
         let mut changed: Option<Vec<Val>> = None;
         let mut stack = Vec::with_capacity(32);
+        // A reduction is a function of its target and its source: one whose two components
+        // have not changed since it last ran would refine nothing again, so it is skipped (the
+        // generated code runs it and finds no change; the result and the log are the same).
+        // `version` counts each component's changes; `read` holds the versions each reduction
+        // last read. Products too large for the arrays run every reduction.
+        let skipping =
+            types.len() <= MAX_SKIP_COMPONENTS && decl.reductions.len() <= MAX_SKIP_REDUCTIONS;
+        let mut version = [0u32; MAX_SKIP_COMPONENTS];
+        let mut read = [(u32::MAX, u32::MAX); MAX_SKIP_REDUCTIONS];
         for _ in 0..policy.max_rounds() {
             let mut round = false;
-            for r in &decl.reductions {
+            for (k, r) in decl.reductions.iter().enumerate() {
+                if skipping {
+                    let now = (version[r.target], version[r.source]);
+                    if read[k] == now {
+                        continue;
+                    }
+                    read[k] = now;
+                }
                 let parts = changed.as_deref().unwrap_or(value.parts());
                 stack.push(parts[r.target].clone());
                 stack.push(parts[r.source].clone());
@@ -104,6 +126,11 @@ impl Interp {
                     }
                     let bottom = self.is_bottom(tt, &met);
                     changed.get_or_insert_with(|| value.parts().to_vec())[r.target] = met;
+                    if skipping {
+                        // Its own target changed: the next round runs it again on what it made,
+                        // as the generated code does.
+                        version[r.target] += 1;
+                    }
                     round = true;
                     if bottom {
                         return self.collapse(t);
