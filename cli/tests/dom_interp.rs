@@ -31,6 +31,7 @@ mod corpus {
     include!("../../domc/test_data/codegen/ok/known_bits.rs");
     include!("../../domc/test_data/codegen/ok/traps_eval.rs");
     include!("../../domc/test_data/codegen/ok/widen_thresholds.rs");
+    include!("../../domc/test_data/codegen/ok/wrong_reduction.rs");
 }
 
 /// The other accepted files of the repository (the compiler's checker and parser corpora, the
@@ -367,6 +368,8 @@ differentials! {
         corpus::traps_eval::Value;
     corpus_widen_thresholds: "domc/test_data/codegen/ok/widen_thresholds.dom", "Value",
         corpus::widen_thresholds::Value;
+    corpus_wrong_reduction: "domc/test_data/codegen/ok/wrong_reduction.dom", "NullInt",
+        corpus::wrong_reduction::NullInt;
     accepted_analysis_context: "domc/test_data/sema/ok/analysis_context.dom", "P",
         accepted::analysis_context::P;
     accepted_imports: "domc/test_data/sema/ok/imports.dom", "P", accepted::imports::P;

@@ -24,7 +24,9 @@ pub use crate::if_laws;
 /// What generated law helpers use.
 #[cfg(feature = "laws")]
 pub mod laws {
-    pub use crate::laws::{Arbitrary, Laws, check_laws, check_laws_with_top, locate_failure};
+    pub use crate::laws::{
+        Arbitrary, Laws, check_laws, check_laws_with_top, check_reduction, locate_failure,
+    };
     pub use proptest::strategy::{BoxedStrategy, Just, Strategy, Union};
 }
 

@@ -270,6 +270,7 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
         decl.has_top,
         quote!(#strategy.prop_map(|#pattern| #name { #(#inits),* })),
         law_origin(&decl.origin, &p.written_at),
+        TokenStream::new(),
     );
 
     quote! {

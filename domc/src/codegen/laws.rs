@@ -13,6 +13,18 @@ pub(super) fn laws_impls(
     strategy: TokenStream,
     located: TokenStream,
 ) -> TokenStream {
+    laws_impls_checking(name, has_top, strategy, located, TokenStream::new())
+}
+
+/// [`laws_impls`] whose `check_laws` also runs `more` (a product's reduction laws) after the
+/// lattice laws.
+pub(super) fn laws_impls_checking(
+    name: &Ident,
+    has_top: bool,
+    strategy: TokenStream,
+    located: TokenStream,
+    more: TokenStream,
+) -> TokenStream {
     let rt = rt();
     laws_impls_with(
         quote!(impl #rt::laws::Arbitrary for #name),
@@ -20,6 +32,7 @@ pub(super) fn laws_impls(
         has_top,
         strategy,
         located,
+        more,
     )
 }
 
@@ -67,13 +80,14 @@ pub(super) fn law_origin(
     }
 }
 
-/// [`laws_impls`] with the two impl headers given.
+/// [`laws_impls_checking`] with the two impl headers given.
 pub(super) fn laws_impls_with(
     arbitrary: TokenStream,
     laws: TokenStream,
     has_top: bool,
     strategy: TokenStream,
     located: TokenStream,
+    more: TokenStream,
 ) -> TokenStream {
     let rt = rt();
     let check = if has_top {
@@ -93,6 +107,7 @@ pub(super) fn laws_impls_with(
             #laws {
                 fn check_laws() {
                     #rt::laws::locate_failure(<Self as #rt::laws::Laws>::law_origin, || #check);
+                    #more
                 }
 
                 #located

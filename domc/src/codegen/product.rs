@@ -5,7 +5,7 @@
 
 use super::common::{assume_op, binary_op, nested_tuple, op_rules, provenance, reduction_call, rt};
 use super::explain::{direct_rules, explain, located};
-use super::laws::{law_origin, laws_impls};
+use super::laws::{law_origin, laws_impls, laws_impls_checking};
 use crate::model::{Policy, ProductDecl, Rule, RuleKind};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -135,7 +135,23 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
         .map(|ty| quote!(<#ty as #rt::laws::Arbitrary>::strategy()))
         .collect();
     let (strategy, pattern) = nested_tuple(&strategies, &names);
-    let laws = laws_impls(
+    // Each reduction's own laws, on its target and source drawn apart from the product.
+    let reduction_laws = decl.reductions.iter().map(|r| {
+        let (tt, st) = (&decl.components[r.target].ty, &decl.components[r.source].ty);
+        let f = &r.function;
+        let reduce = if r.in_place {
+            quote!(|t: &#tt, s: &#st| {
+                let mut target = #rt::Clone::clone(t);
+                #f(&mut target, s);
+                target
+            })
+        } else {
+            quote!(|t: &#tt, s: &#st| #f(t, s))
+        };
+        let label = located(&r.origin);
+        quote!(#rt::laws::check_reduction::<#tt, #st>(#label, #reduce);)
+    });
+    let laws = laws_impls_checking(
         name,
         true,
         quote!(#strategy.prop_map(|#pattern| {
@@ -144,6 +160,7 @@ pub fn product(decl: &ProductDecl, direct: Option<&Ident>) -> TokenStream {
             value
         })),
         law_origin(&decl.origin, &[]),
+        quote!(#(#reduction_laws)*),
     );
     let direct = direct.map(|d| direct_product(decl, d));
 

@@ -837,6 +837,19 @@ pub mod finite_sum_names {
                     <Self as ::absinthe::__private::laws::Laws>::law_origin,
                     || ::absinthe::__private::laws::check_laws_with_top::<Self>(),
                 );
+                ::absinthe::__private::laws::check_reduction::<
+                    ::absinthe::__private::FiniteSum<::absinthe::__private::Interval, 2usize>,
+                    ::absinthe::__private::Flat<i64>,
+                >(
+                    "`meet_ext sum_from_constant` at test_data/codegen/ok/finite_sum_names.dom:26:1",
+                    |
+                        t: &::absinthe::__private::FiniteSum<
+                            ::absinthe::__private::Interval,
+                            2usize,
+                        >,
+                        s: &::absinthe::__private::Flat<i64>|
+                    sum_from_constant(t, s),
+                );
             }
             fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
                 let place: &str = match law {
