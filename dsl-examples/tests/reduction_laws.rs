@@ -1,7 +1,8 @@
-//! The laws of reductions, generated for every `#[meet_ext]` of an attribute-declared product:
-//! a correct nullness × interval product passes them, and the same product with one planted
-//! mistake (the interval tested for `-1` where zero is meant) fails the law that a reduction
-//! keeps every integer both components allow.
+//! The laws of reductions, generated for every `#[meet_ext]` of an attribute-declared product
+//! and every `meet_ext` of a `.dom` file: a correct nullness × interval product passes them, and
+//! the same product with one planted mistake (the interval tested for `-1` where zero is meant)
+//! fails the law that a reduction keeps every integer both components allow, declared either
+//! way.
 
 use absinthe::lattice;
 use absinthe::laws::Laws;
@@ -156,6 +157,31 @@ fn a_reduction_that_drops_a_member_fails_its_law_at_its_declaration() {
     );
     assert!(
         message.contains("nullness_from_interval") && message.contains("reduction_laws.rs:"),
+        "the failure names the reduction and its line: {message}"
+    );
+}
+
+/// The `.dom` form of the wrong product, from the compiler's corpus.
+#[allow(unreachable_pub, dead_code)]
+mod dom {
+    absinthe::include_dom!("../domc/test_data/codegen/ok/wrong_reduction.dom");
+}
+
+#[test]
+fn a_dom_reduction_that_drops_a_member_fails_its_law_at_its_line() {
+    let failure = std::panic::catch_unwind(dom::wrong_reduction::NullInt::check_laws)
+        .expect_err("the planted reduction passes its laws");
+    let message = failure
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        message.contains("law `reduction keeps members` violated"),
+        "{message}"
+    );
+    assert!(
+        message.contains("`meet_ext nullness_from_interval` at")
+            && message.contains("wrong_reduction.dom:20:1"),
         "the failure names the reduction and its line: {message}"
     );
 }

@@ -29,7 +29,7 @@
 
 use crate::args::{self, LatticeArgs, TransferArgs};
 use crate::bounds;
-use crate::errors::{Errors, flag_span, is_attr, stub};
+use crate::errors::{Errors, flag_span, is_attr, product_stub};
 use crate::lattice::take_args;
 use absinthe_domc::codegen;
 use absinthe_domc::model::{
@@ -150,7 +150,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                         _ => None,
                     })
                     .unwrap_or_default();
-                stub(&decl.name, &generics)
+                product_stub(&decl.name, &generics)
             })
             .collect()
     };
@@ -455,6 +455,35 @@ fn attach_reduction(
         errors.at(second, shape);
         return;
     };
+    // A type that is no product's component is the mistake, whatever else is: say so at the
+    // type, with the component type it most likely means.
+    let component_types: Vec<String> = products
+        .iter()
+        .flat_map(|(p, _)| p.components.iter().map(|c| type_text(&c.ty)))
+        .collect();
+    for (ty, role) in [(target, "target"), (source, "source")] {
+        let text = type_text(ty);
+        if !products.is_empty() && !component_types.contains(&text) {
+            let hint = absinthe_domc::diagnostic::did_you_mean(
+                &text,
+                component_types.iter().map(String::as_str),
+            )
+            .unwrap_or_else(|| {
+                let mut all = component_types.clone();
+                all.sort();
+                all.dedup();
+                format!("the component types are `{}`", all.join("`, `"))
+            });
+            errors.at(
+                ty,
+                format!(
+                    "the reduction's {role} `{text}` is not the type of a component of this \
+                     module's products; {hint}"
+                ),
+            );
+            return;
+        }
+    }
     match (in_place, return_type(sig)) {
         (false, Some(ret)) if type_text(ret) == type_text(target) => {}
         (false, Some(ret)) => {

@@ -103,6 +103,31 @@ pub fn stub(name: &Ident, generics: &syn::Generics) -> TokenStream {
     }
 }
 
+/// [`stub`] for a product of a `#[absinthe::domain]` module that has errors: also `Concrete`,
+/// `Display` and `ValueDomain`, so that an analysis declared over the product
+/// (`#[absinthe::analysis(domain = …)]`) adds no error to the module's own. Nothing runs them:
+/// the module's errors stop the build.
+pub fn product_stub(name: &Ident, generics: &syn::Generics) -> TokenStream {
+    let rt = quote!(::absinthe::__private);
+    let (params, args, _) = generics.split_for_impl();
+    let lattice = stub(name, generics);
+    quote! {
+        #lattice
+        impl #params #rt::Concrete for #name #args {
+            fn contains(&self, _: i64) -> bool { true }
+        }
+        impl #params #rt::fmt::Display for #name #args {
+            fn fmt(&self, f: &mut #rt::fmt::Formatter<'_>) -> #rt::fmt::Result {
+                f.write_str("<invalid product>")
+            }
+        }
+        impl #params #rt::ValueDomain for #name #args where Self: #rt::Clone + 'static {
+            fn constant(_: i64) -> Self { ::core::unreachable!() }
+            fn binary(_: #rt::Op, _: &Self, _: &Self) -> Self { ::core::unreachable!() }
+        }
+    }
+}
+
 /// `#[meet_ext]` or `#[transfer]` used outside a `#[absinthe::domain]` module: the item, and one
 /// error saying where the attribute belongs.
 pub fn misplaced(attribute: &str, args: TokenStream, item: TokenStream) -> TokenStream {
