@@ -40,29 +40,18 @@ pub fn env_json_with<D: Lattice>(
     Value::Object(map)
 }
 
-/// The text form of a state: `x = 1, y = ⊤`, or `unreachable`.
+/// The text form of a state: `x = 1, y = ⊤`, or `unreachable` ([`Env::text`]).
 pub fn env_text<D: ValueDomain>(env: &Env<D>, names: &[String]) -> String {
-    env_text_with(env, names, ToString::to_string)
+    env.text(names)
 }
 
-/// [`env_text`] with each value shown by `show`.
+/// [`env_text`] with each value shown by `show` ([`Env::text_with`]).
 pub fn env_text_with<D: Lattice>(
     env: &Env<D>,
     names: &[String],
     show: impl Fn(&D) -> String,
 ) -> String {
-    if !env.is_reachable() {
-        return "unreachable".to_owned();
-    }
-    names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            let value = env.values().get(i).cloned().unwrap_or_else(D::bottom);
-            format!("{name} = {}", show(&value))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    env.text_with(names, show)
 }
 
 /// Lays out `code` and `state` as one annotated line, the state starting at column `width`.

@@ -54,6 +54,50 @@ fn a_declared_product_runs_on_a_toy_program() {
     // ANCHOR_END: declared
 }
 
+/// The state before every statement, printed beside the statement: `ValueSolution::points`
+/// replays a block from its entry, and `Module::stmt_text` writes a statement as the text format
+/// does.
+#[test]
+fn a_solution_gives_the_state_before_each_statement() {
+    const SOURCE: &str = "\
+fn f(n) {
+bb0:
+    x = 3
+    y = x * 2
+    z = y + n
+    ret z
+}
+";
+    // ANCHOR: points
+    let module = absinthe_ir::parse_module("points.air", SOURCE).expect("the module parses");
+    let function = &module.functions[0];
+    let solution = SignsDense::solve(function);
+    let mut lines = Vec::new();
+    for (index, block) in function.blocks().iter().enumerate() {
+        let b = BlockId::new(index);
+        let states = solution.points(&SignsDense::analysis(), function, b);
+        // One state before each statement, then the state before the terminator.
+        for (stmt, before) in block.stmts.iter().zip(&states) {
+            let code = module.stmt_text(function, stmt);
+            lines.push(format!("{code:<12} {}", before.text(&function.names)));
+        }
+        let term = module
+            .term_text(function, b)
+            .expect("the block has a terminator");
+        let before = &states[block.stmts.len()];
+        lines.push(format!("{term:<12} {}", before.text(&function.names)));
+    }
+    // ANCHOR_END: points
+    let y = function.name_id("y").expect("`y` is a name");
+    let before_ret = &solution.points(&SignsDense::analysis(), function, BlockId(0))[3];
+    let at_ret: Signals = before_ret.get(y);
+    assert_eq!(at_ret.as_constant(), Some(6), "{}", lines.join("\n"));
+    assert!(lines[0].starts_with("x = 3"), "{}", lines.join("\n"));
+    assert!(lines[1].starts_with("y = x * 2"), "{}", lines.join("\n"));
+    assert!(lines[3].starts_with("ret z"), "{}", lines.join("\n"));
+    assert_eq!(lines.len(), 4);
+}
+
 /// An analysis declared with `engine = "typing_env"` runs the typing environment, the product
 /// being its integers: `n % 10` is known to lie in [-9, 9] (past eight immediates) and the branch
 /// `m == 20` is dead; a block's field reads back the name stored in it.

@@ -76,6 +76,26 @@ pub fn write_function(out: &mut impl fmt::Write, module: &Module, func: &Functio
     out.write_str("}\n")
 }
 
+impl Module {
+    /// One statement of `func`, a function of this module, as the text format writes it (`x =
+    /// y + 1`, `call f(x)`): for printing a solution's per-statement states beside the program.
+    pub fn stmt_text(&self, func: &Function, stmt: &Stmt) -> String {
+        let mut out = String::new();
+        // Writing to a String cannot fail.
+        let _ = Printer { module: self, func }.stmt(&mut out, stmt);
+        out
+    }
+
+    /// The terminator of `func`'s block `b`, as the text format writes it (`br x < 10, body,
+    /// done`); `None` when `func` has no block `b`.
+    pub fn term_text(&self, func: &Function, b: BlockId) -> Option<String> {
+        let block = func.block(b)?;
+        let mut out = String::new();
+        let _ = Printer { module: self, func }.term(&mut out, &block.term);
+        Some(out)
+    }
+}
+
 struct Printer<'a> {
     module: &'a Module,
     func: &'a Function,

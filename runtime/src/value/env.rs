@@ -62,6 +62,32 @@ impl<D: Lattice> Env<D> {
         }
     }
 
+    /// The state as text, each name of `names` (by [`NameId`]) with its value as `show` writes
+    /// it: `x = 1, y = ⊤`, or `unreachable`. (Names past the environment's width are bottom.)
+    pub fn text_with(&self, names: &[String], show: impl Fn(&D) -> String) -> String {
+        if !self.is_reachable() {
+            return "unreachable".to_owned();
+        }
+        let bottom = D::bottom();
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let value = self.values().get(i).unwrap_or(&bottom);
+                format!("{name} = {}", show(value))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// [`Env::text_with`], each value as it displays.
+    pub fn text(&self, names: &[String]) -> String
+    where
+        D: fmt::Display,
+    {
+        self.text_with(names, ToString::to_string)
+    }
+
     fn zip_with(&self, other: &Env<D>, f: impl Fn(&D, &D) -> D) -> Vec<D> {
         let (a, b) = (self.values(), other.values());
         let bottom = D::bottom();

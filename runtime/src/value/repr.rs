@@ -1,7 +1,7 @@
 //! The state representation of the non-relational analysis: the one word that selects dense,
 //! sparse or sparse-and-temporal states, and the solution either gives.
 
-use super::nonrel::{Bindings, BindingsMut};
+use super::nonrel::{Bindings, BindingsMut, PointStates};
 use super::sparse::{self, SparseSolution};
 use super::ssa::{self, SsaSolution};
 use super::{Env, NonRelational, ValueDomain};
@@ -103,6 +103,19 @@ impl<D: ValueDomain> ValueSolution<D> {
             Inner::Sparse(s) => s.value_at_exit(b, name),
             Inner::Ssa(s) => s.value_at_exit(b, name),
         }
+    }
+
+    /// The state before each statement of `b` and before its terminator (`stmts.len() + 1`
+    /// states), replayed from the state at the start of `b` by `analysis`, the analysis that
+    /// found this solution, on `program`, the program it ran on. The per-statement view every
+    /// representation gives alike; `absinthe analyze` prints these states beside each line.
+    pub fn points<P: Program + ?Sized>(
+        &self,
+        analysis: &NonRelational<D>,
+        program: &P,
+        b: BlockId,
+    ) -> PointStates<D> {
+        analysis.replay(program, b, &self.entry(b))
     }
 
     /// The dense solution (materialized from a sparse one).
