@@ -509,14 +509,18 @@ enum HostedCommand {
     /// Check an analysis against concrete runs: every value a run computes must lie in what the
     /// analysis inferred. Reports the first disagreement of each run and the rule behind it.
     Verify(VerifyArgs),
+    /// Record every step of the fixpoint engine on one function, as JSON, graphviz or the
+    /// viewer's HTML page.
+    Trace(TraceArgs),
 }
 
-/// The `main` of a crate generated from a `.dom` file: `analyze` and `verify` exactly as the
-/// `absinthe` command, with catalog `A` (the file's analyses; the first is the default).
+/// The `main` of a binary that hosts analyses declared in Rust (a crate generated from a `.dom`
+/// file, or one of the user's with [`crate::hosted_analyses!`]): `analyze`, `verify` and
+/// `trace` exactly as the `absinthe` command, with catalog `A` (the first is the default).
 pub fn hosted_main<A: Analysis>() -> ExitCode {
     use clap::{CommandFactory, FromArgMatches};
     let Some(&first) = A::all().first() else {
-        eprintln!("error: the file declares no analysis");
+        eprintln!("error: the catalog has no analysis");
         return ExitCode::FAILURE;
     };
     let command = list_analyses::<A>(Hosted::command());
@@ -527,6 +531,7 @@ pub fn hosted_main<A: Analysis>() -> ExitCode {
     match hosted.command {
         HostedCommand::Analyze(args) => analyze(&args, first),
         HostedCommand::Verify(args) => verify(&args, first),
+        HostedCommand::Trace(args) => trace(&args, first),
     }
 }
 

@@ -19,6 +19,7 @@ pub mod dom;
 pub mod driver;
 pub mod escape;
 pub mod heap;
+pub mod hosted;
 pub mod interp;
 pub mod interproc;
 pub mod kernel;
@@ -32,6 +33,13 @@ pub mod shape;
 pub mod trace;
 pub mod typing;
 pub mod verify;
+
+/// The paths [`hosted_analyses!`] names; not an API.
+#[doc(hidden)]
+pub mod __private {
+    pub use absinthe::spec::AnalysisSpec;
+    pub use absinthe::value::DeclaredAnalysis;
+}
 
 /// Whether `path` names an LLVM module (`.ll` text or `.bc` bitcode), which `analyze` hands to
 /// the LLVM front end.

@@ -17,6 +17,7 @@ mod dom_run;
 mod escape;
 mod fixed_width;
 mod heap;
+mod hosted;
 mod imports;
 mod interproc;
 mod kernel;

@@ -143,10 +143,10 @@ fn build_writes_a_well_formed_crate() {
     let binary = std::fs::read_to_string(out.join("src/main.rs")).expect("read main.rs");
     for expected in [
         "use const_prop as dom;",
-        "vec![Catalog::ConstPropAnalysis, Catalog::SccpPropAnalysis]",
-        "f.run::<<dom::SccpPropAnalysis as DeclaredAnalysis>::Domain>()",
+        "absinthe_cli::hosted_analyses! {",
+        "        ConstPropAnalysis = dom::ConstPropAnalysis => \"from ",
+        "        SccpPropAnalysis = dom::SccpPropAnalysis => \"from ",
         "absinthe_cli::app::hosted_main::<Catalog>()",
-        "Catalog::SccpPropAnalysis => <dom::SccpPropAnalysis as DeclaredAnalysis>::spec(),",
     ] {
         assert!(binary.contains(expected), "no `{expected}` in\n{binary}");
     }
