@@ -41,10 +41,8 @@ use absinthe_domc::model::{LatticeKind, function_name};
 use absinthe_domc::{Diagnostic, Failure};
 use arc_swap::ArcSwapOption;
 use plan::{FnId, Plan};
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::ThreadId;
 use val::Widen;
@@ -269,9 +267,6 @@ fn refuse_externs(checked: &Checked) -> Result<(), Failure> {
 struct Session {
     interp: Arc<Interp>,
     domain: Ty,
-    /// Tells this session from every other of the process (a new one at each `enter` and
-    /// `switch`), so that what a thread keeps of one (its constants) is never read in another.
-    id: u64,
     /// The thread that entered the run: the only one that may switch its analysis.
     owner: ThreadId,
 }
@@ -281,13 +276,6 @@ static RUNNING: ArcSwapOption<Session> = ArcSwapOption::const_empty();
 
 /// Held by the one run in progress.
 static TURN: Mutex<()> = Mutex::new(());
-
-/// The id of the next [`Session`].
-static SESSIONS: AtomicU64 = AtomicU64::new(0);
-
-fn next_session() -> u64 {
-    SESSIONS.fetch_add(1, Ordering::Relaxed)
-}
 
 /// A `.dom` file's analysis running in this process: while it is held, [`DynValue`] is a value
 /// of that analysis's product on every thread. Entering waits for the run in progress, if any,
@@ -326,7 +314,6 @@ impl Running {
         RUNNING.store(Some(Arc::new(Session {
             interp,
             domain,
-            id: next_session(),
             owner: me,
         })));
         Running { _turn: turn }
@@ -353,7 +340,6 @@ impl Running {
         RUNNING.store(Some(Arc::new(Session {
             interp: session.interp.clone(),
             domain,
-            id: next_session(),
             owner: session.owner,
         })));
     }
@@ -367,68 +353,14 @@ impl Drop for Running {
 
 /// Runs `f` with the running file and domain.
 fn with<R>(f: impl FnOnce(&Interp, &Ty) -> R) -> R {
-    in_session(|s| f(&s.interp, &s.domain))
-}
-
-/// Runs `f` with the running session.
-fn in_session<R>(f: impl FnOnce(&Session) -> R) -> R {
     let session = RUNNING.load();
     match session.as_ref() {
-        Some(s) => f(s),
+        Some(s) => f(&s.interp, &s.domain),
         None => unreachable!(
             "a value of an interpreted `.dom` analysis is used while no file runs: values live \
              within the `Running` they were made in"
         ),
     }
-}
-
-/// How many constants a thread keeps (see [`Constants`]).
-const CONSTANT_SLOTS: usize = 1024;
-
-/// The constants a thread made in one session, each `constant(c)` in a slot chosen by `c`
-/// (a later constant of the same slot replaces it). `constant(c)` is a function of `c` alone
-/// in a session, and the engines ask for the same few constants again and again (each use of
-/// `1` in a program); the generated code computes each afresh, which is cheap in Rust.
-struct Constants {
-    session: u64,
-    slots: Vec<Option<(i64, Val)>>,
-}
-
-thread_local! {
-    static CONSTANTS: RefCell<Constants> = const {
-        RefCell::new(Constants { session: u64::MAX, slots: Vec::new() })
-    };
-}
-
-/// `constant(c)` of the running session: kept from an earlier call of this thread, or made
-/// and kept. While reductions are recorded (`trace`, `verify`'s blame), it is made afresh, so
-/// that each constant's reductions are recorded where it is made.
-fn constant(session: &Session, c: i64) -> Val {
-    if absinthe::product::recording_reductions() {
-        return session.interp.constant(&session.domain, c);
-    }
-    let slot = ((c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % CONSTANT_SLOTS;
-    let kept = CONSTANTS.with(|k| {
-        let k = k.borrow();
-        match &k.slots.get(slot) {
-            Some(Some((d, v))) if k.session == session.id && *d == c => Some(v.clone()),
-            _ => None,
-        }
-    });
-    if let Some(v) = kept {
-        return v;
-    }
-    let v = session.interp.constant(&session.domain, c);
-    CONSTANTS.with(|k| {
-        let mut k = k.borrow_mut();
-        if k.session != session.id {
-            k.session = session.id;
-            k.slots.clear();
-            k.slots.resize(CONSTANT_SLOTS, None);
-        }
-        k.slots[slot] = Some((c, v.clone()));
-    });
-    v
 }
 
 /// A value of the running analysis's product.
@@ -519,7 +451,7 @@ impl fmt::Display for DynValue {
 
 impl ValueDomain for DynValue {
     fn constant(c: i64) -> Self {
-        in_session(|s| DynValue(constant(s, c)))
+        with(|i, t| DynValue(i.constant(t, c)))
     }
 
     fn address(symbol: SymbolId) -> Self {

@@ -1,6 +1,6 @@
 //! The interpreter's reductions run as the generated `reduce_with` does, round for round, even
-//! where it skips a reduction whose inputs did not change; constants kept between calls are the
-//! ones made afresh.
+//! where it skips a reduction whose inputs did not change; two files run in turn each give their
+//! own constants.
 
 use absinthe::value::ValueDomain;
 use absinthe_dom_interp::{DynValue, Interp, Running};
@@ -47,7 +47,7 @@ fn a_reduction_that_reads_its_own_target_runs_every_round() {
 }
 
 #[test]
-fn constants_kept_in_one_run_are_not_read_in_the_next() {
+fn two_files_run_in_turn_each_give_their_own_constants() {
     let first = load("first.dom", &product(1));
     let second = load("second.dom", &product(2));
     for _ in 0..2 {

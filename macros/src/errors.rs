@@ -122,8 +122,12 @@ pub fn product_stub(name: &Ident, generics: &syn::Generics) -> TokenStream {
             }
         }
         impl #params #rt::ValueDomain for #name #args where Self: #rt::Clone + 'static {
-            fn constant(_: i64) -> Self { ::core::unreachable!() }
-            fn binary(_: #rt::Op, _: &Self, _: &Self) -> Self { ::core::unreachable!() }
+            fn constant(_: i64) -> Self {
+                ::core::unreachable!("a product of a domain module with errors never runs: its errors stop the build")
+            }
+            fn binary(_: #rt::Op, _: &Self, _: &Self) -> Self {
+                ::core::unreachable!("a product of a domain module with errors never runs: its errors stop the build")
+            }
         }
     }
 }
