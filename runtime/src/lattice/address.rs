@@ -20,6 +20,23 @@ use crate::value::{Concrete, ValueDomain};
 /// the one integer `symbol_address(s) + o` of the concrete layout; `Top` for every integer.
 /// [`Concrete::as_constant`] is always `None`: which number an address is belongs to the
 /// layout, not to the program, so no analysis may fold it into an integer constant.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Address, Lattice, Top};
+/// use absinthe::program::SymbolId;
+///
+/// let g = Address::at(SymbolId(0), 8);
+/// let h = Address::at(SymbolId(1), 0);
+/// assert_eq!(g.join(&g), g);
+/// assert_eq!(g.join(&h), Address::Top);
+/// assert_eq!(g.meet(&h), Address::Bottom);
+/// assert!(Address::bottom().leq(&g) && g.leq(&Address::top()) && !g.leq(&h));
+/// // The height is finite, so the widening is the join.
+/// assert_eq!(g.widen(&h), Address::Top);
+/// assert_eq!(format!("{g} {}", h.moved(-4)), "@0+8 @1-4");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Address {
     /// No value.
@@ -31,12 +48,36 @@ pub enum Address {
 }
 
 impl Address {
-    /// The address of `symbol` plus `offset`.
+    /// The address of `symbol` plus `offset`: `Address::At(symbol, offset)`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Address;
+    /// use absinthe::program::SymbolId;
+    ///
+    /// let a = Address::at(SymbolId(2), 16);
+    /// assert_eq!(a, Address::At(SymbolId(2), 16));
+    /// assert_eq!(a.to_string(), "@2+16");
+    /// ```
     pub fn at(symbol: SymbolId, offset: i64) -> Address {
         Address::At(symbol, offset)
     }
 
     /// This address moved by `k` bytes (wrapping); `Top` and `Bottom` stay.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Address;
+    /// use absinthe::program::SymbolId;
+    ///
+    /// let g = SymbolId(0);
+    /// assert_eq!(Address::at(g, 8).moved(-8), Address::at(g, 0));
+    /// assert_eq!(Address::at(g, i64::MAX).moved(1), Address::at(g, i64::MIN));
+    /// assert_eq!(Address::Top.moved(4), Address::Top);
+    /// assert_eq!(Address::Bottom.moved(4), Address::Bottom);
+    /// ```
     pub fn moved(self, k: i64) -> Address {
         match self {
             Address::At(s, o) => Address::At(s, o.wrapping_add(k)),
@@ -44,7 +85,21 @@ impl Address {
         }
     }
 
-    /// Whether `v` is the address this value stands for (every `v` for `Top`).
+    /// Whether `v` is the address this value stands for in the concrete layout
+    /// ([`symbol_address`] plus the offset, wrapping); every `v` for `Top`, none for `Bottom`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Address;
+    /// use absinthe::program::{SymbolId, symbol_address};
+    ///
+    /// let g = SymbolId(3);
+    /// let a = Address::at(g, 8);
+    /// assert!(a.contains(symbol_address(g) + 8));
+    /// assert!(!a.contains(symbol_address(g)) && !a.contains(8));
+    /// assert!(Address::Top.contains(0) && !Address::Bottom.contains(0));
+    /// ```
     pub fn contains(&self, v: i64) -> bool {
         match self {
             Address::Bottom => false,
@@ -53,7 +108,17 @@ impl Address {
         }
     }
 
-    /// The symbol and offset, when known.
+    /// The symbol and offset, when known: `Some` for `At`, `None` for `Bottom` and `Top`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Address;
+    /// use absinthe::program::SymbolId;
+    ///
+    /// assert_eq!(Address::at(SymbolId(1), -4).known(), Some((SymbolId(1), -4)));
+    /// assert_eq!(Address::Top.known(), None);
+    /// ```
     pub fn known(self) -> Option<(SymbolId, i64)> {
         match self {
             Address::At(s, o) => Some((s, o)),

@@ -24,6 +24,26 @@ use super::{Lattice, Top};
 /// Every strictly ascending chain divides the modulus by at least two at each step, so it has at
 /// most about 66 elements: [`Lattice::FINITE_HEIGHT`] is `true` and the join is a valid
 /// (if slow) widening. `Ord` is an arbitrary total order for sorting, not the lattice order.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Congruence, Lattice, Top};
+///
+/// // 3 and 7 are both 3 modulo 4; adding 5 leaves only "odd".
+/// let j = Congruence::constant(3).join(&Congruence::constant(7));
+/// assert_eq!(j, Congruence::new(4, 3));
+/// assert_eq!(j.join(&Congruence::constant(5)), Congruence::new(2, 1));
+/// // Meet by the Chinese remainder theorem: x ≡ 2 (mod 3) and x ≡ 3 (mod 5).
+/// assert_eq!(Congruence::new(3, 2).meet(&Congruence::new(5, 3)), Congruence::new(15, 8));
+/// assert_eq!(Congruence::new(2, 0).meet(&Congruence::new(2, 1)), Congruence::bottom());
+/// assert!(Congruence::new(6, 2).leq(&Congruence::new(2, 0)));
+/// assert!(!Congruence::new(2, 0).leq(&Congruence::new(6, 2)));
+/// assert!(Congruence::new(4, 1).leq(&Congruence::top()));
+/// // The height is finite, so the widening is the join.
+/// assert_eq!(Congruence::constant(0).widen(&Congruence::constant(6)), Congruence::new(6, 0));
+/// assert_eq!(j.to_string(), "4ℤ+3");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Congruence {
     /// `None` is `⊥`. Otherwise `(modulus, first)`: `modulus == 0` is the constant `first`, and for
@@ -64,21 +84,75 @@ const U64_SPAN: u128 = 1 << 64;
 
 impl Congruence {
     /// The class `a·ℤ + b` (all of its `i64` members); `a = 0` is the constant `b`.
+    ///
+    /// `b` may be any `i64`, negative included: it is reduced modulo `a`. `a = 1` gives the
+    /// top. A class with only one `i64` member (possible when `a` is close to `u64::MAX`) is
+    /// the constant of that member. Every class has at least one `i64` member, so the result
+    /// is never the bottom.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Congruence, Top};
+    ///
+    /// let c = Congruence::new(4, -1);
+    /// assert_eq!(c, Congruence::new(4, 3));
+    /// assert!(c.contains(-1) && c.contains(7) && !c.contains(5));
+    /// assert_eq!(Congruence::new(0, 9), Congruence::constant(9));
+    /// assert!(Congruence::new(1, 42).is_top());
+    /// assert_eq!(Congruence::new(u64::MAX, 5), Congruence::constant(5));
+    /// ```
     pub fn new(a: u64, b: i64) -> Congruence {
         Congruence::from_shifted(u128::from(a), shift(b))
     }
 
-    /// The single value `c`.
+    /// The single value `c` (the class `0·ℤ + c`).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Congruence;
+    ///
+    /// let c = Congruence::constant(-2);
+    /// assert_eq!(c.as_constant(), Some(-2));
+    /// assert_eq!(c.class(), Some((0, -2)));
+    /// assert!(c.contains(-2) && !c.contains(0));
+    /// ```
     pub fn constant(c: i64) -> Congruence {
         Congruence::new(0, c)
     }
 
     /// No value (the bottom).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Congruence, Lattice};
+    ///
+    /// let e = Congruence::empty();
+    /// assert!(e.is_bottom());
+    /// assert_eq!(e.class(), None);
+    /// assert!(!e.contains(0));
+    /// assert_eq!(e.to_string(), "⊥");
+    /// ```
     pub fn empty() -> Congruence {
         Congruence { repr: None }
     }
 
     /// Every `i64` (`1·ℤ + 0`, the top).
+    ///
+    /// The same value as [`Top::top`], callable without importing the trait.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Congruence, Top};
+    ///
+    /// let t = Congruence::top();
+    /// assert!(t.is_top());
+    /// assert_eq!(t.class(), Some((1, 0)));
+    /// assert!(t.contains(i64::MIN) && t.contains(i64::MAX));
+    /// ```
     pub fn top() -> Congruence {
         Congruence::new(1, 0)
     }
@@ -105,6 +179,19 @@ impl Congruence {
     }
 
     /// `(a, b)` with `a = 0` for the constant `b`, and `0 <= b < a` otherwise; `None` for `⊥`.
+    ///
+    /// `b` is an `i128` because a residue below a modulus near `u64::MAX` need not fit in an
+    /// `i64`. The top is `(1, 0)`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Congruence;
+    ///
+    /// assert_eq!(Congruence::new(4, -1).class(), Some((4, 3)));
+    /// assert_eq!(Congruence::constant(-5).class(), Some((0, -5)));
+    /// assert_eq!(Congruence::empty().class(), None);
+    /// ```
     pub fn class(&self) -> Option<(u64, i128)> {
         self.repr.map(|(a, first)| {
             if a == 0 {
@@ -115,7 +202,18 @@ impl Congruence {
         })
     }
 
-    /// The value, when the set holds exactly one.
+    /// The value, when the set holds exactly one; `None` for `⊥` and for classes with two or
+    /// more members.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Congruence;
+    ///
+    /// assert_eq!(Congruence::constant(8).as_constant(), Some(8));
+    /// assert_eq!(Congruence::new(2, 0).as_constant(), None);
+    /// assert_eq!(Congruence::empty().as_constant(), None);
+    /// ```
     pub fn as_constant(&self) -> Option<i64> {
         match self.repr {
             Some((0, c)) => Some(c),
@@ -123,7 +221,18 @@ impl Congruence {
         }
     }
 
-    /// Whether `v` belongs to the set.
+    /// Whether `v` belongs to the set; always `false` for `⊥`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Congruence;
+    ///
+    /// let odd = Congruence::new(2, 1);
+    /// assert!(odd.contains(-3) && odd.contains(i64::MAX));
+    /// assert!(!odd.contains(0) && !odd.contains(i64::MIN));
+    /// assert!(!Congruence::empty().contains(0));
+    /// ```
     pub fn contains(&self, v: i64) -> bool {
         match self.repr {
             None => false,

@@ -20,9 +20,32 @@ use super::{Lattice, Top};
 /// [`Lattice::FINITE_HEIGHT`] says nothing, and `L`'s widening and narrowing do not help (the
 /// narrowing of `L` need not be an upper bound in the dual). So [`Lattice::FINITE_HEIGHT`] is
 /// `false` for every dual, and the widening is the default one, the join (`L`'s meet), which
-/// terminates exactly when `L` has no infinite descending chain: true for finite lattices such
-/// as [`super::Flat`], [`super::Sign`], [`super::Parity`] or [`super::Congruence`], false for
-/// [`super::Interval`], whose dual has no terminating widening here. The narrowing keeps `self`.
+/// terminates exactly when `L` has no infinite descending chain: true for lattices of finite
+/// height such as [`super::Flat`], [`super::Sign`], [`super::Parity`] or [`super::Congruence`],
+/// false for [`super::Interval`], whose dual has no terminating widening here. The narrowing
+/// keeps `self`.
+///
+/// # Examples
+///
+/// A must-analysis over [`super::Sign`]: the facts that hold on every path are the meet of the
+/// base, which is the join of the dual.
+///
+/// ```rust
+/// use absinthe::lattice::{Dual, Lattice, Sign, Top};
+///
+/// let pos = Dual(Sign::Pos);
+/// let non_neg = Dual(Sign::NonNeg);
+/// assert_eq!(pos.join(&non_neg), pos);
+/// assert_eq!(pos.meet(&non_neg), non_neg);
+/// // The order is reversed: the larger set of signs is the smaller element.
+/// assert!(non_neg.leq(&pos) && !pos.leq(&non_neg));
+/// assert_eq!(Dual::<Sign>::bottom(), Dual(Sign::Top));
+/// assert_eq!(Dual::<Sign>::top(), Dual(Sign::Bottom));
+/// assert!(Dual(Sign::Top).is_bottom());
+/// // The widening is the join, so it is `Sign`'s meet.
+/// assert_eq!(pos.widen(&Dual(Sign::Neg)), Dual(Sign::Bottom));
+/// assert_eq!(Dual(Sign::Top).to_string(), "⊥");
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Dual<L>(pub L);
 

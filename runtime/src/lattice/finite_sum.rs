@@ -18,6 +18,35 @@ use super::{Lattice, Top};
 /// Any deterministic function is sound (merging always yields an upper bound); lower costs are
 /// merged first, ties going to the pair that comes first in the disjuncts' `Ord` order. Domains
 /// override it to keep the disjuncts they care about apart.
+///
+/// # Examples
+///
+/// A cost that merges the two intervals closest to each other first:
+///
+/// ```rust
+/// use absinthe::lattice::{FiniteSum, Interval, JoinCost};
+///
+/// struct Gap;
+///
+/// impl JoinCost<Interval> for Gap {
+///     fn join_cost(a: &Interval, b: &Interval) -> u64 {
+///         match (a.bounds(), b.bounds()) {
+///             (Some((alo, ahi)), Some((blo, bhi))) => {
+///                 let gap = i128::from(alo.max(blo)) - i128::from(ahi.min(bhi));
+///                 gap.clamp(0, i128::from(u64::MAX)) as u64
+///             }
+///             _ => 0,
+///         }
+///     }
+/// }
+///
+/// let points = [Interval::constant(0), Interval::constant(50), Interval::constant(52)];
+/// let by_gap = FiniteSum::<Interval, 2, Gap>::from_values(points);
+/// assert_eq!(by_gap.values(), [Interval::constant(0), Interval::new(50, 52)]);
+/// // The default cost is 1 for every incomparable pair, so the first pair is merged.
+/// let by_default = FiniteSum::<Interval, 2>::from_values(points);
+/// assert_eq!(by_default.values(), [Interval::new(0, 50), Interval::constant(52)]);
+/// ```
 pub trait JoinCost<D> {
     /// The cost of merging `a` and `b`.
     fn join_cost(a: &D, b: &D) -> u64;
@@ -25,6 +54,16 @@ pub trait JoinCost<D> {
 
 /// The default [`JoinCost`]: 0 when one disjunct is below the other (merging loses nothing),
 /// 1 otherwise.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{DefaultCost, Interval, JoinCost};
+///
+/// let cost = <DefaultCost as JoinCost<Interval>>::join_cost;
+/// assert_eq!(cost(&Interval::new(0, 9), &Interval::new(2, 3)), 0);
+/// assert_eq!(cost(&Interval::new(0, 1), &Interval::new(2, 3)), 1);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct DefaultCost;
 
@@ -62,6 +101,37 @@ impl<D: Lattice> JoinCost<D> for DefaultCost {
 /// of `D` over an increasing chain (each `jᵢ` is below the next step's `jᵢ`), or, with a single
 /// disjunct, over the increasing chain of hulls; so it stabilises whenever `D`'s widening does.
 /// Narrowing keeps `self`.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{FiniteSum, Interval, Lattice, Top};
+///
+/// type Sum2 = FiniteSum<Interval, 2>;
+///
+/// let zero = Sum2::single(Interval::constant(0));
+/// let ten = Sum2::single(Interval::constant(10));
+/// let both = zero.join(&ten);
+/// assert_eq!(both.values(), [Interval::constant(0), Interval::constant(10)]);
+/// assert_eq!(both.hull(), Interval::new(0, 10));
+/// assert!(zero.leq(&both) && !both.leq(&zero));
+/// assert_eq!(both.to_string(), "[0, 0] ∨ [10, 10]");
+///
+/// // A third disjunct does not fit: the first pair of the cheapest ones is merged.
+/// let three = both.join(&Sum2::single(Interval::constant(20)));
+/// assert_eq!(three.values(), [Interval::new(0, 10), Interval::constant(20)]);
+/// assert!(!<Sum2 as Lattice>::EXACT);
+///
+/// // The meet is pairwise; empty meets are dropped.
+/// let small = Sum2::single(Interval::new(-5, 5));
+/// assert_eq!(both.meet(&small), zero);
+///
+/// // Disjuncts that grow in place are widened one by one.
+/// let grown = Sum2::from_values([Interval::new(-1, 0), Interval::new(10, 11)]);
+/// let w = both.widen(&grown);
+/// assert_eq!(w.values(), [Interval::new(i64::MIN, 0), Interval::new(10, i64::MAX)]);
+/// assert_eq!(Sum2::top().values(), [Interval::top()]);
+/// ```
 pub struct FiniteSum<D, const N: usize, C = DefaultCost> {
     values: Vec<D>,
     cost: PhantomData<fn() -> C>,
@@ -98,6 +168,29 @@ impl<D: Debug, const N: usize, C> Debug for FiniteSum<D, N, C> {
 
 impl<D: Lattice + Ord, const N: usize, C: JoinCost<D>> FiniteSum<D, N, C> {
     /// The disjunction of `values`, made canonical (and merged down to `N` disjuncts).
+    ///
+    /// Bottom elements, duplicates and elements below another are dropped (see
+    /// [`canonical_disjuncts`]); no values, or only bottoms, give the bottom. A `FiniteSum`
+    /// with `N = 0` fails to compile here.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{FiniteSum, Interval, Lattice};
+    ///
+    /// let s = FiniteSum::<Interval, 3>::from_values([
+    ///     Interval::new(5, 6),
+    ///     Interval::empty(),
+    ///     Interval::new(0, 1),
+    ///     Interval::constant(0),
+    /// ]);
+    /// assert_eq!(s.values(), [Interval::new(0, 1), Interval::new(5, 6)]);
+    /// assert!(FiniteSum::<Interval, 3>::from_values([]).is_bottom());
+    /// // Over `N` disjuncts, pairs are merged until `N` are left.
+    /// let one =
+    ///     FiniteSum::<Interval, 1>::from_values([Interval::constant(9), Interval::constant(2)]);
+    /// assert_eq!(one.values(), [Interval::new(2, 9)]);
+    /// ```
     pub fn from_values(values: impl IntoIterator<Item = D>) -> Self {
         const { assert!(N > 0, "a FiniteSum needs room for at least one disjunct") };
         FiniteSum {
@@ -107,16 +200,49 @@ impl<D: Lattice + Ord, const N: usize, C: JoinCost<D>> FiniteSum<D, N, C> {
     }
 
     /// The single disjunct `x` (or bottom when `x` is bottom).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{FiniteSum, Lattice, Sign};
+    ///
+    /// let s = FiniteSum::<Sign, 2>::single(Sign::Pos);
+    /// assert_eq!(s.values(), [Sign::Pos]);
+    /// assert!(FiniteSum::<Sign, 2>::single(Sign::Bottom).is_bottom());
+    /// ```
     pub fn single(x: D) -> Self {
         FiniteSum::from_values([x])
     }
 
-    /// The disjuncts: a sorted antichain of at most `N` non-bottom elements.
+    /// The disjuncts: a sorted antichain of at most `N` non-bottom elements; empty for the
+    /// bottom.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{FiniteSum, Lattice, Sign};
+    ///
+    /// let s = FiniteSum::<Sign, 3>::from_values([Sign::Pos, Sign::Neg, Sign::Pos]);
+    /// assert_eq!(s.values(), [Sign::Neg, Sign::Pos]);
+    /// assert!(FiniteSum::<Sign, 3>::bottom().values().is_empty());
+    /// ```
     pub fn values(&self) -> &[D] {
         &self.values
     }
 
-    /// The join of all disjuncts in `D`.
+    /// The join of all disjuncts in `D`: what the disjunction weighs in `D` alone. `D`'s bottom
+    /// for the empty disjunction.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{FiniteSum, Interval, Lattice};
+    ///
+    /// let s =
+    ///     FiniteSum::<Interval, 2>::from_values([Interval::constant(3), Interval::constant(8)]);
+    /// assert_eq!(s.hull(), Interval::new(3, 8));
+    /// assert_eq!(FiniteSum::<Interval, 2>::bottom().hull(), Interval::empty());
+    /// ```
     pub fn hull(&self) -> D {
         self.values.iter().fold(D::bottom(), |acc, x| acc.join(x))
     }
@@ -125,7 +251,26 @@ impl<D: Lattice + Ord, const N: usize, C: JoinCost<D>> FiniteSum<D, N, C> {
 /// The canonical form of a disjunction of at most `bound` disjuncts (the work of
 /// [`FiniteSum::from_values`], for a bound known only at run time, as an interpreter of `.dom`
 /// files has it): sorts, drops bottoms, duplicates and subsumed elements, then merges the
-/// cheapest pairs by `C` down to `bound` disjuncts.
+/// cheapest pairs by `C` down to `bound` disjuncts. A `bound` of 0 is read as 1.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{DefaultCost, Interval, canonical_disjuncts};
+///
+/// let v = vec![
+///     Interval::constant(7),
+///     Interval::empty(),
+///     Interval::new(0, 2),
+///     Interval::constant(1),
+///     Interval::constant(7),
+/// ];
+/// let canon = canonical_disjuncts::<Interval, DefaultCost>(v.clone(), 3);
+/// assert_eq!(canon, [Interval::new(0, 2), Interval::constant(7)]);
+/// let merged = canonical_disjuncts::<Interval, DefaultCost>(v.clone(), 1);
+/// assert_eq!(merged, [Interval::new(0, 7)]);
+/// assert_eq!(canonical_disjuncts::<Interval, DefaultCost>(v, 0), merged);
+/// ```
 pub fn canonical_disjuncts<D: Lattice + Ord, C: JoinCost<D>>(
     mut values: Vec<D>,
     bound: usize,
@@ -213,7 +358,32 @@ impl<D: Lattice + Ord, const N: usize, C: JoinCost<D>> FiniteSum<D, N, C> {
 
 /// [`FiniteSum`]'s widening on canonical disjuncts of at most `bound` elements (see
 /// [`canonical_disjuncts`]), with `widen` as `D`'s widening: pointwise when the join keeps the
-/// older disjuncts apart, else one disjunct, the widened hulls.
+/// older disjuncts apart, else one disjunct, the widened hulls. When every disjunct of `newer`
+/// is below one of `older`, the result is `older` itself.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{DefaultCost, Interval, Lattice, widen_disjuncts};
+///
+/// let widen = |a: &Interval, b: &Interval| a.widen(b);
+/// let older = [Interval::constant(0), Interval::constant(10)];
+/// // Each disjunct grew in place: they are widened one by one.
+/// let newer = [Interval::new(-1, 0), Interval::new(10, 11)];
+/// assert_eq!(
+///     widen_disjuncts::<Interval, DefaultCost>(&older, &newer, 3, widen),
+///     [Interval::new(i64::MIN, 0), Interval::new(10, i64::MAX)]
+/// );
+/// // A new disjunct appeared: one disjunct is left, the widened hulls.
+/// let newer = [Interval::constant(20)];
+/// assert_eq!(
+///     widen_disjuncts::<Interval, DefaultCost>(&older, &newer, 3, widen),
+///     [Interval::new(0, i64::MAX)]
+/// );
+/// // Nothing new: `older` comes back.
+/// let newer = [Interval::constant(10)];
+/// assert_eq!(widen_disjuncts::<Interval, DefaultCost>(&older, &newer, 3, widen), older);
+/// ```
 pub fn widen_disjuncts<D: Lattice + Ord, C: JoinCost<D>>(
     older: &[D],
     newer: &[D],

@@ -14,6 +14,27 @@ use super::{Lattice, Top};
 /// `Bottom ⊑ Value(x) ⊑ Top` for every `x`, and `Value(x) ⊑ Value(y)` iff `x == y`. The height
 /// is three, so the default join-widening terminates ([`Lattice::FINITE_HEIGHT`] is `true`).
 /// `Ord` (declaration order, then `T`'s order) is only for sorting, not the lattice order.
+///
+/// # Examples
+///
+/// Any `T: Clone + Eq + Debug` can be flattened; the operations come from [`Lattice`] and
+/// [`Top`]:
+///
+/// ```rust
+/// use absinthe::lattice::{Flat, Lattice, Top};
+///
+/// let one = Flat::Value(1);
+/// let two = Flat::from(2);
+/// assert_eq!(one.join(&one), one);
+/// assert_eq!(one.join(&two), Flat::Top);
+/// assert_eq!(one.meet(&two), Flat::Bottom);
+/// assert_eq!(one.meet(&Flat::top()), one);
+/// assert!(Flat::bottom().leq(&one) && one.leq(&Flat::Top) && !one.leq(&two));
+/// // The height is finite, so the widening is the join.
+/// assert!(<Flat<i64> as Lattice>::FINITE_HEIGHT);
+/// assert_eq!(one.widen(&two), Flat::Top);
+/// assert_eq!(format!("{one} {}", Flat::<i64>::Top), "1 ⊤");
+/// ```
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Flat<T> {
     /// No value: the program point is unreachable.
@@ -25,7 +46,18 @@ pub enum Flat<T> {
 }
 
 impl<T> Flat<T> {
-    /// The known value, when there is exactly one.
+    /// The known value, when there is exactly one: `Some` for [`Flat::Value`], `None` for
+    /// [`Flat::Bottom`] and [`Flat::Top`].
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Flat;
+    ///
+    /// assert_eq!(Flat::Value("x").constant(), Some(&"x"));
+    /// assert_eq!(Flat::<&str>::Top.constant(), None);
+    /// assert_eq!(Flat::<&str>::Bottom.constant(), None);
+    /// ```
     pub fn constant(&self) -> Option<&T> {
         match self {
             Flat::Value(v) => Some(v),

@@ -13,6 +13,26 @@ use super::{Lattice, Thresholds, Top};
 ///
 /// A chain: join is the larger bound, meet the smaller. Its height is unbounded, so the widening
 /// jumps to `≤∞` as soon as a bound grows (or to the next threshold above it, when given).
+/// Narrowing refines only `≤∞`. The derived `Ord` is the lattice order.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Generation, Lattice, Thresholds, Top};
+///
+/// let one = Generation::AtMost(1);
+/// let three = Generation::AtMost(3);
+/// assert_eq!(one.join(&three), three);
+/// assert_eq!(one.meet(&three), one);
+/// assert!(Generation::bottom().leq(&Generation::AtMost(0)) && three.leq(&Generation::top()));
+/// assert!(!three.leq(&one));
+/// assert_eq!(one.widen(&three), Generation::Unbounded);
+/// assert_eq!(one.widen(&Generation::AtMost(0)), one);
+/// let t = Thresholds::new([4]);
+/// assert_eq!(one.widen_with_thresholds(&three, &t), Generation::AtMost(4));
+/// assert_eq!(Generation::Unbounded.narrow(&three), three);
+/// assert_eq!(format!("{} {three} {}", Generation::AtMost(0), Generation::Unbounded), "0 ≤3 ≤∞");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Generation {
     /// No object.
@@ -26,13 +46,36 @@ pub enum Generation {
 
 impl Generation {
     /// The counter after an alias edge crosses the object's own allocation site: one more
-    /// younger object may exist.
+    /// younger object may exist. The same as `self.plus(1)`: `Bottom` and `Unbounded` stay,
+    /// and `AtMost(u32::MAX)` becomes `Unbounded`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Generation;
+    ///
+    /// assert_eq!(Generation::AtMost(0).bump(), Generation::AtMost(1));
+    /// assert_eq!(Generation::AtMost(u32::MAX).bump(), Generation::Unbounded);
+    /// assert_eq!(Generation::Bottom.bump(), Generation::Bottom);
+    /// ```
     pub fn bump(self) -> Generation {
         self.plus(1)
     }
 
     /// The counter with `delta` more younger objects allowed (the generation delta between an
-    /// extended basic block's head and its immediate dominator).
+    /// extended basic block's head and its immediate dominator). `Bottom` and `Unbounded`
+    /// stay; a bound that would pass `u32::MAX` becomes `Unbounded`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Generation;
+    ///
+    /// assert_eq!(Generation::AtMost(2).plus(3), Generation::AtMost(5));
+    /// assert_eq!(Generation::AtMost(2).plus(0), Generation::AtMost(2));
+    /// assert_eq!(Generation::AtMost(u32::MAX - 1).plus(2), Generation::Unbounded);
+    /// assert_eq!(Generation::Bottom.plus(3), Generation::Bottom);
+    /// ```
     pub fn plus(self, delta: u32) -> Generation {
         match self {
             Generation::AtMost(n) => n
@@ -42,7 +85,18 @@ impl Generation {
         }
     }
 
-    /// Whether the object is certainly its site's only live one.
+    /// Whether the object is certainly its site's only live one: `true` for `AtMost(0)` only
+    /// (not for `Bottom`).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Generation;
+    ///
+    /// assert!(Generation::AtMost(0).is_unique());
+    /// assert!(!Generation::AtMost(1).is_unique());
+    /// assert!(!Generation::Bottom.is_unique());
+    /// ```
     pub fn is_unique(self) -> bool {
         self == Generation::AtMost(0)
     }

@@ -22,6 +22,34 @@ use super::{Lattice, Thresholds, Top};
 ///
 /// `Ord` is an arbitrary total order (by bounds, empty first) for sorting, e.g. in
 /// [`super::FiniteSum`]; it is not the lattice order.
+///
+/// # Examples
+///
+/// The lattice operations come from the [`Lattice`] and [`Top`] traits:
+///
+/// ```rust
+/// use absinthe::lattice::{Interval, Lattice, Thresholds, Top};
+///
+/// let a = Interval::new(0, 3);
+/// let b = Interval::new(5, 8);
+/// // Join is the convex hull (it adds 4), meet the intersection.
+/// assert_eq!(a.join(&b), Interval::new(0, 8));
+/// assert_eq!(a.meet(&b), Interval::empty());
+/// assert_eq!(Interval::new(0, 6).meet(&b), Interval::new(5, 6));
+/// assert!(a.leq(&Interval::new(-1, 3)) && !a.leq(&b));
+/// assert!(Interval::bottom().leq(&a) && a.leq(&<Interval as Top>::top()));
+///
+/// // Widening sends a bound that grew to infinity, or to the next threshold.
+/// assert_eq!(a.widen(&Interval::new(0, 4)), Interval::new(0, i64::MAX));
+/// let t = Thresholds::new([10, 100]);
+/// assert_eq!(a.widen_with_thresholds(&Interval::new(0, 4), &t), Interval::new(0, 10));
+/// // Narrowing refines infinite bounds only.
+/// assert_eq!(Interval::new(0, i64::MAX).narrow(&Interval::new(0, 9)), Interval::new(0, 9));
+/// assert_eq!(Interval::new(0, 20).narrow(&Interval::new(0, 9)), Interval::new(0, 20));
+///
+/// assert_eq!(Interval::new(i64::MIN, 5).to_string(), "[-∞, 5]");
+/// assert_eq!(Interval::empty().to_string(), "⊥");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Interval {
     /// `None` is the empty interval; otherwise `lo <= hi`.
@@ -30,6 +58,21 @@ pub struct Interval {
 
 impl Interval {
     /// `[lo, hi]`, or the empty interval when `lo > hi`.
+    ///
+    /// Both bounds are included. `i64::MIN` as `lo` reads as `-∞` and `i64::MAX` as `hi` as `+∞`,
+    /// so `Interval::new(i64::MIN, i64::MAX)` is the top.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Interval, Lattice, Top};
+    ///
+    /// let i = Interval::new(-2, 5);
+    /// assert_eq!(i.bounds(), Some((-2, 5)));
+    /// assert!(Interval::new(3, 1).is_bottom());
+    /// assert_eq!(Interval::new(3, 1), Interval::empty());
+    /// assert!(Interval::new(i64::MIN, i64::MAX).is_top());
+    /// ```
     pub fn new(lo: i64, hi: i64) -> Interval {
         if lo > hi {
             Interval::empty()
@@ -40,37 +83,124 @@ impl Interval {
         }
     }
 
-    /// The single value `c`.
+    /// The single value `c`: `[c, c]`.
+    ///
+    /// `From<i64>` builds the same interval.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Interval;
+    ///
+    /// let seven = Interval::constant(7);
+    /// assert_eq!(seven, Interval::new(7, 7));
+    /// assert_eq!(seven, Interval::from(7));
+    /// assert_eq!(seven.as_constant(), Some(7));
+    /// assert!(seven.contains(7) && !seven.contains(8));
+    /// ```
     pub fn constant(c: i64) -> Interval {
         Interval::new(c, c)
     }
 
-    /// The empty interval (the bottom).
+    /// The empty interval (the bottom): it contains no value and has no bounds.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Interval, Lattice};
+    ///
+    /// let e = Interval::empty();
+    /// assert_eq!(e, Interval::bottom());
+    /// assert_eq!(e.bounds(), None);
+    /// assert!(!e.contains(0));
+    /// // It is neutral for the join.
+    /// assert_eq!(e.join(&Interval::constant(3)), Interval::constant(3));
+    /// ```
     pub fn empty() -> Interval {
         Interval { bounds: None }
     }
 
-    /// `[-∞, +∞]`: every `i64` (the top).
+    /// `[-∞, +∞]`: every `i64` (the top), stored as `[i64::MIN, i64::MAX]`.
+    ///
+    /// The same value as [`Top::top`], callable without importing the trait.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Interval, Top};
+    ///
+    /// let t = Interval::top();
+    /// assert!(t.is_top());
+    /// assert_eq!(t.bounds(), Some((i64::MIN, i64::MAX)));
+    /// assert!(t.contains(i64::MIN) && t.contains(i64::MAX));
+    /// assert_eq!(t.to_string(), "⊤");
+    /// ```
     pub fn top() -> Interval {
         Interval::new(i64::MIN, i64::MAX)
     }
 
     /// `(lo, hi)` with `lo <= hi`, or `None` for the empty interval.
+    ///
+    /// An infinite bound comes back as `i64::MIN` (for `-∞`) or `i64::MAX` (for `+∞`).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Interval, Lattice};
+    ///
+    /// assert_eq!(Interval::new(1, 4).bounds(), Some((1, 4)));
+    /// assert_eq!(Interval::new(4, 1).bounds(), None);
+    /// let up = Interval::new(0, 1).widen(&Interval::new(0, 2));
+    /// assert_eq!(up.bounds(), Some((0, i64::MAX)));
+    /// ```
     pub fn bounds(&self) -> Option<(i64, i64)> {
         self.bounds
     }
 
     /// The lower bound (`i64::MIN` meaning `-∞`), or `None` when empty.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Interval;
+    ///
+    /// assert_eq!(Interval::new(-3, 8).lo(), Some(-3));
+    /// assert_eq!(Interval::top().lo(), Some(i64::MIN));
+    /// assert_eq!(Interval::empty().lo(), None);
+    /// ```
     pub fn lo(&self) -> Option<i64> {
         self.bounds.map(|(lo, _)| lo)
     }
 
     /// The upper bound (`i64::MAX` meaning `+∞`), or `None` when empty.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Interval;
+    ///
+    /// assert_eq!(Interval::new(-3, 8).hi(), Some(8));
+    /// assert_eq!(Interval::top().hi(), Some(i64::MAX));
+    /// assert_eq!(Interval::empty().hi(), None);
+    /// ```
     pub fn hi(&self) -> Option<i64> {
         self.bounds.map(|(_, hi)| hi)
     }
 
-    /// Whether `v` lies in the interval.
+    /// Whether `v` lies in the interval, bounds included; always `false` for the empty
+    /// interval. An infinite bound is the `i64` extreme, which it contains.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Interval;
+    ///
+    /// let i = Interval::new(1, 3);
+    /// assert!(i.contains(1) && i.contains(3));
+    /// assert!(!i.contains(0) && !i.contains(4));
+    /// assert!(!Interval::empty().contains(0));
+    /// assert!(Interval::new(0, i64::MAX).contains(i64::MAX));
+    /// ```
     pub fn contains(&self, v: i64) -> bool {
         match self.bounds {
             Some((lo, hi)) => lo <= v && v <= hi,
@@ -78,7 +208,18 @@ impl Interval {
         }
     }
 
-    /// The value, when the interval holds exactly one.
+    /// The value, when the interval holds exactly one (`lo == hi`); `None` for the empty
+    /// interval and for any wider one.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Interval;
+    ///
+    /// assert_eq!(Interval::new(4, 4).as_constant(), Some(4));
+    /// assert_eq!(Interval::new(4, 5).as_constant(), None);
+    /// assert_eq!(Interval::empty().as_constant(), None);
+    /// ```
     pub fn as_constant(&self) -> Option<i64> {
         match self.bounds {
             Some((lo, hi)) if lo == hi => Some(lo),

@@ -16,6 +16,25 @@ use super::{Changed, Lattice, Thresholds, Top};
 /// narrowing act on the lifted values, so exactness, height and the widening laws are inherited
 /// from `L` (one more step in every chain). The meet of two lifted values stays lifted even when
 /// it is `L`'s bottom: the two bottoms are distinct elements.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Interval, Lattice, Lift, Top};
+///
+/// let a = Lift::Lifted(Interval::new(0, 1));
+/// let b = Lift::Lifted(Interval::new(3, 4));
+/// assert_eq!(a.join(&b), Lift::Lifted(Interval::new(0, 4)));
+/// assert_eq!(a.join(&Lift::Bottom), a);
+/// // The meet of disjoint intervals is the lifted empty interval, above the new bottom.
+/// let empty = Lift::Lifted(Interval::empty());
+/// assert_eq!(a.meet(&b), empty);
+/// assert!(Lift::bottom().leq(&empty) && !empty.leq(&Lift::Bottom));
+/// // Widening and narrowing are `L`'s.
+/// assert_eq!(a.widen(&b), Lift::Lifted(Interval::new(0, i64::MAX)));
+/// assert_eq!(Lift::<Interval>::top(), Lift::Lifted(Interval::top()));
+/// assert_eq!(format!("{} {a}", Lift::<Interval>::Bottom), "⊥ [0, 1]");
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Lift<L> {
     /// The new least element.
@@ -25,7 +44,18 @@ pub enum Lift<L> {
 }
 
 impl<L> Lift<L> {
-    /// The base value, unless this is the new bottom.
+    /// The base value, unless this is the new bottom: `None` for [`Lift::Bottom`] only, so
+    /// a lifted bottom of `L` gives `Some`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Interval, Lift};
+    ///
+    /// assert_eq!(Lift::Lifted(Interval::constant(2)).lifted(), Some(&Interval::constant(2)));
+    /// assert_eq!(Lift::Lifted(Interval::empty()).lifted(), Some(&Interval::empty()));
+    /// assert_eq!(Lift::<Interval>::Bottom.lifted(), None);
+    /// ```
     pub fn lifted(&self) -> Option<&L> {
         match self {
             Lift::Bottom => None,

@@ -16,7 +16,31 @@ use super::{Changed, Lattice, Thresholds, replace_if_changed};
 /// # Contract
 ///
 /// `K::from_bits(k.to_bits()) == k`, and `to_bits` is injective. Maps iterate in ascending order
-/// of `to_bits`. Implement it for your `u32` id newtypes.
+/// of `to_bits`. Implement it for your `u32` id newtypes. It is implemented for `u32`, `u16`
+/// and `u8`.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Interval, MapKey, MapLattice};
+///
+/// #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// struct Var(u32);
+///
+/// impl MapKey for Var {
+///     fn to_bits(self) -> u32 {
+///         self.0
+///     }
+///     fn from_bits(bits: u32) -> Self {
+///         Var(bits)
+///     }
+/// }
+///
+/// let env: MapLattice<Var, Interval> =
+///     [(Var(2), Interval::constant(0)), (Var(1), Interval::new(0, 9))].into_iter().collect();
+/// let keys: Vec<Var> = env.iter().map(|(k, _)| k).collect();
+/// assert_eq!(keys, [Var(1), Var(2)]);
+/// ```
 pub trait MapKey: Copy + Eq + Hash + Debug {
     /// The key as a `u32`.
     fn to_bits(self) -> u32;
@@ -426,6 +450,38 @@ fn included<V: Lattice>(a: &Tree<V>, b: &Tree<V>) -> bool {
 /// The map is persistent: updates return a new map sharing all untouched nodes. Binary
 /// operations never descend into subtrees shared by both operands (`Arc::ptr_eq`) and return
 /// an operand's node whenever the result equals it.
+///
+/// There is no [`Top`](super::Top): no map binds all 2^32 keys.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Changed, Interval, Lattice, MapLattice};
+///
+/// let a: MapLattice<u32, Interval> =
+///     [(1, Interval::new(0, 1)), (2, Interval::constant(5))].into_iter().collect();
+/// let b: MapLattice<u32, Interval> =
+///     [(2, Interval::constant(7)), (3, Interval::constant(0))].into_iter().collect();
+///
+/// // Join and meet are pointwise; an absent key is bottom.
+/// let j = a.join(&b);
+/// assert_eq!(j.get(2), Some(&Interval::new(5, 7)));
+/// assert_eq!(j.len(), 3);
+/// assert!(a.leq(&j) && b.leq(&j) && !j.leq(&a));
+/// // [5, 5] ⊓ [7, 7] is empty, so key 2 is dropped; keys 1 and 3 are on one side only.
+/// assert!(a.meet(&b).is_bottom());
+/// assert_eq!(a.meet(&j), a);
+///
+/// // Widening is pointwise too; a key bound on one side keeps its value.
+/// let w = a.widen(&j);
+/// assert_eq!(w.get(2), Some(&Interval::new(5, i64::MAX)));
+/// assert_eq!(w.get(3), Some(&Interval::constant(0)));
+///
+/// let mut acc = a.clone();
+/// assert_eq!(acc.join_with(&b), Changed::Yes);
+/// assert_eq!(acc, j);
+/// assert_eq!(acc.to_string(), "{1 ↦ [0, 1], 2 ↦ [5, 7], 3 ↦ [0, 0]}");
+/// ```
 pub struct MapLattice<K, V> {
     root: Option<Tree<V>>,
     keys: std::marker::PhantomData<fn() -> K>,
@@ -472,23 +528,70 @@ impl<K: MapKey, V: Lattice> MapLattice<K, V> {
         }
     }
 
-    /// The empty map (every key bottom).
+    /// The empty map (every key bottom): the bottom of the lattice, and `MapLattice::default()`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Flat, Lattice, MapLattice};
+    ///
+    /// let m = MapLattice::<u32, Flat<i64>>::new();
+    /// assert!(m.is_empty() && m.is_bottom());
+    /// assert_eq!(m.get(0), None);
+    /// assert_eq!(m.to_string(), "⊥");
+    /// ```
     pub fn new() -> Self {
         MapLattice::from_root(None)
     }
 
-    /// The value bound to `k`, or `None` when it is bottom.
+    /// The value bound to `k`, or `None` when it is bottom (the map never stores a bottom
+    /// value, so `Some` is never bottom).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Flat, MapLattice};
+    ///
+    /// let m = MapLattice::<u8, Flat<i64>>::new().insert(4, Flat::Value(1));
+    /// assert_eq!(m.get(4), Some(&Flat::Value(1)));
+    /// assert_eq!(m.get(5), None);
+    /// ```
     pub fn get(&self, k: K) -> Option<&V> {
         get(self.root.as_ref()?, k.to_bits())
     }
 
-    /// The value of `k`, bottom when absent.
+    /// The value of `k`, bottom when absent (a clone of the stored value otherwise).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Interval, MapLattice};
+    ///
+    /// let m = MapLattice::<u32, Interval>::new().insert(1, Interval::new(2, 3));
+    /// assert_eq!(m.get_or_bottom(1), Interval::new(2, 3));
+    /// assert_eq!(m.get_or_bottom(2), Interval::empty());
+    /// ```
     pub fn get_or_bottom(&self, k: K) -> V {
         self.get(k).cloned().unwrap_or_else(V::bottom)
     }
 
     /// A map equal to `self` except that `k` is bound to `v` (removed when `v` is bottom);
-    /// it shares every node not on the path to `k`.
+    /// it shares every node not on the path to `k`. `self` is not modified. Inserting the value
+    /// `k` already has returns a map with the same root (see [`MapLattice::shares_root_with`]).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Flat, MapLattice};
+    ///
+    /// let m = MapLattice::<u32, Flat<i64>>::new().insert(1, Flat::Value(10));
+    /// let n = m.insert(2, Flat::Top);
+    /// assert_eq!((m.len(), n.len()), (1, 2));
+    /// // Binding bottom removes the key.
+    /// assert_eq!(n.insert(2, Flat::Bottom), m);
+    /// // Binding the same value again changes nothing.
+    /// assert!(n.insert(1, Flat::Value(10)).shares_root_with(&n));
+    /// ```
     pub fn insert(&self, k: K, v: V) -> Self {
         if v.is_bottom() {
             return self.remove(k);
@@ -504,23 +607,71 @@ impl<K: MapKey, V: Lattice> MapLattice<K, V> {
         MapLattice::from_root(Some(root))
     }
 
-    /// A map equal to `self` except that `k` is bottom.
+    /// A map equal to `self` except that `k` is bottom; `self` is not modified. Removing an
+    /// absent key gives a map equal to `self`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Flat, MapLattice};
+    ///
+    /// let m: MapLattice<u32, Flat<i64>> =
+    ///     [(1, Flat::Top), (2, Flat::Value(0))].into_iter().collect();
+    /// let r = m.remove(1);
+    /// assert_eq!(r.get(1), None);
+    /// assert_eq!(r.len(), 1);
+    /// assert_eq!(m.len(), 2);
+    /// assert_eq!(m.remove(9), m);
+    /// ```
     pub fn remove(&self, k: K) -> Self {
         let root = self.root.as_ref().and_then(|t| remove(t, k.to_bits()));
         MapLattice::from_root(root)
     }
 
     /// The number of keys bound to a non-bottom value.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{MapLattice, Sign};
+    ///
+    /// let m: MapLattice<u32, Sign> =
+    ///     [(1, Sign::Pos), (2, Sign::Bottom), (3, Sign::Zero)].into_iter().collect();
+    /// assert_eq!(m.len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.root.as_ref().map_or(0, |t| t.len())
     }
 
-    /// Whether every key is bottom.
+    /// Whether every key is bottom (the map is the bottom of the lattice).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{MapLattice, Sign};
+    ///
+    /// let m = MapLattice::<u32, Sign>::new().insert(0, Sign::Neg);
+    /// assert!(!m.is_empty());
+    /// assert!(m.remove(0).is_empty());
+    /// assert!(m.insert(0, Sign::Bottom).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.root.is_none()
     }
 
-    /// The bindings in ascending key order.
+    /// The bindings in ascending key order (of [`MapKey::to_bits`]); bottom values never
+    /// appear.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{MapLattice, Parity};
+    ///
+    /// let m: MapLattice<u32, Parity> =
+    ///     [(9, Parity::Odd), (0, Parity::Even), (u32::MAX, Parity::Top)].into_iter().collect();
+    /// let v: Vec<(u32, Parity)> = m.iter().map(|(k, v)| (k, *v)).collect();
+    /// assert_eq!(v, [(0, Parity::Even), (9, Parity::Odd), (u32::MAX, Parity::Top)]);
+    /// ```
     pub fn iter(&self) -> Iter<'_, K, V> {
         Iter {
             stack: self.root.iter().map(|t| &**t).collect(),
@@ -529,7 +680,20 @@ impl<K: MapKey, V: Lattice> MapLattice<K, V> {
     }
 
     /// Whether the two maps are the same node in memory (and hence equal); a cheap test of
-    /// structure sharing.
+    /// structure sharing. Two empty maps share their (absent) root. `false` does not mean the
+    /// maps differ: equal maps built separately have distinct roots.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Flat, Lattice, MapLattice};
+    ///
+    /// let m = MapLattice::<u32, Flat<i64>>::new().insert(1, Flat::Value(1));
+    /// let same = MapLattice::<u32, Flat<i64>>::new().insert(1, Flat::Value(1));
+    /// assert!(m.shares_root_with(&m.clone()));
+    /// assert!(m.join(&m).shares_root_with(&m));
+    /// assert!(m == same && !m.shares_root_with(&same));
+    /// ```
     pub fn shares_root_with(&self, other: &Self) -> bool {
         match (&self.root, &other.root) {
             (None, None) => true,
@@ -554,7 +718,22 @@ impl<K: MapKey, V: Lattice> FromIterator<(K, V)> for MapLattice<K, V> {
     }
 }
 
-/// An iterator over the bindings of a [`MapLattice`] in ascending key order.
+/// An iterator over the bindings of a [`MapLattice`] in ascending key order, returned by
+/// [`MapLattice::iter`] (and re-exported as `absinthe::lattice::MapIter`). It yields each key
+/// with a reference to its value, and never a bottom value.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Interval, MapIter, MapLattice};
+///
+/// let m: MapLattice<u16, Interval> =
+///     [(3, Interval::new(1, 2)), (1, Interval::constant(4))].into_iter().collect();
+/// let mut it: MapIter<'_, u16, Interval> = m.iter();
+/// assert_eq!(it.next(), Some((1, &Interval::constant(4))));
+/// assert_eq!(it.next(), Some((3, &Interval::new(1, 2))));
+/// assert_eq!(it.next(), None);
+/// ```
 pub struct Iter<'a, K, V> {
     stack: Vec<&'a Node<V>>,
     keys: std::marker::PhantomData<fn() -> K>,

@@ -7,6 +7,29 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 /// A set of names, or every name. Ordered by inclusion.
+///
+/// The bottom is the empty set and the top [`Names::All`]; join is union and meet intersection,
+/// both exact. A program has finitely many names, so [`Lattice::FINITE_HEIGHT`] is `true` and the
+/// widening is the join. Under [`Dual`](crate::lattice::Dual) the join becomes the intersection:
+/// the names demanded on every path.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Dual, Lattice, Names, Top};
+/// use absinthe::terms::ParamId;
+///
+/// let (x, y) = (ParamId(0), ParamId(1));
+/// let xy = Names::one(x).join(&Names::one(y));
+/// assert!(Names::one(x).leq(&xy) && !xy.leq(&Names::one(x)));
+/// assert_eq!(xy.meet(&Names::one(y)), Names::one(y));
+/// assert_eq!(Names::one(x).meet(&Names::one(y)), Names::bottom());
+/// assert_eq!(xy.join(&Names::All), Names::top());
+/// assert_eq!(xy.to_string(), "{p0, p1}");
+///
+/// let must = Dual(xy.clone()).join(&Dual(Names::one(y)));
+/// assert_eq!(must, Dual(Names::one(y)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Names {
     /// These names.
@@ -16,22 +39,63 @@ pub enum Names {
 }
 
 impl Names {
-    /// No name.
+    /// No name: the empty set, the bottom.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Lattice, Names};
+    /// use absinthe::terms::ParamId;
+    ///
+    /// assert!(Names::none().is_bottom());
+    /// assert!(!Names::none().contains(ParamId(0)));
+    /// ```
     pub fn none() -> Names {
         Names::Set(BTreeSet::new())
     }
 
-    /// One name.
+    /// The set holding just `p`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Names;
+    /// use absinthe::terms::ParamId;
+    ///
+    /// let n = Names::one(ParamId(3));
+    /// assert!(n.contains(ParamId(3)) && !n.contains(ParamId(4)));
+    /// ```
     pub fn one(p: ParamId) -> Names {
         Names::Set(BTreeSet::from([p]))
     }
 
-    /// Every name.
+    /// Every name: [`Names::All`], the top.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Names, Top};
+    /// use absinthe::terms::ParamId;
+    ///
+    /// assert!(Names::all().is_top());
+    /// assert!(Names::all().contains(ParamId(u32::MAX)));
+    /// ```
     pub fn all() -> Names {
         Names::All
     }
 
-    /// Whether `p` is included.
+    /// Whether `p` is included; always `true` for [`Names::All`].
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Lattice, Names};
+    /// use absinthe::terms::ParamId;
+    ///
+    /// let xs = Names::one(ParamId(0)).join(&Names::one(ParamId(2)));
+    /// assert!(xs.contains(ParamId(2)) && !xs.contains(ParamId(1)));
+    /// assert!(Names::All.contains(ParamId(1)));
+    /// ```
     pub fn contains(&self, p: ParamId) -> bool {
         match self {
             Names::Set(set) => set.contains(&p),
@@ -39,7 +103,26 @@ impl Names {
         }
     }
 
-    /// The set with the names spelled from `terms`: `{x, y}`, or `all`.
+    /// The set with the names spelled from `terms`: `{x, y}`, or `all`. Names come in the
+    /// order of their [`ParamId`]; one missing from `terms` is spelled `?`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Lattice, Names};
+    /// use absinthe::terms::{Binder, Param, ParamId, Term, TermId, Terms};
+    ///
+    /// let param = |name: &str| Param { name: name.to_owned(), binder: Binder::Free };
+    /// let terms = Terms {
+    ///     terms: vec![Term::Const(0)],
+    ///     params: vec![param("x"), param("y")],
+    ///     root: TermId(0),
+    /// };
+    /// let n = Names::one(ParamId(1)).join(&Names::one(ParamId(0)));
+    /// assert_eq!(n.render(&terms), "{x, y}");
+    /// assert_eq!(Names::one(ParamId(5)).render(&terms), "{?}");
+    /// assert_eq!(Names::All.render(&terms), "all");
+    /// ```
     pub fn render(&self, terms: &Terms) -> String {
         match self {
             Names::All => "all".to_owned(),

@@ -14,6 +14,21 @@ use super::{Lattice, Top};
 /// `Bottom ⊑ Even, Odd ⊑ Top` with `Even` and `Odd` incomparable; join and meet are exact and the
 /// height is three ([`Lattice::FINITE_HEIGHT`] is `true`). `Ord` (declaration order) is only for
 /// sorting, not the lattice order.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Lattice, Parity, Top};
+///
+/// assert_eq!(Parity::Even.join(&Parity::Odd), Parity::top());
+/// assert_eq!(Parity::Even.meet(&Parity::Odd), Parity::bottom());
+/// assert_eq!(Parity::Odd.meet(&Parity::Top), Parity::Odd);
+/// assert!(Parity::Even.leq(&Parity::Top) && !Parity::Even.leq(&Parity::Odd));
+/// // The height is finite, so the widening is the join.
+/// assert_eq!(Parity::Odd.widen(&Parity::Odd), Parity::Odd);
+/// assert_eq!(Parity::Odd.widen(&Parity::Even), Parity::Top);
+/// assert_eq!(Parity::Even.to_string(), "even");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Parity {
     /// No value.
@@ -27,7 +42,18 @@ pub enum Parity {
 }
 
 impl Parity {
-    /// The parity of `v`.
+    /// The parity of `v`: [`Parity::Even`] or [`Parity::Odd`] (negative numbers included).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Parity;
+    ///
+    /// assert_eq!(Parity::of(4), Parity::Even);
+    /// assert_eq!(Parity::of(-3), Parity::Odd);
+    /// assert_eq!(Parity::of(0), Parity::Even);
+    /// assert_eq!(Parity::of(i64::MIN), Parity::Even);
+    /// ```
     pub fn of(v: i64) -> Parity {
         if v % 2 == 0 {
             Parity::Even
@@ -36,7 +62,18 @@ impl Parity {
         }
     }
 
-    /// Whether `v` has a parity in `self`.
+    /// Whether `v` has a parity in `self`; always `false` for [`Parity::Bottom`] and always
+    /// `true` for [`Parity::Top`].
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Parity;
+    ///
+    /// assert!(Parity::Odd.contains(-5) && !Parity::Odd.contains(6));
+    /// assert!(Parity::Top.contains(6));
+    /// assert!(!Parity::Bottom.contains(6));
+    /// ```
     pub fn contains(&self, v: i64) -> bool {
         Parity::of(v).leq(self)
     }

@@ -14,6 +14,21 @@ use super::{Lattice, Top};
 /// Ordered by inclusion of the sets of signs; join is union and meet intersection, both exact.
 /// The height is four, so [`Lattice::FINITE_HEIGHT`] is `true`. `Ord` (declaration order) is only
 /// for sorting, not the lattice order.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Lattice, Sign, Top};
+///
+/// assert_eq!(Sign::Neg.join(&Sign::Zero), Sign::NonPos);
+/// assert_eq!(Sign::NonPos.join(&Sign::Pos), Sign::top());
+/// assert_eq!(Sign::NonPos.meet(&Sign::NonNeg), Sign::Zero);
+/// assert_eq!(Sign::Neg.meet(&Sign::Pos), Sign::bottom());
+/// assert!(Sign::Pos.leq(&Sign::NonZero) && !Sign::Zero.leq(&Sign::NonZero));
+/// // The height is finite, so the widening is the join.
+/// assert_eq!(Sign::Pos.widen(&Sign::Zero), Sign::NonNeg);
+/// assert_eq!(Sign::NonZero.to_string(), "≠0");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Sign {
     /// No value.
@@ -39,7 +54,19 @@ const ZERO: u8 = 2;
 const POS: u8 = 4;
 
 impl Sign {
-    /// The sign of `v`.
+    /// The sign of `v`: [`Sign::Neg`], [`Sign::Zero`] or [`Sign::Pos`], never a set of two
+    /// or more signs.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Sign;
+    ///
+    /// assert_eq!(Sign::of(-7), Sign::Neg);
+    /// assert_eq!(Sign::of(0), Sign::Zero);
+    /// assert_eq!(Sign::of(i64::MAX), Sign::Pos);
+    /// assert_eq!(Sign::of(i64::MIN), Sign::Neg);
+    /// ```
     pub fn of(v: i64) -> Sign {
         match v {
             ..0 => Sign::Neg,
@@ -48,7 +75,19 @@ impl Sign {
         }
     }
 
-    /// Whether `v` has one of the signs in `self`.
+    /// Whether `v` has one of the signs in `self`; always `false` for [`Sign::Bottom`] and
+    /// always `true` for [`Sign::Top`].
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Sign;
+    ///
+    /// assert!(Sign::NonZero.contains(-3) && Sign::NonZero.contains(3));
+    /// assert!(!Sign::NonZero.contains(0));
+    /// assert!(Sign::NonNeg.contains(0) && !Sign::NonNeg.contains(-1));
+    /// assert!(!Sign::Bottom.contains(0));
+    /// ```
     pub fn contains(&self, v: i64) -> bool {
         self.bits() & Sign::of(v).bits() != 0
     }

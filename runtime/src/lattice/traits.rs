@@ -8,6 +8,20 @@ use std::ops::{BitOr, BitOrAssign};
 ///
 /// Flags compose with `|`, so a product can OR the flags of its parts:
 /// `a.join_with(&x.a) | b.join_with(&x.b)`.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Changed, Interval, Lattice, Sign};
+///
+/// let (mut i, mut s) = (Interval::constant(0), Sign::Zero);
+/// let changed = i.join_with(&Interval::constant(0)) | s.join_with(&Sign::Pos);
+/// assert_eq!(changed, Changed::Yes);
+/// assert_eq!(s, Sign::NonNeg);
+/// let mut again = i.join_with(&Interval::constant(0));
+/// again |= s.join_with(&Sign::Pos);
+/// assert_eq!(again, Changed::No);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Changed {
     /// The receiver is exactly what it was.
@@ -18,12 +32,31 @@ pub enum Changed {
 }
 
 impl Changed {
-    /// `Changed::Yes` when `b` holds.
+    /// `Changed::Yes` when `b` holds, `Changed::No` otherwise.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Changed;
+    ///
+    /// assert_eq!(Changed::from_bool(true), Changed::Yes);
+    /// assert_eq!(Changed::from_bool(false), Changed::No);
+    /// ```
     pub fn from_bool(b: bool) -> Changed {
         if b { Changed::Yes } else { Changed::No }
     }
 
-    /// Whether this flag says something changed.
+    /// Whether this flag says something changed: `true` for `Changed::Yes` only.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Changed;
+    ///
+    /// assert!(Changed::Yes.changed());
+    /// assert!(!Changed::No.changed());
+    /// assert!(!Changed::default().changed());
+    /// ```
     pub fn changed(self) -> bool {
         self == Changed::Yes
     }
@@ -46,18 +79,51 @@ impl BitOrAssign for Changed {
 /// at before jumping to infinity.
 ///
 /// Kept sorted and free of duplicates.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Interval, Lattice, Thresholds};
+///
+/// let t = Thresholds::new([100, 0, 10, 10]);
+/// assert_eq!(t.values(), [0, 10, 100]);
+/// let grown = Interval::new(0, 1).widen_with_thresholds(&Interval::new(0, 2), &t);
+/// assert_eq!(grown, Interval::new(0, 10));
+/// let past = Interval::new(0, 100).widen_with_thresholds(&Interval::new(0, 101), &t);
+/// assert_eq!(past, Interval::new(0, i64::MAX));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Thresholds {
     values: Vec<i64>,
 }
 
 impl Thresholds {
-    /// No thresholds: widening goes straight to infinity.
+    /// No thresholds: widening goes straight to infinity. The same as `Thresholds::default()`.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::{Interval, Lattice, Thresholds};
+    ///
+    /// let none = Thresholds::none();
+    /// assert!(none.is_empty());
+    /// let w = Interval::new(0, 1).widen_with_thresholds(&Interval::new(0, 2), &none);
+    /// assert_eq!(w, Interval::new(0, i64::MAX));
+    /// ```
     pub fn none() -> Thresholds {
         Thresholds::default()
     }
 
     /// Thresholds from any collection of constants (sorted and deduplicated here).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Thresholds;
+    ///
+    /// assert_eq!(Thresholds::new(vec![3, -1, 3]).values(), [-1, 3]);
+    /// assert_eq!(Thresholds::new([]), Thresholds::none());
+    /// ```
     pub fn new(values: impl IntoIterator<Item = i64>) -> Thresholds {
         let mut values: Vec<i64> = values.into_iter().collect();
         values.sort_unstable();
@@ -65,23 +131,62 @@ impl Thresholds {
         Thresholds { values }
     }
 
-    /// The constants, sorted ascending.
+    /// The constants, sorted ascending, each once.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Thresholds;
+    ///
+    /// assert_eq!(Thresholds::new([5, 1, 5, 3]).values(), [1, 3, 5]);
+    /// ```
     pub fn values(&self) -> &[i64] {
         &self.values
     }
 
     /// Whether there are no thresholds.
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Thresholds;
+    ///
+    /// assert!(Thresholds::none().is_empty());
+    /// assert!(!Thresholds::new([0]).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
 
-    /// The smallest threshold `>= x`, if any.
+    /// The smallest threshold `>= x`, if any (`x` itself when it is a threshold).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Thresholds;
+    ///
+    /// let t = Thresholds::new([-10, 0, 10]);
+    /// assert_eq!(t.at_least(1), Some(10));
+    /// assert_eq!(t.at_least(0), Some(0));
+    /// assert_eq!(t.at_least(11), None);
+    /// ```
     pub fn at_least(&self, x: i64) -> Option<i64> {
         let i = self.values.partition_point(|&t| t < x);
         self.values.get(i).copied()
     }
 
-    /// The largest threshold `<= x`, if any.
+    /// The largest threshold `<= x`, if any (`x` itself when it is a threshold).
+    ///
+    /// # Examples
+    ///
+    /// ```rust
+    /// use absinthe::lattice::Thresholds;
+    ///
+    /// let t = Thresholds::new([-10, 0, 10]);
+    /// assert_eq!(t.at_most(-1), Some(-10));
+    /// assert_eq!(t.at_most(10), Some(10));
+    /// assert_eq!(t.at_most(-11), None);
+    /// ```
     pub fn at_most(&self, x: i64) -> Option<i64> {
         let i = self.values.partition_point(|&t| t <= x);
         i.checked_sub(1).map(|i| self.values[i])
@@ -113,6 +218,57 @@ impl Thresholds {
 /// Lattices whose join or meet must approximate (for example [`FiniteSum`](super::FiniteSum) when it runs out of
 /// disjuncts) say so with [`Lattice::EXACT`] `= false`: their join is still an upper bound and
 /// their meet still sound, but not least/greatest.
+///
+/// # Examples
+///
+/// A two-point lattice, whether a program point may be reached, written by hand. Only the five
+/// required items are given; the in-place forms, the widening (the join, valid here because the
+/// height is finite) and the narrowing (keep `self`) are the defaults.
+///
+/// ```rust
+/// use absinthe::lattice::{Changed, Lattice, Top};
+///
+/// #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// struct Reach(bool);
+///
+/// impl Lattice for Reach {
+///     const FINITE_HEIGHT: bool = true;
+///     fn bottom() -> Self {
+///         Reach(false)
+///     }
+///     fn is_bottom(&self) -> bool {
+///         !self.0
+///     }
+///     fn leq(&self, other: &Self) -> bool {
+///         !self.0 || other.0
+///     }
+///     fn join(&self, other: &Self) -> Self {
+///         Reach(self.0 || other.0)
+///     }
+///     fn meet(&self, other: &Self) -> Self {
+///         Reach(self.0 && other.0)
+///     }
+/// }
+///
+/// impl Top for Reach {
+///     fn top() -> Self {
+///         Reach(true)
+///     }
+///     fn is_top(&self) -> bool {
+///         self.0
+///     }
+/// }
+///
+/// let mut r = Reach::bottom();
+/// assert_eq!(r.join_with(&Reach(true)), Changed::Yes);
+/// assert_eq!(r.join_with(&Reach(true)), Changed::No);
+/// assert!(r.is_top());
+/// assert_eq!(r.meet_with(&Reach(false)), Changed::Yes);
+/// assert!(r.is_bottom());
+/// assert_eq!(Reach(false).widen(&Reach(true)), Reach(true));
+/// assert_eq!(Reach(true).narrow(&Reach(false)), Reach(true));
+/// assert!(Reach::has_finite_height());
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a lattice",
     label = "`{Self}` does not implement `absinthe::lattice::Lattice`",
@@ -183,6 +339,23 @@ pub trait Lattice: Clone + Eq + Debug {
 /// # Laws
 ///
 /// `a.leq(&top())` for all `a`; `a.is_top()` iff `a == top()`.
+///
+/// # Examples
+///
+/// Code generic over lattices with a top can start from "nothing known":
+///
+/// ```rust
+/// use absinthe::lattice::{Flat, Interval, Lattice, Sign, Top};
+///
+/// fn unknown<L: Top>() -> L {
+///     L::top()
+/// }
+///
+/// assert!(unknown::<Interval>().contains(i64::MIN));
+/// assert_eq!(unknown::<Sign>(), Sign::Top);
+/// assert!(unknown::<Flat<String>>().is_top());
+/// assert!(Sign::Pos.join(&Sign::Neg).leq(&Sign::top()));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no top element",
     note = "a `#[lattice]` type has a top only when every part of it has one; add `#[lattice(no_top)]` to declare it without"
@@ -195,7 +368,21 @@ pub trait Top: Lattice {
     fn is_top(&self) -> bool;
 }
 
-/// Replaces `*slot` with `new` and reports whether the value differed.
+/// Replaces `*slot` with `new` and reports whether the value differed. When they are equal,
+/// `*slot` is left untouched (and `new` dropped).
+///
+/// This is how the default [`Lattice::join_with`] and [`Lattice::meet_with`] report changes.
+///
+/// # Examples
+///
+/// ```rust
+/// use absinthe::lattice::{Changed, Sign, replace_if_changed};
+///
+/// let mut s = Sign::Pos;
+/// assert_eq!(replace_if_changed(&mut s, Sign::Pos), Changed::No);
+/// assert_eq!(replace_if_changed(&mut s, Sign::NonNeg), Changed::Yes);
+/// assert_eq!(s, Sign::NonNeg);
+/// ```
 pub fn replace_if_changed<T: PartialEq>(slot: &mut T, new: T) -> Changed {
     if *slot == new {
         Changed::No
