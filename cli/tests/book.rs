@@ -15,9 +15,14 @@
 
 use crate::common;
 
+use common::markdown::{self, blocks};
 use common::{absinthe_in, scratch, workspace};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// The chapter whose code blocks are the files and commands of a crate outside the workspace,
+/// which `new_crate.rs` writes, runs and checks; the tests here leave its blocks to it.
+const NEW_CRATE: &str = "book/src/new-crate.md";
 
 /// The README and every chapter of the book, with their text.
 fn documents() -> Vec<(String, String)> {
@@ -44,38 +49,6 @@ fn documents() -> Vec<(String, String)> {
         .collect()
 }
 
-/// The fenced code blocks of `text`: (info string, first line number, body).
-fn blocks(text: &str) -> Vec<(String, usize, String)> {
-    let mut out = Vec::new();
-    let mut open: Option<(String, usize, String, usize)> = None;
-    for (n, line) in text.lines().enumerate() {
-        let trimmed = line.trim_start();
-        let indent = line.len() - trimmed.len();
-        match &mut open {
-            None => {
-                if let Some(info) = trimmed.strip_prefix("```") {
-                    open = Some((info.trim().to_owned(), n + 2, String::new(), indent));
-                }
-            }
-            Some((info, first, body, indent0)) => {
-                if trimmed.starts_with("```") {
-                    out.push((info.clone(), *first, std::mem::take(body)));
-                    open = None;
-                } else {
-                    let line = if line.len() >= *indent0 && line[..*indent0].trim().is_empty() {
-                        &line[*indent0..]
-                    } else {
-                        line
-                    };
-                    body.push_str(line);
-                    body.push('\n');
-                }
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn every_rust_snippet_of_the_book_is_included_from_a_compiled_file() {
     let root = workspace();
@@ -86,13 +59,26 @@ fn every_rust_snippet_of_the_book_is_included_from_a_compiled_file() {
             .parent()
             .expect("a directory")
             .to_path_buf();
-        for (info, line, body) in blocks(&text) {
-            if !info.starts_with("rust") {
+        for block in blocks(&text) {
+            if !block.info.starts_with("rust") {
                 continue;
             }
             snippets += 1;
-            let place = format!("{name}:{line}");
-            let include = body
+            let place = format!("{name}:{}", block.line);
+            if name == NEW_CRATE {
+                // Compiled by `new_crate.rs`, in the crate the chapter builds.
+                assert!(
+                    block
+                        .note
+                        .as_deref()
+                        .is_some_and(|n| n.starts_with("file: ")),
+                    "{place}: a Rust snippet of the new-crate chapter is a file of its crate \
+                     (`<!-- file: src/… -->` before it), or `new_crate.rs` never compiles it"
+                );
+                continue;
+            }
+            let include = block
+                .body
                 .trim()
                 .strip_prefix("{{#include ")
                 .and_then(|rest| rest.strip_suffix("}}"))
@@ -136,45 +122,29 @@ struct Written {
 fn commands() -> Vec<Vec<Written>> {
     let mut out = Vec::new();
     for (name, text) in documents() {
-        for (info, first, body) in blocks(&text) {
-            if !matches!(info.as_str(), "sh" | "bash" | "console" | "shell") {
+        // The new-crate chapter's commands run in the crate it builds (`new_crate.rs`).
+        if name == NEW_CRATE {
+            continue;
+        }
+        for block in blocks(&text) {
+            if !matches!(block.info.as_str(), "sh" | "bash" | "console" | "shell") {
                 continue;
             }
-            let mut block = Vec::new();
-            let mut pending = String::new();
-            let mut start = first;
-            for (i, line) in body.lines().enumerate() {
-                if pending.is_empty() {
-                    start = first + i;
-                }
-                let line = line.strip_prefix("$ ").unwrap_or(line);
-                let without_comment = match line.find(" #") {
-                    Some(at) => &line[..at],
-                    None if line.trim_start().starts_with('#') => "",
-                    None => line,
-                };
-                match without_comment.trim_end().strip_suffix('\\') {
-                    Some(head) => pending.push_str(head),
-                    None => {
-                        pending.push_str(without_comment);
-                        let text = pending.split_whitespace().collect::<Vec<_>>().join(" ");
-                        pending.clear();
-                        // A synopsis goes on over lines that start with an option.
-                        if let (true, Some(last)) = (text.starts_with('['), block.last_mut()) {
-                            let last: &mut Written = last;
-                            last.text = format!("{} {text}", last.text);
-                            last.words.extend(text.split(' ').map(str::to_owned));
-                        } else if !text.is_empty() {
-                            block.push(Written {
-                                place: format!("{name}:{start}"),
-                                words: text.split(' ').map(str::to_owned).collect(),
-                                text,
-                            });
-                        }
-                    }
+            let mut written: Vec<Written> = Vec::new();
+            for (line, text) in markdown::commands(&block) {
+                // A synopsis goes on over lines that start with an option.
+                if let (true, Some(last)) = (text.starts_with('['), written.last_mut()) {
+                    last.text = format!("{} {text}", last.text);
+                    last.words.extend(text.split(' ').map(str::to_owned));
+                } else {
+                    written.push(Written {
+                        place: format!("{name}:{line}"),
+                        words: text.split(' ').map(str::to_owned).collect(),
+                        text,
+                    });
                 }
             }
-            out.push(block);
+            out.push(written);
         }
     }
     out
