@@ -41,6 +41,15 @@ fn load(file: Option<&PathBuf>) -> Result<Input, ExitCode> {
     }
 }
 
+/// [`load`], with an LLVM module (`.ll`, `.bc`) read whole and lowered to core IR as the value
+/// analyses see it (memory erased: loads and call results unknown).
+fn load_program(file: Option<&PathBuf>) -> Result<Input, ExitCode> {
+    match file.filter(|p| crate::is_llvm_file(p)) {
+        Some(path) => llvm_input(path),
+        None => load(file),
+    }
+}
+
 /// `absinthe verify` with the analyses of catalog `A`; `default` when `--analysis` is not given.
 pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
     let analysis = match resolve(args.analysis.as_deref(), default) {
@@ -61,7 +70,7 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
     if let Some(path) = args.file.as_ref().filter(|p| kernel::is_kernel_file(p)) {
         return verify_kernel(path, args, analysis);
     }
-    let input = match load(args.file.as_ref()) {
+    let input = match load_program(args.file.as_ref()) {
         Ok(input) => input,
         Err(code) => return code,
     };
@@ -448,7 +457,7 @@ fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> Ex
     }
 }
 
-/// An LLVM module lowered to core IR, for `trace`.
+/// An LLVM module lowered to core IR, for `trace` and `verify`.
 #[cfg(feature = "llvm")]
 fn llvm_input(path: &Path) -> Result<Input, ExitCode> {
     crate::llvm::lowered(path)
@@ -570,11 +579,7 @@ pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let loaded = match args.file.as_ref().filter(|p| crate::is_llvm_file(p)) {
-        Some(path) => llvm_input(path),
-        None => load(args.file.as_ref()),
-    };
-    let input = match loaded {
+    let input = match load_program(args.file.as_ref()) {
         Ok(input) => input,
         Err(code) => return code,
     };
@@ -701,6 +706,14 @@ const CALLEES_FIRST: &str =
 /// random arguments and gives the violations it found and what it checked (`"1462 runs and
 /// 21109 values"`).
 fn verify_own(args: &VerifyArgs, check: impl FnOnce(&Input) -> (Vec<String>, String)) -> ExitCode {
+    if let Some(path) = args.file.as_ref().filter(|p| crate::is_llvm_file(p)) {
+        eprintln!(
+            "{}: error: this analysis is verified on toy programs and core-IR modules; an LLVM \
+             module is verified with an analysis of the engine `flow`",
+            path.display()
+        );
+        return ExitCode::FAILURE;
+    }
     let input = match load(args.file.as_ref()) {
         Ok(input) => input,
         Err(code) => return code,

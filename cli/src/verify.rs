@@ -38,6 +38,26 @@ impl Default for VerifyConfig {
     }
 }
 
+impl VerifyConfig {
+    /// How far a concrete run on `args` may go, and what a call of a function without a body
+    /// returns in it: a value drawn from the seed and the arguments, so that a run replayed
+    /// with the same arguments draws the same values (a module lowered from LLVM IR calls its
+    /// declarations and the lowering's pseudo functions; the analyses take their results as
+    /// unknown).
+    pub fn limits(&self, args: &[i64]) -> interp::Limits {
+        let seed = args.iter().fold(self.seed, |h, &a| {
+            (h ^ a as u64)
+                .wrapping_mul(0x0100_0000_01B3)
+                .rotate_left(29)
+        });
+        interp::Limits {
+            max_steps: self.max_steps,
+            max_depth: 64,
+            bodyless: interp::Bodyless::Draw(seed),
+        }
+    }
+}
+
 /// A program point: statement `index` of `block` (`index == stmts.len()` is the terminator).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Point {
@@ -185,12 +205,9 @@ pub fn verify_function<D: ValueDomain>(
         return report;
     };
     let mut rng = Rng::new(config.seed);
-    let limits = interp::Limits {
-        max_steps: config.max_steps,
-        max_depth: 64,
-    };
     for _ in 0..config.runs {
         let args: Vec<i64> = function.params.iter().map(|_| rng.literal()).collect();
+        let limits = config.limits(&args);
         let mut previous: Option<Seen> = None;
         let mut found: Option<Violation> = None;
         let mut observer = |block: BlockId, index: usize, env: &[Option<Value>]| {
@@ -254,10 +271,7 @@ pub fn failing_path<D: ValueDomain>(
     violation: &Violation,
     config: &VerifyConfig,
 ) -> Vec<BlockId> {
-    let limits = interp::Limits {
-        max_steps: config.max_steps,
-        max_depth: 64,
-    };
+    let limits = config.limits(&violation.args);
     let mut path: Vec<BlockId> = Vec::new();
     let mut done = false;
     let mut ignored = 0;
@@ -419,9 +433,13 @@ fn statement_culprit<D: ValueDomain>(
     let rule = match stmt {
         _ if blamed.is_some() => blamed.unwrap_or_default(),
         Stmt::Assign { rhs, .. } => match rhs {
-            absinthe::program::Rhs::Use(Operand::Int(_)) => D::rule_name_of("constant"),
+            absinthe::program::Rhs::Use(Operand::Int(_)) => {
+                D::rule_name_of("constant", D::rules_constant())
+            }
             absinthe::program::Rhs::Use(Operand::Name(_)) => "copy".to_owned(),
-            absinthe::program::Rhs::Binary(op, ..) => D::rule_name_of(&format!("binary({op})")),
+            absinthe::program::Rhs::Binary(op, ..) => {
+                D::rule_name_of(&format!("binary({op})"), D::rules_binary(*op))
+            }
             absinthe::program::Rhs::New => "new (top)".to_owned(),
             absinthe::program::Rhs::Load(..) => "load (top)".to_owned(),
             absinthe::program::Rhs::Call(..) => "call (top)".to_owned(),
@@ -434,8 +452,8 @@ fn statement_culprit<D: ValueDomain>(
             absinthe::program::Rhs::Field(..) => "field (top)".to_owned(),
             absinthe::program::Rhs::Tag(..) => "tag (top)".to_owned(),
             absinthe::program::Rhs::IsBlock(..) => "isblock (0 or 1)".to_owned(),
-            absinthe::program::Rhs::Address(..) => D::rule_name_of("address"),
-            absinthe::program::Rhs::Table(..) => D::rule_name_of("table"),
+            absinthe::program::Rhs::Address(..) => D::rule_name_of("address", Vec::new()),
+            absinthe::program::Rhs::Table(..) => D::rule_name_of("table", Vec::new()),
         },
         Stmt::Store { .. } | Stmt::Call { .. } | Stmt::Apply { .. } => {
             "no effect on names".to_owned()
@@ -518,9 +536,11 @@ fn edge_culprit<D: ValueDomain>(
                         _ => None,
                     }
                 });
-                blamed.unwrap_or_else(|| D::rule_name_of(&format!("assume({op})")))
+                blamed.unwrap_or_else(|| {
+                    D::rule_name_of(&format!("assume({op})"), D::rules_assume(op))
+                })
             }
-            Terminator::Switch { .. } => D::rule_name_of("assume(==)"),
+            Terminator::Switch { .. } => D::rule_name_of("assume(==)", D::rules_assume(Op::Eq)),
             _ => "edge".to_owned(),
         }
     };
@@ -541,14 +561,21 @@ fn edge_culprit<D: ValueDomain>(
 
 /// Helpers to name rules of a domain in reports.
 trait RuleNames {
-    fn rule_name_of(what: &str) -> String;
+    /// The domain's operation `what`, when no one rule of it is to blame: the rules the domain
+    /// lists for it (`rules`, from `ValueDomain::rules_*`: a declared product's, with their
+    /// places), or, for a domain that lists none, its Rust type and the operation.
+    fn rule_name_of(what: &str, rules: Vec<String>) -> String;
 }
 
 impl<D: ValueDomain> RuleNames for D {
-    fn rule_name_of(what: &str) -> String {
-        let ty = std::any::type_name::<D>();
-        let short = ty.rsplit("::").next().unwrap_or(ty);
-        format!("{short}::{what}")
+    fn rule_name_of(what: &str, rules: Vec<String>) -> String {
+        if rules.is_empty() {
+            let ty = std::any::type_name::<D>();
+            let short = ty.rsplit("::").next().unwrap_or(ty);
+            format!("{short}::{what}")
+        } else {
+            format!("`{what}` by the rules {}", rules.join("; "))
+        }
     }
 }
 
@@ -649,13 +676,10 @@ pub fn verify_interproc<D: ValueDomain>(
         return report;
     };
     let mut rng = Rng::new(config.seed);
-    let limits = interp::Limits {
-        max_steps: config.max_steps,
-        max_depth: 64,
-    };
     let mut states: BTreeMap<(FuncId, BlockId), Vec<Env<ProcValue<D>>>> = BTreeMap::new();
     for _ in 0..config.runs {
         let args: Vec<i64> = main.params.iter().map(|_| rng.literal()).collect();
+        let limits = config.limits(&args);
         let mut found: Option<Violation> = None;
         let mut observer =
             |_: usize, func: FuncId, block: BlockId, index: usize, env: &[Option<Value>]| {
@@ -731,7 +755,9 @@ pub fn verify_module<D: ValueDomain>(
     config: &VerifyConfig,
 ) -> VerifyReport {
     let mut report = VerifyReport::default();
-    for (i, function) in module.functions.iter().enumerate() {
+    // A function without a body (a declaration of a lowered LLVM module) has no run to check.
+    let defined = module.functions.iter().enumerate();
+    for (i, function) in defined.filter(|(_, f)| !f.blocks().is_empty()) {
         let analysis = crate::driver::analyze_function_with::<D>(
             function,
             conditional,

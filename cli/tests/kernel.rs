@@ -436,6 +436,7 @@ fn closure_conversion_runs_like_the_evaluator_and_tasks_run_on_it() {
             &interp::Limits {
                 max_steps: 1_000_000,
                 max_depth: 400,
+                ..interp::Limits::default()
             },
             &mut interp::NoObserver,
         );

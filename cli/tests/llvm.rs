@@ -245,3 +245,114 @@ fn zero_threads_or_pieces_are_refused() {
         );
     }
 }
+
+/// The `.ll` files of `ir-llvm/test_data`.
+fn test_modules() -> Vec<String> {
+    let dir = common::workspace().join("ir-llvm/test_data");
+    let mut modules: Vec<String> = std::fs::read_dir(&dir)
+        .expect("read ir-llvm/test_data")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ll"))
+        .map(|p| {
+            format!(
+                "ir-llvm/test_data/{}",
+                p.file_name().unwrap().to_string_lossy()
+            )
+        })
+        .collect();
+    modules.sort();
+    assert!(modules.len() >= 5, "{modules:?}");
+    modules
+}
+
+/// `verify FILE.ll` runs every defined function of the lowered module on random arguments, the
+/// calls of its declarations and of the lowering's pseudo functions returning drawn values, and
+/// checks each state against the analysis: built-in, compiled from a `.dom` file, or the same
+/// file interpreted, which check the same points.
+#[test]
+fn verify_checks_lowered_modules_against_concrete_runs() {
+    for module in test_modules() {
+        let mut summaries = Vec::new();
+        for analysis in [
+            &["--analysis", "interval"][..],
+            &["--analysis", "sccp"],
+            &["--analysis", "sccp-ranges-dom"],
+            &["--dom", "dsl-examples/dom/sccp_ranges.dom"],
+        ] {
+            let mut args = vec!["verify", module.as_str(), "--runs", "20"];
+            args.extend(analysis);
+            let (code, stdout, stderr) = absinthe(&args);
+            assert_eq!((code, stderr.as_str()), (0, ""), "{args:?}\n{stdout}");
+            let summary = stdout.lines().last().expect("a summary").to_owned();
+            assert!(summary.ends_with(": 0 violations"), "{args:?}: {summary}");
+            let runs: usize = summary
+                .split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("a count of runs");
+            assert!(runs >= 20, "{args:?}: {summary}");
+            summaries.push(summary);
+        }
+        assert!(summaries.windows(2).all(|w| w[0] == w[1]), "{summaries:?}");
+    }
+}
+
+/// A planted wrong reduction in a `.dom` file (a positive sign is refined to `[2, +∞]`, one
+/// too high) is caught on a lowered LLVM module and blamed at the reduction's line, and an
+/// operation no one rule is to blame for names the rules behind it, not a Rust type.
+#[test]
+fn verify_blames_a_planted_reduction_on_an_llvm_module() {
+    let signs = std::fs::read_to_string(common::workspace().join("dsl-examples/dom/signs.dom"))
+        .expect("read signs.dom");
+    let right = "Sign::Pos => Interval::new(1, int::MAX),";
+    assert!(
+        signs.contains(right),
+        "signs.dom changed: plant the bug elsewhere"
+    );
+    let line = 1 + signs[..signs.find("meet_ext interval_from_sign").unwrap()]
+        .matches('\n')
+        .count();
+    let dir = common::scratch("verify-llvm-planted");
+    let file = dir.join("planted.dom");
+    std::fs::write(
+        &file,
+        signs.replace(right, "Sign::Pos => Interval::new(2, int::MAX),"),
+    )
+    .expect("write the planted file");
+    let file = file.to_str().expect("a UTF-8 path");
+    let (code, stdout, stderr) =
+        absinthe(&["verify", "ir-llvm/test_data/pointers.ll", "--dom", file]);
+    assert_eq!((code, stderr.as_str()), (1, ""), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "reduction into component `interval`: `meet_ext interval_from_sign` at {file}:{line}:1"
+        )),
+        "{stdout}"
+    );
+    let (code, stdout, _) = absinthe(&["verify", "ir-llvm/test_data/control.ll", "--dom", file]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        !stdout.contains("DynValue") && !stdout.contains("__private"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("rule `assume(==)` by the rules component `sign`: "),
+        "{stdout}"
+    );
+}
+
+/// The analyses with drivers of their own verify on core IR only, and say so.
+#[test]
+fn verify_refuses_an_llvm_module_for_the_heap_engines() {
+    let (code, stdout, stderr) = absinthe(&[
+        "verify",
+        "ir-llvm/test_data/control.ll",
+        "--analysis",
+        "alias-heap",
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stderr.starts_with("ir-llvm/test_data/control.ll: error: this analysis is verified on"),
+        "{stderr}"
+    );
+}

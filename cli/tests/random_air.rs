@@ -59,6 +59,7 @@ fn check_sound<D: ValueDomain>(
         let limits = interp::Limits {
             max_steps: 5_000,
             max_depth: 16,
+            ..interp::Limits::default()
         };
         interp::run(module, FuncId(0), &args, &limits, &mut observer);
     }

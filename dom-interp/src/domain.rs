@@ -352,7 +352,7 @@ impl Interp {
         let rule = match decl.binary_rule(op, i) {
             Some(r) => r.origin.describe.clone(),
             None if comp.value_domain => {
-                format!("the built-in transfer function of `{}`", comp.type_key())
+                format!("the built-in transfer function of `{}`", comp.type_name())
             }
             None => format!("no rule (component `{}` is top)", comp.name()),
         };
@@ -369,7 +369,7 @@ impl Interp {
         {
             Some(r) => r.origin.describe.clone(),
             None if comp.value_domain => {
-                format!("the built-in literal rule of `{}`", comp.type_key())
+                format!("the built-in literal rule of `{}`", comp.type_name())
             }
             None => format!("no rule (component `{}` is top)", comp.name()),
         };
@@ -382,7 +382,7 @@ impl Interp {
         let rule = match decl.assume_rule(op, i) {
             Some(r) => r.origin.describe.clone(),
             None if comp.value_domain => {
-                format!("the built-in branch refinement of `{}`", comp.type_key())
+                format!("the built-in branch refinement of `{}`", comp.type_name())
             }
             None => "no rule (not refined)".to_string(),
         };

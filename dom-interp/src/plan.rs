@@ -106,7 +106,7 @@ impl From<&model::RuleKind> for RuleKind {
 #[derive(Clone, Debug)]
 pub struct Component {
     name: String,
-    type_key: String,
+    type_name: String,
     /// Whether operations without a rule fall back to the component type's own value domain.
     pub value_domain: bool,
 }
@@ -117,9 +117,9 @@ impl Component {
         &self.name
     }
 
-    /// The component's type as blame messages name it.
-    pub fn type_key(&self) -> &str {
-        &self.type_key
+    /// The component's type as reports name it (`absinthe_domc::model::Component::type_name`).
+    pub fn type_name(&self) -> &str {
+        &self.type_name
     }
 }
 
@@ -181,7 +181,7 @@ impl Product {
                 .iter()
                 .map(|c| Component {
                     name: c.name(),
-                    type_key: c.type_key(),
+                    type_name: c.type_name(),
                     value_domain: c.value_domain,
                 })
                 .collect(),

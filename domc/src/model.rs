@@ -390,6 +390,19 @@ impl Component {
         quote::quote!(#ty).to_string().replace(' ', "")
     }
 
+    /// The component's type as reports to an author name it: as the declaration writes it,
+    /// without the path the generated code reaches it by (`Interval`, `Flat<i64>`, not
+    /// `::absinthe::__private::Interval`).
+    pub fn type_name(&self) -> String {
+        match &self.ty {
+            syn::Type::Path(p) if p.qself.is_none() => match p.path.segments.last() {
+                Some(last) => quote::quote!(#last).to_string().replace(' ', ""),
+                None => self.type_key(),
+            },
+            _ => self.type_key(),
+        }
+    }
+
     /// The component's name as messages give it.
     pub fn name(&self) -> String {
         match &self.member {

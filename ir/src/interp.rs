@@ -125,6 +125,8 @@ pub struct Limits {
     pub max_steps: u64,
     /// Frames alive at once, the top-level one included.
     pub max_depth: usize,
+    /// What a call of a function without a body does.
+    pub bodyless: Bodyless,
 }
 
 impl Default for Limits {
@@ -132,7 +134,30 @@ impl Default for Limits {
         Limits {
             max_steps: 1_000_000,
             max_depth: 256,
+            bodyless: Bodyless::Trap,
         }
+    }
+}
+
+/// What a call of a function of the module without a body (a declaration it does not define,
+/// such as a C library function or a front end's pseudo function) does in a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Bodyless {
+    /// It traps ([`TrapReason::BadCall`]): a module that calls a function calls one it defines.
+    #[default]
+    Trap,
+    /// It returns an integer drawn from this seed and the run's step count (mostly small,
+    /// sometimes near the ends of the `i64` range, as [`crate::generate::Rng::literal`] draws),
+    /// having read its arguments: what an unknown external function may return. Runs of a
+    /// module lowered from LLVM IR, whose declarations and memory are such calls, go on past
+    /// them this way.
+    Draw(u64),
+}
+
+impl Bodyless {
+    /// The value a call drawn at step `step` returns under `Draw(seed)`.
+    fn draw(seed: u64, step: u64) -> i64 {
+        crate::generate::Rng::new(seed ^ step.wrapping_mul(0xD6E8_FEB8_6659_FD93)).literal()
     }
 }
 
@@ -494,6 +519,9 @@ enum Effect<'m> {
     Next(Option<(NameId, Value)>),
     /// Run a callee first; its result goes to `NameId` if any.
     Call(Frame<'m>, Option<NameId>),
+    /// A function without a body was called under [`Bodyless::Draw`]: the value drawn goes to
+    /// `NameId` if any, and the next statement follows.
+    Drawn(Option<NameId>),
 }
 
 /// Where control goes after a terminator.
@@ -562,6 +590,16 @@ fn execute<'m>(
                 frame.result_to = result_to;
                 stack.push(callee);
             }
+            Ok(Effect::Drawn(result_to)) => {
+                if let (Some(dest), Bodyless::Draw(seed)) = (result_to, limits.bodyless) {
+                    set(
+                        &mut frame.env,
+                        dest,
+                        Value::Int(Bodyless::draw(seed, *steps)),
+                    );
+                }
+                frame.index += 1;
+            }
             Err(stop) => return stopped(frame, stop),
         }
     }
@@ -599,8 +637,11 @@ fn statement<'m>(
                     .ok_or(Stop::Trap(TrapReason::UnsetField))?;
                 assign(*dest, v)
             }
-            Rhs::Call(callee, args) => call(module, env, *callee, args, depth, limits)
-                .map(|f| Effect::Call(f, Some(*dest))),
+            Rhs::Call(callee, args) => match drawn(module, env, *callee, args, limits)? {
+                true => Ok(Effect::Drawn(Some(*dest))),
+                false => call(module, env, *callee, args, depth, limits)
+                    .map(|f| Effect::Call(f, Some(*dest))),
+            },
             Rhs::Select(c, a, b) => {
                 let taken = read_int(env, *c, TrapReason::BranchOnRef)? != 0;
                 assign(*dest, read(env, if taken { *a } else { *b })?)
@@ -694,10 +735,31 @@ fn statement<'m>(
             store_field(fields, *field, v);
             Ok(Effect::Next(None))
         }
-        Stmt::Call { callee, args } => {
-            call(module, env, *callee, args, depth, limits).map(|f| Effect::Call(f, None))
-        }
+        Stmt::Call { callee, args } => match drawn(module, env, *callee, args, limits)? {
+            true => Ok(Effect::Drawn(None)),
+            false => call(module, env, *callee, args, depth, limits).map(|f| Effect::Call(f, None)),
+        },
     }
+}
+
+/// Whether a call of `callee` on `args` returns a drawn value instead of running: `callee` has
+/// no body and `limits` says to draw ([`Bodyless::Draw`]). Its arguments are read all the same,
+/// so that a call on an unassigned name stops the run as any other call does.
+fn drawn(
+    module: &Module,
+    env: &[Option<Value>],
+    callee: FuncId,
+    args: &[Operand],
+    limits: &Limits,
+) -> Result<bool, Stop> {
+    let bodyless = module
+        .function(callee)
+        .is_some_and(|f| f.blocks().is_empty());
+    if !bodyless || limits.bodyless == Bodyless::Trap {
+        return Ok(false);
+    }
+    read_all(env, args)?;
+    Ok(true)
 }
 
 fn store_field(fields: &mut Vec<Option<Value>>, field: FieldId, v: Value) {

@@ -122,6 +122,7 @@ fn check(text: &str) {
         let limits = Limits {
             max_steps: 200,
             max_depth: 8,
+            ..Limits::default()
         };
         for (i, f) in module.functions.iter().enumerate() {
             let args = vec![1; f.params.len()];

@@ -42,6 +42,7 @@ fn random_functions_cover_the_vocabulary_and_all_outcomes() {
     let limits = Limits {
         max_steps: 500,
         max_depth: 4,
+        ..Limits::default()
     };
     for seed in 0..400 {
         let module = random_function(seed, &GenConfig::default());
@@ -182,6 +183,7 @@ fn shapes_run_to_completion() {
     let limits = Limits {
         max_steps: 10_000_000,
         max_depth: 4,
+        ..Limits::default()
     };
     for module in [
         straight_line(2000, 16),
@@ -244,6 +246,7 @@ fn random_modules_round_trip_and_mostly_return() {
         let limits = Limits {
             max_steps: 20_000,
             max_depth: 64,
+            ..Limits::default()
         };
         let outcome = run(&module, main, &args, &limits, &mut NoObserver).outcome;
         let key = match outcome {

@@ -183,6 +183,7 @@ fn step_budget_stops_an_infinite_loop() {
     let limits = Limits {
         max_steps: 1000,
         max_depth: 8,
+        ..Limits::default()
     };
     let out = run(&m, FuncId(0), &[], &limits, &mut NoObserver);
     assert_eq!(out.outcome, Outcome::OutOfSteps);
@@ -197,6 +198,7 @@ fn recursion_depth_is_limited() {
     let limits = |max_depth| Limits {
         max_steps: 1_000_000,
         max_depth,
+        ..Limits::default()
     };
     let at = |n, d| run(&m, FuncId(0), &[n], &limits(d), &mut NoObserver).outcome;
     assert_eq!(at(9, 10), Outcome::Returned(Some(Value::Int(9))));
@@ -301,7 +303,11 @@ mod differential {
                 }
             };
             // A lowered instruction costs one step, plus at most one fall-through `goto`.
-            let limits = Limits { max_steps: 2 * budget + 2, max_depth: 1 };
+            let limits = Limits {
+                max_steps: 2 * budget + 2,
+                max_depth: 1,
+                ..Limits::default()
+            };
             let ir = run(&module, FuncId(0), &[], &limits, &mut observer);
 
             let common = toy_trace.len().min(ir_trace.len());
@@ -429,5 +435,70 @@ fn closures_and_blocks_trap_where_they_must() {
             ""
         ),
         None
+    );
+}
+
+/// A module whose `main` returns `call ext(a) + 1`, where `ext` has no body (as a declaration
+/// of a lowered LLVM module has none).
+fn calls_a_declaration() -> Module {
+    let mut m = module(
+        "fn ext(p) {\nb0:\n    ret p\n}\n\
+         fn main(a) {\nb0:\n    x = call ext(a)\n    y = x + 1\n    ret y\n}\n",
+    );
+    let ext = m.func_id("ext").expect("ext");
+    m.functions[ext.index()] =
+        absinthe_ir::function::Function::new("ext".into(), true, vec![], vec![], vec![]);
+    m
+}
+
+#[test]
+fn a_call_of_a_function_without_body_traps_or_returns_a_drawn_value() {
+    use absinthe_ir::interp::Bodyless;
+    let m = calls_a_declaration();
+    let main = m.func_id("main").expect("main");
+    // By default a module calls only functions it defines.
+    assert!(matches!(
+        run_main(&m, &[3]),
+        Outcome::Trap {
+            reason: TrapReason::BadCall,
+            ..
+        }
+    ));
+    let returned = |seed: u64| {
+        let limits = Limits {
+            bodyless: Bodyless::Draw(seed),
+            ..Limits::default()
+        };
+        match run(&m, main, &[3], &limits, &mut NoObserver).outcome {
+            Outcome::Returned(Some(Value::Int(v))) => v,
+            other => panic!("seed {seed}: {other:?}"),
+        }
+    };
+    // The same seed draws the same value; seeds draw different ones, mostly small.
+    let drawn: Vec<i64> = (0..64).map(returned).collect();
+    assert_eq!(drawn, (0..64).map(returned).collect::<Vec<_>>());
+    let distinct: std::collections::BTreeSet<i64> = drawn.iter().copied().collect();
+    assert!(distinct.len() > 8, "{drawn:?}");
+    assert!(
+        drawn.iter().filter(|v| (-10..=30).contains(*v)).count() > 32,
+        "{drawn:?}"
+    );
+    // The arguments are read: a call on an unassigned name stops the run as any call does.
+    let mut unassigned = module(
+        "fn ext(p) {\nb0:\n    ret p\n}\n\
+         fn main(a) {\nb0:\n    x = call ext(z)\n    ret x\n}\n",
+    );
+    let ext = unassigned.func_id("ext").expect("ext");
+    unassigned.functions[ext.index()] =
+        absinthe_ir::function::Function::new("ext".into(), true, vec![], vec![], vec![]);
+    let main = unassigned.func_id("main").expect("main");
+    let limits = Limits {
+        bodyless: Bodyless::Draw(1),
+        ..Limits::default()
+    };
+    let outcome = run(&unassigned, main, &[3], &limits, &mut NoObserver).outcome;
+    assert!(
+        matches!(outcome, Outcome::ReadUnassigned { .. }),
+        "{outcome:?}"
     );
 }

@@ -75,6 +75,7 @@ fn the_ssa_form_runs_like_the_original() {
         let limits = Limits {
             max_steps: 2_000,
             max_depth: 8,
+            ..Limits::default()
         };
         for _ in 0..4 {
             let args: Vec<i64> = module.functions[0]

@@ -56,7 +56,7 @@ fn op_rule_line(
         None if component.value_domain => {
             let t = format!(
                 "{label}the built-in {builtin} of `{}`",
-                component.type_key()
+                component.type_name()
             );
             quote!(#t)
         }
@@ -86,7 +86,7 @@ fn literal_line(decl: &ProductDecl, i: usize) -> TokenStream {
             let t = if component.value_domain {
                 format!(
                     "{label}the built-in literal rule of `{}`",
-                    component.type_key()
+                    component.type_name()
                 )
             } else {
                 format!("{label}no rule (component `{}` is top)", component.name())

@@ -344,7 +344,8 @@ fn rename<'a, D, P: Program + ?Sized>(
 where
     D: ValueDomain,
 {
-    if !program.is_ssa() {
+    // A program without blocks (a declaration) has no entry for its definitions to dominate.
+    if !program.is_ssa() || program.block_count() == 0 {
         return None;
     }
     let n = program.block_count();
@@ -517,7 +518,7 @@ where
 }
 
 /// Runs `analysis` over `program` along its def-use chains; `None` when the program is not in
-/// strict SSA form (the caller then uses another engine).
+/// strict SSA form, or has no blocks (the caller then uses another engine).
 pub fn solve<D: ValueDomain, P: Program + ?Sized>(
     analysis: &NonRelational<D>,
     program: &P,

@@ -713,14 +713,14 @@ pub mod finite_sum_names {
             let _ = op;
             [
                 "component `ranges`: `transfer sum_binary` at test_data/codegen/ok/finite_sum_names.dom:16:1",
-                "component `constant`: the built-in transfer function of `::absinthe::__private::Flat<i64>`",
+                "component `constant`: the built-in transfer function of `Flat<i64>`",
             ]
         }
         /// For blame and explanations: the rule computing each component of `constant(_)`.
         fn __absinthe_literal_rules() -> [&'static str; 2] {
             [
                 "component `ranges`: `transfer sum_literal` at test_data/codegen/ok/finite_sum_names.dom:12:1",
-                "component `constant`: the built-in literal rule of `::absinthe::__private::Flat<i64>`",
+                "component `constant`: the built-in literal rule of `Flat<i64>`",
             ]
         }
         /// For blame and explanations: the rule refining each component in
@@ -729,7 +729,7 @@ pub mod finite_sum_names {
             let _ = op;
             [
                 "component `ranges`: `transfer sum_assume` at test_data/codegen/ok/finite_sum_names.dom:21:1",
-                "component `constant`: the built-in branch refinement of `::absinthe::__private::Flat<i64>`",
+                "component `constant`: the built-in branch refinement of `Flat<i64>`",
             ]
         }
         /// Replays the reductions on `value` and names the first one after which `value` no

@@ -769,14 +769,14 @@ pub mod kernel_rules {
                         "component `names`: `transfer others` at test_data/codegen/ok/kernel_rules.dom:18:1"
                     }
                 },
-                "component `range`: the built-in transfer function of `::absinthe::__private::Interval`",
+                "component `range`: the built-in transfer function of `Interval`",
             ]
         }
         /// For blame and explanations: the rule computing each component of `constant(_)`.
         fn __absinthe_literal_rules() -> [&'static str; 2] {
             [
                 "component `names`: `transfer lit` at test_data/codegen/ok/kernel_rules.dom:9:1",
-                "component `range`: the built-in literal rule of `::absinthe::__private::Interval`",
+                "component `range`: the built-in literal rule of `Interval`",
             ]
         }
         /// For blame and explanations: the rule refining each component in
@@ -785,7 +785,7 @@ pub mod kernel_rules {
             let _ = op;
             [
                 "component `names`: no rule (not refined)",
-                "component `range`: the built-in branch refinement of `::absinthe::__private::Interval`",
+                "component `range`: the built-in branch refinement of `Interval`",
             ]
         }
         /// Replays the reductions on `value` and names the first one after which `value` no

@@ -842,14 +842,14 @@ pub mod wrong_reduction {
             let _ = op;
             [
                 "component `nullness`: no rule (component `nullness` is top)",
-                "component `interval`: the built-in transfer function of `::absinthe::__private::Interval`",
+                "component `interval`: the built-in transfer function of `Interval`",
             ]
         }
         /// For blame and explanations: the rule computing each component of `constant(_)`.
         fn __absinthe_literal_rules() -> [&'static str; 2] {
             [
                 "component `nullness`: `transfer null_literal` at test_data/codegen/ok/wrong_reduction.dom:30:1",
-                "component `interval`: the built-in literal rule of `::absinthe::__private::Interval`",
+                "component `interval`: the built-in literal rule of `Interval`",
             ]
         }
         /// For blame and explanations: the rule refining each component in
@@ -858,7 +858,7 @@ pub mod wrong_reduction {
             let _ = op;
             [
                 "component `nullness`: no rule (not refined)",
-                "component `interval`: the built-in branch refinement of `::absinthe::__private::Interval`",
+                "component `interval`: the built-in branch refinement of `Interval`",
             ]
         }
         /// Replays the reductions on `value` and names the first one after which `value` no
