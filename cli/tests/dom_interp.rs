@@ -30,6 +30,7 @@ mod corpus {
     include!("../../domc/test_data/codegen/ok/kernel_rules.rs");
     include!("../../domc/test_data/codegen/ok/known_bits.rs");
     include!("../../domc/test_data/codegen/ok/traps_eval.rs");
+    include!("../../domc/test_data/codegen/ok/tuples.rs");
     include!("../../domc/test_data/codegen/ok/widen_thresholds.rs");
     include!("../../domc/test_data/codegen/ok/wrong_reduction.rs");
 }
@@ -366,6 +367,7 @@ differentials! {
     corpus_known_bits: "domc/test_data/codegen/ok/known_bits.dom", "Bits", corpus::known_bits::Bits;
     corpus_traps_eval: "domc/test_data/codegen/ok/traps_eval.dom", "Value",
         corpus::traps_eval::Value;
+    corpus_tuples: "domc/test_data/codegen/ok/tuples.dom", "Value", corpus::tuples::Value;
     corpus_widen_thresholds: "domc/test_data/codegen/ok/widen_thresholds.dom", "Value",
         corpus::widen_thresholds::Value;
     corpus_wrong_reduction: "domc/test_data/codegen/ok/wrong_reduction.dom", "NullInt",

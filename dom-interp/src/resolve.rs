@@ -89,6 +89,22 @@ impl<'a> Resolver<'a> {
                 self.scope.pop();
                 Expr::Let(slot, value, body)
             }
+            Node::LetTuple(names, value, body) => {
+                let value = self.boxed(value);
+                // The tuple's slot, under a name no program can write.
+                let tuple = self.bind("");
+                let parts: Vec<(usize, usize)> = (names.iter().enumerate())
+                    .filter_map(|(i, n)| n.as_deref().map(|n| (self.bind(n), i)))
+                    .collect();
+                let mut body = self.expr(body);
+                for &(slot, i) in parts.iter().rev() {
+                    let part = Expr::Field(Box::new(Expr::Var(tuple)), i);
+                    body = Expr::Let(slot, Box::new(part), Box::new(body));
+                    self.scope.pop();
+                }
+                self.scope.pop();
+                Expr::Let(tuple, value, Box::new(body))
+            }
             Node::If(c, t, f) => Expr::If(self.boxed(c), self.boxed(t), self.boxed(f)),
             Node::Match(t, scrutinee, arms) => {
                 let scrutinee = self.boxed(scrutinee);

@@ -259,6 +259,8 @@ pub enum ExprKind {
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     /// `let x = e; body`.
     Let(Name, Box<Expr>, Box<Expr>),
+    /// `let (a, _, c) = e; body`: the names of the tuple's parts (`None` for `_`).
+    LetTuple(Vec<Option<Name>>, Box<Expr>, Box<Expr>),
     /// `if c { a } else { b }`.
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `match e { arms }`.

@@ -209,7 +209,9 @@ fn rule_words(rule: Rule) -> &'static str {
         Rule::arm => "a match arm `pattern => expression`",
         Rule::pattern | Rule::wildcard | Rule::int_pattern | Rule::path_pattern => "a pattern",
         Rule::binder => "a name or `_`",
+        Rule::let_tuple => "`(a, b, …)`",
         Rule::field_access => "`.field`",
+        Rule::tuple_index => "a tuple position (`.0`, `.1`, …)",
         Rule::or_op
         | Rule::and_op
         | Rule::cmp_op
@@ -653,13 +655,27 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
         }
         Rule::let_expr => {
             let mut inner = pair.into_inner().filter(significant);
-            let n = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
+            let binder = inner.next();
             let value = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
             let body = inner.next().map(expr).unwrap_or_else(|| bool_expr(&whole));
-            Expr {
-                kind: ExprKind::Let(n, Box::new(value), Box::new(body)),
-                span: whole,
-            }
+            let kind = match binder {
+                Some(tuple) if tuple.as_rule() == Rule::let_tuple => {
+                    let parts = tuple
+                        .into_inner()
+                        .filter(significant)
+                        .map(|binder| match binder.into_inner().find(significant) {
+                            Some(n) if n.as_rule() == Rule::ident => Some(name(n)),
+                            _ => None,
+                        })
+                        .collect();
+                    ExprKind::LetTuple(parts, Box::new(value), Box::new(body))
+                }
+                binder => {
+                    let n = binder.map(name).unwrap_or_else(|| empty_name(&whole));
+                    ExprKind::Let(n, Box::new(value), Box::new(body))
+                }
+            };
+            Expr { kind, span: whole }
         }
         Rule::if_expr => {
             let mut inner = pair.into_inner().filter(significant);

@@ -36,6 +36,9 @@ pub enum Node {
     Equal(Ty, Box<Node>, Box<Node>),
     /// `let x = value; body`.
     Let(String, Box<Node>, Box<Node>),
+    /// `let (a, _, c) = value; body` on a tuple `value` of as many parts: the names bound to
+    /// its parts (`None` for `_`).
+    LetTuple(Vec<Option<String>>, Box<Node>, Box<Node>),
     /// `if c { t } else { f }`.
     If(Box<Node>, Box<Node>, Box<Node>),
     /// `match scrutinee { arms }` on a scrutinee of this type: the first arm with a matching
@@ -236,7 +239,7 @@ impl Node {
             Node::Binary(op, a, b) => {
                 op.is_checked() || a.may_fail(fallible) || b.may_fail(fallible)
             }
-            Node::Equal(_, a, b) | Node::Let(_, a, b) => {
+            Node::Equal(_, a, b) | Node::Let(_, a, b) | Node::LetTuple(_, a, b) => {
                 a.may_fail(fallible) || b.may_fail(fallible)
             }
             Node::If(c, t, f) => {

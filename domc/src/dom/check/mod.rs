@@ -237,6 +237,7 @@ impl<'a> Checker<'a> {
                 let node = Node::Let(name.text.clone(), Box::new(value), Box::new(body));
                 (bt, node)
             }
+            ExprKind::LetTuple(names, value, body) => self.let_tuple(names, value, body, scope),
             ExprKind::If(c, t, f) => {
                 let (ct, c) = self.expr(c, scope);
                 self.expect(span.clone(), &ct, &Ty::Bool, "a condition");
@@ -436,8 +437,100 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// `let (a, _, c) = value; body`: `value` is a tuple of as many parts as there are binders,
+    /// and no name is bound twice.
+    fn let_tuple(
+        &mut self,
+        names: &[Option<Name>],
+        value: &Expr,
+        body: &Expr,
+        scope: &Scope,
+    ) -> (Ty, Node) {
+        let (t, value_node) = self.expr(value, scope);
+        if let [one] = names {
+            let span = one.as_ref().map_or(value.span.clone(), |n| n.span.clone());
+            return self.error_help(
+                span,
+                "a tuple has two parts or more, and this `let` names one".into(),
+                "one name in parentheses",
+                "bind a value with `let name = …;`".into(),
+            );
+        }
+        let parts = match t {
+            Ty::Tuple(parts) if parts.len() == names.len() => parts,
+            Ty::Tuple(parts) => {
+                return self.error(
+                    value.span.clone(),
+                    format!(
+                        "this tuple has {} parts, and the `let` names {}",
+                        parts.len(),
+                        names.len()
+                    ),
+                    "a tuple of another size",
+                );
+            }
+            t if t.is_error() => return (Ty::Error, Node::Unreachable),
+            t => {
+                return self.error_help(
+                    value.span.clone(),
+                    format!(
+                        "`let (…) =` takes a tuple apart, and this is `{}`",
+                        self.types.name(&t)
+                    ),
+                    "not a tuple",
+                    "bind it with `let name = …;`".into(),
+                );
+            }
+        };
+        let mut inner = scope.clone();
+        let mut bound: Vec<&str> = Vec::new();
+        for (name, ty) in names.iter().zip(parts) {
+            let Some(name) = name else { continue };
+            if bound.contains(&name.text.as_str()) {
+                return self.error(
+                    name.span.clone(),
+                    format!("`{}` is bound twice in this `let`", name.text),
+                    "bound again",
+                );
+            }
+            bound.push(&name.text);
+            inner.bind_local(&name.text, ty);
+        }
+        let (bt, body) = self.expr(body, &inner);
+        let names = names.iter().map(|n| n.as_ref().map(|n| n.text.clone()));
+        let node = Node::LetTuple(names.collect(), Box::new(value_node), Box::new(body));
+        (bt, node)
+    }
+
+    /// `base.0`: the part at a position of a tuple.
+    fn tuple_part(&mut self, parts: &[Ty], base: Node, bt: &Ty, field: &Name) -> (Ty, Node) {
+        match field.text.parse::<usize>() {
+            Ok(i) if i < parts.len() => {
+                (parts[i].clone(), Node::Field(bt.clone(), Box::new(base), i))
+            }
+            Ok(i) => self.error_help(
+                field.span.clone(),
+                format!(
+                    "this tuple has {} parts, and `.{i}` is past them",
+                    parts.len()
+                ),
+                "no such part",
+                format!("its parts are `.0` to `.{}`", parts.len() - 1),
+            ),
+            Err(_) => self.error_help(
+                field.span.clone(),
+                format!("a tuple has no field `{}`", field.text),
+                "not a position",
+                "a tuple's parts are `.0`, `.1`, …; or take it apart with `let (a, b) = …;`".into(),
+            ),
+        }
+    }
+
     fn field(&mut self, base: &Expr, field: &Name, scope: &Scope) -> (Ty, Node) {
         let (bt, base_node) = self.expr(base, scope);
+        if let Ty::Tuple(parts) = &bt {
+            return self.tuple_part(parts, base_node, &bt, field);
+        }
         let Ty::Lat(id) = bt else {
             if bt.is_error() {
                 return (Ty::Error, Node::Unreachable);

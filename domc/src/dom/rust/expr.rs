@@ -98,6 +98,19 @@ impl<'a> Exprs<'a> {
                 let x = ident(x);
                 quote!({ let #x = #value; let _ = &#x; #body })
             }
+            Node::LetTuple(names, value, body) => {
+                let value = self.expr(value);
+                let body = self.shadowing(|this| this.expr(body));
+                let binders = names.iter().map(|n| match n {
+                    Some(n) => {
+                        let x = ident(n);
+                        quote!(#x)
+                    }
+                    None => quote!(_),
+                });
+                let named = names.iter().flatten().map(|n| ident(n));
+                quote!({ let (#(#binders),*) = #value; let _ = (#(&#named,)*); #body })
+            }
             Node::If(c, t, f) => match traps_condition(c) {
                 Some((args, false)) => self.if_traps(args, t, f),
                 Some((args, true)) => self.if_traps(args, f, t),

@@ -17,14 +17,15 @@ pub(super) fn ident(name: &str) -> Ident {
 
 /// The name of the field (of a struct lattice) or component (of a product) at `index` of the
 /// lattice `ty`.
-pub(super) fn field_ident(types: &TypeTable, ty: &Ty, index: usize) -> Ident {
+pub(super) fn field_ident(types: &TypeTable, ty: &Ty, index: usize) -> syn::Member {
     let fields = match ty {
+        Ty::Tuple(_) => return syn::Member::Unnamed(syn::Index::from(index)),
         Ty::Lat(id) => match types.shape(*id) {
             Shape::Struct { fields, .. } => fields,
             Shape::Product { components } => components,
             _ => unreachable!("the checker reads fields of structs and products only"),
         },
-        _ => unreachable!("the checker reads fields of lattices only"),
+        _ => unreachable!("the checker reads fields of lattices and parts of tuples only"),
     };
-    ident(&fields[index].0)
+    syn::Member::Named(ident(&fields[index].0))
 }

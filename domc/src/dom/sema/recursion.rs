@@ -27,7 +27,7 @@ fn calls<'e>(e: &'e Expr, out: &mut Vec<(&'e str, Range<usize>)>) {
             }
         }
         ExprKind::Unary(_, a) => calls(a, out),
-        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => {
+        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) | ExprKind::LetTuple(_, a, b) => {
             calls(a, out);
             calls(b, out);
         }
