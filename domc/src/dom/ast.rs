@@ -249,6 +249,8 @@ pub enum ExprKind {
     Path(Vec<Name>),
     /// `path(args)`.
     Call(Vec<Name>, Vec<Expr>),
+    /// `Name { field: value, … }`: a struct lattice by its fields' names, in any order.
+    StructLit(Name, Vec<(Name, Expr)>),
     /// `e.field`.
     Field(Box<Expr>, Name),
     /// `(a, b)`.

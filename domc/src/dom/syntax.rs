@@ -209,6 +209,8 @@ fn rule_words(rule: Rule) -> &'static str {
         Rule::arm => "a match arm `pattern => expression`",
         Rule::pattern | Rule::wildcard | Rule::int_pattern | Rule::path_pattern => "a pattern",
         Rule::binder => "a name or `_`",
+        Rule::struct_lit => "a struct literal `Name { field: value, … }`",
+        Rule::field_init => "`field: value`",
         Rule::let_tuple => "`(a, b, …)`",
         Rule::field_access => "`.field`",
         Rule::tuple_index => "a tuple position (`.0`, `.1`, …)",
@@ -794,6 +796,29 @@ fn expr(pair: Pair<'_, Rule>) -> Expr {
             kind: ExprKind::Path(path(pair)),
             span: whole,
         },
+        Rule::struct_lit => {
+            let mut inner = pair.into_inner().filter(significant);
+            let ty = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
+            let fields = inner
+                .map(|init| {
+                    let init_span = span(&init);
+                    let mut parts = init.into_inner().filter(significant);
+                    let field = parts
+                        .next()
+                        .map(name)
+                        .unwrap_or_else(|| empty_name(&init_span));
+                    let value = parts
+                        .next()
+                        .map(expr)
+                        .unwrap_or_else(|| bool_expr(&init_span));
+                    (field, value)
+                })
+                .collect();
+            Expr {
+                kind: ExprKind::StructLit(ty, fields),
+                span: whole,
+            }
+        }
         _ => bool_expr(&whole),
     }
 }

@@ -251,6 +251,7 @@ impl<'a> Checker<'a> {
             ExprKind::Field(base, field) => self.field(base, field, scope),
             ExprKind::Path(path) => self.path(path, scope, span),
             ExprKind::Call(path, args) => self.call(path, args, scope, span),
+            ExprKind::StructLit(ty, fields) => self.struct_literal(ty, fields, scope, span),
         }
     }
 
@@ -435,6 +436,111 @@ impl<'a> Checker<'a> {
                 "too long",
             ),
         }
+    }
+
+    /// `Name { field: value, … }`: `Name` is a struct lattice, every field is given once with
+    /// a value of its type, in any order; the node lists them in declaration order.
+    fn struct_literal(
+        &mut self,
+        ty: &Name,
+        inits: &[(Name, Expr)],
+        scope: &Scope,
+        span: Range<usize>,
+    ) -> (Ty, Node) {
+        let structs: Vec<String> = (self.types.type_names().into_iter())
+            .filter(|n| {
+                matches!(self.types.lookup(n), Some(Ty::Lat(id))
+                    if matches!(self.types.shape(id), Shape::Struct { .. }))
+            })
+            .map(String::from)
+            .collect();
+        let found = self.types.lookup(&ty.text);
+        let fields = match &found {
+            Some(Ty::Lat(id)) => match self.types.shape(*id) {
+                Shape::Struct { fields, .. } => Some(fields.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let quoted = |names: &[String]| -> String {
+            let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            names.join(", ")
+        };
+        let (Some(t), Some(fields)) = (found, fields) else {
+            let help =
+                did_you_mean(&ty.text, structs.iter().map(String::as_str)).unwrap_or_else(|| {
+                    match structs.is_empty() {
+                        true => "this file declares no struct lattice".into(),
+                        false => format!("the struct lattices are {}", quoted(&structs)),
+                    }
+                });
+            return self.error_help(
+                ty.span.clone(),
+                format!("`{}` is not a struct lattice", ty.text),
+                "not a struct",
+                help,
+            );
+        };
+        let mut given: Vec<Option<Node>> = vec![None; fields.len()];
+        let mut failed = false;
+        for (field, value) in inits {
+            let (vt, node) = self.expr(value, scope);
+            let Some(i) = fields.iter().position(|(n, _)| *n == field.text) else {
+                let names = fields.iter().map(|(n, _)| n.as_str());
+                let help = did_you_mean(&field.text, names).unwrap_or_else(|| {
+                    let names: Vec<String> = fields.iter().map(|(n, _)| n.clone()).collect();
+                    format!("its fields are {}", quoted(&names))
+                });
+                self.error_help(
+                    field.span.clone(),
+                    format!("`{}` has no field `{}`", ty.text, field.text),
+                    "unknown field",
+                    help,
+                );
+                failed = true;
+                continue;
+            };
+            if given[i].is_some() {
+                self.error(
+                    field.span.clone(),
+                    format!("the field `{}` is given twice", field.text),
+                    "given again",
+                );
+                failed = true;
+                continue;
+            }
+            let what = format!("the field `{}` of `{}`", field.text, ty.text);
+            self.expect(value.span.clone(), &vt, &fields[i].1, &what);
+            given[i] = Some(node);
+        }
+        let missing: Vec<String> = (fields.iter().zip(&given))
+            .filter(|(_, g)| g.is_none())
+            .map(|((n, _), _)| n.clone())
+            .collect();
+        if failed {
+            return (Ty::Error, Node::Unreachable);
+        }
+        if !missing.is_empty() {
+            return self.error_help(
+                span,
+                format!(
+                    "`{}` needs {} {}",
+                    ty.text,
+                    if missing.len() == 1 {
+                        "its field"
+                    } else {
+                        "its fields"
+                    },
+                    quoted(&missing)
+                ),
+                "fields missing",
+                "a struct literal gives every field".into(),
+            );
+        }
+        (
+            t.clone(),
+            Node::Struct(t, given.into_iter().flatten().collect()),
+        )
     }
 
     /// `let (a, _, c) = value; body`: `value` is a tuple of as many parts as there are binders,

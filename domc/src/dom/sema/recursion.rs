@@ -21,6 +21,11 @@ fn calls<'e>(e: &'e Expr, out: &mut Vec<(&'e str, Range<usize>)>) {
             }
         }
         ExprKind::Field(base, _) => calls(base, out),
+        ExprKind::StructLit(_, fields) => {
+            for (_, value) in fields {
+                calls(value, out);
+            }
+        }
         ExprKind::Tuple(parts) => {
             for p in parts {
                 calls(p, out);

@@ -563,10 +563,10 @@ pub mod tuples {
             [
                 match op {
                     ::absinthe::__private::Op::Sub => {
-                        "component `range`: `transfer range_sub` at test_data/codegen/ok/tuples.dom:27:1"
+                        "component `range`: `transfer range_sub` at test_data/codegen/ok/tuples.dom:31:1"
                     }
                     ::absinthe::__private::Op::Add => {
-                        "component `range`: `transfer range_add` at test_data/codegen/ok/tuples.dom:37:1"
+                        "component `range`: `transfer range_add` at test_data/codegen/ok/tuples.dom:41:1"
                     }
                     _ => "component `range`: no rule (component `range` is top)",
                 },
@@ -847,7 +847,7 @@ pub mod tuples {
         __absinthe_body(v)
             .unwrap_or_else(|| <Bounds as ::absinthe::__private::Top>::top())
     }
-    /// From `transfer range_sub` at test_data/codegen/ok/tuples.dom:27:1.
+    /// From `transfer range_sub` at test_data/codegen/ok/tuples.dom:31:1.
     #[inline]
     pub fn range_sub(a: &Value, b: &Value) -> Bounds {
         #[inline(always)]
@@ -877,7 +877,7 @@ pub mod tuples {
         __absinthe_body(a, b)
             .unwrap_or_else(|| <Bounds as ::absinthe::__private::Top>::top())
     }
-    /// From `transfer range_add` at test_data/codegen/ok/tuples.dom:37:1.
+    /// From `transfer range_add` at test_data/codegen/ok/tuples.dom:41:1.
     #[inline]
     pub fn range_add(a: &Value, b: &Value) -> Bounds {
         #[inline(always)]
@@ -900,7 +900,7 @@ pub mod tuples {
         __absinthe_body(a, b)
             .unwrap_or_else(|| <Bounds as ::absinthe::__private::Top>::top())
     }
-    /// From `analysis tuples` at test_data/codegen/ok/tuples.dom:42:1.
+    /// From `analysis tuples` at test_data/codegen/ok/tuples.dom:46:1.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct TuplesAnalysis;
     impl ::absinthe::__private::DomAnalysis for TuplesAnalysis {
