@@ -131,6 +131,10 @@ impl Interp {
             Expr::Int(v) => Val::Int(*v),
             Expr::Bool(b) => Val::Bool(*b),
             Expr::Var(slot) => stack[base + slot].clone(),
+            Expr::DepthLeft(slot) => match stack[base + slot].int() {
+                0 => return None,
+                left => Val::Int(left - 1),
+            },
             Expr::Tuple(parts) => {
                 return self.with_values(parts, stack, base, |_, s, at| {
                     Some(Val::Tuple(s[at..].into()))

@@ -17,9 +17,14 @@ impl Interp {
     /// Resolves every function of `functions`, numbered by [`ids`].
     pub(crate) fn resolve_functions(&self, functions: &BTreeMap<String, Function>) -> Functions {
         let by_name = ids(functions);
+        let limits: BTreeMap<&str, u32> = (functions.iter())
+            .filter_map(|(name, f)| f.recursion.map(|n| (name.as_str(), n)))
+            .collect();
         let mut resolver = Resolver {
             interp: self,
             by_name: &by_name,
+            limits: &limits,
+            current: None,
             scope: Vec::new(),
             frame: 0,
         };
@@ -27,11 +32,18 @@ impl Interp {
             .iter()
             .map(|(name, f)| {
                 resolver.scope = f.params.iter().map(|(n, _)| n.as_str()).collect();
-                resolver.frame = f.params.len();
+                // A `fn` with a recursion limit takes the calls it may still make to itself as
+                // a hidden last argument, in a slot no name reads.
+                resolver.current = f.recursion.map(|_| {
+                    resolver.scope.push("");
+                    (name.as_str(), f.params.len())
+                });
+                resolver.frame = resolver.scope.len();
+                let arity = resolver.scope.len();
                 let body = resolver.expr(&f.body);
                 Resolved {
                     name: name.clone(),
-                    arity: f.params.len(),
+                    arity,
                     frame: resolver.frame,
                     body,
                     fallback: f.fallback.clone(),
@@ -46,6 +58,10 @@ impl Interp {
 struct Resolver<'a> {
     interp: &'a Interp,
     by_name: &'a BTreeMap<String, FnId>,
+    /// The `fn`s declared `recursion N`, with `N`.
+    limits: &'a BTreeMap<&'a str, u32>,
+    /// The function being resolved, when it has a recursion limit, and its depth slot.
+    current: Option<(&'a str, usize)>,
     /// The names in scope, innermost last: a name's slot is its position.
     scope: Vec<&'a str>,
     /// The most names in scope at once so far: the frame's size.
@@ -172,7 +188,16 @@ impl<'a> Resolver<'a> {
                 Expr::Builtin(builtin, self.all(args))
             }
             Node::Call(name, args) => match self.by_name.get(name) {
-                Some(id) => Expr::Call(*id, self.all(args)),
+                Some(id) => {
+                    let mut args = self.all(args).into_vec();
+                    if let Some(&limit) = self.limits.get(name.as_str()) {
+                        args.push(match self.current {
+                            Some((me, slot)) if me == name => Expr::DepthLeft(slot),
+                            _ => Expr::Int(i64::from(limit)),
+                        });
+                    }
+                    Expr::Call(*id, args.into())
+                }
                 None => unreachable!(
                     "the checker calls functions of the program only, not `{name}` (`extern fn`s \
                      are refused before running)"

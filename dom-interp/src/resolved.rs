@@ -104,6 +104,10 @@ pub(crate) enum Expr {
     Lattice(LatticeOp, Ty, Box<[Expr]>),
     Builtin(Builtin, Box<[Expr]>),
     Call(FnId, Box<[Expr]>),
+    /// In the body of a `fn` declared `recursion N`, the depth its call to itself passes on: one
+    /// fewer than the frame's hidden last slot holds (the calls it may still make), failing when
+    /// that is none.
+    DepthLeft(usize),
     /// A function of a runtime lattice, by its name (`Interval::new`, `FiniteSum`'s `single`).
     TypeFn(Ty, String, Box<[Expr]>),
 }

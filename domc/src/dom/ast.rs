@@ -56,6 +56,9 @@ pub struct Signature {
     pub params: Vec<(Name, Type)>,
     /// Its result type.
     pub result: Type,
+    /// `recursion N` (a `fn` only): how deep it may call itself, as written (`None` when the
+    /// literal does not fit in 64 bits), and where.
+    pub recursion: Option<(Option<u64>, Range<usize>)>,
     /// The whole declaration's range.
     pub span: Range<usize>,
 }

@@ -209,6 +209,7 @@ fn rule_words(rule: Rule) -> &'static str {
         Rule::arm => "a match arm `pattern => expression`",
         Rule::pattern | Rule::wildcard | Rule::int_pattern | Rule::path_pattern => "a pattern",
         Rule::binder => "a name or `_`",
+        Rule::recursion | Rule::recursion_kw => "`recursion N`",
         Rule::struct_lit => "a struct literal `Name { field: value, … }`",
         Rule::field_init => "`field: value`",
         Rule::let_tuple => "`(a, b, …)`",
@@ -323,10 +324,15 @@ fn signature<'a>(
     let name = inner.next().map(name).unwrap_or_else(|| empty_name(&whole));
     let mut params = Vec::new();
     let mut result = None;
+    let mut recursion = None;
     for pair in inner {
         match pair.as_rule() {
             Rule::params => params = parameters(pair),
             Rule::ty => result = Some(ty(pair)),
+            Rule::recursion => {
+                let limit = pair.into_inner().find(|p| p.as_rule() == Rule::int);
+                recursion = limit.map(|n| (literal(n.as_str()).0, span(&n)));
+            }
             _ => {}
         }
     }
@@ -334,6 +340,7 @@ fn signature<'a>(
         name,
         params,
         result: result.unwrap_or_else(|| unit_type(&whole)),
+        recursion,
         span: whole,
     }
 }

@@ -145,6 +145,9 @@ pub struct Function {
     pub fallback: Fallback,
     /// Where it was declared (`file:line:col`).
     pub place: String,
+    /// A `fn` declared `recursion N`: it may call itself, `N` calls deep at most; a call past
+    /// that fails, as checked arithmetic that leaves `int` does.
+    pub recursion: Option<u32>,
 }
 
 /// The signature of what a body may call by name: a `fn` or an `extern fn`.

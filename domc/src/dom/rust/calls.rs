@@ -117,6 +117,23 @@ pub(super) fn call(program: &Program, name: &str, args: Vec<TokenStream>) -> Tok
     quote!(<Host as Externs>::#f(#(#passed),*))
 }
 
+/// The function that runs the body of `fn name`, declared `recursion N`, with the calls to
+/// itself it may still make as its last argument.
+pub(super) fn within_ident(name: &str) -> proc_macro2::Ident {
+    quote::format_ident!("__absinthe_{}_within", name)
+}
+
+/// A call of `fn name`, declared `recursion N`, from its own body: one call fewer may follow,
+/// and the call fails when none may.
+pub(super) fn self_call(program: &Program, name: &str, args: Vec<TokenStream>) -> TokenStream {
+    let Some(function) = program.functions.get(name) else {
+        unreachable!("a `fn` calls itself, and `{name}` is not one")
+    };
+    let f = within_ident(name);
+    let passed = (function.params.iter().zip(args)).map(|((_, t), a)| pass(t, a));
+    quote!(#f(#(#passed,)* __absinthe_depth.checked_sub(1)?)?)
+}
+
 /// A function of a runtime lattice: `Interval::new`, `Names::one`, `Constant::binary`, a
 /// `FiniteSum`'s `single`, …
 pub(super) fn type_fn(program: &Program, t: &Ty, name: &str, args: &[TokenStream]) -> TokenStream {

@@ -21,6 +21,9 @@ pub(super) struct Exprs<'a> {
     /// [`Exprs::if_traps`]). Keyed by the Rust of the operation and operands; emptied wherever a
     /// new name could shadow one they read.
     evals: Vec<(String, Ident)>,
+    /// The `fn` whose body this is, when it is declared `recursion N`: its calls to itself
+    /// pass on one call fewer (see [`calls::self_call`]).
+    recursive: Option<&'a str>,
 }
 
 /// The key of an evaluated operation: the Rust of its operation and operands.
@@ -29,11 +32,17 @@ fn eval_key(o: &TokenStream, a: &TokenStream, b: &TokenStream) -> String {
 }
 
 impl<'a> Exprs<'a> {
-    /// A body: Rust evaluating to `Option` of its value (`None` when it fails).
-    pub(super) fn body(program: &'a Program, node: &Node) -> TokenStream {
+    /// A body: Rust evaluating to `Option` of its value (`None` when it fails); `recursive`
+    /// names the `fn` it is the body of when that is declared `recursion N`.
+    pub(super) fn body_of(
+        program: &'a Program,
+        node: &Node,
+        recursive: Option<&'a str>,
+    ) -> TokenStream {
         let mut exprs = Exprs {
             program,
             evals: Vec::new(),
+            recursive,
         };
         let code = exprs.expr(node);
         quote!(::core::option::Option::Some(#code))
@@ -182,7 +191,11 @@ impl<'a> Exprs<'a> {
             }
             Node::Call(name, args) => {
                 let args = self.all(args);
-                calls::call(self.program, name, args)
+                if self.recursive == Some(name.as_str()) {
+                    calls::self_call(self.program, name, args)
+                } else {
+                    calls::call(self.program, name, args)
+                }
             }
             Node::TypeFn(t, name, args) => {
                 let args = self.all(args);

@@ -149,13 +149,37 @@ fn function(program: &Program, name: &str, f: &Function) -> TokenStream {
     let callee = ident(name);
     let params = params(types, &f.params);
     let result = types.rust(&f.result);
-    let body = Exprs::body(program, &f.body);
+    let recursive = f.recursion.map(|_| name);
+    let body = Exprs::body_of(program, &f.body, recursive);
     let (doc, public) = match &f.role {
         Role::Helper => {
             let doc = format!(" `fn {name}`, from {}.", f.place);
+            let Some(limit) = f.recursion else {
+                return quote! {
+                    #[doc = #doc]
+                    pub fn #callee(#(#params),*) -> ::core::option::Option<#result> {
+                        #body
+                    }
+                };
+            };
+            // Declared `recursion N`: the body runs in a function that counts the calls to
+            // itself it may still make.
+            let within = calls::within_ident(name);
+            let names: Vec<Ident> = f.params.iter().map(|(n, _)| ident(n)).collect();
+            let within_doc = format!(
+                " The body of `fn {name}`, which may still call itself `__absinthe_depth` calls \
+                 deep (`recursion {limit}`)."
+            );
             return quote! {
                 #[doc = #doc]
                 pub fn #callee(#(#params),*) -> ::core::option::Option<#result> {
+                    #within(#(#names,)* #limit)
+                }
+                #[doc = #within_doc]
+                fn #within(
+                    #(#params,)*
+                    __absinthe_depth: u32,
+                ) -> ::core::option::Option<#result> {
                     #body
                 }
             };

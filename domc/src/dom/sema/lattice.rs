@@ -373,6 +373,7 @@ impl Sema {
                     body,
                     fallback,
                     place: place.describe(o.span.start),
+                    recursion: None,
                 },
             );
             out.insert(key.to_string(), syn::Path::from(f));

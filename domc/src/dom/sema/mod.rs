@@ -85,6 +85,10 @@ pub fn check(files: &[(Place, Vec<Item>)]) -> Result<Checked, Vec<Diagnostic>> {
     Ok(out)
 }
 
+/// The deepest a `fn` may declare it calls itself (`recursion N`): enough for Euclid's algorithm
+/// on any two `int`s (at most 92 steps), small enough for every back end's stack.
+pub const MAX_RECURSION: u64 = 1024;
+
 #[derive(Default)]
 struct Sema {
     errors: Vec<Diagnostic>,
@@ -476,6 +480,7 @@ impl Sema {
             .push(Decl::Function(name.to_string()));
     }
 
+    /// Checks a `fn` and records it; `recursion N` must be within 1 to [`MAX_RECURSION`].
     fn function(&mut self, place: &Place, sig: &ast::Signature, body: &ast::Expr) {
         let Some(f) = self.functions.get(&sig.name.text).cloned() else {
             return;
@@ -485,6 +490,20 @@ impl Sema {
             scope.bind(&n.text, t.clone());
         }
         let body = self.check_body(place, body, &scope, &f.result);
+        let recursion = match &sig.recursion {
+            None => None,
+            Some((Some(n @ 1..=MAX_RECURSION), _)) => Some(*n as u32),
+            Some((_, span)) => {
+                self.error_help(
+                    place.file,
+                    span.clone(),
+                    format!("a recursion limit is from 1 to {MAX_RECURSION}"),
+                    "out of range",
+                    "the limit is how many calls deep the function may call itself".into(),
+                );
+                None
+            }
+        };
         self.record(
             &sig.name.text,
             tree::Function {
@@ -494,6 +513,7 @@ impl Sema {
                 body,
                 fallback: Fallback::Fail,
                 place: place.describe(sig.span.start),
+                recursion,
             },
         );
     }
@@ -592,6 +612,7 @@ impl Sema {
                 // An overflow in the body refines nothing.
                 fallback: Fallback::Param(0),
                 place: place.describe(sig.span.start),
+                recursion: None,
             },
         );
     }

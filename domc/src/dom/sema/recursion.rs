@@ -53,27 +53,31 @@ fn calls<'e>(e: &'e Expr, out: &mut Vec<(&'e str, Range<usize>)>) {
 impl Sema {
     /// Reports every cycle of calls between `fn`s.
     pub(super) fn check_function_recursion(&mut self, files: &[(Place, Vec<Item>)]) {
-        // The functions in declaration order, with their file and body.
+        // The functions in declaration order, with their file and body, and whether each
+        // declares `recursion N` (and so may call itself).
         let mut fns: Vec<(&str, FileId, &Expr)> = Vec::new();
+        let mut limited: Vec<bool> = Vec::new();
         for (place, items) in files {
             for item in items {
                 if let Item::Function(sig, body) = item {
                     if !fns.iter().any(|(n, _, _)| *n == sig.name.text) {
                         fns.push((sig.name.text.as_str(), place.file, body));
+                        limited.push(sig.recursion.is_some());
                     }
                 }
             }
         }
         let index = |name: &str| fns.iter().position(|(n, _, _)| *n == name);
         // The call edges of each function: callee index and the call's range.
-        let edges: Vec<Vec<(usize, Range<usize>)>> = fns
-            .iter()
-            .map(|(_, _, body)| {
+        // A call of a function with a recursion limit to itself is no edge: its depth is bounded.
+        let edges: Vec<Vec<(usize, Range<usize>)>> = (fns.iter().enumerate())
+            .map(|(i, (_, _, body))| {
                 let mut out = Vec::new();
                 calls(body, &mut out);
                 out.into_iter()
                     .filter(|(callee, _)| !BUILTIN_FUNCTIONS.contains(callee))
                     .filter_map(|(callee, span)| index(callee).map(|j| (j, span)))
+                    .filter(|(j, _)| !(*j == i && limited[i]))
                     .collect()
             })
             .collect();
@@ -141,8 +145,10 @@ impl Sema {
                 span,
                 format!("{message} ({})", names.join(" → ")),
                 "a recursive call",
-                "`fn`s may not recurse (a call that never returns would stop the analysis); \
-                 unroll the recursion, or write the function in Rust as an `extern fn`"
+                "a `fn` may call itself only when it says how deep (a call that never returns \
+                 would stop the analysis): `fn f(…) -> T recursion 64 = …`, where a call past \
+                 the limit fails and the rule falls back to its sound default; a cycle through \
+                 several `fn`s is not allowed"
                     .into(),
             );
         }

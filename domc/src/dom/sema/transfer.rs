@@ -286,6 +286,7 @@ impl Sema {
                 body,
                 fallback,
                 place: place.describe(sig.span.start),
+                recursion: None,
             },
         );
     }
