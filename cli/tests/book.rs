@@ -16,7 +16,7 @@
 use crate::common;
 
 use common::markdown::{self, blocks};
-use common::{absinthe_in, scratch, workspace};
+use common::{absinthe_in, link, scratch, workspace};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -221,18 +221,6 @@ fn mirror() -> PathBuf {
         link(&entry.path(), &dir.join(&name));
     }
     dir
-}
-
-#[cfg(unix)]
-fn link(from: &Path, to: &Path) {
-    std::os::unix::fs::symlink(from, to).expect("link into the mirror");
-}
-
-#[cfg(not(unix))]
-fn link(from: &Path, to: &Path) {
-    if from.is_file() {
-        std::fs::copy(from, to).expect("copy into the mirror");
-    }
 }
 
 /// `absinthe ARGS` in `dir`: exit code, stdout and stderr.

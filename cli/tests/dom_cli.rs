@@ -211,19 +211,7 @@ fn the_built_crate_passes_its_tests() {
 /// copy of the `absinthe` binary in `bin/`, as `cargo install` would put it: it cannot find
 /// absinthe by where it sits. Returns the directory and the copy.
 fn outside(name: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir()
-        .canonicalize()
-        .expect("the temporary directory")
-        .join(format!("absinthe-{name}-{}", std::process::id()));
-    let root = workspace().canonicalize().expect("the checkout");
-    assert!(
-        !dir.starts_with(&root),
-        "the temporary directory {} is inside the checkout",
-        dir.display()
-    );
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).expect("clear the directory");
-    }
+    let dir = common::outside_checkout(&format!("absinthe-{name}-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("bin")).expect("create the directory");
     let exe = dir.join("bin/absinthe");
     // A hard link when the file system allows it: no file open for writing, so no "text file

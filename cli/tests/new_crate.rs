@@ -12,7 +12,7 @@
 //! compiled are not compiled again; that changes what is built, not what it does.
 
 use crate::common::markdown::{self, Block};
-use crate::common::workspace;
+use crate::common::{link, outside_checkout, workspace};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -43,32 +43,11 @@ impl Ran {
 /// path each run would compile absinthe again each run into the shared target directory.
 fn outside() -> PathBuf {
     let root = workspace().canonicalize().expect("the checkout");
-    let dir = std::env::temp_dir()
-        .canonicalize()
-        .expect("the temporary directory")
-        .join("absinthe-new-crate");
-    assert!(
-        !dir.starts_with(&root),
-        "the temporary directory {} is inside the checkout",
-        dir.display()
-    );
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).expect("clear the directory");
-    }
+    let dir = outside_checkout("absinthe-new-crate");
     std::fs::create_dir_all(dir.join(".cargo")).expect("create the directory");
     link(&root, &dir.join("absinthe"));
     std::fs::write(dir.join(".cargo/config.toml"), profiles(&root)).expect("write the config");
     dir
-}
-
-#[cfg(unix)]
-fn link(from: &Path, to: &Path) {
-    std::os::unix::fs::symlink(from, to).expect("link the checkout");
-}
-
-#[cfg(not(unix))]
-fn link(from: &Path, to: &Path) {
-    std::os::windows::fs::symlink_dir(from, to).expect("link the checkout");
 }
 
 /// The `[profile.…]` tables of the workspace's manifest, which close it.

@@ -16,6 +16,42 @@ pub fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
+/// A fresh, empty directory `name` under the system's temporary directory, which must not lie
+/// inside the checkout (a crate written there is outside the workspace).
+pub fn outside_checkout(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir()
+        .canonicalize()
+        .expect("the temporary directory")
+        .join(name);
+    let root = workspace().canonicalize().expect("the checkout");
+    assert!(
+        !dir.starts_with(&root),
+        "the temporary directory {} is inside the checkout",
+        dir.display()
+    );
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("clear the directory");
+    }
+    std::fs::create_dir_all(&dir).expect("create the directory");
+    dir
+}
+
+/// Makes `to` a symbolic link to `from`.
+#[cfg(unix)]
+pub fn link(from: &Path, to: &Path) {
+    std::os::unix::fs::symlink(from, to).expect("make a link");
+}
+
+/// Makes `to` a symbolic link to `from` (a file is copied where links need rights).
+#[cfg(windows)]
+pub fn link(from: &Path, to: &Path) {
+    if from.is_file() {
+        std::fs::copy(from, to).expect("copy a file");
+    } else {
+        std::os::windows::fs::symlink_dir(from, to).expect("link a directory");
+    }
+}
+
 /// A fresh, empty directory for one test, under Cargo's scratch directory for integration tests.
 pub fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

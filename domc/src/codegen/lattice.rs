@@ -693,7 +693,10 @@ fn finite(decl: &LatticeDecl, f: &Finite, display: bool) -> TokenStream {
             fn #from_fn(index: u8) -> Self {
                 match index {
                     #(#from_arms,)*
-                    _ => #name::#top,
+                    _ => ::core::unreachable!(
+                        "the join and meet tables hold indices of elements only, not {}",
+                        index
+                    ),
                 }
             }
         }

@@ -51,7 +51,12 @@ pub mod wrong_reduction {
                 1u8 => Nullness::Null,
                 2u8 => Nullness::Top,
                 3u8 => Nullness::NonNull,
-                _ => Nullness::Top,
+                _ => {
+                    ::core::unreachable!(
+                        "the join and meet tables hold indices of elements only, not {}",
+                        index
+                    )
+                }
             }
         }
     }
