@@ -31,6 +31,7 @@ mod corpus {
     include!("../../domc/test_data/codegen/ok/recursion.rs");
     include!("../../domc/test_data/codegen/ok/known_bits.rs");
     include!("../../domc/test_data/codegen/ok/traps_eval.rs");
+    include!("../../domc/test_data/codegen/ok/tuple_match.rs");
     include!("../../domc/test_data/codegen/ok/tuples.rs");
     include!("../../domc/test_data/codegen/ok/widen_thresholds.rs");
     include!("../../domc/test_data/codegen/ok/wrong_reduction.rs");
@@ -369,6 +370,8 @@ differentials! {
     corpus_recursion: "domc/test_data/codegen/ok/recursion.dom", "Zeros", corpus::recursion::Zeros;
     corpus_traps_eval: "domc/test_data/codegen/ok/traps_eval.dom", "Value",
         corpus::traps_eval::Value;
+    corpus_tuple_match: "domc/test_data/codegen/ok/tuple_match.dom", "Signed",
+        corpus::tuple_match::Signed;
     corpus_tuples: "domc/test_data/codegen/ok/tuples.dom", "Value", corpus::tuples::Value;
     corpus_widen_thresholds: "domc/test_data/codegen/ok/widen_thresholds.dom", "Value",
         corpus::widen_thresholds::Value;

@@ -6,7 +6,9 @@
 
 use super::Interp;
 use super::plan::FnId;
-use super::resolved::{Arm, Builtin, Constant, Element, Expr, Kind, LatticeOp, Pattern, Resolved};
+use super::resolved::{
+    Arm, Bound, Builtin, Constant, Element, Expr, Kind, LatticeOp, Pattern, Resolved,
+};
 use super::val::{Payload, Val, Widen};
 use absinthe::__private::{
     checked_lshr, checked_shl, checked_shr, overflows, wrapping_lshr, wrapping_shl, wrapping_shr,
@@ -369,9 +371,28 @@ impl Interp {
                 self.type_name(t)
             )
         };
-        if let Some(slot) = arm.binds {
-            let payload = self.payload(t, v);
-            stack[base + slot] = payload;
+        // Each value before it is stored: the scrutinee may be read in place, from the stack.
+        let value_of = |bound: &Bound| {
+            let part = bound.at.iter().fold(v, |v, &i| v.part(i));
+            if bound.whole {
+                part.clone()
+            } else {
+                self.payload(&bound.ty, part)
+            }
+        };
+        match arm.binds.as_slice() {
+            [] => {}
+            // The common case (a variant's payload) allocates nothing.
+            [bound] => {
+                let value = value_of(bound);
+                stack[base + bound.slot] = value;
+            }
+            binds => {
+                let values: Vec<Val> = binds.iter().map(value_of).collect();
+                for (bound, value) in binds.iter().zip(values) {
+                    stack[base + bound.slot] = value;
+                }
+            }
         }
         Some(arm)
     }
@@ -403,6 +424,13 @@ impl Interp {
                     | (Constant::Top, Flat::Top)
             ),
             (Pattern::Enum(i), Val::Enum(j, _)) => i == j,
+            (Pattern::Tuple(parts), Val::Tuple(values)) => {
+                let Ty::Tuple(types) = t else {
+                    unreachable!("the checker takes tuple patterns on tuples only")
+                };
+                (types.iter().zip(parts).zip(values.iter()))
+                    .all(|((t, p), v)| self.matches(t, p, v))
+            }
             _ => unreachable!(
                 "the checker matches `{}` with its own patterns only, found {pattern:?} on {v:?}",
                 self.type_name(t)

@@ -8,7 +8,8 @@ use super::Interp;
 use super::val::{BOTTOM, FLAT_TOP, FLAT_VALUE, sum_top, summand_index};
 use crate::plan::FnId;
 use crate::resolved::{
-    Arm, Builtin, Constant, Element, Expr, Functions, Kind, LatticeOp, Pattern, Resolved, ids,
+    Arm, Bound, Builtin, Constant, Element, Expr, Functions, Kind, LatticeOp, Pattern, Resolved,
+    ids,
 };
 use absinthe_domc::dom::tree::{Function, Node, Pat, Shape, Ty};
 use std::collections::BTreeMap;
@@ -127,14 +128,21 @@ impl<'a> Resolver<'a> {
                 let arms = arms
                     .iter()
                     .map(|arm| {
-                        let binder = arm.patterns.iter().find_map(|p| match p {
-                            Pat::Variant(_, Some(b)) => Some(b.as_str()),
-                            _ => None,
-                        });
+                        let mut names = Vec::new();
+                        for p in &arm.patterns {
+                            binders(t, p, &mut Vec::new(), &mut names);
+                        }
                         let patterns = arm.patterns.iter().map(|p| self.pattern(t, p)).collect();
-                        let binds = binder.map(|b| self.bind(b));
+                        let binds: Vec<Bound> = (names.into_iter())
+                            .map(|(name, at, ty, whole)| Bound {
+                                slot: self.bind(name),
+                                at,
+                                ty,
+                                whole,
+                            })
+                            .collect();
                         let body = self.expr(&arm.body);
-                        if binds.is_some() {
+                        for _ in &binds {
                             self.scope.pop();
                         }
                         Arm {
@@ -212,8 +220,15 @@ impl<'a> Resolver<'a> {
 
     fn pattern(&self, t: &Ty, pattern: &Pat) -> Pattern {
         let name = match pattern {
-            Pat::Wildcard => return Pattern::Wildcard,
+            Pat::Wildcard | Pat::Bind(_) => return Pattern::Wildcard,
             Pat::Int(x) => return Pattern::Int(*x),
+            Pat::Tuple(parts) => {
+                let Ty::Tuple(types) = t else {
+                    unreachable!("the checker takes tuple patterns on tuples only")
+                };
+                let parts = types.iter().zip(parts).map(|(t, p)| self.pattern(t, p));
+                return Pattern::Tuple(parts.collect());
+            }
             Pat::Variant(name, _) => name.as_str(),
         };
         match t {
@@ -256,5 +271,30 @@ impl<'a> Resolver<'a> {
                 self.interp.type_name(t)
             ),
         }
+    }
+}
+
+/// The names `pattern` (on a value of `t`, at `at` in the scrutinee) binds, in order: each
+/// with where its value is, its type, and whether it takes the value itself.
+fn binders<'p>(
+    t: &Ty,
+    pattern: &'p Pat,
+    at: &mut Vec<usize>,
+    out: &mut Vec<(&'p str, Vec<usize>, Ty, bool)>,
+) {
+    match pattern {
+        Pat::Variant(_, Some(b)) => out.push((b, at.clone(), t.clone(), false)),
+        Pat::Bind(b) => out.push((b, at.clone(), t.clone(), true)),
+        Pat::Tuple(parts) => {
+            let Ty::Tuple(types) = t else {
+                unreachable!("the checker takes tuple patterns on tuples only")
+            };
+            for (i, (t, p)) in types.iter().zip(parts).enumerate() {
+                at.push(i);
+                binders(t, p, at, out);
+                at.pop();
+            }
+        }
+        Pat::Wildcard | Pat::Int(_) | Pat::Variant(_, None) => {}
     }
 }

@@ -65,6 +65,21 @@ pub(crate) enum Pattern {
     Kind(Kind),
     Constant(Constant),
     Enum(usize),
+    /// A tuple's parts, one pattern each.
+    Tuple(Box<[Pattern]>),
+}
+
+/// A name an arm binds: the value at `at` (positions in tuples, outermost first) of the
+/// scrutinee, or the payload of the variant there, into `slot`.
+#[derive(Clone, Debug)]
+pub(crate) struct Bound {
+    pub(crate) slot: usize,
+    pub(crate) at: Vec<usize>,
+    /// The type of the value at `at`.
+    pub(crate) ty: Ty,
+    /// Whether the name takes the value itself (a name in a tuple pattern) rather than its
+    /// variant's payload.
+    pub(crate) whole: bool,
 }
 
 /// A resolved `match` arm.
@@ -72,9 +87,9 @@ pub(crate) enum Pattern {
 pub(crate) struct Arm {
     /// The alternatives.
     pub(crate) patterns: Vec<Pattern>,
-    /// The slot the arm binds its variant's payload to, if it binds it (the checker lets only an
-    /// arm of one pattern bind).
-    pub(crate) binds: Option<usize>,
+    /// The names the arm binds, in slot order (the checker lets only an arm of one pattern
+    /// bind).
+    pub(crate) binds: Vec<Bound>,
     pub(crate) body: Expr,
 }
 

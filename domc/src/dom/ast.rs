@@ -436,7 +436,10 @@ pub enum Pattern {
     Wildcard(Range<usize>),
     /// An integer, possibly negative.
     Int(i128, Range<usize>),
-    /// `Type::Variant` or `Type::Variant(x, _)`.
+    /// `(p, q, …)` on a tuple: one pattern per part.
+    Tuple(Vec<Pattern>, Range<usize>),
+    /// `Type::Variant` or `Type::Variant(x, _)`; in a tuple pattern, a single name binds the
+    /// part.
     Variant {
         /// The path.
         path: Vec<Name>,

@@ -207,7 +207,11 @@ fn rule_words(rule: Rule) -> &'static str {
         | Rule::bool_lit => "an expression",
         Rule::block => "`{`",
         Rule::arm => "a match arm `pattern => expression`",
-        Rule::pattern | Rule::wildcard | Rule::int_pattern | Rule::path_pattern => "a pattern",
+        Rule::pattern
+        | Rule::wildcard
+        | Rule::int_pattern
+        | Rule::path_pattern
+        | Rule::tuple_pattern => "a pattern",
         Rule::binder => "a name or `_`",
         Rule::recursion | Rule::recursion_kw => "`recursion N`",
         Rule::struct_lit => "a struct literal `Name { field: value, … }`",
@@ -888,6 +892,14 @@ fn pattern(pair: Pair<'_, Rule>) -> Pattern {
             }
             Pattern::Int(if negative { -value } else { value }, whole)
         }
+        Rule::tuple_pattern => Pattern::Tuple(
+            inner
+                .into_inner()
+                .filter(significant)
+                .map(pattern)
+                .collect(),
+            whole,
+        ),
         _ => {
             let mut parts = inner.into_inner().filter(significant);
             let path = parts.next().map(path).unwrap_or_default();

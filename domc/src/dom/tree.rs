@@ -100,6 +100,10 @@ pub enum Pat {
     Int(i64),
     /// A variant (of `Op`, `ArgKind` or an enumerated lattice) and the name its payload binds.
     Variant(String, Option<String>),
+    /// A tuple's parts, one pattern each.
+    Tuple(Vec<Pat>),
+    /// A name bound to the value (a part of a tuple).
+    Bind(String),
 }
 
 /// What a function gives when its body fails (checked arithmetic left `int`).

@@ -17,6 +17,7 @@ use std::ops::Range;
 
 mod calls;
 mod patterns;
+mod tuples;
 
 /// The names in scope: each with its type and what binds it.
 #[derive(Clone, Debug, Default)]

@@ -1,6 +1,7 @@
 //! Checking `match`: the scrutinee's elements for exhaustiveness, each pattern checked against
 //! them (unreachable and duplicate arms, binders, alternatives), and the arms as a tree.
 
+use super::tuples::pattern_span;
 use super::*;
 use crate::dom::tree;
 
@@ -59,13 +60,11 @@ impl Checker<'_> {
                     );
                 }
             },
-            Ty::Tuple(_) | Ty::Error => {
-                return self.error(
-                    scrutinee.span.clone(),
-                    "tuples cannot be matched on".into(),
-                    "a tuple",
-                );
+            Ty::Tuple(parts) => {
+                let parts = parts.clone();
+                return self.tuple_matching(&parts, (st, scrutinee_node), arms, scope, span);
             }
+            Ty::Error => return (Ty::Error, Node::Unreachable),
         };
         let type_name = match &st {
             Ty::Op => "Op".to_string(),
@@ -96,6 +95,14 @@ impl Checker<'_> {
                     Pattern::Wildcard(_) => {
                         wildcard = true;
                         tree_pats.push(tree::Pat::Wildcard);
+                    }
+                    Pattern::Tuple(_, s) => {
+                        self.error(
+                            s.clone(),
+                            format!("a tuple pattern on `{type_name}`"),
+                            "not a tuple",
+                        );
+                        bad_pattern = true;
                     }
                     Pattern::Int(v, s) => {
                         if elements.is_some() {
@@ -266,12 +273,5 @@ impl Checker<'_> {
         }
         let node = Node::Match(st, Box::new(scrutinee_node), tree_arms);
         (result_ty.unwrap_or(Ty::Error), node)
-    }
-}
-
-fn pattern_span(p: &Pattern) -> Range<usize> {
-    match p {
-        Pattern::Wildcard(s) | Pattern::Int(_, s) => s.clone(),
-        Pattern::Variant { span, .. } => span.clone(),
     }
 }

@@ -284,10 +284,11 @@ impl<'a> Exprs<'a> {
             .map(|arm| {
                 let patterns: Vec<TokenStream> =
                     arm.patterns.iter().map(|p| self.pattern(ty, p)).collect();
-                let binds = arm.patterns.iter().filter_map(|p| match p {
-                    Pat::Variant(_, Some(b)) => Some(ident(b)),
-                    _ => None,
-                });
+                let mut binds = Vec::new();
+                for p in &arm.patterns {
+                    binders(p, &mut binds);
+                }
+                let binds = binds.iter().map(|b| ident(b));
                 let body = self.shadowing(|this| this.expr(&arm.body));
                 quote!(#(#patterns)|* => { #(let _ = &#binds;)* #body })
             })
@@ -300,6 +301,17 @@ impl<'a> Exprs<'a> {
         let (name, binder) = match pattern {
             Pat::Wildcard => return quote!(_),
             Pat::Int(v) => return quote!(#v),
+            Pat::Bind(b) => {
+                let b = ident(b);
+                return quote!(#b);
+            }
+            Pat::Tuple(parts) => {
+                let Ty::Tuple(types) = ty else {
+                    unreachable!("the checker takes tuple patterns on tuples only")
+                };
+                let parts = types.iter().zip(parts).map(|(t, p)| self.pattern(t, p));
+                return quote!((#(#parts),*));
+            }
             Pat::Variant(name, binder) => (name, binder),
         };
         let v = ident(name);
@@ -332,6 +344,15 @@ impl<'a> Exprs<'a> {
                 self.program.types.name(ty)
             ),
         }
+    }
+}
+
+/// The names `pattern` binds, in order, onto `out`.
+fn binders<'p>(pattern: &'p Pat, out: &mut Vec<&'p str>) {
+    match pattern {
+        Pat::Variant(_, Some(b)) | Pat::Bind(b) => out.push(b),
+        Pat::Tuple(parts) => parts.iter().for_each(|p| binders(p, out)),
+        Pat::Wildcard | Pat::Int(_) | Pat::Variant(_, None) => {}
     }
 }
 
