@@ -28,6 +28,7 @@ mod corpus {
     include!("../../domc/test_data/codegen/ok/const_prop.rs");
     include!("../../domc/test_data/codegen/ok/finite_sum_names.rs");
     include!("../../domc/test_data/codegen/ok/kernel_rules.rs");
+    include!("../../domc/test_data/codegen/ok/normalize.rs");
     include!("../../domc/test_data/codegen/ok/recursion.rs");
     include!("../../domc/test_data/codegen/ok/known_bits.rs");
     include!("../../domc/test_data/codegen/ok/traps_eval.rs");
@@ -367,6 +368,7 @@ differentials! {
     corpus_finite_sum_names: "domc/test_data/codegen/ok/finite_sum_names.dom", "Value",
         corpus::finite_sum_names::Value;
     corpus_known_bits: "domc/test_data/codegen/ok/known_bits.dom", "Bits", corpus::known_bits::Bits;
+    corpus_normalize: "domc/test_data/codegen/ok/normalize.dom", "Mod4", corpus::normalize::Mod4;
     corpus_recursion: "domc/test_data/codegen/ok/recursion.dom", "Zeros", corpus::recursion::Zeros;
     corpus_traps_eval: "domc/test_data/codegen/ok/traps_eval.dom", "Value",
         corpus::traps_eval::Value;

@@ -54,6 +54,8 @@ struct PointwiseInfo {
     /// Whether some field is a plain `int` or `bool`.
     values: bool,
     empty: Option<FnId>,
+    /// The written-out normal form: equality and printing go through it.
+    normalize: Option<FnId>,
     bottom: Option<FnId>,
     top: Option<FnId>,
     /// `join`, `meet`, `widen`, `widen_with_thresholds`, `narrow`, `leq`: their functions.
@@ -125,6 +127,7 @@ impl Interp {
                     smash: p.smash,
                     values: p.has_values(),
                     empty: p.empty_if.as_ref().map(|f| function(function_name(f))),
+                    normalize: p.normalize.as_ref().map(|f| function(function_name(f))),
                     bottom: p.bottom.as_ref().map(|f| function(function_name(f))),
                     top: p.top.as_ref().map(|f| function(function_name(f))),
                     written: p

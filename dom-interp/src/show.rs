@@ -165,7 +165,13 @@ impl Interp {
                 if self.is_top(t, v) {
                     return out.write_str("⊤");
                 }
-                self.write_fields(fields, v, out)
+                // A value prints as its normal form.
+                match self.pointwise(t).normalize {
+                    Some(f) => {
+                        self.write_fields(fields, &self.call(f, std::slice::from_ref(v)), out)
+                    }
+                    None => self.write_fields(fields, v, out),
+                }
             }
             (Shape::Product { .. } | Shape::Direct, _) => {
                 if self.is_bottom(t, v) {

@@ -11,6 +11,7 @@ use absinthe::lattice::{
 };
 use absinthe::lattice::{Names, Steps};
 use absinthe_domc::dom::tree::{Shape, Ty};
+use std::borrow::Cow;
 
 use std::fmt::Debug;
 use std::rc::Rc;
@@ -239,6 +240,7 @@ impl Interp {
         }
         if let Some(f) = &info.bottom {
             let bottom = self.call(*f, &[]);
+            let (v, bottom) = self.normal_forms(t, v, &bottom);
             let written = fields
                 .iter()
                 .enumerate()
@@ -273,6 +275,7 @@ impl Interp {
                 match self.written(t, "top") {
                     Some(f) => {
                         let top = self.call(f, &[]);
+                        let (v, top) = self.normal_forms(t, v, &top);
                         fields
                             .iter()
                             .enumerate()
@@ -291,6 +294,18 @@ impl Interp {
                 .enumerate()
                 .all(|(i, pt)| self.is_top(pt, v.part(i))),
             _ => self.mismatch("is_top", t, v),
+        }
+    }
+
+    /// `a` and `b` of the struct lattice `t` in their normal forms, if it has one (else as they
+    /// are, borrowed).
+    fn normal_forms<'v>(&self, t: &Ty, a: &'v Val, b: &'v Val) -> (Cow<'v, Val>, Cow<'v, Val>) {
+        match self.pointwise(t).normalize {
+            Some(f) => (
+                Cow::Owned(self.call(f, std::slice::from_ref(a))),
+                Cow::Owned(self.call(f, std::slice::from_ref(b))),
+            ),
+            None => (Cow::Borrowed(a), Cow::Borrowed(b)),
         }
     }
 
@@ -344,7 +359,14 @@ impl Interp {
                         return ab == bb;
                     }
                 }
-                self.parts_eq(t, a, b)
+                // With a normal form, the normal forms are compared, as the generated code does.
+                match self.pointwise(t).normalize {
+                    Some(_) => {
+                        let (a, b) = self.normal_forms(t, a, b);
+                        self.parts_eq(t, &a, &b)
+                    }
+                    None => self.parts_eq(t, a, b),
+                }
             }
             (Shape::Product { .. } | Shape::Direct, _, _) => {
                 if !self.single(t) {

@@ -55,8 +55,8 @@ pub struct LatticeDecl {
 /// The shape of a declared lattice.
 #[derive(Clone, Debug)]
 pub enum LatticeKind {
-    /// A struct ordered field by field.
-    Pointwise(Pointwise),
+    /// A struct ordered field by field (boxed: it is much the largest kind).
+    Pointwise(Box<Pointwise>),
     /// An enum with a bottom and a top variant around incomparable values.
     Flat(Flat),
     /// An enum of unit variants ordered by a Hasse diagram.
@@ -77,6 +77,11 @@ pub struct Pointwise {
     pub empty_if: Option<syn::Path>,
     /// A user function `fn() -> Self` giving bottom instead of every field's bottom.
     pub bottom: Option<syn::Path>,
+    /// A user function `fn(&Self) -> Self` giving a value's normal form, for a struct whose
+    /// values have several representations (a congruence class `r mod m` by any `r` of it):
+    /// equality compares normal forms, so the engine's fixpoint test and the law checker see
+    /// one value, and values print as their normal form.
+    pub normalize: Option<syn::Path>,
     /// A user function `fn() -> Self` giving top instead of every field's top.
     pub top: Option<syn::Path>,
     /// Written-out operations replacing the pointwise ones: `(name, fn(&Self, &Self) -> …)` for

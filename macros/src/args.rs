@@ -16,6 +16,8 @@ pub struct LatticeArgs {
     pub empty_if: Option<SpannedValue<syn::Path>>,
     /// `fn() -> Self` giving bottom.
     pub bottom: Option<SpannedValue<syn::Path>>,
+    /// `fn(&Self) -> Self` giving a value's normal form.
+    pub normalize: Option<SpannedValue<syn::Path>>,
     /// `fn() -> Self` giving top.
     pub top: Option<SpannedValue<syn::Path>>,
     /// No top element.
@@ -150,6 +152,7 @@ impl Options for LatticeArgs {
     const NAMES: &'static [&'static str] = &[
         "smash",
         "empty_if",
+        "normalize",
         "bottom",
         "top",
         "no_top",

@@ -273,6 +273,7 @@ fn read_product(
         (flag_span(&options.no_top), "no_top"),
         (options.order.as_ref().map(|o| o.span()), "order"),
         (options.empty_if.as_ref().map(|o| o.span()), "empty_if"),
+        (options.normalize.as_ref().map(|o| o.span()), "normalize"),
         (options.bottom.as_ref().map(|o| o.span()), "bottom"),
         (options.top.as_ref().map(|o| o.span()), "top"),
         (flag_span(&options.no_display), "no_display"),

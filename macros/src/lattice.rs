@@ -132,6 +132,9 @@ fn type_written_operations(decl: &mut LatticeDecl) -> TokenStream {
     if let Some(path) = &mut p.empty_if {
         typed("empty_if", path, quote!(fn(&#name) -> bool));
     }
+    if let Some(path) = &mut p.normalize {
+        typed("normalize", path, quote!(fn(&#name) -> #name));
+    }
     if let Some(path) = &mut p.bottom {
         typed("bottom", path, quote!(fn() -> #name));
     }
@@ -224,6 +227,7 @@ pub fn read(
                 fields,
                 smash: options.smash.is_present(),
                 empty_if: options.empty_if.as_ref().map(|p| (**p).clone()),
+                normalize: options.normalize.as_ref().map(|p| (**p).clone()),
                 bottom: options.bottom.as_ref().map(|p| (**p).clone()),
                 top: options.top.as_ref().map(|p| (**p).clone()),
                 overrides: options
@@ -244,7 +248,7 @@ pub fn read(
             Some(LatticeDecl {
                 origin: Origin::new(s.ident.span(), format!("`#[lattice] struct {}`", s.ident)),
                 name: s.ident.clone(),
-                kind: LatticeKind::Pointwise(pointwise),
+                kind: LatticeKind::Pointwise(Box::new(pointwise)),
                 has_top: !options.no_top.is_present(),
             })
         }
@@ -414,6 +418,13 @@ fn reject_struct_options(options: &LatticeArgs, name: &Ident, errors: &mut Error
             span,
             "`smash` applies to structs (any bottom field makes the struct bottom); an enum's \
              bottom is its bottom variant: remove it",
+        ));
+    }
+    if let Some(path) = &options.normalize {
+        errors.push(syn::Error::new(
+            path.span(),
+            "`normalize = …` applies to structs, whose values may have several representations; \
+             an enum's variants are each one value: remove it",
         ));
     }
     for (path, what) in [

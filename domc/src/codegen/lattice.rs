@@ -83,11 +83,17 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     if let Some(path) = &p.empty_if {
         is_bottom = quote!((#is_bottom) || #path(self));
     }
+    // `this` and `that` in their normal forms, if the struct has one.
+    let normal = |this: TokenStream, that: TokenStream| match &p.normalize {
+        Some(path) => quote!(let (this, that) = (&#path(#this), &#path(#that));),
+        None => quote!(let (this, that) = (#this, #that);),
+    };
     if p.bottom.is_some() {
         // Field by field: `==` itself asks `is_bottom` when bottom has several representations.
+        let normal = normal(quote!(self), quote!(&<Self as #rt::Lattice>::bottom()));
         let written = quote!({
-            let bottom = <Self as #rt::Lattice>::bottom();
-            true #(&& self.#members == bottom.#members)*
+            #normal
+            true #(&& this.#members == that.#members)*
         });
         // A written-out bottom is the bottom: with lattice fields and a written-out order (a
         // dual, say), the fields' own bottoms need not be the struct's.
@@ -162,6 +168,19 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
             if #rt::Lattice::is_bottom(other) { return false; }
         }
     });
+    // With a normal form, two values are equal when their normal forms are field by field.
+    let eq_fields = match &p.normalize {
+        Some(path) => quote! {
+            let (this, that) = (#path(self), #path(other));
+            true #(&& this.#members == that.#members)*
+        },
+        None => quote!(true #(&& self.#members == other.#members)*),
+    };
+    // A value prints as its normal form.
+    let shown = match &p.normalize {
+        Some(path) => quote!(let this = &#path(self);),
+        None => quote!(let this = self;),
+    };
     let doc = provenance("The pointwise order", &decl.origin);
     // Plain integers make chains as long as `int`: never claim a finite height with them.
     let finite = !values;
@@ -185,10 +204,13 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
     let top = decl.has_top.then(|| {
         let top_value = extreme(&p.top, quote!(#rt::Top), quote!(top));
         let is_top = match &p.top {
-            Some(_) => quote!({
-                let top = <Self as #rt::Top>::top();
-                true #(&& self.#members == top.#members)*
-            }),
+            Some(_) => {
+                let normal = normal(quote!(self), quote!(&<Self as #rt::Top>::top()));
+                quote!({
+                    #normal
+                    true #(&& this.#members == that.#members)*
+                })
+            }
             None => {
                 quote!(true #(&& <#lattice_types as #rt::Top>::is_top(&self.#lattice_members))*)
             }
@@ -226,7 +248,7 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
             let label = format!("{sep}{}: ", member_label(m));
             quote! {
                 f.write_str(#label)?;
-                #rt::fmt::Display::fmt(&self.#m, f)?;
+                #rt::fmt::Display::fmt(&this.#m, f)?;
             }
         });
         quote! {
@@ -234,6 +256,7 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
                 fn fmt(&self, f: &mut #rt::fmt::Formatter<'_>) -> #rt::fmt::Result {
                     if #rt::Lattice::is_bottom(self) { return f.write_str("⊥"); }
                     #top_check
+                    #shown
                     f.write_str("{")?;
                     #(#parts)*
                     f.write_str("}")
@@ -278,7 +301,7 @@ fn pointwise(decl: &LatticeDecl, p: &Pointwise, display: bool) -> TokenStream {
         #eq_head {
             fn eq(&self, other: &Self) -> bool {
                 #eq_bottoms
-                true #(&& self.#members == other.#members)*
+                #eq_fields
             }
         }
 

@@ -132,16 +132,17 @@ mod tests {
         LatticeDecl {
             name: syn::Ident::new("Pair", Span::call_site()),
             origin: Origin::new(Span::call_site(), "`#[lattice] struct Pair`"),
-            kind: LatticeKind::Pointwise(Pointwise {
+            kind: LatticeKind::Pointwise(Box::new(Pointwise {
                 fields: vec![field("a", "Interval"), field("b", "Parity")],
                 smash: true,
                 empty_if: None,
+                normalize: None,
                 bottom: None,
                 top: None,
                 overrides: Vec::new(),
                 written_at: Vec::new(),
                 generics: syn::Generics::default(),
-            }),
+            })),
             has_top: true,
         }
     }

@@ -153,8 +153,16 @@ impl Sema {
                     file,
                     overrides,
                     &[
-                        "join", "meet", "widen", "narrow", "leq", "empty", "contains", "bottom",
+                        "join",
+                        "meet",
+                        "widen",
+                        "narrow",
+                        "leq",
+                        "empty",
+                        "contains",
+                        "bottom",
                         "top",
+                        "normalize",
                     ],
                 );
                 // A misspelt operation is reported once, not again as a missing one.
@@ -238,7 +246,7 @@ impl Sema {
             let op = o.op.text.as_str();
             let arity = match op {
                 "join" | "meet" | "widen" | "narrow" | "leq" | "contains" => Some(2),
-                "empty" => Some(1),
+                "empty" | "normalize" => Some(1),
                 "bottom" | "top" => Some(0),
                 _ => None,
             };
@@ -309,6 +317,7 @@ impl Sema {
                 "join" | "meet" | "widen" | "narrow" => (me.clone(), vec![me.clone(), me.clone()]),
                 "leq" => (Ty::Bool, vec![me.clone(), me.clone()]),
                 "empty" => (Ty::Bool, vec![me.clone()]),
+                "normalize" => (me.clone(), vec![me.clone()]),
                 "contains" => (Ty::Bool, vec![me.clone(), Ty::Int]),
                 "bottom" | "top" => (me.clone(), Vec::new()),
                 _ => continue,
@@ -354,7 +363,8 @@ impl Sema {
                     Fallback::Fail
                 }
                 "join" | "widen" => Fallback::Top(me.clone()),
-                "meet" | "narrow" => Fallback::Param(0),
+                // A normal form that overflows leaves the value as it is: the same value.
+                "meet" | "narrow" | "normalize" => Fallback::Param(0),
                 // An overflow while deciding membership must not lose a value: say yes.
                 "contains" => Fallback::Bool(true),
                 _ => Fallback::Bool(false),
@@ -428,11 +438,12 @@ impl Sema {
                 };
                 let mut written = self.written_ops(place, l, id, overrides);
                 let empty_if = written.remove("empty");
+                let normalize = written.remove("normalize");
                 let (bottom, top) = (written.remove("bottom"), written.remove("top"));
                 if let Some(f) = written.remove("contains") {
                     self.contains_fns.insert(l.name.text.clone(), f);
                 }
-                LatticeKind::Pointwise(Pointwise {
+                LatticeKind::Pointwise(Box::new(Pointwise {
                     fields: fields
                         .iter()
                         .map(|(f, t)| Field {
@@ -444,6 +455,7 @@ impl Sema {
                         .collect(),
                     smash,
                     empty_if,
+                    normalize,
                     bottom,
                     top,
                     overrides: written.into_iter().collect(),
@@ -452,7 +464,7 @@ impl Sema {
                         .map(|o| (o.op.text.clone(), place.describe(o.span.start)))
                         .collect(),
                     generics: syn::Generics::default(),
-                })
+                }))
             }
             _ => return,
         };

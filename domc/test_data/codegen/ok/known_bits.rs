@@ -40,8 +40,11 @@ pub mod known_bits {
         fn is_bottom(&self) -> bool {
             ((false) || __knownbits_empty(self))
                 || {
-                    let bottom = <Self as ::absinthe::__private::Lattice>::bottom();
-                    true && self.zeros == bottom.zeros && self.ones == bottom.ones
+                    let (this, that) = (
+                        self,
+                        &<Self as ::absinthe::__private::Lattice>::bottom(),
+                    );
+                    true && this.zeros == that.zeros && this.ones == that.ones
                 }
         }
         fn leq(&self, other: &Self) -> bool {
@@ -107,8 +110,8 @@ pub mod known_bits {
         }
         fn is_top(&self) -> bool {
             {
-                let top = <Self as ::absinthe::__private::Top>::top();
-                true && self.zeros == top.zeros && self.ones == top.ones
+                let (this, that) = (self, &<Self as ::absinthe::__private::Top>::top());
+                true && this.zeros == that.zeros && this.ones == that.ones
             }
         }
     }
@@ -137,11 +140,12 @@ pub mod known_bits {
             if ::absinthe::__private::Top::is_top(self) {
                 return f.write_str("⊤");
             }
+            let this = self;
             f.write_str("{")?;
             f.write_str("zeros: ")?;
-            ::absinthe::__private::fmt::Display::fmt(&self.zeros, f)?;
+            ::absinthe::__private::fmt::Display::fmt(&this.zeros, f)?;
             f.write_str(", ones: ")?;
-            ::absinthe::__private::fmt::Display::fmt(&self.ones, f)?;
+            ::absinthe::__private::fmt::Display::fmt(&this.ones, f)?;
             f.write_str("}")
         }
     }

@@ -39,8 +39,11 @@ pub mod recursion {
         fn is_bottom(&self) -> bool {
             ((false) || __tz_empty(self))
                 || {
-                    let bottom = <Self as ::absinthe::__private::Lattice>::bottom();
-                    true && self.k == bottom.k
+                    let (this, that) = (
+                        self,
+                        &<Self as ::absinthe::__private::Lattice>::bottom(),
+                    );
+                    true && this.k == that.k
                 }
         }
         fn leq(&self, other: &Self) -> bool {
@@ -106,8 +109,8 @@ pub mod recursion {
         }
         fn is_top(&self) -> bool {
             {
-                let top = <Self as ::absinthe::__private::Top>::top();
-                true && self.k == top.k
+                let (this, that) = (self, &<Self as ::absinthe::__private::Top>::top());
+                true && this.k == that.k
             }
         }
     }
@@ -133,9 +136,10 @@ pub mod recursion {
             if ::absinthe::__private::Top::is_top(self) {
                 return f.write_str("⊤");
             }
+            let this = self;
             f.write_str("{")?;
             f.write_str("k: ")?;
-            ::absinthe::__private::fmt::Display::fmt(&self.k, f)?;
+            ::absinthe::__private::fmt::Display::fmt(&this.k, f)?;
             f.write_str("}")
         }
     }

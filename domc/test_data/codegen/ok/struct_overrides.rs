@@ -195,11 +195,12 @@ pub mod struct_overrides {
             if ::absinthe::__private::Top::is_top(self) {
                 return f.write_str("⊤");
             }
+            let this = self;
             f.write_str("{")?;
             f.write_str("lo: ")?;
-            ::absinthe::__private::fmt::Display::fmt(&self.lo, f)?;
+            ::absinthe::__private::fmt::Display::fmt(&this.lo, f)?;
             f.write_str(", hi: ")?;
-            ::absinthe::__private::fmt::Display::fmt(&self.hi, f)?;
+            ::absinthe::__private::fmt::Display::fmt(&this.hi, f)?;
             f.write_str("}")
         }
     }

@@ -40,8 +40,11 @@ pub mod widen_thresholds {
         fn is_bottom(&self) -> bool {
             ((false) || __bounds_empty(self))
                 || {
-                    let bottom = <Self as ::absinthe::__private::Lattice>::bottom();
-                    true && self.lo == bottom.lo && self.hi == bottom.hi
+                    let (this, that) = (
+                        self,
+                        &<Self as ::absinthe::__private::Lattice>::bottom(),
+                    );
+                    true && this.lo == that.lo && this.hi == that.hi
                 }
         }
         fn leq(&self, other: &Self) -> bool {
@@ -107,8 +110,8 @@ pub mod widen_thresholds {
         }
         fn is_top(&self) -> bool {
             {
-                let top = <Self as ::absinthe::__private::Top>::top();
-                true && self.lo == top.lo && self.hi == top.hi
+                let (this, that) = (self, &<Self as ::absinthe::__private::Top>::top());
+                true && this.lo == that.lo && this.hi == that.hi
             }
         }
     }
@@ -134,11 +137,12 @@ pub mod widen_thresholds {
             if ::absinthe::__private::Top::is_top(self) {
                 return f.write_str("⊤");
             }
+            let this = self;
             f.write_str("{")?;
             f.write_str("lo: ")?;
-            ::absinthe::__private::fmt::Display::fmt(&self.lo, f)?;
+            ::absinthe::__private::fmt::Display::fmt(&this.lo, f)?;
             f.write_str(", hi: ")?;
-            ::absinthe::__private::fmt::Display::fmt(&self.hi, f)?;
+            ::absinthe::__private::fmt::Display::fmt(&this.hi, f)?;
             f.write_str("}")
         }
     }
