@@ -2,9 +2,10 @@
 //! directory outside the workspace: each code block marked `<!-- file: PATH -->` is written to
 //! (or, when the path came before, appended to) that file of the crate; each shell block's
 //! commands run in turn (`cd` moves on); a block marked `<!-- output -->` is what the command
-//! just before it prints on standard output, and `<!-- output excerpt -->` lines each found in what it
-//! prints on either stream (in any order: tests run in parallel); `status N` says how it exits (0 when not said). Any other
-//! block fails the test, so nothing the chapter shows goes unchecked.
+//! just before it prints on standard output, and one marked `<!-- output excerpt -->` lines each
+//! found in what it prints on either stream (in any order: tests run in parallel); `status N`
+//! says how it exits (0 when not said). Any other block fails the test, so nothing the chapter
+//! shows goes unchecked.
 //!
 //! The clone the chapter depends on (`../absinthe`) is a link to this workspace. The crate is
 //! built in this workspace's target directory, with its profiles (given to cargo in the

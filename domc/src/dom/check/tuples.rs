@@ -123,6 +123,9 @@ impl Checker<'_> {
                 let Some((atoms, pat)) =
                     self.tuple_pattern(pattern, parts, &mut arm_scope, alternatives)
                 else {
+                    // Its names are in scope all the same (of no type), so that the arm's body
+                    // reports nothing more.
+                    bind_unbound(pattern, &mut arm_scope);
                     bad_pattern = true;
                     continue;
                 };
@@ -427,6 +430,25 @@ impl Checker<'_> {
                 Some((atom, tree::Pat::Variant(variant.text.clone(), binder)))
             }
         }
+    }
+}
+
+/// Binds every name `pattern` would bind and `scope` does not have yet, of no type.
+fn bind_unbound(pattern: &Pattern, scope: &mut Scope) {
+    let mut bind = |name: &Name| {
+        if scope.get(&name.text).is_none() {
+            scope.bind_local(&name.text, Ty::Error);
+        }
+    };
+    match pattern {
+        Pattern::Tuple(items, _) => items.iter().for_each(|p| bind_unbound(p, scope)),
+        Pattern::Variant { path, binders, .. } => {
+            if let ([name], true) = (path.as_slice(), binders.is_empty()) {
+                bind(name);
+            }
+            binders.iter().flatten().for_each(bind);
+        }
+        Pattern::Wildcard(_) | Pattern::Int(..) => {}
     }
 }
 
