@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{absinthe_in as absinthe, scratch, workspace};
+use common::{absinthe_in as absinthe, scratch, target_dir, workspace};
 use expect_test::expect;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -159,16 +159,6 @@ fn build_writes_a_well_formed_crate() {
     ] {
         assert!(tests.contains(expected), "no `{expected}` in\n{tests}");
     }
-}
-
-/// This workspace's target directory (the one the `absinthe` binary was built in): a generated
-/// crate built there does not build absinthe again.
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_absinthe"))
-        .parent()
-        .and_then(Path::parent)
-        .expect("the binary sits in target/<profile>")
-        .to_path_buf()
 }
 
 /// Runs `cargo ARGS` on the crate in `dir`, in this workspace's target directory; returns its

@@ -13,7 +13,7 @@
 //! compiled are not compiled again; that changes what is built, not what it does.
 
 use crate::common::markdown::{self, Block};
-use crate::common::{link, outside_checkout, workspace};
+use crate::common::{link, outside_checkout, target_dir, workspace};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -66,15 +66,6 @@ fn profiles(root: &Path) -> String {
         );
     }
     tables.to_owned()
-}
-
-/// This workspace's target directory (the one the `absinthe` binary was built in).
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_absinthe"))
-        .parent()
-        .and_then(Path::parent)
-        .expect("the binary sits in target/<profile>")
-        .to_path_buf()
 }
 
 /// Runs `text` with `sh -c` in `dir`, with this test's cargo first on the path.

@@ -16,6 +16,16 @@ pub fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
+/// This workspace's target directory (the one the `absinthe` binary was built in): a crate
+/// built there reuses the dependencies absinthe's own build compiled.
+pub fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_absinthe"))
+        .parent()
+        .and_then(Path::parent)
+        .expect("the binary sits in target/<profile>")
+        .to_path_buf()
+}
+
 /// A fresh, empty directory `name` under the system's temporary directory, which must not lie
 /// inside the checkout (a crate written there is outside the workspace).
 pub fn outside_checkout(name: &str) -> PathBuf {

@@ -224,25 +224,7 @@ impl Checker<'_> {
                     }
                 }
             }
-            let (bt, body) = self.expr(&arm.body, &arm_scope);
-            match &result_ty {
-                None => result_ty = Some(bt),
-                Some(want) => {
-                    let want = want.clone();
-                    self.expect(
-                        arm.body.span.clone(),
-                        &bt,
-                        &want,
-                        "the type of the first arm",
-                    );
-                }
-            }
-            if !tree_pats.is_empty() {
-                tree_arms.push(tree::Arm {
-                    patterns: tree_pats,
-                    body,
-                });
-            }
+            self.arm(arm, &arm_scope, tree_pats, &mut result_ty, &mut tree_arms);
         }
         if !wildcard && !bad_pattern {
             match &elements {
@@ -273,5 +255,34 @@ impl Checker<'_> {
         }
         let node = Node::Match(st, Box::new(scrutinee_node), tree_arms);
         (result_ty.unwrap_or(Ty::Error), node)
+    }
+
+    /// An arm's body, checked in `scope` (its pattern's names bound): its type must be the first
+    /// arm's (`result_ty`, set by the first), and the arm joins `tree_arms` when one of its
+    /// patterns checked.
+    pub(super) fn arm(
+        &mut self,
+        arm: &crate::dom::ast::Arm,
+        scope: &Scope,
+        patterns: Vec<tree::Pat>,
+        result_ty: &mut Option<Ty>,
+        tree_arms: &mut Vec<tree::Arm>,
+    ) {
+        let (bt, body) = self.expr(&arm.body, scope);
+        match result_ty {
+            None => *result_ty = Some(bt),
+            Some(want) => {
+                let want = want.clone();
+                self.expect(
+                    arm.body.span.clone(),
+                    &bt,
+                    &want,
+                    "the type of the first arm",
+                );
+            }
+        }
+        if !patterns.is_empty() {
+            tree_arms.push(tree::Arm { patterns, body });
+        }
     }
 }

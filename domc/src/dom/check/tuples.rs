@@ -143,25 +143,7 @@ impl Checker<'_> {
                 rows.push(atoms);
                 tree_pats.push(pat);
             }
-            let (bt, body) = self.expr(&arm.body, &arm_scope);
-            match &result_ty {
-                None => result_ty = Some(bt),
-                Some(want) => {
-                    let want = want.clone();
-                    self.expect(
-                        arm.body.span.clone(),
-                        &bt,
-                        &want,
-                        "the type of the first arm",
-                    );
-                }
-            }
-            if !tree_pats.is_empty() {
-                tree_arms.push(tree::Arm {
-                    patterns: tree_pats,
-                    body,
-                });
-            }
+            self.arm(arm, &arm_scope, tree_pats, &mut result_ty, &mut tree_arms);
         }
         if !bad_pattern {
             let all: Vec<&[Atom]> = rows.iter().map(Vec::as_slice).collect();
