@@ -84,13 +84,18 @@ fn uncovered(rows: &[&[Atom]], query: &[Atom], columns: &[Column]) -> Option<Vec
                 .collect();
             let mut witness = uncovered(&default, query_rest, columns_rest)?;
             let head = match column {
-                Column::Variants(all) => (all.iter())
-                    .find(|(v, _)| !heads.contains(&&Atom::Variant(v.clone())))
-                    .map_or_else(|| "_".to_string(), |(_, shown)| shown.clone()),
-                // The least integer from 0 up that no row names.
-                Column::Ints => (0..)
-                    .find(|i| !heads.contains(&&Atom::Int(*i)))
-                    .map_or_else(|| "_".to_string(), |i: i64| i.to_string()),
+                // Not every variant is named first (the branch above takes that case).
+                Column::Variants(all) => {
+                    match (all.iter()).find(|(v, _)| !heads.contains(&&Atom::Variant(v.clone()))) {
+                        Some((_, shown)) => shown.clone(),
+                        None => unreachable!("a column whose variants are all named is complete"),
+                    }
+                }
+                // The least integer from 0 up that no row names (there are finitely many rows).
+                Column::Ints => match (0..).find(|i| !heads.contains(&&Atom::Int(*i))) {
+                    Some(i) => i64::to_string(&i),
+                    None => unreachable!("finitely many rows name finitely many integers"),
+                },
                 Column::Open => "_".into(),
             };
             witness.insert(0, head);
