@@ -49,9 +49,13 @@ enum Command {
         #[arg(long, value_name = "FILE.dom")]
         dom: Option<PathBuf>,
     },
-    /// Check a `.dom` file, or build it into a standalone crate.
+    /// Check a `.dom` file, format it, or build it into a standalone crate.
     #[command(subcommand)]
     Dom(DomCommand),
+    /// Serve an editor over standard input and output: a language server for `.dom` files
+    /// (diagnostics, hover, go to definition, references, completion, symbols, semantic tokens,
+    /// formatting). The book's "Editors" chapter shows each editor's setup.
+    Lsp,
 }
 
 /// Where `analyze` and `verify` take their analyses from: the built-in ones, or a `.dom` file's.
@@ -77,6 +81,16 @@ enum DomCommand {
     Check {
         /// The `.dom` file.
         file: PathBuf,
+    },
+    /// Format `.dom` files in place: indentation by depth and continuation, no trailing white
+    /// space, single blank lines; no token is changed, comments are kept.
+    Fmt {
+        /// The `.dom` files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Change nothing: list the files that are not formatted, and fail if there are any.
+        #[arg(long)]
+        check: bool,
     },
     /// Write a standalone crate for a `.dom` file: the generated module as a library, with
     /// tests of the lattice laws and of every analysis on sample programs.
@@ -139,6 +153,14 @@ pub fn main() -> ExitCode {
         Command::Analyze { args, .. } => app::analyze(&args, AnalysisName::Const),
         Command::Verify { args, .. } => app::verify(&args, AnalysisName::Interval),
         Command::Dom(DomCommand::Check { file }) => dom_check(&file),
+        Command::Dom(DomCommand::Fmt { files, check }) => dom_fmt(&files, check),
+        Command::Lsp => match absinthe_lsp::serve_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("absinthe lsp: {error}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Dom(DomCommand::Build {
             file,
             out,
@@ -158,6 +180,34 @@ fn dom_check(file: &Path) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn dom_fmt(files: &[PathBuf], check: bool) -> ExitCode {
+    let mut code = ExitCode::SUCCESS;
+    for file in files {
+        let text = match std::fs::read_to_string(file) {
+            Ok(text) => text,
+            Err(error) => {
+                eprintln!("error: cannot read `{}`: {error}", file.display());
+                code = ExitCode::FAILURE;
+                continue;
+            }
+        };
+        let formatted = absinthe_domc::dom::ide::format::format(&text);
+        if formatted == text {
+            continue;
+        }
+        if check {
+            println!("{}: not formatted", file.display());
+            code = ExitCode::FAILURE;
+        } else if let Err(error) = std::fs::write(file, formatted) {
+            eprintln!("error: cannot write `{}`: {error}", file.display());
+            code = ExitCode::FAILURE;
+        } else {
+            println!("formatted {}", file.display());
+        }
+    }
+    code
 }
 
 fn dom_build(file: &Path, out: &Path, absinthe: Option<&Path>) -> ExitCode {

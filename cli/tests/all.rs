@@ -22,6 +22,7 @@ mod imports;
 mod interproc;
 mod kernel;
 mod liveness;
+mod lsp;
 mod new_crate;
 mod planted_bugs;
 mod products;

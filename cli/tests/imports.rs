@@ -495,7 +495,7 @@ fn no_two_files_import_each_other() {
 const LAYERS: &[&[&str]] = &[
     &["absinthe-spec"],
     &["absinthe-domc"],
-    &["absinthe-macros"],
+    &["absinthe-macros", "absinthe-lsp"],
     &["absinthe"],
     &[
         "absinthe-interproc",

@@ -5,6 +5,7 @@
 pub mod ast;
 mod check;
 mod emit;
+pub mod ide;
 mod rust;
 pub mod sema;
 pub mod syntax;
@@ -12,10 +13,9 @@ pub mod tree;
 pub mod types;
 
 use crate::diagnostic::{Diagnostic, Failure, Sources};
-use sema::Place;
 use std::path::{Path, PathBuf};
 
-pub use sema::AnalysisDecl;
+pub use sema::{AnalysisDecl, Place};
 
 /// A `.dom` file and its imports, checked: what running it needs, and no Rust.
 #[derive(Clone, Debug)]
@@ -141,6 +141,88 @@ fn check_on_stack(
     root: &str,
     load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
 ) -> Result<Checked, Failure> {
+    let (sources, files, diagnostics) = read_all(root, load);
+    // Report every syntax error before checking anything.
+    if !diagnostics.is_empty() {
+        return Err(Failure {
+            diagnostics,
+            sources,
+        });
+    }
+    match sema::check(&files) {
+        Ok(checked) => Ok(Checked {
+            module: module_name(root),
+            sources,
+            analyses: checked.analyses,
+            program: checked.program,
+        }),
+        Err(diagnostics) => Err(Failure {
+            diagnostics,
+            sources,
+        }),
+    }
+}
+
+/// A file that parsed: where it is, and its items.
+pub type Parsed = (Place, Vec<ast::Item>);
+
+/// A `.dom` file and its imports as an editor sees them: whatever parsed, every error, and the
+/// type of every expression that was checked.
+#[derive(Clone, Debug)]
+pub struct Study {
+    /// Every file read, the root first.
+    pub sources: Sources,
+    /// The files that parsed, with their items, imported files first.
+    pub files: Vec<Parsed>,
+    /// The syntax errors of every file, or else the errors of checking them together.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The type of every expression checked (none when a file has a syntax error).
+    pub typed: Vec<sema::Typed>,
+}
+
+/// Reads `text` as the file `name` (imports read through `load`, as [`check_text`] reads them)
+/// and checks it as far as it goes, keeping what an editor needs even when there are errors.
+pub fn study_text(
+    name: &str,
+    text: &str,
+    load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
+) -> Study {
+    let root = name.to_string();
+    let text = text.to_string();
+    let mut first = true;
+    let mut loader = |path: &str| -> std::io::Result<(String, String)> {
+        if first && path == root {
+            first = false;
+            return Ok((root.clone(), text.clone()));
+        }
+        load(path)
+    };
+    stacker::maybe_grow(STACK / 2, STACK, || {
+        let (sources, files, mut diagnostics) = read_all(name, &mut loader);
+        let mut typed = Vec::new();
+        if diagnostics.is_empty() {
+            let (checked, types) = sema::check_typed(&files);
+            typed = types;
+            if let Err(errors) = checked {
+                diagnostics = errors;
+            }
+        }
+        Study {
+            sources,
+            files,
+            diagnostics,
+            typed,
+        }
+    })
+}
+
+/// Reads and parses `root` and, breadth-first, every file it imports: the sources, the files
+/// that parsed (imported files first, so that their declarations read in dependency order), and
+/// every error of reading and parsing.
+fn read_all(
+    root: &str,
+    load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
+) -> (Sources, Vec<Parsed>, Vec<Diagnostic>) {
     let mut sources = Sources::default();
     let mut diagnostics = Vec::new();
     // Read and parse the root and, breadth-first, every file it imports.
@@ -205,30 +287,8 @@ fn check_on_stack(
             Err(d) => diagnostics.push(d),
         }
     }
-    // Report every syntax error before checking anything.
-    if !diagnostics.is_empty() {
-        return Err(Failure {
-            diagnostics,
-            sources,
-        });
-    }
-    // Imported files first, so that their declarations read in dependency order.
     files.reverse();
-    let checked = match sema::check(&files) {
-        Ok(checked) => checked,
-        Err(diagnostics) => {
-            return Err(Failure {
-                diagnostics,
-                sources,
-            });
-        }
-    };
-    Ok(Checked {
-        module: module_name(root),
-        sources,
-        analyses: checked.analyses,
-        program: checked.program,
-    })
+    (sources, files, diagnostics)
 }
 
 /// The Rust module name for a file: its stem, with anything but letters, digits and `_` made `_`.

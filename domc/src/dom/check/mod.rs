@@ -56,6 +56,8 @@ pub struct Checker<'a> {
     types: &'a TypeTable,
     functions: &'a BTreeMap<String, FnSig>,
     errors: Vec<Diagnostic>,
+    /// The type of every expression checked, by its range (for an editor's hover).
+    typed: Vec<(Range<usize>, Ty)>,
 }
 
 /// The built-in functions called by a single name, for suggestions.
@@ -87,12 +89,13 @@ impl<'a> Checker<'a> {
             types,
             functions,
             errors: Vec::new(),
+            typed: Vec::new(),
         }
     }
 
-    /// The errors found.
-    pub fn into_errors(self) -> Vec<Diagnostic> {
-        self.errors
+    /// The errors found, and the type of every expression checked by its range.
+    pub fn finish(self) -> (Vec<Diagnostic>, Vec<(Range<usize>, Ty)>) {
+        (self.errors, self.typed)
     }
 
     fn error(&mut self, span: Range<usize>, message: String, label: &str) -> (Ty, Node) {
@@ -172,6 +175,12 @@ impl<'a> Checker<'a> {
     }
 
     fn expr(&mut self, e: &Expr, scope: &Scope) -> (Ty, Node) {
+        let (ty, node) = self.expr_kind(e, scope);
+        self.typed.push((e.span.clone(), ty.clone()));
+        (ty, node)
+    }
+
+    fn expr_kind(&mut self, e: &Expr, scope: &Scope) -> (Ty, Node) {
         let span = e.span.clone();
         match &e.kind {
             ExprKind::Int(v) => match i64::try_from(*v) {

@@ -62,27 +62,44 @@ impl Place {
     }
 }
 
+/// The type of one expression of a body: its file, its range and the type's name.
+pub type Typed = (FileId, Range<usize>, String);
+
 /// Checks the items of every file (imports already resolved, in dependency order).
 pub fn check(files: &[(Place, Vec<Item>)]) -> Result<Checked, Vec<Diagnostic>> {
+    check_typed(files).0
+}
+
+/// Checks as [`check`] does, and also gives the type of every expression it checked, whether or
+/// not the program has errors (what an editor shows on hover).
+pub fn check_typed(files: &[(Place, Vec<Item>)]) -> (Result<Checked, Vec<Diagnostic>>, Vec<Typed>) {
     let mut sema = Sema::default();
     sema.collect(files);
     sema.resolve_declarations(files);
     sema.check_bodies(files);
-    if !sema.errors.is_empty() {
-        return Err(sema.errors);
+    let typed = std::mem::take(&mut sema.typed);
+    (sema.finish(), typed)
+}
+
+impl Sema {
+    fn finish(self) -> Result<Checked, Vec<Diagnostic>> {
+        let sema = self;
+        if !sema.errors.is_empty() {
+            return Err(sema.errors);
+        }
+        let mut out = sema.out;
+        out.program.contains = sema
+            .contains_fns
+            .iter()
+            .map(|(l, f)| (l.clone(), model::function_name(f)))
+            .collect();
+        out.program.types = sema.types;
+        // The files were checked imports first; their places are reported root first.
+        out.program
+            .extern_places
+            .sort_by_key(|(file, span)| (*file, span.start));
+        Ok(out)
     }
-    let mut out = sema.out;
-    out.program.contains = sema
-        .contains_fns
-        .iter()
-        .map(|(l, f)| (l.clone(), model::function_name(f)))
-        .collect();
-    out.program.types = sema.types;
-    // The files were checked imports first; their places are reported root first.
-    out.program
-        .extern_places
-        .sort_by_key(|(file, span)| (*file, span.start));
-    Ok(out)
 }
 
 /// The deepest a `fn` may declare it calls itself (`recursion N`): enough for Euclid's algorithm
@@ -102,6 +119,8 @@ struct Sema {
     incomplete: std::collections::BTreeSet<String>,
     /// Every top-level name and where it was declared, for duplicate detection.
     declared: BTreeMap<String, (FileId, Range<usize>)>,
+    /// The type of every expression of every body, by file and range.
+    typed: Vec<Typed>,
     out: Checked,
 }
 
@@ -464,7 +483,14 @@ impl Sema {
     fn check_body(&mut self, place: &Place, body: &ast::Expr, scope: &Scope, result: &Ty) -> Node {
         let mut checker = Checker::new(place.file, &self.types, &self.functions);
         let node = checker.body(body, scope, result);
-        self.errors.extend(checker.into_errors());
+        let (errors, typed) = checker.finish();
+        self.errors.extend(errors);
+        let types = &self.types;
+        self.typed.extend(
+            typed
+                .into_iter()
+                .map(|(span, ty)| (place.file, span, types.name(&ty))),
+        );
         node
     }
 
