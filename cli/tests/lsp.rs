@@ -545,3 +545,32 @@ fn a_keystroke_in_a_300_line_file_is_checked_again() {
     );
     client.shut_down();
 }
+
+/// The VS Code extension's TextMate grammar colours the language's keywords, all of them.
+#[test]
+fn the_vscode_grammar_knows_every_keyword() {
+    let path = workspace().join("editors/vscode/syntaxes/dom.tmLanguage.json");
+    let grammar: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("the grammar")).expect("JSON");
+    let pattern = grammar["repository"]["keyword"]["match"]
+        .as_str()
+        .expect("a keyword pattern");
+    let words: Vec<&str> = pattern
+        .trim_start_matches("\\b(")
+        .trim_end_matches(")\\b")
+        .split('|')
+        .collect();
+    let mut want = absinthe_domc::dom::ide::tokens::KEYWORDS.to_vec();
+    let mut got = words.clone();
+    want.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(got, want);
+    let package: Value = serde_json::from_str(
+        &std::fs::read_to_string(workspace().join("editors/vscode/package.json")).expect("read"),
+    )
+    .expect("JSON");
+    assert_eq!(
+        package["contributes"]["languages"][0]["extensions"],
+        json!([".dom"])
+    );
+}
