@@ -339,6 +339,10 @@ fn run_one(kind: &str, id: &str, bytes: &[u8], corpus: &[(String, String)], tall
             diagnostic_problem(&failure)
         }
     };
+    let problem = problem.or_else(|| match catching(|| ide_problem(&text, &mut load)) {
+        Ok(problem) => problem,
+        Err(panic) => Some(format!("an editor service panicked: {}", panic_message(&*panic))),
+    });
     if let Some(problem) = problem {
         let file = saved_file(kind, id);
         let _ = std::fs::write(&file, bytes);
@@ -350,6 +354,30 @@ fn run_one(kind: &str, id: &str, bytes: &[u8], corpus: &[(String, String)], tall
             shown(&text),
         ));
     }
+}
+
+/// What an editor asks of any text: the study and its index, hover and completion at every 17th
+/// byte, and formatting, which must keep every token and change nothing the second time.
+fn ide_problem(
+    text: &str,
+    load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
+) -> Option<String> {
+    use absinthe_domc::dom::ide::{complete, format, hover, index::Index};
+    let study = absinthe_domc::dom::study_text("fuzz.dom", text, load);
+    let index = Index::build(&study);
+    for offset in (0..=text.len()).step_by(17) {
+        hover::hover(&study, &index, 0, offset);
+        complete::complete(&index, 0, text, offset);
+    }
+    let squeeze = |s: &str| -> String { s.chars().filter(|c| !c.is_whitespace()).collect() };
+    let once = format::format(text);
+    if squeeze(&once) != squeeze(text) {
+        return Some("formatting changed a token".into());
+    }
+    if format::format(&once) != once {
+        return Some("formatting twice changed the text".into());
+    }
+    None
 }
 
 /// `text` escaped on one line, cut after 2,000 characters.

@@ -104,7 +104,10 @@ fn is_ident(c: char) -> bool {
 /// The completions at byte `offset` of `text`, the file `file` of the study `index` was built
 /// from (which may be older than `text`).
 pub fn complete(index: &Index, file: FileId, text: &str, offset: usize) -> Vec<Completion> {
-    let offset = offset.min(text.len());
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
     let before = &text[..offset];
     let word_start = before
         .char_indices()

@@ -124,8 +124,13 @@ pub fn tokens(text: &str) -> Vec<Token> {
                 Class::Close
             }
             _ => {
-                // One character, whole (a name or string of another script is still one token).
-                i += text[i..].chars().next().map_or(1, char::len_utf8);
+                // One character, whole (a name or string of another script is still one token);
+                // white space of any kind is skipped, as the formatter's trimming skips it.
+                let c = text[i..].chars().next().unwrap_or(' ');
+                i += c.len_utf8();
+                if c.is_whitespace() {
+                    continue;
+                }
                 Class::Punct
             }
         };
