@@ -341,7 +341,10 @@ fn run_one(kind: &str, id: &str, bytes: &[u8], corpus: &[(String, String)], tall
     };
     let problem = problem.or_else(|| match catching(|| ide_problem(&text, &mut load)) {
         Ok(problem) => problem,
-        Err(panic) => Some(format!("an editor service panicked: {}", panic_message(&*panic))),
+        Err(panic) => Some(format!(
+            "an editor service panicked: {}",
+            panic_message(&*panic)
+        )),
     });
     if let Some(problem) = problem {
         let file = saved_file(kind, id);
