@@ -17,6 +17,7 @@ fn main() {
         .file("dom/typing_env.dom")
         .file("dom/escape.dom")
         .file("dom/shape.dom")
+        .file("dom/congruence.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

@@ -349,6 +349,7 @@ differentials! {
     interval: "dsl-examples/dom/interval.dom", "Range", dom::interval::Range;
     bounds: "dsl-examples/dom/bounds.dom", "Value", dom::bounds::Value;
     sccp_ranges: "dsl-examples/dom/sccp_ranges.dom", "SccpRange", dom::sccp_ranges::SccpRange;
+    congruence: "dsl-examples/dom/congruence.dom", "CongRange", dom::congruence::CongRange;
     types: "dsl-examples/dom/types.dom", "Types", dom::types::Types, kernel = true;
     induction: "dsl-examples/dom/induction.dom", "Induction",
         dom::induction::Induction, kernel = true;

@@ -15,3 +15,4 @@ include!(concat!(env!("OUT_DIR"), "/strictness.rs"));
 include!(concat!(env!("OUT_DIR"), "/typing_env.rs"));
 include!(concat!(env!("OUT_DIR"), "/escape.rs"));
 include!(concat!(env!("OUT_DIR"), "/shape.rs"));
+include!(concat!(env!("OUT_DIR"), "/congruence.rs"));

@@ -236,6 +236,15 @@ fn the_checker_catches_a_declared_top_that_is_not_greatest() {
     WrongTop::check_laws();
 }
 
+/// Congruences times intervals: a struct lattice with a written-out normal form and an exact meet
+/// (the Chinese remainder theorem), and the product with its reductions both ways.
+#[test]
+fn the_congruence_product_obeys_the_laws() {
+    use absinthe_dsl_examples::dom::congruence::{Cong, CongRange};
+    Cong::check_laws();
+    CongRange::check_laws();
+}
+
 #[test]
 fn lattices_declared_in_dom_files_obey_the_laws() {
     use absinthe_dsl_examples::dom::{bounds, const_prop, disjunctive, seed, signs};
