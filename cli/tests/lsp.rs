@@ -321,7 +321,8 @@ fn hover_definition_references_completion_symbols_tokens_and_formatting() {
     let rule = hover(&mut client, "range_literal on");
     assert!(rule.contains("A transfer rule on a literal"), "{rule}");
     assert!(
-        rule.contains("the component `range` of `SccpRange`"),
+        rule.contains("the component `range` of `SccpRange` (declared at ")
+            && rule.contains("sccp_ranges.dom:26:5"),
         "{rule}"
     );
     let expression = hover(&mut client, "flipped;\n");

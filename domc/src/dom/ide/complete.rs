@@ -10,7 +10,7 @@ use super::index::{Index, Kind};
 use super::tokens::{Class, KEYWORDS, tokens};
 use crate::diagnostic::FileId;
 use crate::dom::check::BUILTIN_FUNCTIONS;
-use crate::model::OPERATIONS;
+use crate::model::{COMPARISONS, OPERATIONS};
 
 /// What a completion is, for the editor's icon.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +109,9 @@ pub fn complete(index: &Index, file: FileId, text: &str, offset: usize) -> Vec<C
         offset -= 1;
     }
     let before = &text[..offset];
+    if let Some(symbols) = trigger_string(before) {
+        return symbols;
+    }
     let word_start = before
         .char_indices()
         .rev()
@@ -128,6 +131,35 @@ pub fn complete(index: &Index, file: FileId, text: &str, offset: usize) -> Vec<C
     out.sort_by(|a, b| a.label.cmp(&b.label));
     out.dedup_by(|a, b| a.label == b.label);
     out
+}
+
+/// Inside the string of a rule's trigger (`on "…"`, `on assume "…"`): the operation symbols
+/// (the comparisons after `assume`) that start with what is typed after the quote.
+fn trigger_string(before: &str) -> Option<Vec<Completion>> {
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    if line.matches('"').count() % 2 == 0 {
+        return None;
+    }
+    let quote = line.rfind('"')?;
+    let typed = &line[quote + 1..];
+    let head = line[..quote].trim_end();
+    let symbols: Vec<&str> = if head.ends_with("assume") {
+        COMPARISONS.to_vec()
+    } else if head.ends_with("on") {
+        OPERATIONS.iter().map(|(s, _)| *s).collect()
+    } else {
+        return Some(Vec::new());
+    };
+    Some(
+        symbols
+            .into_iter()
+            .filter(|s| s.starts_with(typed))
+            .map(|s| {
+                let variant = crate::model::op_variant(s).unwrap_or(s);
+                item(s, What::Variant, format!("the operation `Op::{variant}`"))
+            })
+            .collect(),
+    )
 }
 
 fn last_word(text: &str) -> &str {
@@ -368,6 +400,12 @@ mod tests {
         );
         let at = text.find("b.lo").unwrap() + 2;
         assert_eq!(labels(text, at), ["hi", "lo"]);
+        let edited = text.replace("b.lo;", "b.lo;\ntransfer t on assume \"u");
+        let at = edited.find("\"u").unwrap() + 2;
+        assert_eq!(labels(&edited, at), ["ult", "ule", "ugt", "uge"]);
+        let edited = text.replace("b.lo;", "b.lo;\ntransfer t on \"f");
+        let at = edited.find("\"f").unwrap() + 2;
+        assert!(labels(&edited, at).contains(&"fadd".to_string()));
         let at = text.find("b.lo").unwrap();
         let names = labels(text, at);
         assert!(

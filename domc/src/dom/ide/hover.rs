@@ -97,7 +97,7 @@ pub fn describe(study: &Study, index: &Index, def: DefId) -> String {
             let written = text.get(d.whole.clone()).unwrap_or("");
             let mut out = format!("```dom\n{}\n```\n", one_line(written, 100));
             out.push_str(&match item_of(study, index, def) {
-                Some(item) => what_it_is(index, item),
+                Some(item) => what_it_is(study, index, item),
                 None => d.kind.word().to_string(),
             });
             let at = place(study, d.file, d.whole.start);
@@ -108,7 +108,7 @@ pub fn describe(study: &Study, index: &Index, def: DefId) -> String {
 }
 
 /// A sentence or two on what an item is.
-fn what_it_is(index: &Index, item: &Item) -> String {
+fn what_it_is(study: &Study, index: &Index, item: &Item) -> String {
     match item {
         Item::Lattice(l) => lattice_text(&l.body),
         Item::Product(p) => {
@@ -150,7 +150,7 @@ fn what_it_is(index: &Index, item: &Item) -> String {
             let result = super::index::type_text(&t.sig.result);
             format!(
                 "A transfer rule on {on}: it gives {}.",
-                component_of(index, &result)
+                component_of(study, index, &result)
             )
         }
         Item::MeetExt(sig, _) => {
@@ -162,7 +162,7 @@ fn what_it_is(index: &Index, item: &Item) -> String {
                 .unwrap_or_default();
             format!(
                 "A reduction: it refines {} from `{source}`.",
-                component_of(index, &target)
+                component_of(study, index, &target)
             )
         }
         Item::Function(sig, _) => {
@@ -184,14 +184,18 @@ fn what_it_is(index: &Index, item: &Item) -> String {
 
 /// "the component `c` of `P` (file:line:col)" for each product with a component of type `ty`,
 /// or the type itself.
-fn component_of(index: &Index, ty: &str) -> String {
+fn component_of(study: &Study, index: &Index, ty: &str) -> String {
     let found: Vec<String> = index
         .defs
         .iter()
         .filter(|d| d.kind == Kind::Component && d.ty.as_deref() == Some(ty))
         .filter_map(|d| {
             let product = &index.defs[d.parent?];
-            Some(format!("the component `{}` of `{}`", d.name, product.name))
+            let at = place(study, d.file, d.span.start);
+            Some(format!(
+                "the component `{}` of `{}` (declared at {at})",
+                d.name, product.name
+            ))
         })
         .collect();
     if found.is_empty() {
