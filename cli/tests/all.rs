@@ -6,6 +6,7 @@
 
 mod common;
 
+mod blame_lines;
 mod cli;
 mod declared_spec;
 mod declared_state;

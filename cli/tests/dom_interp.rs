@@ -24,11 +24,12 @@ use common::workspace;
 
 /// The compiler's corpus, compiled as its tests expect it.
 #[allow(unreachable_pub, clippy::all, dead_code)]
-mod corpus {
+pub(crate) mod corpus {
     include!("../../domc/test_data/codegen/ok/const_prop.rs");
     include!("../../domc/test_data/codegen/ok/finite_sum_names.rs");
     include!("../../domc/test_data/codegen/ok/kernel_rules.rs");
     include!("../../domc/test_data/codegen/ok/normalize.rs");
+    include!("../../domc/test_data/codegen/ok/planted_lines.rs");
     include!("../../domc/test_data/codegen/ok/recursion.rs");
     include!("../../domc/test_data/codegen/ok/known_bits.rs");
     include!("../../domc/test_data/codegen/ok/traps_eval.rs");
@@ -370,6 +371,8 @@ differentials! {
         corpus::finite_sum_names::Value;
     corpus_known_bits: "domc/test_data/codegen/ok/known_bits.dom", "Bits", corpus::known_bits::Bits;
     corpus_normalize: "domc/test_data/codegen/ok/normalize.dom", "Mod4", corpus::normalize::Mod4;
+    corpus_planted_lines: "domc/test_data/codegen/ok/planted_lines.dom", "Planted",
+        corpus::planted_lines::Planted;
     corpus_recursion: "domc/test_data/codegen/ok/recursion.dom", "Zeros", corpus::recursion::Zeros;
     corpus_traps_eval: "domc/test_data/codegen/ok/traps_eval.dom", "Value",
         corpus::traps_eval::Value;

@@ -6,6 +6,7 @@
 use super::Interp;
 use super::val::Val;
 use crate::plan::{Product as ProductDecl, RuleKind};
+use absinthe::__private::with_site;
 use absinthe::lattice::{Address, Flat, Interval};
 use absinthe::product::{ReducePolicy, log_reduction, recording_reductions};
 use absinthe::program::{Op, SymbolId};
@@ -424,7 +425,20 @@ impl Interp {
         let types = self.part_types(t);
         for (i, ty) in types.iter().enumerate() {
             if !self.contains(ty, raw.part(i), v) {
-                return Some(Self::binary_rule_line(decl, i, op));
+                let line = Self::binary_rule_line(decl, i, op);
+                let site = decl.binary_rule(op, i).and_then(|r| {
+                    let site = r.site.as_ref()?;
+                    let mut args = Vec::new();
+                    if r.kind == RuleKind::AnyBinary {
+                        args.push(Val::Op(op));
+                    }
+                    args.extend([a.clone(), b.clone()]);
+                    if r.with_kinds {
+                        args.extend([Val::Kind(ArgKind::Other), Val::Kind(ArgKind::Other)]);
+                    }
+                    self.site_of(site, &args)
+                });
+                return Some(with_site(&line, site));
             }
         }
         self.blame_reduce(t, raw, v)
@@ -440,7 +454,13 @@ impl Interp {
         let types = self.part_types(t);
         for (i, ty) in types.iter().enumerate() {
             if !self.contains(ty, raw.part(i), c) {
-                return Some(Self::literal_rule_line(decl, i));
+                let line = Self::literal_rule_line(decl, i);
+                let site = decl
+                    .rules
+                    .iter()
+                    .find(|r| r.component == i && r.kind == RuleKind::Literal)
+                    .and_then(|r| self.site_of(r.site.as_ref()?, &[Val::Int(c)]));
+                return Some(with_site(&line, site));
             }
         }
         self.blame_reduce(t, raw, c)
@@ -464,7 +484,17 @@ impl Interp {
         let types = self.part_types(t);
         for (i, ty) in types.iter().enumerate() {
             if !self.contains(ty, ra.part(i), va) || !self.contains(ty, rb.part(i), vb) {
-                return Some(Self::assume_rule_line(decl, i, op));
+                let line = Self::assume_rule_line(decl, i, op);
+                let site = decl.assume_rule(op, i).and_then(|r| {
+                    let site = r.site.as_ref()?;
+                    let mut args = Vec::new();
+                    if r.kind == RuleKind::AnyAssume {
+                        args.push(Val::Op(op));
+                    }
+                    args.extend([a.clone(), b.clone()]);
+                    self.site_of(site, &args)
+                });
+                return Some(with_site(&line, site));
             }
         }
         self.blame_reduce(t, ra, va)
@@ -482,10 +512,9 @@ impl Interp {
         for _ in 0..self.declared_policy(t).max_rounds() {
             let mut round = false;
             for r in &decl.reductions {
-                let refined = self.call(
-                    r.function,
-                    &[parts[r.target].clone(), parts[r.source].clone()],
-                );
+                let args = [parts[r.target].clone(), parts[r.source].clone()];
+                let site = r.site.as_ref().and_then(|s| self.site_of(s, &args));
+                let refined = self.call(r.function, &args);
                 let tt = &types[r.target];
                 let met = self.meet(tt, &parts[r.target], &refined);
                 if !self.eq(tt, &parts[r.target], &met) {
@@ -494,10 +523,9 @@ impl Interp {
                 }
                 if !self.contains(tt, &parts[r.target], v) {
                     let target = decl.components[r.target].name();
-                    return Some(format!(
-                        "reduction into component `{target}`: {}",
-                        r.origin.describe
-                    ));
+                    let line =
+                        format!("reduction into component `{target}`: {}", r.origin.describe);
+                    return Some(with_site(&line, site));
                 }
             }
             if !round {

@@ -36,6 +36,18 @@ impl Interp {
         self.call_on(id, &mut stack, 0)
     }
 
+    /// Where the value of a rule or reduction called on `args` is written: its site function's
+    /// index into `site.places` (none where the body fails, as the rule's fallback then gives
+    /// the value).
+    pub(crate) fn site_of<'s>(&self, site: &'s crate::plan::Site, args: &[Val]) -> Option<&'s str> {
+        let f = &self.functions.table[site.function.0];
+        let mut stack = Vec::with_capacity(f.frame + 16);
+        stack.extend_from_slice(args);
+        let value = stacker::maybe_grow(256 << 10, 16 << 20, || self.frame(f, &mut stack, 0))?;
+        let index = usize::try_from(value.int()).ok()?;
+        site.places.get(index).map(String::as_str)
+    }
+
     /// Calls the function `id` on the arguments at `base..` of `stack` (as many as it takes):
     /// its body's value, or its fallback when the body fails. The arguments are gone
     /// afterwards. Callers that make many calls (the rules of an operation, a product's

@@ -123,6 +123,16 @@ impl Component {
     }
 }
 
+/// Where in a rule's or reduction's body the value it gave is written ([`model::Site`]): the
+/// function that finds the value's index, and the places.
+#[derive(Clone, Debug)]
+pub struct Site {
+    /// The site function (the rule's parameters to an `int`).
+    pub function: FnId,
+    /// The place of each value.
+    pub places: Vec<String>,
+}
+
 /// A directed reduction `target ← source`.
 #[derive(Clone, Debug)]
 pub struct Reduction {
@@ -134,6 +144,8 @@ pub struct Reduction {
     pub function: FnId,
     /// Where it was declared.
     pub origin: Origin,
+    /// Where each value of its body is written, when it has several.
+    pub site: Option<Site>,
 }
 
 /// A transfer rule of one component.
@@ -149,6 +161,8 @@ pub struct Rule {
     pub with_kinds: bool,
     /// Where it was declared.
     pub origin: Origin,
+    /// Where each value of its body is written, when it has several.
+    pub site: Option<Site>,
 }
 
 /// A product as the interpreter runs it.
@@ -174,6 +188,12 @@ pub struct Product {
 impl Product {
     /// `decl`, its functions given by `id`.
     fn new(decl: &model::ProductDecl, id: &dyn Fn(&str) -> FnId) -> Product {
+        let site = |site: &Option<model::Site>| {
+            site.as_ref().map(|s| Site {
+                function: id(&function_name(&s.function)),
+                places: s.places.clone(),
+            })
+        };
         let mut product = Product {
             name: decl.name.to_string(),
             components: decl
@@ -194,6 +214,7 @@ impl Product {
                     source: r.source,
                     function: id(&function_name(&r.function)),
                     origin: (&r.origin).into(),
+                    site: site(&r.site),
                 })
                 .collect(),
             rules: decl
@@ -205,6 +226,7 @@ impl Product {
                     function: id(&function_name(&r.function)),
                     with_kinds: r.with_kinds,
                     origin: (&r.origin).into(),
+                    site: site(&r.site),
                 })
                 .collect(),
             binary: Vec::new(),

@@ -430,6 +430,19 @@ pub struct Reduction {
     pub in_place: bool,
     /// Where it was declared.
     pub origin: Origin,
+    /// Where in its body each value it may give is written (`.dom` bodies of several branches).
+    pub site: Option<Site>,
+}
+
+/// Where in a rule's or reduction's body the value it gave is written: a function with the same
+/// parameters that follows the same branches and gives the index, in `places`, of the branch's
+/// value (none when the body fails, as the rule's fallback then gives the value).
+#[derive(Clone, Debug)]
+pub struct Site {
+    /// The function: the rule's parameters to `Option<i64>`.
+    pub function: syn::Path,
+    /// The place (`file:line:col`) of each value the body may give.
+    pub places: Vec<String>,
 }
 
 /// A transfer rule of one component.
@@ -447,6 +460,8 @@ pub struct Rule {
     pub with_kinds: bool,
     /// Where it was declared.
     pub origin: Origin,
+    /// Where in its body each value it may give is written (`.dom` bodies of several branches).
+    pub site: Option<Site>,
 }
 
 /// What a transfer rule computes.

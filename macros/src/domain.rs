@@ -542,6 +542,7 @@ fn attach_reduction(
                     function: sig.ident.clone().into(),
                     in_place,
                     origin: origin(sig, "#[meet_ext]"),
+                    site: None,
                 });
                 attached = true;
             }
@@ -896,6 +897,7 @@ fn attach_rule(
         function: sig.ident.clone().into(),
         with_kinds,
         origin: origin(sig, "#[transfer]"),
+        site: None,
     });
 }
 

@@ -13,10 +13,11 @@ pub use crate::value::{
 };
 pub use core::clone::Clone;
 pub use core::cmp::{Eq, PartialEq};
+pub use core::convert::TryFrom;
 pub use core::default::Default;
 pub use core::fmt;
 pub use core::option::Option;
-pub use core::primitive::{bool, i64};
+pub use core::primitive::{bool, i64, usize};
 pub use std::borrow::Cow;
 
 pub use crate::if_laws;
@@ -28,6 +29,16 @@ pub mod laws {
         Arbitrary, Laws, check_laws, check_laws_with_top, check_reduction, locate_failure,
     };
     pub use proptest::strategy::{BoxedStrategy, Just, Strategy, Union};
+}
+
+/// A blame report line with the place of the value the rule or reduction gave, when its body
+/// has several (a `.dom` rule's site function found it): ``rule `t` at f.dom:4:1, its value
+/// written at f.dom:7:9``. Generated code and the `.dom` interpreter both write it so.
+pub fn with_site(line: &str, site: Option<&str>) -> String {
+    match site {
+        Some(place) => format!("{line}, its value written at {place}"),
+        None => line.to_string(),
+    }
 }
 
 /// Whether `op` on `a` and `b` leaves the `i64` range, so that the machine result wraps (or,

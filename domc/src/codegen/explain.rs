@@ -4,7 +4,7 @@
 //! each component as a report line, so the two always name a rule the same way.
 
 use super::common::{assume_op, binary_op, op_rules, reduction_call, rt};
-use crate::model::{Origin, ProductDecl, RuleKind};
+use crate::model::{Origin, ProductDecl, Rule, RuleKind, Site};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{quote, quote_spanned};
 
@@ -144,29 +144,66 @@ pub(super) fn explain(
 
     // Each component's check, `excludes(member, type)` saying whether its value lost the
     // concrete one: the first that did names its rule.
-    let checks = |excludes: &dyn Fn(&syn::Member, &syn::Type) -> TokenStream| {
+    // Each report line with the place of the value the rule gave, where its body has several
+    // (`site(index)` computes it), else the line alone.
+    let checks = |excludes: &dyn Fn(&syn::Member, &syn::Type) -> TokenStream,
+                  site: &dyn Fn(usize) -> Option<TokenStream>| {
         decl.components
             .iter()
             .enumerate()
             .map(|(i, c)| {
                 let test = excludes(&c.member, &c.ty);
                 let index = Literal::usize_unsuffixed(i);
+                let line = match site(i) {
+                    Some(site) => quote!(#rt::with_site(rules[#index], #site)),
+                    None => quote!(::std::string::String::from(rules[#index])),
+                };
                 quote! {
                     if #test {
-                        return #rt::Option::Some(::std::string::String::from(rules[#index]));
+                        return #rt::Option::Some(#line);
                     }
                 }
             })
             .collect::<Vec<_>>()
     };
-    let binary_blame = checks(&|m, ty| quote!(!<#ty as #rt::Concrete>::contains(&raw.#m, v)));
-    let literal_blame = checks(&|m, ty| quote!(!<#ty as #rt::Concrete>::contains(&raw.#m, c)));
-    let assume_blame = checks(&|m, ty| {
-        quote! {
-            !<#ty as #rt::Concrete>::contains(&ra.#m, va)
-                || !<#ty as #rt::Concrete>::contains(&rb.#m, vb)
-        }
-    });
+    let binary_site = |i: usize| {
+        op_site(decl, i, binary_op, &RuleKind::AnyBinary, &|r: &Rule| {
+            if r.with_kinds {
+                quote!(a, b, #rt::ArgKind::Other, #rt::ArgKind::Other)
+            } else {
+                quote!(a, b)
+            }
+        })
+    };
+    let assume_site = |i: usize| {
+        op_site(decl, i, assume_op, &RuleKind::AnyAssume, &|_: &Rule| {
+            quote!(a, b)
+        })
+    };
+    let literal_site = |i: usize| {
+        let r = decl
+            .rules
+            .iter()
+            .find(|r| r.component == i && r.kind == RuleKind::Literal)?;
+        r.site.as_ref().map(|s| site_call(s, &quote!(c)))
+    };
+    let binary_blame = checks(
+        &|m, ty| quote!(!<#ty as #rt::Concrete>::contains(&raw.#m, v)),
+        &binary_site,
+    );
+    let literal_blame = checks(
+        &|m, ty| quote!(!<#ty as #rt::Concrete>::contains(&raw.#m, c)),
+        &literal_site,
+    );
+    let assume_blame = checks(
+        &|m, ty| {
+            quote! {
+                !<#ty as #rt::Concrete>::contains(&ra.#m, va)
+                    || !<#ty as #rt::Concrete>::contains(&rb.#m, vb)
+            }
+        },
+        &assume_site,
+    );
     let blame_reduce = blame_reduce(decl);
 
     let methods = quote! {
@@ -240,6 +277,61 @@ pub(super) fn explain(
     (methods, helpers)
 }
 
+/// A call of a site function on `args`: the place of the value the rule gave, if its body did not
+/// fail.
+fn site_call(site: &Site, args: &TokenStream) -> TokenStream {
+    let rt = rt();
+    let f = &site.function;
+    let places = &site.places;
+    let n = Literal::usize_unsuffixed(places.len());
+    quote! {{
+        const PLACES: [&str; #n] = [#(#places),*];
+        #f(#args)
+            .and_then(|k| <#rt::usize as #rt::TryFrom<#rt::i64>>::try_from(k).ok())
+            .and_then(|k| PLACES.get(k).copied())
+    }}
+}
+
+/// For component `i`'s rule for `op` (as [`op_rule_line`] picks it), where the value it gave is
+/// written; `None` when no rule of the component has a site.
+fn op_site(
+    decl: &ProductDecl,
+    i: usize,
+    per_op: fn(&RuleKind) -> Option<&Ident>,
+    any: &RuleKind,
+    args: &dyn Fn(&Rule) -> TokenStream,
+) -> Option<TokenStream> {
+    let rt = rt();
+    let (arms, catch_all) = op_rules(decl, i, per_op, any);
+    if arms.iter().all(|(_, r)| r.site.is_none()) && catch_all.is_none_or(|r| r.site.is_none()) {
+        return None;
+    }
+    let none = quote!(#rt::Option::None);
+    let arms: Vec<TokenStream> = arms
+        .iter()
+        .map(|(op, r)| {
+            let call = r
+                .site
+                .as_ref()
+                .map_or(none.clone(), |s| site_call(s, &args(r)));
+            quote!(#rt::Op::#op => #call)
+        })
+        .collect();
+    let fallback = match catch_all {
+        Some(r) => {
+            let rest = args(r);
+            r.site
+                .as_ref()
+                .map_or(none.clone(), |s| site_call(s, &quote!(op, #rest)))
+        }
+        None => none.clone(),
+    };
+    if arms.is_empty() {
+        return Some(fallback);
+    }
+    Some(quote!(match op { #(#arms,)* _ => #fallback }))
+}
+
 /// The private helper replaying the reductions for blame.
 fn blame_reduce(decl: &ProductDecl) -> TokenStream {
     let rt = rt();
@@ -251,12 +343,23 @@ fn blame_reduce(decl: &ProductDecl) -> TokenStream {
         let call = reduction_call(r, tm, sm, &quote!(value));
         let text = located(&r.origin);
         let label = format!("reduction into component `{}`: ", target.name());
+        let (site, line) = match &r.site {
+            Some(site) => {
+                let call = site_call(site, &quote!(&value.#tm, &value.#sm));
+                (
+                    quote!(let site = #call;),
+                    quote!(#rt::with_site(&::std::format!("{}{}", #label, #text), site)),
+                )
+            }
+            None => (quote!(), quote!(::std::format!("{}{}", #label, #text))),
+        };
         quote! {
             {
+                #site
                 let refined: #tt = #call;
                 round |= <#tt as #rt::Lattice>::meet_with(&mut value.#tm, &refined);
                 if !<#tt as #rt::Concrete>::contains(&value.#tm, v) {
-                    return #rt::Option::Some(::std::format!("{}{}", #label, #text));
+                    return #rt::Option::Some(#line);
                 }
             }
         }

@@ -132,6 +132,10 @@ pub enum Role {
     Reduction,
     /// The operation `op` (`join`, `widen`, `contains`, …) written out for the lattice `Ty`.
     Written(Ty, String),
+    /// Where the value of the rule or reduction of this name is written: its parameters, its
+    /// branches, and the index of each branch's value (`model::Site`); it fails where the body
+    /// fails.
+    Site(String),
 }
 
 /// A function of the checked program: a `fn`, a rule, a reduction or a written-out operation.

@@ -184,6 +184,20 @@ fn function(program: &Program, name: &str, f: &Function) -> TokenStream {
                 }
             };
         }
+        Role::Site(of) => {
+            let doc = format!(
+                " Which value of `{of}` a call gives: the index of its place (for blame), or none \
+                 where the body fails."
+            );
+            let names: Vec<Ident> = f.params.iter().map(|(n, _)| ident(n)).collect();
+            return quote! {
+                #[doc = #doc]
+                pub fn #callee(#(#params),*) -> ::core::option::Option<#result> {
+                    let _ = (#(&#names),*);
+                    #body
+                }
+            };
+        }
         Role::Rule => (format!(" From `transfer {name}` at {}.", f.place), true),
         Role::Reduction => (format!(" From `meet_ext {name}` at {}.", f.place), true),
         Role::Written(lattice, op) => (
@@ -244,7 +258,7 @@ fn fallback(types: &TypeTable, f: &Function, names: &[Ident]) -> TokenStream {
                 );
                 quote!(::core::unreachable!(#why))
             }
-            Role::Helper | Role::Rule | Role::Reduction => unreachable!(
+            Role::Helper | Role::Rule | Role::Reduction | Role::Site(_) => unreachable!(
                 "a helper has no fallback (its failure is its caller's), and the checker gives \
                  rules and reductions one"
             ),

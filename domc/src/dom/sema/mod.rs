@@ -23,6 +23,7 @@ use std::ops::Range;
 mod analysis;
 mod lattice;
 mod recursion;
+mod sites;
 mod transfer;
 
 pub use crate::model::AnalysisDecl;
@@ -603,6 +604,7 @@ impl Sema {
                 function: function.clone(),
                 in_place: false,
                 origin: Origin::new(Span::call_site(), describe.clone()),
+                site: None,
             });
             attached = true;
         }
@@ -627,12 +629,23 @@ impl Sema {
         let mut scope = Scope::default();
         scope.bind(&sig.params[0].0.text, target.clone());
         scope.bind(&sig.params[1].0.text, source.clone());
-        let body = self.check_body(place, body, &scope, &target);
+        let checked = self.check_body(place, body, &scope, &target);
+        let params = named(sig, &[target.clone(), source]);
+        if let Some(site) = self.site(place, &sig.name.text, body, &checked, &params) {
+            for (decl, _) in &mut self.out.program.products {
+                for r in &mut decl.reductions {
+                    if r.function == function {
+                        r.site = Some(site.clone());
+                    }
+                }
+            }
+        }
+        let body = checked;
         self.record(
             &sig.name.text,
             tree::Function {
                 role: Role::Reduction,
-                params: named(sig, &[target.clone(), source]),
+                params,
                 result: target,
                 body,
                 // An overflow in the body refines nothing.

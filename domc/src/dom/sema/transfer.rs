@@ -265,12 +265,17 @@ impl Sema {
             function: syn::Path::from(format_ident!("{}", sig.name.text)),
             with_kinds,
             origin: Origin::new(Span::call_site(), describe.clone()),
+            site: None,
         });
         let mut scope = Scope::default();
         for ((n, _), ty) in sig.params.iter().zip(&params) {
             scope.bind(&n.text, ty.clone());
         }
         let body = self.check_body(place, &t.body, &scope, &result);
+        let site = self.site(place, &sig.name.text, &t.body, &body, &named(sig, &params));
+        if let Some(rule) = self.out.program.products[product_index].0.rules.last_mut() {
+            rule.site = site;
+        }
         let fallback = match &result {
             // An overflow while refining refines nothing.
             Ty::Tuple(_) => Fallback::Operands(component),

@@ -479,7 +479,29 @@ pub mod const_prop {
             let rules = Self::__absinthe_binary_rules(op);
             if !<Const as ::absinthe::__private::Concrete>::contains(&raw.constant, v) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::string::String::from(rules[0]),
+                    ::absinthe::__private::with_site(
+                        rules[0],
+                        {
+                            const PLACES: [&str; 8] = [
+                                "test_data/codegen/ok/const_prop.dom:28:53",
+                                "test_data/codegen/ok/const_prop.dom:28:76",
+                                "test_data/codegen/ok/const_prop.dom:29:30",
+                                "test_data/codegen/ok/const_prop.dom:30:27",
+                                "test_data/codegen/ok/const_prop.dom:32:26",
+                                "test_data/codegen/ok/const_prop.dom:34:32",
+                                "test_data/codegen/ok/const_prop.dom:35:30",
+                                "test_data/codegen/ok/const_prop.dom:36:27",
+                            ];
+                            __absinthe_site_fold(op, a, b)
+                                .and_then(|k| {
+                                    <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                        ::absinthe::__private::i64,
+                                    >>::try_from(k)
+                                        .ok()
+                                })
+                                .and_then(|k| PLACES.get(k).copied())
+                        },
+                    ),
                 );
             }
             Self::__absinthe_blame_reduce(raw, v)
@@ -712,6 +734,46 @@ pub mod const_prop {
         }
         __absinthe_body(c)
             .unwrap_or_else(|| <Const as ::absinthe::__private::Top>::top())
+    }
+    /// Which value of `fold` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_fold(
+        op: ::absinthe::__private::Op,
+        a: &ConstValue,
+        b: &ConstValue,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&op, &a, &b);
+        ::core::option::Option::Some(
+            match ::core::clone::Clone::clone(&a.constant) {
+                Const::Value(x) => {
+                    let _ = &x;
+                    match ::core::clone::Clone::clone(&b.constant) {
+                        Const::Value(y) => {
+                            let _ = &y;
+                            match (op).eval(x, y) {
+                                ::core::option::Option::None => 0i64,
+                                ::core::option::Option::Some(__absinthe_eval0) => {
+                                    let _ = __absinthe_eval0;
+                                    1i64
+                                }
+                            }
+                        }
+                        Const::Bottom => 2i64,
+                        Const::Top => 3i64,
+                    }
+                }
+                Const::Bottom => 4i64,
+                Const::Top => {
+                    match ::core::clone::Clone::clone(&b.constant) {
+                        Const::Value(y) => {
+                            let _ = &y;
+                            5i64
+                        }
+                        Const::Bottom => 6i64,
+                        Const::Top => 7i64,
+                    }
+                }
+            },
+        )
     }
     /// From `transfer fold` at test_data/codegen/ok/const_prop.dom:25:1.
     #[inline]

@@ -743,6 +743,21 @@ pub mod finite_sum_names {
             {
                 let mut round = ::absinthe::__private::Changed::No;
                 {
+                    let site = {
+                        const PLACES: [&str; 3] = [
+                            "test_data/codegen/ok/finite_sum_names.dom:29:31",
+                            "test_data/codegen/ok/finite_sum_names.dom:30:29",
+                            "test_data/codegen/ok/finite_sum_names.dom:31:26",
+                        ];
+                        __absinthe_site_sum_from_constant(&value.ranges, &value.constant)
+                            .and_then(|k| {
+                                <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                    ::absinthe::__private::i64,
+                                >>::try_from(k)
+                                    .ok()
+                            })
+                            .and_then(|k| PLACES.get(k).copied())
+                    };
                     let refined: ::absinthe::__private::FiniteSum<
                         ::absinthe::__private::Interval,
                         2usize,
@@ -760,9 +775,12 @@ pub mod finite_sum_names {
                         2usize,
                     > as ::absinthe::__private::Concrete>::contains(&value.ranges, v) {
                         return ::absinthe::__private::Option::Some(
-                            ::std::format!(
-                                "{}{}", "reduction into component `ranges`: ",
-                                "`meet_ext sum_from_constant` at test_data/codegen/ok/finite_sum_names.dom:26:1"
+                            ::absinthe::__private::with_site(
+                                &::std::format!(
+                                    "{}{}", "reduction into component `ranges`: ",
+                                    "`meet_ext sum_from_constant` at test_data/codegen/ok/finite_sum_names.dom:26:1"
+                                ),
+                                site,
                             ),
                         );
                     }
@@ -1067,6 +1085,25 @@ pub mod finite_sum_names {
                 ::core::clone::Clone::clone(&a.ranges),
                 ::core::clone::Clone::clone(&b.ranges),
             ))
+    }
+    /// Which value of `sum_from_constant` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_sum_from_constant(
+        a: &::absinthe::__private::FiniteSum<::absinthe::__private::Interval, 2usize>,
+        b: &::absinthe::__private::Flat<i64>,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some({
+            let x = ::core::clone::Clone::clone(a);
+            let _ = &x;
+            match ::core::clone::Clone::clone(b) {
+                ::absinthe::__private::Flat::Value(v) => {
+                    let _ = &v;
+                    0i64
+                }
+                ::absinthe::__private::Flat::Bottom => 1i64,
+                ::absinthe::__private::Flat::Top => 2i64,
+            }
+        })
     }
     /// From `meet_ext sum_from_constant` at test_data/codegen/ok/finite_sum_names.dom:26:1.
     #[inline]

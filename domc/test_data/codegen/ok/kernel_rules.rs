@@ -612,7 +612,33 @@ pub mod kernel_rules {
                 v,
             ) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::string::String::from(rules[0]),
+                    ::absinthe::__private::with_site(
+                        rules[0],
+                        match op {
+                            ::absinthe::__private::Op::Add => {
+                                const PLACES: [&str; 4] = [
+                                    "test_data/codegen/ok/kernel_rules.dom:13:30",
+                                    "test_data/codegen/ok/kernel_rules.dom:14:42",
+                                    "test_data/codegen/ok/kernel_rules.dom:14:59",
+                                    "test_data/codegen/ok/kernel_rules.dom:15:27",
+                                ];
+                                __absinthe_site_add_kinds(
+                                        a,
+                                        b,
+                                        ::absinthe::__private::ArgKind::Other,
+                                        ::absinthe::__private::ArgKind::Other,
+                                    )
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                            _ => ::absinthe::__private::Option::None,
+                        },
+                    ),
                 );
             }
             if !<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
@@ -905,6 +931,28 @@ pub mod kernel_rules {
         __absinthe_body(c)
             .unwrap_or_else(|| <::absinthe::__private::Names as ::absinthe::__private::Top>::top())
     }
+    /// Which value of `add_kinds` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_add_kinds(
+        a: &Deps,
+        b: &Deps,
+        ka: ::absinthe::__private::ArgKind,
+        kb: ::absinthe::__private::ArgKind,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&a, &b, &ka, &kb);
+        ::core::option::Option::Some(
+            match ka {
+                ::absinthe::__private::ArgKind::Param(x) => {
+                    let _ = &x;
+                    0i64
+                }
+                ::absinthe::__private::ArgKind::Const(c) => {
+                    let _ = &c;
+                    if (c) == (0i64) { 1i64 } else { 2i64 }
+                }
+                ::absinthe::__private::ArgKind::Other => 3i64,
+            },
+        )
+    }
     /// From `transfer add_kinds` at test_data/codegen/ok/kernel_rules.dom:11:1.
     #[inline]
     pub fn add_kinds(
@@ -999,6 +1047,23 @@ pub mod kernel_rules {
         }
         __absinthe_body(p, a, b)
             .unwrap_or_else(|| <::absinthe::__private::Names as ::absinthe::__private::Top>::top())
+    }
+    /// Which value of `name` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_name(
+        x: ::absinthe::__private::ParamId,
+        bound: &Deps,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&x, &bound);
+        ::core::option::Option::Some(
+            if ::absinthe::__private::Names::contains(
+                &(::core::clone::Clone::clone(&bound.names)),
+                x,
+            ) {
+                0i64
+            } else {
+                1i64
+            },
+        )
     }
     /// From `transfer name` at test_data/codegen/ok/kernel_rules.dom:22:1.
     #[inline]

@@ -503,7 +503,78 @@ pub mod known_bits {
             let rules = Self::__absinthe_binary_rules(op);
             if !<KnownBits as ::absinthe::__private::Concrete>::contains(&raw.known, v) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::string::String::from(rules[0]),
+                    ::absinthe::__private::with_site(
+                        rules[0],
+                        match op {
+                            ::absinthe::__private::Op::And => {
+                                ::absinthe::__private::Option::None
+                            }
+                            ::absinthe::__private::Op::Or => {
+                                ::absinthe::__private::Option::None
+                            }
+                            ::absinthe::__private::Op::Xor => {
+                                ::absinthe::__private::Option::None
+                            }
+                            ::absinthe::__private::Op::Shl => {
+                                const PLACES: [&str; 2] = [
+                                    "test_data/codegen/ok/known_bits.dom:38:9",
+                                    "test_data/codegen/ok/known_bits.dom:40:9",
+                                ];
+                                __absinthe_site_kb_shl(a, b)
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                            ::absinthe::__private::Op::Shr => {
+                                const PLACES: [&str; 2] = [
+                                    "test_data/codegen/ok/known_bits.dom:46:9",
+                                    "test_data/codegen/ok/known_bits.dom:48:9",
+                                ];
+                                __absinthe_site_kb_shr(a, b)
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                            ::absinthe::__private::Op::LShr => {
+                                const PLACES: [&str; 2] = [
+                                    "test_data/codegen/ok/known_bits.dom:54:9",
+                                    "test_data/codegen/ok/known_bits.dom:56:9",
+                                ];
+                                __absinthe_site_kb_lshr(a, b)
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                            ::absinthe::__private::Op::Mul => {
+                                const PLACES: [&str; 3] = [
+                                    "test_data/codegen/ok/known_bits.dom:62:9",
+                                    "test_data/codegen/ok/known_bits.dom:64:9",
+                                    "test_data/codegen/ok/known_bits.dom:66:9",
+                                ];
+                                __absinthe_site_kb_mul(a, b)
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                            _ => ::absinthe::__private::Option::None,
+                        },
+                    ),
                 );
             }
             Self::__absinthe_blame_reduce(raw, v)
@@ -943,6 +1014,21 @@ pub mod known_bits {
         __absinthe_body(a, b)
             .unwrap_or_else(|| <KnownBits as ::absinthe::__private::Top>::top())
     }
+    /// Which value of `kb_shl` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_kb_shl(a: &Bits, b: &Bits) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some(
+            if amount_known(&(::core::clone::Clone::clone(&b.known)))? {
+                {
+                    let n = (::core::clone::Clone::clone(&b.known.ones)) & (63i64);
+                    let _ = &n;
+                    0i64
+                }
+            } else {
+                1i64
+            },
+        )
+    }
     /// From `transfer kb_shl` at test_data/codegen/ok/known_bits.dom:35:1.
     #[inline]
     pub fn kb_shl(a: &Bits, b: &Bits) -> KnownBits {
@@ -975,6 +1061,21 @@ pub mod known_bits {
         __absinthe_body(a, b)
             .unwrap_or_else(|| <KnownBits as ::absinthe::__private::Top>::top())
     }
+    /// Which value of `kb_shr` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_kb_shr(a: &Bits, b: &Bits) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some(
+            if amount_known(&(::core::clone::Clone::clone(&b.known)))? {
+                {
+                    let n = (::core::clone::Clone::clone(&b.known.ones)) & (63i64);
+                    let _ = &n;
+                    0i64
+                }
+            } else {
+                1i64
+            },
+        )
+    }
     /// From `transfer kb_shr` at test_data/codegen/ok/known_bits.dom:43:1.
     #[inline]
     pub fn kb_shr(a: &Bits, b: &Bits) -> KnownBits {
@@ -1005,6 +1106,21 @@ pub mod known_bits {
         __absinthe_body(a, b)
             .unwrap_or_else(|| <KnownBits as ::absinthe::__private::Top>::top())
     }
+    /// Which value of `kb_lshr` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_kb_lshr(a: &Bits, b: &Bits) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some(
+            if amount_known(&(::core::clone::Clone::clone(&b.known)))? {
+                {
+                    let n = (::core::clone::Clone::clone(&b.known.ones)) & (63i64);
+                    let _ = &n;
+                    0i64
+                }
+            } else {
+                1i64
+            },
+        )
+    }
     /// From `transfer kb_lshr` at test_data/codegen/ok/known_bits.dom:51:1.
     #[inline]
     pub fn kb_lshr(a: &Bits, b: &Bits) -> KnownBits {
@@ -1034,6 +1150,31 @@ pub mod known_bits {
         }
         __absinthe_body(a, b)
             .unwrap_or_else(|| <KnownBits as ::absinthe::__private::Top>::top())
+    }
+    /// Which value of `kb_mul` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_kb_mul(a: &Bits, b: &Bits) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some(
+            if ((::core::clone::Clone::clone(&b.known.zeros)) == (!(4i64)))
+                && ((::core::clone::Clone::clone(&b.known.ones)) == (4i64))
+            {
+                0i64
+            } else {
+                if ((::absinthe::__private::checked_shr(
+                    ::core::clone::Clone::clone(&a.known.ones),
+                    70i64,
+                )?) == (0i64))
+                    || ((::absinthe::__private::checked_lshr(
+                        ::core::clone::Clone::clone(&a.known.ones),
+                        64i64,
+                    )?) == (0i64))
+                {
+                    1i64
+                } else {
+                    2i64
+                }
+            },
+        )
     }
     /// From `transfer kb_mul` at test_data/codegen/ok/known_bits.dom:60:1.
     #[inline]

@@ -488,7 +488,40 @@ pub mod normalize {
             let rules = Self::__absinthe_binary_rules(op);
             if !<R4 as ::absinthe::__private::Concrete>::contains(&raw.class, v) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::string::String::from(rules[0]),
+                    ::absinthe::__private::with_site(
+                        rules[0],
+                        match op {
+                            ::absinthe::__private::Op::Add => {
+                                const PLACES: [&str; 2] = [
+                                    "test_data/codegen/ok/normalize.dom:48:22",
+                                    "test_data/codegen/ok/normalize.dom:48:91",
+                                ];
+                                __absinthe_site_r4_add(a, b)
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                            ::absinthe::__private::Op::Mul => {
+                                const PLACES: [&str; 2] = [
+                                    "test_data/codegen/ok/normalize.dom:51:22",
+                                    "test_data/codegen/ok/normalize.dom:51:91",
+                                ];
+                                __absinthe_site_r4_mul(a, b)
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                            _ => ::absinthe::__private::Option::None,
+                        },
+                    ),
                 );
             }
             Self::__absinthe_blame_reduce(raw, v)
@@ -901,6 +934,20 @@ pub mod normalize {
                 && ((::core::clone::Clone::clone(&b.class.state)) == (0i64)),
         )
     }
+    /// Which value of `r4_add` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_r4_add(a: &Mod4, b: &Mod4) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some(
+            if known(
+                &(::core::clone::Clone::clone(a)),
+                &(::core::clone::Clone::clone(b)),
+            )? {
+                0i64
+            } else {
+                1i64
+            },
+        )
+    }
     /// From `transfer r4_add` at test_data/codegen/ok/normalize.dom:47:1.
     #[inline]
     pub fn r4_add(a: &Mod4, b: &Mod4) -> R4 {
@@ -926,6 +973,20 @@ pub mod normalize {
         }
         __absinthe_body(a, b)
             .unwrap_or_else(|| <R4 as ::absinthe::__private::Top>::top())
+    }
+    /// Which value of `r4_mul` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_r4_mul(a: &Mod4, b: &Mod4) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some(
+            if known(
+                &(::core::clone::Clone::clone(a)),
+                &(::core::clone::Clone::clone(b)),
+            )? {
+                0i64
+            } else {
+                1i64
+            },
+        )
     }
     /// From `transfer r4_mul` at test_data/codegen/ok/normalize.dom:50:1.
     #[inline]

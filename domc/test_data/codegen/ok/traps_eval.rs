@@ -482,7 +482,57 @@ pub mod traps_eval {
             let rules = Self::__absinthe_binary_rules(op);
             if !<Const as ::absinthe::__private::Concrete>::contains(&raw.constant, v) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::string::String::from(rules[0]),
+                    ::absinthe::__private::with_site(
+                        rules[0],
+                        match op {
+                            ::absinthe::__private::Op::Div => {
+                                const PLACES: [&str; 3] = [
+                                    "test_data/codegen/ok/traps_eval.dom:22:55",
+                                    "test_data/codegen/ok/traps_eval.dom:22:98",
+                                    "test_data/codegen/ok/traps_eval.dom:23:14",
+                                ];
+                                __absinthe_site_negated(a, b)
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                            ::absinthe::__private::Op::Rem => {
+                                const PLACES: [&str; 3] = [
+                                    "test_data/codegen/ok/traps_eval.dom:29:54",
+                                    "test_data/codegen/ok/traps_eval.dom:31:13",
+                                    "test_data/codegen/ok/traps_eval.dom:33:14",
+                                ];
+                                __absinthe_site_shadowed(a, b)
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                            _ => {
+                                const PLACES: [&str; 4] = [
+                                    "test_data/codegen/ok/traps_eval.dom:13:53",
+                                    "test_data/codegen/ok/traps_eval.dom:13:76",
+                                    "test_data/codegen/ok/traps_eval.dom:14:18",
+                                    "test_data/codegen/ok/traps_eval.dom:16:14",
+                                ];
+                                __absinthe_site_fold(op, a, b)
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                        },
+                    ),
                 );
             }
             Self::__absinthe_blame_reduce(raw, v)
@@ -705,6 +755,35 @@ pub mod traps_eval {
             }
         }
     }
+    /// Which value of `fold` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_fold(
+        op: ::absinthe::__private::Op,
+        a: &Value,
+        b: &Value,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&op, &a, &b);
+        ::core::option::Option::Some(
+            match ::core::clone::Clone::clone(&a.constant) {
+                Const::Value(x) => {
+                    let _ = &x;
+                    match ::core::clone::Clone::clone(&b.constant) {
+                        Const::Value(y) => {
+                            let _ = &y;
+                            match (op).eval(x, y) {
+                                ::core::option::Option::None => 0i64,
+                                ::core::option::Option::Some(__absinthe_eval0) => {
+                                    let _ = __absinthe_eval0;
+                                    1i64
+                                }
+                            }
+                        }
+                        _ => 2i64,
+                    }
+                }
+                _ => 3i64,
+            },
+        )
+    }
     /// From `transfer fold` at test_data/codegen/ok/traps_eval.dom:10:1.
     #[inline]
     pub fn fold(op: ::absinthe::__private::Op, a: &Value, b: &Value) -> Const {
@@ -740,6 +819,25 @@ pub mod traps_eval {
         __absinthe_body(op, a, b)
             .unwrap_or_else(|| <Const as ::absinthe::__private::Top>::top())
     }
+    /// Which value of `negated` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_negated(a: &Value, b: &Value) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some(
+            match ::core::clone::Clone::clone(&a.constant) {
+                Const::Value(x) => {
+                    let _ = &x;
+                    match (::absinthe::__private::Op::Div).eval(x, 1i64) {
+                        ::core::option::Option::None => 1i64,
+                        ::core::option::Option::Some(__absinthe_eval0) => {
+                            let _ = __absinthe_eval0;
+                            0i64
+                        }
+                    }
+                }
+                _ => 2i64,
+            },
+        )
+    }
     /// From `transfer negated` at test_data/codegen/ok/traps_eval.dom:20:1.
     #[inline]
     pub fn negated(a: &Value, b: &Value) -> Const {
@@ -764,6 +862,32 @@ pub mod traps_eval {
         }
         __absinthe_body(a, b)
             .unwrap_or_else(|| <Const as ::absinthe::__private::Top>::top())
+    }
+    /// Which value of `shadowed` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_shadowed(
+        a: &Value,
+        b: &Value,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some(
+            match ::core::clone::Clone::clone(&a.constant) {
+                Const::Value(x) => {
+                    let _ = &x;
+                    match (::absinthe::__private::Op::Rem).eval(x, x) {
+                        ::core::option::Option::None => 0i64,
+                        ::core::option::Option::Some(__absinthe_eval0) => {
+                            let _ = __absinthe_eval0;
+                            {
+                                let x = (x).checked_add(1i64)?;
+                                let _ = &x;
+                                1i64
+                            }
+                        }
+                    }
+                }
+                _ => 2i64,
+            },
+        )
     }
     /// From `transfer shadowed` at test_data/codegen/ok/traps_eval.dom:27:1.
     #[inline]

@@ -640,7 +640,44 @@ pub mod tuple_match {
             let rules = Self::__absinthe_binary_rules(op);
             if !<Sign as ::absinthe::__private::Concrete>::contains(&raw.sign, v) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::string::String::from(rules[0]),
+                    ::absinthe::__private::with_site(
+                        rules[0],
+                        match op {
+                            ::absinthe::__private::Op::Mul => {
+                                const PLACES: [&str; 5] = [
+                                    "test_data/codegen/ok/tuple_match.dom:26:56",
+                                    "test_data/codegen/ok/tuple_match.dom:27:52",
+                                    "test_data/codegen/ok/tuple_match.dom:28:51",
+                                    "test_data/codegen/ok/tuple_match.dom:28:62",
+                                    "test_data/codegen/ok/tuple_match.dom:29:14",
+                                ];
+                                __absinthe_site_sign_mul(a, b)
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                            ::absinthe::__private::Op::Sub => {
+                                const PLACES: [&str; 3] = [
+                                    "test_data/codegen/ok/tuple_match.dom:42:45",
+                                    "test_data/codegen/ok/tuple_match.dom:43:28",
+                                    "test_data/codegen/ok/tuple_match.dom:44:14",
+                                ];
+                                __absinthe_site_sign_sub(a, b)
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                            _ => ::absinthe::__private::Option::None,
+                        },
+                    ),
                 );
             }
             if !<::absinthe::__private::Flat<
@@ -664,7 +701,24 @@ pub mod tuple_match {
             let rules = Self::__absinthe_literal_rules();
             if !<Sign as ::absinthe::__private::Concrete>::contains(&raw.sign, c) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::string::String::from(rules[0]),
+                    ::absinthe::__private::with_site(
+                        rules[0],
+                        {
+                            const PLACES: [&str; 3] = [
+                                "test_data/codegen/ok/tuple_match.dom:20:16",
+                                "test_data/codegen/ok/tuple_match.dom:20:47",
+                                "test_data/codegen/ok/tuple_match.dom:20:67",
+                            ];
+                            __absinthe_site_sign_literal(c)
+                                .and_then(|k| {
+                                    <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                        ::absinthe::__private::i64,
+                                    >>::try_from(k)
+                                        .ok()
+                                })
+                                .and_then(|k| PLACES.get(k).copied())
+                        },
+                    ),
                 );
             }
             if !<::absinthe::__private::Flat<
@@ -931,6 +985,13 @@ pub mod tuple_match {
             ::core::option::Option::None
         }
     }
+    /// Which value of `sign_literal` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_sign_literal(c: i64) -> ::core::option::Option<i64> {
+        let _ = (&c);
+        ::core::option::Option::Some(
+            if (c) < (0i64) { 0i64 } else { if (c) == (0i64) { 1i64 } else { 2i64 } },
+        )
+    }
     /// From `transfer sign_literal` at test_data/codegen/ok/tuple_match.dom:19:1.
     #[inline]
     pub fn sign_literal(c: i64) -> Sign {
@@ -946,6 +1007,29 @@ pub mod tuple_match {
             )
         }
         __absinthe_body(c).unwrap_or_else(|| <Sign as ::absinthe::__private::Top>::top())
+    }
+    /// Which value of `sign_mul` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_sign_mul(
+        a: &Signed,
+        b: &Signed,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some(
+            match (
+                ::core::clone::Clone::clone(&a.sign),
+                ::core::clone::Clone::clone(&b.sign),
+                ::core::clone::Clone::clone(&b.constant),
+            ) {
+                (Sign::Bottom, _, _) | (_, Sign::Bottom, _) => 0i64,
+                (Sign::Zero, _, _) | (_, Sign::Zero, _) => 1i64,
+                (s, _, ::absinthe::__private::Flat::Value(c)) => {
+                    let _ = &s;
+                    let _ = &c;
+                    if (c) == (1i64) { 2i64 } else { 3i64 }
+                }
+                _ => 4i64,
+            },
+        )
     }
     /// From `transfer sign_mul` at test_data/codegen/ok/tuple_match.dom:24:1.
     #[inline]
@@ -989,6 +1073,26 @@ pub mod tuple_match {
                 | (Sign::Zero, ::absinthe::__private::Op::Eq) => 1i64,
                 (Sign::Top, _) | (Sign::Bottom, _) => -1i64,
                 (_, _) => 0i64,
+            },
+        )
+    }
+    /// Which value of `sign_sub` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_sign_sub(
+        a: &Signed,
+        b: &Signed,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some(
+            match (
+                decided(
+                    &(::core::clone::Clone::clone(&a.sign)),
+                    ::absinthe::__private::Op::Lt,
+                )?,
+                ::core::clone::Clone::clone(&b.sign),
+            ) {
+                (1i64, Sign::Pos) | (1i64, Sign::Zero) => 0i64,
+                (_, Sign::Zero) => 1i64,
+                _ => 2i64,
             },
         )
     }

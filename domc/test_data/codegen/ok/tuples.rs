@@ -485,7 +485,29 @@ pub mod tuples {
             let rules = Self::__absinthe_binary_rules(op);
             if !<Bounds as ::absinthe::__private::Concrete>::contains(&raw.range, v) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::string::String::from(rules[0]),
+                    ::absinthe::__private::with_site(
+                        rules[0],
+                        match op {
+                            ::absinthe::__private::Op::Sub => {
+                                const PLACES: [&str; 2] = [
+                                    "test_data/codegen/ok/tuples.dom:35:9",
+                                    "test_data/codegen/ok/tuples.dom:37:9",
+                                ];
+                                __absinthe_site_range_sub(a, b)
+                                    .and_then(|k| {
+                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                            ::absinthe::__private::i64,
+                                        >>::try_from(k)
+                                            .ok()
+                                    })
+                                    .and_then(|k| PLACES.get(k).copied())
+                            }
+                            ::absinthe::__private::Op::Add => {
+                                ::absinthe::__private::Option::None
+                            }
+                            _ => ::absinthe::__private::Option::None,
+                        },
+                    ),
                 );
             }
             Self::__absinthe_blame_reduce(raw, v)
@@ -850,6 +872,26 @@ pub mod tuples {
         }
         __absinthe_body(v)
             .unwrap_or_else(|| <Bounds as ::absinthe::__private::Top>::top())
+    }
+    /// Which value of `range_sub` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_range_sub(
+        a: &Value,
+        b: &Value,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some({
+            let (a_empty, a_lo, a_hi) = ends(&(::core::clone::Clone::clone(&a.range)))?;
+            let _ = (&a_empty, &a_lo, &a_hi);
+            {
+                let b_ends = ends(&(::core::clone::Clone::clone(&b.range)))?;
+                let _ = &b_ends;
+                if (a_empty) || (::core::clone::Clone::clone(&b_ends.0)) {
+                    0i64
+                } else {
+                    1i64
+                }
+            }
+        })
     }
     /// From `transfer range_sub` at test_data/codegen/ok/tuples.dom:31:1.
     #[inline]

@@ -727,7 +727,23 @@ pub mod wrong_reduction {
                 c,
             ) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::string::String::from(rules[0]),
+                    ::absinthe::__private::with_site(
+                        rules[0],
+                        {
+                            const PLACES: [&str; 2] = [
+                                "test_data/codegen/ok/wrong_reduction.dom:31:17",
+                                "test_data/codegen/ok/wrong_reduction.dom:31:41",
+                            ];
+                            __absinthe_site_null_literal(c)
+                                .and_then(|k| {
+                                    <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                        ::absinthe::__private::i64,
+                                    >>::try_from(k)
+                                        .ok()
+                                })
+                                .and_then(|k| PLACES.get(k).copied())
+                        },
+                    ),
                 );
             }
             if !<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
@@ -877,6 +893,24 @@ pub mod wrong_reduction {
             {
                 let mut round = ::absinthe::__private::Changed::No;
                 {
+                    let site = {
+                        const PLACES: [&str; 3] = [
+                            "test_data/codegen/ok/wrong_reduction.dom:21:59",
+                            "test_data/codegen/ok/wrong_reduction.dom:22:44",
+                            "test_data/codegen/ok/wrong_reduction.dom:22:71",
+                        ];
+                        __absinthe_site_nullness_from_interval(
+                                &value.nullness,
+                                &value.interval,
+                            )
+                            .and_then(|k| {
+                                <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                    ::absinthe::__private::i64,
+                                >>::try_from(k)
+                                    .ok()
+                            })
+                            .and_then(|k| PLACES.get(k).copied())
+                    };
                     let refined: Nullness = nullness_from_interval(
                         &value.nullness,
                         &value.interval,
@@ -891,14 +925,34 @@ pub mod wrong_reduction {
                         v,
                     ) {
                         return ::absinthe::__private::Option::Some(
-                            ::std::format!(
-                                "{}{}", "reduction into component `nullness`: ",
-                                "`meet_ext nullness_from_interval` at test_data/codegen/ok/wrong_reduction.dom:20:1"
+                            ::absinthe::__private::with_site(
+                                &::std::format!(
+                                    "{}{}", "reduction into component `nullness`: ",
+                                    "`meet_ext nullness_from_interval` at test_data/codegen/ok/wrong_reduction.dom:20:1"
+                                ),
+                                site,
                             ),
                         );
                     }
                 }
                 {
+                    let site = {
+                        const PLACES: [&str; 2] = [
+                            "test_data/codegen/ok/wrong_reduction.dom:26:27",
+                            "test_data/codegen/ok/wrong_reduction.dom:27:14",
+                        ];
+                        __absinthe_site_interval_from_nullness(
+                                &value.interval,
+                                &value.nullness,
+                            )
+                            .and_then(|k| {
+                                <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
+                                    ::absinthe::__private::i64,
+                                >>::try_from(k)
+                                    .ok()
+                            })
+                            .and_then(|k| PLACES.get(k).copied())
+                    };
                     let refined: ::absinthe::__private::Interval = interval_from_nullness(
                         &value.interval,
                         &value.nullness,
@@ -913,9 +967,12 @@ pub mod wrong_reduction {
                         v,
                     ) {
                         return ::absinthe::__private::Option::Some(
-                            ::std::format!(
-                                "{}{}", "reduction into component `interval`: ",
-                                "`meet_ext interval_from_nullness` at test_data/codegen/ok/wrong_reduction.dom:24:1"
+                            ::absinthe::__private::with_site(
+                                &::std::format!(
+                                    "{}{}", "reduction into component `interval`: ",
+                                    "`meet_ext interval_from_nullness` at test_data/codegen/ok/wrong_reduction.dom:24:1"
+                                ),
+                                site,
                             ),
                         );
                     }
@@ -1070,6 +1127,27 @@ pub mod wrong_reduction {
             ::core::option::Option::None
         }
     }
+    /// Which value of `nullness_from_interval` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_nullness_from_interval(
+        n: &Nullness,
+        i: &::absinthe::__private::Interval,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&n, &i);
+        ::core::option::Option::Some(
+            if ((::core::clone::Clone::clone(i)).as_constant().is_some())
+                && (((::core::clone::Clone::clone(i)).lo().unwrap_or(i64::MAX))
+                    == (0i64))
+            {
+                0i64
+            } else {
+                if !((::core::clone::Clone::clone(i)).contains(-1i64)) {
+                    1i64
+                } else {
+                    2i64
+                }
+            },
+        )
+    }
     /// From `meet_ext nullness_from_interval` at test_data/codegen/ok/wrong_reduction.dom:20:1.
     #[inline]
     pub fn nullness_from_interval(
@@ -1099,6 +1177,19 @@ pub mod wrong_reduction {
         }
         __absinthe_body(n, i).unwrap_or_else(|| ::core::clone::Clone::clone(n))
     }
+    /// Which value of `interval_from_nullness` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_interval_from_nullness(
+        i: &::absinthe::__private::Interval,
+        n: &Nullness,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&i, &n);
+        ::core::option::Option::Some(
+            match ::core::clone::Clone::clone(n) {
+                Nullness::Null => 0i64,
+                _ => 1i64,
+            },
+        )
+    }
     /// From `meet_ext interval_from_nullness` at test_data/codegen/ok/wrong_reduction.dom:24:1.
     #[inline]
     pub fn interval_from_nullness(
@@ -1119,6 +1210,11 @@ pub mod wrong_reduction {
             )
         }
         __absinthe_body(i, n).unwrap_or_else(|| ::core::clone::Clone::clone(i))
+    }
+    /// Which value of `null_literal` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_null_literal(v: i64) -> ::core::option::Option<i64> {
+        let _ = (&v);
+        ::core::option::Option::Some(if (v) == (0i64) { 0i64 } else { 1i64 })
     }
     /// From `transfer null_literal` at test_data/codegen/ok/wrong_reduction.dom:30:1.
     #[inline]
