@@ -40,11 +40,17 @@ impl Ran {
 
 /// A fresh directory under the system's temporary directory, outside the workspace, with
 /// `absinthe` linked to the workspace and cargo configured with the workspace's profiles. Its
-/// name is the same on every run: cargo tells path dependencies apart by their paths, and a new
-/// path each run would compile absinthe again each run into the shared target directory.
+/// name is the same on every run of a checkout: cargo tells path dependencies apart by their
+/// paths, and a new path each run would compile absinthe again each run into the shared target
+/// directory.
 fn outside() -> PathBuf {
     let root = workspace().canonicalize().expect("the checkout");
-    let dir = outside_checkout("absinthe-new-crate");
+    // One directory per checkout: two checkouts testing at once (a CI clone beside a working
+    // copy) must not build in each other's crate.
+    let mut hasher = std::hash::DefaultHasher::new();
+    std::hash::Hash::hash(&root, &mut hasher);
+    let key = std::hash::Hasher::finish(&hasher);
+    let dir = outside_checkout(&format!("absinthe-new-crate-{key:016x}"));
     std::fs::create_dir_all(dir.join(".cargo")).expect("create the directory");
     link(&root, &dir.join("absinthe"));
     std::fs::write(dir.join(".cargo/config.toml"), profiles(&root)).expect("write the config");
