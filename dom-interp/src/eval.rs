@@ -43,9 +43,9 @@ impl Interp {
         let f = &self.functions.table[site.function.0];
         let mut stack = Vec::with_capacity(f.frame + 16);
         stack.extend_from_slice(args);
-        let value = stacker::maybe_grow(256 << 10, 16 << 20, || self.frame(f, &mut stack, 0))?;
-        let index = usize::try_from(value.int()).ok()?;
-        site.places.get(index).map(String::as_str)
+        let value = stacker::maybe_grow(256 << 10, 16 << 20, || self.frame(f, &mut stack, 0));
+        let places: Vec<&str> = site.places.iter().map(String::as_str).collect();
+        absinthe::__private::site_place(value.map(|v| v.int()), &places)
     }
 
     /// Calls the function `id` on the arguments at `base..` of `stack` (as many as it takes):

@@ -31,6 +31,12 @@ pub mod laws {
     pub use proptest::strategy::{BoxedStrategy, Just, Strategy, Union};
 }
 
+/// The place of the value a site function found (its index into `places`), if it found one.
+pub fn site_place<'p>(found: Option<i64>, places: &[&'p str]) -> Option<&'p str> {
+    let index = usize::try_from(found?).ok()?;
+    places.get(index).copied()
+}
+
 /// A blame report line with the place of the value the rule or reduction gave, when its body
 /// has several (a `.dom` rule's site function found it): ``rule `t` at f.dom:4:1, its value
 /// written at f.dom:7:9``. Generated code and the `.dom` interpreter both write it so.

@@ -283,13 +283,7 @@ fn site_call(site: &Site, args: &TokenStream) -> TokenStream {
     let rt = rt();
     let f = &site.function;
     let places = &site.places;
-    let n = Literal::usize_unsuffixed(places.len());
-    quote! {{
-        const PLACES: [&str; #n] = [#(#places),*];
-        #f(#args)
-            .and_then(|k| <#rt::usize as #rt::TryFrom<#rt::i64>>::try_from(k).ok())
-            .and_then(|k| PLACES.get(k).copied())
-    }}
+    quote!(#rt::site_place(#f(#args), &[#(#places),*]))
 }
 
 /// For component `i`'s rule for `op` (as [`op_rule_line`] picks it), where the value it gave is

@@ -88,17 +88,26 @@ pub fn check_text(
     text: &str,
     load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
 ) -> Result<Checked, Failure> {
-    let root = name.to_string();
-    let text = text.to_string();
+    with_root(name, text, load, |loader| check_with(name, loader))
+}
+
+/// Runs `f` with a loader that gives `text` for the first read of `name` (the root) and reads
+/// every other file through `load`.
+fn with_root<R>(
+    name: &str,
+    text: &str,
+    load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
+    f: impl FnOnce(&mut dyn FnMut(&str) -> std::io::Result<(String, String)>) -> R,
+) -> R {
     let mut first = true;
     let mut loader = |path: &str| -> std::io::Result<(String, String)> {
-        if first && path == root {
+        if first && path == name {
             first = false;
-            return Ok((root.clone(), text.clone()));
+            return Ok((name.to_string(), text.to_string()));
         }
         load(path)
     };
-    check_with(name, &mut loader)
+    f(&mut loader)
 }
 
 /// The file and range of an `import` (for a file that cannot be read).
@@ -187,33 +196,30 @@ pub fn study_text(
     text: &str,
     load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
 ) -> Study {
-    let root = name.to_string();
-    let text = text.to_string();
-    let mut first = true;
-    let mut loader = |path: &str| -> std::io::Result<(String, String)> {
-        if first && path == root {
-            first = false;
-            return Ok((root.clone(), text.clone()));
-        }
-        load(path)
-    };
-    stacker::maybe_grow(STACK / 2, STACK, || {
-        let (sources, files, mut diagnostics) = read_all(name, &mut loader);
-        let mut typed = Vec::new();
-        if diagnostics.is_empty() {
-            let (checked, types) = sema::check_typed(&files);
-            typed = types;
-            if let Err(errors) = checked {
-                diagnostics = errors;
-            }
-        }
-        Study {
-            sources,
-            files,
-            diagnostics,
-            typed,
-        }
+    with_root(name, text, load, |loader| {
+        stacker::maybe_grow(STACK / 2, STACK, || study_on_stack(name, loader))
     })
+}
+
+fn study_on_stack(
+    name: &str,
+    loader: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
+) -> Study {
+    let (sources, files, mut diagnostics) = read_all(name, loader);
+    let mut typed = Vec::new();
+    if diagnostics.is_empty() {
+        let (checked, types) = sema::check_typed(&files);
+        typed = types;
+        if let Err(errors) = checked {
+            diagnostics = errors;
+        }
+    }
+    Study {
+        sources,
+        files,
+        diagnostics,
+        typed,
+    }
 }
 
 /// Reads and parses `root` and, breadth-first, every file it imports: the sources, the files

@@ -336,19 +336,32 @@ impl Index {
         let mut scope = Scope::default();
         for (name, ty) in params {
             self.refer_type(file, ty);
-            let id = self.add(Def {
-                kind: Kind::Param,
-                name: name.text.clone(),
-                file,
-                span: name.span.clone(),
-                whole: name.span.clone(),
-                parent: Some(parent),
-                ty: Some(type_text(ty)),
-                scope: Some(whole.clone()),
-            });
-            scope.names.push((name.text.clone(), id));
+            self.param(file, name, parent, Some(type_text(ty)), &whole, &mut scope);
         }
         scope
+    }
+
+    /// A parameter `name` of `parent`, named in `reach`, bound in `scope`.
+    fn param(
+        &mut self,
+        file: FileId,
+        name: &Name,
+        parent: DefId,
+        ty: Option<String>,
+        reach: &Range<usize>,
+        scope: &mut Scope,
+    ) {
+        let id = self.add(Def {
+            kind: Kind::Param,
+            name: name.text.clone(),
+            file,
+            span: name.span.clone(),
+            whole: name.span.clone(),
+            parent: Some(parent),
+            ty,
+            scope: Some(reach.clone()),
+        });
+        scope.names.push((name.text.clone(), id));
     }
 
     fn refer_item(&mut self, file: FileId, item: &Item) {
@@ -401,17 +414,7 @@ impl Index {
                 for o in overrides {
                     let mut scope = Scope::default();
                     for name in &o.params {
-                        let id = self.add(Def {
-                            kind: Kind::Param,
-                            name: name.text.clone(),
-                            file,
-                            span: name.span.clone(),
-                            whole: name.span.clone(),
-                            parent: Some(parent),
-                            ty: None,
-                            scope: Some(o.span.clone()),
-                        });
-                        scope.names.push((name.text.clone(), id));
+                        self.param(file, name, parent, None, &o.span, &mut scope);
                     }
                     self.refer_expr(file, &o.body, &scope);
                 }

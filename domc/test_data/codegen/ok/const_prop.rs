@@ -481,8 +481,9 @@ pub mod const_prop {
                 return ::absinthe::__private::Option::Some(
                     ::absinthe::__private::with_site(
                         rules[0],
-                        {
-                            const PLACES: [&str; 8] = [
+                        ::absinthe::__private::site_place(
+                            __absinthe_site_fold(op, a, b),
+                            &[
                                 "test_data/codegen/ok/const_prop.dom:28:53",
                                 "test_data/codegen/ok/const_prop.dom:28:76",
                                 "test_data/codegen/ok/const_prop.dom:29:30",
@@ -491,16 +492,8 @@ pub mod const_prop {
                                 "test_data/codegen/ok/const_prop.dom:34:32",
                                 "test_data/codegen/ok/const_prop.dom:35:30",
                                 "test_data/codegen/ok/const_prop.dom:36:27",
-                            ];
-                            __absinthe_site_fold(op, a, b)
-                                .and_then(|k| {
-                                    <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                        ::absinthe::__private::i64,
-                                    >>::try_from(k)
-                                        .ok()
-                                })
-                                .and_then(|k| PLACES.get(k).copied())
-                        },
+                            ],
+                        ),
                     ),
                 );
             }

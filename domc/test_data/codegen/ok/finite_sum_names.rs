@@ -743,21 +743,17 @@ pub mod finite_sum_names {
             {
                 let mut round = ::absinthe::__private::Changed::No;
                 {
-                    let site = {
-                        const PLACES: [&str; 3] = [
+                    let site = ::absinthe::__private::site_place(
+                        __absinthe_site_sum_from_constant(
+                            &value.ranges,
+                            &value.constant,
+                        ),
+                        &[
                             "test_data/codegen/ok/finite_sum_names.dom:29:31",
                             "test_data/codegen/ok/finite_sum_names.dom:30:29",
                             "test_data/codegen/ok/finite_sum_names.dom:31:26",
-                        ];
-                        __absinthe_site_sum_from_constant(&value.ranges, &value.constant)
-                            .and_then(|k| {
-                                <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                    ::absinthe::__private::i64,
-                                >>::try_from(k)
-                                    .ok()
-                            })
-                            .and_then(|k| PLACES.get(k).copied())
-                    };
+                        ],
+                    );
                     let refined: ::absinthe::__private::FiniteSum<
                         ::absinthe::__private::Interval,
                         2usize,

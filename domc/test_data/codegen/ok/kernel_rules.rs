@@ -616,25 +616,20 @@ pub mod kernel_rules {
                         rules[0],
                         match op {
                             ::absinthe::__private::Op::Add => {
-                                const PLACES: [&str; 4] = [
-                                    "test_data/codegen/ok/kernel_rules.dom:13:30",
-                                    "test_data/codegen/ok/kernel_rules.dom:14:42",
-                                    "test_data/codegen/ok/kernel_rules.dom:14:59",
-                                    "test_data/codegen/ok/kernel_rules.dom:15:27",
-                                ];
-                                __absinthe_site_add_kinds(
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_add_kinds(
                                         a,
                                         b,
                                         ::absinthe::__private::ArgKind::Other,
                                         ::absinthe::__private::ArgKind::Other,
-                                    )
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                    ),
+                                    &[
+                                        "test_data/codegen/ok/kernel_rules.dom:13:30",
+                                        "test_data/codegen/ok/kernel_rules.dom:14:42",
+                                        "test_data/codegen/ok/kernel_rules.dom:14:59",
+                                        "test_data/codegen/ok/kernel_rules.dom:15:27",
+                                    ],
+                                )
                             }
                             _ => ::absinthe::__private::Option::None,
                         },

@@ -516,61 +516,41 @@ pub mod known_bits {
                                 ::absinthe::__private::Option::None
                             }
                             ::absinthe::__private::Op::Shl => {
-                                const PLACES: [&str; 2] = [
-                                    "test_data/codegen/ok/known_bits.dom:38:9",
-                                    "test_data/codegen/ok/known_bits.dom:40:9",
-                                ];
-                                __absinthe_site_kb_shl(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_kb_shl(a, b),
+                                    &[
+                                        "test_data/codegen/ok/known_bits.dom:38:9",
+                                        "test_data/codegen/ok/known_bits.dom:40:9",
+                                    ],
+                                )
                             }
                             ::absinthe::__private::Op::Shr => {
-                                const PLACES: [&str; 2] = [
-                                    "test_data/codegen/ok/known_bits.dom:46:9",
-                                    "test_data/codegen/ok/known_bits.dom:48:9",
-                                ];
-                                __absinthe_site_kb_shr(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_kb_shr(a, b),
+                                    &[
+                                        "test_data/codegen/ok/known_bits.dom:46:9",
+                                        "test_data/codegen/ok/known_bits.dom:48:9",
+                                    ],
+                                )
                             }
                             ::absinthe::__private::Op::LShr => {
-                                const PLACES: [&str; 2] = [
-                                    "test_data/codegen/ok/known_bits.dom:54:9",
-                                    "test_data/codegen/ok/known_bits.dom:56:9",
-                                ];
-                                __absinthe_site_kb_lshr(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_kb_lshr(a, b),
+                                    &[
+                                        "test_data/codegen/ok/known_bits.dom:54:9",
+                                        "test_data/codegen/ok/known_bits.dom:56:9",
+                                    ],
+                                )
                             }
                             ::absinthe::__private::Op::Mul => {
-                                const PLACES: [&str; 3] = [
-                                    "test_data/codegen/ok/known_bits.dom:62:9",
-                                    "test_data/codegen/ok/known_bits.dom:64:9",
-                                    "test_data/codegen/ok/known_bits.dom:66:9",
-                                ];
-                                __absinthe_site_kb_mul(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_kb_mul(a, b),
+                                    &[
+                                        "test_data/codegen/ok/known_bits.dom:62:9",
+                                        "test_data/codegen/ok/known_bits.dom:64:9",
+                                        "test_data/codegen/ok/known_bits.dom:66:9",
+                                    ],
+                                )
                             }
                             _ => ::absinthe::__private::Option::None,
                         },

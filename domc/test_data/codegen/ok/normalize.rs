@@ -492,32 +492,22 @@ pub mod normalize {
                         rules[0],
                         match op {
                             ::absinthe::__private::Op::Add => {
-                                const PLACES: [&str; 2] = [
-                                    "test_data/codegen/ok/normalize.dom:48:22",
-                                    "test_data/codegen/ok/normalize.dom:48:91",
-                                ];
-                                __absinthe_site_r4_add(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_r4_add(a, b),
+                                    &[
+                                        "test_data/codegen/ok/normalize.dom:48:22",
+                                        "test_data/codegen/ok/normalize.dom:48:91",
+                                    ],
+                                )
                             }
                             ::absinthe::__private::Op::Mul => {
-                                const PLACES: [&str; 2] = [
-                                    "test_data/codegen/ok/normalize.dom:51:22",
-                                    "test_data/codegen/ok/normalize.dom:51:91",
-                                ];
-                                __absinthe_site_r4_mul(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_r4_mul(a, b),
+                                    &[
+                                        "test_data/codegen/ok/normalize.dom:51:22",
+                                        "test_data/codegen/ok/normalize.dom:51:91",
+                                    ],
+                                )
                             }
                             _ => ::absinthe::__private::Option::None,
                         },

@@ -633,21 +633,16 @@ pub mod planted_lines {
                         rules[0],
                         match op {
                             ::absinthe::__private::Op::Add => {
-                                const PLACES: [&str; 5] = [
-                                    "test_data/codegen/ok/planted_lines.dom:17:13",
-                                    "test_data/codegen/ok/planted_lines.dom:19:13",
-                                    "test_data/codegen/ok/planted_lines.dom:21:13",
-                                    "test_data/codegen/ok/planted_lines.dom:23:52",
-                                    "test_data/codegen/ok/planted_lines.dom:24:14",
-                                ];
-                                __absinthe_site_planted_add(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_planted_add(a, b),
+                                    &[
+                                        "test_data/codegen/ok/planted_lines.dom:17:13",
+                                        "test_data/codegen/ok/planted_lines.dom:19:13",
+                                        "test_data/codegen/ok/planted_lines.dom:21:13",
+                                        "test_data/codegen/ok/planted_lines.dom:23:52",
+                                        "test_data/codegen/ok/planted_lines.dom:24:14",
+                                    ],
+                                )
                             }
                             _ => ::absinthe::__private::Option::None,
                         },
@@ -740,18 +735,13 @@ pub mod planted_lines {
                         rules[0],
                         match op {
                             ::absinthe::__private::Op::Lt => {
-                                const PLACES: [&str; 2] = [
-                                    "test_data/codegen/ok/planted_lines.dom:39:9",
-                                    "test_data/codegen/ok/planted_lines.dom:41:9",
-                                ];
-                                __absinthe_site_planted_less(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_planted_less(a, b),
+                                    &[
+                                        "test_data/codegen/ok/planted_lines.dom:39:9",
+                                        "test_data/codegen/ok/planted_lines.dom:41:9",
+                                    ],
+                                )
                             }
                             _ => ::absinthe::__private::Option::None,
                         },
@@ -845,21 +835,14 @@ pub mod planted_lines {
             {
                 let mut round = ::absinthe::__private::Changed::No;
                 {
-                    let site = {
-                        const PLACES: [&str; 3] = [
+                    let site = ::absinthe::__private::site_place(
+                        __absinthe_site_range_from_constant(&value.range, &value.c),
+                        &[
                             "test_data/codegen/ok/planted_lines.dom:30:13",
                             "test_data/codegen/ok/planted_lines.dom:32:13",
                             "test_data/codegen/ok/planted_lines.dom:34:14",
-                        ];
-                        __absinthe_site_range_from_constant(&value.range, &value.c)
-                            .and_then(|k| {
-                                <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                    ::absinthe::__private::i64,
-                                >>::try_from(k)
-                                    .ok()
-                            })
-                            .and_then(|k| PLACES.get(k).copied())
-                    };
+                        ],
+                    );
                     let refined: ::absinthe::__private::Interval = range_from_constant(
                         &value.range,
                         &value.c,

@@ -486,50 +486,35 @@ pub mod traps_eval {
                         rules[0],
                         match op {
                             ::absinthe::__private::Op::Div => {
-                                const PLACES: [&str; 3] = [
-                                    "test_data/codegen/ok/traps_eval.dom:22:55",
-                                    "test_data/codegen/ok/traps_eval.dom:22:98",
-                                    "test_data/codegen/ok/traps_eval.dom:23:14",
-                                ];
-                                __absinthe_site_negated(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_negated(a, b),
+                                    &[
+                                        "test_data/codegen/ok/traps_eval.dom:22:55",
+                                        "test_data/codegen/ok/traps_eval.dom:22:98",
+                                        "test_data/codegen/ok/traps_eval.dom:23:14",
+                                    ],
+                                )
                             }
                             ::absinthe::__private::Op::Rem => {
-                                const PLACES: [&str; 3] = [
-                                    "test_data/codegen/ok/traps_eval.dom:29:54",
-                                    "test_data/codegen/ok/traps_eval.dom:31:13",
-                                    "test_data/codegen/ok/traps_eval.dom:33:14",
-                                ];
-                                __absinthe_site_shadowed(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_shadowed(a, b),
+                                    &[
+                                        "test_data/codegen/ok/traps_eval.dom:29:54",
+                                        "test_data/codegen/ok/traps_eval.dom:31:13",
+                                        "test_data/codegen/ok/traps_eval.dom:33:14",
+                                    ],
+                                )
                             }
                             _ => {
-                                const PLACES: [&str; 4] = [
-                                    "test_data/codegen/ok/traps_eval.dom:13:53",
-                                    "test_data/codegen/ok/traps_eval.dom:13:76",
-                                    "test_data/codegen/ok/traps_eval.dom:14:18",
-                                    "test_data/codegen/ok/traps_eval.dom:16:14",
-                                ];
-                                __absinthe_site_fold(op, a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_fold(op, a, b),
+                                    &[
+                                        "test_data/codegen/ok/traps_eval.dom:13:53",
+                                        "test_data/codegen/ok/traps_eval.dom:13:76",
+                                        "test_data/codegen/ok/traps_eval.dom:14:18",
+                                        "test_data/codegen/ok/traps_eval.dom:16:14",
+                                    ],
+                                )
                             }
                         },
                     ),

@@ -644,36 +644,26 @@ pub mod tuple_match {
                         rules[0],
                         match op {
                             ::absinthe::__private::Op::Mul => {
-                                const PLACES: [&str; 5] = [
-                                    "test_data/codegen/ok/tuple_match.dom:26:56",
-                                    "test_data/codegen/ok/tuple_match.dom:27:52",
-                                    "test_data/codegen/ok/tuple_match.dom:28:51",
-                                    "test_data/codegen/ok/tuple_match.dom:28:62",
-                                    "test_data/codegen/ok/tuple_match.dom:29:14",
-                                ];
-                                __absinthe_site_sign_mul(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_sign_mul(a, b),
+                                    &[
+                                        "test_data/codegen/ok/tuple_match.dom:26:56",
+                                        "test_data/codegen/ok/tuple_match.dom:27:52",
+                                        "test_data/codegen/ok/tuple_match.dom:28:51",
+                                        "test_data/codegen/ok/tuple_match.dom:28:62",
+                                        "test_data/codegen/ok/tuple_match.dom:29:14",
+                                    ],
+                                )
                             }
                             ::absinthe::__private::Op::Sub => {
-                                const PLACES: [&str; 3] = [
-                                    "test_data/codegen/ok/tuple_match.dom:42:45",
-                                    "test_data/codegen/ok/tuple_match.dom:43:28",
-                                    "test_data/codegen/ok/tuple_match.dom:44:14",
-                                ];
-                                __absinthe_site_sign_sub(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_sign_sub(a, b),
+                                    &[
+                                        "test_data/codegen/ok/tuple_match.dom:42:45",
+                                        "test_data/codegen/ok/tuple_match.dom:43:28",
+                                        "test_data/codegen/ok/tuple_match.dom:44:14",
+                                    ],
+                                )
                             }
                             _ => ::absinthe::__private::Option::None,
                         },
@@ -703,21 +693,14 @@ pub mod tuple_match {
                 return ::absinthe::__private::Option::Some(
                     ::absinthe::__private::with_site(
                         rules[0],
-                        {
-                            const PLACES: [&str; 3] = [
+                        ::absinthe::__private::site_place(
+                            __absinthe_site_sign_literal(c),
+                            &[
                                 "test_data/codegen/ok/tuple_match.dom:20:16",
                                 "test_data/codegen/ok/tuple_match.dom:20:47",
                                 "test_data/codegen/ok/tuple_match.dom:20:67",
-                            ];
-                            __absinthe_site_sign_literal(c)
-                                .and_then(|k| {
-                                    <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                        ::absinthe::__private::i64,
-                                    >>::try_from(k)
-                                        .ok()
-                                })
-                                .and_then(|k| PLACES.get(k).copied())
-                        },
+                            ],
+                        ),
                     ),
                 );
             }

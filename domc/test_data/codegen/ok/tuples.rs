@@ -489,18 +489,13 @@ pub mod tuples {
                         rules[0],
                         match op {
                             ::absinthe::__private::Op::Sub => {
-                                const PLACES: [&str; 2] = [
-                                    "test_data/codegen/ok/tuples.dom:35:9",
-                                    "test_data/codegen/ok/tuples.dom:37:9",
-                                ];
-                                __absinthe_site_range_sub(a, b)
-                                    .and_then(|k| {
-                                        <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                            ::absinthe::__private::i64,
-                                        >>::try_from(k)
-                                            .ok()
-                                    })
-                                    .and_then(|k| PLACES.get(k).copied())
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_range_sub(a, b),
+                                    &[
+                                        "test_data/codegen/ok/tuples.dom:35:9",
+                                        "test_data/codegen/ok/tuples.dom:37:9",
+                                    ],
+                                )
                             }
                             ::absinthe::__private::Op::Add => {
                                 ::absinthe::__private::Option::None

@@ -729,20 +729,13 @@ pub mod wrong_reduction {
                 return ::absinthe::__private::Option::Some(
                     ::absinthe::__private::with_site(
                         rules[0],
-                        {
-                            const PLACES: [&str; 2] = [
+                        ::absinthe::__private::site_place(
+                            __absinthe_site_null_literal(c),
+                            &[
                                 "test_data/codegen/ok/wrong_reduction.dom:31:17",
                                 "test_data/codegen/ok/wrong_reduction.dom:31:41",
-                            ];
-                            __absinthe_site_null_literal(c)
-                                .and_then(|k| {
-                                    <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                        ::absinthe::__private::i64,
-                                    >>::try_from(k)
-                                        .ok()
-                                })
-                                .and_then(|k| PLACES.get(k).copied())
-                        },
+                            ],
+                        ),
                     ),
                 );
             }
@@ -893,24 +886,17 @@ pub mod wrong_reduction {
             {
                 let mut round = ::absinthe::__private::Changed::No;
                 {
-                    let site = {
-                        const PLACES: [&str; 3] = [
+                    let site = ::absinthe::__private::site_place(
+                        __absinthe_site_nullness_from_interval(
+                            &value.nullness,
+                            &value.interval,
+                        ),
+                        &[
                             "test_data/codegen/ok/wrong_reduction.dom:21:59",
                             "test_data/codegen/ok/wrong_reduction.dom:22:44",
                             "test_data/codegen/ok/wrong_reduction.dom:22:71",
-                        ];
-                        __absinthe_site_nullness_from_interval(
-                                &value.nullness,
-                                &value.interval,
-                            )
-                            .and_then(|k| {
-                                <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                    ::absinthe::__private::i64,
-                                >>::try_from(k)
-                                    .ok()
-                            })
-                            .and_then(|k| PLACES.get(k).copied())
-                    };
+                        ],
+                    );
                     let refined: Nullness = nullness_from_interval(
                         &value.nullness,
                         &value.interval,
@@ -936,23 +922,16 @@ pub mod wrong_reduction {
                     }
                 }
                 {
-                    let site = {
-                        const PLACES: [&str; 2] = [
+                    let site = ::absinthe::__private::site_place(
+                        __absinthe_site_interval_from_nullness(
+                            &value.interval,
+                            &value.nullness,
+                        ),
+                        &[
                             "test_data/codegen/ok/wrong_reduction.dom:26:27",
                             "test_data/codegen/ok/wrong_reduction.dom:27:14",
-                        ];
-                        __absinthe_site_interval_from_nullness(
-                                &value.interval,
-                                &value.nullness,
-                            )
-                            .and_then(|k| {
-                                <::absinthe::__private::usize as ::absinthe::__private::TryFrom<
-                                    ::absinthe::__private::i64,
-                                >>::try_from(k)
-                                    .ok()
-                            })
-                            .and_then(|k| PLACES.get(k).copied())
-                    };
+                        ],
+                    );
                     let refined: ::absinthe::__private::Interval = interval_from_nullness(
                         &value.interval,
                         &value.nullness,
