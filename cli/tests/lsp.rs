@@ -575,3 +575,26 @@ fn the_vscode_grammar_knows_every_keyword() {
         json!([".dom"])
     );
 }
+
+/// A request whose parameters do not parse is answered, under its own id, with an error.
+#[test]
+fn bad_parameters_are_refused_under_the_requests_id() {
+    let mut client = Client::start();
+    client.send(
+        json!({ "jsonrpc": "2.0", "id": 77, "method": "textDocument/hover",
+                        "params": { "textDocument": {} } }),
+    );
+    let answer = loop {
+        let message = client.receive();
+        if !message["id"].is_null() {
+            break message;
+        }
+    };
+    assert_eq!(answer["id"], 77, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("bad parameters of `textDocument/hover`"),
+        "{answer}"
+    );
+    client.shut_down();
+}

@@ -110,13 +110,16 @@ struct Server {
 fn params<R: lsp_types::request::Request>(
     request: Request,
 ) -> Result<(RequestId, R::Params), Refusal> {
+    // The id answers the request even when its parameters do not parse.
+    let id = request.id.clone();
     request.extract::<R::Params>(R::METHOD).map_err(|error| {
-        let (id, message) = match error {
-            ExtractError::MethodMismatch(r) => (r.id, format!("not a `{}` request", R::METHOD)),
-            ExtractError::JsonError { method, error } => (
-                RequestId::from(0),
-                format!("bad parameters of `{method}`: {error}"),
-            ),
+        let message = match error {
+            ExtractError::MethodMismatch(r) => {
+                format!("`{}` is not a `{}` request", r.method, R::METHOD)
+            }
+            ExtractError::JsonError { method, error } => {
+                format!("bad parameters of `{method}`: {error}")
+            }
         };
         Box::new(Response::new_err(
             id,

@@ -154,16 +154,15 @@ fn what_it_is(study: &Study, index: &Index, item: &Item) -> String {
             )
         }
         Item::MeetExt(sig, _) => {
-            let target = super::index::type_text(&sig.result);
-            let source = sig
-                .params
-                .get(1)
-                .map(|(_, t)| super::index::type_text(t))
-                .unwrap_or_default();
-            format!(
-                "A reduction: it refines {} from `{source}`.",
-                component_of(study, index, &target)
-            )
+            let target = component_of(study, index, &super::index::type_text(&sig.result));
+            // The study may be of a file the checker refused: say what is missing.
+            match sig.params.get(1) {
+                Some((_, source)) => format!(
+                    "A reduction: it refines {target} from `{}`.",
+                    super::index::type_text(source)
+                ),
+                None => format!("A reduction of {target}, without its source parameter."),
+            }
         }
         Item::Function(sig, _) => {
             let recursion = match &sig.recursion {

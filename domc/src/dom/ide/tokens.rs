@@ -126,7 +126,9 @@ pub fn tokens(text: &str) -> Vec<Token> {
             _ => {
                 // One character, whole (a name or string of another script is still one token);
                 // white space of any kind is skipped, as the formatter's trimming skips it.
-                let c = text[i..].chars().next().unwrap_or(' ');
+                let Some(c) = text[i..].chars().next() else {
+                    unreachable!("byte {i} is before the end of the text, on a character boundary")
+                };
                 i += c.len_utf8();
                 if c.is_whitespace() {
                     continue;
