@@ -4,6 +4,7 @@
 //! product (`absinthe_domc::codegen::product` and `explain`).
 
 use super::Interp;
+use super::eval::Scratch;
 use super::val::Val;
 use crate::plan::{Product as ProductDecl, RuleKind};
 use absinthe::__private::with_site;
@@ -89,7 +90,7 @@ impl Interp {
         let types = self.part_types(t);
         // The components, copied out of `value` at the first change.
         let mut changed: Option<Vec<Val>> = None;
-        let mut stack = Vec::with_capacity(32);
+        let mut stack = Scratch::take();
         // A reduction is a function of its target and its source: one whose two components
         // have not changed since it last ran would refine nothing again, so it is skipped (the
         // generated code runs it and finds no change; the result and the log are the same).
@@ -109,7 +110,7 @@ impl Interp {
                     }
                     read[k] = now;
                 }
-                let parts = changed.as_deref().unwrap_or(value.parts());
+                let parts = changed.as_deref().unwrap_or(self.parts_in(t, &value));
                 stack.push(parts[r.target].clone());
                 stack.push(parts[r.source].clone());
                 let refined = self.call_on(r.function, &mut stack, 0);
@@ -126,7 +127,7 @@ impl Interp {
                         );
                     }
                     let bottom = self.is_bottom(tt, &met);
-                    changed.get_or_insert_with(|| value.parts().to_vec())[r.target] = met;
+                    changed.get_or_insert_with(|| self.parts_in(t, &value).to_vec())[r.target] = met;
                     if skipping {
                         // Its own target changed: the next round runs it again on what it made,
                         // as the generated code does.
@@ -145,7 +146,7 @@ impl Interp {
             }
         }
         match changed {
-            Some(parts) => Val::record(parts),
+            Some(parts) => self.assemble(t, parts),
             None => value,
         }
     }
@@ -161,8 +162,8 @@ impl Interp {
     fn literal_parts(&self, t: &Ty, c: i64) -> Val {
         let decl = self.decl(t);
         let types = self.part_types(t);
-        let mut stack = Vec::with_capacity(32);
-        Val::record_of(decl.components.iter().enumerate().map(|(i, comp)| {
+        let mut stack = Scratch::take();
+        self.assemble(t, decl.components.iter().enumerate().map(|(i, comp)| {
             let rule = decl
                 .rules
                 .iter()
@@ -183,8 +184,8 @@ impl Interp {
     fn binary_parts(&self, t: &Ty, op: Op, a: &Val, b: &Val, kinds: (ArgKind, ArgKind)) -> Val {
         let decl = self.decl(t);
         let types = self.part_types(t);
-        let mut stack = Vec::with_capacity(32);
-        Val::record_of(decl.components.iter().enumerate().map(|(i, comp)| {
+        let mut stack = Scratch::take();
+        self.assemble(t, decl.components.iter().enumerate().map(|(i, comp)| {
             match decl.binary_rule(op, i) {
                 Some(r) => {
                     if r.kind == RuleKind::AnyBinary {
@@ -199,7 +200,7 @@ impl Interp {
                     self.call_on(r.function, &mut stack, 0)
                 }
                 None if comp.value_domain => {
-                    self.runtime_binary(&types[i], op, a.part(i), b.part(i))
+                    self.runtime_binary(&types[i], op, self.part_at(t, a, i), self.part_at(t, b, i))
                 }
                 None => self.top(&types[i]),
             }
@@ -211,8 +212,8 @@ impl Interp {
     fn assume_parts(&self, t: &Ty, op: Op, a: &Val, b: &Val) -> (Val, Val) {
         let decl = self.decl(t);
         let types = self.part_types(t);
-        let (mut ra, mut rb) = (a.parts().to_vec(), b.parts().to_vec());
-        let mut stack = Vec::with_capacity(32);
+        let (mut ra, mut rb) = (self.parts_in(t, a).to_vec(), self.parts_in(t, b).to_vec());
+        let mut stack = Scratch::take();
         for (i, comp) in decl.components.iter().enumerate() {
             let (x, y) = match decl.assume_rule(op, i) {
                 Some(r) => {
@@ -225,14 +226,14 @@ impl Interp {
                     (refined.part(0).clone(), refined.part(1).clone())
                 }
                 None if comp.value_domain => {
-                    self.runtime_assume(&types[i], op, a.part(i), b.part(i))
+                    self.runtime_assume(&types[i], op, self.part_at(t, a, i), self.part_at(t, b, i))
                 }
-                None => (a.part(i).clone(), b.part(i).clone()),
+                None => (self.part_at(t, a, i).clone(), self.part_at(t, b, i).clone()),
             };
-            ra[i] = self.meet(&types[i], a.part(i), &x);
-            rb[i] = self.meet(&types[i], b.part(i), &y);
+            ra[i] = self.meet(&types[i], self.part_at(t, a, i), &x);
+            rb[i] = self.meet(&types[i], self.part_at(t, b, i), &y);
         }
-        (Val::record(ra), Val::record(rb))
+        (self.assemble(t, ra), self.assemble(t, rb))
     }
 
     /// `ValueDomain::address`: each component's `on address` rule, else its built-in
@@ -240,7 +241,7 @@ impl Interp {
     pub fn address(&self, t: &Ty, symbol: SymbolId) -> Val {
         let decl = self.decl(t);
         let types = self.part_types(t);
-        let raw = Val::record_of(decl.components.iter().enumerate().map(|(i, comp)| {
+        let raw = self.assemble(t, decl.components.iter().enumerate().map(|(i, comp)| {
             let rule = decl
                 .rules
                 .iter()
@@ -303,7 +304,7 @@ impl Interp {
     ) -> Val {
         let decl = self.decl(t);
         let types = self.part_types(t);
-        let raw = Val::record_of(decl.components.iter().enumerate().map(|(i, comp)| {
+        let raw = self.assemble(t, decl.components.iter().enumerate().map(|(i, comp)| {
             match decl
                 .rules
                 .iter()
@@ -319,22 +320,22 @@ impl Interp {
 
     /// `ValueDomain::term_cond` with hooks.
     pub fn term_cond(&self, t: &Ty, p: &Val, a: &Val, b: &Val) -> Val {
-        let builtin = |i: usize, ct: &Ty| self.runtime_cond(ct, p.part(i), a.part(i), b.part(i));
-        let default = |i: usize, ct: &Ty| self.join(ct, a.part(i), b.part(i));
+        let builtin = |i: usize, ct: &Ty| self.runtime_cond(ct, self.part_at(t, p, i), self.part_at(t, a, i), self.part_at(t, b, i));
+        let default = |i: usize, ct: &Ty| self.join(ct, self.part_at(t, a, i), self.part_at(t, b, i));
         let args = [p.clone(), a.clone(), b.clone()];
         self.hook(t, RuleKind::Cond, &args, &builtin, &default)
     }
 
     /// `ValueDomain::term_param` with hooks.
     pub fn term_param(&self, t: &Ty, param: ParamId, bound: &Val) -> Val {
-        let same = |i: usize, _: &Ty| bound.part(i).clone();
+        let same = |i: usize, _: &Ty| self.part_at(t, bound, i).clone();
         let args = [Val::Param(param), bound.clone()];
         self.hook(t, RuleKind::Param, &args, &same, &same)
     }
 
     /// `ValueDomain::term_apply` with hooks.
     pub fn term_apply(&self, t: &Ty, operator: &Val, result: &Val) -> Val {
-        let same = |i: usize, _: &Ty| result.part(i).clone();
+        let same = |i: usize, _: &Ty| self.part_at(t, result, i).clone();
         let args = [operator.clone(), result.clone()];
         self.hook(t, RuleKind::Apply, &args, &same, &same)
     }
@@ -424,7 +425,7 @@ impl Interp {
         let decl = self.decl(t);
         let types = self.part_types(t);
         for (i, ty) in types.iter().enumerate() {
-            if !self.contains(ty, raw.part(i), v) {
+            if !self.contains(ty, self.part_at(t, &raw, i), v) {
                 let line = Self::binary_rule_line(decl, i, op);
                 let site = decl.binary_rule(op, i).and_then(|r| {
                     let site = r.site.as_ref()?;
@@ -453,7 +454,7 @@ impl Interp {
         let decl = self.decl(t);
         let types = self.part_types(t);
         for (i, ty) in types.iter().enumerate() {
-            if !self.contains(ty, raw.part(i), c) {
+            if !self.contains(ty, self.part_at(t, &raw, i), c) {
                 let line = Self::literal_rule_line(decl, i);
                 let site = decl
                     .rules
@@ -483,7 +484,9 @@ impl Interp {
         let decl = self.decl(t);
         let types = self.part_types(t);
         for (i, ty) in types.iter().enumerate() {
-            if !self.contains(ty, ra.part(i), va) || !self.contains(ty, rb.part(i), vb) {
+            if !self.contains(ty, self.part_at(t, &ra, i), va)
+                || !self.contains(ty, self.part_at(t, &rb, i), vb)
+            {
                 let line = Self::assume_rule_line(decl, i, op);
                 let site = decl.assume_rule(op, i).and_then(|r| {
                     let site = r.site.as_ref()?;
@@ -508,7 +511,7 @@ impl Interp {
             return None;
         }
         let types = self.part_types(t);
-        let mut parts: Vec<Val> = value.parts().to_vec();
+        let mut parts: Vec<Val> = self.parts_in(t, &value).to_vec();
         for _ in 0..self.declared_policy(t).max_rounds() {
             let mut round = false;
             for r in &decl.reductions {

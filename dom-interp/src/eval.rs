@@ -7,7 +7,7 @@
 use super::Interp;
 use super::plan::FnId;
 use super::resolved::{
-    Arm, Bound, Builtin, Constant, Element, Expr, Kind, LatticeOp, Pattern, Resolved,
+    Arm, Bound, Builtin, Constant, Element, Expr, Kind, LatticeOp, Pattern, Resolved, TypeFn,
 };
 use super::val::{Payload, Val, Widen};
 use absinthe::__private::{
@@ -21,6 +21,45 @@ use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{BinaryOp, Fallback, Shape, Ty};
 use std::rc::Rc;
 
+thread_local! {
+    /// The stack the last [`Scratch`] of this thread gave back: empty, with the capacity it
+    /// grew to. It holds no value of any run between uses.
+    static SCRATCH: std::cell::Cell<Vec<Val>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// A stack for the frames of calls, taken from this thread's last one so that an operation of
+/// the engine allocates none (an operation inside another, rare, starts an empty one). Given
+/// back empty when dropped.
+pub(crate) struct Scratch(Vec<Val>);
+
+impl Scratch {
+    pub(crate) fn take() -> Scratch {
+        Scratch(SCRATCH.take())
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Vec<Val>;
+
+    fn deref(&self) -> &Vec<Val> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Scratch {
+    fn deref_mut(&mut self) -> &mut Vec<Val> {
+        &mut self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let mut stack = std::mem::take(&mut self.0);
+        stack.clear();
+        SCRATCH.set(stack);
+    }
+}
+
 impl Interp {
     /// Calls the function `name` (a rule, reduction, helper or written-out operation) on `args`:
     /// its body's value, or its fallback when the body fails.
@@ -31,7 +70,7 @@ impl Interp {
     /// Calls the function `id` on `args`: its body's value, or its fallback when the body
     /// fails.
     pub(crate) fn call(&self, id: FnId, args: &[Val]) -> Val {
-        let mut stack = Vec::with_capacity(self.functions.table[id.0].frame + 16);
+        let mut stack = Scratch::take();
         stack.extend_from_slice(args);
         self.call_on(id, &mut stack, 0)
     }
@@ -41,7 +80,7 @@ impl Interp {
     /// the value).
     pub(crate) fn site_of<'s>(&self, site: &'s crate::plan::Site, args: &[Val]) -> Option<&'s str> {
         let f = &self.functions.table[site.function.0];
-        let mut stack = Vec::with_capacity(f.frame + 16);
+        let mut stack = Scratch::take();
         stack.extend_from_slice(args);
         let value = stacker::maybe_grow(256 << 10, 16 << 20, || self.frame(f, &mut stack, 0));
         let places: Vec<&str> = site.places.iter().map(String::as_str).collect();
@@ -78,9 +117,16 @@ impl Interp {
             Fallback::Top(t) => self.top(t),
             Fallback::Param(i) => args[*i].clone(),
             Fallback::Operands(c) => {
-                let n = args.len();
+                let n = f.params.len();
                 let (a, b) = (&args[n - 2], &args[n - 1]);
-                Val::Tuple(vec![a.part(*c).clone(), b.part(*c).clone()].into())
+                let (ta, tb) = (&f.params[n - 2], &f.params[n - 1]);
+                Val::Tuple(
+                    vec![
+                        self.part_at(ta, a, *c).clone(),
+                        self.part_at(tb, b, *c).clone(),
+                    ]
+                    .into(),
+                )
             }
             Fallback::Bool(b) => Val::Bool(*b),
             // `fn` helpers fail through to their callers, which are bodies (see `run`), never
@@ -203,9 +249,9 @@ impl Interp {
                     ),
                 }
             }
-            Expr::Struct(fields) => {
-                return self.with_values(fields, stack, base, |_, s, at| {
-                    Some(Val::Record(s[at..].into()))
+            Expr::Struct(t, fields) => {
+                return self.with_values(fields, stack, base, |i, s, at| {
+                    Some(i.assemble(t, s[at..].iter().cloned()))
                 });
             }
             Expr::Lattice(op, t, args) => {
@@ -222,6 +268,13 @@ impl Interp {
                     })
                 });
             }
+            // Those on `Op`s and `int`s are computed without a value made of their arguments.
+            Expr::Builtin(Builtin::Traps | Builtin::Overflows | Builtin::IsComparison, _) => {
+                Val::Bool(self.eval_bool(expr, stack, base)?)
+            }
+            Expr::Builtin(Builtin::Eval | Builtin::Min | Builtin::Max, _) => {
+                Val::Int(self.eval_int(expr, stack, base)?)
+            }
             Expr::Builtin(builtin, args) => {
                 return self.with_values(args, stack, base, |i, s, at| {
                     Some(i.builtin(*builtin, &s[at..]))
@@ -233,7 +286,7 @@ impl Interp {
             }
             Expr::TypeFn(t, name, args) => {
                 return self.with_values(args, stack, base, |i, s, at| {
-                    Some(i.type_fn(t, name, &s[at..]))
+                    Some(i.type_fn(t, *name, &s[at..]))
                 });
             }
         })
@@ -292,6 +345,19 @@ impl Interp {
                 let arm = self.arm(t, scrutinee, arms, stack, base)?;
                 self.eval_bool(&arm.body, stack, base)?
             }
+            Expr::Builtin(Builtin::IsComparison, args) => {
+                self.eval_op(&args[0], stack, base)?.is_comparison()
+            }
+            Expr::Builtin(builtin @ (Builtin::Traps | Builtin::Overflows), args) => {
+                let op = self.eval_op(&args[0], stack, base)?;
+                let x = self.eval_int(&args[1], stack, base)?;
+                let y = self.eval_int(&args[2], stack, base)?;
+                if *builtin == Builtin::Traps {
+                    op.eval(x, y).is_none()
+                } else {
+                    overflows(op, x, y)
+                }
+            }
             expr => self.eval(expr, stack, base)?.bool(),
         })
     }
@@ -347,7 +413,32 @@ impl Interp {
                 let arm = self.arm(t, scrutinee, arms, stack, base)?;
                 self.eval_int(&arm.body, stack, base)?
             }
+            Expr::Builtin(Builtin::Eval, args) => {
+                let op = self.eval_op(&args[0], stack, base)?;
+                let x = self.eval_int(&args[1], stack, base)?;
+                let y = self.eval_int(&args[2], stack, base)?;
+                // As `Builtin::Eval` in `builtin`: an operation that traps gives 0.
+                op.eval(x, y).unwrap_or(0)
+            }
+            Expr::Builtin(builtin @ (Builtin::Min | Builtin::Max), args) => {
+                let x = self.eval_int(&args[0], stack, base)?;
+                let y = self.eval_int(&args[1], stack, base)?;
+                if *builtin == Builtin::Min {
+                    x.min(y)
+                } else {
+                    x.max(y)
+                }
+            }
             expr => self.eval(expr, stack, base)?.int(),
+        })
+    }
+
+    /// Evaluates `expr`, which the checker typed `Op`, without making a [`Val`] of it.
+    fn eval_op(&self, expr: &Expr, stack: &mut Vec<Val>, base: usize) -> Option<Op> {
+        Some(match expr {
+            Expr::Op(op) => *op,
+            Expr::Var(slot) => stack[base + slot].op(),
+            expr => self.eval(expr, stack, base)?.op(),
         })
     }
 
@@ -465,18 +556,18 @@ impl Interp {
         }
     }
 
+    /// The built-in functions of `Thresholds` (the others are `eval_int`'s and `eval_bool`'s).
     fn builtin(&self, builtin: Builtin, args: &[Val]) -> Val {
         let int = |i: usize| args[i].int();
-        let op = || args[0].op();
         match builtin {
-            Builtin::Min => Val::Int(int(0).min(int(1))),
-            Builtin::Max => Val::Int(int(0).max(int(1))),
-            // The language defines `eval` of an operation that traps as 0, as the generated
-            // `op.eval(a, b).unwrap_or(0)` does (`traps` tells the two apart).
-            Builtin::Eval => Val::Int(op().eval(int(1), int(2)).unwrap_or(0)),
-            Builtin::Traps => Val::Bool(op().eval(int(1), int(2)).is_none()),
-            Builtin::Overflows => Val::Bool(overflows(op(), int(1), int(2))),
-            Builtin::IsComparison => Val::Bool(op().is_comparison()),
+            Builtin::Min
+            | Builtin::Max
+            | Builtin::Eval
+            | Builtin::Traps
+            | Builtin::Overflows
+            | Builtin::IsComparison => unreachable!(
+                "`eval` computes `{builtin:?}` by `eval_int` or `eval_bool`, from its arguments"
+            ),
             Builtin::AtLeast | Builtin::AtMost => {
                 let Val::Thresholds(t) = &args[0] else {
                     unreachable!(
@@ -497,64 +588,65 @@ impl Interp {
         }
     }
 
-    fn type_fn(&self, t: &Ty, name: &str, args: &[Val]) -> Val {
+    fn type_fn(&self, t: &Ty, name: TypeFn, args: &[Val]) -> Val {
         let op = |i: usize| args[i].op();
         let interval = |i: usize| match &args[i] {
             Val::Interval(x) => *x,
-            other => self.mismatch(name, t, other),
+            other => self.mismatch(name.name(), t, other),
         };
         let param = |i: usize| args[i].param();
         let pair = |(a, b): (Val, Val)| Val::Tuple(vec![a, b].into());
         match (self.shape(t), name) {
             (Shape::Address, _) => self.address_fn(t, name, args),
-            (Shape::Interval, "new") => Val::Interval(Interval::new(args[0].int(), args[1].int())),
-            (Shape::Interval, "constant") => Val::Interval(Interval::constant(args[0].int())),
+            (Shape::Interval, TypeFn::New) => Val::Interval(Interval::new(args[0].int(), args[1].int())),
+            (Shape::Interval, TypeFn::Constant) => Val::Interval(Interval::constant(args[0].int())),
             // The bounds of the empty interval are the language's `i64::MAX` and `i64::MIN`, as
             // in the generated `a.lo().unwrap_or(i64::MAX)` and `a.hi().unwrap_or(i64::MIN)`.
-            (Shape::Interval, "lo") => Val::Int(interval(0).lo().unwrap_or(i64::MAX)),
-            (Shape::Interval, "hi") => Val::Int(interval(0).hi().unwrap_or(i64::MIN)),
-            (Shape::Interval, "is_constant") => Val::Bool(interval(0).as_constant().is_some()),
-            (Shape::Interval, "contains") => Val::Bool(interval(0).contains(args[1].int())),
-            (Shape::Interval, "binary") => {
+            (Shape::Interval, TypeFn::Lo) => Val::Int(interval(0).lo().unwrap_or(i64::MAX)),
+            (Shape::Interval, TypeFn::Hi) => Val::Int(interval(0).hi().unwrap_or(i64::MIN)),
+            (Shape::Interval, TypeFn::IsConstant) => Val::Bool(interval(0).as_constant().is_some()),
+            (Shape::Interval, TypeFn::Contains) => Val::Bool(interval(0).contains(args[1].int())),
+            (Shape::Interval, TypeFn::Binary) => {
                 Val::Interval(Interval::binary(op(0), &interval(1), &interval(2)))
             }
-            (Shape::Interval, "assume") => {
+            (Shape::Interval, TypeFn::Assume) => {
                 let (a, b) = Interval::assume(op(0), &interval(1), &interval(2));
                 pair((Val::Interval(a), Val::Interval(b)))
             }
-            (Shape::Constant, "binary") => match (&args[1], &args[2]) {
+            (Shape::Constant, TypeFn::Binary) => match (&args[1], &args[2]) {
                 (Val::Constant(a), Val::Constant(b)) => {
                     Val::Constant(<Flat<i64> as ValueDomain>::binary(op(0), a, b))
                 }
-                _ => self.mismatch(name, t, &(&args[1], &args[2])),
+                _ => self.mismatch(name.name(), t, &(&args[1], &args[2])),
             },
-            (Shape::Names, "none") => Val::Names(Rc::new(Names::none())),
-            (Shape::Names, "all") => Val::Names(Rc::new(Names::all())),
-            (Shape::Names, "one") => Val::Names(Rc::new(Names::one(param(0)))),
-            (Shape::Names, "contains") => match &args[0] {
+            (Shape::Names, TypeFn::None) => Val::Names(Rc::new(Names::none())),
+            (Shape::Names, TypeFn::All) => Val::Names(Rc::new(Names::all())),
+            (Shape::Names, TypeFn::One) => Val::Names(Rc::new(Names::one(param(0)))),
+            (Shape::Names, TypeFn::Contains) => match &args[0] {
                 Val::Names(n) => Val::Bool(n.contains(param(1))),
-                other => self.mismatch(name, t, other),
+                other => self.mismatch(name.name(), t, other),
             },
-            (Shape::Steps, "constant") => Val::Steps(Rc::new(Steps::constant(args[0].int()))),
-            (Shape::Steps, "offset") => Val::Steps(Rc::new(Steps::offset(param(0), args[1].int()))),
+            (Shape::Steps, TypeFn::Constant) => Val::Steps(Rc::new(Steps::constant(args[0].int()))),
+            (Shape::Steps, TypeFn::Offset) => Val::Steps(Rc::new(Steps::offset(param(0), args[1].int()))),
             (Shape::FiniteSum { inner, n }, _) => self.finite_sum_fn(t, inner, *n, name, args),
             _ => unreachable!(
-                "the checker knows the functions of `{}`, not `{name}`",
-                self.type_name(t)
+                "the checker knows the functions of `{}`, not `{}`",
+                self.type_name(t),
+                name.name()
             ),
         }
     }
 
     /// The functions of the `FiniteSum` `t` of at most `n` disjuncts of `inner`.
-    fn finite_sum_fn(&self, t: &Ty, inner: &Ty, n: u64, name: &str, args: &[Val]) -> Val {
+    fn finite_sum_fn(&self, t: &Ty, inner: &Ty, n: u64, name: TypeFn, args: &[Val]) -> Val {
         let op = || args[0].op();
         match name {
-            "single" => self.canonical(inner, n, vec![args[0].clone()]),
-            "hull" => self
+            TypeFn::Single => self.canonical(inner, n, vec![args[0].clone()]),
+            TypeFn::Hull => self
                 .values_of(&args[0])
                 .iter()
                 .fold(self.bottom(inner), |acc, x| self.join(inner, &acc, x)),
-            "meet_each" => {
+            TypeFn::MeetEach => {
                 let met = self
                     .values_of(&args[0])
                     .iter()
@@ -562,11 +654,11 @@ impl Interp {
                     .collect();
                 self.canonical(inner, n, met)
             }
-            "binary" | "assume" => {
+            TypeFn::Binary | TypeFn::Assume => {
                 let (mut left, mut right) = (Vec::new(), Vec::new());
                 for x in self.values_of(&args[1]) {
                     for y in self.values_of(&args[2]) {
-                        if name == "binary" {
+                        if name == TypeFn::Binary {
                             left.push(self.runtime_binary(inner, op(), &x, &y));
                         } else {
                             let (rx, ry) = self.runtime_assume(inner, op(), &x, &y);
@@ -575,7 +667,7 @@ impl Interp {
                         }
                     }
                 }
-                if name == "binary" {
+                if name == TypeFn::Binary {
                     self.canonical(inner, n, left)
                 } else {
                     Val::Tuple(
@@ -588,8 +680,9 @@ impl Interp {
                 }
             }
             _ => unreachable!(
-                "the checker knows the functions of `{}`, not `{name}`",
-                self.type_name(t)
+                "the checker knows the functions of `{}`, not `{}`",
+                self.type_name(t),
+                name.name()
             ),
         }
     }
@@ -598,28 +691,29 @@ impl Interp {
 impl Interp {
     /// The built-in functions of `Address` (the lattice `t`), as the generated code computes
     /// them.
-    fn address_fn(&self, t: &Ty, name: &str, args: &[Val]) -> Val {
+    fn address_fn(&self, t: &Ty, name: TypeFn, args: &[Val]) -> Val {
         let address = |i: usize| match &args[i] {
             Val::Address(a) => *a,
-            other => self.mismatch(name, t, other),
+            other => self.mismatch(name.name(), t, other),
         };
         let int = |i: usize| args[i].int();
         match name {
-            "at" => Val::Address(match u32::try_from(int(0)) {
+            TypeFn::At => Val::Address(match u32::try_from(int(0)) {
                 Ok(s) => Address::at(SymbolId(s), int(1)),
                 // A symbol outside `u32` is no symbol: top, as the generated code says.
                 Err(_) => Address::Top,
             }),
-            "moved" => Val::Address(address(0).moved(int(1))),
-            "is_known" => Val::Bool(address(0).known().is_some()),
+            TypeFn::Moved => Val::Address(address(0).moved(int(1))),
+            TypeFn::IsKnown => Val::Bool(address(0).known().is_some()),
             // An address not known has symbol -1 and offset 0 (the language's definition, the
             // generated `known().map_or(-1, …)` and `known().map_or(0, …)`).
-            "symbol" => Val::Int(address(0).known().map_or(-1, |(s, _)| i64::from(s.0))),
-            "offset" => Val::Int(address(0).known().map_or(0, |(_, o)| o)),
-            "contains" => Val::Bool(address(0).contains(int(1))),
+            TypeFn::Symbol => Val::Int(address(0).known().map_or(-1, |(s, _)| i64::from(s.0))),
+            TypeFn::Offset => Val::Int(address(0).known().map_or(0, |(_, o)| o)),
+            TypeFn::Contains => Val::Bool(address(0).contains(int(1))),
             _ => unreachable!(
-                "the checker knows the functions of `{}`, not `{name}`",
-                self.type_name(t)
+                "the checker knows the functions of `{}`, not `{}`",
+                self.type_name(t),
+                name.name()
             ),
         }
     }

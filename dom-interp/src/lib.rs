@@ -92,6 +92,9 @@ pub struct Interp {
     /// Whether each type, by id, is a product of one component without reductions (see
     /// [`Interp::single`]).
     single_of: Vec<bool>,
+    /// Whether each type's values, by id, are held as their one part (see
+    /// [`Interp::unwrapped`]).
+    unwrapped_of: Vec<bool>,
 }
 
 impl Interp {
@@ -164,6 +167,7 @@ impl Interp {
             functions: resolved::Functions::default(),
             product_of: Vec::new(),
             single_of: Vec::new(),
+            unwrapped_of: Vec::new(),
             direct_of,
             structs,
             parts,
@@ -171,6 +175,8 @@ impl Interp {
             contains,
             analyses: checked.analyses.clone(),
         };
+        // The resolver reads fields of unwrapped products as the products themselves.
+        interp.unwrapped_of = interp.unwrapped_by_type();
         interp.functions = interp.resolve_functions(&program.functions);
         interp.product_of = interp.products_by_type();
         interp.single_of = interp.singles_by_type();

@@ -9,7 +9,7 @@ use super::val::{BOTTOM, FLAT_TOP, FLAT_VALUE, sum_top, summand_index};
 use crate::plan::FnId;
 use crate::resolved::{
     Arm, Bound, Builtin, Constant, Element, Expr, Functions, Kind, LatticeOp, Pattern, Resolved,
-    ids,
+    TypeFn, ids,
 };
 use absinthe_domc::dom::tree::{Function, Node, Pat, Shape, Ty};
 use std::collections::BTreeMap;
@@ -23,6 +23,8 @@ impl Interp {
             .collect();
         let mut resolver = Resolver {
             interp: self,
+            functions,
+            inlined: 0,
             by_name: &by_name,
             limits: &limits,
             current: None,
@@ -44,6 +46,7 @@ impl Interp {
                 let body = resolver.expr(&f.body);
                 Resolved {
                     name: name.clone(),
+                    params: f.params.iter().map(|(_, t)| t.clone()).collect(),
                     arity,
                     frame: resolver.frame,
                     body,
@@ -56,8 +59,18 @@ impl Interp {
     }
 }
 
+/// The largest body (in nodes, [`Node::size`]) a call of a `fn` is replaced with.
+const INLINE_SIZE: usize = 64;
+
+/// The most calls, one inside another's body, replaced with their bodies.
+const INLINE_DEPTH: usize = 4;
+
 struct Resolver<'a> {
     interp: &'a Interp,
+    /// Every function of the program, by name.
+    functions: &'a BTreeMap<String, Function>,
+    /// How many calls the body being resolved is inside the inlined body of.
+    inlined: usize,
     by_name: &'a BTreeMap<String, FnId>,
     /// The `fn`s declared `recursion N`, with `N`.
     limits: &'a BTreeMap<&'a str, u32>,
@@ -83,6 +96,47 @@ impl<'a> Resolver<'a> {
         self.scope.push(name);
         self.frame = self.frame.max(self.scope.len());
         self.scope.len() - 1
+    }
+
+    /// Whether a call of `name` is replaced with its body: a small `fn` without a recursion
+    /// limit (one with a limit counts its depth in its own frame), not too deep in other
+    /// replaced bodies.
+    fn inlines(&self, name: &str) -> bool {
+        self.inlined < INLINE_DEPTH
+            && self.functions.get(name).is_some_and(|f| {
+                f.recursion.is_none() && f.body.size() <= INLINE_SIZE && !self.limits.contains_key(name)
+            })
+    }
+
+    /// A call of the `fn` `name` on `args` as its body in the caller's frame: each argument
+    /// bound, in order, to a slot of the frame, then the body with its parameters' names at
+    /// those slots. The value and the failures are the call's: a body that fails fails its
+    /// caller, as a called `fn` does. The arguments are resolved in the caller's scope, each
+    /// with the slots of those before it taken (their `let`s must not overwrite them), and the
+    /// body sees its parameters only, as the checker resolved it.
+    fn inline(&mut self, name: &str, args: &'a [Node]) -> Expr {
+        let f = &self.functions[name];
+        let mut bound = Vec::with_capacity(args.len());
+        for arg in args {
+            let value = self.expr(arg);
+            // A name no program can write until every argument is in its slot.
+            bound.push((self.bind(""), value));
+        }
+        let caller = std::mem::replace(&mut self.scope, Vec::new());
+        // The body's scope: the caller's slots, hidden, then its parameters at their slots.
+        self.scope = vec![""; caller.len()];
+        for ((slot, _), (param, _)) in bound.iter().zip(&f.params) {
+            self.scope[*slot] = param.as_str();
+        }
+        self.inlined += 1;
+        let mut body = self.expr(&f.body);
+        self.inlined -= 1;
+        self.scope = caller;
+        for (slot, value) in bound.into_iter().rev() {
+            body = Expr::Let(slot, Box::new(value), Box::new(body));
+            self.scope.pop();
+        }
+        body
     }
 
     fn expr(&mut self, node: &'a Node) -> Expr {
@@ -154,6 +208,8 @@ impl<'a> Resolver<'a> {
                     .collect();
                 Expr::Match(t.clone(), scrutinee, arms)
             }
+            // A product of one component is held as its component.
+            Node::Field(t, base, _) if self.interp.unwrapped(t) => self.expr(base),
             Node::Field(_, base, i) => Expr::Field(self.boxed(base), *i),
             Node::Op(name) => Expr::Op(self.interp.op(name)),
             Node::Top(t) => Expr::Top(t.clone()),
@@ -162,7 +218,7 @@ impl<'a> Resolver<'a> {
                 self.element(t, name),
                 payload.as_ref().map(|p| self.boxed(p)),
             ),
-            Node::Struct(_, fields) => Expr::Struct(self.all(fields)),
+            Node::Struct(t, fields) => Expr::Struct(t.clone(), self.all(fields)),
             Node::Lattice(op, t, args) => {
                 let op = match op.as_str() {
                     "join" => LatticeOp::Join,
@@ -195,6 +251,7 @@ impl<'a> Resolver<'a> {
                 };
                 Expr::Builtin(builtin, self.all(args))
             }
+            Node::Call(name, args) if self.inlines(name) => self.inline(name, args),
             Node::Call(name, args) => match self.by_name.get(name) {
                 Some(id) => {
                     let mut args = self.all(args).into_vec();
@@ -211,7 +268,13 @@ impl<'a> Resolver<'a> {
                      are refused before running)"
                 ),
             },
-            Node::TypeFn(t, name, args) => Expr::TypeFn(t.clone(), name.clone(), self.all(args)),
+            Node::TypeFn(t, name, args) => match TypeFn::named(name) {
+                Some(f) => Expr::TypeFn(t.clone(), f, self.all(args)),
+                None => unreachable!(
+                    "the checker knows the functions of `{}`, not `{name}`",
+                    self.interp.type_name(t)
+                ),
+            },
             Node::Unreachable => {
                 unreachable!("the checker leaves `Node::Unreachable` only in programs it rejects")
             }

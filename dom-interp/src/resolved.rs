@@ -31,6 +31,69 @@ pub(crate) enum Builtin {
     AtMost,
 }
 
+/// A function of a runtime lattice a body calls (`Interval::new`, `Names::one`, …), by the
+/// name it has in the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TypeFn {
+    All,
+    Assume,
+    At,
+    Binary,
+    Constant,
+    Contains,
+    Hi,
+    Hull,
+    IsConstant,
+    IsKnown,
+    Lo,
+    MeetEach,
+    Moved,
+    New,
+    None,
+    Offset,
+    One,
+    Single,
+    Symbol,
+}
+
+impl TypeFn {
+    /// Every function, with its name in the language.
+    const ALL: [(TypeFn, &'static str); 19] = [
+        (TypeFn::All, "all"),
+        (TypeFn::Assume, "assume"),
+        (TypeFn::At, "at"),
+        (TypeFn::Binary, "binary"),
+        (TypeFn::Constant, "constant"),
+        (TypeFn::Contains, "contains"),
+        (TypeFn::Hi, "hi"),
+        (TypeFn::Hull, "hull"),
+        (TypeFn::IsConstant, "is_constant"),
+        (TypeFn::IsKnown, "is_known"),
+        (TypeFn::Lo, "lo"),
+        (TypeFn::MeetEach, "meet_each"),
+        (TypeFn::Moved, "moved"),
+        (TypeFn::New, "new"),
+        (TypeFn::None, "none"),
+        (TypeFn::Offset, "offset"),
+        (TypeFn::One, "one"),
+        (TypeFn::Single, "single"),
+        (TypeFn::Symbol, "symbol"),
+    ];
+
+    /// The function called `name`, if a runtime lattice has one.
+    pub(crate) fn named(name: &str) -> Option<TypeFn> {
+        TypeFn::ALL.iter().find(|(_, n)| *n == name).map(|(f, _)| *f)
+    }
+
+    /// Its name in the language.
+    pub(crate) fn name(self) -> &'static str {
+        match TypeFn::ALL.iter().find(|(f, _)| *f == self) {
+            Some((_, n)) => n,
+            None => unreachable!("`TypeFn::ALL` lists every function, not {self:?}"),
+        }
+    }
+}
+
 /// An element of an enumerated lattice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Element {
@@ -115,7 +178,8 @@ pub(crate) enum Expr {
     Top(Ty),
     Bottom(Ty),
     Element(Element, Option<Box<Expr>>),
-    Struct(Box<[Expr]>),
+    /// A struct lattice's (or product's) constructor.
+    Struct(Ty, Box<[Expr]>),
     Lattice(LatticeOp, Ty, Box<[Expr]>),
     Builtin(Builtin, Box<[Expr]>),
     Call(FnId, Box<[Expr]>),
@@ -123,8 +187,8 @@ pub(crate) enum Expr {
     /// fewer than the frame's hidden last slot holds (the calls it may still make), failing when
     /// that is none.
     DepthLeft(usize),
-    /// A function of a runtime lattice, by its name (`Interval::new`, `FiniteSum`'s `single`).
-    TypeFn(Ty, String, Box<[Expr]>),
+    /// A function of a runtime lattice (`Interval::new`, `FiniteSum`'s `single`).
+    TypeFn(Ty, TypeFn, Box<[Expr]>),
 }
 
 /// A resolved function of the program.
@@ -132,6 +196,8 @@ pub(crate) enum Expr {
 pub(crate) struct Resolved {
     /// Its name in the checked program.
     pub(crate) name: String,
+    /// The types of its declared parameters.
+    pub(crate) params: Vec<Ty>,
     /// How many parameters it takes: the first slots of its frame.
     pub(crate) arity: usize,
     /// How many slots its frame has: its parameters, then its `let`s and binders.

@@ -46,7 +46,7 @@ impl Interp {
                 .part_types(t)
                 .iter()
                 .enumerate()
-                .all(|(i, pt)| self.contains(pt, v.part(i), x)),
+                .all(|(i, pt)| self.contains(pt, self.part_at(t, v, i), x)),
             _ => self.mismatch("contains", t, v),
         }
     }
@@ -60,7 +60,7 @@ impl Interp {
                 .part_types(t)
                 .iter()
                 .enumerate()
-                .find_map(|(i, pt)| self.as_address(pt, v.part(i))),
+                .find_map(|(i, pt)| self.as_address(pt, self.part_at(t, v, i))),
             // `Concrete::as_address`'s default, which every other lattice keeps: no address.
             _ => None,
         }
@@ -89,7 +89,7 @@ impl Interp {
                 .part_types(t)
                 .iter()
                 .enumerate()
-                .find_map(|(i, pt)| self.as_constant(pt, v.part(i))),
+                .find_map(|(i, pt)| self.as_constant(pt, self.part_at(t, v, i))),
             // `Concrete::as_constant`'s default, which every other lattice and element keeps:
             // no single integer.
             _ => None,
@@ -189,7 +189,7 @@ impl Interp {
                     )
                 };
                 match components.as_slice() {
-                    [(_, only)] => self.write(only, v.part(0), out),
+                    [(_, only)] => self.write(only, self.part_at(t, v, 0), out),
                     _ => self.write_fields(components, v, out),
                 }
             }

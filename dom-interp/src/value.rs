@@ -113,11 +113,12 @@ impl Interp {
 
     fn fieldwise(&self, t: &Ty, a: &Val, b: &Val, op: Binary<'_>) -> Val {
         let parts = self.part_types(t);
-        Val::record_of(
+        self.assemble(
+            t,
             parts
                 .iter()
                 .enumerate()
-                .map(|(i, pt)| self.binary(pt, a.part(i), b.part(i), op)),
+                .map(|(i, pt)| self.binary(pt, self.part_at(t, a, i), self.part_at(t, b, i), op)),
         )
     }
 
@@ -132,7 +133,7 @@ impl Interp {
 
     /// Every component at bottom (a product's `__absinthe_collapse`).
     pub fn collapse(&self, t: &Ty) -> Val {
-        Val::record_of(self.part_types(t).iter().map(|pt| self.bottom(pt)))
+        self.assemble(t, self.part_types(t).iter().map(|pt| self.bottom(pt)))
     }
 
     /// `Lattice::bottom`.
@@ -172,10 +173,10 @@ impl Interp {
             Shape::Finite { order, .. } => Val::Enum(order.top, Payload::None),
             Shape::Struct { .. } => match self.written(t, "top") {
                 Some(f) => self.call(f, &[]),
-                None => Val::record_of(self.part_types(t).iter().map(|pt| self.top(pt))),
+                None => self.assemble(t, self.part_types(t).iter().map(|pt| self.top(pt))),
             },
             Shape::Product { .. } | Shape::Direct => {
-                Val::record_of(self.part_types(t).iter().map(|pt| self.top(pt)))
+                self.assemble(t, self.part_types(t).iter().map(|pt| self.top(pt)))
             }
             Shape::Pending | Shape::Extern | Shape::Error => self.unresolved("top", t),
         }
@@ -208,7 +209,7 @@ impl Interp {
                 .part_types(t)
                 .iter()
                 .enumerate()
-                .any(|(i, pt)| self.is_bottom(pt, v.part(i))),
+                .any(|(i, pt)| self.is_bottom(pt, self.part_at(t, v, i))),
             _ => self.mismatch("is_bottom", t, v),
         }
     }
@@ -221,7 +222,7 @@ impl Interp {
                 .iter()
                 .enumerate()
                 .filter(|(_, ft)| matches!(ft, Ty::Lat(_)))
-                .map(|(i, ft)| self.is_bottom(ft, v.part(i)))
+                .map(|(i, ft)| self.is_bottom(ft, self.part_at(t, v, i)))
         };
         let mut is_bottom = if info.smash {
             lattice_bottoms().any(|b| b)
@@ -285,14 +286,14 @@ impl Interp {
                         .iter()
                         .enumerate()
                         .filter(|(_, ft)| matches!(ft, Ty::Lat(_)))
-                        .all(|(i, ft)| self.is_top(ft, v.part(i))),
+                        .all(|(i, ft)| self.is_top(ft, self.part_at(t, v, i))),
                 }
             }
             (Shape::Product { .. } | Shape::Direct, _) => self
                 .part_types(t)
                 .iter()
                 .enumerate()
-                .all(|(i, pt)| self.is_top(pt, v.part(i))),
+                .all(|(i, pt)| self.is_top(pt, self.part_at(t, v, i))),
             _ => self.mismatch("is_top", t, v),
         }
     }
@@ -385,7 +386,7 @@ impl Interp {
         self.part_types(t)
             .iter()
             .enumerate()
-            .all(|(i, pt)| self.eq(pt, a.part(i), b.part(i)))
+            .all(|(i, pt)| self.eq(pt, self.part_at(t, a, i), self.part_at(t, b, i)))
     }
 
     /// Whether `t` is a product of one component without reductions, whose operations need no
@@ -395,6 +396,59 @@ impl Interp {
             Ty::Lat(id) => self.single_of[*id],
             _ => false,
         }
+    }
+
+    /// Whether a value of `t` is held as its one part rather than as a record of it: a product
+    /// (or direct product) of one component is its component's value, so that making one
+    /// allocates nothing (the generated code's one-field struct costs nothing either).
+    pub(crate) fn unwrapped(&self, t: &Ty) -> bool {
+        match t {
+            Ty::Lat(id) => self.unwrapped_of[*id],
+            _ => false,
+        }
+    }
+
+    /// The fields or components of `v`, a value of the struct lattice or product `t`.
+    pub(crate) fn parts_in<'v>(&self, t: &Ty, v: &'v Val) -> &'v [Val] {
+        if self.unwrapped(t) {
+            std::slice::from_ref(v)
+        } else {
+            v.parts()
+        }
+    }
+
+    /// The field or component at `i` of `v`, a value of the struct lattice or product `t`.
+    pub(crate) fn part_at<'v>(&self, t: &Ty, v: &'v Val, i: usize) -> &'v Val {
+        &self.parts_in(t, v)[i]
+    }
+
+    /// The value of the struct lattice or product `t` whose fields or components `parts` gives,
+    /// in order.
+    pub(crate) fn assemble(&self, t: &Ty, parts: impl IntoIterator<Item = Val>) -> Val {
+        if !self.unwrapped(t) {
+            return Val::record_of(parts);
+        }
+        let mut parts = parts.into_iter();
+        match (parts.next(), parts.next()) {
+            (Some(only), None) => only,
+            (first, second) => unreachable!(
+                "`{}` has one component, but its value was made of {first:?}, {second:?}, …",
+                self.type_name(t)
+            ),
+        }
+    }
+
+    /// [`Interp::unwrapped`] of every type, by id: made once, when the file is loaded, from
+    /// `parts` and the shapes.
+    pub(crate) fn unwrapped_by_type(&self) -> Vec<bool> {
+        (0..self.program.types.len())
+            .map(|id| {
+                matches!(
+                    self.program.types.shape(id),
+                    Shape::Product { .. } | Shape::Direct
+                ) && self.parts[id].len() == 1
+            })
+            .collect()
     }
 
     /// [`Interp::single`] of every type, by id: made once, when the file is loaded.
@@ -461,7 +515,7 @@ impl Interp {
                         .iter()
                         .enumerate()
                         .filter(|(_, ft)| matches!(ft, Ty::Lat(_)))
-                        .all(|(i, ft)| self.leq(ft, a.part(i), b.part(i))),
+                        .all(|(i, ft)| self.leq(ft, self.part_at(t, a, i), self.part_at(t, b, i))),
                 }
             }
             (Shape::Product { .. } | Shape::Direct, _, _) => {
@@ -476,7 +530,7 @@ impl Interp {
                 self.part_types(t)
                     .iter()
                     .enumerate()
-                    .all(|(i, pt)| self.leq(pt, a.part(i), b.part(i)))
+                    .all(|(i, pt)| self.leq(pt, self.part_at(t, a, i), self.part_at(t, b, i)))
             }
             _ => self.mismatch("leq", t, &(a, b)),
         }
