@@ -23,8 +23,6 @@ impl Interp {
             .collect();
         let mut resolver = Resolver {
             interp: self,
-            functions,
-            inlined: 0,
             by_name: &by_name,
             limits: &limits,
             current: None,
@@ -59,18 +57,8 @@ impl Interp {
     }
 }
 
-/// The largest body (in nodes, [`Node::size`]) a call of a `fn` is replaced with.
-const INLINE_SIZE: usize = 64;
-
-/// The most calls, one inside another's body, replaced with their bodies.
-const INLINE_DEPTH: usize = 4;
-
 struct Resolver<'a> {
     interp: &'a Interp,
-    /// Every function of the program, by name.
-    functions: &'a BTreeMap<String, Function>,
-    /// How many calls the body being resolved is inside the inlined body of.
-    inlined: usize,
     by_name: &'a BTreeMap<String, FnId>,
     /// The `fn`s declared `recursion N`, with `N`.
     limits: &'a BTreeMap<&'a str, u32>,
@@ -96,47 +84,6 @@ impl<'a> Resolver<'a> {
         self.scope.push(name);
         self.frame = self.frame.max(self.scope.len());
         self.scope.len() - 1
-    }
-
-    /// Whether a call of `name` is replaced with its body: a small `fn` without a recursion
-    /// limit (one with a limit counts its depth in its own frame), not too deep in other
-    /// replaced bodies.
-    fn inlines(&self, name: &str) -> bool {
-        self.inlined < INLINE_DEPTH
-            && self.functions.get(name).is_some_and(|f| {
-                f.recursion.is_none() && f.body.size() <= INLINE_SIZE && !self.limits.contains_key(name)
-            })
-    }
-
-    /// A call of the `fn` `name` on `args` as its body in the caller's frame: each argument
-    /// bound, in order, to a slot of the frame, then the body with its parameters' names at
-    /// those slots. The value and the failures are the call's: a body that fails fails its
-    /// caller, as a called `fn` does. The arguments are resolved in the caller's scope, each
-    /// with the slots of those before it taken (their `let`s must not overwrite them), and the
-    /// body sees its parameters only, as the checker resolved it.
-    fn inline(&mut self, name: &str, args: &'a [Node]) -> Expr {
-        let f = &self.functions[name];
-        let mut bound = Vec::with_capacity(args.len());
-        for arg in args {
-            let value = self.expr(arg);
-            // A name no program can write until every argument is in its slot.
-            bound.push((self.bind(""), value));
-        }
-        let caller = std::mem::replace(&mut self.scope, Vec::new());
-        // The body's scope: the caller's slots, hidden, then its parameters at their slots.
-        self.scope = vec![""; caller.len()];
-        for ((slot, _), (param, _)) in bound.iter().zip(&f.params) {
-            self.scope[*slot] = param.as_str();
-        }
-        self.inlined += 1;
-        let mut body = self.expr(&f.body);
-        self.inlined -= 1;
-        self.scope = caller;
-        for (slot, value) in bound.into_iter().rev() {
-            body = Expr::Let(slot, Box::new(value), Box::new(body));
-            self.scope.pop();
-        }
-        body
     }
 
     fn expr(&mut self, node: &'a Node) -> Expr {
@@ -251,7 +198,6 @@ impl<'a> Resolver<'a> {
                 };
                 Expr::Builtin(builtin, self.all(args))
             }
-            Node::Call(name, args) if self.inlines(name) => self.inline(name, args),
             Node::Call(name, args) => match self.by_name.get(name) {
                 Some(id) => {
                     let mut args = self.all(args).into_vec();

@@ -233,36 +233,6 @@ impl Program {
 }
 
 impl Node {
-    /// How many nodes the tree rooted here has (an arm counts its body).
-    pub fn size(&self) -> usize {
-        let all = |nodes: &[Node]| nodes.iter().map(Node::size).sum::<usize>();
-        1 + match self {
-            Node::Int(_)
-            | Node::Bool(_)
-            | Node::Var(..)
-            | Node::Op(_)
-            | Node::Top(_)
-            | Node::Bottom(_)
-            | Node::Unreachable => 0,
-            Node::Neg(x) | Node::Not(x) | Node::BitNot(x) | Node::Field(_, x, _) => x.size(),
-            Node::Binary(_, a, b)
-            | Node::Equal(_, a, b)
-            | Node::Let(_, a, b)
-            | Node::LetTuple(_, a, b) => a.size() + b.size(),
-            Node::If(c, t, f) => c.size() + t.size() + f.size(),
-            Node::Match(_, scrutinee, arms) => {
-                scrutinee.size() + arms.iter().map(|a| a.body.size()).sum::<usize>()
-            }
-            Node::Element(_, _, payload) => payload.as_ref().map_or(0, |p| p.size()),
-            Node::Tuple(parts)
-            | Node::Struct(_, parts)
-            | Node::Lattice(_, _, parts)
-            | Node::Builtin(_, parts)
-            | Node::TypeFn(_, _, parts)
-            | Node::Call(_, parts) => all(parts),
-        }
-    }
-
     /// Whether evaluating the node may fail: checked arithmetic that leaves `int`, or a call of a
     /// `fn` (`fallible` tells a `fn`'s name from an `extern fn`'s).
     pub fn may_fail(&self, fallible: &dyn Fn(&str) -> bool) -> bool {
