@@ -127,7 +127,8 @@ impl Interp {
                         );
                     }
                     let bottom = self.is_bottom(tt, &met);
-                    changed.get_or_insert_with(|| self.parts_in(t, &value).to_vec())[r.target] = met;
+                    changed.get_or_insert_with(|| self.parts_in(t, &value).to_vec())[r.target] =
+                        met;
                     if skipping {
                         // Its own target changed: the next round runs it again on what it made,
                         // as the generated code does.
@@ -163,20 +164,23 @@ impl Interp {
         let decl = self.decl(t);
         let types = self.part_types(t);
         let mut stack = Scratch::take();
-        self.assemble(t, decl.components.iter().enumerate().map(|(i, comp)| {
-            let rule = decl
-                .rules
-                .iter()
-                .find(|r| r.component == i && r.kind == RuleKind::Literal);
-            match rule {
-                Some(r) => {
-                    stack.push(Val::Int(c));
-                    self.call_on(r.function, &mut stack, 0)
+        self.assemble(
+            t,
+            decl.components.iter().enumerate().map(|(i, comp)| {
+                let rule = decl
+                    .rules
+                    .iter()
+                    .find(|r| r.component == i && r.kind == RuleKind::Literal);
+                match rule {
+                    Some(r) => {
+                        stack.push(Val::Int(c));
+                        self.call_on(r.function, &mut stack, 0)
+                    }
+                    None if comp.value_domain => self.runtime_constant(&types[i], c),
+                    None => self.top(&types[i]),
                 }
-                None if comp.value_domain => self.runtime_constant(&types[i], c),
-                None => self.top(&types[i]),
-            }
-        }))
+            }),
+        )
     }
 
     /// The components of `binary(op, a, b)`, before reduction; `kinds` are the operands' term
@@ -185,26 +189,33 @@ impl Interp {
         let decl = self.decl(t);
         let types = self.part_types(t);
         let mut stack = Scratch::take();
-        self.assemble(t, decl.components.iter().enumerate().map(|(i, comp)| {
-            match decl.binary_rule(op, i) {
-                Some(r) => {
-                    if r.kind == RuleKind::AnyBinary {
-                        stack.push(Val::Op(op));
+        self.assemble(
+            t,
+            decl.components
+                .iter()
+                .enumerate()
+                .map(|(i, comp)| match decl.binary_rule(op, i) {
+                    Some(r) => {
+                        if r.kind == RuleKind::AnyBinary {
+                            stack.push(Val::Op(op));
+                        }
+                        stack.push(a.clone());
+                        stack.push(b.clone());
+                        if r.with_kinds {
+                            stack.push(Val::Kind(kinds.0));
+                            stack.push(Val::Kind(kinds.1));
+                        }
+                        self.call_on(r.function, &mut stack, 0)
                     }
-                    stack.push(a.clone());
-                    stack.push(b.clone());
-                    if r.with_kinds {
-                        stack.push(Val::Kind(kinds.0));
-                        stack.push(Val::Kind(kinds.1));
-                    }
-                    self.call_on(r.function, &mut stack, 0)
-                }
-                None if comp.value_domain => {
-                    self.runtime_binary(&types[i], op, self.part_at(t, a, i), self.part_at(t, b, i))
-                }
-                None => self.top(&types[i]),
-            }
-        }))
+                    None if comp.value_domain => self.runtime_binary(
+                        &types[i],
+                        op,
+                        self.part_at(t, a, i),
+                        self.part_at(t, b, i),
+                    ),
+                    None => self.top(&types[i]),
+                }),
+        )
     }
 
     /// `assume(op, a, b)` before reduction: every component refined by its rule, met with what
@@ -241,17 +252,20 @@ impl Interp {
     pub fn address(&self, t: &Ty, symbol: SymbolId) -> Val {
         let decl = self.decl(t);
         let types = self.part_types(t);
-        let raw = self.assemble(t, decl.components.iter().enumerate().map(|(i, comp)| {
-            let rule = decl
-                .rules
-                .iter()
-                .find(|r| r.component == i && r.kind == RuleKind::Address);
-            match rule {
-                Some(r) => self.call(r.function, &[Val::Int(i64::from(symbol.0))]),
-                None if comp.value_domain => self.runtime_address(&types[i], symbol),
-                None => self.top(&types[i]),
-            }
-        }));
+        let raw = self.assemble(
+            t,
+            decl.components.iter().enumerate().map(|(i, comp)| {
+                let rule = decl
+                    .rules
+                    .iter()
+                    .find(|r| r.component == i && r.kind == RuleKind::Address);
+                match rule {
+                    Some(r) => self.call(r.function, &[Val::Int(i64::from(symbol.0))]),
+                    None if comp.value_domain => self.runtime_address(&types[i], symbol),
+                    None => self.top(&types[i]),
+                }
+            }),
+        );
         self.reduced(t, raw, self.policy(t))
     }
 
@@ -304,24 +318,35 @@ impl Interp {
     ) -> Val {
         let decl = self.decl(t);
         let types = self.part_types(t);
-        let raw = self.assemble(t, decl.components.iter().enumerate().map(|(i, comp)| {
-            match decl
-                .rules
-                .iter()
-                .find(|r| r.component == i && r.kind == kind)
-            {
-                Some(r) => self.call(r.function, args),
-                None if comp.value_domain => builtin(i, &types[i]),
-                None => default(i, &types[i]),
-            }
-        }));
+        let raw = self.assemble(
+            t,
+            decl.components.iter().enumerate().map(|(i, comp)| {
+                match decl
+                    .rules
+                    .iter()
+                    .find(|r| r.component == i && r.kind == kind)
+                {
+                    Some(r) => self.call(r.function, args),
+                    None if comp.value_domain => builtin(i, &types[i]),
+                    None => default(i, &types[i]),
+                }
+            }),
+        );
         self.reduced(t, raw, self.policy(t))
     }
 
     /// `ValueDomain::term_cond` with hooks.
     pub fn term_cond(&self, t: &Ty, p: &Val, a: &Val, b: &Val) -> Val {
-        let builtin = |i: usize, ct: &Ty| self.runtime_cond(ct, self.part_at(t, p, i), self.part_at(t, a, i), self.part_at(t, b, i));
-        let default = |i: usize, ct: &Ty| self.join(ct, self.part_at(t, a, i), self.part_at(t, b, i));
+        let builtin = |i: usize, ct: &Ty| {
+            self.runtime_cond(
+                ct,
+                self.part_at(t, p, i),
+                self.part_at(t, a, i),
+                self.part_at(t, b, i),
+            )
+        };
+        let default =
+            |i: usize, ct: &Ty| self.join(ct, self.part_at(t, a, i), self.part_at(t, b, i));
         let args = [p.clone(), a.clone(), b.clone()];
         self.hook(t, RuleKind::Cond, &args, &builtin, &default)
     }

@@ -598,7 +598,9 @@ impl Interp {
         let pair = |(a, b): (Val, Val)| Val::Tuple(vec![a, b].into());
         match (self.shape(t), name) {
             (Shape::Address, _) => self.address_fn(t, name, args),
-            (Shape::Interval, TypeFn::New) => Val::Interval(Interval::new(args[0].int(), args[1].int())),
+            (Shape::Interval, TypeFn::New) => {
+                Val::Interval(Interval::new(args[0].int(), args[1].int()))
+            }
             (Shape::Interval, TypeFn::Constant) => Val::Interval(Interval::constant(args[0].int())),
             // The bounds of the empty interval are the language's `i64::MAX` and `i64::MIN`, as
             // in the generated `a.lo().unwrap_or(i64::MAX)` and `a.hi().unwrap_or(i64::MIN)`.
@@ -627,7 +629,9 @@ impl Interp {
                 other => self.mismatch(name.name(), t, other),
             },
             (Shape::Steps, TypeFn::Constant) => Val::Steps(Rc::new(Steps::constant(args[0].int()))),
-            (Shape::Steps, TypeFn::Offset) => Val::Steps(Rc::new(Steps::offset(param(0), args[1].int()))),
+            (Shape::Steps, TypeFn::Offset) => {
+                Val::Steps(Rc::new(Steps::offset(param(0), args[1].int())))
+            }
             (Shape::FiniteSum { inner, n }, _) => self.finite_sum_fn(t, inner, *n, name, args),
             _ => unreachable!(
                 "the checker knows the functions of `{}`, not `{}`",

@@ -82,7 +82,10 @@ impl TypeFn {
 
     /// The function called `name`, if a runtime lattice has one.
     pub(crate) fn named(name: &str) -> Option<TypeFn> {
-        TypeFn::ALL.iter().find(|(_, n)| *n == name).map(|(f, _)| *f)
+        TypeFn::ALL
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(f, _)| *f)
     }
 
     /// Its name in the language.
