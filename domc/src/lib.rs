@@ -18,4 +18,7 @@ pub mod model;
 
 pub use build::{BuildError, Builder};
 pub use diagnostic::{Diagnostic, Failure, Sources};
-pub use dom::{Checked, Compiled, check_file, check_text, compile_file, compile_text};
+pub use dom::{
+    Checked, Compiled, Inlining, check_file, check_text, compile_file, compile_file_with,
+    compile_text,
+};

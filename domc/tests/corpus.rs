@@ -89,3 +89,48 @@ fn generated_code_is_deterministic() {
         assert_eq!(a, b, "{}", file.display());
     }
 }
+
+/// Compiled for calls (`absinthe analyze --compiled`'s cache), a file's code is the same but
+/// for the `#[inline]` of each rule, reduction and written-out operation: the corpus's
+/// expectations, less those lines, are what it generates.
+#[test]
+fn code_for_calls_leaves_out_the_inline_of_each_function_only() {
+    use absinthe_domc::{Inlining, compile_file_with};
+    let mut functions = 0;
+    for file in files("test_data/codegen/ok") {
+        let rules = compile_file_with(&file, Inlining::Rules)
+            .expect("compiles")
+            .rust;
+        let calls = compile_file_with(&file, Inlining::Calls)
+            .expect("compiles")
+            .rust;
+        let inline = function_inline_lines(&rules);
+        functions += inline.len();
+        let mut kept: Vec<&str> = rules.lines().collect();
+        for i in inline.iter().rev() {
+            kept.remove(*i);
+        }
+        assert_eq!(kept.join("\n"), calls.trim_end(), "{}", file.display());
+        assert!(
+            !calls.contains("#[inline]\n    pub fn"),
+            "{}",
+            file.display()
+        );
+    }
+    assert!(
+        functions > 0,
+        "no function of the corpus was marked `#[inline]`"
+    );
+}
+
+/// The lines of `rust` that are a function's `#[inline]`: those followed by a `pub fn` or
+/// `fn` at the same indentation, directly inside the module.
+fn function_inline_lines(rust: &str) -> Vec<usize> {
+    let lines: Vec<&str> = rust.lines().collect();
+    (0..lines.len().saturating_sub(1))
+        .filter(|&i| {
+            lines[i] == "    #[inline]"
+                && (lines[i + 1].starts_with("    pub fn ") || lines[i + 1].starts_with("    fn "))
+        })
+        .collect()
+}

@@ -6,6 +6,7 @@
 //! the `.dom` declaration it came from; the output depends only on the input (no hash-map order,
 //! no time, no machine paths beyond the file name given).
 
+use super::Inlining;
 use super::rust;
 use super::sema::AnalysisDecl;
 use super::tree::Program;
@@ -13,13 +14,15 @@ use crate::codegen;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-/// The Rust file for `program` and its `analyses`, the names of its lattices, and those of its
-/// products (direct products included).
+/// The Rust file for `program` and its `analyses` (the functions of rules, reductions and
+/// written-out operations marked as `inlining` says), the names of its lattices, and those of
+/// its products (direct products included).
 pub fn emit(
     module: &str,
     file_name: &str,
     program: &Program,
     analyses: &[AnalysisDecl],
+    inlining: Inlining,
 ) -> (String, Vec<String>, Vec<String>) {
     let mut items: Vec<TokenStream> = Vec::new();
     let mut names = Vec::new();
@@ -38,7 +41,7 @@ pub fn emit(
             products.push(d.to_string());
         }
     }
-    items.extend(rust::decls(program));
+    items.extend(rust::decls(program, inlining));
     items.extend(rust::externs(program));
     for a in analyses {
         items.push(analysis(a));

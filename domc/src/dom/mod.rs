@@ -51,7 +51,25 @@ pub struct Compiled {
 
 /// Compiles the file at `path` and the files it imports (paths relative to the importing file).
 pub fn compile_file(path: &Path) -> Result<Compiled, Failure> {
-    check_file(path).map(generate)
+    compile_file_with(path, Inlining::Rules)
+}
+
+/// Whether the generated functions of rules, reductions and written-out operations are marked
+/// `#[inline]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inlining {
+    /// They are: a crate that uses the domain inlines them into its engines (the default, for
+    /// `dom build`, `include_dom!` and the `Builder`).
+    Rules,
+    /// They are not: a crate that uses the domain calls them, so that an edit of a rule
+    /// recompiles the generated library and not the engines instantiated on it
+    /// (`absinthe analyze --compiled`, whose cached crate is rebuilt after every edit).
+    Calls,
+}
+
+/// [`compile_file`], the functions marked or not by `inlining`.
+pub fn compile_file_with(path: &Path, inlining: Inlining) -> Result<Compiled, Failure> {
+    check_file(path).map(|checked| generate(checked, inlining))
 }
 
 /// Checks the file at `path` and the files it imports (paths relative to the importing file),
@@ -78,7 +96,7 @@ pub fn compile_text(
     text: &str,
     load: &mut dyn FnMut(&str) -> std::io::Result<(String, String)>,
 ) -> Result<Compiled, Failure> {
-    check_text(name, text, load).map(generate)
+    check_text(name, text, load).map(|checked| generate(checked, Inlining::Rules))
 }
 
 /// Checks `text` as the file `name` (imports read as [`compile_text`] reads them), generating
@@ -126,13 +144,14 @@ fn check_with(
 }
 
 /// The Rust of a checked file: the tree and the model, generated and formatted.
-fn generate(checked: Checked) -> Compiled {
+fn generate(checked: Checked, inlining: Inlining) -> Compiled {
     let (rust, lattices, products) = stacker::maybe_grow(STACK / 2, STACK, || {
         emit::emit(
             &checked.module,
             &checked.sources.get(0).name,
             &checked.program,
             &checked.analyses,
+            inlining,
         )
     });
     Compiled {

@@ -10,6 +10,7 @@ mod calls;
 mod expr;
 mod names;
 
+use crate::dom::Inlining;
 use crate::dom::tree::{Decl, Fallback, Function, Program, Role, Shape, Ty, TypeTable};
 use crate::model::{LatticeDecl, ProductDecl};
 use expr::Exprs;
@@ -87,14 +88,15 @@ pub fn product_type(decl: &ProductDecl) -> TokenStream {
     }
 }
 
-/// The functions and concretizations, in the order they were declared.
-pub fn decls(program: &Program) -> Vec<TokenStream> {
+/// The functions and concretizations, in the order they were declared; `inlining` says whether
+/// those of rules, reductions and written-out operations are `#[inline]`.
+pub fn decls(program: &Program, inlining: Inlining) -> Vec<TokenStream> {
     program
         .decls
         .iter()
         .map(|decl| match decl {
             Decl::Function(name) => match program.functions.get(name) {
-                Some(f) => function(program, name, f),
+                Some(f) => function(program, name, f, inlining),
                 None => unreachable!("the checker declares functions it records, not `{name}`"),
             },
             Decl::Concretization {
@@ -144,7 +146,7 @@ fn params(types: &TypeTable, params: &[(String, Ty)]) -> Vec<TokenStream> {
 }
 
 /// A function of the program.
-fn function(program: &Program, name: &str, f: &Function) -> TokenStream {
+fn function(program: &Program, name: &str, f: &Function, inlining: Inlining) -> TokenStream {
     let types = &program.types;
     let callee = ident(name);
     let params = params(types, &f.params);
@@ -212,11 +214,15 @@ fn function(program: &Program, name: &str, f: &Function) -> TokenStream {
     let names: Vec<Ident> = f.params.iter().map(|(n, _)| ident(n)).collect();
     let fallback = fallback(types, f, &names);
     let vis = if public { quote!(pub) } else { quote!() };
+    let inline = match inlining {
+        Inlining::Rules => quote!(#[inline]),
+        Inlining::Calls => quote!(),
+    };
     // The body in an inner function whose `?` leaves it with `None`, then the fallback. The
     // inner function is always inlined, so the function costs what its body does.
     quote! {
         #[doc = #doc]
-        #[inline]
+        #inline
         #vis fn #callee(#(#params),*) -> #result {
             #[inline(always)]
             fn __absinthe_body(#(#params),*) -> ::core::option::Option<#result> {
