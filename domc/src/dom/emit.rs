@@ -6,8 +6,7 @@
 //! the `.dom` declaration it came from; the output depends only on the input (no hash-map order,
 //! no time, no machine paths beyond the file name given).
 
-use super::Inlining;
-use super::rust;
+use super::rust::{self, Inlining};
 use super::sema::AnalysisDecl;
 use super::tree::Program;
 use crate::codegen;

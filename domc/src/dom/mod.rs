@@ -15,6 +15,7 @@ pub mod types;
 use crate::diagnostic::{Diagnostic, Failure, Sources};
 use std::path::{Path, PathBuf};
 
+pub use rust::Inlining;
 pub use sema::{AnalysisDecl, Place};
 
 /// A `.dom` file and its imports, checked: what running it needs, and no Rust.
@@ -52,19 +53,6 @@ pub struct Compiled {
 /// Compiles the file at `path` and the files it imports (paths relative to the importing file).
 pub fn compile_file(path: &Path) -> Result<Compiled, Failure> {
     compile_file_with(path, Inlining::Rules)
-}
-
-/// Whether the generated functions of rules, reductions and written-out operations are marked
-/// `#[inline]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Inlining {
-    /// They are: a crate that uses the domain inlines them into its engines (the default, for
-    /// `dom build`, `include_dom!` and the `Builder`).
-    Rules,
-    /// They are not: a crate that uses the domain calls them, so that an edit of a rule
-    /// recompiles the generated library and not the engines instantiated on it
-    /// (`absinthe analyze --compiled`, whose cached crate is rebuilt after every edit).
-    Calls,
 }
 
 /// [`compile_file`], the functions marked or not by `inlining`.

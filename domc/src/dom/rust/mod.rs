@@ -10,7 +10,6 @@ mod calls;
 mod expr;
 mod names;
 
-use crate::dom::Inlining;
 use crate::dom::tree::{Decl, Fallback, Function, Program, Role, Shape, Ty, TypeTable};
 use crate::model::{LatticeDecl, ProductDecl};
 use expr::Exprs;
@@ -86,6 +85,19 @@ pub fn product_type(decl: &ProductDecl) -> TokenStream {
         #[derive(Clone)]
         pub struct #name { #(#fields),* }
     }
+}
+
+/// Whether the generated functions of rules, reductions and written-out operations are marked
+/// `#[inline]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inlining {
+    /// They are: a crate that uses the domain inlines them into its engines (the default, for
+    /// `dom build`, `include_dom!` and the `Builder`).
+    Rules,
+    /// They are not: a crate that uses the domain calls them, so that an edit of a rule
+    /// recompiles the generated library and not the engines instantiated on it
+    /// (`absinthe analyze --compiled`, whose cached crate is rebuilt after every edit).
+    Calls,
 }
 
 /// The functions and concretizations, in the order they were declared; `inlining` says whether
