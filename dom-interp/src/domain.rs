@@ -167,10 +167,7 @@ impl Interp {
         self.assemble(
             t,
             decl.components.iter().enumerate().map(|(i, comp)| {
-                let rule = decl
-                    .rules
-                    .iter()
-                    .find(|r| r.component == i && r.kind == RuleKind::Literal);
+                let rule = decl.rule(&RuleKind::Literal, i);
                 match rule {
                     Some(r) => {
                         stack.push(Val::Int(c));
@@ -255,10 +252,7 @@ impl Interp {
         let raw = self.assemble(
             t,
             decl.components.iter().enumerate().map(|(i, comp)| {
-                let rule = decl
-                    .rules
-                    .iter()
-                    .find(|r| r.component == i && r.kind == RuleKind::Address);
+                let rule = decl.rule(&RuleKind::Address, i);
                 match rule {
                     Some(r) => self.call(r.function, &[Val::Int(i64::from(symbol.0))]),
                     None if comp.value_domain => self.runtime_address(&types[i], symbol),
@@ -320,17 +314,14 @@ impl Interp {
         let types = self.part_types(t);
         let raw = self.assemble(
             t,
-            decl.components.iter().enumerate().map(|(i, comp)| {
-                match decl
-                    .rules
-                    .iter()
-                    .find(|r| r.component == i && r.kind == kind)
-                {
+            decl.components
+                .iter()
+                .enumerate()
+                .map(|(i, comp)| match decl.rule(&kind, i) {
                     Some(r) => self.call(r.function, args),
                     None if comp.value_domain => builtin(i, &types[i]),
                     None => default(i, &types[i]),
-                }
-            }),
+                }),
         );
         self.reduced(t, raw, self.policy(t))
     }
@@ -389,11 +380,7 @@ impl Interp {
     /// Component `i`'s report line for `constant(_)`.
     fn literal_rule_line(decl: &ProductDecl, i: usize) -> String {
         let comp = &decl.components[i];
-        let rule = match decl
-            .rules
-            .iter()
-            .find(|r| r.component == i && r.kind == RuleKind::Literal)
-        {
+        let rule = match decl.rule(&RuleKind::Literal, i) {
             Some(r) => r.origin.describe.clone(),
             None if comp.value_domain => {
                 format!("the built-in literal rule of `{}`", comp.type_name())
@@ -482,9 +469,7 @@ impl Interp {
             if !self.contains(ty, self.part_at(t, &raw, i), c) {
                 let line = Self::literal_rule_line(decl, i);
                 let site = decl
-                    .rules
-                    .iter()
-                    .find(|r| r.component == i && r.kind == RuleKind::Literal)
+                    .rule(&RuleKind::Literal, i)
                     .and_then(|r| self.site_of(r.site.as_ref()?, &[Val::Int(c)]));
                 return Some(with_site(&line, site));
             }

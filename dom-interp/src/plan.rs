@@ -266,6 +266,14 @@ impl Product {
         product
     }
 
+    /// Component `i`'s rule of `kind` (a literal, an address or a kernel hook: the kinds that
+    /// name no operation), if it has one.
+    pub fn rule(&self, kind: &RuleKind, i: usize) -> Option<&Rule> {
+        self.rules
+            .iter()
+            .find(|r| r.component == i && r.kind == *kind)
+    }
+
     /// Component `i`'s rule for `op`: its own, else its catch-all.
     pub fn binary_rule(&self, op: Op, i: usize) -> Option<&Rule> {
         self.binary[op as usize][i].map(|r| &self.rules[r])
