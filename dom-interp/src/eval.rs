@@ -23,7 +23,11 @@ use std::rc::Rc;
 
 thread_local! {
     /// The stack the last [`Scratch`] of this thread gave back: empty, with the capacity it
-    /// grew to. It holds no value of any run between uses.
+    /// grew to. It holds no value of any run between uses and no program: only reusable
+    /// memory. It is thread state rather than a value passed along because the engines call
+    /// a value domain's operations with nothing to carry it (`DynValue::bottom()`, `binary(…)`
+    /// are static), and the loaded program they share across threads cannot hold a mutable
+    /// stack without a lock on every operation.
     static SCRATCH: std::cell::Cell<Vec<Val>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
