@@ -2,7 +2,9 @@
 //! compiler names. Nothing here is a public API: it may change in any release.
 
 pub use crate::engine::Limits;
-pub use crate::lattice::{Address, FiniteSum, Flat, Interval, Names, Steps};
+pub use crate::lattice::{
+    Address, Congruence, FiniteSum, Flat, Interval, Names, Parity, Sign, Steps,
+};
 pub use crate::lattice::{Changed, Lattice, Thresholds, Top, replace_if_changed};
 pub use crate::product::{ReducePolicy, ReducedProduct, log_reduction, recording_reductions};
 pub use crate::program::{Op, SymbolId, symbol_address};

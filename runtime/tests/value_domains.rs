@@ -1,7 +1,7 @@
 //! Soundness of the value domains against the concrete semantics of every operation: `binary`
 //! and `assume` must contain every concrete outcome of values drawn from their arguments.
 
-use absinthe::lattice::{Flat, Interval, Lattice};
+use absinthe::lattice::{Congruence, Flat, Interval, Lattice, Parity, Sign};
 use absinthe::program::Op;
 use absinthe::value::{Concrete, ValueDomain};
 use proptest::prelude::*;
@@ -49,6 +49,61 @@ fn comparison() -> impl Strategy<Value = Op> {
     )
 }
 
+/// A congruence class with a member: constants, small moduli, powers of two and multiples of
+/// them, so that wrapping arithmetic meets odd factors and exact classes alike.
+fn congruence_with_member() -> impl Strategy<Value = (Congruence, i64)> {
+    let modulus = prop_oneof![
+        1 => Just(0u64),
+        2 => 1u64..17,
+        2 => (0u32..64).prop_map(|k| 1u64 << k),
+        1 => (0u32..62, 1u64..4).prop_map(|(k, f)| (2 * f + 1) << k),
+        1 => any::<u64>(),
+    ];
+    (modulus, int(), -3i64..4).prop_map(|(m, x, t)| {
+        // Another member than the one the class is built from, where one fits.
+        let other = i64::try_from(i128::from(x) + i128::from(m) * i128::from(t)).unwrap_or(x);
+        (Congruence::new(m, x), other)
+    })
+}
+
+/// A set of signs holding `x`, often just its sign.
+fn sign_with_member() -> impl Strategy<Value = (Sign, i64)> {
+    let signs = [Sign::Neg, Sign::Zero, Sign::Pos, Sign::Bottom];
+    (int(), proptest::sample::select(signs.to_vec()))
+        .prop_map(|(x, more)| (Sign::of(x).join(&more), x))
+}
+
+/// A parity holding `x`, sometimes top.
+fn parity_with_member() -> impl Strategy<Value = (Parity, i64)> {
+    (int(), any::<bool>()).prop_map(|(x, top)| (if top { Parity::Top } else { Parity::of(x) }, x))
+}
+
+/// `binary` and `assume` of domain `D` contain every concrete outcome of `x` and `y`.
+fn sound<D: ValueDomain>(a: &D, x: i64, b: &D, y: i64, op: Op) -> Result<(), TestCaseError> {
+    prop_assert!(a.contains(x) && b.contains(y), "the strategy gives members");
+    if let Some(z) = op.eval(x, y) {
+        let r = D::binary(op, a, b);
+        prop_assert!(
+            r.contains(z),
+            "{a} {op} {b} = {r} misses {x} {op} {y} = {z}"
+        );
+    }
+    if op.is_comparison() {
+        let (ra, rb) = D::assume(op, a, b);
+        prop_assert!(
+            ra.leq(a) && rb.leq(b),
+            "assume {a} {op} {b} gave ({ra}, {rb}), not below"
+        );
+        if op.eval(x, y) == Some(1) {
+            prop_assert!(
+                ra.contains(x) && rb.contains(y),
+                "assume {a} {op} {b} gave ({ra}, {rb}) which loses {x} {op} {y}"
+            );
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
@@ -90,6 +145,26 @@ proptest! {
         if cmp.eval(x, y) == Some(1) {
             prop_assert!(ra.contains(x) && rb.contains(y));
         }
+    }
+    #[test]
+    fn congruence_binary_and_assume_are_sound(
+        (a, x) in congruence_with_member(), (b, y) in congruence_with_member(), op in op(),
+    ) {
+        sound(&a, x, &b, y, op)?;
+    }
+
+    #[test]
+    fn sign_binary_and_assume_are_sound(
+        (a, x) in sign_with_member(), (b, y) in sign_with_member(), op in op(),
+    ) {
+        sound(&a, x, &b, y, op)?;
+    }
+
+    #[test]
+    fn parity_binary_and_assume_are_sound(
+        (a, x) in parity_with_member(), (b, y) in parity_with_member(), op in op(),
+    ) {
+        sound(&a, x, &b, y, op)?;
     }
 }
 

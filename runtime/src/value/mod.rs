@@ -10,6 +10,7 @@
 //! [`sparse`] for how the sparse representation works.
 
 mod concrete;
+mod congruence;
 mod constant;
 mod declared;
 mod domain;
@@ -17,6 +18,7 @@ mod env;
 mod interval;
 mod nonrel;
 mod repr;
+mod sign;
 pub mod sparse;
 pub mod ssa;
 
