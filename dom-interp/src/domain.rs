@@ -5,6 +5,7 @@
 
 use super::Interp;
 use super::eval::Scratch;
+use super::numeric::Num;
 use super::val::Val;
 use crate::plan::{Product as ProductDecl, RuleKind};
 use absinthe::__private::with_site;
@@ -549,12 +550,12 @@ impl Interp {
     }
 
     /// `op` of a built-in value domain on a component that is none: never in a checked program
-    /// (`uses builtin` is for `Interval`, `Constant` and `Address` only, and a `FiniteSum` holds
-    /// `Interval`s or `Constant`s).
+    /// (`uses builtin` is for `Interval`, `Constant`, `Address`, `Congruence`, `Parity` and
+    /// `Sign` only, and a `FiniteSum` holds `Interval`s or `Constant`s).
     fn not_builtin(&self, op: &str, t: &Ty) -> ! {
         unreachable!(
             "the checker lets `{op}` fall back to the built-in value domains `Interval`, \
-             `Constant` and `Address` only, not to `{}`",
+             `Constant`, `Address`, `Congruence`, `Parity` and `Sign` only, not to `{}`",
             self.type_name(t)
         )
     }
@@ -565,6 +566,7 @@ impl Interp {
             Shape::Interval => Val::Interval(Interval::constant(c)),
             Shape::Constant => Val::Constant(<Flat<i64> as ValueDomain>::constant(c)),
             Shape::Address => Val::Address(<Address as ValueDomain>::constant(c)),
+            Shape::Numeric(n) => Val::Num(Num::constant(*n, c)),
             _ => self.not_builtin("constant", t),
         }
     }
@@ -575,6 +577,7 @@ impl Interp {
             Shape::Interval => Val::Interval(<Interval as ValueDomain>::address(symbol)),
             Shape::Constant => Val::Constant(<Flat<i64> as ValueDomain>::address(symbol)),
             Shape::Address => Val::Address(<Address as ValueDomain>::address(symbol)),
+            Shape::Numeric(n) => Val::Num(Num::address(*n, symbol)),
             _ => self.not_builtin("address", t),
         }
     }
@@ -591,7 +594,11 @@ impl Interp {
             (Shape::Address, Val::Address(x), Val::Address(y)) => {
                 Val::Address(<Address as ValueDomain>::binary(op, x, y))
             }
-            (Shape::Interval | Shape::Constant | Shape::Address, _, _) => {
+            (Shape::Numeric(_), Val::Num(x), Val::Num(y)) => match Num::binary(op, x, y) {
+                Some(v) => Val::Num(v),
+                None => self.mismatch("binary", t, &(a, b)),
+            },
+            (Shape::Interval | Shape::Constant | Shape::Address | Shape::Numeric(_), _, _) => {
                 self.mismatch("binary", t, &(a, b))
             }
             _ => self.not_builtin("binary", t),
@@ -613,7 +620,11 @@ impl Interp {
                 let (p, q) = <Address as ValueDomain>::assume(op, x, y);
                 (Val::Address(p), Val::Address(q))
             }
-            (Shape::Interval | Shape::Constant | Shape::Address, _, _) => {
+            (Shape::Numeric(_), Val::Num(x), Val::Num(y)) => match Num::assume(op, x, y) {
+                Some((p, q)) => (Val::Num(p), Val::Num(q)),
+                None => self.mismatch("assume", t, &(a, b)),
+            },
+            (Shape::Interval | Shape::Constant | Shape::Address | Shape::Numeric(_), _, _) => {
                 self.mismatch("assume", t, &(a, b))
             }
             _ => self.not_builtin("assume", t),
@@ -631,7 +642,13 @@ impl Interp {
             (Shape::Address, Val::Address(p), Val::Address(x), Val::Address(y)) => {
                 Val::Address(<Address as ValueDomain>::term_cond(p, x, y))
             }
-            (Shape::Interval | Shape::Constant | Shape::Address, _, _, _) => {
+            (Shape::Numeric(_), Val::Num(q), Val::Num(x), Val::Num(y)) => {
+                match Num::term_cond(q, x, y) {
+                    Some(v) => Val::Num(v),
+                    None => self.mismatch("term_cond", t, &(p, a, b)),
+                }
+            }
+            (Shape::Interval | Shape::Constant | Shape::Address | Shape::Numeric(_), _, _, _) => {
                 self.mismatch("term_cond", t, &(p, a, b))
             }
             _ => self.not_builtin("term_cond", t),

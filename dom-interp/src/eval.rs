@@ -5,6 +5,7 @@
 //! gives its result.
 
 use super::Interp;
+use super::numeric::Num;
 use super::plan::FnId;
 use super::resolved::{
     Arm, Bound, Builtin, Constant, Element, Expr, Kind, LatticeOp, Pattern, Resolved, TypeFn,
@@ -19,6 +20,7 @@ use absinthe::program::{Op, SymbolId};
 use absinthe::terms::ArgKind;
 use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{BinaryOp, Fallback, Shape, Ty};
+use absinthe_domc::dom::types::Numeric;
 use std::rc::Rc;
 
 thread_local! {
@@ -247,6 +249,7 @@ impl Interp {
                     (Element::Enum(i), payload) => {
                         Val::Enum(*i, payload.map_or(Payload::None, Payload::of))
                     }
+                    (Element::Num(n), None) => Val::Num(*n),
                     (element, payload) => unreachable!(
                         "the checker gives a payload to the variants that carry one: \
                          {element:?} with {payload:?}"
@@ -531,6 +534,7 @@ impl Interp {
                     | (Constant::Top, Flat::Top)
             ),
             (Pattern::Enum(i), Val::Enum(j, _)) => i == j,
+            (Pattern::Num(n), Val::Num(m)) => n == m,
             (Pattern::Tuple(parts), Val::Tuple(values)) => {
                 let Ty::Tuple(types) = t else {
                     unreachable!("the checker takes tuple patterns on tuples only")
@@ -602,6 +606,7 @@ impl Interp {
         let pair = |(a, b): (Val, Val)| Val::Tuple(vec![a, b].into());
         match (self.shape(t), name) {
             (Shape::Address, _) => self.address_fn(t, name, args),
+            (Shape::Numeric(n), _) => self.numeric_fn(t, *n, name, args),
             (Shape::Interval, TypeFn::New) => {
                 Val::Interval(Interval::new(args[0].int(), args[1].int()))
             }
@@ -697,6 +702,41 @@ impl Interp {
 }
 
 impl Interp {
+    /// The built-in functions of `Congruence`, `Parity` and `Sign` (the lattice `t`), as the
+    /// generated code computes them.
+    fn numeric_fn(&self, t: &Ty, n: Numeric, name: TypeFn, args: &[Val]) -> Val {
+        let num = |i: usize| match &args[i] {
+            Val::Num(x) => *x,
+            other => self.mismatch(name.name(), t, other),
+        };
+        let int = |i: usize| args[i].int();
+        let class = |i: usize| match num(i).class() {
+            Some(class) => class,
+            None => unreachable!("the checker gives `{}` to congruences only", name.name()),
+        };
+        let computed = match name {
+            TypeFn::Of => Num::of(n, int(0)).map(Val::Num),
+            TypeFn::New => Some(Val::Num(Num::congruence(int(0), int(1)))),
+            TypeFn::Constant => Some(Val::Num(Num::constant(n, int(0)))),
+            TypeFn::Modulus => Some(Val::Int(class(0).0)),
+            TypeFn::Residue => Some(Val::Int(class(0).1)),
+            TypeFn::IsConstant => Some(Val::Bool(num(0).as_constant().is_some())),
+            TypeFn::Contains => Some(Val::Bool(num(0).contains(int(1)))),
+            TypeFn::Binary => Num::binary(args[0].op(), &num(1), &num(2)).map(Val::Num),
+            TypeFn::Assume => Num::assume(args[0].op(), &num(1), &num(2))
+                .map(|(a, b)| Val::Tuple(vec![Val::Num(a), Val::Num(b)].into())),
+            _ => None,
+        };
+        match computed {
+            Some(v) => v,
+            None => unreachable!(
+                "the checker knows the functions of `{}` and their operands, not `{}` of {args:?}",
+                self.type_name(t),
+                name.name()
+            ),
+        }
+    }
+
     /// The built-in functions of `Address` (the lattice `t`), as the generated code computes
     /// them.
     fn address_fn(&self, t: &Ty, name: TypeFn, args: &[Val]) -> Val {

@@ -21,6 +21,7 @@
 
 mod domain;
 mod eval;
+mod numeric;
 mod plan;
 mod resolve;
 mod resolved;

@@ -5,6 +5,7 @@
 //! patterns carry their variant's index.
 
 use super::Interp;
+use super::numeric::Num;
 use super::val::{BOTTOM, FLAT_TOP, FLAT_VALUE, sum_top, summand_index};
 use crate::plan::FnId;
 use crate::resolved::{
@@ -251,6 +252,7 @@ impl<'a> Resolver<'a> {
             _ => match self.element(t, name) {
                 Element::Constant(c) => Pattern::Constant(c),
                 Element::Enum(i) => Pattern::Enum(i),
+                Element::Num(n) => Pattern::Num(n),
             },
         }
     }
@@ -262,6 +264,10 @@ impl<'a> Resolver<'a> {
             (Shape::Constant, "Bottom") => return Element::Constant(Constant::Bottom),
             (Shape::Constant, "Value") => return Element::Constant(Constant::Value),
             (Shape::Constant, "Top") => return Element::Constant(Constant::Top),
+            (Shape::Numeric(n), _) => match Num::element(*n, name) {
+                Some(element) => return Element::Num(element),
+                None => None,
+            },
             (Shape::Flat { .. } | Shape::Sum { .. }, "Bottom") => Some(BOTTOM),
             (Shape::Flat { .. }, "Value") => Some(FLAT_VALUE),
             (Shape::Flat { .. }, "Top") => Some(FLAT_TOP),

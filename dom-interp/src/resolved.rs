@@ -1,6 +1,7 @@
 //! What the resolution pass (`resolve.rs`) makes of the checked tree: [`Expr`], in which nothing
 //! is looked up by name while it runs, the resolved functions ([`Functions`]) and their ids.
 
+use crate::numeric::Num;
 use crate::plan::FnId;
 use absinthe::program::Op;
 use absinthe_domc::dom::tree::{BinaryOp, Fallback, Function, Ty};
@@ -47,18 +48,21 @@ pub(crate) enum TypeFn {
     IsKnown,
     Lo,
     MeetEach,
+    Modulus,
     Moved,
     New,
     None,
+    Of,
     Offset,
     One,
+    Residue,
     Single,
     Symbol,
 }
 
 impl TypeFn {
     /// Every function, with its name in the language.
-    const ALL: [(TypeFn, &'static str); 19] = [
+    const ALL: [(TypeFn, &'static str); 22] = [
         (TypeFn::All, "all"),
         (TypeFn::Assume, "assume"),
         (TypeFn::At, "at"),
@@ -71,11 +75,14 @@ impl TypeFn {
         (TypeFn::IsKnown, "is_known"),
         (TypeFn::Lo, "lo"),
         (TypeFn::MeetEach, "meet_each"),
+        (TypeFn::Modulus, "modulus"),
         (TypeFn::Moved, "moved"),
         (TypeFn::New, "new"),
         (TypeFn::None, "none"),
+        (TypeFn::Of, "of"),
         (TypeFn::Offset, "offset"),
         (TypeFn::One, "one"),
+        (TypeFn::Residue, "residue"),
         (TypeFn::Single, "single"),
         (TypeFn::Symbol, "symbol"),
     ];
@@ -104,6 +111,8 @@ pub(crate) enum Element {
     Constant(Constant),
     /// [`crate::Val::Enum`]'s index in a flat, finite or sum lattice.
     Enum(usize),
+    /// An element of `Parity` or `Sign`.
+    Num(Num),
 }
 
 /// A variant of the runtime's `Flat<i64>`.
@@ -131,6 +140,7 @@ pub(crate) enum Pattern {
     Kind(Kind),
     Constant(Constant),
     Enum(usize),
+    Num(Num),
     /// A tuple's parts, one pattern each.
     Tuple(Box<[Pattern]>),
 }

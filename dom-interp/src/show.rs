@@ -14,6 +14,7 @@ impl Interp {
         match (self.shape(t), v) {
             (Shape::Interval, Val::Interval(i)) => i.contains(x),
             (Shape::Address, Val::Address(a)) => a.contains(x),
+            (Shape::Numeric(_), Val::Num(n)) => n.contains(x),
             (Shape::Constant, Val::Constant(c)) => c.contains(x),
             (Shape::Names, Val::Names(n)) => Concrete::contains(&**n, x),
             (Shape::Steps, Val::Steps(s)) => Concrete::contains(&**s, x),
@@ -71,6 +72,7 @@ impl Interp {
         match (self.shape(t), v) {
             (Shape::Interval, Val::Interval(i)) => i.as_constant(),
             (Shape::Constant, Val::Constant(c)) => Concrete::as_constant(c),
+            (Shape::Numeric(_), Val::Num(n)) => n.as_constant(),
             (Shape::Names, Val::Names(n)) => Concrete::as_constant(&**n),
             (Shape::Steps, Val::Steps(s)) => Concrete::as_constant(&**s),
             (Shape::FiniteSum { inner, .. }, _) => match self.values_of(v).as_slice() {
@@ -111,6 +113,7 @@ impl Interp {
         match (self.shape(t), v) {
             (Shape::Interval, Val::Interval(x)) => write!(out, "{x}"),
             (Shape::Address, Val::Address(x)) => write!(out, "{x}"),
+            (Shape::Numeric(_), Val::Num(x)) => write!(out, "{x}"),
             (Shape::Constant, Val::Constant(x)) => write!(out, "{x}"),
             (Shape::Names, Val::Names(x)) => write!(out, "{x}"),
             (Shape::Steps, Val::Steps(x)) => write!(out, "{x}"),

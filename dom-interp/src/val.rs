@@ -2,6 +2,7 @@
 //! type), the payloads of sums, and the indices a flat or sum value is stored at. The lattice
 //! operations on them are `value.rs`'s.
 
+use crate::numeric::Num;
 use absinthe::lattice::{Address, Flat, Interval, Thresholds};
 use absinthe::lattice::{Names, Steps};
 use absinthe::program::Op;
@@ -35,6 +36,8 @@ pub enum Val {
     Address(Address),
     /// The runtime's `Flat<i64>` (`Constant`).
     Constant(Flat<i64>),
+    /// The runtime's `Congruence`, `Parity` or `Sign`.
+    Num(Num),
     /// The runtime's `Names`.
     Names(Rc<Names>),
     /// The runtime's `Steps`.

@@ -3,6 +3,7 @@
 //! order, the same treatment of bottoms, the same printing.
 
 use super::Interp;
+use crate::numeric::Num;
 use crate::plan::FnId;
 use crate::val::{BOTTOM, FLAT_TOP, Payload, Val, Widen, sum_top, summand};
 use absinthe::lattice::{
@@ -65,6 +66,8 @@ impl Interp {
         match self.shape(t) {
             Shape::Interval => Interval::FINITE_HEIGHT,
             Shape::Address => Address::FINITE_HEIGHT,
+            // Signs and parities are finite; a congruence's modulus divides at each strict step.
+            Shape::Numeric(_) => true,
             Shape::Constant => <Flat<i64> as Lattice>::FINITE_HEIGHT,
             Shape::Names => Names::FINITE_HEIGHT,
             Shape::Steps => Steps::FINITE_HEIGHT,
@@ -141,6 +144,7 @@ impl Interp {
         match self.shape(t) {
             Shape::Interval => Val::Interval(Interval::bottom()),
             Shape::Address => Val::Address(Address::Bottom),
+            Shape::Numeric(n) => Val::Num(Num::bottom(*n)),
             Shape::Constant => Val::Constant(Flat::Bottom),
             Shape::Names => Val::Names(Rc::new(Names::bottom())),
             Shape::Steps => Val::Steps(Rc::new(Steps::bottom())),
@@ -161,6 +165,7 @@ impl Interp {
         match self.shape(t) {
             Shape::Interval => Val::Interval(Interval::top()),
             Shape::Address => Val::Address(Address::Top),
+            Shape::Numeric(n) => Val::Num(Num::top(*n)),
             Shape::Constant => Val::Constant(Flat::Top),
             Shape::Names => Val::Names(Rc::new(Names::top())),
             Shape::Steps => Val::Steps(Rc::new(Steps::top())),
@@ -187,6 +192,7 @@ impl Interp {
         match (self.shape(t), v) {
             (Shape::Interval, Val::Interval(x)) => x.is_bottom(),
             (Shape::Address, Val::Address(x)) => x.is_bottom(),
+            (Shape::Numeric(_), Val::Num(x)) => x.is_bottom(),
             (Shape::Constant, Val::Constant(x)) => x.is_bottom(),
             (Shape::Names, Val::Names(x)) => x.is_bottom(),
             (Shape::Steps, Val::Steps(x)) => x.is_bottom(),
@@ -262,6 +268,7 @@ impl Interp {
         match (self.shape(t), v) {
             (Shape::Interval, Val::Interval(x)) => x.is_top(),
             (Shape::Address, Val::Address(x)) => x.is_top(),
+            (Shape::Numeric(_), Val::Num(x)) => x.is_top(),
             (Shape::Constant, Val::Constant(x)) => x.is_top(),
             (Shape::Names, Val::Names(x)) => x.is_top(),
             (Shape::Steps, Val::Steps(x)) => x.is_top(),
@@ -325,6 +332,7 @@ impl Interp {
         match (self.shape(t), a, b) {
             (Shape::Interval, Val::Interval(x), Val::Interval(y)) => x == y,
             (Shape::Address, Val::Address(x), Val::Address(y)) => x == y,
+            (Shape::Numeric(_), Val::Num(x), Val::Num(y)) => x == y,
             (Shape::Constant, Val::Constant(x), Val::Constant(y)) => x == y,
             (Shape::Names, Val::Names(x), Val::Names(y)) => x == y,
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => x == y,
@@ -474,6 +482,10 @@ impl Interp {
         match (self.shape(t), a, b) {
             (Shape::Interval, Val::Interval(x), Val::Interval(y)) => x.leq(y),
             (Shape::Address, Val::Address(x), Val::Address(y)) => x.leq(y),
+            (Shape::Numeric(_), Val::Num(x), Val::Num(y)) => match x.leq(y) {
+                Some(leq) => leq,
+                None => self.mismatch("leq", t, &(a, b)),
+            },
             (Shape::Constant, Val::Constant(x), Val::Constant(y)) => x.leq(y),
             (Shape::Names, Val::Names(x), Val::Names(y)) => x.leq(y),
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => x.leq(y),
@@ -541,6 +553,10 @@ impl Interp {
         match (self.shape(t), a, b) {
             (Shape::Interval, Val::Interval(x), Val::Interval(y)) => Val::Interval(x.join(y)),
             (Shape::Address, Val::Address(x), Val::Address(y)) => Val::Address(x.join(y)),
+            (Shape::Numeric(_), Val::Num(x), Val::Num(y)) => match x.join(y) {
+                Some(v) => Val::Num(v),
+                None => self.mismatch("join", t, &(a, b)),
+            },
             (Shape::Constant, Val::Constant(x), Val::Constant(y)) => Val::Constant(x.join(y)),
             (Shape::Names, Val::Names(x), Val::Names(y)) => Val::Names(Rc::new(x.join(y))),
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => Val::Steps(Rc::new(x.join(y))),
@@ -586,6 +602,10 @@ impl Interp {
         match (self.shape(t), a, b) {
             (Shape::Interval, Val::Interval(x), Val::Interval(y)) => Val::Interval(x.meet(y)),
             (Shape::Address, Val::Address(x), Val::Address(y)) => Val::Address(x.meet(y)),
+            (Shape::Numeric(_), Val::Num(x), Val::Num(y)) => match x.meet(y) {
+                Some(v) => Val::Num(v),
+                None => self.mismatch("meet", t, &(a, b)),
+            },
             (Shape::Constant, Val::Constant(x), Val::Constant(y)) => Val::Constant(x.meet(y)),
             (Shape::Names, Val::Names(x), Val::Names(y)) => Val::Names(Rc::new(x.meet(y))),
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => Val::Steps(Rc::new(x.meet(y))),
@@ -677,6 +697,16 @@ impl Interp {
                 Widen::Plain => x.widen(y),
                 Widen::With(th) => x.widen_with_thresholds(y, th),
             }),
+            (Shape::Numeric(_), Val::Num(x), Val::Num(y)) => {
+                let thresholds = match w {
+                    Widen::Plain => None,
+                    Widen::With(th) => Some(th),
+                };
+                match x.widen(y, thresholds) {
+                    Some(v) => Val::Num(v),
+                    None => self.mismatch("widen", t, &(a, b)),
+                }
+            }
             (Shape::Names, Val::Names(x), Val::Names(y)) => Val::Names(Rc::new(match w {
                 Widen::Plain => x.widen(y),
                 Widen::With(th) => x.widen_with_thresholds(y, th),
@@ -735,6 +765,10 @@ impl Interp {
         match (self.shape(t), a, b) {
             (Shape::Interval, Val::Interval(x), Val::Interval(y)) => Val::Interval(x.narrow(y)),
             (Shape::Address, Val::Address(x), Val::Address(y)) => Val::Address(x.narrow(y)),
+            (Shape::Numeric(_), Val::Num(x), Val::Num(y)) => match x.narrow(y) {
+                Some(v) => Val::Num(v),
+                None => self.mismatch("narrow", t, &(a, b)),
+            },
             (Shape::Constant, Val::Constant(x), Val::Constant(y)) => Val::Constant(x.narrow(y)),
             (Shape::Names, Val::Names(x), Val::Names(y)) => Val::Names(Rc::new(x.narrow(y))),
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => Val::Steps(Rc::new(x.narrow(y))),

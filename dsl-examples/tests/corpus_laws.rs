@@ -1,6 +1,7 @@
 //! The lattices of the compiler's corpus files that use the language's newer words — tuples
 //! taken apart and matched on, struct literals, a `fn` that calls itself with a recursion limit,
-//! a written-out normal form — obey the lattice laws, as `include_dom!` compiles them.
+//! a written-out normal form, the runtime's numeric domains named without a declaration — obey
+//! the lattice laws, as `include_dom!` compiles them.
 
 use absinthe::laws::Laws;
 
@@ -10,6 +11,7 @@ mod corpus {
     absinthe::include_dom!("../domc/test_data/codegen/ok/normalize.dom");
     absinthe::include_dom!("../domc/test_data/codegen/ok/recursion.dom");
     absinthe::include_dom!("../domc/test_data/codegen/ok/tuple_match.dom");
+    absinthe::include_dom!("../domc/test_data/codegen/ok/numeric_builtins.dom");
 }
 
 #[test]
@@ -36,4 +38,11 @@ fn the_tuple_match_file_obeys_the_laws() {
 fn the_normalize_file_obeys_the_laws() {
     <corpus::normalize::R4 as Laws>::check_laws();
     <corpus::normalize::Mod4 as Laws>::check_laws();
+}
+
+/// A reduced product of the runtime's `Congruence`, `Sign`, `Parity` and `Interval`, named
+/// without declaring them and reduced both ways.
+#[test]
+fn the_numeric_builtins_file_obeys_the_laws() {
+    <corpus::numeric_builtins::Numbers as Laws>::check_laws();
 }

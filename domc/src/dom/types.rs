@@ -63,6 +63,9 @@ pub enum Shape {
     Names,
     /// The runtime's sets of steps (`Steps`: constants and parameters plus constants, or ⊤).
     Steps,
+    /// One of the runtime's numeric value domains that a file may also declare a lattice of
+    /// the same name in place of (`Congruence`, `Parity`, `Sign`).
+    Numeric(Numeric),
     /// The runtime's finite disjunction.
     FiniteSum {
         /// The disjuncts' lattice.
@@ -103,6 +106,49 @@ pub enum Shape {
     Direct,
     /// A declaration that failed to check.
     Error,
+}
+
+/// The runtime's numeric value domains that are names only while a file declares nothing of
+/// that name: older files declare their own `Sign` or `Parity`, and their declaration wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numeric {
+    /// Congruence classes `m·ℤ + r` (`absinthe::lattice::Congruence`).
+    Congruence,
+    /// Even, odd (`absinthe::lattice::Parity`).
+    Parity,
+    /// Sets of signs (`absinthe::lattice::Sign`).
+    Sign,
+}
+
+impl Numeric {
+    /// Every one, in the order of their names.
+    pub const ALL: [Numeric; 3] = [Numeric::Congruence, Numeric::Parity, Numeric::Sign];
+
+    /// Its name in the language (and in the runtime).
+    pub fn name(self) -> &'static str {
+        match self {
+            Numeric::Congruence => "Congruence",
+            Numeric::Parity => "Parity",
+            Numeric::Sign => "Sign",
+        }
+    }
+
+    /// The one called `name`.
+    pub fn named(name: &str) -> Option<Numeric> {
+        Numeric::ALL.into_iter().find(|n| n.name() == name)
+    }
+
+    /// Its elements, for `Parity` and `Sign` (matched on and written `Sign::Neg`), in the
+    /// runtime's order; none for `Congruence`, whose values are built by its functions.
+    pub fn elements(self) -> &'static [&'static str] {
+        match self {
+            Numeric::Congruence => &[],
+            Numeric::Parity => &["Bottom", "Even", "Odd", "Top"],
+            Numeric::Sign => &[
+                "Bottom", "Neg", "Zero", "Pos", "NonPos", "NonNeg", "NonZero", "Top",
+            ],
+        }
+    }
 }
 
 /// Every lattice type of a compilation.
@@ -209,6 +255,16 @@ impl TypeTable {
         self.by_name.get(name).map(|&id| Ty::Lat(id))
     }
 
+    /// Declares the runtime's numeric domains whose names the file leaves free (`taken`
+    /// says which names it declares): a file's own `Sign` or `Parity` wins over the runtime's.
+    pub fn declare_numeric(&mut self, taken: impl Fn(&str) -> bool) {
+        for n in Numeric::ALL {
+            if !taken(n.name()) {
+                self.declare(n.name(), Shape::Numeric(n));
+            }
+        }
+    }
+
     /// The shape of lattice `id`.
     pub fn shape(&self, id: usize) -> &Shape {
         &self.shapes[id]
@@ -229,7 +285,7 @@ impl TypeTable {
         match t {
             Ty::Lat(id) => matches!(
                 self.shapes[*id],
-                Shape::Interval | Shape::Constant | Shape::Address
+                Shape::Interval | Shape::Constant | Shape::Address | Shape::Numeric(_)
             ),
             _ => false,
         }
@@ -270,6 +326,9 @@ impl TypeTable {
                     Some(variants.iter().map(|v| (v.clone(), None)).collect())
                 }
                 Shape::Sum { summands } => Some(bracketed(&mut summands.iter().cloned())),
+                Shape::Numeric(n @ (Numeric::Parity | Numeric::Sign)) => {
+                    Some(n.elements().iter().map(|v| (v.to_string(), None)).collect())
+                }
                 _ => None,
             },
             _ => None,
@@ -385,8 +444,8 @@ impl TypeTable {
                             format!("unknown type `{other}`"),
                             Some(self.did_you_mean(other).unwrap_or_else(|| {
                                 "the types are `int`, `bool`, `Op`, `Param`, `ArgKind`, `Interval`, \
-                                 `Constant`, `Names`, `Steps`, `FiniteSum<L, N>` and the lattices \
-                                 and products declared"
+                                 `Constant`, `Address`, `Congruence`, `Parity`, `Sign`, `Names`, \
+                                 `Steps`, `FiniteSum<L, N>` and the lattices and products declared"
                                     .into()
                             })),
                         )),
@@ -417,6 +476,10 @@ impl TypeTable {
                 Shape::Constant => quote!(::absinthe::__private::Flat<i64>),
                 Shape::Names => quote!(::absinthe::__private::Names),
                 Shape::Steps => quote!(::absinthe::__private::Steps),
+                Shape::Numeric(n) => {
+                    let name = format_ident!("{}", n.name());
+                    quote!(::absinthe::__private::#name)
+                }
                 Shape::FiniteSum { inner, n } => {
                     let inner = self.rust(inner);
                     let n = *n as usize;

@@ -124,6 +124,7 @@ impl Checker<'_> {
         let (family, signature) = match &shape {
             Shape::Interval => ("Interval", self.interval_fn(it, &t, span.clone())),
             Shape::Address => ("Address", self.address_fn(it, &t, span.clone())),
+            Shape::Numeric(n) => (n.name(), self.numeric_fn(*n, it, &t, span.clone())),
             Shape::Names => ("Names", self.names_fn(it, &t, item.span.clone())),
             Shape::Steps => ("Steps", self.steps_fn(it, &t, item.span.clone())),
             Shape::Constant if it == "binary" => (
@@ -256,6 +257,48 @@ impl Checker<'_> {
                     format!("`Interval` has no function `{it}`"),
                     "unknown function",
                     "`Interval` has `new`, `constant`, `lo`, `hi`, `is_constant`, `contains`, `binary`, `assume`, `top` and `bottom`".into(),
+                );
+                None
+            }
+        }
+    }
+
+    /// The functions of `Sign` and `Parity` (`of(c)`, `contains(x, v)`, `binary(op, a, b)`,
+    /// `assume(op, a, b)`) and of `Congruence` (`new(m, r)`, `constant(c)`, `modulus(x)`,
+    /// `residue(x)`, `is_constant(x)`, `contains(x, v)`, `binary`, `assume`).
+    fn numeric_fn(
+        &mut self,
+        n: Numeric,
+        it: &str,
+        t: &Ty,
+        span: Range<usize>,
+    ) -> Option<Signature> {
+        let operands = vec![Ty::Op, t.clone(), t.clone()];
+        match (n, it) {
+            (_, "contains") => Some((vec![t.clone(), Ty::Int], Ty::Bool)),
+            (_, "binary") => Some((operands, t.clone())),
+            (_, "assume") => Some((operands, Ty::Tuple(vec![t.clone(), t.clone()]))),
+            (Numeric::Sign | Numeric::Parity, "of") => Some((vec![Ty::Int], t.clone())),
+            (Numeric::Congruence, "new") => Some((vec![Ty::Int, Ty::Int], t.clone())),
+            (Numeric::Congruence, "constant") => Some((vec![Ty::Int], t.clone())),
+            (Numeric::Congruence, "modulus" | "residue") => Some((vec![t.clone()], Ty::Int)),
+            (Numeric::Congruence, "is_constant") => Some((vec![t.clone()], Ty::Bool)),
+            _ => {
+                let has = match n {
+                    Numeric::Congruence => {
+                        "`new`, `constant`, `modulus`, `residue`, `is_constant`, `contains`, \
+                         `binary`, `assume`, `top` and `bottom`"
+                    }
+                    Numeric::Sign | Numeric::Parity => {
+                        "`of`, `contains`, `binary`, `assume`, its elements, `top` and `bottom`"
+                    }
+                };
+                let name = n.name();
+                self.error_help(
+                    span,
+                    format!("`{name}` has no function `{it}`"),
+                    "unknown function",
+                    format!("`{name}` has {has}"),
                 );
                 None
             }

@@ -9,7 +9,7 @@
 
 use super::ast::{BinaryOp, Expr, ExprKind, Name, Pattern, UnaryOp};
 use super::tree::{Binding, FnSig, Node};
-use super::types::{Shape, Ty, TypeTable};
+use super::types::{Numeric, Shape, Ty, TypeTable};
 use crate::diagnostic::{Diagnostic, FileId, did_you_mean};
 use crate::model::OPERATIONS;
 use std::collections::BTreeMap;
@@ -403,6 +403,7 @@ impl<'a> Checker<'a> {
                         let unit = match shape {
                             Shape::Finite { variants, .. } => variants.iter().any(|v| v == it),
                             Shape::Flat { .. } | Shape::Constant => it == "Bottom" || it == "Top",
+                            Shape::Numeric(n) => n.elements().contains(&it),
                             Shape::Sum { summands } => {
                                 it == "Bottom"
                                     || it == "Top"
@@ -426,11 +427,21 @@ impl<'a> Checker<'a> {
                             Shape::Flat { .. } | Shape::Constant => {
                                 items.extend(["Bottom", "Top", "Value"]);
                             }
+                            Shape::Numeric(n) => items.extend(n.elements()),
                             _ => {}
                         }
-                        let help = did_you_mean(it, items).unwrap_or_else(|| {
-                            format!("every lattice has `{tn}::top` and `{tn}::bottom`")
-                        });
+                        let elements = match shape {
+                            Shape::Numeric(n) if !n.elements().is_empty() => {
+                                let all: Vec<String> = n
+                                    .elements()
+                                    .iter()
+                                    .map(|e| format!("`{tn}::{e}`"))
+                                    .collect();
+                                format!("the elements of `{tn}` are {}", all.join(", "))
+                            }
+                            _ => format!("every lattice has `{tn}::top` and `{tn}::bottom`"),
+                        };
+                        let help = did_you_mean(it, items).unwrap_or(elements);
                         self.error_help(
                             item.span.clone(),
                             format!("`{tn}` has no element or constant `{it}`"),

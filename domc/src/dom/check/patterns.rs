@@ -46,8 +46,19 @@ impl Checker<'_> {
                 );
             }
             Ty::Lat(id) => match self.types.shape(*id) {
-                Shape::Flat { .. } | Shape::Constant | Shape::Finite { .. } | Shape::Sum { .. } => {
-                    self.types.variants(&st)
+                Shape::Flat { .. }
+                | Shape::Constant
+                | Shape::Finite { .. }
+                | Shape::Sum { .. }
+                | Shape::Numeric(Numeric::Parity | Numeric::Sign) => self.types.variants(&st),
+                Shape::Numeric(Numeric::Congruence) => {
+                    return self.error_help(
+                        scrutinee.span.clone(),
+                        "`Congruence` cannot be matched on: its values are classes".into(),
+                        "not an enumeration",
+                        "read a class with `Congruence::modulus(x)` and `Congruence::residue(x)`"
+                            .into(),
+                    );
                 }
                 _ => {
                     return self.error(

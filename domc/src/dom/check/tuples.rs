@@ -173,7 +173,11 @@ impl Checker<'_> {
             Ty::Op | Ty::ArgKind => true,
             Ty::Lat(id) => matches!(
                 self.types.shape(*id),
-                Shape::Flat { .. } | Shape::Constant | Shape::Finite { .. } | Shape::Sum { .. }
+                Shape::Flat { .. }
+                    | Shape::Constant
+                    | Shape::Finite { .. }
+                    | Shape::Sum { .. }
+                    | Shape::Numeric(Numeric::Parity | Numeric::Sign)
             ),
             _ => false,
         };

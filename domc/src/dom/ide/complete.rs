@@ -10,6 +10,7 @@ use super::index::{Index, Kind};
 use super::tokens::{Class, KEYWORDS, tokens};
 use crate::diagnostic::FileId;
 use crate::dom::check::BUILTIN_FUNCTIONS;
+use crate::dom::types::Numeric;
 use crate::model::{COMPARISONS, OPERATIONS};
 
 /// What a completion is, for the editor's icon.
@@ -42,7 +43,7 @@ pub struct Completion {
 
 /// The functions of the runtime's lattices a `.dom` body may call as `T::f(…)`, with their
 /// parameters (the checker's `check/calls.rs` accepts exactly these; a test holds them equal).
-pub const RUNTIME_FUNCTIONS: [(&str, &[&str]); 6] = [
+pub const RUNTIME_FUNCTIONS: [(&str, &[&str]); 9] = [
     (
         "Interval",
         &[
@@ -80,10 +81,41 @@ pub const RUNTIME_FUNCTIONS: [(&str, &[&str]); 6] = [
         ],
     ),
     ("Constant", &["binary(op, a, b)"]),
+    (
+        "Congruence",
+        &[
+            "new(m, r)",
+            "constant(c)",
+            "modulus(x)",
+            "residue(x)",
+            "is_constant(x)",
+            "contains(x, v)",
+            "binary(op, a, b)",
+            "assume(op, a, b)",
+        ],
+    ),
+    (
+        "Sign",
+        &[
+            "of(c)",
+            "contains(x, v)",
+            "binary(op, a, b)",
+            "assume(op, a, b)",
+        ],
+    ),
+    (
+        "Parity",
+        &[
+            "of(c)",
+            "contains(x, v)",
+            "binary(op, a, b)",
+            "assume(op, a, b)",
+        ],
+    ),
 ];
 
 /// The types every file may name.
-const BUILTIN_TYPES: [&str; 11] = [
+const BUILTIN_TYPES: [&str; 14] = [
     "int",
     "bool",
     "Op",
@@ -93,6 +125,9 @@ const BUILTIN_TYPES: [&str; 11] = [
     "Interval",
     "Address",
     "Constant",
+    "Congruence",
+    "Parity",
+    "Sign",
     "Names",
     "Steps",
 ];
@@ -214,10 +249,16 @@ fn path_items(index: &Index, owner: &str) -> Vec<Completion> {
                 item("top", What::Variant, format!("⊤ of `{owner}`")),
                 item("bottom", What::Variant, format!("⊥ of `{owner}`")),
             ];
-            if let Some((_, functions)) = RUNTIME_FUNCTIONS.iter().find(|(l, _)| *l == owner) {
+            // A file's own lattice of a runtime domain's name (`Sign`) stands in its place.
+            let runtime = RUNTIME_FUNCTIONS.iter().find(|(l, _)| *l == owner);
+            if let (Some((_, functions)), None) = (runtime, index.global(owner)) {
                 for f in *functions {
                     let name = f.split('(').next().unwrap_or(f);
                     out.push(item(name, What::Function, format!("{owner}::{f}")));
+                }
+                let elements = Numeric::named(owner).map_or(&[][..], Numeric::elements);
+                for e in elements {
+                    out.push(item(e, What::Variant, format!("an element of `{owner}`")));
                 }
             }
             if let Some(def) = index.global(owner) {
@@ -300,8 +341,8 @@ fn everything(index: &Index, file: FileId, offset: usize) -> Vec<Completion> {
         .map(|k| item(k, What::Keyword, "keyword"))
         .collect();
     out.extend(
-        BUILTIN_TYPES
-            .iter()
+        (BUILTIN_TYPES.iter())
+            .filter(|t| index.global(t).is_none())
             .map(|t| item(t, What::Type, "built-in type")),
     );
     out.push(item(

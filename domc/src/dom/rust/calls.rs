@@ -178,8 +178,22 @@ pub(super) fn type_fn(program: &Program, t: &Ty, name: &str, args: &[TokenStream
             let f = ident(name);
             quote!(#rust::#f(#(#args),*))
         }
-        (Shape::Constant, "binary", [o, a, b]) => {
+        (Shape::Constant | Shape::Numeric(_), "binary", [o, a, b]) => {
             quote!(<#rust as #rt::ValueDomain>::binary(#o, &(#a), &(#b)))
+        }
+        (Shape::Numeric(_), "assume", [o, a, b]) => {
+            quote!(<#rust as #rt::ValueDomain>::assume(#o, &(#a), &(#b)))
+        }
+        (Shape::Numeric(_), "contains", [a, v]) => quote!((#a).contains(#v)),
+        (Shape::Numeric(_), "of", [c]) => quote!(#rust::of(#c)),
+        // `m·ℤ` is `(-m)·ℤ`: the modulus is `m`'s magnitude.
+        (Shape::Numeric(_), "new", [m, r]) => quote!(#rust::new((#m).unsigned_abs(), #r)),
+        (Shape::Numeric(_), "constant", [c]) => quote!(#rust::constant(#c)),
+        (Shape::Numeric(_), "is_constant", [a]) => quote!((#a).as_constant().is_some()),
+        // As `int`s: a modulus or residue of 2⁶³ or more reads as its two's complement.
+        (Shape::Numeric(_), "modulus", [a]) => quote!((#a).class().map_or(0, |(m, _)| m as i64)),
+        (Shape::Numeric(_), "residue", [a]) => {
+            quote!((#a).class().map_or(0, |(_, r)| r as i64))
         }
         (Shape::FiniteSum { inner, .. }, _, _) => {
             let inner = types.rust(inner);

@@ -220,6 +220,9 @@ impl Sema {
                 }
             }
         }
+        let declared = &self.declared;
+        self.types
+            .declare_numeric(|name| declared.contains_key(name));
     }
 
     fn resolve_type(&mut self, file: FileId, ty: &ast::Type) -> Ty {
