@@ -1,8 +1,9 @@
 //! `verify` blames a planted bug at the line that wrote the wrong value, not only at the rule's
 //! first line: in a transfer rule, a reduction and a branch refinement, each a body of several
-//! branches (`domc/test_data/codegen/ok/planted_lines.dom`), compiled (the generated code the
-//! compiler's corpus expects, as `dom_interp.rs` includes it) and interpreted (`absinthe verify
-//! --dom`) alike.
+//! branches, and inside the one expression of a rule
+//! (`domc/test_data/codegen/ok/planted_lines.dom`), compiled (the generated code the compiler's
+//! corpus expects, as `dom_interp.rs` includes it) and interpreted (`absinthe verify --dom`)
+//! alike.
 
 use crate::common::absinthe;
 use absinthe::engine::Limits;
@@ -12,22 +13,28 @@ use crate::dom_interp::corpus;
 
 const FILE: &str = "domc/test_data/codegen/ok/planted_lines.dom";
 
-/// The three programs, each meeting one bug, and the line (and column) of the wrong value.
-const CASES: [(&str, &str, &str); 3] = [
+/// The four programs, each meeting one bug, and the line (and column) of the wrong value: for
+/// the last, the innermost sub-expression of the rule's one value that loses the concrete one.
+const CASES: [(&str, &str, &str); 4] = [
     (
         "sum",
         "fn main() {\nbb0:\n    i = 2\n    j = i + 3\n    ret j\n}\n",
-        "`transfer planted_add` at {FILE}:14:1, its value written at {FILE}:19:13",
+        "`transfer planted_add` at {FILE}:15:1, its value written at {FILE}:20:13",
     ),
     (
         "seven",
         "fn main() {\nbb0:\n    x = 7\n    ret x\n}\n",
-        "`meet_ext range_from_constant` at {FILE}:27:1, its value written at {FILE}:30:13",
+        "`meet_ext range_from_constant` at {FILE}:28:1, its value written at {FILE}:31:13",
     ),
     (
         "branch",
         "fn main() {\nbb0:\n    x = 5\n    br x < 10, small, large\nsmall:\n    ret x\nlarge:\n    ret x\n}\n",
-        "`transfer planted_less` at {FILE}:37:1, its value written at {FILE}:39:9",
+        "`transfer planted_less` at {FILE}:38:1, its value written at {FILE}:40:9",
+    ),
+    (
+        "product",
+        "fn main() {\nbb0:\n    x = 3\n    y = x * 4\n    ret y\n}\n",
+        "`transfer planted_mul` at {FILE}:47:1, its value written at {FILE}:48:53",
     ),
 ];
 

@@ -450,7 +450,7 @@ impl Interp {
                     if r.with_kinds {
                         args.extend([Val::Kind(ArgKind::Other), Val::Kind(ArgKind::Other)]);
                     }
-                    self.site_of(site, &args)
+                    self.site_of(site, &args, Some(v))
                 });
                 return Some(with_site(&line, site));
             }
@@ -471,7 +471,7 @@ impl Interp {
                 let line = Self::literal_rule_line(decl, i);
                 let site = decl
                     .rule(&RuleKind::Literal, i)
-                    .and_then(|r| self.site_of(r.site.as_ref()?, &[Val::Int(c)]));
+                    .and_then(|r| self.site_of(r.site.as_ref()?, &[Val::Int(c)], Some(c)));
                 return Some(with_site(&line, site));
             }
         }
@@ -506,7 +506,7 @@ impl Interp {
                         args.push(Val::Op(op));
                     }
                     args.extend([a.clone(), b.clone()]);
-                    self.site_of(site, &args)
+                    self.site_of(site, &args, None)
                 });
                 return Some(with_site(&line, site));
             }
@@ -527,7 +527,10 @@ impl Interp {
             let mut round = false;
             for r in &decl.reductions {
                 let args = [parts[r.target].clone(), parts[r.source].clone()];
-                let site = r.site.as_ref().and_then(|s| self.site_of(s, &args));
+                let site = r
+                    .site
+                    .as_ref()
+                    .and_then(|s| self.site_of(s, &args, Some(v)));
                 let refined = self.call(r.function, &args);
                 let tt = &types[r.target];
                 let met = self.meet(tt, &parts[r.target], &refined);

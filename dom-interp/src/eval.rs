@@ -83,11 +83,24 @@ impl Interp {
 
     /// Where the value of a rule or reduction called on `args` is written: its site function's
     /// index into `site.places` (none where the body fails, as the rule's fallback then gives
-    /// the value).
-    pub(crate) fn site_of<'s>(&self, site: &'s crate::plan::Site, args: &[Val]) -> Option<&'s str> {
+    /// the value). `lost` is the concrete value the rule's value lost, which the site functions
+    /// of rules whose value is a lattice value take to find the sub-expression that lost it.
+    pub(crate) fn site_of<'s>(
+        &self,
+        site: &'s crate::plan::Site,
+        args: &[Val],
+        lost: Option<i64>,
+    ) -> Option<&'s str> {
         let f = &self.functions.table[site.function.0];
         let mut stack = Scratch::take();
         stack.extend_from_slice(args);
+        match (site.concrete, lost) {
+            (true, Some(v)) => stack.push(Val::Int(v)),
+            (false, _) => {}
+            (true, None) => {
+                unreachable!("a site function that takes the concrete value is called without one")
+            }
+        }
         let value = stacker::maybe_grow(256 << 10, 16 << 20, || self.frame(f, &mut stack, 0));
         let places: Vec<&str> = site.places.iter().map(String::as_str).collect();
         absinthe::__private::site_place(value.map(|v| v.int()), &places)
@@ -272,6 +285,7 @@ impl Interp {
                         LatticeOp::Leq => Val::Bool(i.leq(t, &args[0], &args[1])),
                         LatticeOp::IsBottom => Val::Bool(i.is_bottom(t, &args[0])),
                         LatticeOp::IsTop => Val::Bool(i.is_top(t, &args[0])),
+                        LatticeOp::Contains => Val::Bool(i.contains(t, &args[0], args[1].int())),
                     })
                 });
             }

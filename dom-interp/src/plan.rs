@@ -131,6 +131,8 @@ pub struct Site {
     pub function: FnId,
     /// The place of each value.
     pub places: Vec<String>,
+    /// Whether the function also takes, last, the concrete value the rule's value lost.
+    pub concrete: bool,
 }
 
 /// A directed reduction `target ← source`.
@@ -192,6 +194,7 @@ impl Product {
             site.as_ref().map(|s| Site {
                 function: id(&function_name(&s.function)),
                 places: s.places.clone(),
+                concrete: s.concrete,
             })
         };
         let mut product = Product {

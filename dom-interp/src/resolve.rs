@@ -176,9 +176,11 @@ impl<'a> Resolver<'a> {
                     "leq" => LatticeOp::Leq,
                     "is_bottom" => LatticeOp::IsBottom,
                     "is_top" => LatticeOp::IsTop,
+                    "contains" => LatticeOp::Contains,
                     other => unreachable!(
                         "the checker knows the lattice operations `join`, `meet`, `widen`, \
-                         `narrow`, `leq`, `is_bottom` and `is_top`, not `{other}`"
+                         `narrow`, `leq`, `is_bottom` and `is_top` (and site functions \
+                         `contains`), not `{other}`"
                     ),
                 };
                 Expr::Lattice(op, t.clone(), self.all(args))

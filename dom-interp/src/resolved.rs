@@ -17,6 +17,8 @@ pub(crate) enum LatticeOp {
     Leq,
     IsBottom,
     IsTop,
+    /// `Concrete::contains` (site functions only).
+    Contains,
 }
 
 /// A built-in function a body calls.

@@ -441,8 +441,13 @@ pub struct Reduction {
 pub struct Site {
     /// The function: the rule's parameters to `Option<i64>`.
     pub function: syn::Path,
-    /// The place (`file:line:col`) of each value the body may give.
+    /// The place (`file:line:col`) of each value the body may give, and of the expressions
+    /// inside them it may name.
     pub places: Vec<String>,
+    /// Whether it also takes, last, the concrete value the rule's value lost (rules and
+    /// reductions whose value is a lattice value; not branch refinements, whose value is a
+    /// pair).
+    pub concrete: bool,
 }
 
 /// A transfer rule of one component.

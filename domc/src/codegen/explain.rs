@@ -167,25 +167,28 @@ pub(super) fn explain(
             .collect::<Vec<_>>()
     };
     let binary_site = |i: usize| {
-        op_site(decl, i, binary_op, &RuleKind::AnyBinary, &|r: &Rule| {
+        let args = |r: &Rule| {
             if r.with_kinds {
                 quote!(a, b, #rt::ArgKind::Other, #rt::ArgKind::Other)
             } else {
                 quote!(a, b)
             }
-        })
+        };
+        op_site(decl, i, binary_op, &RuleKind::AnyBinary, &args, &quote!(v))
     };
+    // Branch refinements give pairs: their site functions take no concrete value.
     let assume_site = |i: usize| {
-        op_site(decl, i, assume_op, &RuleKind::AnyAssume, &|_: &Rule| {
-            quote!(a, b)
-        })
+        let args = |_: &Rule| quote!(a, b);
+        op_site(decl, i, assume_op, &RuleKind::AnyAssume, &args, &quote!())
     };
     let literal_site = |i: usize| {
         let r = decl
             .rules
             .iter()
             .find(|r| r.component == i && r.kind == RuleKind::Literal)?;
-        r.site.as_ref().map(|s| site_call(s, &quote!(c)))
+        r.site
+            .as_ref()
+            .map(|s| site_call(s, &quote!(c), &quote!(c)))
     };
     let binary_blame = checks(
         &|m, ty| quote!(!<#ty as #rt::Concrete>::contains(&raw.#m, v)),
@@ -278,12 +281,17 @@ pub(super) fn explain(
 }
 
 /// A call of a site function on `args`: the place of the value the rule gave, if its body did not
-/// fail.
-fn site_call(site: &Site, args: &TokenStream) -> TokenStream {
+/// fail. `lost` is the concrete value the rule's value lost, passed last to the site functions
+/// that take it.
+fn site_call(site: &Site, args: &TokenStream, lost: &TokenStream) -> TokenStream {
     let rt = rt();
     let f = &site.function;
     let places = &site.places;
-    quote!(#rt::site_place(#f(#args), &[#(#places),*]))
+    if site.concrete {
+        quote!(#rt::site_place(#f(#args, #lost), &[#(#places),*]))
+    } else {
+        quote!(#rt::site_place(#f(#args), &[#(#places),*]))
+    }
 }
 
 /// For component `i`'s rule for `op` (as [`op_rule_line`] picks it), where the value it gave is
@@ -294,6 +302,7 @@ fn op_site(
     per_op: fn(&RuleKind) -> Option<&Ident>,
     any: &RuleKind,
     args: &dyn Fn(&Rule) -> TokenStream,
+    lost: &TokenStream,
 ) -> Option<TokenStream> {
     let rt = rt();
     let (arms, catch_all) = op_rules(decl, i, per_op, any);
@@ -307,7 +316,7 @@ fn op_site(
             let call = r
                 .site
                 .as_ref()
-                .map_or(none.clone(), |s| site_call(s, &args(r)));
+                .map_or(none.clone(), |s| site_call(s, &args(r), lost));
             quote!(#rt::Op::#op => #call)
         })
         .collect();
@@ -316,7 +325,7 @@ fn op_site(
             let rest = args(r);
             r.site
                 .as_ref()
-                .map_or(none.clone(), |s| site_call(s, &quote!(op, #rest)))
+                .map_or(none.clone(), |s| site_call(s, &quote!(op, #rest), lost))
         }
         None => none.clone(),
     };
@@ -339,7 +348,7 @@ fn blame_reduce(decl: &ProductDecl) -> TokenStream {
         let label = format!("reduction into component `{}`: ", target.name());
         let (site, line) = match &r.site {
             Some(site) => {
-                let call = site_call(site, &quote!(&value.#tm, &value.#sm));
+                let call = site_call(site, &quote!(&value.#tm, &value.#sm), &quote!(v));
                 (
                     quote!(let site = #call;),
                     quote!(#rt::with_site(&::std::format!("{}{}", #label, #text), site)),

@@ -47,6 +47,8 @@ pub(super) fn lattice_op(rust: &TokenStream, op: &str, args: &[TokenStream]) -> 
         ("leq", [a, b]) => quote!(<#rust as #rt::Lattice>::leq(&(#a), &(#b))),
         ("is_bottom", [a]) => quote!(<#rust as #rt::Lattice>::is_bottom(&(#a))),
         ("is_top", [a]) => quote!(<#rust as #rt::Top>::is_top(&(#a))),
+        // Only in site functions, which test a value against the concrete one a rule lost.
+        ("contains", [a, v]) => quote!(<#rust as #rt::Concrete>::contains(&(#a), #v)),
         ("join" | "meet" | "widen" | "narrow", [a, b]) => {
             let f = ident(op);
             quote!(<#rust as #rt::Lattice>::#f(&(#a), &(#b)))

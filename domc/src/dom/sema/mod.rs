@@ -634,7 +634,7 @@ impl Sema {
         scope.bind(&sig.params[1].0.text, source.clone());
         let checked = self.check_body(place, body, &scope, &target);
         let params = named(sig, &[target.clone(), source]);
-        if let Some(site) = self.site(place, &sig.name.text, body, &checked, &params) {
+        if let Some(site) = self.site(place, &sig.name.text, body, &checked, &params, &target) {
             for (decl, _) in &mut self.out.program.products {
                 for r in &mut decl.reductions {
                     if r.function == function {

@@ -272,7 +272,14 @@ impl Sema {
             scope.bind(&n.text, ty.clone());
         }
         let body = self.check_body(place, &t.body, &scope, &result);
-        let site = self.site(place, &sig.name.text, &t.body, &body, &named(sig, &params));
+        let site = self.site(
+            place,
+            &sig.name.text,
+            &t.body,
+            &body,
+            &named(sig, &params),
+            &result,
+        );
         if let Some(rule) = self.out.program.products[product_index].0.rules.last_mut() {
             rule.site = site;
         }

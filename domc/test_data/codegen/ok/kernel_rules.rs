@@ -622,16 +622,32 @@ pub mod kernel_rules {
                                         b,
                                         ::absinthe::__private::ArgKind::Other,
                                         ::absinthe::__private::ArgKind::Other,
+                                        v,
                                     ),
                                     &[
                                         "test_data/codegen/ok/kernel_rules.dom:13:30",
+                                        "test_data/codegen/ok/kernel_rules.dom:13:35",
+                                        "test_data/codegen/ok/kernel_rules.dom:13:50",
                                         "test_data/codegen/ok/kernel_rules.dom:14:42",
                                         "test_data/codegen/ok/kernel_rules.dom:14:59",
+                                        "test_data/codegen/ok/kernel_rules.dom:14:64",
+                                        "test_data/codegen/ok/kernel_rules.dom:14:73",
                                         "test_data/codegen/ok/kernel_rules.dom:15:27",
+                                        "test_data/codegen/ok/kernel_rules.dom:15:32",
+                                        "test_data/codegen/ok/kernel_rules.dom:15:41",
                                     ],
                                 )
                             }
-                            _ => ::absinthe::__private::Option::None,
+                            _ => {
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_others(op, a, b, v),
+                                    &[
+                                        "test_data/codegen/ok/kernel_rules.dom:18:62",
+                                        "test_data/codegen/ok/kernel_rules.dom:18:67",
+                                        "test_data/codegen/ok/kernel_rules.dom:18:76",
+                                    ],
+                                )
+                            }
                         },
                     ),
                 );
@@ -932,19 +948,68 @@ pub mod kernel_rules {
         b: &Deps,
         ka: ::absinthe::__private::ArgKind,
         kb: ::absinthe::__private::ArgKind,
+        __absinthe_v: i64,
     ) -> ::core::option::Option<i64> {
-        let _ = (&a, &b, &ka, &kb);
+        let _ = (&a, &b, &ka, &kb, &__absinthe_v);
         ::core::option::Option::Some(
             match ka {
                 ::absinthe::__private::ArgKind::Param(x) => {
                     let _ = &x;
-                    0i64
+                    if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                        &(::absinthe::__private::Names::one(x)),
+                        __absinthe_v,
+                    )) {
+                        1i64
+                    } else {
+                        if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                            &(::core::clone::Clone::clone(&b.names)),
+                            __absinthe_v,
+                        )) {
+                            2i64
+                        } else {
+                            0i64
+                        }
+                    }
                 }
                 ::absinthe::__private::ArgKind::Const(c) => {
                     let _ = &c;
-                    if (c) == (0i64) { 1i64 } else { 2i64 }
+                    if (c) == (0i64) {
+                        3i64
+                    } else {
+                        if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                            &(::core::clone::Clone::clone(&a.names)),
+                            __absinthe_v,
+                        )) {
+                            5i64
+                        } else {
+                            if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                                &(::core::clone::Clone::clone(&b.names)),
+                                __absinthe_v,
+                            )) {
+                                6i64
+                            } else {
+                                4i64
+                            }
+                        }
+                    }
                 }
-                ::absinthe::__private::ArgKind::Other => 3i64,
+                ::absinthe::__private::ArgKind::Other => {
+                    if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                        &(::core::clone::Clone::clone(&a.names)),
+                        __absinthe_v,
+                    )) {
+                        8i64
+                    } else {
+                        if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                            &(::core::clone::Clone::clone(&b.names)),
+                            __absinthe_v,
+                        )) {
+                            9i64
+                        } else {
+                            7i64
+                        }
+                    }
+                }
             },
         )
     }
@@ -996,6 +1061,32 @@ pub mod kernel_rules {
         __absinthe_body(a, b, ka, kb)
             .unwrap_or_else(|| <::absinthe::__private::Names as ::absinthe::__private::Top>::top())
     }
+    /// Which value of `others` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_others(
+        op: ::absinthe::__private::Op,
+        a: &Deps,
+        b: &Deps,
+        __absinthe_v: i64,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&op, &a, &b, &__absinthe_v);
+        ::core::option::Option::Some(
+            if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                &(::core::clone::Clone::clone(&a.names)),
+                __absinthe_v,
+            )) {
+                1i64
+            } else {
+                if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                    &(::core::clone::Clone::clone(&b.names)),
+                    __absinthe_v,
+                )) {
+                    2i64
+                } else {
+                    0i64
+                }
+            },
+        )
+    }
     /// From `transfer others` at test_data/codegen/ok/kernel_rules.dom:18:1.
     #[inline]
     pub fn others(
@@ -1019,6 +1110,49 @@ pub mod kernel_rules {
         }
         __absinthe_body(op, a, b)
             .unwrap_or_else(|| <::absinthe::__private::Names as ::absinthe::__private::Top>::top())
+    }
+    /// Which value of `pick` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_pick(
+        p: &Deps,
+        a: &Deps,
+        b: &Deps,
+        __absinthe_v: i64,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&p, &a, &b, &__absinthe_v);
+        ::core::option::Option::Some(
+            if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                &(::core::clone::Clone::clone(&p.names)),
+                __absinthe_v,
+            )) {
+                1i64
+            } else {
+                if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                    &(<::absinthe::__private::Names as ::absinthe::__private::Lattice>::join(
+                        &(::core::clone::Clone::clone(&a.names)),
+                        &(::core::clone::Clone::clone(&b.names)),
+                    )),
+                    __absinthe_v,
+                )) {
+                    if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                        &(::core::clone::Clone::clone(&a.names)),
+                        __absinthe_v,
+                    )) {
+                        3i64
+                    } else {
+                        if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                            &(::core::clone::Clone::clone(&b.names)),
+                            __absinthe_v,
+                        )) {
+                            4i64
+                        } else {
+                            2i64
+                        }
+                    }
+                } else {
+                    0i64
+                }
+            },
+        )
     }
     /// From `transfer pick` at test_data/codegen/ok/kernel_rules.dom:20:1.
     #[inline]
@@ -1047,8 +1181,9 @@ pub mod kernel_rules {
     pub fn __absinthe_site_name(
         x: ::absinthe::__private::ParamId,
         bound: &Deps,
+        __absinthe_v: i64,
     ) -> ::core::option::Option<i64> {
-        let _ = (&x, &bound);
+        let _ = (&x, &bound, &__absinthe_v);
         ::core::option::Option::Some(
             if ::absinthe::__private::Names::contains(
                 &(::core::clone::Clone::clone(&bound.names)),
@@ -1056,7 +1191,21 @@ pub mod kernel_rules {
             ) {
                 0i64
             } else {
-                1i64
+                if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                    &(::absinthe::__private::Names::one(x)),
+                    __absinthe_v,
+                )) {
+                    2i64
+                } else {
+                    if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                        &(::core::clone::Clone::clone(&bound.names)),
+                        __absinthe_v,
+                    )) {
+                        3i64
+                    } else {
+                        1i64
+                    }
+                }
             },
         )
     }
@@ -1088,6 +1237,31 @@ pub mod kernel_rules {
         }
         __absinthe_body(x, bound)
             .unwrap_or_else(|| <::absinthe::__private::Names as ::absinthe::__private::Top>::top())
+    }
+    /// Which value of `call` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_call(
+        operator: &Deps,
+        result: &Deps,
+        __absinthe_v: i64,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&operator, &result, &__absinthe_v);
+        ::core::option::Option::Some(
+            if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                &(::core::clone::Clone::clone(&operator.names)),
+                __absinthe_v,
+            )) {
+                1i64
+            } else {
+                if !(<::absinthe::__private::Names as ::absinthe::__private::Concrete>::contains(
+                    &(::core::clone::Clone::clone(&result.names)),
+                    __absinthe_v,
+                )) {
+                    2i64
+                } else {
+                    0i64
+                }
+            },
+        )
     }
     /// From `transfer call` at test_data/codegen/ok/kernel_rules.dom:25:1.
     #[inline]

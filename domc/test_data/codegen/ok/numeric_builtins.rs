@@ -1279,10 +1279,14 @@ pub mod numeric_builtins {
                 }
                 {
                     let site = ::absinthe::__private::site_place(
-                        __absinthe_site_cong_from_parity(&value.cong, &value.parity),
+                        __absinthe_site_cong_from_parity(&value.cong, &value.parity, v),
                         &[
                             "test_data/codegen/ok/numeric_builtins.dom:24:25",
+                            "test_data/codegen/ok/numeric_builtins.dom:24:30",
+                            "test_data/codegen/ok/numeric_builtins.dom:24:33",
                             "test_data/codegen/ok/numeric_builtins.dom:25:24",
+                            "test_data/codegen/ok/numeric_builtins.dom:25:29",
+                            "test_data/codegen/ok/numeric_builtins.dom:25:32",
                             "test_data/codegen/ok/numeric_builtins.dom:26:14",
                         ],
                     );
@@ -1312,10 +1316,15 @@ pub mod numeric_builtins {
                 }
                 {
                     let site = ::absinthe::__private::site_place(
-                        __absinthe_site_sign_from_range(&value.sign, &value.range),
+                        __absinthe_site_sign_from_range(&value.sign, &value.range, v),
                         &[
                             "test_data/codegen/ok/numeric_builtins.dom:32:9",
                             "test_data/codegen/ok/numeric_builtins.dom:37:9",
+                            "test_data/codegen/ok/numeric_builtins.dom:37:14",
+                            "test_data/codegen/ok/numeric_builtins.dom:36:46",
+                            "test_data/codegen/ok/numeric_builtins.dom:36:51",
+                            "test_data/codegen/ok/numeric_builtins.dom:36:65",
+                            "test_data/codegen/ok/numeric_builtins.dom:36:88",
                         ],
                     );
                     let refined: ::absinthe::__private::Sign = sign_from_range(
@@ -1344,13 +1353,23 @@ pub mod numeric_builtins {
                 }
                 {
                     let site = ::absinthe::__private::site_place(
-                        __absinthe_site_range_from_sign(&value.range, &value.sign),
+                        __absinthe_site_range_from_sign(&value.range, &value.sign, v),
                         &[
                             "test_data/codegen/ok/numeric_builtins.dom:42:22",
+                            "test_data/codegen/ok/numeric_builtins.dom:42:27",
+                            "test_data/codegen/ok/numeric_builtins.dom:42:30",
                             "test_data/codegen/ok/numeric_builtins.dom:43:23",
+                            "test_data/codegen/ok/numeric_builtins.dom:43:28",
+                            "test_data/codegen/ok/numeric_builtins.dom:43:31",
                             "test_data/codegen/ok/numeric_builtins.dom:44:22",
+                            "test_data/codegen/ok/numeric_builtins.dom:44:27",
+                            "test_data/codegen/ok/numeric_builtins.dom:44:30",
                             "test_data/codegen/ok/numeric_builtins.dom:45:25",
+                            "test_data/codegen/ok/numeric_builtins.dom:45:30",
+                            "test_data/codegen/ok/numeric_builtins.dom:45:33",
                             "test_data/codegen/ok/numeric_builtins.dom:46:25",
+                            "test_data/codegen/ok/numeric_builtins.dom:46:30",
+                            "test_data/codegen/ok/numeric_builtins.dom:46:33",
                             "test_data/codegen/ok/numeric_builtins.dom:47:25",
                             "test_data/codegen/ok/numeric_builtins.dom:48:38",
                         ],
@@ -1687,13 +1706,52 @@ pub mod numeric_builtins {
     pub fn __absinthe_site_cong_from_parity(
         c: &::absinthe::__private::Congruence,
         p: &::absinthe::__private::Parity,
+        __absinthe_v: i64,
     ) -> ::core::option::Option<i64> {
-        let _ = (&c, &p);
+        let _ = (&c, &p, &__absinthe_v);
         ::core::option::Option::Some(
             match ::core::clone::Clone::clone(p) {
-                ::absinthe::__private::Parity::Even => 0i64,
-                ::absinthe::__private::Parity::Odd => 1i64,
-                _ => 2i64,
+                ::absinthe::__private::Parity::Even => {
+                    if !(<::absinthe::__private::Congruence as ::absinthe::__private::Concrete>::contains(
+                        &(::core::clone::Clone::clone(c)),
+                        __absinthe_v,
+                    )) {
+                        1i64
+                    } else {
+                        if !(<::absinthe::__private::Congruence as ::absinthe::__private::Concrete>::contains(
+                            &(::absinthe::__private::Congruence::new(
+                                (2i64).unsigned_abs(),
+                                0i64,
+                            )),
+                            __absinthe_v,
+                        )) {
+                            2i64
+                        } else {
+                            0i64
+                        }
+                    }
+                }
+                ::absinthe::__private::Parity::Odd => {
+                    if !(<::absinthe::__private::Congruence as ::absinthe::__private::Concrete>::contains(
+                        &(::core::clone::Clone::clone(c)),
+                        __absinthe_v,
+                    )) {
+                        4i64
+                    } else {
+                        if !(<::absinthe::__private::Congruence as ::absinthe::__private::Concrete>::contains(
+                            &(::absinthe::__private::Congruence::new(
+                                (-2i64).unsigned_abs(),
+                                1i64,
+                            )),
+                            __absinthe_v,
+                        )) {
+                            5i64
+                        } else {
+                            3i64
+                        }
+                    }
+                }
+                _ => 6i64,
             },
         )
     }
@@ -1739,8 +1797,9 @@ pub mod numeric_builtins {
     pub fn __absinthe_site_sign_from_range(
         s: &::absinthe::__private::Sign,
         x: &::absinthe::__private::Interval,
+        __absinthe_v: i64,
     ) -> ::core::option::Option<i64> {
-        let _ = (&s, &x);
+        let _ = (&s, &x, &__absinthe_v);
         ::core::option::Option::Some(
             if <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::is_bottom(
                 &(::core::clone::Clone::clone(x)),
@@ -1765,7 +1824,39 @@ pub mod numeric_builtins {
                                 ::absinthe::__private::Sign::Top
                             };
                             let _ = &bounds;
-                            1i64
+                            if !(<::absinthe::__private::Sign as ::absinthe::__private::Concrete>::contains(
+                                &(::core::clone::Clone::clone(s)),
+                                __absinthe_v,
+                            )) {
+                                2i64
+                            } else {
+                                if !(<::absinthe::__private::Sign as ::absinthe::__private::Concrete>::contains(
+                                    &(::core::clone::Clone::clone(&bounds)),
+                                    __absinthe_v,
+                                )) {
+                                    if ((lo) >= (0i64)) || ((hi) <= (0i64)) {
+                                        if !(<::absinthe::__private::Sign as ::absinthe::__private::Concrete>::contains(
+                                            &(::absinthe::__private::Sign::of(lo)),
+                                            __absinthe_v,
+                                        )) {
+                                            4i64
+                                        } else {
+                                            if !(<::absinthe::__private::Sign as ::absinthe::__private::Concrete>::contains(
+                                                &(::absinthe::__private::Sign::of(hi)),
+                                                __absinthe_v,
+                                            )) {
+                                                5i64
+                                            } else {
+                                                3i64
+                                            }
+                                        }
+                                    } else {
+                                        6i64
+                                    }
+                                } else {
+                                    1i64
+                                }
+                            }
                         }
                     }
                 }
@@ -1826,18 +1917,99 @@ pub mod numeric_builtins {
     pub fn __absinthe_site_range_from_sign(
         x: &::absinthe::__private::Interval,
         s: &::absinthe::__private::Sign,
+        __absinthe_v: i64,
     ) -> ::core::option::Option<i64> {
-        let _ = (&x, &s);
+        let _ = (&x, &s, &__absinthe_v);
         ::core::option::Option::Some(
             match ::core::clone::Clone::clone(s) {
-                ::absinthe::__private::Sign::Neg => 0i64,
-                ::absinthe::__private::Sign::Zero => 1i64,
-                ::absinthe::__private::Sign::Pos => 2i64,
-                ::absinthe::__private::Sign::NonNeg => 3i64,
-                ::absinthe::__private::Sign::NonPos => 4i64,
-                ::absinthe::__private::Sign::Bottom => 5i64,
+                ::absinthe::__private::Sign::Neg => {
+                    if !(<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                        &(::core::clone::Clone::clone(x)),
+                        __absinthe_v,
+                    )) {
+                        1i64
+                    } else {
+                        if !(<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                            &(::absinthe::__private::Interval::new(i64::MIN, -1i64)),
+                            __absinthe_v,
+                        )) {
+                            2i64
+                        } else {
+                            0i64
+                        }
+                    }
+                }
+                ::absinthe::__private::Sign::Zero => {
+                    if !(<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                        &(::core::clone::Clone::clone(x)),
+                        __absinthe_v,
+                    )) {
+                        4i64
+                    } else {
+                        if !(<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                            &(::absinthe::__private::Interval::constant(0i64)),
+                            __absinthe_v,
+                        )) {
+                            5i64
+                        } else {
+                            3i64
+                        }
+                    }
+                }
+                ::absinthe::__private::Sign::Pos => {
+                    if !(<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                        &(::core::clone::Clone::clone(x)),
+                        __absinthe_v,
+                    )) {
+                        7i64
+                    } else {
+                        if !(<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                            &(::absinthe::__private::Interval::new(1i64, i64::MAX)),
+                            __absinthe_v,
+                        )) {
+                            8i64
+                        } else {
+                            6i64
+                        }
+                    }
+                }
+                ::absinthe::__private::Sign::NonNeg => {
+                    if !(<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                        &(::core::clone::Clone::clone(x)),
+                        __absinthe_v,
+                    )) {
+                        10i64
+                    } else {
+                        if !(<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                            &(::absinthe::__private::Interval::new(0i64, i64::MAX)),
+                            __absinthe_v,
+                        )) {
+                            11i64
+                        } else {
+                            9i64
+                        }
+                    }
+                }
+                ::absinthe::__private::Sign::NonPos => {
+                    if !(<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                        &(::core::clone::Clone::clone(x)),
+                        __absinthe_v,
+                    )) {
+                        13i64
+                    } else {
+                        if !(<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                            &(::absinthe::__private::Interval::new(i64::MIN, 0i64)),
+                            __absinthe_v,
+                        )) {
+                            14i64
+                        } else {
+                            12i64
+                        }
+                    }
+                }
+                ::absinthe::__private::Sign::Bottom => 15i64,
                 ::absinthe::__private::Sign::NonZero
-                | ::absinthe::__private::Sign::Top => 6i64,
+                | ::absinthe::__private::Sign::Top => 16i64,
             },
         )
     }

@@ -10,14 +10,14 @@
     clippy::pedantic
 )]
 pub mod planted_lines {
-    /// From `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1.
+    /// From `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1.
     #[derive(Clone, Copy)]
     pub enum Const {
         Bottom,
         Value(i64),
         Top,
     }
-    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1.
+    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1.
     impl ::absinthe::__private::PartialEq for Const {
         fn eq(&self, other: &Self) -> bool {
             match (self, other) {
@@ -29,7 +29,7 @@ pub mod planted_lines {
         }
     }
     impl ::absinthe::__private::Eq for Const {}
-    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1.
+    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1.
     impl ::absinthe::__private::Lattice for Const {
         const FINITE_HEIGHT: bool = true;
         fn bottom() -> Self {
@@ -60,7 +60,7 @@ pub mod planted_lines {
             }
         }
     }
-    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1.
+    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1.
     impl ::absinthe::__private::Top for Const {
         fn top() -> Self {
             Const::Top
@@ -145,31 +145,31 @@ pub mod planted_lines {
             fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
                 let place: &str = match law {
                     "order" => {
-                        "`leq`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1"
+                        "`leq`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
                     }
                     "bottom" => {
-                        "`bottom`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1"
+                        "`bottom`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
                     }
                     "join" => {
-                        "`join`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1"
+                        "`join`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
                     }
                     "meet" => {
-                        "`meet`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1"
+                        "`meet`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
                     }
                     "in-place forms" => {
-                        "`join`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1; `meet`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1"
+                        "`join`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1; `meet`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
                     }
                     "widening is an upper bound" => {
-                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1"
+                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
                     }
                     "widening stabilises" => {
-                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1"
+                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
                     }
                     "narrowing" => {
-                        "`narrow`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1"
+                        "`narrow`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
                     }
                     "top" => {
-                        "`top`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:5:1"
+                        "`top`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
                     }
                     _ => return ::absinthe::__private::Option::None,
                 };
@@ -177,7 +177,7 @@ pub mod planted_lines {
             }
         }
     }
-    /// From `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1.
+    /// From `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
     #[derive(Clone)]
     pub struct Planted {
         pub c: Const,
@@ -208,7 +208,7 @@ pub mod planted_lines {
             value
         }
     }
-    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1.
+    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
     impl ::absinthe::__private::PartialEq for Planted {
         fn eq(&self, other: &Self) -> bool {
             let (a, b) = (
@@ -222,7 +222,7 @@ pub mod planted_lines {
         }
     }
     impl ::absinthe::__private::Eq for Planted {}
-    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1.
+    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
     impl ::absinthe::__private::Lattice for Planted {
         const FINITE_HEIGHT: bool = true
             && <Const as ::absinthe::__private::Lattice>::FINITE_HEIGHT
@@ -338,7 +338,7 @@ pub mod planted_lines {
             }
         }
     }
-    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1.
+    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
     impl ::absinthe::__private::Top for Planted {
         fn top() -> Self {
             Planted {
@@ -353,7 +353,7 @@ pub mod planted_lines {
                 )
         }
     }
-    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1.
+    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
     impl ::absinthe::__private::ReducedProduct for Planted {
         const POLICY: ::absinthe::__private::ReducePolicy = ::absinthe::__private::ReducePolicy::Once;
         const REDUCTIONS: usize = 1usize;
@@ -386,7 +386,7 @@ pub mod planted_lines {
                         );
                         if changed.changed() {
                             ::absinthe::__private::log_reduction(
-                                "`meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:27:1",
+                                "`meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:28:1",
                                 "range",
                                 &before,
                                 &self.range,
@@ -415,7 +415,7 @@ pub mod planted_lines {
             changed
         }
     }
-    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1.
+    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
     impl ::absinthe::__private::Concrete for Planted {
         fn contains(&self, v: ::absinthe::__private::i64) -> bool {
             true && <Const as ::absinthe::__private::Concrete>::contains(&self.c, v)
@@ -509,6 +509,7 @@ pub mod planted_lines {
                         _ => <Const as ::absinthe::__private::Top>::top(),
                     },
                     range: match op {
+                        ::absinthe::__private::Op::Mul => planted_mul(a, b),
                         _ => {
                             <::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::binary(
                                 op,
@@ -566,7 +567,7 @@ pub mod planted_lines {
             (Self::__absinthe_reduced(ra, policy), Self::__absinthe_reduced(rb, policy))
         }
     }
-    /// The transfer dispatch, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1.
+    /// The transfer dispatch, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
     impl ::absinthe::__private::ValueDomain for Planted {
         #[inline]
         fn constant(c: ::absinthe::__private::i64) -> Self {
@@ -617,6 +618,7 @@ pub mod planted_lines {
                     _ => <Const as ::absinthe::__private::Top>::top(),
                 },
                 range: match op {
+                    ::absinthe::__private::Op::Mul => planted_mul(a, b),
                     _ => {
                         <::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::binary(
                             op,
@@ -636,11 +638,11 @@ pub mod planted_lines {
                                 ::absinthe::__private::site_place(
                                     __absinthe_site_planted_add(a, b),
                                     &[
-                                        "test_data/codegen/ok/planted_lines.dom:17:13",
-                                        "test_data/codegen/ok/planted_lines.dom:19:13",
-                                        "test_data/codegen/ok/planted_lines.dom:21:13",
-                                        "test_data/codegen/ok/planted_lines.dom:23:52",
-                                        "test_data/codegen/ok/planted_lines.dom:24:14",
+                                        "test_data/codegen/ok/planted_lines.dom:18:13",
+                                        "test_data/codegen/ok/planted_lines.dom:20:13",
+                                        "test_data/codegen/ok/planted_lines.dom:22:13",
+                                        "test_data/codegen/ok/planted_lines.dom:24:52",
+                                        "test_data/codegen/ok/planted_lines.dom:25:14",
                                     ],
                                 )
                             }
@@ -654,7 +656,23 @@ pub mod planted_lines {
                 v,
             ) {
                 return ::absinthe::__private::Option::Some(
-                    ::std::string::String::from(rules[1]),
+                    ::absinthe::__private::with_site(
+                        rules[1],
+                        match op {
+                            ::absinthe::__private::Op::Mul => {
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_planted_mul(a, b, v),
+                                    &[
+                                        "test_data/codegen/ok/planted_lines.dom:49:5",
+                                        "test_data/codegen/ok/planted_lines.dom:49:10",
+                                        "test_data/codegen/ok/planted_lines.dom:48:53",
+                                        "test_data/codegen/ok/planted_lines.dom:48:82",
+                                    ],
+                                )
+                            }
+                            _ => ::absinthe::__private::Option::None,
+                        },
+                    ),
                 );
             }
             Self::__absinthe_blame_reduce(raw, v)
@@ -738,8 +756,8 @@ pub mod planted_lines {
                                 ::absinthe::__private::site_place(
                                     __absinthe_site_planted_less(a, b),
                                     &[
-                                        "test_data/codegen/ok/planted_lines.dom:39:9",
-                                        "test_data/codegen/ok/planted_lines.dom:41:9",
+                                        "test_data/codegen/ok/planted_lines.dom:40:9",
+                                        "test_data/codegen/ok/planted_lines.dom:42:9",
                                     ],
                                 )
                             }
@@ -797,17 +815,24 @@ pub mod planted_lines {
             [
                 match op {
                     ::absinthe::__private::Op::Add => {
-                        "component `c`: `transfer planted_add` at test_data/codegen/ok/planted_lines.dom:14:1"
+                        "component `c`: `transfer planted_add` at test_data/codegen/ok/planted_lines.dom:15:1"
                     }
                     _ => "component `c`: no rule (component `c` is top)",
                 },
-                "component `range`: the built-in transfer function of `Interval`",
+                match op {
+                    ::absinthe::__private::Op::Mul => {
+                        "component `range`: `transfer planted_mul` at test_data/codegen/ok/planted_lines.dom:47:1"
+                    }
+                    _ => {
+                        "component `range`: the built-in transfer function of `Interval`"
+                    }
+                },
             ]
         }
         /// For blame and explanations: the rule computing each component of `constant(_)`.
         fn __absinthe_literal_rules() -> [&'static str; 2] {
             [
-                "component `c`: `transfer planted_literal` at test_data/codegen/ok/planted_lines.dom:12:1",
+                "component `c`: `transfer planted_literal` at test_data/codegen/ok/planted_lines.dom:13:1",
                 "component `range`: the built-in literal rule of `Interval`",
             ]
         }
@@ -817,7 +842,7 @@ pub mod planted_lines {
             [
                 match op {
                     ::absinthe::__private::Op::Lt => {
-                        "component `c`: `transfer planted_less` at test_data/codegen/ok/planted_lines.dom:37:1"
+                        "component `c`: `transfer planted_less` at test_data/codegen/ok/planted_lines.dom:38:1"
                     }
                     _ => "component `c`: no rule (not refined)",
                 },
@@ -838,9 +863,9 @@ pub mod planted_lines {
                     let site = ::absinthe::__private::site_place(
                         __absinthe_site_range_from_constant(&value.range, &value.c),
                         &[
-                            "test_data/codegen/ok/planted_lines.dom:30:13",
-                            "test_data/codegen/ok/planted_lines.dom:32:13",
-                            "test_data/codegen/ok/planted_lines.dom:34:14",
+                            "test_data/codegen/ok/planted_lines.dom:31:13",
+                            "test_data/codegen/ok/planted_lines.dom:33:13",
+                            "test_data/codegen/ok/planted_lines.dom:35:14",
                         ],
                     );
                     let refined: ::absinthe::__private::Interval = range_from_constant(
@@ -860,7 +885,7 @@ pub mod planted_lines {
                             ::absinthe::__private::with_site(
                                 &::std::format!(
                                     "{}{}", "reduction into component `range`: ",
-                                    "`meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:27:1"
+                                    "`meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:28:1"
                                 ),
                                 site,
                             ),
@@ -936,38 +961,38 @@ pub mod planted_lines {
                     ::absinthe::__private::Interval,
                     Const,
                 >(
-                    "`meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:27:1",
+                    "`meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:28:1",
                     |t: &::absinthe::__private::Interval, s: &Const| range_from_constant(t, s),
                 );
             }
             fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
                 let place: &str = match law {
                     "order" => {
-                        "`leq`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1"
+                        "`leq`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
                     }
                     "bottom" => {
-                        "`bottom`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1"
+                        "`bottom`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
                     }
                     "join" => {
-                        "`join`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1"
+                        "`join`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
                     }
                     "meet" => {
-                        "`meet`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1"
+                        "`meet`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
                     }
                     "in-place forms" => {
-                        "`join`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1; `meet`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1"
+                        "`join`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1; `meet`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
                     }
                     "widening is an upper bound" => {
-                        "`widen`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1"
+                        "`widen`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
                     }
                     "widening stabilises" => {
-                        "`widen`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1"
+                        "`widen`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
                     }
                     "narrowing" => {
-                        "`narrow`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1"
+                        "`narrow`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
                     }
                     "top" => {
-                        "`top`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:7:1"
+                        "`top`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
                     }
                     _ => return ::absinthe::__private::Option::None,
                 };
@@ -975,7 +1000,7 @@ pub mod planted_lines {
             }
         }
     }
-    /// Concretization of `Const`, from test_data/codegen/ok/planted_lines.dom:5:1.
+    /// Concretization of `Const`, from test_data/codegen/ok/planted_lines.dom:6:1.
     impl ::absinthe::__private::Concrete for Const {
         fn contains(&self, v: i64) -> bool {
             match self {
@@ -991,7 +1016,7 @@ pub mod planted_lines {
             }
         }
     }
-    /// From `transfer planted_literal` at test_data/codegen/ok/planted_lines.dom:12:1.
+    /// From `transfer planted_literal` at test_data/codegen/ok/planted_lines.dom:13:1.
     #[inline]
     pub fn planted_literal(v: i64) -> Const {
         #[inline(always)]
@@ -1031,7 +1056,7 @@ pub mod planted_lines {
             },
         )
     }
-    /// From `transfer planted_add` at test_data/codegen/ok/planted_lines.dom:14:1.
+    /// From `transfer planted_add` at test_data/codegen/ok/planted_lines.dom:15:1.
     #[inline]
     pub fn planted_add(a: &Planted, b: &Planted) -> Const {
         #[inline(always)]
@@ -1083,7 +1108,7 @@ pub mod planted_lines {
             },
         )
     }
-    /// From `meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:27:1.
+    /// From `meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:28:1.
     #[inline]
     pub fn range_from_constant(
         x: &::absinthe::__private::Interval,
@@ -1125,7 +1150,7 @@ pub mod planted_lines {
             },
         )
     }
-    /// From `transfer planted_less` at test_data/codegen/ok/planted_lines.dom:37:1.
+    /// From `transfer planted_less` at test_data/codegen/ok/planted_lines.dom:38:1.
     #[inline]
     pub fn planted_less(a: &Planted, b: &Planted) -> (Const, Const) {
         #[inline(always)]
@@ -1151,7 +1176,75 @@ pub mod planted_lines {
                 ::core::clone::Clone::clone(&b.c),
             ))
     }
-    /// From `analysis planted` at test_data/codegen/ok/planted_lines.dom:44:1.
+    /// Which value of `planted_mul` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_planted_mul(
+        a: &Planted,
+        b: &Planted,
+        __absinthe_v: i64,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&a, &b, &__absinthe_v);
+        ::core::option::Option::Some({
+            let wrong = if (::core::clone::Clone::clone(&a.range)).contains(3i64) {
+                ::absinthe::__private::Interval::new(0i64, 5i64)
+            } else {
+                <::absinthe::__private::Interval as ::absinthe::__private::Top>::top()
+            };
+            let _ = &wrong;
+            if !(<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                &(<::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::binary(
+                    ::absinthe::__private::Op::Mul,
+                    &(::core::clone::Clone::clone(&a.range)),
+                    &(::core::clone::Clone::clone(&b.range)),
+                )),
+                __absinthe_v,
+            )) {
+                1i64
+            } else {
+                if !(<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                    &(::core::clone::Clone::clone(&wrong)),
+                    __absinthe_v,
+                )) {
+                    if (::core::clone::Clone::clone(&a.range)).contains(3i64) {
+                        2i64
+                    } else {
+                        3i64
+                    }
+                } else {
+                    0i64
+                }
+            }
+        })
+    }
+    /// From `transfer planted_mul` at test_data/codegen/ok/planted_lines.dom:47:1.
+    #[inline]
+    pub fn planted_mul(a: &Planted, b: &Planted) -> ::absinthe::__private::Interval {
+        #[inline(always)]
+        fn __absinthe_body(
+            a: &Planted,
+            b: &Planted,
+        ) -> ::core::option::Option<::absinthe::__private::Interval> {
+            let _ = (&a, &b);
+            ::core::option::Option::Some({
+                let wrong = if (::core::clone::Clone::clone(&a.range)).contains(3i64) {
+                    ::absinthe::__private::Interval::new(0i64, 5i64)
+                } else {
+                    <::absinthe::__private::Interval as ::absinthe::__private::Top>::top()
+                };
+                let _ = &wrong;
+                <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::meet(
+                    &(<::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::binary(
+                        ::absinthe::__private::Op::Mul,
+                        &(::core::clone::Clone::clone(&a.range)),
+                        &(::core::clone::Clone::clone(&b.range)),
+                    )),
+                    &(::core::clone::Clone::clone(&wrong)),
+                )
+            })
+        }
+        __absinthe_body(a, b)
+            .unwrap_or_else(|| <::absinthe::__private::Interval as ::absinthe::__private::Top>::top())
+    }
+    /// From `analysis planted` at test_data/codegen/ok/planted_lines.dom:51:1.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct PlantedAnalysis;
     impl ::absinthe::__private::DomAnalysis for PlantedAnalysis {
