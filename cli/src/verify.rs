@@ -4,7 +4,7 @@
 
 use crate::driver::FunctionAnalysis;
 use absinthe::program::{BlockId, Cond, FuncId, NameId, Op, Operand, Program, Stmt, Terminator};
-use absinthe::value::{Env, NonRelational, StateRepr, ValueDomain};
+use absinthe::value::{Env, NonRelational, StateRepr, Truth, ValueDomain};
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::generate::Rng;
 use absinthe_ir::interp::{self, Value};
@@ -529,12 +529,20 @@ fn edge_culprit<D: ValueDomain>(
                 };
                 let abstract_of = |o: Operand| NonRelational::<D>::operand(end, o);
                 let blamed = literal_blame::<D>(&[a, b]).or_else(|| {
-                    match (concrete_of(a), concrete_of(b)) {
-                        (Some(x), Some(y)) => {
-                            D::blame_assume(op, &abstract_of(a), &abstract_of(b), x, y)
-                        }
-                        _ => None,
+                    let (x, y) = (concrete_of(a)?, concrete_of(b)?);
+                    let (va, vb) = (abstract_of(a), abstract_of(b));
+                    // The edge is feasible when the comparison's value may be true: control
+                    // took it, so a value that cannot be is the comparison's rule's fault.
+                    if !Truth::of(&D::binary(op, &va, &vb)).allows(true) {
+                        let holds = op.eval(x, y).unwrap_or(1);
+                        let rule = D::blame_binary(op, &va, &vb, holds).unwrap_or_else(|| {
+                            D::rule_name_of(&format!("binary({op})"), D::rules_binary(op))
+                        });
+                        return Some(format!(
+                            "{rule} (its value for `{op}` says the edge cannot be taken)"
+                        ));
                     }
+                    D::blame_assume(op, &va, &vb, x, y)
                 });
                 blamed.unwrap_or_else(|| {
                     D::rule_name_of(&format!("assume({op})"), D::rules_assume(op))

@@ -1,6 +1,7 @@
 //! `verify` blames a planted bug at the line that wrote the wrong value, not only at the rule's
 //! first line: in a transfer rule, a reduction and a branch refinement, each a body of several
-//! branches, and inside the one expression of a rule
+//! branches, inside the one expression of a rule, and a comparison that makes a branch taken
+//! infeasible
 //! (`domc/test_data/codegen/ok/planted_lines.dom`), compiled (the generated code the compiler's
 //! corpus expects, as `dom_interp.rs` includes it) and interpreted (`absinthe verify --dom`)
 //! alike.
@@ -13,28 +14,34 @@ use crate::dom_interp::corpus;
 
 const FILE: &str = "domc/test_data/codegen/ok/planted_lines.dom";
 
-/// The four programs, each meeting one bug, and the line (and column) of the wrong value: for
-/// the last, the innermost sub-expression of the rule's one value that loses the concrete one.
-const CASES: [(&str, &str, &str); 4] = [
+/// The five programs, each meeting one bug, and the line (and column) of the wrong value: for
+/// the fourth, the innermost sub-expression of the rule's one value that loses the concrete one;
+/// for the last, the comparison whose value made a branch that is taken infeasible.
+const CASES: [(&str, &str, &str); 5] = [
     (
         "sum",
         "fn main() {\nbb0:\n    i = 2\n    j = i + 3\n    ret j\n}\n",
-        "`transfer planted_add` at {FILE}:15:1, its value written at {FILE}:20:13",
+        "`transfer planted_add` at {FILE}:16:1, its value written at {FILE}:21:13",
     ),
     (
         "seven",
         "fn main() {\nbb0:\n    x = 7\n    ret x\n}\n",
-        "`meet_ext range_from_constant` at {FILE}:28:1, its value written at {FILE}:31:13",
+        "`meet_ext range_from_constant` at {FILE}:29:1, its value written at {FILE}:32:13",
     ),
     (
         "branch",
         "fn main() {\nbb0:\n    x = 5\n    br x < 10, small, large\nsmall:\n    ret x\nlarge:\n    ret x\n}\n",
-        "`transfer planted_less` at {FILE}:38:1, its value written at {FILE}:40:9",
+        "`transfer planted_less` at {FILE}:39:1, its value written at {FILE}:41:9",
     ),
     (
         "product",
         "fn main() {\nbb0:\n    x = 3\n    y = x * 4\n    ret y\n}\n",
-        "`transfer planted_mul` at {FILE}:47:1, its value written at {FILE}:48:53",
+        "`transfer planted_mul` at {FILE}:48:1, its value written at {FILE}:49:53",
+    ),
+    (
+        "feasibility",
+        "fn main() {\nbb0:\n    x = 6\n    br x < 10, small, large\nsmall:\n    ret x\nlarge:\n    ret x\n}\n",
+        "`transfer planted_lt` at {FILE}:52:1, its value written at {FILE}:53:33 (its value for `<` says the edge cannot be taken)",
     ),
 ];
 

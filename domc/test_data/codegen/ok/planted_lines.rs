@@ -10,14 +10,14 @@
     clippy::pedantic
 )]
 pub mod planted_lines {
-    /// From `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1.
+    /// From `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1.
     #[derive(Clone, Copy)]
     pub enum Const {
         Bottom,
         Value(i64),
         Top,
     }
-    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1.
+    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1.
     impl ::absinthe::__private::PartialEq for Const {
         fn eq(&self, other: &Self) -> bool {
             match (self, other) {
@@ -29,7 +29,7 @@ pub mod planted_lines {
         }
     }
     impl ::absinthe::__private::Eq for Const {}
-    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1.
+    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1.
     impl ::absinthe::__private::Lattice for Const {
         const FINITE_HEIGHT: bool = true;
         fn bottom() -> Self {
@@ -60,7 +60,7 @@ pub mod planted_lines {
             }
         }
     }
-    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1.
+    /// The flat order, generated from `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1.
     impl ::absinthe::__private::Top for Const {
         fn top() -> Self {
             Const::Top
@@ -145,31 +145,31 @@ pub mod planted_lines {
             fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
                 let place: &str = match law {
                     "order" => {
-                        "`leq`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
+                        "`leq`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1"
                     }
                     "bottom" => {
-                        "`bottom`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
+                        "`bottom`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1"
                     }
                     "join" => {
-                        "`join`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
+                        "`join`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1"
                     }
                     "meet" => {
-                        "`meet`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
+                        "`meet`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1"
                     }
                     "in-place forms" => {
-                        "`join`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1; `meet`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
+                        "`join`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1; `meet`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1"
                     }
                     "widening is an upper bound" => {
-                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
+                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1"
                     }
                     "widening stabilises" => {
-                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
+                        "`widen`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1"
                     }
                     "narrowing" => {
-                        "`narrow`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
+                        "`narrow`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1"
                     }
                     "top" => {
-                        "`top`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:6:1"
+                        "`top`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1"
                     }
                     _ => return ::absinthe::__private::Option::None,
                 };
@@ -177,7 +177,7 @@ pub mod planted_lines {
             }
         }
     }
-    /// From `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
+    /// From `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1.
     #[derive(Clone)]
     pub struct Planted {
         pub c: Const,
@@ -208,7 +208,7 @@ pub mod planted_lines {
             value
         }
     }
-    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
+    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1.
     impl ::absinthe::__private::PartialEq for Planted {
         fn eq(&self, other: &Self) -> bool {
             let (a, b) = (
@@ -222,7 +222,7 @@ pub mod planted_lines {
         }
     }
     impl ::absinthe::__private::Eq for Planted {}
-    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
+    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1.
     impl ::absinthe::__private::Lattice for Planted {
         const FINITE_HEIGHT: bool = true
             && <Const as ::absinthe::__private::Lattice>::FINITE_HEIGHT
@@ -338,7 +338,7 @@ pub mod planted_lines {
             }
         }
     }
-    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
+    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1.
     impl ::absinthe::__private::Top for Planted {
         fn top() -> Self {
             Planted {
@@ -353,7 +353,7 @@ pub mod planted_lines {
                 )
         }
     }
-    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
+    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1.
     impl ::absinthe::__private::ReducedProduct for Planted {
         const POLICY: ::absinthe::__private::ReducePolicy = ::absinthe::__private::ReducePolicy::Once;
         const REDUCTIONS: usize = 1usize;
@@ -386,7 +386,7 @@ pub mod planted_lines {
                         );
                         if changed.changed() {
                             ::absinthe::__private::log_reduction(
-                                "`meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:28:1",
+                                "`meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:29:1",
                                 "range",
                                 &before,
                                 &self.range,
@@ -415,7 +415,7 @@ pub mod planted_lines {
             changed
         }
     }
-    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
+    /// The reduced product, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1.
     impl ::absinthe::__private::Concrete for Planted {
         fn contains(&self, v: ::absinthe::__private::i64) -> bool {
             true && <Const as ::absinthe::__private::Concrete>::contains(&self.c, v)
@@ -506,6 +506,7 @@ pub mod planted_lines {
                 Planted {
                     c: match op {
                         ::absinthe::__private::Op::Add => planted_add(a, b),
+                        ::absinthe::__private::Op::Lt => planted_lt(a, b),
                         _ => <Const as ::absinthe::__private::Top>::top(),
                     },
                     range: match op {
@@ -567,7 +568,7 @@ pub mod planted_lines {
             (Self::__absinthe_reduced(ra, policy), Self::__absinthe_reduced(rb, policy))
         }
     }
-    /// The transfer dispatch, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1.
+    /// The transfer dispatch, generated from `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1.
     impl ::absinthe::__private::ValueDomain for Planted {
         #[inline]
         fn constant(c: ::absinthe::__private::i64) -> Self {
@@ -615,6 +616,7 @@ pub mod planted_lines {
             let raw = Planted {
                 c: match op {
                     ::absinthe::__private::Op::Add => planted_add(a, b),
+                    ::absinthe::__private::Op::Lt => planted_lt(a, b),
                     _ => <Const as ::absinthe::__private::Top>::top(),
                 },
                 range: match op {
@@ -638,11 +640,20 @@ pub mod planted_lines {
                                 ::absinthe::__private::site_place(
                                     __absinthe_site_planted_add(a, b),
                                     &[
-                                        "test_data/codegen/ok/planted_lines.dom:18:13",
-                                        "test_data/codegen/ok/planted_lines.dom:20:13",
-                                        "test_data/codegen/ok/planted_lines.dom:22:13",
-                                        "test_data/codegen/ok/planted_lines.dom:24:52",
-                                        "test_data/codegen/ok/planted_lines.dom:25:14",
+                                        "test_data/codegen/ok/planted_lines.dom:19:13",
+                                        "test_data/codegen/ok/planted_lines.dom:21:13",
+                                        "test_data/codegen/ok/planted_lines.dom:23:13",
+                                        "test_data/codegen/ok/planted_lines.dom:25:52",
+                                        "test_data/codegen/ok/planted_lines.dom:26:14",
+                                    ],
+                                )
+                            }
+                            ::absinthe::__private::Op::Lt => {
+                                ::absinthe::__private::site_place(
+                                    __absinthe_site_planted_lt(a, b),
+                                    &[
+                                        "test_data/codegen/ok/planted_lines.dom:53:33",
+                                        "test_data/codegen/ok/planted_lines.dom:53:58",
                                     ],
                                 )
                             }
@@ -663,10 +674,10 @@ pub mod planted_lines {
                                 ::absinthe::__private::site_place(
                                     __absinthe_site_planted_mul(a, b, v),
                                     &[
-                                        "test_data/codegen/ok/planted_lines.dom:49:5",
-                                        "test_data/codegen/ok/planted_lines.dom:49:10",
-                                        "test_data/codegen/ok/planted_lines.dom:48:53",
-                                        "test_data/codegen/ok/planted_lines.dom:48:82",
+                                        "test_data/codegen/ok/planted_lines.dom:50:5",
+                                        "test_data/codegen/ok/planted_lines.dom:50:10",
+                                        "test_data/codegen/ok/planted_lines.dom:49:53",
+                                        "test_data/codegen/ok/planted_lines.dom:49:82",
                                     ],
                                 )
                             }
@@ -756,8 +767,8 @@ pub mod planted_lines {
                                 ::absinthe::__private::site_place(
                                     __absinthe_site_planted_less(a, b),
                                     &[
-                                        "test_data/codegen/ok/planted_lines.dom:40:9",
-                                        "test_data/codegen/ok/planted_lines.dom:42:9",
+                                        "test_data/codegen/ok/planted_lines.dom:41:9",
+                                        "test_data/codegen/ok/planted_lines.dom:43:9",
                                     ],
                                 )
                             }
@@ -815,13 +826,16 @@ pub mod planted_lines {
             [
                 match op {
                     ::absinthe::__private::Op::Add => {
-                        "component `c`: `transfer planted_add` at test_data/codegen/ok/planted_lines.dom:15:1"
+                        "component `c`: `transfer planted_add` at test_data/codegen/ok/planted_lines.dom:16:1"
+                    }
+                    ::absinthe::__private::Op::Lt => {
+                        "component `c`: `transfer planted_lt` at test_data/codegen/ok/planted_lines.dom:52:1"
                     }
                     _ => "component `c`: no rule (component `c` is top)",
                 },
                 match op {
                     ::absinthe::__private::Op::Mul => {
-                        "component `range`: `transfer planted_mul` at test_data/codegen/ok/planted_lines.dom:47:1"
+                        "component `range`: `transfer planted_mul` at test_data/codegen/ok/planted_lines.dom:48:1"
                     }
                     _ => {
                         "component `range`: the built-in transfer function of `Interval`"
@@ -832,7 +846,7 @@ pub mod planted_lines {
         /// For blame and explanations: the rule computing each component of `constant(_)`.
         fn __absinthe_literal_rules() -> [&'static str; 2] {
             [
-                "component `c`: `transfer planted_literal` at test_data/codegen/ok/planted_lines.dom:13:1",
+                "component `c`: `transfer planted_literal` at test_data/codegen/ok/planted_lines.dom:14:1",
                 "component `range`: the built-in literal rule of `Interval`",
             ]
         }
@@ -842,7 +856,7 @@ pub mod planted_lines {
             [
                 match op {
                     ::absinthe::__private::Op::Lt => {
-                        "component `c`: `transfer planted_less` at test_data/codegen/ok/planted_lines.dom:38:1"
+                        "component `c`: `transfer planted_less` at test_data/codegen/ok/planted_lines.dom:39:1"
                     }
                     _ => "component `c`: no rule (not refined)",
                 },
@@ -863,9 +877,9 @@ pub mod planted_lines {
                     let site = ::absinthe::__private::site_place(
                         __absinthe_site_range_from_constant(&value.range, &value.c),
                         &[
-                            "test_data/codegen/ok/planted_lines.dom:31:13",
-                            "test_data/codegen/ok/planted_lines.dom:33:13",
-                            "test_data/codegen/ok/planted_lines.dom:35:14",
+                            "test_data/codegen/ok/planted_lines.dom:32:13",
+                            "test_data/codegen/ok/planted_lines.dom:34:13",
+                            "test_data/codegen/ok/planted_lines.dom:36:14",
                         ],
                     );
                     let refined: ::absinthe::__private::Interval = range_from_constant(
@@ -885,7 +899,7 @@ pub mod planted_lines {
                             ::absinthe::__private::with_site(
                                 &::std::format!(
                                     "{}{}", "reduction into component `range`: ",
-                                    "`meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:28:1"
+                                    "`meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:29:1"
                                 ),
                                 site,
                             ),
@@ -961,38 +975,38 @@ pub mod planted_lines {
                     ::absinthe::__private::Interval,
                     Const,
                 >(
-                    "`meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:28:1",
+                    "`meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:29:1",
                     |t: &::absinthe::__private::Interval, s: &Const| range_from_constant(t, s),
                 );
             }
             fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
                 let place: &str = match law {
                     "order" => {
-                        "`leq`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
+                        "`leq`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1"
                     }
                     "bottom" => {
-                        "`bottom`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
+                        "`bottom`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1"
                     }
                     "join" => {
-                        "`join`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
+                        "`join`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1"
                     }
                     "meet" => {
-                        "`meet`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
+                        "`meet`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1"
                     }
                     "in-place forms" => {
-                        "`join`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1; `meet`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
+                        "`join`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1; `meet`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1"
                     }
                     "widening is an upper bound" => {
-                        "`widen`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
+                        "`widen`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1"
                     }
                     "widening stabilises" => {
-                        "`widen`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
+                        "`widen`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1"
                     }
                     "narrowing" => {
-                        "`narrow`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
+                        "`narrow`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1"
                     }
                     "top" => {
-                        "`top`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:8:1"
+                        "`top`, derived for `product Planted` at test_data/codegen/ok/planted_lines.dom:9:1"
                     }
                     _ => return ::absinthe::__private::Option::None,
                 };
@@ -1000,7 +1014,7 @@ pub mod planted_lines {
             }
         }
     }
-    /// Concretization of `Const`, from test_data/codegen/ok/planted_lines.dom:6:1.
+    /// Concretization of `Const`, from test_data/codegen/ok/planted_lines.dom:7:1.
     impl ::absinthe::__private::Concrete for Const {
         fn contains(&self, v: i64) -> bool {
             match self {
@@ -1016,7 +1030,7 @@ pub mod planted_lines {
             }
         }
     }
-    /// From `transfer planted_literal` at test_data/codegen/ok/planted_lines.dom:13:1.
+    /// From `transfer planted_literal` at test_data/codegen/ok/planted_lines.dom:14:1.
     #[inline]
     pub fn planted_literal(v: i64) -> Const {
         #[inline(always)]
@@ -1056,7 +1070,7 @@ pub mod planted_lines {
             },
         )
     }
-    /// From `transfer planted_add` at test_data/codegen/ok/planted_lines.dom:15:1.
+    /// From `transfer planted_add` at test_data/codegen/ok/planted_lines.dom:16:1.
     #[inline]
     pub fn planted_add(a: &Planted, b: &Planted) -> Const {
         #[inline(always)]
@@ -1108,7 +1122,7 @@ pub mod planted_lines {
             },
         )
     }
-    /// From `meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:28:1.
+    /// From `meet_ext range_from_constant` at test_data/codegen/ok/planted_lines.dom:29:1.
     #[inline]
     pub fn range_from_constant(
         x: &::absinthe::__private::Interval,
@@ -1150,7 +1164,7 @@ pub mod planted_lines {
             },
         )
     }
-    /// From `transfer planted_less` at test_data/codegen/ok/planted_lines.dom:38:1.
+    /// From `transfer planted_less` at test_data/codegen/ok/planted_lines.dom:39:1.
     #[inline]
     pub fn planted_less(a: &Planted, b: &Planted) -> (Const, Const) {
         #[inline(always)]
@@ -1215,7 +1229,7 @@ pub mod planted_lines {
             }
         })
     }
-    /// From `transfer planted_mul` at test_data/codegen/ok/planted_lines.dom:47:1.
+    /// From `transfer planted_mul` at test_data/codegen/ok/planted_lines.dom:48:1.
     #[inline]
     pub fn planted_mul(a: &Planted, b: &Planted) -> ::absinthe::__private::Interval {
         #[inline(always)]
@@ -1244,7 +1258,38 @@ pub mod planted_lines {
         __absinthe_body(a, b)
             .unwrap_or_else(|| <::absinthe::__private::Interval as ::absinthe::__private::Top>::top())
     }
-    /// From `analysis planted` at test_data/codegen/ok/planted_lines.dom:51:1.
+    /// Which value of `planted_lt` a call gives: the index of its place (for blame), or none where the body fails.
+    pub fn __absinthe_site_planted_lt(
+        a: &Planted,
+        b: &Planted,
+    ) -> ::core::option::Option<i64> {
+        let _ = (&a, &b);
+        ::core::option::Option::Some(
+            if (::core::clone::Clone::clone(&a.c)) == (Const::Value(6i64)) {
+                0i64
+            } else {
+                1i64
+            },
+        )
+    }
+    /// From `transfer planted_lt` at test_data/codegen/ok/planted_lines.dom:52:1.
+    #[inline]
+    pub fn planted_lt(a: &Planted, b: &Planted) -> Const {
+        #[inline(always)]
+        fn __absinthe_body(a: &Planted, b: &Planted) -> ::core::option::Option<Const> {
+            let _ = (&a, &b);
+            ::core::option::Option::Some(
+                if (::core::clone::Clone::clone(&a.c)) == (Const::Value(6i64)) {
+                    Const::Value(0i64)
+                } else {
+                    Const::Top
+                },
+            )
+        }
+        __absinthe_body(a, b)
+            .unwrap_or_else(|| <Const as ::absinthe::__private::Top>::top())
+    }
+    /// From `analysis planted` at test_data/codegen/ok/planted_lines.dom:55:1.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct PlantedAnalysis;
     impl ::absinthe::__private::DomAnalysis for PlantedAnalysis {
