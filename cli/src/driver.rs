@@ -402,6 +402,8 @@ pub struct FunctionAnalysis<D> {
     /// The representation the states were kept in: the one asked for, but sparse for `ssa`
     /// when the function is not in strict SSA form.
     pub kept: StateRepr,
+    /// Whether branch conditions refined the states (the analysis evaluated conditions).
+    pub conditional: bool,
 }
 
 /// Analyzes one core-IR function.
@@ -436,6 +438,7 @@ pub fn analyze_function_with<D: ValueDomain>(
         points,
         solution,
         kept,
+        conditional,
     }
 }
 

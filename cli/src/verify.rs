@@ -3,7 +3,10 @@
 //! transfer (a statement or an edge) that produced it, with its abstract and concrete inputs.
 
 use crate::driver::FunctionAnalysis;
-use absinthe::program::{BlockId, Cond, FuncId, NameId, Op, Operand, Program, Stmt, Terminator};
+use absinthe::engine::Analysis;
+use absinthe::program::{
+    BlockId, Cfg, Cond, FuncId, NameId, Op, Operand, Program, Stmt, Terminator,
+};
 use absinthe::value::{Env, NonRelational, StateRepr, Truth, ValueDomain};
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::generate::Rng;
@@ -127,6 +130,20 @@ pub enum Culprit {
         /// Their concrete values when control took the edge.
         concrete_inputs: NamedInts,
     },
+    /// The join (or widening) at the head of a block: the value along the edge control took
+    /// held the concrete value, the joined one does not.
+    Join {
+        /// The label of the block control left.
+        from: String,
+        /// The label of the block whose head joins.
+        to: String,
+        /// The operation blamed: a component's join, with where it is written, or `contains`.
+        rule: String,
+        /// The name, with its value along the edge.
+        incoming: (String, String),
+        /// Its value at the head of `to`.
+        joined: String,
+    },
 }
 
 /// One disagreement between a concrete run and the analysis.
@@ -155,7 +172,11 @@ impl Violation {
     /// The rule blamed, if any.
     pub fn rule(&self) -> Option<&str> {
         match &self.culprit {
-            Some(Culprit::Statement { rule, .. } | Culprit::Edge { rule, .. }) => Some(rule),
+            Some(
+                Culprit::Statement { rule, .. }
+                | Culprit::Edge { rule, .. }
+                | Culprit::Join { rule, .. },
+            ) => Some(rule),
             None => None,
         }
     }
@@ -321,6 +342,10 @@ fn explain<D: ValueDomain>(
     args: &[i64],
 ) -> Violation {
     let state = &analysis.points[at.block.index()][at.index];
+    let lost = match miss {
+        Miss::Value(n, v) => Some((n, v)),
+        Miss::Unreachable | Miss::None => None,
+    };
     let (name, concrete, abstract_value) = match miss {
         Miss::Value(n, v) => (
             Some(function.names[n.index()].clone()),
@@ -334,7 +359,7 @@ fn explain<D: ValueDomain>(
         if same_block {
             statement_culprit::<D>(module, function, analysis, prev)
         } else {
-            edge_culprit::<D>(module, function, analysis, prev, at.block, name.as_deref())
+            edge_culprit::<D>(module, function, analysis, prev, at.block, lost)
         }
     });
     Violation {
@@ -487,13 +512,17 @@ fn edge_culprit<D: ValueDomain>(
     analysis: &FunctionAnalysis<D>,
     prev: &Seen,
     to: BlockId,
-    name: Option<&str>,
+    lost: Option<(NameId, i64)>,
 ) -> Culprit {
     let from = prev.block;
     let term = function.terminator(from);
     let end: &Env<D> = &analysis.points[from.index()][function.stmts(from).len()];
     let mut operands = Vec::new();
     term.for_each_use(|o| operands.push(o));
+    if let Some(join) = join_culprit::<D>(function, analysis, from, to, lost) {
+        return join;
+    }
+    let name = lost.map(|(n, _)| function.names[n.index()].as_str());
     let is_phi = name.is_some_and(|n| {
         function
             .phis(to)
@@ -565,6 +594,41 @@ fn edge_culprit<D: ValueDomain>(
         abstract_inputs,
         concrete_inputs,
     }
+}
+
+/// The join (or widening) at the head of `to` when it lost the concrete value of `lost` that
+/// the edge from `from` carried: the value along the edge (the end of `from`, refined for the
+/// edge and through its φs, as the engine computes it) holds it, the joined one does not.
+fn join_culprit<D: ValueDomain>(
+    function: &Function,
+    analysis: &FunctionAnalysis<D>,
+    from: BlockId,
+    to: BlockId,
+    lost: Option<(NameId, i64)>,
+) -> Option<Culprit> {
+    let (n, v) = lost?;
+    let succ_index = function.successors(from).iter().position(|&s| s == to)?;
+    let end = &analysis.points[from.index()][function.stmts(from).len()];
+    let engine = NonRelational::<D>::new(analysis.conditional);
+    let incoming = Analysis::transfer_edge(&engine, function, from, succ_index, end);
+    if !incoming.is_reachable() || !incoming.get(n).contains(v) {
+        return None;
+    }
+    let (incoming, joined) = (incoming.get(n), analysis.points[to.index()][0].get(n));
+    let rule = D::blame_join(&incoming, &joined, v).unwrap_or_else(|| {
+        if incoming.leq(&joined) {
+            D::rule_name_of("contains (not monotone)", Vec::new())
+        } else {
+            D::rule_name_of("join", Vec::new())
+        }
+    });
+    Some(Culprit::Join {
+        from: Point::new(function, from, 0).label,
+        to: Point::new(function, to, 0).label,
+        rule,
+        incoming: (function.names[n.index()].clone(), incoming.to_string()),
+        joined: joined.to_string(),
+    })
 }
 
 /// Helpers to name rules of a domain in reports.
@@ -659,6 +723,21 @@ impl fmt::Display for Violation {
                 )?;
                 writeln!(f, "    abstract inputs: {}", list(abstract_inputs))?;
                 writeln!(f, "    concrete inputs: {}", concrete(concrete_inputs))
+            }
+            Some(Culprit::Join {
+                from,
+                to,
+                rule,
+                incoming: (name, incoming),
+                joined,
+            }) => {
+                writeln!(
+                    f,
+                    "  lost by the join at the head of {to} (the edge {from} -> {to} carried it), \
+                     {rule}"
+                )?;
+                writeln!(f, "    along the edge: {name} = {incoming}")?;
+                writeln!(f, "    joined: {name} = {joined}")
             }
             None => writeln!(f, "  at the function's entry"),
         }

@@ -1,10 +1,9 @@
 //! `verify` blames a planted bug at the line that wrote the wrong value, not only at the rule's
 //! first line: in a transfer rule, a reduction and a branch refinement, each a body of several
 //! branches, inside the one expression of a rule, and a comparison that makes a branch taken
-//! infeasible
-//! (`domc/test_data/codegen/ok/planted_lines.dom`), compiled (the generated code the compiler's
-//! corpus expects, as `dom_interp.rs` includes it) and interpreted (`absinthe verify --dom`)
-//! alike.
+//! infeasible (`domc/test_data/codegen/ok/planted_lines.dom`); and a written-out join that is no
+//! upper bound (`planted_join.dom`). Compiled (the generated code the compiler's corpus expects,
+//! as `dom_interp.rs` includes it) and interpreted (`absinthe verify --dom`) alike.
 
 use crate::common::absinthe;
 use absinthe::engine::Limits;
@@ -88,4 +87,49 @@ fn compiled_and_interpreted_blame_the_line_of_the_wrong_value() {
         assert_eq!(code, 1, "{name}: verify fails on the bug: {out}{err}");
         assert!(out.contains(&want), "{name}, interpreted: {out}");
     }
+}
+
+/// A join that is no upper bound is blamed, at the head of the block where it lost the value,
+/// on the component's written-out `join` and its place, compiled and interpreted alike.
+#[test]
+fn compiled_and_interpreted_blame_a_join_at_its_place() {
+    const JOIN: &str = "domc/test_data/codegen/ok/planted_join.dom";
+    let program = "fn main(p) {\nbb0:\n    br p, a, b\na:\n    x = 1\n    goto j\nb:\n    x = 5\n    goto j\nj:\n    ret x\n}\n";
+    let want = format!(
+        "component `bounds`: `join` of `Bounds`, written out at {JOIN}:9:5, is not above what it \
+         joins"
+    );
+    let module = absinthe_ir::air::parse_module("join.air", program).expect("parses");
+    let config = VerifyConfig {
+        runs: 20,
+        ..VerifyConfig::default()
+    };
+    let report =
+        verify_module::<corpus::planted_join::Joined>(&module, true, &Limits::default(), &config);
+    let first = report
+        .violations
+        .first()
+        .expect("verify finds the planted join");
+    let compiled = first.rule().expect("the join is named").to_string();
+    assert_eq!(compiled, want.replace("domc/test_data", "test_data"));
+
+    let dir = crate::common::scratch("blame-join");
+    let path = dir.join("join.air");
+    std::fs::write(&path, program).expect("write");
+    let (code, out, err) = absinthe(&[
+        "verify",
+        &path.display().to_string(),
+        "--dom",
+        JOIN,
+        "--runs",
+        "20",
+    ]);
+    assert_eq!(code, 1, "verify fails on the join: {out}{err}");
+    assert!(
+        out.contains(&format!(
+            "lost by the join at the head of j (the edge a -> j carried it), {want}"
+        )),
+        "interpreted: {out}"
+    );
+    assert!(out.contains("along the edge: x = {lo: 1, hi: 1}"), "{out}");
 }

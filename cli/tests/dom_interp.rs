@@ -30,6 +30,7 @@ pub(crate) mod corpus {
     include!("../../domc/test_data/codegen/ok/kernel_rules.rs");
     include!("../../domc/test_data/codegen/ok/normalize.rs");
     include!("../../domc/test_data/codegen/ok/numeric_builtins.rs");
+    include!("../../domc/test_data/codegen/ok/planted_join.rs");
     include!("../../domc/test_data/codegen/ok/planted_lines.rs");
     include!("../../domc/test_data/codegen/ok/recursion.rs");
     include!("../../domc/test_data/codegen/ok/known_bits.rs");
@@ -374,6 +375,8 @@ differentials! {
     corpus_normalize: "domc/test_data/codegen/ok/normalize.dom", "Mod4", corpus::normalize::Mod4;
     corpus_numeric_builtins: "domc/test_data/codegen/ok/numeric_builtins.dom", "Numbers",
         corpus::numeric_builtins::Numbers;
+    corpus_planted_join: "domc/test_data/codegen/ok/planted_join.dom", "Joined",
+        corpus::planted_join::Joined;
     corpus_planted_lines: "domc/test_data/codegen/ok/planted_lines.dom", "Planted",
         corpus::planted_lines::Planted;
     corpus_recursion: "domc/test_data/codegen/ok/recursion.dom", "Zeros", corpus::recursion::Zeros;

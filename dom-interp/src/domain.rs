@@ -515,6 +515,33 @@ impl Interp {
             .or_else(|| self.blame_reduce(t, rb, vb))
     }
 
+    /// `ValueDomain::blame_join`: the first component whose value along the edge holds `v` and
+    /// whose joined value does not, as the generated code words it.
+    /// A direct product's join is its product's, component by component.
+    pub fn blame_join(&self, t: &Ty, incoming: &Val, joined: &Val, v: i64) -> Option<String> {
+        let decl = self.decl(t);
+        let types = self.part_types(t);
+        for (i, ty) in types.iter().enumerate() {
+            let (a, b) = (self.part_at(t, incoming, i), self.part_at(t, joined, i));
+            if self.contains(ty, a, v) && !self.contains(ty, b, v) {
+                let c = &decl.components[i];
+                let (name, type_name) = (c.name(), c.type_name());
+                return Some(if self.leq(ty, a, b) {
+                    format!(
+                        "component `{name}`: `contains` of `{type_name}` is not monotone (the \
+                         joined value is above the incoming one but does not hold the value)"
+                    )
+                } else {
+                    format!(
+                        "component `{name}`: {}, is not above what it joins",
+                        c.join_origin()
+                    )
+                });
+            }
+        }
+        None
+    }
+
     /// The reduction that removes `v` from `value`, if one does.
     fn blame_reduce(&self, t: &Ty, value: Val, v: i64) -> Option<String> {
         let decl = self.decl(t);

@@ -541,6 +541,10 @@ impl ValueDomain for DynValue {
         with(|i, t| i.blame_assume(t, op, &a.0, &b.0, x, y))
     }
 
+    fn blame_join(incoming: &Self, joined: &Self, v: i64) -> Option<String> {
+        with(|i, t| i.blame_join(t, &incoming.0, &joined.0, v))
+    }
+
     fn rules_binary(op: Op) -> Vec<String> {
         with(|i, t| i.rules_binary(t, op))
     }

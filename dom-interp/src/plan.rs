@@ -109,6 +109,8 @@ pub struct Component {
     type_name: String,
     /// Whether operations without a rule fall back to the component type's own value domain.
     pub value_domain: bool,
+    /// Where the join of its lattice comes from (`model::Component::join_origin`).
+    join_origin: String,
 }
 
 impl Component {
@@ -120,6 +122,11 @@ impl Component {
     /// The component's type as reports name it (`absinthe_domc::model::Component::type_name`).
     pub fn type_name(&self) -> &str {
         &self.type_name
+    }
+
+    /// Where the join of its lattice comes from, as blame names it.
+    pub fn join_origin(&self) -> &str {
+        &self.join_origin
     }
 }
 
@@ -206,6 +213,8 @@ impl Product {
                     name: c.name(),
                     type_name: c.type_name(),
                     value_domain: c.value_domain,
+                    join_origin: (c.join_origin.clone())
+                        .unwrap_or_else(|| format!("`join` of `{}`", c.type_name())),
                 })
                 .collect(),
             policy: decl.policy,

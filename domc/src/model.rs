@@ -386,6 +386,10 @@ pub struct Component {
     /// Whether operations without a rule fall back to the component type's own
     /// `ValueDomain` implementation (instead of top).
     pub value_domain: bool,
+    /// For blame: where the join of the component's lattice comes from (`` `join`, written
+    /// out at bounds.dom:20:5 ``, or the declaration it is derived for); none where the front
+    /// end has no place to give (a Rust type), and blame then names the type.
+    pub join_origin: Option<String>,
 }
 
 impl Component {

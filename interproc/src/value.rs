@@ -266,6 +266,10 @@ impl<D: ValueDomain> ValueDomain for ProcValue<D> {
         D::blame_assume(op, &a.int, &b.int, x, y)
     }
 
+    fn blame_join(incoming: &ProcValue<D>, joined: &ProcValue<D>, v: i64) -> Option<String> {
+        D::blame_join(&incoming.int, &joined.int, v)
+    }
+
     fn rules_binary(op: Op) -> Vec<String> {
         D::rules_binary(op)
     }

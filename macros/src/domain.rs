@@ -346,6 +346,7 @@ fn read_product(
             member,
             ty: field.ty.clone(),
             value_domain: args.value_domain.is_present(),
+            join_origin: None,
         });
     }
     if components.is_empty() {

@@ -342,6 +342,7 @@ fn verify_json<D: ValueDomain>(run: &Run<'_>, runs: usize) -> Value {
             json!({"block": at.block.index(), "index": at.index})
         }
         Some(Culprit::Edge { from, to, .. }) => json!({"from": from, "to": to}),
+        Some(Culprit::Join { from, to, .. }) => json!({"from": from, "to": to, "join": true}),
         None => Value::Null,
     };
     json!({

@@ -208,6 +208,28 @@ pub(super) fn explain(
         &assume_site,
     );
     let blame_reduce = blame_reduce(decl);
+    let join_blame = decl.components.iter().map(|c| {
+        let (m, ty) = (&c.member, &c.ty);
+        let (name, type_name) = (c.name(), c.type_name());
+        let origin = (c.join_origin.clone()).unwrap_or_else(|| format!("`join` of `{type_name}`"));
+        let lost = format!("component `{name}`: {origin}, is not above what it joins");
+        let unordered = format!(
+            "component `{name}`: `contains` of `{type_name}` is not monotone (the joined value \
+             is above the incoming one but does not hold the value)"
+        );
+        quote! {
+            if <#ty as #rt::Concrete>::contains(&incoming.#m, v)
+                && !<#ty as #rt::Concrete>::contains(&joined.#m, v)
+            {
+                let line = if <#ty as #rt::Lattice>::leq(&incoming.#m, &joined.#m) {
+                    #unordered
+                } else {
+                    #lost
+                };
+                return #rt::Option::Some(::std::string::String::from(line));
+            }
+        }
+    });
 
     let methods = quote! {
         fn blame_binary(op: #rt::Op, a: &Self, b: &Self, v: #rt::i64) -> #rt::Option<::std::string::String> {
@@ -239,6 +261,11 @@ pub(super) fn explain(
             let rules = Self::__absinthe_assume_rules(op);
             #(#assume_blame)*
             Self::__absinthe_blame_reduce(ra, va).or_else(|| Self::__absinthe_blame_reduce(rb, vb))
+        }
+
+        fn blame_join(incoming: &Self, joined: &Self, v: #rt::i64) -> #rt::Option<::std::string::String> {
+            #(#join_blame)*
+            #rt::Option::None
         }
 
         fn rules_binary(op: #rt::Op) -> ::std::vec::Vec<::std::string::String> {
@@ -400,10 +427,15 @@ fn blame_reduce(decl: &ProductDecl) -> TokenStream {
 }
 
 /// The `rules_*` methods of the direct product `ValueDomain` impl: those of the product `name`
-/// it wraps (the same rules; reductions are never listed).
+/// it wraps (the same rules; reductions are never listed), and its `blame_join` (the same
+/// component-wise join).
 pub(super) fn direct_rules(name: &Ident) -> TokenStream {
     let rt = rt();
     quote! {
+        fn blame_join(incoming: &Self, joined: &Self, v: #rt::i64) -> #rt::Option<::std::string::String> {
+            <#name as #rt::ValueDomain>::blame_join(&incoming.0, &joined.0, v)
+        }
+
         fn rules_binary(op: #rt::Op) -> ::std::vec::Vec<::std::string::String> {
             <#name as #rt::ValueDomain>::rules_binary(op)
         }

@@ -125,6 +125,16 @@ pub trait ValueDomain: Lattice + Top + Concrete + Display + 'static {
         None
     }
 
+    /// For abstract debugging: at the head of a block, the join (or widening) of what flows in
+    /// gave `joined`, which excludes the concrete value `v`, although `incoming` — the value
+    /// along the edge control took — contains it. Which operation is to blame: the join of a
+    /// product's component (with where it is written), or a `contains` that is not monotone
+    /// (`incoming` below `joined`). Generated products can tell; the default knows nothing.
+    fn blame_join(incoming: &Self, joined: &Self, v: i64) -> Option<String> {
+        let _ = (incoming, joined, v);
+        None
+    }
+
     /// For explanations ("why is this value what it is"): the rules that compute
     /// `binary(op, _, _)`, one line per component of a product (one line for a domain with a
     /// single transfer function), each naming its rule and where it is declared (`.dom`

@@ -498,3 +498,26 @@ impl Sema {
         });
     }
 }
+
+/// For blame: where the join of the lattice `t` (a product's component) comes from — a
+/// written-out `join`, the declaration it is derived for, or the runtime's lattice.
+pub(super) fn join_origin(lattices: &[LatticeDecl], types: &TypeTable, t: &Ty) -> String {
+    let name = types.name(t);
+    let declared = lattices.iter().find(|l| l.name == name);
+    match (declared, t) {
+        (Some(l), _) => {
+            let written = match &l.kind {
+                LatticeKind::Pointwise(p) => p.written_at.iter().find(|(op, _)| op == "join"),
+                LatticeKind::Flat(_) | LatticeKind::Finite(_) | LatticeKind::Sum(_) => None,
+            };
+            match written {
+                Some((_, at)) => format!("`join` of `{name}`, written out at {at}"),
+                None => format!("`join` of `{name}`, derived for {}", l.origin.describe),
+            }
+        }
+        (None, Ty::Lat(id)) if matches!(types.shape(*id), Shape::Extern) => {
+            format!("`join` of `{name}`, the Rust type's `Lattice::join`")
+        }
+        (None, _) => format!("the runtime's `join` of `{name}`"),
+    }
+}

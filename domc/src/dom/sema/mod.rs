@@ -94,6 +94,17 @@ impl Sema {
             .iter()
             .map(|(l, f)| (l.clone(), model::function_name(f)))
             .collect();
+        for (product, _) in &mut out.program.products {
+            let Some(Ty::Lat(id)) = sema.types.lookup(&product.name.to_string()) else {
+                unreachable!("a product of the model is a lattice type of the program")
+            };
+            let Shape::Product { components } = sema.types.shape(id) else {
+                unreachable!("a product of the model has the shape of a product")
+            };
+            for (c, (_, t)) in product.components.iter_mut().zip(components) {
+                c.join_origin = Some(lattice::join_origin(&out.program.lattices, &sema.types, t));
+            }
+        }
         out.program.types = sema.types;
         // The files were checked imports first; their places are reported root first.
         out.program
@@ -413,6 +424,8 @@ impl Sema {
                     member: syn::Member::Named(format_ident!("{}", n)),
                     ty: self.types.syn_type(t),
                     value_domain: *uses,
+                    // Filled in once every lattice is declared (`finish`).
+                    join_origin: None,
                 })
                 .collect(),
             policy,

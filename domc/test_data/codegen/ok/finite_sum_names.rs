@@ -680,6 +680,58 @@ pub mod finite_sum_names {
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn blame_join(
+            incoming: &Self,
+            joined: &Self,
+            v: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            if <::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Concrete>::contains(&incoming.ranges, v)
+                && !<::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Concrete>::contains(&joined.ranges, v)
+            {
+                let line = if <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Lattice>::leq(
+                    &incoming.ranges,
+                    &joined.ranges,
+                ) {
+                    "component `ranges`: `contains` of `FiniteSum<::absinthe::__private::Interval,2usize>` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `ranges`: the runtime's `join` of `FiniteSum<Interval, 2>`, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            if <::absinthe::__private::Flat<
+                i64,
+            > as ::absinthe::__private::Concrete>::contains(&incoming.constant, v)
+                && !<::absinthe::__private::Flat<
+                    i64,
+                > as ::absinthe::__private::Concrete>::contains(&joined.constant, v)
+            {
+                let line = if <::absinthe::__private::Flat<
+                    i64,
+                > as ::absinthe::__private::Lattice>::leq(
+                    &incoming.constant,
+                    &joined.constant,
+                ) {
+                    "component `constant`: `contains` of `Flat<i64>` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `constant`: the runtime's `join` of `Constant`, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            ::absinthe::__private::Option::None
+        }
         fn rules_binary(
             op: ::absinthe::__private::Op,
         ) -> ::std::vec::Vec<::std::string::String> {

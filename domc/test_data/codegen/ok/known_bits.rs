@@ -606,6 +606,34 @@ pub mod known_bits {
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn blame_join(
+            incoming: &Self,
+            joined: &Self,
+            v: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            if <KnownBits as ::absinthe::__private::Concrete>::contains(
+                &incoming.known,
+                v,
+            )
+                && !<KnownBits as ::absinthe::__private::Concrete>::contains(
+                    &joined.known,
+                    v,
+                )
+            {
+                let line = if <KnownBits as ::absinthe::__private::Lattice>::leq(
+                    &incoming.known,
+                    &joined.known,
+                ) {
+                    "component `known`: `contains` of `KnownBits` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `known`: `join` of `KnownBits`, written out at test_data/codegen/ok/known_bits.dom:8:5, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            ::absinthe::__private::Option::None
+        }
         fn rules_binary(
             op: ::absinthe::__private::Op,
         ) -> ::std::vec::Vec<::std::string::String> {

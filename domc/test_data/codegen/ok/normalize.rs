@@ -560,6 +560,28 @@ pub mod normalize {
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn blame_join(
+            incoming: &Self,
+            joined: &Self,
+            v: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            if <R4 as ::absinthe::__private::Concrete>::contains(&incoming.class, v)
+                && !<R4 as ::absinthe::__private::Concrete>::contains(&joined.class, v)
+            {
+                let line = if <R4 as ::absinthe::__private::Lattice>::leq(
+                    &incoming.class,
+                    &joined.class,
+                ) {
+                    "component `class`: `contains` of `R4` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `class`: `join` of `R4`, written out at test_data/codegen/ok/normalize.dom:16:5, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            ::absinthe::__private::Option::None
+        }
         fn rules_binary(
             op: ::absinthe::__private::Op,
         ) -> ::std::vec::Vec<::std::string::String> {

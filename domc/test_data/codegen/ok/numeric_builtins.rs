@@ -1103,6 +1103,97 @@ pub mod numeric_builtins {
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn blame_join(
+            incoming: &Self,
+            joined: &Self,
+            v: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            if <::absinthe::__private::Congruence as ::absinthe::__private::Concrete>::contains(
+                &incoming.cong,
+                v,
+            )
+                && !<::absinthe::__private::Congruence as ::absinthe::__private::Concrete>::contains(
+                    &joined.cong,
+                    v,
+                )
+            {
+                let line = if <::absinthe::__private::Congruence as ::absinthe::__private::Lattice>::leq(
+                    &incoming.cong,
+                    &joined.cong,
+                ) {
+                    "component `cong`: `contains` of `Congruence` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `cong`: the runtime's `join` of `Congruence`, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            if <::absinthe::__private::Sign as ::absinthe::__private::Concrete>::contains(
+                &incoming.sign,
+                v,
+            )
+                && !<::absinthe::__private::Sign as ::absinthe::__private::Concrete>::contains(
+                    &joined.sign,
+                    v,
+                )
+            {
+                let line = if <::absinthe::__private::Sign as ::absinthe::__private::Lattice>::leq(
+                    &incoming.sign,
+                    &joined.sign,
+                ) {
+                    "component `sign`: `contains` of `Sign` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `sign`: the runtime's `join` of `Sign`, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            if <::absinthe::__private::Parity as ::absinthe::__private::Concrete>::contains(
+                &incoming.parity,
+                v,
+            )
+                && !<::absinthe::__private::Parity as ::absinthe::__private::Concrete>::contains(
+                    &joined.parity,
+                    v,
+                )
+            {
+                let line = if <::absinthe::__private::Parity as ::absinthe::__private::Lattice>::leq(
+                    &incoming.parity,
+                    &joined.parity,
+                ) {
+                    "component `parity`: `contains` of `Parity` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `parity`: the runtime's `join` of `Parity`, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            if <::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                &incoming.range,
+                v,
+            )
+                && !<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                    &joined.range,
+                    v,
+                )
+            {
+                let line = if <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::leq(
+                    &incoming.range,
+                    &joined.range,
+                ) {
+                    "component `range`: `contains` of `Interval` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `range`: the runtime's `join` of `Interval`, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            ::absinthe::__private::Option::None
+        }
         fn rules_binary(
             op: ::absinthe::__private::Op,
         ) -> ::std::vec::Vec<::std::string::String> {

@@ -793,6 +793,49 @@ pub mod planted_lines {
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn blame_join(
+            incoming: &Self,
+            joined: &Self,
+            v: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            if <Const as ::absinthe::__private::Concrete>::contains(&incoming.c, v)
+                && !<Const as ::absinthe::__private::Concrete>::contains(&joined.c, v)
+            {
+                let line = if <Const as ::absinthe::__private::Lattice>::leq(
+                    &incoming.c,
+                    &joined.c,
+                ) {
+                    "component `c`: `contains` of `Const` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `c`: `join` of `Const`, derived for `lattice Const` at test_data/codegen/ok/planted_lines.dom:7:1, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            if <::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                &incoming.range,
+                v,
+            )
+                && !<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                    &joined.range,
+                    v,
+                )
+            {
+                let line = if <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::leq(
+                    &incoming.range,
+                    &joined.range,
+                ) {
+                    "component `range`: `contains` of `Interval` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `range`: the runtime's `join` of `Interval`, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            ::absinthe::__private::Option::None
+        }
         fn rules_binary(
             op: ::absinthe::__private::Op,
         ) -> ::std::vec::Vec<::std::string::String> {

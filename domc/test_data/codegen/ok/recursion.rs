@@ -514,6 +514,28 @@ pub mod recursion {
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn blame_join(
+            incoming: &Self,
+            joined: &Self,
+            v: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            if <Tz as ::absinthe::__private::Concrete>::contains(&incoming.tz, v)
+                && !<Tz as ::absinthe::__private::Concrete>::contains(&joined.tz, v)
+            {
+                let line = if <Tz as ::absinthe::__private::Lattice>::leq(
+                    &incoming.tz,
+                    &joined.tz,
+                ) {
+                    "component `tz`: `contains` of `Tz` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `tz`: `join` of `Tz`, written out at test_data/codegen/ok/recursion.dom:9:5, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            ::absinthe::__private::Option::None
+        }
         fn rules_binary(
             op: ::absinthe::__private::Op,
         ) -> ::std::vec::Vec<::std::string::String> {

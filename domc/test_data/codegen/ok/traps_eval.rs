@@ -577,6 +577,34 @@ pub mod traps_eval {
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn blame_join(
+            incoming: &Self,
+            joined: &Self,
+            v: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            if <Const as ::absinthe::__private::Concrete>::contains(
+                &incoming.constant,
+                v,
+            )
+                && !<Const as ::absinthe::__private::Concrete>::contains(
+                    &joined.constant,
+                    v,
+                )
+            {
+                let line = if <Const as ::absinthe::__private::Lattice>::leq(
+                    &incoming.constant,
+                    &joined.constant,
+                ) {
+                    "component `constant`: `contains` of `Const` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `constant`: `join` of `Const`, derived for `lattice Const` at test_data/codegen/ok/traps_eval.dom:3:1, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            ::absinthe::__private::Option::None
+        }
         fn rules_binary(
             op: ::absinthe::__private::Op,
         ) -> ::std::vec::Vec<::std::string::String> {

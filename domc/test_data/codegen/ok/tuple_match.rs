@@ -776,6 +776,49 @@ pub mod tuple_match {
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn blame_join(
+            incoming: &Self,
+            joined: &Self,
+            v: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            if <Sign as ::absinthe::__private::Concrete>::contains(&incoming.sign, v)
+                && !<Sign as ::absinthe::__private::Concrete>::contains(&joined.sign, v)
+            {
+                let line = if <Sign as ::absinthe::__private::Lattice>::leq(
+                    &incoming.sign,
+                    &joined.sign,
+                ) {
+                    "component `sign`: `contains` of `Sign` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `sign`: `join` of `Sign`, derived for `lattice Sign` at test_data/codegen/ok/tuple_match.dom:4:1, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            if <::absinthe::__private::Flat<
+                i64,
+            > as ::absinthe::__private::Concrete>::contains(&incoming.constant, v)
+                && !<::absinthe::__private::Flat<
+                    i64,
+                > as ::absinthe::__private::Concrete>::contains(&joined.constant, v)
+            {
+                let line = if <::absinthe::__private::Flat<
+                    i64,
+                > as ::absinthe::__private::Lattice>::leq(
+                    &incoming.constant,
+                    &joined.constant,
+                ) {
+                    "component `constant`: `contains` of `Flat<i64>` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `constant`: the runtime's `join` of `Constant`, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            ::absinthe::__private::Option::None
+        }
         fn rules_binary(
             op: ::absinthe::__private::Op,
         ) -> ::std::vec::Vec<::std::string::String> {

@@ -551,6 +551,31 @@ pub mod tuples {
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn blame_join(
+            incoming: &Self,
+            joined: &Self,
+            v: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            if <Bounds as ::absinthe::__private::Concrete>::contains(&incoming.range, v)
+                && !<Bounds as ::absinthe::__private::Concrete>::contains(
+                    &joined.range,
+                    v,
+                )
+            {
+                let line = if <Bounds as ::absinthe::__private::Lattice>::leq(
+                    &incoming.range,
+                    &joined.range,
+                ) {
+                    "component `range`: `contains` of `Bounds` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `range`: `join` of `Bounds`, written out at test_data/codegen/ok/tuples.dom:8:5, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            ::absinthe::__private::Option::None
+        }
         fn rules_binary(
             op: ::absinthe::__private::Op,
         ) -> ::std::vec::Vec<::std::string::String> {

@@ -823,6 +823,55 @@ pub mod wrong_reduction {
             Self::__absinthe_blame_reduce(ra, va)
                 .or_else(|| Self::__absinthe_blame_reduce(rb, vb))
         }
+        fn blame_join(
+            incoming: &Self,
+            joined: &Self,
+            v: ::absinthe::__private::i64,
+        ) -> ::absinthe::__private::Option<::std::string::String> {
+            if <Nullness as ::absinthe::__private::Concrete>::contains(
+                &incoming.nullness,
+                v,
+            )
+                && !<Nullness as ::absinthe::__private::Concrete>::contains(
+                    &joined.nullness,
+                    v,
+                )
+            {
+                let line = if <Nullness as ::absinthe::__private::Lattice>::leq(
+                    &incoming.nullness,
+                    &joined.nullness,
+                ) {
+                    "component `nullness`: `contains` of `Nullness` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `nullness`: `join` of `Nullness`, derived for `lattice Nullness` at test_data/codegen/ok/wrong_reduction.dom:6:1, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            if <::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                &incoming.interval,
+                v,
+            )
+                && !<::absinthe::__private::Interval as ::absinthe::__private::Concrete>::contains(
+                    &joined.interval,
+                    v,
+                )
+            {
+                let line = if <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::leq(
+                    &incoming.interval,
+                    &joined.interval,
+                ) {
+                    "component `interval`: `contains` of `Interval` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `interval`: the runtime's `join` of `Interval`, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
+            ::absinthe::__private::Option::None
+        }
         fn rules_binary(
             op: ::absinthe::__private::Op,
         ) -> ::std::vec::Vec<::std::string::String> {
