@@ -580,12 +580,13 @@ impl Interp {
     }
 
     /// `op` of a built-in value domain on a component that is none: never in a checked program
-    /// (`uses builtin` is for `Interval`, `Constant`, `Address`, `Congruence`, `Parity` and
-    /// `Sign` only, and a `FiniteSum` holds `Interval`s or `Constant`s).
+    /// (`uses builtin` is for `Interval`, `Constant`, `Address`, `Congruence`, `Parity`, `Sign`
+    /// and `FiniteSum` only, and a `FiniteSum` holds `Interval`s or `Constant`s).
     fn not_builtin(&self, op: &str, t: &Ty) -> ! {
         unreachable!(
             "the checker lets `{op}` fall back to the built-in value domains `Interval`, \
-             `Constant`, `Address`, `Congruence`, `Parity` and `Sign` only, not to `{}`",
+             `Constant`, `Address`, `Congruence`, `Parity`, `Sign` and `FiniteSum` only, not to \
+             `{}`",
             self.type_name(t)
         )
     }
@@ -597,6 +598,10 @@ impl Interp {
             Shape::Constant => Val::Constant(<Flat<i64> as ValueDomain>::constant(c)),
             Shape::Address => Val::Address(<Address as ValueDomain>::constant(c)),
             Shape::Numeric(n) => Val::Num(Num::constant(*n, c)),
+            Shape::FiniteSum { inner, n } => {
+                let one = self.runtime_constant(inner, c);
+                self.canonical(inner, *n, vec![one])
+            }
             _ => self.not_builtin("constant", t),
         }
     }
@@ -608,6 +613,10 @@ impl Interp {
             Shape::Constant => Val::Constant(<Flat<i64> as ValueDomain>::address(symbol)),
             Shape::Address => Val::Address(<Address as ValueDomain>::address(symbol)),
             Shape::Numeric(n) => Val::Num(Num::address(*n, symbol)),
+            Shape::FiniteSum { inner, n } => {
+                let one = self.runtime_address(inner, symbol);
+                self.canonical(inner, *n, vec![one])
+            }
             _ => self.not_builtin("address", t),
         }
     }
@@ -628,6 +637,16 @@ impl Interp {
                 Some(v) => Val::Num(v),
                 None => self.mismatch("binary", t, &(a, b)),
             },
+            // As the runtime's `FiniteSum`: the disjuncts' operation on each pair.
+            (Shape::FiniteSum { inner, n }, _, _) => {
+                let mut out = Vec::new();
+                for x in self.values_of(a) {
+                    for y in self.values_of(b) {
+                        out.push(self.runtime_binary(inner, op, &x, &y));
+                    }
+                }
+                self.canonical(inner, *n, out)
+            }
             (Shape::Interval | Shape::Constant | Shape::Address | Shape::Numeric(_), _, _) => {
                 self.mismatch("binary", t, &(a, b))
             }
@@ -654,6 +673,30 @@ impl Interp {
                 Some((p, q)) => (Val::Num(p), Val::Num(q)),
                 None => self.mismatch("assume", t, &(a, b)),
             },
+            // As the runtime's `FiniteSum`: each disjunct refined by every disjunct of the
+            // other side, to the join of what the possible pairs leave of it.
+            (Shape::FiniteSum { inner, n }, _, _) => {
+                let (xs, ys) = (self.values_of(a), self.values_of(b));
+                let refine = |mine: &[Val], theirs: &[Val], left: bool| {
+                    let refined = mine.iter().map(|x| {
+                        theirs.iter().fold(self.bottom(inner), |acc, y| {
+                            let (kept, other) = if left {
+                                self.runtime_assume(inner, op, x, y)
+                            } else {
+                                let (ry, rx) = self.runtime_assume(inner, op, y, x);
+                                (rx, ry)
+                            };
+                            if self.is_bottom(inner, &kept) || self.is_bottom(inner, &other) {
+                                acc
+                            } else {
+                                self.join(inner, &acc, &kept)
+                            }
+                        })
+                    });
+                    self.canonical(inner, *n, refined.collect())
+                };
+                (refine(&xs, &ys, true), refine(&ys, &xs, false))
+            }
             (Shape::Interval | Shape::Constant | Shape::Address | Shape::Numeric(_), _, _) => {
                 self.mismatch("assume", t, &(a, b))
             }
@@ -681,6 +724,8 @@ impl Interp {
             (Shape::Interval | Shape::Constant | Shape::Address | Shape::Numeric(_), _, _, _) => {
                 self.mismatch("term_cond", t, &(p, a, b))
             }
+            // The trait's default, which the runtime's `FiniteSum` keeps: the join.
+            (Shape::FiniteSum { .. }, _, _, _) => self.join(t, a, b),
             _ => self.not_builtin("term_cond", t),
         }
     }

@@ -681,30 +681,11 @@ impl Interp {
                     .collect();
                 self.canonical(inner, n, met)
             }
-            TypeFn::Binary | TypeFn::Assume => {
-                let (mut left, mut right) = (Vec::new(), Vec::new());
-                for x in self.values_of(&args[1]) {
-                    for y in self.values_of(&args[2]) {
-                        if name == TypeFn::Binary {
-                            left.push(self.runtime_binary(inner, op(), &x, &y));
-                        } else {
-                            let (rx, ry) = self.runtime_assume(inner, op(), &x, &y);
-                            left.push(rx);
-                            right.push(ry);
-                        }
-                    }
-                }
-                if name == TypeFn::Binary {
-                    self.canonical(inner, n, left)
-                } else {
-                    Val::Tuple(
-                        vec![
-                            self.canonical(inner, n, left),
-                            self.canonical(inner, n, right),
-                        ]
-                        .into(),
-                    )
-                }
+            // The runtime's `FiniteSum` value domain, as `uses builtin` runs it.
+            TypeFn::Binary => self.runtime_binary(t, op(), &args[1], &args[2]),
+            TypeFn::Assume => {
+                let (a, b) = self.runtime_assume(t, op(), &args[1], &args[2]);
+                Val::Tuple(vec![a, b].into())
             }
             _ => unreachable!(
                 "the checker knows the functions of `{}`, not `{}`",

@@ -1,7 +1,7 @@
 //! Soundness of the value domains against the concrete semantics of every operation: `binary`
 //! and `assume` must contain every concrete outcome of values drawn from their arguments.
 
-use absinthe::lattice::{Congruence, Flat, Interval, Lattice, Parity, Sign};
+use absinthe::lattice::{Congruence, FiniteSum, Flat, Interval, Lattice, Parity, Sign};
 use absinthe::program::Op;
 use absinthe::value::{Concrete, ValueDomain};
 use proptest::prelude::*;
@@ -157,6 +157,17 @@ proptest! {
     fn sign_binary_and_assume_are_sound(
         (a, x) in sign_with_member(), (b, y) in sign_with_member(), op in op(),
     ) {
+        sound(&a, x, &b, y, op)?;
+    }
+
+    #[test]
+    fn finite_sum_binary_and_assume_are_sound(
+        (a1, x, _) in interval_with_members(), (a2, _, _) in interval_with_members(),
+        (b1, y, _) in interval_with_members(), (b2, _, _) in interval_with_members(),
+        op in op(),
+    ) {
+        let a = FiniteSum::<Interval, 2>::from_values([a1, a2]);
+        let b = FiniteSum::<Interval, 2>::from_values([b2, b1]);
         sound(&a, x, &b, y, op)?;
     }
 

@@ -285,7 +285,11 @@ impl TypeTable {
         match t {
             Ty::Lat(id) => matches!(
                 self.shapes[*id],
-                Shape::Interval | Shape::Constant | Shape::Address | Shape::Numeric(_)
+                Shape::Interval
+                    | Shape::Constant
+                    | Shape::Address
+                    | Shape::Numeric(_)
+                    | Shape::FiniteSum { .. }
             ),
             _ => false,
         }

@@ -15,6 +15,7 @@ mod constant;
 mod declared;
 mod domain;
 mod env;
+mod finite_sum;
 mod interval;
 mod nonrel;
 mod repr;

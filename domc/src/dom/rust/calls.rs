@@ -232,30 +232,9 @@ fn finite_sum_fn(
                     .map(|v| <#inner as #rt::Lattice>::meet(v, &__absinthe_x)),
             )
         }),
-        ("binary", [o, a, b]) => quote!({
-            let (__absinthe_op, __absinthe_a, __absinthe_b): (#rt::Op, #rust, #rust) =
-                (#o, #a, #b);
-            let mut __absinthe_out = ::std::vec::Vec::new();
-            for x in __absinthe_a.values() {
-                for y in __absinthe_b.values() {
-                    __absinthe_out.push(<#inner as #rt::ValueDomain>::binary(__absinthe_op, x, y));
-                }
-            }
-            <#rust>::from_values(__absinthe_out)
-        }),
-        ("assume", [o, a, b]) => quote!({
-            let (__absinthe_op, __absinthe_a, __absinthe_b): (#rt::Op, #rust, #rust) =
-                (#o, #a, #b);
-            let (mut left, mut right) = (::std::vec::Vec::new(), ::std::vec::Vec::new());
-            for x in __absinthe_a.values() {
-                for y in __absinthe_b.values() {
-                    let (rx, ry) = <#inner as #rt::ValueDomain>::assume(__absinthe_op, x, y);
-                    left.push(rx);
-                    right.push(ry);
-                }
-            }
-            (<#rust>::from_values(left), <#rust>::from_values(right))
-        }),
+        // The runtime's `FiniteSum` value domain, which `uses builtin` runs.
+        ("binary", [o, a, b]) => quote!(<#rust as #rt::ValueDomain>::binary(#o, &(#a), &(#b))),
+        ("assume", [o, a, b]) => quote!(<#rust as #rt::ValueDomain>::assume(#o, &(#a), &(#b))),
         _ => unreachable!(
             "the checker knows the functions of a `FiniteSum` and their arities, not `{name}` of \
              {} arguments",

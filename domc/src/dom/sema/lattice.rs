@@ -499,9 +499,28 @@ impl Sema {
     }
 }
 
+impl Sema {
+    /// For blame: where the join of each product component's lattice comes from (a checked
+    /// program's, once every lattice is declared).
+    pub(super) fn join_origins(&mut self) {
+        let program = &mut self.out.program;
+        for (product, _) in &mut program.products {
+            let Some(Ty::Lat(id)) = self.types.lookup(&product.name.to_string()) else {
+                unreachable!("a product of the model is a lattice type of the program")
+            };
+            let Shape::Product { components } = self.types.shape(id) else {
+                unreachable!("a product of the model has the shape of a product")
+            };
+            for (c, (_, t)) in product.components.iter_mut().zip(components) {
+                c.join_origin = Some(join_origin(&program.lattices, &self.types, t));
+            }
+        }
+    }
+}
+
 /// For blame: where the join of the lattice `t` (a product's component) comes from — a
 /// written-out `join`, the declaration it is derived for, or the runtime's lattice.
-pub(super) fn join_origin(lattices: &[LatticeDecl], types: &TypeTable, t: &Ty) -> String {
+fn join_origin(lattices: &[LatticeDecl], types: &TypeTable, t: &Ty) -> String {
     let name = types.name(t);
     let declared = lattices.iter().find(|l| l.name == name);
     match (declared, t) {

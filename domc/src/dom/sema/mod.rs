@@ -84,27 +84,17 @@ pub fn check_typed(files: &[(Place, Vec<Item>)]) -> (Result<Checked, Vec<Diagnos
 
 impl Sema {
     fn finish(self) -> Result<Checked, Vec<Diagnostic>> {
-        let sema = self;
+        let mut sema = self;
         if !sema.errors.is_empty() {
             return Err(sema.errors);
         }
+        sema.join_origins();
         let mut out = sema.out;
         out.program.contains = sema
             .contains_fns
             .iter()
             .map(|(l, f)| (l.clone(), model::function_name(f)))
             .collect();
-        for (product, _) in &mut out.program.products {
-            let Some(Ty::Lat(id)) = sema.types.lookup(&product.name.to_string()) else {
-                unreachable!("a product of the model is a lattice type of the program")
-            };
-            let Shape::Product { components } = sema.types.shape(id) else {
-                unreachable!("a product of the model has the shape of a product")
-            };
-            for (c, (_, t)) in product.components.iter_mut().zip(components) {
-                c.join_origin = Some(lattice::join_origin(&out.program.lattices, &sema.types, t));
-            }
-        }
         out.program.types = sema.types;
         // The files were checked imports first; their places are reported root first.
         out.program

@@ -1001,44 +1001,14 @@ pub mod finite_sum_names {
                 {
                     let out = ::core::clone::Clone::clone(&a.ranges);
                     let _ = &out;
-                    {
-                        let (
-                            __absinthe_op,
-                            __absinthe_a,
-                            __absinthe_b,
-                        ): (
-                            ::absinthe::__private::Op,
-                            ::absinthe::__private::FiniteSum<
-                                ::absinthe::__private::Interval,
-                                2usize,
-                            >,
-                            ::absinthe::__private::FiniteSum<
-                                ::absinthe::__private::Interval,
-                                2usize,
-                            >,
-                        ) = (
-                            x,
-                            ::core::clone::Clone::clone(&out),
-                            ::core::clone::Clone::clone(&b.ranges),
-                        );
-                        let mut __absinthe_out = ::std::vec::Vec::new();
-                        for x in __absinthe_a.values() {
-                            for y in __absinthe_b.values() {
-                                __absinthe_out
-                                    .push(
-                                        <::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::binary(
-                                            __absinthe_op,
-                                            x,
-                                            y,
-                                        ),
-                                    );
-                            }
-                        }
-                        <::absinthe::__private::FiniteSum<
-                            ::absinthe::__private::Interval,
-                            2usize,
-                        >>::from_values(__absinthe_out)
-                    }
+                    <::absinthe::__private::FiniteSum<
+                        ::absinthe::__private::Interval,
+                        2usize,
+                    > as ::absinthe::__private::ValueDomain>::binary(
+                        x,
+                        &(::core::clone::Clone::clone(&out)),
+                        &(::core::clone::Clone::clone(&b.ranges)),
+                    )
                 }
             })
         }
@@ -1079,52 +1049,14 @@ pub mod finite_sum_names {
                 {
                     let out = ::core::clone::Clone::clone(&b.ranges);
                     let _ = &out;
-                    {
-                        let (
-                            __absinthe_op,
-                            __absinthe_a,
-                            __absinthe_b,
-                        ): (
-                            ::absinthe::__private::Op,
-                            ::absinthe::__private::FiniteSum<
-                                ::absinthe::__private::Interval,
-                                2usize,
-                            >,
-                            ::absinthe::__private::FiniteSum<
-                                ::absinthe::__private::Interval,
-                                2usize,
-                            >,
-                        ) = (
-                            y,
-                            ::core::clone::Clone::clone(&a.ranges),
-                            ::core::clone::Clone::clone(&out),
-                        );
-                        let (mut left, mut right) = (
-                            ::std::vec::Vec::new(),
-                            ::std::vec::Vec::new(),
-                        );
-                        for x in __absinthe_a.values() {
-                            for y in __absinthe_b.values() {
-                                let (rx, ry) = <::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::assume(
-                                    __absinthe_op,
-                                    x,
-                                    y,
-                                );
-                                left.push(rx);
-                                right.push(ry);
-                            }
-                        }
-                        (
-                            <::absinthe::__private::FiniteSum<
-                                ::absinthe::__private::Interval,
-                                2usize,
-                            >>::from_values(left),
-                            <::absinthe::__private::FiniteSum<
-                                ::absinthe::__private::Interval,
-                                2usize,
-                            >>::from_values(right),
-                        )
-                    }
+                    <::absinthe::__private::FiniteSum<
+                        ::absinthe::__private::Interval,
+                        2usize,
+                    > as ::absinthe::__private::ValueDomain>::assume(
+                        y,
+                        &(::core::clone::Clone::clone(&a.ranges)),
+                        &(::core::clone::Clone::clone(&out)),
+                    )
                 }
             })
         }

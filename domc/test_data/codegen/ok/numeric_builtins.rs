@@ -10,13 +10,17 @@
     clippy::pedantic
 )]
 pub mod numeric_builtins {
-    /// From `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1.
+    /// From `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1.
     #[derive(Clone)]
     pub struct Numbers {
         pub cong: ::absinthe::__private::Congruence,
         pub sign: ::absinthe::__private::Sign,
         pub parity: ::absinthe::__private::Parity,
         pub range: ::absinthe::__private::Interval,
+        pub ranges: ::absinthe::__private::FiniteSum<
+            ::absinthe::__private::Interval,
+            2usize,
+        >,
     }
     impl Numbers {
         /// Makes every component bottom; reports whether anything changed.
@@ -43,6 +47,14 @@ pub mod numeric_builtins {
                     <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::bottom(),
                 );
             changed
+                |= ::absinthe::__private::replace_if_changed(
+                    &mut self.ranges,
+                    <::absinthe::__private::FiniteSum<
+                        ::absinthe::__private::Interval,
+                        2usize,
+                    > as ::absinthe::__private::Lattice>::bottom(),
+                );
+            changed
         }
         /// `value` reduced under `policy`.
         fn __absinthe_reduced(
@@ -53,7 +65,7 @@ pub mod numeric_builtins {
             value
         }
     }
-    /// The reduced product, generated from `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1.
+    /// The reduced product, generated from `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1.
     impl ::absinthe::__private::PartialEq for Numbers {
         fn eq(&self, other: &Self) -> bool {
             let (a, b) = (
@@ -65,27 +77,40 @@ pub mod numeric_builtins {
             }
             true && self.cong == other.cong && self.sign == other.sign
                 && self.parity == other.parity && self.range == other.range
+                && self.ranges == other.ranges
         }
     }
     impl ::absinthe::__private::Eq for Numbers {}
-    /// The reduced product, generated from `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1.
+    /// The reduced product, generated from `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1.
     impl ::absinthe::__private::Lattice for Numbers {
         const FINITE_HEIGHT: bool = true
             && <::absinthe::__private::Congruence as ::absinthe::__private::Lattice>::FINITE_HEIGHT
             && <::absinthe::__private::Sign as ::absinthe::__private::Lattice>::FINITE_HEIGHT
             && <::absinthe::__private::Parity as ::absinthe::__private::Lattice>::FINITE_HEIGHT
-            && <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::FINITE_HEIGHT;
+            && <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::FINITE_HEIGHT
+            && <::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Lattice>::FINITE_HEIGHT;
         const EXACT: bool = false
             && <::absinthe::__private::Congruence as ::absinthe::__private::Lattice>::EXACT
             && <::absinthe::__private::Sign as ::absinthe::__private::Lattice>::EXACT
             && <::absinthe::__private::Parity as ::absinthe::__private::Lattice>::EXACT
-            && <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::EXACT;
+            && <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::EXACT
+            && <::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Lattice>::EXACT;
         fn bottom() -> Self {
             Numbers {
                 cong: <::absinthe::__private::Congruence as ::absinthe::__private::Lattice>::bottom(),
                 sign: <::absinthe::__private::Sign as ::absinthe::__private::Lattice>::bottom(),
                 parity: <::absinthe::__private::Parity as ::absinthe::__private::Lattice>::bottom(),
                 range: <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::bottom(),
+                ranges: <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Lattice>::bottom(),
             }
         }
         fn is_bottom(&self) -> bool {
@@ -102,6 +127,10 @@ pub mod numeric_builtins {
                 || <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::is_bottom(
                     &self.range,
                 )
+                || <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Lattice>::is_bottom(&self.ranges)
         }
         fn leq(&self, other: &Self) -> bool {
             if ::absinthe::__private::Lattice::is_bottom(self) {
@@ -127,6 +156,10 @@ pub mod numeric_builtins {
                     &self.range,
                     &other.range,
                 )
+                && <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Lattice>::leq(&self.ranges, &other.ranges)
         }
         fn join(&self, other: &Self) -> Self {
             if ::absinthe::__private::Lattice::is_bottom(self) {
@@ -152,6 +185,10 @@ pub mod numeric_builtins {
                     &self.range,
                     &other.range,
                 ),
+                ranges: <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Lattice>::join(&self.ranges, &other.ranges),
             }
         }
         fn meet(&self, other: &Self) -> Self {
@@ -172,6 +209,13 @@ pub mod numeric_builtins {
                     range: <::absinthe::__private::Interval as ::absinthe::__private::Lattice>::meet(
                         &self.range,
                         &other.range,
+                    ),
+                    ranges: <::absinthe::__private::FiniteSum<
+                        ::absinthe::__private::Interval,
+                        2usize,
+                    > as ::absinthe::__private::Lattice>::meet(
+                        &self.ranges,
+                        &other.ranges,
                     ),
                 },
                 ::absinthe::__private::ReducePolicy::Fixpoint(4u32),
@@ -201,6 +245,10 @@ pub mod numeric_builtins {
                     &self.range,
                     &other.range,
                 ),
+                ranges: <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Lattice>::widen(&self.ranges, &other.ranges),
             }
         }
         fn widen_with_thresholds(
@@ -235,6 +283,14 @@ pub mod numeric_builtins {
                     &other.range,
                     thresholds,
                 ),
+                ranges: <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Lattice>::widen_with_thresholds(
+                    &self.ranges,
+                    &other.ranges,
+                    thresholds,
+                ),
             }
         }
         fn narrow(&self, other: &Self) -> Self {
@@ -260,10 +316,14 @@ pub mod numeric_builtins {
                     &self.range,
                     &other.range,
                 ),
+                ranges: <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Lattice>::narrow(&self.ranges, &other.ranges),
             }
         }
     }
-    /// The reduced product, generated from `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1.
+    /// The reduced product, generated from `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1.
     impl ::absinthe::__private::Top for Numbers {
         fn top() -> Self {
             Numbers {
@@ -271,6 +331,10 @@ pub mod numeric_builtins {
                 sign: <::absinthe::__private::Sign as ::absinthe::__private::Top>::top(),
                 parity: <::absinthe::__private::Parity as ::absinthe::__private::Top>::top(),
                 range: <::absinthe::__private::Interval as ::absinthe::__private::Top>::top(),
+                ranges: <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Top>::top(),
             }
         }
         fn is_top(&self) -> bool {
@@ -287,9 +351,13 @@ pub mod numeric_builtins {
                 && <::absinthe::__private::Interval as ::absinthe::__private::Top>::is_top(
                     &self.range,
                 )
+                && <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Top>::is_top(&self.ranges)
         }
     }
-    /// The reduced product, generated from `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1.
+    /// The reduced product, generated from `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1.
     impl ::absinthe::__private::ReducedProduct for Numbers {
         const POLICY: ::absinthe::__private::ReducePolicy = ::absinthe::__private::ReducePolicy::Fixpoint(
             4u32,
@@ -324,7 +392,7 @@ pub mod numeric_builtins {
                         );
                         if changed.changed() {
                             ::absinthe::__private::log_reduction(
-                                "`meet_ext range_from_cong` at test_data/codegen/ok/numeric_builtins.dom:11:1",
+                                "`meet_ext range_from_cong` at test_data/codegen/ok/numeric_builtins.dom:13:1",
                                 "range",
                                 &before,
                                 &self.range,
@@ -358,7 +426,7 @@ pub mod numeric_builtins {
                         );
                         if changed.changed() {
                             ::absinthe::__private::log_reduction(
-                                "`meet_ext cong_from_range` at test_data/codegen/ok/numeric_builtins.dom:14:1",
+                                "`meet_ext cong_from_range` at test_data/codegen/ok/numeric_builtins.dom:16:1",
                                 "cong",
                                 &before,
                                 &self.cong,
@@ -392,7 +460,7 @@ pub mod numeric_builtins {
                         );
                         if changed.changed() {
                             ::absinthe::__private::log_reduction(
-                                "`meet_ext parity_from_cong` at test_data/codegen/ok/numeric_builtins.dom:18:1",
+                                "`meet_ext parity_from_cong` at test_data/codegen/ok/numeric_builtins.dom:20:1",
                                 "parity",
                                 &before,
                                 &self.parity,
@@ -426,7 +494,7 @@ pub mod numeric_builtins {
                         );
                         if changed.changed() {
                             ::absinthe::__private::log_reduction(
-                                "`meet_ext cong_from_parity` at test_data/codegen/ok/numeric_builtins.dom:22:1",
+                                "`meet_ext cong_from_parity` at test_data/codegen/ok/numeric_builtins.dom:24:1",
                                 "cong",
                                 &before,
                                 &self.cong,
@@ -460,7 +528,7 @@ pub mod numeric_builtins {
                         );
                         if changed.changed() {
                             ::absinthe::__private::log_reduction(
-                                "`meet_ext sign_from_range` at test_data/codegen/ok/numeric_builtins.dom:30:1",
+                                "`meet_ext sign_from_range` at test_data/codegen/ok/numeric_builtins.dom:32:1",
                                 "sign",
                                 &before,
                                 &self.sign,
@@ -494,7 +562,7 @@ pub mod numeric_builtins {
                         );
                         if changed.changed() {
                             ::absinthe::__private::log_reduction(
-                                "`meet_ext range_from_sign` at test_data/codegen/ok/numeric_builtins.dom:40:1",
+                                "`meet_ext range_from_sign` at test_data/codegen/ok/numeric_builtins.dom:42:1",
                                 "range",
                                 &before,
                                 &self.range,
@@ -523,7 +591,7 @@ pub mod numeric_builtins {
             changed
         }
     }
-    /// The reduced product, generated from `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1.
+    /// The reduced product, generated from `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1.
     impl ::absinthe::__private::Concrete for Numbers {
         fn contains(&self, v: ::absinthe::__private::i64) -> bool {
             true
@@ -543,6 +611,10 @@ pub mod numeric_builtins {
                     &self.range,
                     v,
                 )
+                && <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Concrete>::contains(&self.ranges, v)
         }
         fn as_constant(
             &self,
@@ -565,6 +637,12 @@ pub mod numeric_builtins {
             if let ::absinthe::__private::Option::Some(c) = <::absinthe::__private::Interval as ::absinthe::__private::Concrete>::as_constant(
                 &self.range,
             ) {
+                return ::absinthe::__private::Option::Some(c);
+            }
+            if let ::absinthe::__private::Option::Some(c) = <::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Concrete>::as_constant(&self.ranges) {
                 return ::absinthe::__private::Option::Some(c);
             }
             ::absinthe::__private::Option::None
@@ -594,6 +672,12 @@ pub mod numeric_builtins {
             ) {
                 return ::absinthe::__private::Option::Some(a);
             }
+            if let ::absinthe::__private::Option::Some(a) = <::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Concrete>::as_address(&self.ranges) {
+                return ::absinthe::__private::Option::Some(a);
+            }
             ::absinthe::__private::Option::None
         }
     }
@@ -618,6 +702,10 @@ pub mod numeric_builtins {
                     range: <::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::constant(
                         c,
                     ),
+                    ranges: <::absinthe::__private::FiniteSum<
+                        ::absinthe::__private::Interval,
+                        2usize,
+                    > as ::absinthe::__private::ValueDomain>::constant(c),
                 },
                 policy,
             )
@@ -642,6 +730,10 @@ pub mod numeric_builtins {
                     range: <::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::address(
                         s,
                     ),
+                    ranges: <::absinthe::__private::FiniteSum<
+                        ::absinthe::__private::Interval,
+                        2usize,
+                    > as ::absinthe::__private::ValueDomain>::address(s),
                 },
                 policy,
             )
@@ -694,6 +786,18 @@ pub mod numeric_builtins {
                                 op,
                                 &a.range,
                                 &b.range,
+                            )
+                        }
+                    },
+                    ranges: match op {
+                        _ => {
+                            <::absinthe::__private::FiniteSum<
+                                ::absinthe::__private::Interval,
+                                2usize,
+                            > as ::absinthe::__private::ValueDomain>::binary(
+                                op,
+                                &a.ranges,
+                                &b.ranges,
                             )
                         }
                     },
@@ -787,10 +891,39 @@ pub mod numeric_builtins {
                 &b.range,
                 &y,
             );
+            let (
+                x,
+                y,
+            ): (
+                ::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                >,
+                ::absinthe::__private::FiniteSum<::absinthe::__private::Interval, 2usize>,
+            ) = match op {
+                _ => {
+                    <::absinthe::__private::FiniteSum<
+                        ::absinthe::__private::Interval,
+                        2usize,
+                    > as ::absinthe::__private::ValueDomain>::assume(
+                        op,
+                        &a.ranges,
+                        &b.ranges,
+                    )
+                }
+            };
+            ra.ranges = <::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Lattice>::meet(&a.ranges, &x);
+            rb.ranges = <::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Lattice>::meet(&b.ranges, &y);
             (Self::__absinthe_reduced(ra, policy), Self::__absinthe_reduced(rb, policy))
         }
     }
-    /// The transfer dispatch, generated from `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1.
+    /// The transfer dispatch, generated from `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1.
     impl ::absinthe::__private::ValueDomain for Numbers {
         #[inline]
         fn constant(c: ::absinthe::__private::i64) -> Self {
@@ -873,6 +1006,18 @@ pub mod numeric_builtins {
                         )
                     }
                 },
+                ranges: match op {
+                    _ => {
+                        <::absinthe::__private::FiniteSum<
+                            ::absinthe::__private::Interval,
+                            2usize,
+                        > as ::absinthe::__private::ValueDomain>::binary(
+                            op,
+                            &a.ranges,
+                            &b.ranges,
+                        )
+                    }
+                },
             };
             let rules = Self::__absinthe_binary_rules(op);
             if !<::absinthe::__private::Congruence as ::absinthe::__private::Concrete>::contains(
@@ -907,6 +1052,14 @@ pub mod numeric_builtins {
                     ::std::string::String::from(rules[3]),
                 );
             }
+            if !<::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Concrete>::contains(&raw.ranges, v) {
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(rules[4]),
+                );
+            }
             Self::__absinthe_blame_reduce(raw, v)
         }
         fn blame_constant(
@@ -925,6 +1078,10 @@ pub mod numeric_builtins {
                 range: <::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::constant(
                     c,
                 ),
+                ranges: <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::ValueDomain>::constant(c),
             };
             let rules = Self::__absinthe_literal_rules();
             if !<::absinthe::__private::Congruence as ::absinthe::__private::Concrete>::contains(
@@ -957,6 +1114,14 @@ pub mod numeric_builtins {
             ) {
                 return ::absinthe::__private::Option::Some(
                     ::std::string::String::from(rules[3]),
+                );
+            }
+            if !<::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Concrete>::contains(&raw.ranges, c) {
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(rules[4]),
                 );
             }
             Self::__absinthe_blame_reduce(raw, c)
@@ -1047,6 +1212,35 @@ pub mod numeric_builtins {
                 &b.range,
                 &y,
             );
+            let (
+                x,
+                y,
+            ): (
+                ::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                >,
+                ::absinthe::__private::FiniteSum<::absinthe::__private::Interval, 2usize>,
+            ) = match op {
+                _ => {
+                    <::absinthe::__private::FiniteSum<
+                        ::absinthe::__private::Interval,
+                        2usize,
+                    > as ::absinthe::__private::ValueDomain>::assume(
+                        op,
+                        &a.ranges,
+                        &b.ranges,
+                    )
+                }
+            };
+            ra.ranges = <::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Lattice>::meet(&a.ranges, &x);
+            rb.ranges = <::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Lattice>::meet(&b.ranges, &y);
             let rules = Self::__absinthe_assume_rules(op);
             if !<::absinthe::__private::Congruence as ::absinthe::__private::Concrete>::contains(
                 &ra.cong,
@@ -1098,6 +1292,19 @@ pub mod numeric_builtins {
             {
                 return ::absinthe::__private::Option::Some(
                     ::std::string::String::from(rules[3]),
+                );
+            }
+            if !<::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Concrete>::contains(&ra.ranges, va)
+                || !<::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Concrete>::contains(&rb.ranges, vb)
+            {
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(rules[4]),
                 );
             }
             Self::__absinthe_blame_reduce(ra, va)
@@ -1192,6 +1399,30 @@ pub mod numeric_builtins {
                     ::std::string::String::from(line),
                 );
             }
+            if <::absinthe::__private::FiniteSum<
+                ::absinthe::__private::Interval,
+                2usize,
+            > as ::absinthe::__private::Concrete>::contains(&incoming.ranges, v)
+                && !<::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Concrete>::contains(&joined.ranges, v)
+            {
+                let line = if <::absinthe::__private::FiniteSum<
+                    ::absinthe::__private::Interval,
+                    2usize,
+                > as ::absinthe::__private::Lattice>::leq(
+                    &incoming.ranges,
+                    &joined.ranges,
+                ) {
+                    "component `ranges`: `contains` of `FiniteSum<::absinthe::__private::Interval,2usize>` is not monotone (the joined value is above the incoming one but does not hold the value)"
+                } else {
+                    "component `ranges`: the runtime's `join` of `FiniteSum<Interval, 2>`, is not above what it joins"
+                };
+                return ::absinthe::__private::Option::Some(
+                    ::std::string::String::from(line),
+                );
+            }
             ::absinthe::__private::Option::None
         }
         fn rules_binary(
@@ -1223,35 +1454,37 @@ pub mod numeric_builtins {
     impl Numbers {
         /// For blame and explanations: the rule computing each component of
         /// `binary(op, _, _)`, as a report line.
-        fn __absinthe_binary_rules(op: ::absinthe::__private::Op) -> [&'static str; 4] {
+        fn __absinthe_binary_rules(op: ::absinthe::__private::Op) -> [&'static str; 5] {
             [
                 "component `cong`: the built-in transfer function of `Congruence`",
                 "component `sign`: the built-in transfer function of `Sign`",
                 match op {
                     ::absinthe::__private::Op::Mul => {
-                        "component `parity`: `transfer parity_mul` at test_data/codegen/ok/numeric_builtins.dom:52:1"
+                        "component `parity`: `transfer parity_mul` at test_data/codegen/ok/numeric_builtins.dom:54:1"
                     }
                     _ => "component `parity`: the built-in transfer function of `Parity`",
                 },
                 "component `range`: the built-in transfer function of `Interval`",
+                "component `ranges`: the built-in transfer function of `FiniteSum<::absinthe::__private::Interval,2usize>`",
             ]
         }
         /// For blame and explanations: the rule computing each component of `constant(_)`.
-        fn __absinthe_literal_rules() -> [&'static str; 4] {
+        fn __absinthe_literal_rules() -> [&'static str; 5] {
             [
                 "component `cong`: the built-in literal rule of `Congruence`",
                 "component `sign`: the built-in literal rule of `Sign`",
                 "component `parity`: the built-in literal rule of `Parity`",
                 "component `range`: the built-in literal rule of `Interval`",
+                "component `ranges`: the built-in literal rule of `FiniteSum<::absinthe::__private::Interval,2usize>`",
             ]
         }
         /// For blame and explanations: the rule refining each component in
         /// `assume(op, _, _)`.
-        fn __absinthe_assume_rules(op: ::absinthe::__private::Op) -> [&'static str; 4] {
+        fn __absinthe_assume_rules(op: ::absinthe::__private::Op) -> [&'static str; 5] {
             [
                 match op {
                     ::absinthe::__private::Op::Eq => {
-                        "component `cong`: `transfer cong_equal` at test_data/codegen/ok/numeric_builtins.dom:55:1"
+                        "component `cong`: `transfer cong_equal` at test_data/codegen/ok/numeric_builtins.dom:57:1"
                     }
                     _ => {
                         "component `cong`: the built-in branch refinement of `Congruence`"
@@ -1260,6 +1493,7 @@ pub mod numeric_builtins {
                 "component `sign`: the built-in branch refinement of `Sign`",
                 "component `parity`: the built-in branch refinement of `Parity`",
                 "component `range`: the built-in branch refinement of `Interval`",
+                "component `ranges`: the built-in branch refinement of `FiniteSum<::absinthe::__private::Interval,2usize>`",
             ]
         }
         /// Replays the reductions on `value` and names the first one after which `value` no
@@ -1276,8 +1510,8 @@ pub mod numeric_builtins {
                     let site = ::absinthe::__private::site_place(
                         __absinthe_site_range_from_cong(&value.range, &value.cong),
                         &[
-                            "test_data/codegen/ok/numeric_builtins.dom:12:37",
-                            "test_data/codegen/ok/numeric_builtins.dom:12:89",
+                            "test_data/codegen/ok/numeric_builtins.dom:14:37",
+                            "test_data/codegen/ok/numeric_builtins.dom:14:89",
                         ],
                     );
                     let refined: ::absinthe::__private::Interval = range_from_cong(
@@ -1297,7 +1531,7 @@ pub mod numeric_builtins {
                             ::absinthe::__private::with_site(
                                 &::std::format!(
                                     "{}{}", "reduction into component `range`: ",
-                                    "`meet_ext range_from_cong` at test_data/codegen/ok/numeric_builtins.dom:11:1"
+                                    "`meet_ext range_from_cong` at test_data/codegen/ok/numeric_builtins.dom:13:1"
                                 ),
                                 site,
                             ),
@@ -1308,8 +1542,8 @@ pub mod numeric_builtins {
                     let site = ::absinthe::__private::site_place(
                         __absinthe_site_cong_from_range(&value.cong, &value.range),
                         &[
-                            "test_data/codegen/ok/numeric_builtins.dom:15:35",
-                            "test_data/codegen/ok/numeric_builtins.dom:15:82",
+                            "test_data/codegen/ok/numeric_builtins.dom:17:35",
+                            "test_data/codegen/ok/numeric_builtins.dom:17:82",
                         ],
                     );
                     let refined: ::absinthe::__private::Congruence = cong_from_range(
@@ -1329,7 +1563,7 @@ pub mod numeric_builtins {
                             ::absinthe::__private::with_site(
                                 &::std::format!(
                                     "{}{}", "reduction into component `cong`: ",
-                                    "`meet_ext cong_from_range` at test_data/codegen/ok/numeric_builtins.dom:14:1"
+                                    "`meet_ext cong_from_range` at test_data/codegen/ok/numeric_builtins.dom:16:1"
                                 ),
                                 site,
                             ),
@@ -1340,8 +1574,8 @@ pub mod numeric_builtins {
                     let site = ::absinthe::__private::site_place(
                         __absinthe_site_parity_from_cong(&value.parity, &value.cong),
                         &[
-                            "test_data/codegen/ok/numeric_builtins.dom:20:31",
-                            "test_data/codegen/ok/numeric_builtins.dom:20:75",
+                            "test_data/codegen/ok/numeric_builtins.dom:22:31",
+                            "test_data/codegen/ok/numeric_builtins.dom:22:75",
                         ],
                     );
                     let refined: ::absinthe::__private::Parity = parity_from_cong(
@@ -1361,7 +1595,7 @@ pub mod numeric_builtins {
                             ::absinthe::__private::with_site(
                                 &::std::format!(
                                     "{}{}", "reduction into component `parity`: ",
-                                    "`meet_ext parity_from_cong` at test_data/codegen/ok/numeric_builtins.dom:18:1"
+                                    "`meet_ext parity_from_cong` at test_data/codegen/ok/numeric_builtins.dom:20:1"
                                 ),
                                 site,
                             ),
@@ -1372,13 +1606,13 @@ pub mod numeric_builtins {
                     let site = ::absinthe::__private::site_place(
                         __absinthe_site_cong_from_parity(&value.cong, &value.parity, v),
                         &[
-                            "test_data/codegen/ok/numeric_builtins.dom:24:25",
-                            "test_data/codegen/ok/numeric_builtins.dom:24:30",
-                            "test_data/codegen/ok/numeric_builtins.dom:24:33",
-                            "test_data/codegen/ok/numeric_builtins.dom:25:24",
-                            "test_data/codegen/ok/numeric_builtins.dom:25:29",
-                            "test_data/codegen/ok/numeric_builtins.dom:25:32",
-                            "test_data/codegen/ok/numeric_builtins.dom:26:14",
+                            "test_data/codegen/ok/numeric_builtins.dom:26:25",
+                            "test_data/codegen/ok/numeric_builtins.dom:26:30",
+                            "test_data/codegen/ok/numeric_builtins.dom:26:33",
+                            "test_data/codegen/ok/numeric_builtins.dom:27:24",
+                            "test_data/codegen/ok/numeric_builtins.dom:27:29",
+                            "test_data/codegen/ok/numeric_builtins.dom:27:32",
+                            "test_data/codegen/ok/numeric_builtins.dom:28:14",
                         ],
                     );
                     let refined: ::absinthe::__private::Congruence = cong_from_parity(
@@ -1398,7 +1632,7 @@ pub mod numeric_builtins {
                             ::absinthe::__private::with_site(
                                 &::std::format!(
                                     "{}{}", "reduction into component `cong`: ",
-                                    "`meet_ext cong_from_parity` at test_data/codegen/ok/numeric_builtins.dom:22:1"
+                                    "`meet_ext cong_from_parity` at test_data/codegen/ok/numeric_builtins.dom:24:1"
                                 ),
                                 site,
                             ),
@@ -1409,13 +1643,13 @@ pub mod numeric_builtins {
                     let site = ::absinthe::__private::site_place(
                         __absinthe_site_sign_from_range(&value.sign, &value.range, v),
                         &[
-                            "test_data/codegen/ok/numeric_builtins.dom:32:9",
-                            "test_data/codegen/ok/numeric_builtins.dom:37:9",
-                            "test_data/codegen/ok/numeric_builtins.dom:37:14",
-                            "test_data/codegen/ok/numeric_builtins.dom:36:46",
-                            "test_data/codegen/ok/numeric_builtins.dom:36:51",
-                            "test_data/codegen/ok/numeric_builtins.dom:36:65",
-                            "test_data/codegen/ok/numeric_builtins.dom:36:88",
+                            "test_data/codegen/ok/numeric_builtins.dom:34:9",
+                            "test_data/codegen/ok/numeric_builtins.dom:39:9",
+                            "test_data/codegen/ok/numeric_builtins.dom:39:14",
+                            "test_data/codegen/ok/numeric_builtins.dom:38:46",
+                            "test_data/codegen/ok/numeric_builtins.dom:38:51",
+                            "test_data/codegen/ok/numeric_builtins.dom:38:65",
+                            "test_data/codegen/ok/numeric_builtins.dom:38:88",
                         ],
                     );
                     let refined: ::absinthe::__private::Sign = sign_from_range(
@@ -1435,7 +1669,7 @@ pub mod numeric_builtins {
                             ::absinthe::__private::with_site(
                                 &::std::format!(
                                     "{}{}", "reduction into component `sign`: ",
-                                    "`meet_ext sign_from_range` at test_data/codegen/ok/numeric_builtins.dom:30:1"
+                                    "`meet_ext sign_from_range` at test_data/codegen/ok/numeric_builtins.dom:32:1"
                                 ),
                                 site,
                             ),
@@ -1446,23 +1680,23 @@ pub mod numeric_builtins {
                     let site = ::absinthe::__private::site_place(
                         __absinthe_site_range_from_sign(&value.range, &value.sign, v),
                         &[
-                            "test_data/codegen/ok/numeric_builtins.dom:42:22",
-                            "test_data/codegen/ok/numeric_builtins.dom:42:27",
-                            "test_data/codegen/ok/numeric_builtins.dom:42:30",
-                            "test_data/codegen/ok/numeric_builtins.dom:43:23",
-                            "test_data/codegen/ok/numeric_builtins.dom:43:28",
-                            "test_data/codegen/ok/numeric_builtins.dom:43:31",
                             "test_data/codegen/ok/numeric_builtins.dom:44:22",
                             "test_data/codegen/ok/numeric_builtins.dom:44:27",
                             "test_data/codegen/ok/numeric_builtins.dom:44:30",
-                            "test_data/codegen/ok/numeric_builtins.dom:45:25",
-                            "test_data/codegen/ok/numeric_builtins.dom:45:30",
-                            "test_data/codegen/ok/numeric_builtins.dom:45:33",
-                            "test_data/codegen/ok/numeric_builtins.dom:46:25",
+                            "test_data/codegen/ok/numeric_builtins.dom:45:23",
+                            "test_data/codegen/ok/numeric_builtins.dom:45:28",
+                            "test_data/codegen/ok/numeric_builtins.dom:45:31",
+                            "test_data/codegen/ok/numeric_builtins.dom:46:22",
+                            "test_data/codegen/ok/numeric_builtins.dom:46:27",
                             "test_data/codegen/ok/numeric_builtins.dom:46:30",
-                            "test_data/codegen/ok/numeric_builtins.dom:46:33",
                             "test_data/codegen/ok/numeric_builtins.dom:47:25",
-                            "test_data/codegen/ok/numeric_builtins.dom:48:38",
+                            "test_data/codegen/ok/numeric_builtins.dom:47:30",
+                            "test_data/codegen/ok/numeric_builtins.dom:47:33",
+                            "test_data/codegen/ok/numeric_builtins.dom:48:25",
+                            "test_data/codegen/ok/numeric_builtins.dom:48:30",
+                            "test_data/codegen/ok/numeric_builtins.dom:48:33",
+                            "test_data/codegen/ok/numeric_builtins.dom:49:25",
+                            "test_data/codegen/ok/numeric_builtins.dom:50:38",
                         ],
                     );
                     let refined: ::absinthe::__private::Interval = range_from_sign(
@@ -1482,7 +1716,7 @@ pub mod numeric_builtins {
                             ::absinthe::__private::with_site(
                                 &::std::format!(
                                     "{}{}", "reduction into component `range`: ",
-                                    "`meet_ext range_from_sign` at test_data/codegen/ok/numeric_builtins.dom:40:1"
+                                    "`meet_ext range_from_sign` at test_data/codegen/ok/numeric_builtins.dom:42:1"
                                 ),
                                 site,
                             ),
@@ -1509,6 +1743,7 @@ pub mod numeric_builtins {
                 .field("sign", &self.sign)
                 .field("parity", &self.parity)
                 .field("range", &self.range)
+                .field("ranges", &self.ranges)
                 .finish()
         }
     }
@@ -1532,6 +1767,8 @@ pub mod numeric_builtins {
             ::absinthe::__private::fmt::Display::fmt(&self.parity, f)?;
             f.write_str(", range: ")?;
             ::absinthe::__private::fmt::Display::fmt(&self.range, f)?;
+            f.write_str(", ranges: ")?;
+            ::absinthe::__private::fmt::Display::fmt(&self.ranges, f)?;
             f.write_str("}")
         }
     }
@@ -1547,17 +1784,24 @@ pub mod numeric_builtins {
                             <::absinthe::__private::Parity as ::absinthe::__private::laws::Arbitrary>::strategy(),
                             (
                                 <::absinthe::__private::Interval as ::absinthe::__private::laws::Arbitrary>::strategy(),
-                                ::absinthe::__private::laws::Just(()),
+                                (
+                                    <::absinthe::__private::FiniteSum<
+                                        ::absinthe::__private::Interval,
+                                        2usize,
+                                    > as ::absinthe::__private::laws::Arbitrary>::strategy(),
+                                    ::absinthe::__private::laws::Just(()),
+                                ),
                             ),
                         ),
                     ),
                 )
-                    .prop_map(|(c0, (c1, (c2, (c3, ()))))| {
+                    .prop_map(|(c0, (c1, (c2, (c3, (c4, ())))))| {
                         let mut value = Numbers {
                             cong: c0,
                             sign: c1,
                             parity: c2,
                             range: c3,
+                            ranges: c4,
                         };
                         ::absinthe::__private::ReducedProduct::reduce(&mut value);
                         value
@@ -1575,7 +1819,7 @@ pub mod numeric_builtins {
                     ::absinthe::__private::Interval,
                     ::absinthe::__private::Congruence,
                 >(
-                    "`meet_ext range_from_cong` at test_data/codegen/ok/numeric_builtins.dom:11:1",
+                    "`meet_ext range_from_cong` at test_data/codegen/ok/numeric_builtins.dom:13:1",
                     |t: &::absinthe::__private::Interval, s: &::absinthe::__private::Congruence| range_from_cong(
                         t,
                         s,
@@ -1585,7 +1829,7 @@ pub mod numeric_builtins {
                     ::absinthe::__private::Congruence,
                     ::absinthe::__private::Interval,
                 >(
-                    "`meet_ext cong_from_range` at test_data/codegen/ok/numeric_builtins.dom:14:1",
+                    "`meet_ext cong_from_range` at test_data/codegen/ok/numeric_builtins.dom:16:1",
                     |t: &::absinthe::__private::Congruence, s: &::absinthe::__private::Interval| cong_from_range(
                         t,
                         s,
@@ -1595,7 +1839,7 @@ pub mod numeric_builtins {
                     ::absinthe::__private::Parity,
                     ::absinthe::__private::Congruence,
                 >(
-                    "`meet_ext parity_from_cong` at test_data/codegen/ok/numeric_builtins.dom:18:1",
+                    "`meet_ext parity_from_cong` at test_data/codegen/ok/numeric_builtins.dom:20:1",
                     |t: &::absinthe::__private::Parity, s: &::absinthe::__private::Congruence| parity_from_cong(
                         t,
                         s,
@@ -1605,7 +1849,7 @@ pub mod numeric_builtins {
                     ::absinthe::__private::Congruence,
                     ::absinthe::__private::Parity,
                 >(
-                    "`meet_ext cong_from_parity` at test_data/codegen/ok/numeric_builtins.dom:22:1",
+                    "`meet_ext cong_from_parity` at test_data/codegen/ok/numeric_builtins.dom:24:1",
                     |t: &::absinthe::__private::Congruence, s: &::absinthe::__private::Parity| cong_from_parity(
                         t,
                         s,
@@ -1615,7 +1859,7 @@ pub mod numeric_builtins {
                     ::absinthe::__private::Sign,
                     ::absinthe::__private::Interval,
                 >(
-                    "`meet_ext sign_from_range` at test_data/codegen/ok/numeric_builtins.dom:30:1",
+                    "`meet_ext sign_from_range` at test_data/codegen/ok/numeric_builtins.dom:32:1",
                     |t: &::absinthe::__private::Sign, s: &::absinthe::__private::Interval| sign_from_range(
                         t,
                         s,
@@ -1625,7 +1869,7 @@ pub mod numeric_builtins {
                     ::absinthe::__private::Interval,
                     ::absinthe::__private::Sign,
                 >(
-                    "`meet_ext range_from_sign` at test_data/codegen/ok/numeric_builtins.dom:40:1",
+                    "`meet_ext range_from_sign` at test_data/codegen/ok/numeric_builtins.dom:42:1",
                     |t: &::absinthe::__private::Interval, s: &::absinthe::__private::Sign| range_from_sign(
                         t,
                         s,
@@ -1635,31 +1879,31 @@ pub mod numeric_builtins {
             fn law_origin(law: &str) -> ::absinthe::__private::Option<::std::string::String> {
                 let place: &str = match law {
                     "order" => {
-                        "`leq`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1"
+                        "`leq`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1"
                     }
                     "bottom" => {
-                        "`bottom`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1"
+                        "`bottom`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1"
                     }
                     "join" => {
-                        "`join`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1"
+                        "`join`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1"
                     }
                     "meet" => {
-                        "`meet`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1"
+                        "`meet`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1"
                     }
                     "in-place forms" => {
-                        "`join`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1; `meet`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1"
+                        "`join`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1; `meet`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1"
                     }
                     "widening is an upper bound" => {
-                        "`widen`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1"
+                        "`widen`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1"
                     }
                     "widening stabilises" => {
-                        "`widen`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1"
+                        "`widen`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1"
                     }
                     "narrowing" => {
-                        "`narrow`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1"
+                        "`narrow`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1"
                     }
                     "top" => {
-                        "`top`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:3:1"
+                        "`top`, derived for `product Numbers` at test_data/codegen/ok/numeric_builtins.dom:4:1"
                     }
                     _ => return ::absinthe::__private::Option::None,
                 };
@@ -1681,7 +1925,7 @@ pub mod numeric_builtins {
             },
         )
     }
-    /// From `meet_ext range_from_cong` at test_data/codegen/ok/numeric_builtins.dom:11:1.
+    /// From `meet_ext range_from_cong` at test_data/codegen/ok/numeric_builtins.dom:13:1.
     #[inline]
     pub fn range_from_cong(
         x: &::absinthe::__private::Interval,
@@ -1721,7 +1965,7 @@ pub mod numeric_builtins {
             },
         )
     }
-    /// From `meet_ext cong_from_range` at test_data/codegen/ok/numeric_builtins.dom:14:1.
+    /// From `meet_ext cong_from_range` at test_data/codegen/ok/numeric_builtins.dom:16:1.
     #[inline]
     pub fn cong_from_range(
         c: &::absinthe::__private::Congruence,
@@ -1763,7 +2007,7 @@ pub mod numeric_builtins {
             }
         })
     }
-    /// From `meet_ext parity_from_cong` at test_data/codegen/ok/numeric_builtins.dom:18:1.
+    /// From `meet_ext parity_from_cong` at test_data/codegen/ok/numeric_builtins.dom:20:1.
     #[inline]
     pub fn parity_from_cong(
         p: &::absinthe::__private::Parity,
@@ -1846,7 +2090,7 @@ pub mod numeric_builtins {
             },
         )
     }
-    /// From `meet_ext cong_from_parity` at test_data/codegen/ok/numeric_builtins.dom:22:1.
+    /// From `meet_ext cong_from_parity` at test_data/codegen/ok/numeric_builtins.dom:24:1.
     #[inline]
     pub fn cong_from_parity(
         c: &::absinthe::__private::Congruence,
@@ -1954,7 +2198,7 @@ pub mod numeric_builtins {
             },
         )
     }
-    /// From `meet_ext sign_from_range` at test_data/codegen/ok/numeric_builtins.dom:30:1.
+    /// From `meet_ext sign_from_range` at test_data/codegen/ok/numeric_builtins.dom:32:1.
     #[inline]
     pub fn sign_from_range(
         s: &::absinthe::__private::Sign,
@@ -2104,7 +2348,7 @@ pub mod numeric_builtins {
             },
         )
     }
-    /// From `meet_ext range_from_sign` at test_data/codegen/ok/numeric_builtins.dom:40:1.
+    /// From `meet_ext range_from_sign` at test_data/codegen/ok/numeric_builtins.dom:42:1.
     #[inline]
     pub fn range_from_sign(
         x: &::absinthe::__private::Interval,
@@ -2158,7 +2402,7 @@ pub mod numeric_builtins {
         }
         __absinthe_body(x, s).unwrap_or_else(|| ::core::clone::Clone::clone(x))
     }
-    /// From `transfer parity_mul` at test_data/codegen/ok/numeric_builtins.dom:52:1.
+    /// From `transfer parity_mul` at test_data/codegen/ok/numeric_builtins.dom:54:1.
     #[inline]
     pub fn parity_mul(a: &Numbers, b: &Numbers) -> ::absinthe::__private::Parity {
         #[inline(always)]
@@ -2178,7 +2422,7 @@ pub mod numeric_builtins {
         __absinthe_body(a, b)
             .unwrap_or_else(|| <::absinthe::__private::Parity as ::absinthe::__private::Top>::top())
     }
-    /// From `transfer cong_equal` at test_data/codegen/ok/numeric_builtins.dom:55:1.
+    /// From `transfer cong_equal` at test_data/codegen/ok/numeric_builtins.dom:57:1.
     #[inline]
     pub fn cong_equal(
         a: &Numbers,
@@ -2206,7 +2450,7 @@ pub mod numeric_builtins {
                 ::core::clone::Clone::clone(&b.cong),
             ))
     }
-    /// From `analysis numbers` at test_data/codegen/ok/numeric_builtins.dom:58:1.
+    /// From `analysis numbers` at test_data/codegen/ok/numeric_builtins.dom:60:1.
     #[derive(Clone, Copy, Debug, Default)]
     pub struct NumbersAnalysis;
     impl ::absinthe::__private::DomAnalysis for NumbersAnalysis {
