@@ -1,6 +1,7 @@
 //! The seed's finite disjunction, declared as a product: up to three intervals (a `FiniteSum`)
 //! next to a constant, with the seed's lifted `meet_ext` (a constant refines every disjunct) and
-//! transfers that apply the interval arithmetic to every pair of disjuncts.
+//! transfers that apply the interval arithmetic to every pair of disjuncts (the runtime's
+//! `FiniteSum` value domain).
 
 /// A `FiniteSum` of three intervals next to a constant.
 #[absinthe::domain]
@@ -30,34 +31,21 @@ pub mod value {
     }
 
     /// Every operation applied to every pair of disjuncts (the seed's `eval_call` for
-    /// `FiniteSum`).
+    /// `FiniteSum`): the runtime's `FiniteSum` value domain.
     #[transfer(binary)]
     pub fn ranges_binary(op: Op, a: &Disjunctive, b: &Disjunctive) -> FiniteSum<Interval, 3> {
-        let mut out = Vec::new();
-        for x in a.ranges.values() {
-            for y in b.ranges.values() {
-                out.push(<Interval as ValueDomain>::binary(op, x, y));
-            }
-        }
-        Ranges::from_values(out)
+        <Ranges as ValueDomain>::binary(op, &a.ranges, &b.ranges)
     }
 
-    /// Refines every pair of disjuncts by a comparison that holds.
+    /// Refines every disjunct by every disjunct of the other side, by a comparison that holds
+    /// (the runtime's `FiniteSum` value domain).
     #[transfer(assume)]
     pub fn ranges_assume(
         op: Op,
         a: &Disjunctive,
         b: &Disjunctive,
     ) -> (FiniteSum<Interval, 3>, FiniteSum<Interval, 3>) {
-        let (mut left, mut right) = (Vec::new(), Vec::new());
-        for x in a.ranges.values() {
-            for y in b.ranges.values() {
-                let (rx, ry) = <Interval as ValueDomain>::assume(op, x, y);
-                left.push(rx);
-                right.push(ry);
-            }
-        }
-        (Ranges::from_values(left), Ranges::from_values(right))
+        <Ranges as ValueDomain>::assume(op, &a.ranges, &b.ranges)
     }
 
     /// The seed's lifted `meet_ext`: a constant refines every disjunct.
