@@ -554,6 +554,7 @@ arbitrary_from! {
     crate::lattice::Generation => strategies::generation(),
     Congruence => strategies::congruence(),
     Powerset<u8> => strategies::powerset(),
+    crate::relational::Octagon => strategies::octagon(),
 }
 
 impl Arbitrary for crate::lattice::Names {
@@ -727,6 +728,34 @@ pub mod strategies {
             1 => Just(Congruence::top()),
             3 => int().prop_map(Congruence::constant),
             5 => (modulus, int()).prop_map(|(a, b)| Congruence::new(a, b)),
+        ]
+    }
+
+    /// [`crate::relational::Octagon`]: bottom, top and up to five octagonal constraints over
+    /// three variables, small bounds or 64-bit extremes.
+    pub fn octagon() -> impl Strategy<Value = crate::relational::Octagon> + Clone {
+        use crate::relational::Octagon;
+        let bound = prop_oneof![
+            8 => -6i64..6,
+            1 => prop_oneof![Just(i64::MIN), Just(i64::MAX), Just(i64::MIN + 1)],
+        ];
+        let constraint = (0u8..5, 0usize..3, 0usize..3, bound);
+        prop_oneof![
+            1 => Just(Octagon::bottom()),
+            1 => Just(Octagon::top()),
+            8 => vec(constraint, 1..6).prop_map(|cs| {
+                let mut o = Octagon::top();
+                for (kind, x, y, c) in cs {
+                    match kind {
+                        0 => o.add_difference(x, y, c),
+                        1 => o.add_sum(x, y, c),
+                        2 => o.add_neg_sum(x, y, c),
+                        3 => o.add_upper(x, c),
+                        _ => o.add_lower(x, c),
+                    }
+                }
+                o
+            }),
         ]
     }
 

@@ -38,6 +38,7 @@ pub mod laws;
 pub mod liveness;
 pub mod product;
 pub mod program;
+pub mod relational;
 /// The words an analysis is declared with (engine, state, context, program kind), shared with
 /// the `.dom` compiler.
 pub use absinthe_spec as spec;

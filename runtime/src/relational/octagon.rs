@@ -1,0 +1,686 @@
+//! Octagons (Miné, "The octagon abstract domain", 2006) over the program's 64-bit integers:
+//! conjunctions of `±x ± y ≤ c` and `±x ≤ c`, kept tightly closed (Bagnara, Hill and
+//! Zaffanella's integer closure) so that equality, order and join are entry by entry, with the
+//! incremental closure of Chawdhary, Robbins and King (2014) after one added constraint
+//! (quadratic in the number of variables).
+//!
+//! Each variable `x_k` is two nodes of a difference-bound matrix, `2k` for `+x_k` and `2k + 1`
+//! for `-x_k`; entry `(i, j)` bounds `v_j - v_i`. Bounds are `i128`, so that the doubled unary
+//! bounds and sums of bounds of 64-bit values never overflow. Every variable is a 64-bit
+//! value, so no entry is ever above the greatest `v_j - v_i` such values allow ([`trivial`]):
+//! the matrix is the octagon met with the box of 64-bit values, and its tight closure is the
+//! canonical form of the 64-bit states, compared entry by entry.
+//!
+//! The number of variables grows on demand: a variable past the matrix is unconstrained, so
+//! `Lattice::bottom()` and `Top::top()` need no dimension (the empty top, and bottom).
+
+use crate::lattice::{Interval, Lattice, Thresholds, Top};
+use std::fmt;
+
+/// `+∞`: no bound.
+const INF: i128 = i128::MAX;
+/// Bounds from here on are kept as `+∞` (they say nothing about 64-bit values, and sums of two
+/// bounds below it fit an `i128`).
+const WEAK: i128 = 1 << 100;
+/// Bounds below this are kept here (no two 64-bit values satisfy them).
+const FLOOR: i128 = -(1 << 100);
+
+/// `a + b` on bounds.
+fn add(a: i128, b: i128) -> i128 {
+    if a == INF || b == INF {
+        return INF;
+    }
+    normal(a + b)
+}
+
+/// A bound as kept: `+∞` from [`WEAK`] on, [`FLOOR`] below it.
+fn normal(c: i128) -> i128 {
+    if c >= WEAK {
+        INF
+    } else if c < FLOOR {
+        FLOOR
+    } else {
+        c
+    }
+}
+
+/// `⌊c / 2⌋` of a bound.
+fn half(c: i128) -> i128 {
+    if c == INF { INF } else { c.div_euclid(2) }
+}
+
+/// The greatest `v_j - v_i` over 64-bit values: a bound at least this says nothing.
+fn trivial(i: usize, j: usize) -> i128 {
+    // The greatest `v` of a node (`x ≤ 2⁶³ - 1`, `-x ≤ 2⁶³`) and the greatest `-v`.
+    let most = |node: usize| {
+        if node % 2 == 0 {
+            (1i128 << 63) - 1
+        } else {
+            1i128 << 63
+        }
+    };
+    let least_neg = |node: usize| {
+        if node % 2 == 0 {
+            1i128 << 63
+        } else {
+            (1i128 << 63) - 1
+        }
+    };
+    if i == j {
+        0
+    } else if j == bar(i) {
+        2 * most(j)
+    } else {
+        most(j) + least_neg(i)
+    }
+}
+
+/// The other node of the same variable.
+fn bar(i: usize) -> usize {
+    i ^ 1
+}
+
+/// A conjunction of octagonal constraints over variables `0, 1, …`, or bottom.
+#[derive(Clone, Debug)]
+pub struct Octagon {
+    /// Variables the matrix holds (every later one is unconstrained).
+    n: usize,
+    /// The `2n × 2n` matrix, row-major; `None` for bottom.
+    m: Option<Vec<i128>>,
+    /// Whether the matrix is tightly closed (every operation but the widening leaves it so).
+    closed: bool,
+}
+
+impl Octagon {
+    /// No constraint on any variable.
+    pub fn top() -> Octagon {
+        Octagon {
+            n: 0,
+            m: Some(Vec::new()),
+            closed: true,
+        }
+    }
+
+    /// How many variables the matrix holds (later ones are unconstrained).
+    pub fn dim(&self) -> usize {
+        self.n
+    }
+
+    fn at(&self, i: usize, j: usize) -> i128 {
+        match &self.m {
+            Some(m) => m[i * 2 * self.n + j],
+            None => unreachable!("entries of a bottom octagon are never read"),
+        }
+    }
+
+    /// Sets entry `(i, j)`, at most what 64-bit values allow.
+    fn set(&mut self, i: usize, j: usize, c: i128) {
+        let w = 2 * self.n;
+        let c = if i == j { c } else { c.min(trivial(i, j)) };
+        match &mut self.m {
+            Some(m) => m[i * w + j] = c,
+            None => unreachable!("entries of a bottom octagon are never written"),
+        }
+    }
+
+    /// Grows the matrix to hold variables `0..n` (new ones unconstrained).
+    fn grow(&mut self, n: usize) {
+        if n <= self.n {
+            return;
+        }
+        let Some(old) = &self.m else {
+            self.n = n;
+            return;
+        };
+        let (w0, w) = (2 * self.n, 2 * n);
+        let mut m: Vec<i128> = (0..w * w)
+            .map(|k| {
+                if k / w == k % w {
+                    0
+                } else {
+                    trivial(k / w, k % w)
+                }
+            })
+            .collect();
+        for i in 0..w0 {
+            m[i * w..i * w + w0].copy_from_slice(&old[i * w0..(i + 1) * w0]);
+        }
+        self.n = n;
+        self.m = Some(m);
+        // The new variables' only constraints are the 64-bit bounds: strengthening through the
+        // unary bounds closes the matrix again.
+        if self.closed {
+            self.tighten_and_strengthen();
+        }
+    }
+
+    /// Tight closure from scratch: shortest paths, then the integer tightening of unary bounds
+    /// and the strengthening through them; bottom when a cycle is negative.
+    fn close(&mut self) {
+        if self.m.is_none() || self.closed {
+            self.closed = true;
+            return;
+        }
+        let w = 2 * self.n;
+        for k in 0..w {
+            for i in 0..w {
+                let ik = self.at(i, k);
+                if ik == INF {
+                    continue;
+                }
+                for j in 0..w {
+                    let through = add(ik, self.at(k, j));
+                    if through < self.at(i, j) {
+                        self.set(i, j, through);
+                    }
+                }
+            }
+        }
+        self.tighten_and_strengthen();
+    }
+
+    /// The integer steps of the closure, on a matrix closed for paths: unary bounds rounded
+    /// down to even (`2x ≤ c` means `x ≤ ⌊c/2⌋`), then every entry strengthened through the
+    /// unary bounds of its ends; bottom when some node's cycle is negative.
+    fn tighten_and_strengthen(&mut self) {
+        let w = 2 * self.n;
+        for i in 0..w {
+            let c = self.at(i, bar(i));
+            if c != INF {
+                self.set(i, bar(i), 2 * half(c));
+            }
+        }
+        for i in 0..w {
+            for j in 0..w {
+                let through = add(half(self.at(i, bar(i))), half(self.at(bar(j), j)));
+                if through < self.at(i, j) {
+                    self.set(i, j, through);
+                }
+            }
+        }
+        // A negative cycle, or a bound no two 64-bit values meet (`v_j - v_i` is at least
+        // `-trivial(j, i)`), leaves nothing.
+        let empty = (0..w).any(|i| {
+            self.at(i, i) < 0
+                || add(self.at(i, bar(i)), self.at(bar(i), i)) < 0
+                || (0..w).any(|j| self.at(i, j) < -trivial(j, i))
+        });
+        if empty {
+            self.m = None;
+            self.closed = true;
+            return;
+        }
+        for i in 0..w {
+            self.set(i, i, 0);
+        }
+        self.closed = true;
+    }
+
+    /// Adds `v_b - v_a ≤ c` (and its coherent twin) to a tightly closed matrix and closes it
+    /// again in quadratic time: every entry through the new edge, then the integer steps.
+    fn add_edge(&mut self, a: usize, b: usize, c: i128) {
+        self.close();
+        if self.m.is_none() {
+            return;
+        }
+        let c = normal(c);
+        if c >= self.at(a, b) {
+            return;
+        }
+        let w = 2 * self.n;
+        let (ta, tb) = (bar(a), bar(b));
+        // The rows into `a` and `b̄` and the columns out of `b` and `ā`, read before any write.
+        let into_a: Vec<i128> = (0..w).map(|i| self.at(i, a)).collect();
+        let into_tb: Vec<i128> = (0..w).map(|i| self.at(i, tb)).collect();
+        let out_b: Vec<i128> = (0..w).map(|j| self.at(b, j)).collect();
+        let out_ta: Vec<i128> = (0..w).map(|j| self.at(ta, j)).collect();
+        // Paths through the edge, through its coherent twin `ā → b̄`… read `b̄ → ā`, or
+        // through both: `a → b → b̄ → ā` and `b̄ → ā → a → b`.
+        let (b_tb, ta_a) = (self.at(b, tb), self.at(ta, a));
+        for i in 0..w {
+            for j in 0..w {
+                let one = add(add(into_a[i], c), out_b[j]);
+                let two = add(add(into_tb[i], c), out_ta[j]);
+                let three = add(add(add(add(into_a[i], c), b_tb), c), out_ta[j]);
+                let four = add(add(add(add(into_tb[i], c), ta_a), c), out_b[j]);
+                let best = one.min(two).min(three).min(four);
+                if best < self.at(i, j) {
+                    self.set(i, j, best);
+                }
+            }
+        }
+        self.tighten_and_strengthen();
+    }
+
+    /// `x - y ≤ c`.
+    pub fn add_difference(&mut self, x: usize, y: usize, c: i64) {
+        self.difference_at_most(x, y, i128::from(c));
+    }
+
+    fn difference_at_most(&mut self, x: usize, y: usize, c: i128) {
+        self.grow(x.max(y) + 1);
+        if x == y {
+            if c < 0 {
+                self.m = None;
+            }
+            return;
+        }
+        self.add_edge(2 * y, 2 * x, c);
+    }
+
+    /// `x + y ≤ c`.
+    pub fn add_sum(&mut self, x: usize, y: usize, c: i64) {
+        self.sum_at_most(x, y, i128::from(c));
+    }
+
+    fn sum_at_most(&mut self, x: usize, y: usize, c: i128) {
+        self.grow(x.max(y) + 1);
+        self.add_edge(2 * y + 1, 2 * x, c);
+    }
+
+    /// `-x - y ≤ c`.
+    pub fn add_neg_sum(&mut self, x: usize, y: usize, c: i64) {
+        self.neg_sum_at_most(x, y, i128::from(c));
+    }
+
+    fn neg_sum_at_most(&mut self, x: usize, y: usize, c: i128) {
+        self.grow(x.max(y) + 1);
+        self.add_edge(2 * y, 2 * x + 1, c);
+    }
+
+    /// `x ≤ c`.
+    pub fn add_upper(&mut self, x: usize, c: i64) {
+        self.grow(x + 1);
+        self.add_edge(2 * x + 1, 2 * x, 2 * i128::from(c));
+    }
+
+    /// `x ≥ c`.
+    pub fn add_lower(&mut self, x: usize, c: i64) {
+        self.grow(x + 1);
+        self.add_edge(2 * x, 2 * x + 1, -2 * i128::from(c));
+    }
+
+    /// `x` within `i` (nothing for an unbounded side; bottom for an empty `i`).
+    pub fn add_interval(&mut self, x: usize, i: &Interval) {
+        match i.bounds() {
+            None => self.m = None,
+            Some((lo, hi)) => {
+                if lo != i64::MIN {
+                    self.add_lower(x, lo);
+                }
+                if hi != i64::MAX {
+                    self.add_upper(x, hi);
+                }
+            }
+        }
+    }
+
+    /// The bounds of `x` (the empty interval for bottom).
+    pub fn bounds(&self, x: usize) -> Interval {
+        let mut o = self.clone();
+        o.close();
+        if o.m.is_none() {
+            return Interval::empty();
+        }
+        if x >= o.n {
+            return Interval::top();
+        }
+        // The unary entries of the tight closure, at most the 64-bit extremes.
+        let hi = i64::try_from(half(o.at(2 * x + 1, 2 * x))).unwrap_or(i64::MAX);
+        let lo = i64::try_from(-half(o.at(2 * x, 2 * x + 1))).unwrap_or(i64::MIN);
+        Interval::new(lo, hi)
+    }
+
+    /// The least and greatest `x - y` the octagon allows, `None` on a side it leaves open
+    /// (`None` for both when bottom).
+    pub fn difference(&self, x: usize, y: usize) -> (Option<i128>, Option<i128>) {
+        let mut o = self.clone();
+        o.close();
+        if o.m.is_none() || x >= o.n || y >= o.n {
+            return (None, None);
+        }
+        let known = |i: usize, j: usize| (o.at(i, j) < trivial(i, j)).then(|| o.at(i, j));
+        (known(2 * x, 2 * y).map(|c| -c), known(2 * y, 2 * x))
+    }
+
+    /// Forgets every constraint on `x` but its 64-bit bounds.
+    pub fn forget(&mut self, x: usize) {
+        if x >= self.n || self.m.is_none() {
+            return;
+        }
+        self.close();
+        if self.m.is_none() {
+            return;
+        }
+        let w = 2 * self.n;
+        for node in [2 * x, 2 * x + 1] {
+            for j in 0..w {
+                self.set(node, j, INF);
+                self.set(j, node, INF);
+            }
+            self.set(node, node, 0);
+        }
+        // `x` is left with its 64-bit bounds: strengthening through them closes the matrix.
+        self.tighten_and_strengthen();
+    }
+
+    /// `x := sign·y + c` where `sign` is `1` or `-1`: exact when the result cannot wrap over the
+    /// bounds `y` has, otherwise `x` takes the wrapped result's interval.
+    pub fn assign_var(&mut self, x: usize, negated: bool, y: usize, c: i64) {
+        let from = self.bounds(y);
+        if self.is_bottom() {
+            return;
+        }
+        let (lo, hi) = from.bounds().unwrap_or((0, 0));
+        let (lo, hi) = if negated {
+            (-i128::from(hi), -i128::from(lo))
+        } else {
+            (i128::from(lo), i128::from(hi))
+        };
+        let fits = |v: i128| i64::try_from(v + i128::from(c)).is_ok();
+        if !(fits(lo) && fits(hi)) {
+            // The program's arithmetic wraps: only the interval of the result is known.
+            let op = if negated {
+                crate::program::Op::Sub
+            } else {
+                crate::program::Op::Add
+            };
+            let (a, b) = if negated {
+                (Interval::constant(c), from)
+            } else {
+                (from, Interval::constant(c))
+            };
+            let result = <Interval as crate::value::ValueDomain>::binary(op, &a, &b);
+            self.assign_interval(x, &result);
+            return;
+        }
+        if x == y {
+            // Through a fresh variable: `t := ±x + c; x := t`.
+            let t = self.n.max(x + 1);
+            self.assign_var(t, negated, x, c);
+            self.forget(x);
+            self.difference_at_most(x, t, 0);
+            self.difference_at_most(t, x, 0);
+            self.forget(t);
+            self.shrink_to(t);
+            return;
+        }
+        self.forget(x);
+        let c = i128::from(c);
+        if negated {
+            self.sum_at_most(x, y, c);
+            self.neg_sum_at_most(x, y, -c);
+        } else {
+            self.difference_at_most(x, y, c);
+            self.difference_at_most(y, x, -c);
+        }
+    }
+
+    /// `x :=` a value within `i`: every relation of `x` forgotten, its bounds those of `i`.
+    pub fn assign_interval(&mut self, x: usize, i: &Interval) {
+        self.forget(x);
+        self.add_interval(x, i);
+    }
+
+    /// Drops the variables from `n` on (all unconstrained).
+    fn shrink_to(&mut self, n: usize) {
+        if n >= self.n {
+            return;
+        }
+        if let Some(old) = &self.m {
+            let (w0, w) = (2 * self.n, 2 * n);
+            let mut m = Vec::with_capacity(w * w);
+            for i in 0..w {
+                m.extend_from_slice(&old[i * w0..i * w0 + w]);
+            }
+            self.m = Some(m);
+        }
+        self.n = n;
+    }
+
+    /// Whether the concrete values `point` (of variables `0, 1, …`; later ones anything)
+    /// satisfy every constraint.
+    pub fn contains_point(&self, point: &[i64]) -> bool {
+        let Some(m) = &self.m else {
+            return false;
+        };
+        let w = 2 * self.n;
+        let value = |node: usize| -> Option<i128> {
+            let v = i128::from(*point.get(node / 2)?);
+            Some(if node % 2 == 0 { v } else { -v })
+        };
+        (0..w).all(|i| {
+            (0..w).all(|j| {
+                let c = m[i * w + j];
+                match (c == INF, value(i), value(j)) {
+                    (true, _, _) => true,
+                    (false, Some(vi), Some(vj)) => vj - vi <= c,
+                    // A constraint on a variable the point does not give may hold.
+                    _ => true,
+                }
+            })
+        })
+    }
+
+    /// Both octagons closed, over as many variables.
+    fn aligned(&self, other: &Octagon) -> (Octagon, Octagon) {
+        let n = self.n.max(other.n);
+        let (mut a, mut b) = (self.clone(), other.clone());
+        a.grow(n);
+        b.grow(n);
+        a.close();
+        b.close();
+        (a, b)
+    }
+
+    /// The closed matrix as equality and order read it (`None` for bottom).
+    fn canonical(&self) -> Option<Vec<i128>> {
+        self.m.clone()
+    }
+
+    /// Entry by entry `f` of two octagons over the same variables, neither bottom.
+    fn pointwise(a: &Octagon, b: &Octagon, f: impl Fn(i128, i128) -> i128) -> Octagon {
+        let (Some(x), Some(y)) = (&a.m, &b.m) else {
+            unreachable!("pointwise operations are given two octagons that are not bottom")
+        };
+        Octagon {
+            n: a.n,
+            m: Some(x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect()),
+            closed: false,
+        }
+    }
+}
+
+impl PartialEq for Octagon {
+    /// The same concrete states: equal closed forms over as many variables.
+    fn eq(&self, other: &Octagon) -> bool {
+        let (a, b) = self.aligned(other);
+        a.canonical() == b.canonical()
+    }
+}
+
+impl Eq for Octagon {}
+
+impl Lattice for Octagon {
+    const FINITE_HEIGHT: bool = false;
+
+    fn bottom() -> Octagon {
+        Octagon {
+            n: 0,
+            m: None,
+            closed: true,
+        }
+    }
+
+    fn is_bottom(&self) -> bool {
+        if self.closed {
+            return self.m.is_none();
+        }
+        let mut o = self.clone();
+        o.close();
+        o.m.is_none()
+    }
+
+    fn leq(&self, other: &Octagon) -> bool {
+        let (a, b) = self.aligned(other);
+        match (&a.canonical(), &b.canonical()) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(x), Some(y)) => x.iter().zip(y).all(|(p, q)| p <= q),
+        }
+    }
+
+    fn join(&self, other: &Octagon) -> Octagon {
+        let (a, b) = self.aligned(other);
+        match (&a.m, &b.m) {
+            (None, _) => b,
+            (_, None) => a,
+            // The entry-wise maximum of two closed matrices is closed.
+            _ => {
+                let mut j = Octagon::pointwise(&a, &b, i128::max);
+                j.closed = true;
+                j
+            }
+        }
+    }
+
+    fn meet(&self, other: &Octagon) -> Octagon {
+        let (a, b) = self.aligned(other);
+        if a.m.is_none() || b.m.is_none() {
+            return Octagon::bottom();
+        }
+        let mut m = Octagon::pointwise(&a, &b, i128::min);
+        m.close();
+        m
+    }
+
+    /// Miné's widening: a bound of the newer value that grew past the older one is dropped;
+    /// the result is left unclosed (closing it could keep a chain from stabilising).
+    fn widen(&self, newer: &Octagon) -> Octagon {
+        self.widen_with_thresholds(newer, &Thresholds::none())
+    }
+
+    /// As [`Octagon::widen`], but a bound that grew stops at the next threshold above it (a
+    /// unary bound `2c` at `2t`).
+    fn widen_with_thresholds(&self, newer: &Octagon, thresholds: &Thresholds) -> Octagon {
+        let n = self.n.max(newer.n);
+        let mut old = self.clone();
+        old.grow(n);
+        let mut new = newer.clone();
+        new.grow(n);
+        new.close();
+        if old.is_bottom() {
+            return new;
+        }
+        if new.m.is_none() {
+            return old;
+        }
+        let w = 2 * n;
+        let mut out = old.clone();
+        for i in 0..w {
+            for j in 0..w {
+                let (o, c) = (old.at(i, j), new.at(i, j));
+                if c > o {
+                    // A unary bound `2x ≤ c` stops at `2t` for the next threshold `t ≥ c/2`,
+                    // `-2x ≤ c` at `-2t` for the next `t ≤ -c/2`; a relation at the next
+                    // threshold above it.
+                    let as_i64 = |v: i128| i64::try_from(v).ok();
+                    let stop = if j == bar(i) && j % 2 == 0 {
+                        as_i64(half(c))
+                            .and_then(|v| thresholds.at_least(v))
+                            .map(|t| 2 * i128::from(t))
+                    } else if j == bar(i) {
+                        as_i64(-half(c + 1))
+                            .and_then(|v| thresholds.at_most(v))
+                            .map(|t| -2 * i128::from(t))
+                    } else {
+                        as_i64(c)
+                            .and_then(|v| thresholds.at_least(v))
+                            .map(i128::from)
+                    };
+                    out.set(i, j, stop.map_or(INF, normal));
+                }
+            }
+        }
+        out.closed = false;
+        out
+    }
+
+    /// Miné's narrowing: only the bounds the older value leaves open are taken from the newer.
+    fn narrow(&self, newer: &Octagon) -> Octagon {
+        let (a, b) = self.aligned(newer);
+        if a.m.is_none() || b.m.is_none() {
+            return Octagon::bottom();
+        }
+        // Entries the older value leaves at the 64-bit extreme are the open ones.
+        let mut out = a.clone();
+        for i in 0..2 * a.n {
+            for j in 0..2 * a.n {
+                if i != j && a.at(i, j) >= trivial(i, j) {
+                    out.set(i, j, b.at(i, j));
+                }
+            }
+        }
+        out.closed = false;
+        out.close();
+        out
+    }
+}
+
+impl Top for Octagon {
+    fn top() -> Octagon {
+        Octagon::top()
+    }
+
+    fn is_top(&self) -> bool {
+        let mut o = self.clone();
+        o.close();
+        match &o.canonical() {
+            None => false,
+            Some(m) => {
+                let w = 2 * o.n;
+                (0..w).all(|i| (0..w).all(|j| i == j || m[i * w + j] >= trivial(i, j)))
+            }
+        }
+    }
+}
+
+impl fmt::Display for Octagon {
+    /// The constraints of the closed form: each variable's bounds (`x0 ∈ [0, 5]`), then the
+    /// relations tighter than the bounds give (`x1 - x0 ≤ 1`, `x0 + x1 ≤ 9`, …).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut o = self.clone();
+        o.close();
+        if o.m.is_none() {
+            return f.write_str("⊥");
+        }
+        let mut parts = Vec::new();
+        for x in 0..o.n {
+            let b = o.bounds(x);
+            if !b.is_top() {
+                parts.push(format!("x{x} ∈ {b}"));
+            }
+        }
+        for x in 0..o.n {
+            for y in x + 1..o.n {
+                let pairs = [
+                    ((2 * y, 2 * x), format!("x{x} - x{y}")),
+                    ((2 * x, 2 * y), format!("x{y} - x{x}")),
+                    ((2 * y + 1, 2 * x), format!("x{x} + x{y}")),
+                    ((2 * y, 2 * x + 1), format!("-x{x} - x{y}")),
+                ];
+                // Relations the variables' bounds already give are left out.
+                for ((i, j), text) in pairs {
+                    if o.at(i, j) < add(half(o.at(i, bar(i))), half(o.at(bar(j), j))) {
+                        parts.push(format!("{text} ≤ {}", o.at(i, j)));
+                    }
+                }
+            }
+        }
+        if parts.is_empty() {
+            f.write_str("⊤")
+        } else {
+            f.write_str(&parts.join(", "))
+        }
+    }
+}
