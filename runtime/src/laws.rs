@@ -555,6 +555,7 @@ arbitrary_from! {
     Congruence => strategies::congruence(),
     Powerset<u8> => strategies::powerset(),
     crate::relational::Octagon => strategies::octagon(),
+    crate::relational::Zone => strategies::zone(),
 }
 
 impl Arbitrary for crate::lattice::Names {
@@ -755,6 +756,32 @@ pub mod strategies {
                     }
                 }
                 o
+            }),
+        ]
+    }
+
+    /// [`crate::relational::Zone`]: bottom, top and up to five difference or bound constraints
+    /// over three variables, small bounds or 64-bit extremes.
+    pub fn zone() -> impl Strategy<Value = crate::relational::Zone> + Clone {
+        use crate::relational::Zone;
+        let bound = prop_oneof![
+            8 => -6i64..6,
+            1 => prop_oneof![Just(i64::MIN), Just(i64::MAX), Just(i64::MIN + 1)],
+        ];
+        let constraint = (0u8..3, 0usize..3, 0usize..3, bound);
+        prop_oneof![
+            1 => Just(Zone::bottom()),
+            1 => Just(Zone::top()),
+            8 => vec(constraint, 1..6).prop_map(|cs| {
+                let mut z = Zone::top();
+                for (kind, x, y, c) in cs {
+                    match kind {
+                        0 => z.add_difference(x, y, c),
+                        1 => z.add_upper(x, c),
+                        _ => z.add_lower(x, c),
+                    }
+                }
+                z
             }),
         ]
     }

@@ -17,32 +17,7 @@
 use crate::lattice::{Interval, Lattice, Thresholds, Top};
 use std::fmt;
 
-/// `+∞`: no bound.
-const INF: i128 = i128::MAX;
-/// Bounds from here on are kept as `+∞` (they say nothing about 64-bit values, and sums of two
-/// bounds below it fit an `i128`).
-const WEAK: i128 = 1 << 100;
-/// Bounds below this are kept here (no two 64-bit values satisfy them).
-const FLOOR: i128 = -(1 << 100);
-
-/// `a + b` on bounds.
-fn add(a: i128, b: i128) -> i128 {
-    if a == INF || b == INF {
-        return INF;
-    }
-    normal(a + b)
-}
-
-/// A bound as kept: `+∞` from [`WEAK`] on, [`FLOOR`] below it.
-fn normal(c: i128) -> i128 {
-    if c >= WEAK {
-        INF
-    } else if c < FLOOR {
-        FLOOR
-    } else {
-        c
-    }
-}
+use super::bound::{INF, add, normal, threshold_above, threshold_below};
 
 /// `⌊c / 2⌋` of a bound.
 fn half(c: i128) -> i128 {
@@ -584,21 +559,14 @@ impl Lattice for Octagon {
                     // A unary bound `2x ≤ c` stops at `2t` for the next threshold `t ≥ c/2`,
                     // `-2x ≤ c` at `-2t` for the next `t ≤ -c/2`; a relation at the next
                     // threshold above it.
-                    let as_i64 = |v: i128| i64::try_from(v).ok();
                     let stop = if j == bar(i) && j % 2 == 0 {
-                        as_i64(half(c))
-                            .and_then(|v| thresholds.at_least(v))
-                            .map(|t| 2 * i128::from(t))
+                        threshold_above(half(c), thresholds).saturating_mul(2)
                     } else if j == bar(i) {
-                        as_i64(-half(c + 1))
-                            .and_then(|v| thresholds.at_most(v))
-                            .map(|t| -2 * i128::from(t))
+                        threshold_below(half(c + 1), thresholds).saturating_mul(2)
                     } else {
-                        as_i64(c)
-                            .and_then(|v| thresholds.at_least(v))
-                            .map(i128::from)
+                        threshold_above(c, thresholds)
                     };
-                    out.set(i, j, stop.map_or(INF, normal));
+                    out.set(i, j, stop);
                 }
             }
         }

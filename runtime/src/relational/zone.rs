@@ -1,0 +1,470 @@
+//! Zones: conjunctions of `x - y ≤ c` and `±x ≤ c` over the program's 64-bit integers, as a
+//! difference-bound matrix over the variables and a node for zero, kept closed (shortest paths)
+//! and met with the box of 64-bit values, so that equality, order and join are entry by entry.
+//! One added constraint re-closes the matrix in quadratic time. Cheaper than an octagon (a node
+//! per variable, not two), and blind to sums `x + y`.
+//!
+//! Node 0 is zero and node `k + 1` is variable `k`; entry `(i, j)` bounds `v_j - v_i`.
+
+use super::bound::{INF, add, normal, threshold_above, threshold_below};
+use crate::lattice::{Interval, Lattice, Thresholds, Top};
+use std::fmt;
+
+/// The greatest `v_j - v_i` over 64-bit values (zero for node 0).
+fn trivial(i: usize, j: usize) -> i128 {
+    let most = |node: usize| if node == 0 { 0 } else { (1i128 << 63) - 1 };
+    let least_neg = |node: usize| if node == 0 { 0 } else { 1i128 << 63 };
+    if i == j { 0 } else { most(j) + least_neg(i) }
+}
+
+/// A conjunction of difference constraints over variables `0, 1, …`, or bottom.
+#[derive(Clone, Debug)]
+pub struct Zone {
+    /// Variables the matrix holds (every later one is unconstrained).
+    n: usize,
+    /// The `(n + 1) × (n + 1)` matrix, row-major; `None` for bottom.
+    m: Option<Vec<i128>>,
+    /// Whether the matrix is closed (every operation but the widening leaves it so).
+    closed: bool,
+}
+
+impl Zone {
+    /// No constraint on any variable.
+    pub fn top() -> Zone {
+        Zone {
+            n: 0,
+            m: Some(vec![0]),
+            closed: true,
+        }
+    }
+
+    /// How many variables the matrix holds (later ones are unconstrained).
+    pub fn dim(&self) -> usize {
+        self.n
+    }
+
+    fn at(&self, i: usize, j: usize) -> i128 {
+        match &self.m {
+            Some(m) => m[i * (self.n + 1) + j],
+            None => unreachable!("entries of a bottom zone are never read"),
+        }
+    }
+
+    /// Sets entry `(i, j)`, at most what 64-bit values allow.
+    fn set(&mut self, i: usize, j: usize, c: i128) {
+        let w = self.n + 1;
+        let c = if i == j { c } else { c.min(trivial(i, j)) };
+        match &mut self.m {
+            Some(m) => m[i * w + j] = c,
+            None => unreachable!("entries of a bottom zone are never written"),
+        }
+    }
+
+    /// Grows the matrix to hold variables `0..n` (new ones with their 64-bit bounds only).
+    fn grow(&mut self, n: usize) {
+        if n <= self.n {
+            return;
+        }
+        let Some(old) = &self.m else {
+            self.n = n;
+            return;
+        };
+        let (w0, w) = (self.n + 1, n + 1);
+        let mut m: Vec<i128> = (0..w * w).map(|k| trivial(k / w, k % w)).collect();
+        for i in 0..w0 {
+            m[i * w..i * w + w0].copy_from_slice(&old[i * w0..(i + 1) * w0]);
+        }
+        self.n = n;
+        self.m = Some(m);
+        if self.closed {
+            self.through_zero();
+        }
+    }
+
+    /// Paths through node 0: closes a closed matrix whose new or forgotten variables have
+    /// only their 64-bit bounds (edges to and from zero).
+    fn through_zero(&mut self) {
+        let w = self.n + 1;
+        for i in 0..w {
+            for j in 0..w {
+                let through = add(self.at(i, 0), self.at(0, j));
+                if through < self.at(i, j) {
+                    self.set(i, j, through);
+                }
+            }
+        }
+    }
+
+    /// Closure from scratch (shortest paths); bottom when a cycle is negative.
+    fn close(&mut self) {
+        if self.m.is_none() || self.closed {
+            self.closed = true;
+            return;
+        }
+        let w = self.n + 1;
+        for k in 0..w {
+            for i in 0..w {
+                let ik = self.at(i, k);
+                if ik == INF {
+                    continue;
+                }
+                for j in 0..w {
+                    let through = add(ik, self.at(k, j));
+                    if through < self.at(i, j) {
+                        self.set(i, j, through);
+                    }
+                }
+            }
+        }
+        self.check_cycles();
+    }
+
+    fn check_cycles(&mut self) {
+        let w = self.n + 1;
+        self.closed = true;
+        if (0..w).any(|i| self.at(i, i) < 0) {
+            self.m = None;
+        }
+    }
+
+    /// Adds `v_b - v_a ≤ c` to a closed matrix and closes it again in quadratic time.
+    fn add_edge(&mut self, a: usize, b: usize, c: i128) {
+        self.close();
+        if self.m.is_none() {
+            return;
+        }
+        let c = normal(c);
+        if c >= self.at(a, b) {
+            return;
+        }
+        let w = self.n + 1;
+        let into_a: Vec<i128> = (0..w).map(|i| self.at(i, a)).collect();
+        let out_b: Vec<i128> = (0..w).map(|j| self.at(b, j)).collect();
+        for (i, &ia) in into_a.iter().enumerate() {
+            for (j, &bj) in out_b.iter().enumerate() {
+                let through = add(add(ia, c), bj);
+                if through < self.at(i, j) {
+                    self.set(i, j, through);
+                }
+            }
+        }
+        self.check_cycles();
+    }
+
+    /// `x - y ≤ c`.
+    pub fn add_difference(&mut self, x: usize, y: usize, c: i64) {
+        self.grow(x.max(y) + 1);
+        self.add_edge(y + 1, x + 1, i128::from(c));
+    }
+
+    /// `x ≤ c`.
+    pub fn add_upper(&mut self, x: usize, c: i64) {
+        self.grow(x + 1);
+        self.add_edge(0, x + 1, i128::from(c));
+    }
+
+    /// `x ≥ c`.
+    pub fn add_lower(&mut self, x: usize, c: i64) {
+        self.grow(x + 1);
+        self.add_edge(x + 1, 0, -i128::from(c));
+    }
+
+    /// `x` within `i` (bottom for an empty `i`).
+    pub fn add_interval(&mut self, x: usize, i: &Interval) {
+        match i.bounds() {
+            None => self.m = None,
+            Some((lo, hi)) => {
+                self.add_lower(x, lo);
+                self.add_upper(x, hi);
+            }
+        }
+    }
+
+    /// The bounds of `x` (the empty interval for bottom).
+    pub fn bounds(&self, x: usize) -> Interval {
+        let mut z = self.clone();
+        z.close();
+        if z.m.is_none() {
+            return Interval::empty();
+        }
+        if x >= z.n {
+            return Interval::top();
+        }
+        let hi = i64::try_from(z.at(0, x + 1)).unwrap_or(i64::MAX);
+        let lo = i64::try_from(-z.at(x + 1, 0)).unwrap_or(i64::MIN);
+        Interval::new(lo, hi)
+    }
+
+    /// The least and greatest `x - y` the zone allows, `None` on a side only 64-bit bounds
+    /// give (both `None` for bottom).
+    pub fn difference(&self, x: usize, y: usize) -> (Option<i128>, Option<i128>) {
+        let mut z = self.clone();
+        z.close();
+        if z.m.is_none() || x >= z.n || y >= z.n {
+            return (None, None);
+        }
+        let (x, y) = (x + 1, y + 1);
+        let known = |i: usize, j: usize| (z.at(i, j) < trivial(i, j)).then(|| z.at(i, j));
+        (known(x, y).map(|c| -c), known(y, x))
+    }
+
+    /// Forgets every constraint on `x` but its 64-bit bounds.
+    pub fn forget(&mut self, x: usize) {
+        if x >= self.n || self.m.is_none() {
+            return;
+        }
+        self.close();
+        if self.m.is_none() {
+            return;
+        }
+        let w = self.n + 1;
+        for j in 0..w {
+            if j != x + 1 {
+                self.set(x + 1, j, INF);
+                self.set(j, x + 1, INF);
+            }
+        }
+        self.through_zero();
+    }
+
+    /// `x := y + c`: exact when it cannot wrap over the bounds `y` has, otherwise `x` takes the
+    /// wrapped result's interval.
+    pub fn assign_var(&mut self, x: usize, y: usize, c: i64) {
+        self.grow(x.max(y) + 1);
+        let from = self.bounds(y);
+        let Some((lo, hi)) = from.bounds() else {
+            return;
+        };
+        let fits = |v: i64| v.checked_add(c).is_some();
+        if !(fits(lo) && fits(hi)) {
+            let wrapped = <Interval as crate::value::ValueDomain>::binary(
+                crate::program::Op::Add,
+                &from,
+                &Interval::constant(c),
+            );
+            self.assign_interval(x, &wrapped);
+            return;
+        }
+        if x == y {
+            // Every bound on `x` moves by `c`: `x - v ≤ d` becomes `x - v ≤ d + c`.
+            let w = self.n + 1;
+            let c = i128::from(c);
+            for k in 0..w {
+                if k != x + 1 {
+                    let (into, out) = (self.at(k, x + 1), self.at(x + 1, k));
+                    self.set(k, x + 1, add(into, c));
+                    self.set(x + 1, k, add(out, -c));
+                }
+            }
+            return;
+        }
+        self.forget(x);
+        let c = i128::from(c);
+        self.add_edge(y + 1, x + 1, c);
+        self.add_edge(x + 1, y + 1, -c);
+    }
+
+    /// `x :=` a value within `i`: every relation of `x` forgotten, its bounds those of `i`.
+    pub fn assign_interval(&mut self, x: usize, i: &Interval) {
+        self.grow(x + 1);
+        self.forget(x);
+        self.add_interval(x, i);
+    }
+
+    /// Whether the concrete values `point` (of variables `0, 1, …`) satisfy every constraint.
+    pub fn contains_point(&self, point: &[i64]) -> bool {
+        let Some(m) = &self.m else {
+            return false;
+        };
+        let w = self.n + 1;
+        let value = |node: usize| -> Option<i128> {
+            if node == 0 {
+                Some(0)
+            } else {
+                point.get(node - 1).map(|&v| i128::from(v))
+            }
+        };
+        (0..w).all(|i| {
+            (0..w).all(|j| match (value(i), value(j)) {
+                (Some(vi), Some(vj)) => vj - vi <= m[i * w + j],
+                _ => true,
+            })
+        })
+    }
+
+    /// Both zones closed, over as many variables.
+    fn aligned(&self, other: &Zone) -> (Zone, Zone) {
+        let n = self.n.max(other.n);
+        let (mut a, mut b) = (self.clone(), other.clone());
+        a.close();
+        b.close();
+        a.grow(n);
+        b.grow(n);
+        (a, b)
+    }
+}
+
+impl PartialEq for Zone {
+    /// The same concrete states: equal closed matrices over as many variables.
+    fn eq(&self, other: &Zone) -> bool {
+        let (a, b) = self.aligned(other);
+        a.m == b.m
+    }
+}
+
+impl Eq for Zone {}
+
+impl Lattice for Zone {
+    const FINITE_HEIGHT: bool = false;
+
+    fn bottom() -> Zone {
+        Zone {
+            n: 0,
+            m: None,
+            closed: true,
+        }
+    }
+
+    fn is_bottom(&self) -> bool {
+        let mut z = self.clone();
+        z.close();
+        z.m.is_none()
+    }
+
+    fn leq(&self, other: &Zone) -> bool {
+        let (a, b) = self.aligned(other);
+        match (&a.m, &b.m) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(x), Some(y)) => x.iter().zip(y).all(|(p, q)| p <= q),
+        }
+    }
+
+    /// The entry-wise maximum of two closed matrices, which is closed.
+    fn join(&self, other: &Zone) -> Zone {
+        let (mut a, b) = self.aligned(other);
+        match (&mut a.m, &b.m) {
+            (None, _) => b,
+            (_, None) => a,
+            (Some(x), Some(y)) => {
+                x.iter_mut().zip(y).for_each(|(p, q)| *p = (*p).max(*q));
+                a
+            }
+        }
+    }
+
+    fn meet(&self, other: &Zone) -> Zone {
+        let (mut a, b) = self.aligned(other);
+        match (&mut a.m, &b.m) {
+            (None, _) | (_, None) => Zone::bottom(),
+            (Some(x), Some(y)) => {
+                x.iter_mut().zip(y).for_each(|(p, q)| *p = (*p).min(*q));
+                a.closed = false;
+                a.close();
+                a
+            }
+        }
+    }
+
+    fn widen(&self, newer: &Zone) -> Zone {
+        self.widen_with_thresholds(newer, &Thresholds::none())
+    }
+
+    /// A bound that grew moves to the next threshold (a lower bound to the threshold below),
+    /// or to what 64-bit values allow; the result is left unclosed so that chains stabilise.
+    fn widen_with_thresholds(&self, newer: &Zone, thresholds: &Thresholds) -> Zone {
+        let n = self.n.max(newer.n);
+        let (mut old, mut new) = (self.clone(), newer.clone());
+        old.grow(n);
+        new.close();
+        new.grow(n);
+        if old.is_bottom() {
+            return new;
+        }
+        if new.m.is_none() {
+            return old;
+        }
+        let w = n + 1;
+        let mut out = old.clone();
+        for i in 0..w {
+            for j in 0..w {
+                let (o, c) = (old.at(i, j), new.at(i, j));
+                if c > o {
+                    let stop = match (i, j) {
+                        (_, 0) => threshold_below(c, thresholds),
+                        _ => threshold_above(c, thresholds),
+                    };
+                    out.set(i, j, stop);
+                }
+            }
+        }
+        out.closed = false;
+        out
+    }
+
+    /// Only the bounds the older value leaves at the 64-bit extremes are taken from the newer.
+    fn narrow(&self, newer: &Zone) -> Zone {
+        let (a, b) = self.aligned(newer);
+        if a.m.is_none() || b.m.is_none() {
+            return Zone::bottom();
+        }
+        let mut out = a.clone();
+        for i in 0..=a.n {
+            for j in 0..=a.n {
+                if i != j && a.at(i, j) >= trivial(i, j) {
+                    out.set(i, j, b.at(i, j));
+                }
+            }
+        }
+        out.closed = false;
+        out.close();
+        out
+    }
+}
+
+impl Top for Zone {
+    fn top() -> Zone {
+        Zone::top()
+    }
+
+    fn is_top(&self) -> bool {
+        let mut z = self.clone();
+        z.close();
+        let w = z.n + 1;
+        match &z.m {
+            None => false,
+            Some(m) => (0..w).all(|i| (0..w).all(|j| i == j || m[i * w + j] >= trivial(i, j))),
+        }
+    }
+}
+
+impl fmt::Display for Zone {
+    /// Each variable's bounds (`x0 ∈ [0, 5]`), then the differences tighter than the bounds
+    /// give (`x1 - x0 ≤ 1`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut z = self.clone();
+        z.close();
+        if z.m.is_none() {
+            return f.write_str("⊥");
+        }
+        let mut parts = Vec::new();
+        for x in 0..z.n {
+            let b = z.bounds(x);
+            if !b.is_top() {
+                parts.push(format!("x{x} ∈ {b}"));
+            }
+        }
+        for i in 1..=z.n {
+            for j in 1..=z.n {
+                if i != j && z.at(i, j) < add(z.at(i, 0), z.at(0, j)) {
+                    parts.push(format!("x{} - x{} ≤ {}", j - 1, i - 1, z.at(i, j)));
+                }
+            }
+        }
+        if parts.is_empty() {
+            f.write_str("⊤")
+        } else {
+            f.write_str(&parts.join(", "))
+        }
+    }
+}
