@@ -11,12 +11,14 @@
 //! branches changed, not the environment's size. `viewer` records a trace viewer page for a
 //! function of 10⁴ blocks and prints its size. `escape` runs the escape and alias analysis on
 //! programs of 10³ to 10⁶ statements with many objects (many functions, or one growing
-//! function) and prints time, peak bytes and forwarded loads.
+//! function) and prints time, peak bytes and forwarded loads. `relational` times the closure,
+//! one incrementally closed constraint and the join of octagons and zones of 8 to 128 variables.
 
 mod alloc;
 mod behavior;
 mod clock;
 mod escape;
+mod relational;
 mod sparse;
 mod typing;
 mod viewer;
@@ -72,12 +74,13 @@ fn main() {
             &ALLOCATOR,
         ),
         "viewer" => viewer::run(args.get(1).map(String::as_str)),
+        "relational" => relational::run(),
         other => {
             eprintln!(
                 "unknown benchmark `{other}`; known: throughput [--max-exp N], \
                  sparse [--max-exp N] [--names N] [--shape NAME] [--state NAME], dom, \
                  interp [const|interval|signs|sccp], behavior [--max-exp N], typing-join [--max-exp N], \
-                 escape [--max-exp N] [--shape NAME], viewer [DIR]"
+                 escape [--max-exp N] [--shape NAME], viewer [DIR], relational"
             );
             std::process::exit(2);
         }
