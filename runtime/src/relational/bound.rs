@@ -1,5 +1,5 @@
-//! Bounds of difference-bound matrices: `i128`s with `+∞`, so that sums of two bounds of 64-bit
-//! values never overflow.
+//! Bounds of difference-bound matrices — `i128`s with `+∞`, so that sums of two bounds of
+//! 64-bit values never overflow — and what zones and octagons do alike on their matrices.
 
 /// `+∞`: no bound.
 pub(super) const INF: i128 = i128::MAX;
@@ -44,4 +44,33 @@ pub(super) fn threshold_below(c: i128, thresholds: &crate::lattice::Thresholds) 
         .ok()
         .and_then(|v| thresholds.at_most(v))
         .map_or(INF, |t| -i128::from(t))
+}
+
+/// Shortest paths through every node (Floyd–Warshall) of the `w × w` row-major matrix `m`.
+pub(super) fn shortest_paths(m: &mut [i128], w: usize) {
+    for k in 0..w {
+        for i in 0..w {
+            let ik = m[i * w + k];
+            if ik == INF {
+                continue;
+            }
+            for j in 0..w {
+                let through = add(ik, m[k * w + j]);
+                if through < m[i * w + j] {
+                    m[i * w + j] = through;
+                }
+            }
+        }
+    }
+}
+
+/// Whether every entry of `a` is at most the same entry of `b` (two closed matrices: the
+/// states of `a` are among those of `b`).
+pub(super) fn below(a: &[i128], b: &[i128]) -> bool {
+    a.iter().zip(b).all(|(p, q)| p <= q)
+}
+
+/// `f` of each pair of entries.
+pub(super) fn entrywise(a: &[i128], b: &[i128], f: impl Fn(i128, i128) -> i128) -> Vec<i128> {
+    a.iter().zip(b).map(|(&p, &q)| f(p, q)).collect()
 }

@@ -17,7 +17,9 @@
 use crate::lattice::{Interval, Lattice, Thresholds, Top};
 use std::fmt;
 
-use super::bound::{INF, add, normal, threshold_above, threshold_below};
+use super::bound::{
+    INF, add, below, entrywise, normal, shortest_paths, threshold_above, threshold_below,
+};
 
 /// `⌊c / 2⌋` of a bound.
 fn half(c: i128) -> i128 {
@@ -137,19 +139,8 @@ impl Octagon {
             return;
         }
         let w = 2 * self.n;
-        for k in 0..w {
-            for i in 0..w {
-                let ik = self.at(i, k);
-                if ik == INF {
-                    continue;
-                }
-                for j in 0..w {
-                    let through = add(ik, self.at(k, j));
-                    if through < self.at(i, j) {
-                        self.set(i, j, through);
-                    }
-                }
-            }
+        if let Some(m) = &mut self.m {
+            shortest_paths(m, w);
         }
         self.tighten_and_strengthen();
     }
@@ -460,7 +451,7 @@ impl Octagon {
         };
         Octagon {
             n: a.n,
-            m: Some(x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect()),
+            m: Some(entrywise(x, y, f)),
             closed: false,
         }
     }
@@ -501,7 +492,7 @@ impl Lattice for Octagon {
         match (&a.canonical(), &b.canonical()) {
             (None, _) => true,
             (Some(_), None) => false,
-            (Some(x), Some(y)) => x.iter().zip(y).all(|(p, q)| p <= q),
+            (Some(x), Some(y)) => below(x, y),
         }
     }
 

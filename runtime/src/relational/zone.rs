@@ -6,7 +6,9 @@
 //!
 //! Node 0 is zero and node `k + 1` is variable `k`; entry `(i, j)` bounds `v_j - v_i`.
 
-use super::bound::{INF, add, normal, threshold_above, threshold_below};
+use super::bound::{
+    INF, add, below, entrywise, normal, shortest_paths, threshold_above, threshold_below,
+};
 use crate::lattice::{Interval, Lattice, Thresholds, Top};
 use std::fmt;
 
@@ -102,19 +104,8 @@ impl Zone {
             return;
         }
         let w = self.n + 1;
-        for k in 0..w {
-            for i in 0..w {
-                let ik = self.at(i, k);
-                if ik == INF {
-                    continue;
-                }
-                for j in 0..w {
-                    let through = add(ik, self.at(k, j));
-                    if through < self.at(i, j) {
-                        self.set(i, j, through);
-                    }
-                }
-            }
+        if let Some(m) = &mut self.m {
+            shortest_paths(m, w);
         }
         self.check_cycles();
     }
@@ -336,7 +327,7 @@ impl Lattice for Zone {
         match (&a.m, &b.m) {
             (None, _) => true,
             (Some(_), None) => false,
-            (Some(x), Some(y)) => x.iter().zip(y).all(|(p, q)| p <= q),
+            (Some(x), Some(y)) => below(x, y),
         }
     }
 
@@ -347,7 +338,7 @@ impl Lattice for Zone {
             (None, _) => b,
             (_, None) => a,
             (Some(x), Some(y)) => {
-                x.iter_mut().zip(y).for_each(|(p, q)| *p = (*p).max(*q));
+                *x = entrywise(x, y, i128::max);
                 a
             }
         }
@@ -358,7 +349,7 @@ impl Lattice for Zone {
         match (&mut a.m, &b.m) {
             (None, _) | (_, None) => Zone::bottom(),
             (Some(x), Some(y)) => {
-                x.iter_mut().zip(y).for_each(|(p, q)| *p = (*p).min(*q));
+                *x = entrywise(x, y, i128::min);
                 a.closed = false;
                 a.close();
                 a
