@@ -15,6 +15,7 @@
 //! `Lattice::bottom()` and `Top::top()` need no dimension (the empty top, and bottom).
 
 use crate::lattice::{Interval, Lattice, Thresholds, Top};
+use std::borrow::Cow;
 use std::fmt;
 
 use super::bound::{
@@ -428,20 +429,19 @@ impl Octagon {
         })
     }
 
-    /// Both octagons closed, over as many variables.
-    fn aligned(&self, other: &Octagon) -> (Octagon, Octagon) {
+    /// Both octagons closed, over as many variables: borrowed where they already are.
+    fn aligned<'a>(&'a self, other: &'a Octagon) -> (Cow<'a, Octagon>, Cow<'a, Octagon>) {
         let n = self.n.max(other.n);
-        let (mut a, mut b) = (self.clone(), other.clone());
-        a.grow(n);
-        b.grow(n);
-        a.close();
-        b.close();
-        (a, b)
-    }
-
-    /// The closed matrix as equality and order read it (`None` for bottom).
-    fn canonical(&self) -> Option<Vec<i128>> {
-        self.m.clone()
+        let ready = |o: &'a Octagon| -> Cow<'a, Octagon> {
+            if o.closed && (o.n == n || o.m.is_none()) {
+                return Cow::Borrowed(o);
+            }
+            let mut o = o.clone();
+            o.grow(n);
+            o.close();
+            Cow::Owned(o)
+        };
+        (ready(self), ready(other))
     }
 
     /// Entry by entry `f` of two octagons over the same variables, neither bottom.
@@ -461,7 +461,7 @@ impl PartialEq for Octagon {
     /// The same concrete states: equal closed forms over as many variables.
     fn eq(&self, other: &Octagon) -> bool {
         let (a, b) = self.aligned(other);
-        a.canonical() == b.canonical()
+        a.m == b.m
     }
 }
 
@@ -489,7 +489,7 @@ impl Lattice for Octagon {
 
     fn leq(&self, other: &Octagon) -> bool {
         let (a, b) = self.aligned(other);
-        match (&a.canonical(), &b.canonical()) {
+        match (&a.m, &b.m) {
             (None, _) => true,
             (Some(_), None) => false,
             (Some(x), Some(y)) => below(x, y),
@@ -499,8 +499,8 @@ impl Lattice for Octagon {
     fn join(&self, other: &Octagon) -> Octagon {
         let (a, b) = self.aligned(other);
         match (&a.m, &b.m) {
-            (None, _) => b,
-            (_, None) => a,
+            (None, _) => b.into_owned(),
+            (_, None) => a.into_owned(),
             // The entry-wise maximum of two closed matrices is closed.
             _ => {
                 let mut j = Octagon::pointwise(&a, &b, i128::max);
@@ -572,7 +572,7 @@ impl Lattice for Octagon {
             return Octagon::bottom();
         }
         // Entries the older value leaves at the 64-bit extreme are the open ones.
-        let mut out = a.clone();
+        let mut out = a.clone().into_owned();
         for i in 0..2 * a.n {
             for j in 0..2 * a.n {
                 if i != j && a.at(i, j) >= trivial(i, j) {
@@ -594,7 +594,7 @@ impl Top for Octagon {
     fn is_top(&self) -> bool {
         let mut o = self.clone();
         o.close();
-        match &o.canonical() {
+        match &o.m {
             None => false,
             Some(m) => {
                 let w = 2 * o.n;

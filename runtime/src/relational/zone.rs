@@ -10,6 +10,7 @@ use super::bound::{
     INF, add, below, entrywise, normal, shortest_paths, threshold_above, threshold_below,
 };
 use crate::lattice::{Interval, Lattice, Thresholds, Top};
+use std::borrow::Cow;
 use std::fmt;
 
 /// The greatest `v_j - v_i` over 64-bit values (zero for node 0).
@@ -283,15 +284,19 @@ impl Zone {
         })
     }
 
-    /// Both zones closed, over as many variables.
-    fn aligned(&self, other: &Zone) -> (Zone, Zone) {
+    /// Both zones closed, over as many variables: borrowed where they already are.
+    fn aligned<'a>(&'a self, other: &'a Zone) -> (Cow<'a, Zone>, Cow<'a, Zone>) {
         let n = self.n.max(other.n);
-        let (mut a, mut b) = (self.clone(), other.clone());
-        a.close();
-        b.close();
-        a.grow(n);
-        b.grow(n);
-        (a, b)
+        let ready = |z: &'a Zone| -> Cow<'a, Zone> {
+            if z.closed && (z.n == n || z.m.is_none()) {
+                return Cow::Borrowed(z);
+            }
+            let mut z = z.clone();
+            z.close();
+            z.grow(n);
+            Cow::Owned(z)
+        };
+        (ready(self), ready(other))
     }
 }
 
@@ -333,26 +338,30 @@ impl Lattice for Zone {
 
     /// The entry-wise maximum of two closed matrices, which is closed.
     fn join(&self, other: &Zone) -> Zone {
-        let (mut a, b) = self.aligned(other);
-        match (&mut a.m, &b.m) {
-            (None, _) => b,
-            (_, None) => a,
-            (Some(x), Some(y)) => {
-                *x = entrywise(x, y, i128::max);
-                a
-            }
+        let (a, b) = self.aligned(other);
+        match (&a.m, &b.m) {
+            (None, _) => b.into_owned(),
+            (_, None) => a.into_owned(),
+            (Some(x), Some(y)) => Zone {
+                n: a.n,
+                m: Some(entrywise(x, y, i128::max)),
+                closed: true,
+            },
         }
     }
 
     fn meet(&self, other: &Zone) -> Zone {
-        let (mut a, b) = self.aligned(other);
-        match (&mut a.m, &b.m) {
+        let (a, b) = self.aligned(other);
+        match (&a.m, &b.m) {
             (None, _) | (_, None) => Zone::bottom(),
             (Some(x), Some(y)) => {
-                *x = entrywise(x, y, i128::min);
-                a.closed = false;
-                a.close();
-                a
+                let mut met = Zone {
+                    n: a.n,
+                    m: Some(entrywise(x, y, i128::min)),
+                    closed: false,
+                };
+                met.close();
+                met
             }
         }
     }
@@ -399,7 +408,7 @@ impl Lattice for Zone {
         if a.m.is_none() || b.m.is_none() {
             return Zone::bottom();
         }
-        let mut out = a.clone();
+        let mut out = a.clone().into_owned();
         for i in 0..=a.n {
             for j in 0..=a.n {
                 if i != j && a.at(i, j) >= trivial(i, j) {
