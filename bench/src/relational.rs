@@ -5,26 +5,13 @@
 use crate::clock::Clock;
 use absinthe::lattice::Lattice;
 use absinthe::relational::{Octagon, Zone};
+use absinthe_ir::generate::Rng;
 use std::time::Duration;
 
-/// A small deterministic generator (xorshift), so that every run measures the same states.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn bound(&mut self) -> i64 {
-        (self.next() % 200) as i64 - 50
-    }
+/// A bound between -50 and 149 (the program generator's seeded generator, so that every run
+/// measures the same states).
+fn bound(rng: &mut Rng) -> i64 {
+    rng.below(200) as i64 - 50
 }
 
 /// A consistent octagon over `n` variables: bounds around a point, and relations loose enough
@@ -32,15 +19,15 @@ impl Rng {
 fn octagon(n: usize, rng: &mut Rng) -> Octagon {
     let mut o = Octagon::top();
     for x in 0..n {
-        o.add_lower(x, -100 - rng.bound().abs());
-        o.add_upper(x, 100 + rng.bound().abs());
+        o.add_lower(x, -100 - bound(rng).abs());
+        o.add_upper(x, 100 + bound(rng).abs());
     }
     for _ in 0..n {
         let (x, y) = (rng.below(n), rng.below(n));
         match rng.below(3) {
-            0 => o.add_difference(x, y, 60 + rng.bound()),
-            1 => o.add_sum(x, y, 150 + rng.bound()),
-            _ => o.add_neg_sum(x, y, 150 + rng.bound()),
+            0 => o.add_difference(x, y, 60 + bound(rng)),
+            1 => o.add_sum(x, y, 150 + bound(rng)),
+            _ => o.add_neg_sum(x, y, 150 + bound(rng)),
         }
     }
     o
@@ -49,12 +36,12 @@ fn octagon(n: usize, rng: &mut Rng) -> Octagon {
 fn zone(n: usize, rng: &mut Rng) -> Zone {
     let mut z = Zone::top();
     for x in 0..n {
-        z.add_lower(x, -100 - rng.bound().abs());
-        z.add_upper(x, 100 + rng.bound().abs());
+        z.add_lower(x, -100 - bound(rng).abs());
+        z.add_upper(x, 100 + bound(rng).abs());
     }
     for _ in 0..2 * n {
         let (x, y) = (rng.below(n), rng.below(n));
-        z.add_difference(x, y, 60 + rng.bound());
+        z.add_difference(x, y, 60 + bound(rng));
     }
     z
 }
@@ -91,7 +78,7 @@ pub fn run() {
         "n", "oct meet", "oct add", "oct join", "zone meet", "zone add", "zone join"
     );
     for n in [8usize, 32, 128] {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ n as u64);
+        let mut rng = Rng::new(n as u64);
         let (a, b) = (octagon(n, &mut rng), octagon(n, &mut rng));
         let (za, zb) = (zone(n, &mut rng), zone(n, &mut rng));
         let calls = (200_000 / (n * n * n) as u32).max(3);

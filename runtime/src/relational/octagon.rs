@@ -284,8 +284,7 @@ impl Octagon {
 
     /// The bounds of `x` (the empty interval for bottom).
     pub fn bounds(&self, x: usize) -> Interval {
-        let mut o = self.clone();
-        o.close();
+        let o = self.as_closed();
         if o.m.is_none() {
             return Interval::empty();
         }
@@ -301,8 +300,7 @@ impl Octagon {
     /// The least and greatest `x - y` the octagon allows, `None` on a side it leaves open
     /// (`None` for both when bottom).
     pub fn difference(&self, x: usize, y: usize) -> (Option<i128>, Option<i128>) {
-        let mut o = self.clone();
-        o.close();
+        let o = self.as_closed();
         if o.m.is_none() || x >= o.n || y >= o.n {
             return (None, None);
         }
@@ -334,11 +332,11 @@ impl Octagon {
     /// `x := sign·y + c` where `sign` is `1` or `-1`: exact when the result cannot wrap over the
     /// bounds `y` has, otherwise `x` takes the wrapped result's interval.
     pub fn assign_var(&mut self, x: usize, negated: bool, y: usize, c: i64) {
+        // The bounds of `y` are empty exactly when the octagon is bottom: nothing to assign.
         let from = self.bounds(y);
-        if self.is_bottom() {
+        let Some((lo, hi)) = from.bounds() else {
             return;
-        }
-        let (lo, hi) = from.bounds().unwrap_or((0, 0));
+        };
         let (lo, hi) = if negated {
             (-i128::from(hi), -i128::from(lo))
         } else {
@@ -429,6 +427,16 @@ impl Octagon {
         })
     }
 
+    /// `self` closed: borrowed when it already is.
+    fn as_closed(&self) -> Cow<'_, Octagon> {
+        if self.closed {
+            return Cow::Borrowed(self);
+        }
+        let mut c = self.clone();
+        c.close();
+        Cow::Owned(c)
+    }
+
     /// Both octagons closed, over as many variables: borrowed where they already are.
     fn aligned<'a>(&'a self, other: &'a Octagon) -> (Cow<'a, Octagon>, Cow<'a, Octagon>) {
         let n = self.n.max(other.n);
@@ -482,8 +490,7 @@ impl Lattice for Octagon {
         if self.closed {
             return self.m.is_none();
         }
-        let mut o = self.clone();
-        o.close();
+        let o = self.as_closed();
         o.m.is_none()
     }
 
@@ -592,8 +599,7 @@ impl Top for Octagon {
     }
 
     fn is_top(&self) -> bool {
-        let mut o = self.clone();
-        o.close();
+        let o = self.as_closed();
         match &o.m {
             None => false,
             Some(m) => {
@@ -608,8 +614,7 @@ impl fmt::Display for Octagon {
     /// The constraints of the closed form: each variable's bounds (`x0 ∈ [0, 5]`), then the
     /// relations tighter than the bounds give (`x1 - x0 ≤ 1`, `x0 + x1 ≤ 9`, …).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut o = self.clone();
-        o.close();
+        let o = self.as_closed();
         if o.m.is_none() {
             return f.write_str("⊥");
         }

@@ -174,8 +174,7 @@ impl Zone {
 
     /// The bounds of `x` (the empty interval for bottom).
     pub fn bounds(&self, x: usize) -> Interval {
-        let mut z = self.clone();
-        z.close();
+        let z = self.as_closed();
         if z.m.is_none() {
             return Interval::empty();
         }
@@ -190,8 +189,7 @@ impl Zone {
     /// The least and greatest `x - y` the zone allows, `None` on a side only 64-bit bounds
     /// give (both `None` for bottom).
     pub fn difference(&self, x: usize, y: usize) -> (Option<i128>, Option<i128>) {
-        let mut z = self.clone();
-        z.close();
+        let z = self.as_closed();
         if z.m.is_none() || x >= z.n || y >= z.n {
             return (None, None);
         }
@@ -284,6 +282,16 @@ impl Zone {
         })
     }
 
+    /// `self` closed: borrowed when it already is.
+    fn as_closed(&self) -> Cow<'_, Zone> {
+        if self.closed {
+            return Cow::Borrowed(self);
+        }
+        let mut c = self.clone();
+        c.close();
+        Cow::Owned(c)
+    }
+
     /// Both zones closed, over as many variables: borrowed where they already are.
     fn aligned<'a>(&'a self, other: &'a Zone) -> (Cow<'a, Zone>, Cow<'a, Zone>) {
         let n = self.n.max(other.n);
@@ -322,8 +330,7 @@ impl Lattice for Zone {
     }
 
     fn is_bottom(&self) -> bool {
-        let mut z = self.clone();
-        z.close();
+        let z = self.as_closed();
         z.m.is_none()
     }
 
@@ -428,8 +435,7 @@ impl Top for Zone {
     }
 
     fn is_top(&self) -> bool {
-        let mut z = self.clone();
-        z.close();
+        let z = self.as_closed();
         let w = z.n + 1;
         match &z.m {
             None => false,
@@ -442,8 +448,7 @@ impl fmt::Display for Zone {
     /// Each variable's bounds (`x0 ∈ [0, 5]`), then the differences tighter than the bounds
     /// give (`x1 - x0 ≤ 1`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut z = self.clone();
-        z.close();
+        let z = self.as_closed();
         if z.m.is_none() {
             return f.write_str("⊥");
         }
