@@ -556,6 +556,8 @@ arbitrary_from! {
     Powerset<u8> => strategies::powerset(),
     crate::relational::Octagon => strategies::octagon(),
     crate::relational::Zone => strategies::zone(),
+    crate::relational::Packed<crate::relational::Octagon> => strategies::packed(),
+    crate::relational::Packed<crate::relational::Zone> => strategies::packed(),
 }
 
 impl Arbitrary for crate::lattice::Names {
@@ -782,6 +784,43 @@ pub mod strategies {
                     }
                 }
                 z
+            }),
+        ]
+    }
+
+    /// [`crate::relational::Packed`]: bottom, top and up to six constraints over five names in
+    /// the packs `{0, 1, 2}`, `{3, 4}` (constraints across packs keep their bounds), small
+    /// bounds or 64-bit extremes.
+    pub fn packed<R: crate::relational::Relational + Clone>()
+    -> impl Strategy<Value = crate::relational::Packed<R>> + Clone {
+        use crate::relational::{Constraint, Packed, Partition, Relational};
+        let bound = prop_oneof![
+            8 => -6i128..6,
+            1 => prop_oneof![
+                Just(i128::from(i64::MIN)),
+                Just(i128::from(i64::MAX)),
+                Just(i128::from(i64::MIN) + 1)
+            ],
+        ];
+        let constraint =
+            (0u8..5, 0usize..5, 0usize..5, bound).prop_map(|(kind, x, y, c)| match kind {
+                0 => Constraint::Difference(x, y, c),
+                1 => Constraint::Sum(x, y, c),
+                2 => Constraint::NegSum(x, y, c),
+                3 => Constraint::Upper(x, c),
+                _ => Constraint::Lower(x, c),
+            });
+        let partition = std::sync::Arc::new(Partition::new(5, [(0, 1), (1, 2), (3, 4)], 8));
+        prop_oneof![
+            1 => Just(Packed::bottom()),
+            1 => Just(Packed::top()),
+            1 => Just(Packed::top_over(partition.clone())),
+            8 => vec(constraint, 1..7).prop_map(move |cs| {
+                let mut p = Packed::top_over(partition.clone());
+                for c in cs {
+                    p.add_constraint(c);
+                }
+                p
             }),
         ]
     }

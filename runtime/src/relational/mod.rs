@@ -1,10 +1,16 @@
 //! Relational numeric domains: constraints between variables, not only on each one.
 //! [`Zone`] keeps `x - y ≤ c`, [`Octagon`] also `x + y ≤ c` and `-x - y ≤ c`; both keep each
-//! variable's bounds and meet every state with the box of 64-bit values.
+//! variable's bounds and meet every state with the box of 64-bit values. [`Relational`] is what
+//! they offer alike, and [`Packed`] keeps one of them per group of related names
+//! ([`Partition`]), so that unrelated names cost nothing.
 
 mod bound;
+mod domain;
 mod octagon;
+mod pack;
 mod zone;
 
+pub use domain::{Constraint, Relational, implied_bounds};
 pub use octagon::Octagon;
+pub use pack::{Packed, Partition, linear};
 pub use zone::Zone;

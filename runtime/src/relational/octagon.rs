@@ -21,6 +21,7 @@ use std::fmt;
 use super::bound::{
     INF, add, below, entrywise, normal, shortest_paths, threshold_above, threshold_below,
 };
+use super::domain::{Constraint, Relational};
 
 /// `⌊c / 2⌋` of a bound.
 fn half(c: i128) -> i128 {
@@ -610,41 +611,97 @@ impl Top for Octagon {
     }
 }
 
-impl fmt::Display for Octagon {
-    /// The constraints of the closed form: each variable's bounds (`x0 ∈ [0, 5]`), then the
-    /// relations tighter than the bounds give (`x1 - x0 ≤ 1`, `x0 + x1 ≤ 9`, …).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Relational for Octagon {
+    fn add_constraint(&mut self, c: Constraint) {
+        match c {
+            Constraint::Difference(x, y, c) => self.difference_at_most(x, y, c),
+            Constraint::Sum(x, y, c) => self.sum_at_most(x, y, c),
+            Constraint::NegSum(x, y, c) => self.neg_sum_at_most(x, y, c),
+            Constraint::Upper(x, c) => {
+                self.grow(x + 1);
+                self.add_edge(2 * x + 1, 2 * x, c.saturating_mul(2));
+            }
+            Constraint::Lower(x, c) => {
+                self.grow(x + 1);
+                self.add_edge(2 * x, 2 * x + 1, c.saturating_neg().saturating_mul(2));
+            }
+        }
+    }
+
+    fn add_interval(&mut self, x: usize, i: &Interval) {
+        Octagon::add_interval(self, x, i);
+    }
+
+    fn bounds(&self, x: usize) -> Interval {
+        Octagon::bounds(self, x)
+    }
+
+    fn forget(&mut self, x: usize) {
+        Octagon::forget(self, x);
+    }
+
+    fn assign_var(&mut self, x: usize, negated: bool, y: usize, c: i64) {
+        Octagon::assign_var(self, x, negated, y, c);
+    }
+
+    fn assign_interval(&mut self, x: usize, i: &Interval) {
+        Octagon::assign_interval(self, x, i);
+    }
+
+    /// Each variable's bounds, then for each pair `x < y` the relations `x - y`, `y - x`,
+    /// `x + y`, `-x - y` tighter than their bounds give.
+    fn constraints(&self) -> Vec<Constraint> {
         let o = self.as_closed();
         if o.m.is_none() {
-            return f.write_str("⊥");
+            return Vec::new();
         }
-        let mut parts = Vec::new();
+        let mut out = Vec::new();
         for x in 0..o.n {
-            let b = o.bounds(x);
-            if !b.is_top() {
-                parts.push(format!("x{x} ∈ {b}"));
+            if let Some((lo, hi)) = o.bounds(x).bounds() {
+                if lo != i64::MIN {
+                    out.push(Constraint::Lower(x, i128::from(lo)));
+                }
+                if hi != i64::MAX {
+                    out.push(Constraint::Upper(x, i128::from(hi)));
+                }
             }
         }
         for x in 0..o.n {
             for y in x + 1..o.n {
-                let pairs = [
-                    ((2 * y, 2 * x), format!("x{x} - x{y}")),
-                    ((2 * x, 2 * y), format!("x{y} - x{x}")),
-                    ((2 * y + 1, 2 * x), format!("x{x} + x{y}")),
-                    ((2 * y, 2 * x + 1), format!("-x{x} - x{y}")),
+                let forms = [
+                    ((2 * y, 2 * x), Constraint::Difference(x, y, 0)),
+                    ((2 * x, 2 * y), Constraint::Difference(y, x, 0)),
+                    ((2 * y + 1, 2 * x), Constraint::Sum(x, y, 0)),
+                    ((2 * y, 2 * x + 1), Constraint::NegSum(x, y, 0)),
                 ];
                 // Relations the variables' bounds already give are left out.
-                for ((i, j), text) in pairs {
-                    if o.at(i, j) < add(half(o.at(i, bar(i))), half(o.at(bar(j), j))) {
-                        parts.push(format!("{text} ≤ {}", o.at(i, j)));
+                for ((i, j), form) in forms {
+                    let c = o.at(i, j);
+                    if c < add(half(o.at(i, bar(i))), half(o.at(bar(j), j))) {
+                        out.push(with_bound(form, c));
                     }
                 }
             }
         }
-        if parts.is_empty() {
-            f.write_str("⊤")
-        } else {
-            f.write_str(&parts.join(", "))
-        }
+        out
+    }
+}
+
+/// `form` with its bound set to `c`.
+fn with_bound(form: Constraint, c: i128) -> Constraint {
+    match form {
+        Constraint::Difference(x, y, _) => Constraint::Difference(x, y, c),
+        Constraint::Sum(x, y, _) => Constraint::Sum(x, y, c),
+        Constraint::NegSum(x, y, _) => Constraint::NegSum(x, y, c),
+        Constraint::Upper(x, _) => Constraint::Upper(x, c),
+        Constraint::Lower(x, _) => Constraint::Lower(x, c),
+    }
+}
+
+impl fmt::Display for Octagon {
+    /// The constraints of the closed form: each variable's bounds (`x0 ∈ [0, 5]`), then the
+    /// relations tighter than the bounds give (`x1 - x0 ≤ 1`, `x0 + x1 ≤ 9`, …).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text_with(&|x| format!("x{x}")))
     }
 }

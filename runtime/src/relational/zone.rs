@@ -9,6 +9,7 @@
 use super::bound::{
     INF, add, below, entrywise, normal, shortest_paths, threshold_above, threshold_below,
 };
+use super::domain::{Constraint, Relational, implied_bounds};
 use crate::lattice::{Interval, Lattice, Thresholds, Top};
 use std::borrow::Cow;
 use std::fmt;
@@ -444,32 +445,99 @@ impl Top for Zone {
     }
 }
 
-impl fmt::Display for Zone {
-    /// Each variable's bounds (`x0 ∈ [0, 5]`), then the differences tighter than the bounds
-    /// give (`x1 - x0 ≤ 1`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Relational for Zone {
+    /// Sums `x + y ≤ c` and `-x - y ≤ c` are not differences: the zone keeps the bounds they
+    /// imply.
+    fn add_constraint(&mut self, c: Constraint) {
+        match c {
+            Constraint::Difference(x, y, c) => {
+                self.grow(x.max(y) + 1);
+                if x == y {
+                    if c < 0 {
+                        self.m = None;
+                    }
+                    return;
+                }
+                self.add_edge(y + 1, x + 1, c);
+            }
+            Constraint::Upper(x, c) => {
+                self.grow(x + 1);
+                self.add_edge(0, x + 1, c);
+            }
+            Constraint::Lower(x, c) => {
+                self.grow(x + 1);
+                self.add_edge(x + 1, 0, c.saturating_neg());
+            }
+            Constraint::Sum(..) | Constraint::NegSum(..) => {
+                for (x, bounds) in implied_bounds(c, |x| self.bounds(x)) {
+                    self.add_interval(x, &bounds);
+                }
+            }
+        }
+    }
+
+    fn add_interval(&mut self, x: usize, i: &Interval) {
+        Zone::add_interval(self, x, i);
+    }
+
+    fn bounds(&self, x: usize) -> Interval {
+        Zone::bounds(self, x)
+    }
+
+    fn forget(&mut self, x: usize) {
+        Zone::forget(self, x);
+    }
+
+    /// `x := -y + c` is no difference: `x` takes its interval.
+    fn assign_var(&mut self, x: usize, negated: bool, y: usize, c: i64) {
+        if negated {
+            let value = <Interval as crate::value::ValueDomain>::binary(
+                crate::program::Op::Sub,
+                &Interval::constant(c),
+                &self.bounds(y),
+            );
+            self.assign_interval(x, &value);
+        } else {
+            Zone::assign_var(self, x, y, c);
+        }
+    }
+
+    fn assign_interval(&mut self, x: usize, i: &Interval) {
+        Zone::assign_interval(self, x, i);
+    }
+
+    /// Each variable's bounds, then the differences tighter than the bounds give.
+    fn constraints(&self) -> Vec<Constraint> {
         let z = self.as_closed();
         if z.m.is_none() {
-            return f.write_str("⊥");
+            return Vec::new();
         }
-        let mut parts = Vec::new();
+        let mut out = Vec::new();
         for x in 0..z.n {
-            let b = z.bounds(x);
-            if !b.is_top() {
-                parts.push(format!("x{x} ∈ {b}"));
+            if let Some((lo, hi)) = z.bounds(x).bounds() {
+                if lo != i64::MIN {
+                    out.push(Constraint::Lower(x, i128::from(lo)));
+                }
+                if hi != i64::MAX {
+                    out.push(Constraint::Upper(x, i128::from(hi)));
+                }
             }
         }
         for i in 1..=z.n {
             for j in 1..=z.n {
                 if i != j && z.at(i, j) < add(z.at(i, 0), z.at(0, j)) {
-                    parts.push(format!("x{} - x{} ≤ {}", j - 1, i - 1, z.at(i, j)));
+                    out.push(Constraint::Difference(j - 1, i - 1, z.at(i, j)));
                 }
             }
         }
-        if parts.is_empty() {
-            f.write_str("⊤")
-        } else {
-            f.write_str(&parts.join(", "))
-        }
+        out
+    }
+}
+
+impl fmt::Display for Zone {
+    /// Each variable's bounds (`x0 ∈ [0, 5]`), then the differences tighter than the bounds
+    /// give (`x1 - x0 ≤ 1`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text_with(&|x| format!("x{x}")))
     }
 }

@@ -1,0 +1,461 @@
+//! Variable packing: a relational domain kept per group of related variables, so that a
+//! function with thousands of names costs what its groups cost (the packs of Astrée and of
+//! IKOS's `var-pack-dbm`).
+//!
+//! The groups are a [`Partition`] of a function's names fixed before the analysis runs: two
+//! names are in one pack when the program relates them — a copy or an addition of a constant
+//! (`x = y`, `x = y + 3`, `x = 5 - y`, a φ's move), or a comparison of the two — transitively,
+//! up to a greatest pack size. Guards and assignments create relations only there, so without
+//! the size limit they and meets keep what one relational value over all names keeps. Joins
+//! lose: the hull of `{x = 0, y = 0}` and `{x = 1, y = 1}` has `x = y`, born of the bounds
+//! alone, which one value over both names finds and packs apart cannot (the join of packs keeps
+//! the same bounds and holds the single join). Each pack's value is shared (`Arc`) between the
+//! states that did not change it, so copying a state copies no matrix.
+
+use super::domain::{Constraint, Relational, implied_bounds};
+use crate::disjoint_sets::DisjointSets;
+use crate::lattice::{Interval, Lattice, Thresholds, Top};
+use crate::program::{Cond, Op, Operand, Program, Rhs, Stmt, Terminator};
+use std::fmt;
+use std::sync::Arc;
+
+/// Groups of names, each with the names it holds: name `x` is variable `place(x).1` of pack
+/// `place(x).0`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partition {
+    packs: Vec<Vec<usize>>,
+    place: Vec<(u32, u32)>,
+    /// Relations the size limit kept apart (pairs of names whose packs were not merged).
+    refused: usize,
+}
+
+impl Partition {
+    /// The names `0..names` grouped by the pairs `related` (in order: a pair whose packs
+    /// together would exceed `max_pack` names is refused and counted).
+    pub fn new(
+        names: usize,
+        related: impl IntoIterator<Item = (usize, usize)>,
+        max_pack: usize,
+    ) -> Partition {
+        let mut sets = DisjointSets::new(names);
+        let mut size = vec![1usize; names];
+        let mut refused = 0;
+        for (a, b) in related {
+            assert!(
+                a < names && b < names,
+                "related names {a} and {b} are among the {names} names partitioned"
+            );
+            let (ra, rb) = (sets.find(a), sets.find(b));
+            if ra == rb {
+                continue;
+            }
+            if size[ra] + size[rb] > max_pack.max(1) {
+                refused += 1;
+                continue;
+            }
+            sets.union(ra, rb);
+            let root = sets.find(ra);
+            size[root] = size[ra] + size[rb];
+        }
+        let packs = sets.classes(|_| true);
+        let mut place = vec![(0, 0); names];
+        for (p, pack) in packs.iter().enumerate() {
+            for (k, &x) in pack.iter().enumerate() {
+                place[x] = (to_u32(p), to_u32(k));
+            }
+        }
+        Partition {
+            packs,
+            place,
+            refused,
+        }
+    }
+
+    /// The names of `program` grouped by the relations its statements, φs and conditions
+    /// create (see the module's documentation), packs at most `max_pack` names.
+    pub fn of_program<P: Program + ?Sized>(program: &P, max_pack: usize) -> Partition {
+        Partition::new(program.name_count(), related_names(program), max_pack)
+    }
+
+    /// The packs, each its names in increasing order; every name is in exactly one.
+    pub fn packs(&self) -> &[Vec<usize>] {
+        &self.packs
+    }
+
+    /// How many names are partitioned.
+    pub fn names(&self) -> usize {
+        self.place.len()
+    }
+
+    /// How many relations the size limit refused.
+    pub fn refused(&self) -> usize {
+        self.refused
+    }
+
+    /// The pack of `x` and its index there.
+    ///
+    /// # Panics
+    ///
+    /// If `x` is not one of the names partitioned.
+    pub fn place(&self, x: usize) -> (usize, usize) {
+        let Some(&(pack, k)) = self.place.get(x) else {
+            panic!(
+                "name {x} is not among the {} names the partition holds",
+                self.place.len()
+            )
+        };
+        (pack as usize, k as usize)
+    }
+}
+
+fn to_u32(i: usize) -> u32 {
+    u32::try_from(i).expect("a partition holds fewer than 2³² names")
+}
+
+/// The pairs of names `program` relates, in program order: copies and additions of a constant
+/// (the linear assignments relational domains keep exactly), φ moves, comparisons of two names.
+fn related_names<P: Program + ?Sized>(program: &P) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    for b in 0..program.block_count() {
+        let block = crate::program::BlockId::new(b);
+        for phi in program.phis(block) {
+            for &(_, operand) in &phi.incoming {
+                if let Operand::Name(y) = operand {
+                    pairs.push((phi.dest.index(), y.index()));
+                }
+            }
+        }
+        for stmt in program.stmts(block) {
+            if let Stmt::Assign { dest, rhs } = stmt
+                && let Some((y, _, _)) = linear(rhs)
+            {
+                pairs.push((dest.index(), y));
+            }
+        }
+        if let Terminator::Branch {
+            cond: Cond::Compare(_, Operand::Name(a), Operand::Name(b)),
+            ..
+        } = program.terminator(block)
+        {
+            pairs.push((a.index(), b.index()));
+        }
+    }
+    pairs
+}
+
+/// `rhs` as `±y + c` when it is one: the name `y`, whether it is negated, and `c`.
+pub fn linear(rhs: &Rhs) -> Option<(usize, bool, i64)> {
+    match *rhs {
+        Rhs::Use(Operand::Name(y)) => Some((y.index(), false, 0)),
+        Rhs::Binary(Op::Add, Operand::Name(y), Operand::Int(c))
+        | Rhs::Binary(Op::Add, Operand::Int(c), Operand::Name(y)) => Some((y.index(), false, c)),
+        Rhs::Binary(Op::Sub, Operand::Name(y), Operand::Int(c)) => {
+            // `y - c` is `y + (-c)`, which wraps exactly as the subtraction does.
+            Some((y.index(), false, c.wrapping_neg()))
+        }
+        Rhs::Binary(Op::Sub, Operand::Int(c), Operand::Name(y)) => Some((y.index(), true, c)),
+        _ => None,
+    }
+}
+
+/// A relational value of `R` per pack of a [`Partition`], or bottom.
+///
+/// [`Lattice::bottom`] and [`Top::top`] know no partition; every other value is made over one
+/// ([`Packed::top_over`]), and two values over different partitions are never combined.
+#[derive(Clone, Debug)]
+pub struct Packed<R> {
+    partition: Option<Arc<Partition>>,
+    /// One value per pack, in the partition's order (empty for the top without a partition);
+    /// `None` for bottom.
+    packs: Option<Vec<Arc<R>>>,
+}
+
+impl<R: Relational + Clone> Packed<R> {
+    /// No constraint on any name of `partition`.
+    pub fn top_over(partition: Arc<Partition>) -> Packed<R> {
+        let top = Arc::new(R::top());
+        let packs = vec![top; partition.packs().len()];
+        Packed {
+            partition: Some(partition),
+            packs: Some(packs),
+        }
+    }
+
+    /// The partition, `None` for the values made without one.
+    pub fn partition(&self) -> Option<&Arc<Partition>> {
+        self.partition.as_ref()
+    }
+
+    /// The value of pack `p` (`None` for bottom).
+    pub fn pack(&self, p: usize) -> Option<&R> {
+        self.packs
+            .as_ref()
+            .and_then(|packs| packs.get(p))
+            .map(|r| &**r)
+    }
+
+    fn partition_or_panic(&self) -> &Arc<Partition> {
+        match &self.partition {
+            Some(p) => p,
+            None => unreachable!(
+                "a packed value is made over its partition (Packed::top_over) before it is \
+                 constrained"
+            ),
+        }
+    }
+
+    /// Runs `f` on the pack of `x` with `x`'s index there; bottom when the pack becomes
+    /// bottom.
+    fn in_pack_of(&mut self, x: usize, f: impl FnOnce(&mut R, usize)) {
+        let (p, k) = self.partition_or_panic().place(x);
+        self.in_pack(p, |r| f(r, k));
+    }
+
+    /// Runs `f` on pack `p`; bottom when it becomes bottom.
+    fn in_pack(&mut self, p: usize, f: impl FnOnce(&mut R)) {
+        let Some(packs) = &mut self.packs else {
+            return;
+        };
+        let r = Arc::make_mut(&mut packs[p]);
+        f(r);
+        if r.is_bottom() {
+            self.packs = None;
+        }
+    }
+
+    /// The places of `x` and `y` when they share a pack.
+    fn together(&self, x: usize, y: usize) -> Option<(usize, usize, usize)> {
+        let partition = self.partition_or_panic();
+        let ((px, kx), (py, ky)) = (partition.place(x), partition.place(y));
+        (px == py).then_some((px, kx, ky))
+    }
+
+    /// Both values' packs side by side, each value's missing packs top; `None` when either is
+    /// bottom (the other is returned by the caller).
+    fn zip<'a>(
+        a: &'a Packed<R>,
+        b: &'a Packed<R>,
+    ) -> Option<Zipped<R>> {
+        let (Some(pa), Some(pb)) = (&a.packs, &b.packs) else {
+            return None;
+        };
+        let partition = match (&a.partition, &b.partition) {
+            (Some(p), Some(q)) => {
+                assert!(
+                    Arc::ptr_eq(p, q) || p == q,
+                    "packed values over different partitions are never combined"
+                );
+                Some(p.clone())
+            }
+            (Some(p), None) | (None, Some(p)) => Some(p.clone()),
+            (None, None) => None,
+        };
+        let n = pa.len().max(pb.len());
+        let top = Arc::new(R::top());
+        let at = |packs: &Vec<Arc<R>>, i: usize| packs.get(i).cloned().unwrap_or(top.clone());
+        Some((partition, (0..n).map(|i| (at(pa, i), at(pb, i))).collect()))
+    }
+
+    /// Pack by pack `f`, sharing a pack both sides share; bottom when a pack is.
+    fn combine(&self, other: &Packed<R>, f: impl Fn(&R, &R) -> R) -> Packed<R> {
+        let Some((partition, pairs)) = Self::zip(self, other) else {
+            unreachable!("combine is given two values that are not bottom")
+        };
+        let mut packs = Vec::with_capacity(pairs.len());
+        for (a, b) in pairs {
+            let r = if Arc::ptr_eq(&a, &b) {
+                a
+            } else {
+                Arc::new(f(&a, &b))
+            };
+            if r.is_bottom() {
+                return Packed::bottom();
+            }
+            packs.push(r);
+        }
+        Packed {
+            partition,
+            packs: Some(packs),
+        }
+    }
+}
+
+/// Two packed values side by side: their partition and their packs in pairs.
+type Zipped<R> = (Option<Arc<Partition>>, Vec<(Arc<R>, Arc<R>)>);
+
+impl<R: Relational + Clone> Relational for Packed<R> {
+    /// A constraint between two packs keeps what it implies on each name's bounds.
+    fn add_constraint(&mut self, c: Constraint) {
+        let (x, y) = match c {
+            Constraint::Difference(x, y, _)
+            | Constraint::Sum(x, y, _)
+            | Constraint::NegSum(x, y, _) => (x, y),
+            Constraint::Upper(x, _) | Constraint::Lower(x, _) => (x, x),
+        };
+        match self.together(x, y) {
+            Some((p, kx, ky)) => {
+                let local = c.renamed(|v| if v == x { kx } else { ky });
+                self.in_pack(p, |r| r.add_constraint(local));
+            }
+            None => {
+                for (v, bounds) in implied_bounds(c, |v| self.bounds(v)) {
+                    self.add_interval(v, &bounds);
+                }
+            }
+        }
+    }
+
+    fn add_interval(&mut self, x: usize, i: &Interval) {
+        self.in_pack_of(x, |r, k| r.add_interval(k, i));
+    }
+
+    fn bounds(&self, x: usize) -> Interval {
+        let Some(packs) = &self.packs else {
+            return Interval::empty();
+        };
+        let Some(partition) = &self.partition else {
+            return Interval::top();
+        };
+        let (p, k) = partition.place(x);
+        packs[p].bounds(k)
+    }
+
+    fn forget(&mut self, x: usize) {
+        self.in_pack_of(x, |r, k| r.forget(k));
+    }
+
+    /// Between packs, `x` takes the interval of `±y + c`.
+    fn assign_var(&mut self, x: usize, negated: bool, y: usize, c: i64) {
+        match self.together(x, y) {
+            Some((p, kx, ky)) => self.in_pack(p, |r| r.assign_var(kx, negated, ky, c)),
+            None => {
+                let from = self.bounds(y);
+                let (op, a, b) = if negated {
+                    (Op::Sub, Interval::constant(c), from)
+                } else {
+                    (Op::Add, from, Interval::constant(c))
+                };
+                let value = <Interval as crate::value::ValueDomain>::binary(op, &a, &b);
+                self.assign_interval(x, &value);
+            }
+        }
+    }
+
+    fn assign_interval(&mut self, x: usize, i: &Interval) {
+        self.in_pack_of(x, |r, k| r.assign_interval(k, i));
+    }
+
+    /// Each pack's constraints over the names, packs in the partition's order.
+    fn constraints(&self) -> Vec<Constraint> {
+        let (Some(packs), Some(partition)) = (&self.packs, &self.partition) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (r, names) in packs.iter().zip(partition.packs()) {
+            out.extend(r.constraints().into_iter().map(|c| c.renamed(|k| names[k])));
+        }
+        out
+    }
+}
+
+impl<R: Relational + Clone> PartialEq for Packed<R> {
+    fn eq(&self, other: &Packed<R>) -> bool {
+        match Self::zip(self, other) {
+            Some((_, pairs)) => pairs.iter().all(|(a, b)| Arc::ptr_eq(a, b) || a == b),
+            None => self.is_bottom() && other.is_bottom(),
+        }
+    }
+}
+
+impl<R: Relational + Clone> Eq for Packed<R> {}
+
+impl<R: Relational + Clone> Lattice for Packed<R> {
+    const FINITE_HEIGHT: bool = false;
+
+    fn bottom() -> Packed<R> {
+        Packed {
+            partition: None,
+            packs: None,
+        }
+    }
+
+    fn is_bottom(&self) -> bool {
+        match &self.packs {
+            None => true,
+            // Only a widening leaves a pack unclosed, and it never empties one; checked all
+            // the same.
+            Some(packs) => packs.iter().any(|r| r.is_bottom()),
+        }
+    }
+
+    fn leq(&self, other: &Packed<R>) -> bool {
+        if self.is_bottom() {
+            return true;
+        }
+        match Self::zip(self, other) {
+            Some((_, pairs)) => pairs.iter().all(|(a, b)| Arc::ptr_eq(a, b) || a.leq(b)),
+            None => false,
+        }
+    }
+
+    fn join(&self, other: &Packed<R>) -> Packed<R> {
+        if self.is_bottom() {
+            return other.clone();
+        }
+        if other.is_bottom() {
+            return self.clone();
+        }
+        self.combine(other, R::join)
+    }
+
+    fn meet(&self, other: &Packed<R>) -> Packed<R> {
+        if self.is_bottom() || other.is_bottom() {
+            return Packed::bottom();
+        }
+        self.combine(other, R::meet)
+    }
+
+    fn widen(&self, newer: &Packed<R>) -> Packed<R> {
+        self.widen_with_thresholds(newer, &Thresholds::none())
+    }
+
+    fn widen_with_thresholds(&self, newer: &Packed<R>, thresholds: &Thresholds) -> Packed<R> {
+        if self.is_bottom() {
+            return newer.clone();
+        }
+        if newer.is_bottom() {
+            return self.clone();
+        }
+        self.combine(newer, |a, b| a.widen_with_thresholds(b, thresholds))
+    }
+
+    fn narrow(&self, newer: &Packed<R>) -> Packed<R> {
+        if self.is_bottom() || newer.is_bottom() {
+            return Packed::bottom();
+        }
+        self.combine(newer, R::narrow)
+    }
+}
+
+impl<R: Relational + Clone> Top for Packed<R> {
+    /// No constraint, over no partition yet.
+    fn top() -> Packed<R> {
+        Packed {
+            partition: None,
+            packs: Some(Vec::new()),
+        }
+    }
+
+    fn is_top(&self) -> bool {
+        match &self.packs {
+            None => false,
+            Some(packs) => packs.iter().all(|r| r.is_top()),
+        }
+    }
+}
+
+impl<R: Relational + Clone> fmt::Display for Packed<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text_with(&|x| format!("x{x}")))
+    }
+}
