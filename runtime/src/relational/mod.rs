@@ -4,12 +4,14 @@
 //! they offer alike, and [`Packed`] keeps one of them per group of related names
 //! ([`Partition`]), so that unrelated names cost nothing.
 
+mod analysis;
 mod bound;
 mod domain;
 mod octagon;
 mod pack;
 mod zone;
 
+pub use analysis::{BoundsReduction, IntervalBounds, RelState, WithRelation};
 pub use domain::{Constraint, Relational, implied_bounds};
 pub use octagon::Octagon;
 pub use pack::{Packed, Partition, linear};
