@@ -502,6 +502,7 @@ const LAYERS: &[&[&str]] = &[
         "absinthe-behavior",
         "absinthe-dom-interp",
         "absinthe-dsl-examples",
+        "absinthe-ppl",
     ],
     &["absinthe-heap", "absinthe-typing-env"],
     &["absinthe-ir"],
