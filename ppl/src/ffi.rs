@@ -6,7 +6,7 @@
     reason = "declaring the foreign functions of the PPL's and GMP's C interfaces"
 )]
 
-use std::ffi::{c_int, c_long, c_uint};
+use std::ffi::{c_int, c_long};
 
 /// PPL's `ppl_dimension_type`.
 pub(crate) type Dim = usize;
@@ -62,9 +62,6 @@ unsafe extern "C" {
     pub(crate) fn __gmpz_get_si(z: *const Mpz) -> c_long;
     pub(crate) fn __gmpz_fits_slong_p(z: *const Mpz) -> c_int;
 
-    /// The code of the complexity class with no bound on the work (`PPL_COMPLEXITY_CLASS_ANY`).
-    pub(crate) static PPL_COMPLEXITY_CLASS_ANY: c_uint;
-
     pub(crate) fn ppl_initialize() -> c_int;
     pub(crate) fn ppl_restore_pre_PPL_rounding() -> c_int;
 
@@ -106,13 +103,6 @@ unsafe extern "C" {
     ) -> c_int;
     pub(crate) fn ppl_delete_Octagonal_Shape_mpz_class(ph: *const OctagonalShape) -> c_int;
     pub(crate) fn ppl_Octagonal_Shape_mpz_class_is_empty(ph: *const OctagonalShape) -> c_int;
-    pub(crate) fn ppl_Octagonal_Shape_mpz_class_contains_integer_point(
-        ph: *const OctagonalShape,
-    ) -> c_int;
-    pub(crate) fn ppl_Octagonal_Shape_mpz_class_drop_some_non_integer_points(
-        ph: *mut OctagonalShape,
-        complexity: c_int,
-    ) -> c_int;
     pub(crate) fn ppl_Octagonal_Shape_mpz_class_maximize(
         ph: *const OctagonalShape,
         le: *const LinearExpression,
@@ -154,11 +144,6 @@ unsafe extern "C" {
     ) -> c_int;
     pub(crate) fn ppl_delete_BD_Shape_mpz_class(ph: *const BdShape) -> c_int;
     pub(crate) fn ppl_BD_Shape_mpz_class_is_empty(ph: *const BdShape) -> c_int;
-    pub(crate) fn ppl_BD_Shape_mpz_class_contains_integer_point(ph: *const BdShape) -> c_int;
-    pub(crate) fn ppl_BD_Shape_mpz_class_drop_some_non_integer_points(
-        ph: *mut BdShape,
-        complexity: c_int,
-    ) -> c_int;
     pub(crate) fn ppl_BD_Shape_mpz_class_maximize(
         ph: *const BdShape,
         le: *const LinearExpression,

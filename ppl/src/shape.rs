@@ -41,15 +41,9 @@ pub trait Shape<'p>: Clone {
     /// the shortest paths of a zone).
     fn is_empty(&self) -> bool;
 
-    /// Drops points that are not integers, as PPL can (for octagons its tight closure, which
-    /// leaves the least octagon with the same integer points).
-    fn drop_non_integer_points(&mut self);
-
-    /// Whether some point with integer coordinates is left.
-    fn contains_integer_point(&self) -> bool;
-
-    /// The least upper bound of `e` over the shape, `None` when there is none (or when the
-    /// shape is empty).
+    /// PPL's upper bound of `e` over the shape, `None` when there is none (or when the shape is
+    /// empty): the least one, except that an octagon rounds a variable's half-integer bound up
+    /// to an integer (its bounds are in its coefficient type).
     fn maximize(&self, e: &Linear<'p>) -> Option<Ratio>;
 }
 
@@ -67,8 +61,6 @@ macro_rules! shape {
             unconstrain: $unconstrain:path,
             affine_image: $affine_image:path,
             is_empty: $is_empty:path,
-            contains_integer_point: $contains_integer_point:path,
-            drop_non_integer_points: $drop_non_integer_points:path,
             maximize: $maximize:path $(,)?
         }
     ) => {
@@ -132,21 +124,6 @@ macro_rules! shape {
                 check(unsafe { $is_empty(self.raw) }, stringify!($is_empty)) > 0
             }
 
-            fn drop_non_integer_points(&mut self) {
-                // SAFETY: PPL initialises the constant before `ppl_initialize` returns.
-                let any = unsafe { ffi::PPL_COMPLEXITY_CLASS_ANY };
-                let any = c_int::try_from(any).expect("a complexity class is a small code");
-                // SAFETY: the handle is live.
-                let rc = unsafe { $drop_non_integer_points(self.raw, any) };
-                check(rc, stringify!($drop_non_integer_points));
-            }
-
-            fn contains_integer_point(&self) -> bool {
-                // SAFETY: the handle is live.
-                let rc = unsafe { $contains_integer_point(self.raw) };
-                check(rc, stringify!($contains_integer_point)) > 0
-            }
-
             fn maximize(&self, e: &Linear<'p>) -> Option<Ratio> {
                 let (num, den) = (Coefficient::zero(self.ppl), Coefficient::zero(self.ppl));
                 let mut attained: c_int = 0;
@@ -193,8 +170,6 @@ shape! {
         unconstrain: ffi::ppl_Octagonal_Shape_mpz_class_unconstrain_space_dimension,
         affine_image: ffi::ppl_Octagonal_Shape_mpz_class_affine_image,
         is_empty: ffi::ppl_Octagonal_Shape_mpz_class_is_empty,
-        contains_integer_point: ffi::ppl_Octagonal_Shape_mpz_class_contains_integer_point,
-        drop_non_integer_points: ffi::ppl_Octagonal_Shape_mpz_class_drop_some_non_integer_points,
         maximize: ffi::ppl_Octagonal_Shape_mpz_class_maximize,
     }
 }
@@ -211,8 +186,6 @@ shape! {
         unconstrain: ffi::ppl_BD_Shape_mpz_class_unconstrain_space_dimension,
         affine_image: ffi::ppl_BD_Shape_mpz_class_affine_image,
         is_empty: ffi::ppl_BD_Shape_mpz_class_is_empty,
-        contains_integer_point: ffi::ppl_BD_Shape_mpz_class_contains_integer_point,
-        drop_non_integer_points: ffi::ppl_BD_Shape_mpz_class_drop_some_non_integer_points,
         maximize: ffi::ppl_BD_Shape_mpz_class_maximize,
     }
 }

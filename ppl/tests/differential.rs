@@ -14,10 +14,11 @@
 //! the seed and the sequence that reproduce it (`PPL_DIFFERENTIAL_SEED=seed` runs that sequence
 //! alone).
 //!
-//! The differences are the octagons' integer tightening: absinthe's tight closure rounds a
-//! derived bound `2x ≥ 3` in to `x ≥ 2`, where PPL's octagon over GMP integers rounds it out to
-//! `x ≥ 1` (it keeps each variable's bound as an integer); the tighter bound then strengthens the
-//! relations through it, and carries through joins and assignments. Zones have none.
+//! The differences are the octagons' integer tightening. From `-x0 - x1 ≤ -4` and
+//! `x0 - x1 ≤ 1`, PPL's rational octagon keeps `2·x1 ≥ 3` and its `maximize` rounds the bound out
+//! in its integer coefficients, `x1 ≥ 1`; absinthe's tight closure keeps `x1 ≥ 2`, the bound of
+//! the integer points, and strengthens the relations through it (`x0 ≥ …`). Tighter bounds then
+//! carry through joins and assignments. Zones have none: their closure is exact on integers.
 //!
 //! Constants stay small (guards within [-6, 20], assignments' within [-5, 5], at most 16
 //! operations after some bounds within ±20), so no bound comes near 64 bits: absinthe's
