@@ -1,5 +1,5 @@
 //! The octagonal forms `±x` and `±x ± y` that both sides are asked about, and the operations of
-//! absinthe's octagons and zones they are compared on, named alike ([`Relational`]).
+//! absinthe's octagons and zones they are compared on, named alike ([`Domain`]).
 
 use absinthe::lattice::{Interval, Lattice};
 use absinthe::relational::{Octagon, Zone};
@@ -95,7 +95,7 @@ impl fmt::Display for Form {
 }
 
 /// An absinthe relational domain, with the operations the comparison with PPL runs.
-pub trait Relational: Lattice + Clone {
+pub trait Domain: Lattice + Clone {
     /// The domain's name.
     const NAME: &'static str;
 
@@ -121,7 +121,7 @@ pub trait Relational: Lattice + Clone {
     fn bounds(&self, x: usize) -> Interval;
 }
 
-impl Relational for Octagon {
+impl Domain for Octagon {
     const NAME: &'static str = "octagon";
 
     fn top() -> Octagon {
@@ -162,7 +162,7 @@ impl Relational for Octagon {
     }
 }
 
-impl Relational for Zone {
+impl Domain for Zone {
     const NAME: &'static str = "zone";
 
     fn top() -> Zone {

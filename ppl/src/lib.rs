@@ -16,7 +16,7 @@ mod rng;
 mod shape;
 
 #[cfg(feature = "ppl")]
-pub use form::{Form, Relational};
+pub use form::{Domain, Form};
 #[cfg(feature = "ppl")]
 pub use library::{Constraint, Linear, Ppl, Ratio};
 #[cfg(feature = "ppl")]

@@ -30,8 +30,8 @@
 //! operators by design, whose results differ without either being wrong.
 #![cfg(feature = "ppl")]
 
-use absinthe::relational::{Octagon, Zone};
-use absinthe_ppl::{Constraint, Form, Linear, Ppl, PplOctagon, PplZone, Relational, Rng, Shape};
+use absinthe::relational::{Constraint, Octagon, Relational, Zone};
+use absinthe_ppl::{Domain, Form, Linear, Ppl, PplOctagon, PplZone, Rng, Shape};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -82,7 +82,7 @@ enum Op {
 }
 
 /// How absinthe bounds a form: its public accessors, where it has them.
-trait Bounded: Relational + std::fmt::Display {
+trait Bounded: Domain + std::fmt::Display {
     /// The upper bounds of `forms` (past [`UNBOUNDED`] when only 64 bits bound them), the
     /// state not bottom.
     fn uppers(&self, forms: &[Form]) -> Vec<i128>;
@@ -92,7 +92,7 @@ trait Bounded: Relational + std::fmt::Display {
 }
 
 /// The upper and the negated lower bound of `x`.
-fn unary<D: Relational>(d: &D, x: usize) -> (i128, i128) {
+fn unary<D: Domain>(d: &D, x: usize) -> (i128, i128) {
     let (lo, hi) = d
         .bounds(x)
         .bounds()
@@ -105,26 +105,15 @@ impl Bounded for Octagon {
 
     fn uppers(&self, forms: &[Form]) -> Vec<i128> {
         // The octagon has accessors for bounds and differences but none for sums: those are
-        // read from its printed constraints (`x0 + x1 ≤ 9`, `-x0 - x1 ≤ 3`), which leave out a
-        // sum no tighter than the variables' bounds give.
-        let text = self.to_string();
+        // read from its canonical constraints, which leave out a sum no tighter than the
+        // variables' bounds give.
         let mut sums: HashMap<(bool, usize, usize), i128> = HashMap::new();
-        for part in text.split(", ") {
-            let Some((lhs, c)) = part.split_once(" ≤ ") else {
-                continue;
+        for c in Relational::constraints(self) {
+            match c {
+                Constraint::Sum(x, y, c) => sums.insert((false, x.min(y), x.max(y)), c),
+                Constraint::NegSum(x, y, c) => sums.insert((true, x.min(y), x.max(y)), c),
+                _ => None,
             };
-            let (negated, rest) = match lhs.strip_prefix("-x") {
-                Some(rest) => (true, rest.split_once(" - x")),
-                None => (
-                    false,
-                    lhs.strip_prefix('x').and_then(|r| r.split_once(" + x")),
-                ),
-            };
-            if let Some((x, y)) = rest {
-                let parse = |s: &str| s.parse::<usize>().expect("a variable's number");
-                let c = c.parse::<i128>().expect("a bound");
-                sums.insert((negated, parse(x), parse(y)), c);
-            }
         }
         forms
             .iter()
@@ -243,7 +232,7 @@ fn apply<'p, D: Bounded, S: Shape<'p>>(ppl: &'p Ppl, n: usize, a: &mut [D], p: &
     match op {
         Op::Guard { r, form, c } => {
             a[r].guard(form, c);
-            p[r].add(&Constraint::at_most(ppl, n, &form.terms(), c));
+            p[r].add(&absinthe_ppl::Constraint::at_most(ppl, n, &form.terms(), c));
         }
         Op::Join { r, from } => {
             a[r] = a[r].join(&a[from]);

@@ -6,7 +6,7 @@
 //! ppl-bench`.
 
 use absinthe::relational::{Octagon, Zone};
-use absinthe_ppl::{Constraint, Form, Ppl, PplOctagon, PplZone, Relational, Rng, Shape};
+use absinthe_ppl::{Constraint, Domain, Form, Ppl, PplOctagon, PplZone, Rng, Shape};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -87,7 +87,7 @@ fn row(domain: &str, n: usize, operation: &str, ours: Duration, theirs: Duration
 }
 
 /// Times one domain at `n` variables on the states drawn from `seed`.
-fn measure<'p, D: Relational, S: Shape<'p>>(ppl: &'p Ppl, n: usize, seed: u64) {
+fn measure<'p, D: Domain, S: Shape<'p>>(ppl: &'p Ppl, n: usize, seed: u64) {
     let octagon = D::NAME == "octagon";
     let mut rng = Rng::new(seed);
     let (ca, cb) = (
