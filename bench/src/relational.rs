@@ -1,11 +1,16 @@
 //! `relational`: the cost of the relational domains' operations at 8, 32 and 128 variables in
 //! one pack — the closure from scratch (a meet), one added constraint closed incrementally, a
-//! join — for octagons and zones, on states of about three random constraints per variable.
+//! join — for octagons and zones, on states of about three random constraints per variable;
+//! then whole analyses of functions of 10⁴ names, intervals with a packed octagon or zone
+//! (packs of at most 8 names) against intervals alone.
 
 use crate::clock::Clock;
-use absinthe::lattice::Lattice;
-use absinthe::relational::{Octagon, Zone};
-use absinthe_ir::generate::Rng;
+use absinthe::engine::{Limits, StopReason, solve};
+use absinthe::lattice::{Interval, Lattice};
+use absinthe::relational::{IntervalBounds, Octagon, Partition, Relational, WithRelation, Zone};
+use absinthe::value::NonRelational;
+use absinthe_ir::function::Function;
+use absinthe_ir::generate::{Rng, wide_diamonds, wide_nested_loops, wide_straight_line};
 use std::time::Duration;
 
 /// A bound between -50 and 149 (the program generator's seeded generator, so that every run
@@ -116,4 +121,82 @@ pub fn run() {
             micros(zone_join)
         );
     }
+    functions();
+}
+
+/// The least time of a few runs of the analysis of `func`, which must reach a fixpoint.
+fn analysis_time<A: absinthe::engine::Analysis<Function>>(
+    func: &Function,
+    analysis: &A,
+) -> Duration {
+    let mut best = Duration::MAX;
+    for _ in 0..3 {
+        let start = Clock::start();
+        let solution = solve(func, analysis, &Limits::default());
+        best = best.min(start.elapsed());
+        assert_eq!(
+            solution.stop,
+            StopReason::Stable,
+            "the analysis reaches a fixpoint"
+        );
+        std::hint::black_box(solution);
+    }
+    best
+}
+
+fn with_relation<R: Relational + Clone>(func: &Function) -> Duration {
+    analysis_time(
+        func,
+        &WithRelation::<Interval, R, _>::new(true, PACK, IntervalBounds),
+    )
+}
+
+/// The greatest pack.
+const PACK: usize = 8;
+
+/// Prints the whole-function table.
+fn functions() {
+    const NAMES: usize = 10_000;
+    println!();
+    println!(
+        "functions of {NAMES} names and 2·{NAMES} statements, ms; intervals alone, then with a \
+         packed octagon or zone (packs of at most {PACK} names):"
+    );
+    println!(
+        "{:>14} {:>7} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8}",
+        "shape", "packs", "refused", "interval", "octagon", "zone", "oct ×", "zone ×"
+    );
+    let shapes: [(&str, Function); 3] = [
+        (
+            "straight-line",
+            wide_straight_line(2 * NAMES, NAMES).functions.remove(0),
+        ),
+        (
+            "nested-loops",
+            wide_nested_loops(2 * NAMES, 3, NAMES).functions.remove(0),
+        ),
+        (
+            "diamonds",
+            wide_diamonds(2 * NAMES, NAMES).functions.remove(0),
+        ),
+    ];
+    for (shape, func) in shapes {
+        let partition = Partition::of_program(&func, PACK);
+        let related = partition.packs().iter().filter(|p| p.len() > 1).count();
+        let interval = analysis_time(&func, &NonRelational::<Interval>::new(true));
+        let octagon = with_relation::<Octagon>(&func);
+        let zone = with_relation::<Zone>(&func);
+        let ms = |d: Duration| format!("{:>10.1}", d.as_secs_f64() * 1e3);
+        let ratio = |d: Duration| d.as_secs_f64() / interval.as_secs_f64();
+        println!(
+            "{shape:>14} {related:>7} {:>9} {} {} {} {:>8.2} {:>8.2}",
+            partition.refused(),
+            ms(interval),
+            ms(octagon),
+            ms(zone),
+            ratio(octagon),
+            ratio(zone)
+        );
+    }
+    println!("(packs: those of two names or more; refused: relations the size limit kept apart)");
 }

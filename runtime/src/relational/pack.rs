@@ -232,10 +232,7 @@ impl<R: Relational + Clone> Packed<R> {
 
     /// Both values' packs side by side, each value's missing packs top; `None` when either is
     /// bottom (the other is returned by the caller).
-    fn zip<'a>(
-        a: &'a Packed<R>,
-        b: &'a Packed<R>,
-    ) -> Option<Zipped<R>> {
+    fn zip<'a>(a: &'a Packed<R>, b: &'a Packed<R>) -> Option<Zipped<R>> {
         let (Some(pa), Some(pb)) = (&a.packs, &b.packs) else {
             return None;
         };
@@ -256,8 +253,9 @@ impl<R: Relational + Clone> Packed<R> {
         Some((partition, (0..n).map(|i| (at(pa, i), at(pb, i))).collect()))
     }
 
-    /// Pack by pack `f`, sharing a pack both sides share; bottom when a pack is.
-    fn combine(&self, other: &Packed<R>, f: impl Fn(&R, &R) -> R) -> Packed<R> {
+    /// Pack by pack `f`, sharing a pack both sides share; bottom when a pack is (asked only
+    /// when `may_empty`: a join or a widening of two values that are not bottom is not).
+    fn combine(&self, other: &Packed<R>, may_empty: bool, f: impl Fn(&R, &R) -> R) -> Packed<R> {
         let Some((partition, pairs)) = Self::zip(self, other) else {
             unreachable!("combine is given two values that are not bottom")
         };
@@ -268,7 +266,7 @@ impl<R: Relational + Clone> Packed<R> {
             } else {
                 Arc::new(f(&a, &b))
             };
-            if r.is_bottom() {
+            if may_empty && r.is_bottom() {
                 return Packed::bottom();
             }
             packs.push(r);
@@ -379,13 +377,11 @@ impl<R: Relational + Clone> Lattice for Packed<R> {
         }
     }
 
+    /// Every operation that may empty a pack makes the whole value bottom, so a value with
+    /// packs is not bottom (and no pack is asked: a pack a widening left unclosed would be
+    /// closed to answer).
     fn is_bottom(&self) -> bool {
-        match &self.packs {
-            None => true,
-            // Only a widening leaves a pack unclosed, and it never empties one; checked all
-            // the same.
-            Some(packs) => packs.iter().any(|r| r.is_bottom()),
-        }
+        self.packs.is_none()
     }
 
     fn leq(&self, other: &Packed<R>) -> bool {
@@ -405,14 +401,14 @@ impl<R: Relational + Clone> Lattice for Packed<R> {
         if other.is_bottom() {
             return self.clone();
         }
-        self.combine(other, R::join)
+        self.combine(other, false, R::join)
     }
 
     fn meet(&self, other: &Packed<R>) -> Packed<R> {
         if self.is_bottom() || other.is_bottom() {
             return Packed::bottom();
         }
-        self.combine(other, R::meet)
+        self.combine(other, true, R::meet)
     }
 
     fn widen(&self, newer: &Packed<R>) -> Packed<R> {
@@ -426,14 +422,14 @@ impl<R: Relational + Clone> Lattice for Packed<R> {
         if newer.is_bottom() {
             return self.clone();
         }
-        self.combine(newer, |a, b| a.widen_with_thresholds(b, thresholds))
+        self.combine(newer, false, |a, b| a.widen_with_thresholds(b, thresholds))
     }
 
     fn narrow(&self, newer: &Packed<R>) -> Packed<R> {
         if self.is_bottom() || newer.is_bottom() {
             return Packed::bottom();
         }
-        self.combine(newer, R::narrow)
+        self.combine(newer, true, R::narrow)
     }
 }
 
