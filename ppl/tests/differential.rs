@@ -25,9 +25,10 @@
 //! arithmetic never wraps, and an assignment `x := ±y + c` that could (`y` unbounded on the side
 //! it would wrap, which absinthe's 64-bit semantics turn into an interval) is generated as
 //! `x := y`. Guards name two different variables: PPL rounds `x + x ≤ c` to `x ≤ ⌈c/2⌉` as it
-//! adds it. Widening is left out: PPL's widenings (BHMZ05's, on the shapes' non-redundant
-//! constraints) and absinthe's (Miné's, entry by entry on the closed matrices) are different
-//! operators by design, whose results differ without either being wrong.
+//! adds it. Widening is left out: PPL's widenings (for octagons BHMZ05's, on the non-redundant
+//! constraints; for zones H79's, the polyhedra's) and absinthe's (Miné's, entry by entry on the
+//! matrices) are different operators by design, whose results differ without either being
+//! wrong.
 #![cfg(feature = "ppl")]
 
 use absinthe::relational::{Constraint, Octagon, Relational, Zone};
