@@ -1,25 +1,21 @@
-//! Evaluating checked bodies: the resolved tree of every rule, reduction, helper and
-//! written-out lattice operation ([`crate::resolve`]), with the semantics of the Rust the
-//! generator emits for it. A body fails (`None`) where that Rust's `?` leaves it: checked
+//! Running checked bodies: calls of every rule, reduction, helper and written-out lattice
+//! operation (their bodies compiled by `compile.rs`), their frames and fallbacks, and the
+//! built-in functions of the runtime's lattices, with the semantics of the Rust the generator
+//! emits for them. A body fails (`None`) where that Rust's `?` leaves it: checked
 //! arithmetic that leaves `int`, or a helper `fn` that failed; the function's fallback then
 //! gives its result.
 
 use super::Interp;
 use super::numeric::Num;
 use super::plan::FnId;
-use super::resolved::{
-    Arm, Bound, Builtin, Constant, Element, Expr, Kind, LatticeOp, Pattern, Resolved, TypeFn,
-};
-use super::val::{Payload, Val, Widen};
-use absinthe::__private::{
-    checked_lshr, checked_shl, checked_shr, overflows, wrapping_lshr, wrapping_shl, wrapping_shr,
-};
+use super::resolved::{Builtin, Constant, Kind, Pattern, Resolved, TypeFn};
+use super::val::{Payload, Val};
 use absinthe::lattice::{Address, Flat, Interval};
 use absinthe::lattice::{Names, Steps};
 use absinthe::program::{Op, SymbolId};
 use absinthe::terms::ArgKind;
 use absinthe::value::ValueDomain;
-use absinthe_domc::dom::tree::{BinaryOp, Fallback, Shape, Ty};
+use absinthe_domc::dom::tree::{Fallback, Shape, Ty};
 use absinthe_domc::dom::types::Numeric;
 use std::rc::Rc;
 
@@ -91,7 +87,6 @@ impl Interp {
         args: &[Val],
         lost: Option<i64>,
     ) -> Option<&'s str> {
-        let f = &self.functions.table[site.function.0];
         let mut stack = Scratch::take();
         stack.extend_from_slice(args);
         match (site.concrete, lost) {
@@ -101,7 +96,9 @@ impl Interp {
                 unreachable!("a site function that takes the concrete value is called without one")
             }
         }
-        let value = stacker::maybe_grow(256 << 10, 16 << 20, || self.frame(f, &mut stack, 0));
+        let value = stacker::maybe_grow(256 << 10, 16 << 20, || {
+            self.frame(site.function, &mut stack, 0)
+        });
         let places: Vec<&str> = site.places.iter().map(String::as_str).collect();
         absinthe::__private::site_place(value.map(|v| v.int()), &places)
     }
@@ -120,7 +117,7 @@ impl Interp {
             f.arity
         );
         // The checker bounds nesting (`syntax::MAX_NESTING`); this bounds the stack it takes.
-        let result = stacker::maybe_grow(256 << 10, 16 << 20, || self.frame(f, stack, base));
+        let result = stacker::maybe_grow(256 << 10, 16 << 20, || self.frame(id, stack, base));
         let value = match result {
             Some(v) => v,
             // The body failed: the function's fallback is the generated function's result then.
@@ -159,366 +156,18 @@ impl Interp {
         }
     }
 
-    /// The body of `f` on the arguments at `base..` of `stack` (its frame's first slots), which
-    /// stay there; the frame's other slots are gone afterwards.
-    fn frame(&self, f: &Resolved, stack: &mut Vec<Val>, base: usize) -> Option<Val> {
+    /// The body of the function `id` on the arguments at `base..` of `stack` (its frame's first
+    /// slots), which stay there; the frame's other slots are gone afterwards.
+    pub(crate) fn frame(&self, id: FnId, stack: &mut Vec<Val>, base: usize) -> Option<Val> {
+        let f = &self.functions.table[id.0];
         // The slots of `let`s and binders are written before they are read (the resolver
         // numbers them in scope order); until then they hold this.
         if f.frame > f.arity {
             stack.resize(base + f.frame, Val::Bool(false));
         }
-        let result = self.eval(&f.body, stack, base);
+        let result = self.bodies[id.0].run(self, stack, base);
         stack.truncate(base + f.arity);
         result
-    }
-
-    /// The body of `f` on the arguments at `base..` of `stack` (its frame's first slots), `None`
-    /// when it fails; the stack ends at `base` afterwards.
-    fn run(&self, f: &Resolved, stack: &mut Vec<Val>, base: usize) -> Option<Val> {
-        let result = self.frame(f, stack, base);
-        stack.truncate(base);
-        result
-    }
-
-    /// Evaluates `exprs` onto the top of `stack`, then gives `f` their values: `None` when one
-    /// fails. The stack is as it was afterwards.
-    fn with_values(
-        &self,
-        exprs: &[Expr],
-        stack: &mut Vec<Val>,
-        base: usize,
-        f: impl FnOnce(&Self, &mut Vec<Val>, usize) -> Option<Val>,
-    ) -> Option<Val> {
-        let mark = stack.len();
-        for e in exprs {
-            match self.eval(e, stack, base) {
-                Some(v) => stack.push(v),
-                None => {
-                    stack.truncate(mark);
-                    return None;
-                }
-            }
-        }
-        let result = f(self, stack, mark);
-        stack.truncate(mark);
-        result
-    }
-
-    /// Evaluates `expr` in the frame at `base` of `stack`.
-    fn eval(&self, expr: &Expr, stack: &mut Vec<Val>, base: usize) -> Option<Val> {
-        Some(match expr {
-            Expr::Int(v) => Val::Int(*v),
-            Expr::Bool(b) => Val::Bool(*b),
-            Expr::Var(slot) => stack[base + slot].clone(),
-            Expr::DepthLeft(slot) => match stack[base + slot].int() {
-                0 => return None,
-                left => Val::Int(left - 1),
-            },
-            Expr::Tuple(parts) => {
-                return self.with_values(parts, stack, base, |_, s, at| {
-                    Some(Val::Tuple(s[at..].into()))
-                });
-            }
-            Expr::Neg(_) | Expr::BitNot(_) => Val::Int(self.eval_int(expr, stack, base)?),
-            Expr::Not(_) | Expr::Equal(..) => Val::Bool(self.eval_bool(expr, stack, base)?),
-            Expr::Binary(op, ..) if op.gives_bool() => {
-                Val::Bool(self.eval_bool(expr, stack, base)?)
-            }
-            Expr::Binary(..) => Val::Int(self.eval_int(expr, stack, base)?),
-            Expr::Let(slot, value, body) => {
-                stack[base + slot] = self.eval(value, stack, base)?;
-                return self.eval(body, stack, base);
-            }
-            Expr::If(c, t, f) => {
-                return if self.eval_bool(c, stack, base)? {
-                    self.eval(t, stack, base)
-                } else {
-                    self.eval(f, stack, base)
-                };
-            }
-            Expr::Match(t, scrutinee, arms) => {
-                let arm = self.arm(t, scrutinee, arms, stack, base)?;
-                return self.eval(&arm.body, stack, base);
-            }
-            // A field of a name in scope is read in place (not the whole record copied first).
-            Expr::Field(record, i) => match place(record, stack, base) {
-                Some(v) => v.part(*i).clone(),
-                None => self.eval(record, stack, base)?.part(*i).clone(),
-            },
-            Expr::Op(op) => Val::Op(*op),
-            Expr::Top(t) => self.top(t),
-            Expr::Bottom(t) => self.bottom(t),
-            Expr::Element(element, payload) => {
-                let payload = match payload {
-                    Some(p) => Some(self.eval(p, stack, base)?),
-                    None => None,
-                };
-                match (element, payload) {
-                    (Element::Constant(Constant::Value), Some(p)) => {
-                        Val::Constant(Flat::Value(p.int()))
-                    }
-                    (Element::Constant(Constant::Bottom), None) => Val::Constant(Flat::Bottom),
-                    (Element::Constant(Constant::Top), None) => Val::Constant(Flat::Top),
-                    (Element::Enum(i), payload) => {
-                        Val::Enum(*i, payload.map_or(Payload::None, Payload::of))
-                    }
-                    (Element::Num(n), None) => Val::Num(*n),
-                    (element, payload) => unreachable!(
-                        "the checker gives a payload to the variants that carry one: \
-                         {element:?} with {payload:?}"
-                    ),
-                }
-            }
-            Expr::Struct(t, fields) => {
-                return self.with_values(fields, stack, base, |i, s, at| {
-                    Some(i.assemble(t, s[at..].iter().cloned()))
-                });
-            }
-            Expr::Lattice(op, t, args) => {
-                return self.with_values(args, stack, base, |i, s, at| {
-                    let args = &s[at..];
-                    Some(match op {
-                        LatticeOp::Join => i.join(t, &args[0], &args[1]),
-                        LatticeOp::Meet => i.meet(t, &args[0], &args[1]),
-                        LatticeOp::Widen => i.widen(t, &args[0], &args[1], Widen::Plain),
-                        LatticeOp::Narrow => i.narrow(t, &args[0], &args[1]),
-                        LatticeOp::Leq => Val::Bool(i.leq(t, &args[0], &args[1])),
-                        LatticeOp::IsBottom => Val::Bool(i.is_bottom(t, &args[0])),
-                        LatticeOp::IsTop => Val::Bool(i.is_top(t, &args[0])),
-                        LatticeOp::Contains => Val::Bool(i.contains(t, &args[0], args[1].int())),
-                    })
-                });
-            }
-            // Those on `Op`s and `int`s are computed without a value made of their arguments.
-            Expr::Builtin(Builtin::Traps | Builtin::Overflows | Builtin::IsComparison, _) => {
-                Val::Bool(self.eval_bool(expr, stack, base)?)
-            }
-            Expr::Builtin(Builtin::Eval | Builtin::Min | Builtin::Max, _) => {
-                Val::Int(self.eval_int(expr, stack, base)?)
-            }
-            Expr::Builtin(builtin, args) => {
-                return self.with_values(args, stack, base, |i, s, at| {
-                    Some(i.builtin(*builtin, &s[at..]))
-                });
-            }
-            Expr::Call(id, args) => {
-                let f = &self.functions.table[id.0];
-                return self.with_values(args, stack, base, |i, s, at| i.run(f, s, at));
-            }
-            Expr::TypeFn(t, name, args) => {
-                return self.with_values(args, stack, base, |i, s, at| {
-                    Some(i.type_fn(t, *name, &s[at..]))
-                });
-            }
-        })
-    }
-
-    /// Evaluates `expr`, which the checker typed `bool`, without making a [`Val`] of it or of
-    /// the `int`s it compares.
-    fn eval_bool(&self, expr: &Expr, stack: &mut Vec<Val>, base: usize) -> Option<bool> {
-        Some(match expr {
-            Expr::Bool(b) => *b,
-            Expr::Var(slot) => stack[base + slot].bool(),
-            Expr::Not(x) => !self.eval_bool(x, stack, base)?,
-            Expr::Binary(BinaryOp::And, a, b) => {
-                self.eval_bool(a, stack, base)? && self.eval_bool(b, stack, base)?
-            }
-            Expr::Binary(BinaryOp::Or, a, b) => {
-                self.eval_bool(a, stack, base)? || self.eval_bool(b, stack, base)?
-            }
-            Expr::Binary(op, a, b) => {
-                let x = self.eval_int(a, stack, base)?;
-                let y = self.eval_int(b, stack, base)?;
-                match op {
-                    BinaryOp::Lt => x < y,
-                    BinaryOp::Le => x <= y,
-                    BinaryOp::Gt => x > y,
-                    BinaryOp::Ge => x >= y,
-                    BinaryOp::Eq => x == y,
-                    BinaryOp::Ne => x != y,
-                    op => unreachable!("the checker types `{op:?}` of `int`s `int`, not `bool`"),
-                }
-            }
-            Expr::Equal(t, a, b) => {
-                // Names in scope and their fields are compared where they are (read after the
-                // other side ran: its `let`s take slots past every name in scope here).
-                let a_owned = self.unless_place(a, stack, base)?;
-                let b_owned = self.unless_place(b, stack, base)?;
-                let x = a_owned.as_ref().or_else(|| place(a, stack, base));
-                let y = b_owned.as_ref().or_else(|| place(b, stack, base));
-                match (x, y) {
-                    (Some(x), Some(y)) => self.eq(t, x, y),
-                    _ => unreachable!("each side of `==` is evaluated or read in place"),
-                }
-            }
-            Expr::If(c, t, f) => {
-                if self.eval_bool(c, stack, base)? {
-                    self.eval_bool(t, stack, base)?
-                } else {
-                    self.eval_bool(f, stack, base)?
-                }
-            }
-            Expr::Let(slot, value, body) => {
-                stack[base + slot] = self.eval(value, stack, base)?;
-                self.eval_bool(body, stack, base)?
-            }
-            Expr::Match(t, scrutinee, arms) => {
-                let arm = self.arm(t, scrutinee, arms, stack, base)?;
-                self.eval_bool(&arm.body, stack, base)?
-            }
-            Expr::Builtin(Builtin::IsComparison, args) => {
-                self.eval_op(&args[0], stack, base)?.is_comparison()
-            }
-            Expr::Builtin(builtin @ (Builtin::Traps | Builtin::Overflows), args) => {
-                let op = self.eval_op(&args[0], stack, base)?;
-                let x = self.eval_int(&args[1], stack, base)?;
-                let y = self.eval_int(&args[2], stack, base)?;
-                if *builtin == Builtin::Traps {
-                    op.eval(x, y).is_none()
-                } else {
-                    overflows(op, x, y)
-                }
-            }
-            expr => self.eval(expr, stack, base)?.bool(),
-        })
-    }
-
-    /// Evaluates `expr`, which the checker typed `int`, without making a [`Val`] of it.
-    /// Checked arithmetic fails (`None`) where the generated `checked_*(…)?` leaves the body.
-    fn eval_int(&self, expr: &Expr, stack: &mut Vec<Val>, base: usize) -> Option<i64> {
-        Some(match expr {
-            Expr::Int(v) => *v,
-            Expr::Var(slot) => stack[base + slot].int(),
-            Expr::Neg(x) => self.eval_int(x, stack, base)?.checked_neg()?,
-            Expr::BitNot(x) => !self.eval_int(x, stack, base)?,
-            Expr::Binary(op, a, b) => {
-                let x = self.eval_int(a, stack, base)?;
-                let y = self.eval_int(b, stack, base)?;
-                match op {
-                    BinaryOp::Add => x.checked_add(y)?,
-                    BinaryOp::Sub => x.checked_sub(y)?,
-                    BinaryOp::Mul => x.checked_mul(y)?,
-                    BinaryOp::Div => x.checked_div(y)?,
-                    BinaryOp::Rem => x.checked_rem(y)?,
-                    BinaryOp::WrapAdd => x.wrapping_add(y),
-                    BinaryOp::WrapSub => x.wrapping_sub(y),
-                    BinaryOp::WrapMul => x.wrapping_mul(y),
-                    BinaryOp::BitAnd => x & y,
-                    BinaryOp::BitOr => x | y,
-                    BinaryOp::BitXor => x ^ y,
-                    BinaryOp::Shl => checked_shl(x, y)?,
-                    BinaryOp::Shr => checked_shr(x, y)?,
-                    BinaryOp::LShr => checked_lshr(x, y)?,
-                    BinaryOp::WrapShl => wrapping_shl(x, y),
-                    BinaryOp::WrapShr => wrapping_shr(x, y),
-                    BinaryOp::WrapLShr => wrapping_lshr(x, y),
-                    op => unreachable!("the checker types `{op:?}` `bool`, not `int`"),
-                }
-            }
-            Expr::Field(record, i) => match place(record, stack, base) {
-                Some(v) => v.part(*i).int(),
-                None => self.eval(record, stack, base)?.part(*i).int(),
-            },
-            Expr::If(c, t, f) => {
-                if self.eval_bool(c, stack, base)? {
-                    self.eval_int(t, stack, base)?
-                } else {
-                    self.eval_int(f, stack, base)?
-                }
-            }
-            Expr::Let(slot, value, body) => {
-                stack[base + slot] = self.eval(value, stack, base)?;
-                self.eval_int(body, stack, base)?
-            }
-            Expr::Match(t, scrutinee, arms) => {
-                let arm = self.arm(t, scrutinee, arms, stack, base)?;
-                self.eval_int(&arm.body, stack, base)?
-            }
-            Expr::Builtin(Builtin::Eval, args) => {
-                let op = self.eval_op(&args[0], stack, base)?;
-                let x = self.eval_int(&args[1], stack, base)?;
-                let y = self.eval_int(&args[2], stack, base)?;
-                // As `Builtin::Eval` in `builtin`: an operation that traps gives 0.
-                op.eval(x, y).unwrap_or(0)
-            }
-            Expr::Builtin(builtin @ (Builtin::Min | Builtin::Max), args) => {
-                let x = self.eval_int(&args[0], stack, base)?;
-                let y = self.eval_int(&args[1], stack, base)?;
-                if *builtin == Builtin::Min {
-                    x.min(y)
-                } else {
-                    x.max(y)
-                }
-            }
-            expr => self.eval(expr, stack, base)?.int(),
-        })
-    }
-
-    /// Evaluates `expr`, which the checker typed `Op`, without making a [`Val`] of it.
-    fn eval_op(&self, expr: &Expr, stack: &mut Vec<Val>, base: usize) -> Option<Op> {
-        Some(match expr {
-            Expr::Op(op) => *op,
-            Expr::Var(slot) => stack[base + slot].op(),
-            expr => self.eval(expr, stack, base)?.op(),
-        })
-    }
-
-    /// `None` when `expr` can be read in place (see [`place`]), else its value: `Some(None)`
-    /// when it fails.
-    fn unless_place(&self, expr: &Expr, stack: &mut Vec<Val>, base: usize) -> Option<Option<Val>> {
-        if is_place(expr) {
-            return Some(None);
-        }
-        Some(Some(self.eval(expr, stack, base)?))
-    }
-
-    /// The arm of a `match` on `scrutinee` (of `t`) that its value takes, its binder's slot
-    /// written; the scrutinee is read in place when it is a name in scope or a field of one.
-    fn arm<'a>(
-        &self,
-        t: &Ty,
-        scrutinee: &Expr,
-        arms: &'a [Arm],
-        stack: &mut Vec<Val>,
-        base: usize,
-    ) -> Option<&'a Arm> {
-        let owned = self.unless_place(scrutinee, stack, base)?;
-        let Some(v) = owned.as_ref().or_else(|| place(scrutinee, stack, base)) else {
-            unreachable!("a scrutinee is evaluated or read in place")
-        };
-        let Some(arm) = arms
-            .iter()
-            .find(|arm| arm.patterns.iter().any(|p| self.matches(t, p, v)))
-        else {
-            unreachable!(
-                "the checker makes every `match` exhaustive, but no arm matches {v:?} of `{}`",
-                self.type_name(t)
-            )
-        };
-        // Each value before it is stored: the scrutinee may be read in place, from the stack.
-        let value_of = |bound: &Bound| {
-            let part = bound.at.iter().fold(v, |v, &i| v.part(i));
-            if bound.whole {
-                part.clone()
-            } else {
-                self.payload(&bound.ty, part)
-            }
-        };
-        match arm.binds.as_slice() {
-            [] => {}
-            // The common case (a variant's payload) allocates nothing.
-            [bound] => {
-                let value = value_of(bound);
-                stack[base + bound.slot] = value;
-            }
-            binds => {
-                let values: Vec<Val> = binds.iter().map(value_of).collect();
-                for (bound, value) in binds.iter().zip(values) {
-                    stack[base + bound.slot] = value;
-                }
-            }
-        }
-        Some(arm)
     }
 
     /// The operation whose `Op` variant is called `name`.
@@ -530,7 +179,7 @@ impl Interp {
     }
 
     /// Whether `pattern` matches `v`, a value of `t`.
-    fn matches(&self, t: &Ty, pattern: &Pattern, v: &Val) -> bool {
+    pub(crate) fn matches(&self, t: &Ty, pattern: &Pattern, v: &Val) -> bool {
         match (pattern, v) {
             (Pattern::Wildcard, _) => true,
             (Pattern::Int(x), Val::Int(y)) => x == y,
@@ -564,7 +213,7 @@ impl Interp {
     }
 
     /// The payload of `v`, a value of `t` an arm that binds has matched.
-    fn payload(&self, t: &Ty, v: &Val) -> Val {
+    pub(crate) fn payload(&self, t: &Ty, v: &Val) -> Val {
         match v {
             Val::Kind(ArgKind::Param(p)) => Val::Param(*p),
             Val::Kind(ArgKind::Const(c)) | Val::Constant(Flat::Value(c)) => Val::Int(*c),
@@ -579,7 +228,7 @@ impl Interp {
     }
 
     /// The built-in functions of `Thresholds` (the others are `eval_int`'s and `eval_bool`'s).
-    fn builtin(&self, builtin: Builtin, args: &[Val]) -> Val {
+    pub(crate) fn builtin(&self, builtin: Builtin, args: &[&Val]) -> Val {
         let int = |i: usize| args[i].int();
         match builtin {
             Builtin::Min
@@ -610,7 +259,7 @@ impl Interp {
         }
     }
 
-    fn type_fn(&self, t: &Ty, name: TypeFn, args: &[Val]) -> Val {
+    pub(crate) fn type_fn(&self, t: &Ty, name: TypeFn, args: &[&Val]) -> Val {
         let op = |i: usize| args[i].op();
         let interval = |i: usize| match &args[i] {
             Val::Interval(x) => *x,
@@ -665,26 +314,26 @@ impl Interp {
     }
 
     /// The functions of the `FiniteSum` `t` of at most `n` disjuncts of `inner`.
-    fn finite_sum_fn(&self, t: &Ty, inner: &Ty, n: u64, name: TypeFn, args: &[Val]) -> Val {
+    fn finite_sum_fn(&self, t: &Ty, inner: &Ty, n: u64, name: TypeFn, args: &[&Val]) -> Val {
         let op = || args[0].op();
         match name {
             TypeFn::Single => self.canonical(inner, n, vec![args[0].clone()]),
             TypeFn::Hull => self
-                .values_of(&args[0])
+                .values_of(args[0])
                 .iter()
                 .fold(self.bottom(inner), |acc, x| self.join(inner, &acc, x)),
             TypeFn::MeetEach => {
                 let met = self
-                    .values_of(&args[0])
+                    .values_of(args[0])
                     .iter()
-                    .map(|v| self.meet(inner, v, &args[1]))
+                    .map(|v| self.meet(inner, v, args[1]))
                     .collect();
                 self.canonical(inner, n, met)
             }
             // The runtime's `FiniteSum` value domain, as `uses builtin` runs it.
-            TypeFn::Binary => self.runtime_binary(t, op(), &args[1], &args[2]),
+            TypeFn::Binary => self.runtime_binary(t, op(), args[1], args[2]),
             TypeFn::Assume => {
-                let (a, b) = self.runtime_assume(t, op(), &args[1], &args[2]);
+                let (a, b) = self.runtime_assume(t, op(), args[1], args[2]);
                 Val::Tuple(vec![a, b].into())
             }
             _ => unreachable!(
@@ -699,7 +348,7 @@ impl Interp {
 impl Interp {
     /// The built-in functions of `Congruence`, `Parity` and `Sign` (the lattice `t`), as the
     /// generated code computes them.
-    fn numeric_fn(&self, t: &Ty, n: Numeric, name: TypeFn, args: &[Val]) -> Val {
+    fn numeric_fn(&self, t: &Ty, n: Numeric, name: TypeFn, args: &[&Val]) -> Val {
         let num = |i: usize| match &args[i] {
             Val::Num(x) => *x,
             other => self.mismatch(name.name(), t, other),
@@ -734,7 +383,7 @@ impl Interp {
 
     /// The built-in functions of `Address` (the lattice `t`), as the generated code computes
     /// them.
-    fn address_fn(&self, t: &Ty, name: TypeFn, args: &[Val]) -> Val {
+    fn address_fn(&self, t: &Ty, name: TypeFn, args: &[&Val]) -> Val {
         let address = |i: usize| match &args[i] {
             Val::Address(a) => *a,
             other => self.mismatch(name.name(), t, other),
@@ -759,24 +408,5 @@ impl Interp {
                 name.name()
             ),
         }
-    }
-}
-
-/// The value of `expr` where it is, when it is a name in scope or a field (of a field…) of one:
-/// read without copying.
-fn place<'s>(expr: &Expr, stack: &'s [Val], base: usize) -> Option<&'s Val> {
-    match expr {
-        Expr::Var(slot) => Some(&stack[base + slot]),
-        Expr::Field(record, i) => Some(place(record, stack, base)?.part(*i)),
-        _ => None,
-    }
-}
-
-/// Whether [`place`] reads `expr` in place.
-fn is_place(expr: &Expr) -> bool {
-    match expr {
-        Expr::Var(_) => true,
-        Expr::Field(record, _) => is_place(record),
-        _ => false,
     }
 }

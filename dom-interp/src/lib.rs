@@ -4,7 +4,8 @@
 //!
 //! - `plan`: the checked program as plain data every thread may read.
 //! - `value`: values and the lattice operations of every `.dom` type.
-//! - `eval`: rule bodies, reductions, helpers and written-out operations.
+//! - `compile`: rule bodies, reductions, helpers and written-out operations compiled to
+//!   closures when the file is loaded; `eval`: calling them.
 //! - `domain`: a product as a value domain (dispatch, reduction, blame, the rules behind an
 //!   operation, kernel hooks).
 //!
@@ -19,6 +20,8 @@
 //! workers, a module read in pieces) and which one run at a time holds. Two files loaded in one
 //! process never see each other: their runs take turns.
 
+mod code;
+mod compile;
 mod domain;
 mod eval;
 mod numeric;
@@ -88,6 +91,8 @@ pub struct Interp {
     analyses: Vec<AnalysisDecl>,
     /// Every function, resolved.
     functions: resolved::Functions,
+    /// Every function's body compiled, by id: what runs.
+    bodies: Vec<code::Code<Interp>>,
     /// The product behind each type, by id (see [`Interp::product_index`]).
     product_of: Vec<Option<usize>>,
     /// Whether each type, by id, is a product of one component without reductions (see
@@ -166,6 +171,7 @@ impl Interp {
         let mut interp = Interp {
             program: Plan::new(program, &functions),
             functions: resolved::Functions::default(),
+            bodies: Vec::new(),
             product_of: Vec::new(),
             single_of: Vec::new(),
             unwrapped_of: Vec::new(),
@@ -179,6 +185,7 @@ impl Interp {
         // The resolver reads fields of unwrapped products as the products themselves.
         interp.unwrapped_of = interp.unwrapped_by_type();
         interp.functions = interp.resolve_functions(&program.functions);
+        interp.bodies = interp.compile_functions();
         interp.product_of = interp.products_by_type();
         interp.single_of = interp.singles_by_type();
         Ok(interp)
