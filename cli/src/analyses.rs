@@ -28,6 +28,9 @@ pub enum AnalysisName {
     /// Up to three disjoint intervals (`FiniteSum`) next to a constant
     /// (`absinthe_dsl_examples::disjunctive`).
     Disjunctive,
+    /// Intervals × congruences × an octagon over each function's names, in packs of at most
+    /// eight related names (`absinthe_dsl_examples::relational`).
+    Octagon,
     /// `const`, written in `.dom` (`dsl-examples/dom/const_prop.dom`).
     ConstDom,
     /// `sccp`, written in `.dom` (`dsl-examples/dom/const_prop.dom`).
@@ -88,7 +91,7 @@ struct Entry {
 static DECLARED_DEFAULT: AnalysisSpec = AnalysisSpec::declared_default();
 
 /// The built-in catalog, in the order `--help` lists it.
-const CATALOG: [Entry; 23] = [
+const CATALOG: [Entry; 24] = [
     Entry {
         analysis: AnalysisName::Const,
         name: "const",
@@ -142,6 +145,13 @@ const CATALOG: [Entry; 23] = [
         analysis: AnalysisName::Disjunctive,
         name: "disjunctive",
         description: "up to three intervals (FiniteSum) and a constant",
+        spec: || &DECLARED_DEFAULT,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::Octagon,
+        name: "octagon",
+        description: "interval x congruence x a packed octagon relating names (declared with macros)",
         spec: || &DECLARED_DEFAULT,
         report: KernelReport::Values,
     },
@@ -380,6 +390,23 @@ pub trait Analysis: Copy + fmt::Display + 'static {
         self.spec().heaps as usize
     }
 
+    /// The relational component of the analysis's value domain, if it has one
+    /// ([`ValueDomain::relation`]).
+    fn relation(self) -> Option<absinthe::relational::Relation> {
+        struct Ask;
+        impl ForDomain for Ask {
+            type Output = Option<absinthe::relational::Relation>;
+            fn run<D: ValueDomain>(self) -> Self::Output {
+                D::relation()
+            }
+        }
+        // The alias heap runs no value domain.
+        if self.engine() == Engine::AliasHeap {
+            return None;
+        }
+        self.dispatch(Ask)
+    }
+
     /// The analysis called `name`, if any.
     fn parse(name: &str) -> Option<Self> {
         Self::all().into_iter().find(|a| a.as_str() == name)
@@ -477,7 +504,7 @@ pub trait ForDomain {
 impl AnalysisName {
     /// Calls `f` with the value domain of this analysis.
     pub fn dispatch<F: ForDomain>(self, f: F) -> F::Output {
-        use absinthe_dsl_examples::{disjunctive, seed, signs};
+        use absinthe_dsl_examples::{disjunctive, relational, seed, signs};
         match self {
             AnalysisName::Const | AnalysisName::Sccp => f.run::<Flat<i64>>(),
             AnalysisName::Interval => f.run::<Interval>(),
@@ -485,6 +512,7 @@ impl AnalysisName {
             AnalysisName::Signs => f.run::<signs::value::Signals>(),
             AnalysisName::SignsDirect => f.run::<signs::value::DirectSignals>(),
             AnalysisName::Disjunctive => f.run::<disjunctive::value::Disjunctive>(),
+            AnalysisName::Octagon => f.run::<relational::value::OctagonRanges>(),
             AnalysisName::ConstDom | AnalysisName::SccpDom => {
                 f.run::<dom::const_prop::ConstValue>()
             }

@@ -59,6 +59,9 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
     if let Err(code) = refuse_flow_flags(analysis, args.state, args.context) {
         return code;
     }
+    // LLVM modules are lowered whole to core IR here, which keeps the relation.
+    let kernel = args.file.as_deref().filter(|p| kernel::is_kernel_file(p));
+    warn_relation_unkept(analysis, kernel, None);
     // The engines with drivers of their own; the others run below.
     match analysis.engine() {
         Engine::AliasHeap => return verify_heap(args),
@@ -96,6 +99,7 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
     };
     let report = match interprocedural {
         Some(Ok((module, policy, entry))) => {
+            warn_relation_unkept(analysis, None, Some(ContextArg::Inter(policy)));
             interproc::verify(module, analysis, policy, entry, &limits, &config)
         }
         Some(Err(message)) => {
@@ -154,6 +158,7 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
     if let Err(code) = refuse_flow_flags(analysis, args.state, args.context) {
         return code;
     }
+    warn_relation_unkept(analysis, args.file.as_deref(), None);
     // The engines with drivers of their own; the others run below.
     match analysis.engine() {
         Engine::AliasHeap => return analyze_heap(args, analysis),
@@ -217,6 +222,7 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
                 }
                 Some(ContextArg::Inter(policy)) => {
                     ran.interprocedural(policy);
+                    warn_relation_unkept(analysis, None, Some(ContextArg::Inter(policy)));
                     interproc::run(
                         module,
                         analysis,
@@ -261,6 +267,37 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Warns when the analysis's domain has a relational component that this run does not keep:
+/// only the flow engine keeps one, on core-IR and toy functions analyzed one at a time; the
+/// other engines and front ends run the component as an interval.
+fn warn_relation_unkept<A: Analysis>(
+    analysis: A,
+    file: Option<&Path>,
+    context: Option<ContextArg>,
+) {
+    let Some(relation) = analysis.relation() else {
+        return;
+    };
+    let elsewhere = if analysis.engine() != Engine::Flow {
+        Some(format!("runs of the engine `{}`", analysis.engine()))
+    } else if file.is_some_and(crate::is_llvm_file) {
+        Some("LLVM modules".to_owned())
+    } else if file.is_some_and(kernel::is_kernel_file) {
+        Some("kernel terms".to_owned())
+    } else if matches!(context, Some(ContextArg::Inter(_))) {
+        Some("interprocedural analysis".to_owned())
+    } else {
+        None
+    };
+    if let Some(elsewhere) = elsewhere {
+        eprintln!(
+            "warning: the relational component of `{analysis}`, {relation}, is not kept in \
+             {elsewhere}: it computes as an interval here (the flow engine keeps it on core-IR \
+             and toy functions analyzed one at a time, `--context intra` for modules with calls)"
+        );
     }
 }
 

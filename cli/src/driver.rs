@@ -6,6 +6,9 @@ use crate::render::{annotated, env_json, env_text};
 use absinthe::engine::{Limits, Solution, StopReason};
 use absinthe::graph_free::{Flow, InstrProgram, solve_graph_free};
 use absinthe::program::{Rhs, Stmt};
+use absinthe::relational::{
+    Constraint, DomainBounds, Octagon, Relation, RelationKind, Relational, WithRelation, Zone,
+};
 use absinthe::value::{Env, NonRelational, StateRepr, ValueDomain};
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::toy::{Instr, ToyExpr, ToyProgram};
@@ -167,6 +170,15 @@ fn run_with<D: ValueDomain, A: Analysis>(
 ) -> Result<Report, String> {
     let conditional = analysis.conditional();
     match input {
+        // The relation is kept over core-IR functions: a toy program is analyzed as the
+        // function it lowers to.
+        Input::Toy { file, .. } if D::relation().is_some() => {
+            let lowered = Input::Air {
+                file: file.clone(),
+                module: input.module(),
+            };
+            run_with::<D, A>(&lowered, analysis, strategy, state, limits, format)
+        }
         Input::Toy { program, .. } => {
             let thresholds = analysis.thresholds();
             let result =
@@ -404,6 +416,10 @@ pub struct FunctionAnalysis<D> {
     pub kept: StateRepr,
     /// Whether branch conditions refined the states (the analysis evaluated conditions).
     pub conditional: bool,
+    /// For a domain with a relational component ([`ValueDomain::relation`]): per block, the
+    /// relation's constraints before each statement and before the terminator, over the
+    /// function's names; empty for other domains.
+    pub relations: Vec<Vec<Vec<Constraint>>>,
 }
 
 /// Analyzes one core-IR function.
@@ -424,6 +440,20 @@ pub fn analyze_function_with<D: ValueDomain>(
     state: StateRepr,
     limits: &Limits,
 ) -> FunctionAnalysis<D> {
+    if let Some(relation) = D::relation() {
+        return match relation.kind {
+            RelationKind::Octagon => analyze_relational::<D, Octagon>(
+                function,
+                conditional,
+                thresholds,
+                relation,
+                limits,
+            ),
+            RelationKind::Zone => {
+                analyze_relational::<D, Zone>(function, conditional, thresholds, relation, limits)
+            }
+        };
+    }
     let analysis = NonRelational::<D>::new(conditional).with_thresholds(thresholds);
     let solved = analysis.solve(function, state, limits);
     let kept = solved.repr();
@@ -439,7 +469,64 @@ pub fn analyze_function_with<D: ValueDomain>(
         solution,
         kept,
         conditional,
+        relations: Vec::new(),
     }
+}
+
+/// [`analyze_function_with`] for a domain with a relational component: the names' values and a
+/// packed relation of `R` over them ([`WithRelation`]), kept dense (the relation is one value
+/// per point, which the sparse representations do not split).
+fn analyze_relational<D: ValueDomain, R: Relational + Clone>(
+    function: &Function,
+    conditional: bool,
+    thresholds: &'static [i64],
+    relation: Relation,
+    limits: &Limits,
+) -> FunctionAnalysis<D> {
+    let analysis = WithRelation::<D, R, _>::new(conditional, relation.packs, DomainBounds)
+        .with_thresholds(thresholds);
+    let solution = absinthe::engine::solve(function, &analysis, limits);
+    let replayed: Vec<_> = (0..function.blocks().len())
+        .map(|b| {
+            let b = absinthe::program::BlockId::new(b);
+            analysis.replay(function, b, &solution.entry[b.index()])
+        })
+        .collect();
+    let points = replayed
+        .iter()
+        .map(|states| states.iter().map(|s| s.env.clone()).collect())
+        .collect();
+    let relations = replayed
+        .iter()
+        .map(|states| states.iter().map(|s| s.rel.constraints()).collect())
+        .collect();
+    let env = |states: &[absinthe::relational::RelState<D, R>]| -> Vec<Env<D>> {
+        states.iter().map(|s| s.env.clone()).collect()
+    };
+    FunctionAnalysis {
+        points,
+        solution: Solution {
+            entry: env(&solution.entry),
+            exit: env(&solution.exit),
+            stop: solution.stop,
+            stats: solution.stats,
+        },
+        kept: StateRepr::Dense,
+        conditional,
+        relations,
+    }
+}
+
+/// The constraints between two names of `relation`, as text over `names` (`i - n ≤ -1`), or
+/// nothing when there is none (each name's bounds are in its value).
+pub fn relation_text(relation: &[Constraint], names: &[String]) -> Option<String> {
+    let name = |x: usize| names.get(x).cloned().unwrap_or_else(|| format!("%{x}"));
+    let parts: Vec<String> = relation
+        .iter()
+        .filter(|c| !matches!(c, Constraint::Upper(..) | Constraint::Lower(..)))
+        .map(|c| c.text(&name))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 fn stop_text(stop: &StopReason) -> String {
@@ -531,14 +618,25 @@ fn module_text<D: ValueDomain, A: Analysis>(
         let mut text = String::new();
         // Writing to a String cannot fail.
         let _ = absinthe_ir::air::print::write_function(&mut text, module, function);
-        let mut states: Vec<Option<&Env<D>>> = vec![None];
-        for (block, points) in function.blocks().iter().zip(&result.points) {
+        let mut states: Vec<Option<String>> = vec![None];
+        for (b, (block, points)) in function.blocks().iter().zip(&result.points).enumerate() {
             states.push(None);
             states.extend(block.phis.iter().map(|_| None));
-            states.extend(points.iter().map(Some));
+            states.extend(points.iter().enumerate().map(|(i, env)| {
+                let values = env_text(env, &function.names);
+                let relation = result
+                    .relations
+                    .get(b)
+                    .and_then(|r| r.get(i))
+                    .and_then(|r| relation_text(r, &function.names));
+                Some(match relation {
+                    Some(relation) if env.is_reachable() => format!("{values} | {relation}"),
+                    _ => values,
+                })
+            }));
         }
         states.push(None);
-        let lines: Vec<(String, Option<&Env<D>>)> = text
+        let lines: Vec<(String, Option<String>)> = text
             .lines()
             .map(str::to_owned)
             .zip(states.into_iter().chain(std::iter::repeat(None)))
@@ -550,9 +648,7 @@ fn module_text<D: ValueDomain, A: Analysis>(
             .unwrap_or(0);
         for (line, state) in lines {
             match state {
-                Some(env) => {
-                    out.push_str(&annotated(&line, &env_text(env, &function.names), width))
-                }
+                Some(state) => out.push_str(&annotated(&line, &state, width)),
                 None => out.push_str(&line),
             }
             out.push('\n');
@@ -575,11 +671,28 @@ fn module_json<D: ValueDomain, A: Analysis>(
                 .blocks()
                 .iter()
                 .zip(&result.points)
-                .map(|(block, states)| {
+                .enumerate()
+                .map(|(b, (block, states))| {
                     let points: Vec<_> = states
                         .iter()
                         .enumerate()
-                        .map(|(i, env)| json!({ "index": i, "state": env_json(env, &function.names) }))
+                        .map(|(i, env)| {
+                            let mut point =
+                                json!({ "index": i, "state": env_json(env, &function.names) });
+                            if let Some(relation) = result.relations.get(b).and_then(|r| r.get(i)) {
+                                let name = |x: usize| {
+                                    function
+                                        .names
+                                        .get(x)
+                                        .cloned()
+                                        .unwrap_or_else(|| format!("%{x}"))
+                                };
+                                point["relation"] = json!(
+                                    relation.iter().map(|c| c.text(&name)).collect::<Vec<_>>()
+                                );
+                            }
+                            point
+                        })
                         .collect();
                     json!({ "label": block.label, "points": points })
                 })

@@ -2,11 +2,12 @@
 //! what the analysis inferred, and when one does not, traces the disagreement back to the first
 //! transfer (a statement or an edge) that produced it, with its abstract and concrete inputs.
 
-use crate::driver::FunctionAnalysis;
+use crate::driver::{FunctionAnalysis, relation_text};
 use absinthe::engine::Analysis;
 use absinthe::program::{
     BlockId, Cfg, Cond, FuncId, NameId, Op, Operand, Program, Stmt, Terminator,
 };
+use absinthe::relational::Constraint;
 use absinthe::value::{Env, NonRelational, StateRepr, Truth, ValueDomain};
 use absinthe_ir::function::{Function, Module};
 use absinthe_ir::generate::Rng;
@@ -236,8 +237,7 @@ pub fn verify_function<D: ValueDomain>(
                 return;
             }
             report.points_checked += 1;
-            let state = &analysis.points[block.index()][index];
-            match first_miss(state, env, &mut report.values_checked) {
+            match first_miss(analysis, block, index, env, &mut report.values_checked) {
                 Miss::None => {}
                 miss => {
                     found = Some(explain(
@@ -303,8 +303,10 @@ pub fn failing_path<D: ValueDomain>(
         if path.last() != Some(&block) || index == 0 {
             path.push(block);
         }
-        let state = &analysis.points[block.index()][index];
-        done = !matches!(first_miss(state, env, &mut ignored), Miss::None);
+        done = !matches!(
+            first_miss(analysis, block, index, env, &mut ignored),
+            Miss::None
+        );
     };
     interp::run(module, func, &violation.args, &limits, &mut observer);
     path
@@ -314,10 +316,20 @@ enum Miss {
     None,
     Unreachable,
     Value(NameId, i64),
+    /// A constraint of the relation the concrete values violate.
+    Relation(Constraint),
 }
 
-/// The first name whose concrete value the abstract state misses, if any.
-fn first_miss<D: ValueDomain>(state: &Env<D>, env: &[Option<Value>], checked: &mut u64) -> Miss {
+/// The first name whose concrete value the abstract state misses, if any, then the first
+/// constraint of the relation at the point (for a domain with one) the concrete values violate.
+fn first_miss<D: ValueDomain>(
+    analysis: &FunctionAnalysis<D>,
+    block: BlockId,
+    index: usize,
+    env: &[Option<Value>],
+    checked: &mut u64,
+) -> Miss {
+    let state = &analysis.points[block.index()][index];
     if !state.is_reachable() {
         return Miss::Unreachable;
     }
@@ -327,6 +339,16 @@ fn first_miss<D: ValueDomain>(state: &Env<D>, env: &[Option<Value>], checked: &m
             if !state.get(NameId::new(i)).contains(*v) {
                 return Miss::Value(NameId::new(i), *v);
             }
+        }
+    }
+    let relation = analysis
+        .relations
+        .get(block.index())
+        .and_then(|points| points.get(index));
+    for c in relation.into_iter().flatten() {
+        *checked += 1;
+        if !c.holds(&|x| int_of(env, NameId::new(x))) {
+            return Miss::Relation(*c);
         }
     }
     Miss::None
@@ -344,7 +366,7 @@ fn explain<D: ValueDomain>(
     let state = &analysis.points[at.block.index()][at.index];
     let lost = match miss {
         Miss::Value(n, v) => Some((n, v)),
-        Miss::Unreachable | Miss::None => None,
+        Miss::Unreachable | Miss::None | Miss::Relation(_) => None,
     };
     let (name, concrete, abstract_value) = match miss {
         Miss::Value(n, v) => (
@@ -352,6 +374,15 @@ fn explain<D: ValueDomain>(
             Some(v),
             state.get(n).to_string(),
         ),
+        Miss::Relation(c) => {
+            let name = |x: usize| function.names[x].clone();
+            let relation = analysis.relations[at.block.index()][at.index].as_slice();
+            (
+                Some(format!("the relation's `{}`", c.text(&name))),
+                None,
+                relation_text(relation, &function.names).unwrap_or_default(),
+            )
+        }
         Miss::Unreachable | Miss::None => (None, None, "unreachable".to_owned()),
     };
     let culprit = previous.map(|prev| {

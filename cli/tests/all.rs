@@ -30,6 +30,7 @@ mod products;
 mod prog0;
 mod random_air;
 mod random_toy;
+mod relational;
 mod shape;
 mod sparse;
 mod ssa;

@@ -386,6 +386,9 @@ pub struct Component {
     /// Whether operations without a rule fall back to the component type's own
     /// `ValueDomain` implementation (instead of top).
     pub value_domain: bool,
+    /// For a relational component (its type a `Bounds<R>`): the most names a pack of the
+    /// relation the engines keep holds. A product has at most one.
+    pub relation: Option<usize>,
     /// For blame: where the join of the component's lattice comes from (`` `join`, written
     /// out at bounds.dom:20:5 ``, or the declaration it is derived for); none where the front
     /// end has no place to give (a Rust type), and blame then names the type.

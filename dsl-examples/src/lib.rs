@@ -4,6 +4,8 @@
 //!   `meet_ext` reduction and the `+` transfer, and a finite disjunction of intervals.
 //! - [`signs`]: signs × parities × intervals × constants, with the direct product of the same
 //!   components for comparison.
+//! - [`relational`]: intervals × congruences × an octagon, the octagon a relational component
+//!   the engines keep over each function's names.
 //!
 //! - [`dom`]: the same kinds of analysis written as `.dom` files and compiled by `build.rs`, and
 //!   the behavior-graph tasks of the Harvard suite (types, basic induction parameters, useless
@@ -14,5 +16,6 @@
 
 pub mod disjunctive;
 pub mod dom;
+pub mod relational;
 pub mod seed;
 pub mod signs;

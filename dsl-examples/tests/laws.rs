@@ -260,3 +260,9 @@ fn lattices_declared_in_dom_files_obey_the_laws() {
     bounds::Bounds::check_laws();
     bounds::Value::check_laws();
 }
+
+#[test]
+fn the_product_with_an_octagon_obeys_the_laws() {
+    use absinthe_dsl_examples::relational::value::OctagonRanges;
+    OctagonRanges::check_laws();
+}

@@ -74,6 +74,16 @@ pub struct FieldArgs {
     pub value: Flag,
     /// In a product: operations without a rule use the component type's own `ValueDomain`.
     pub value_domain: Flag,
+    /// In a product: the relational component (`relation(packs = 8)`), whose type is a
+    /// `Bounds<Octagon>` or `Bounds<Zone>`.
+    pub relation: Option<RelationArgs>,
+}
+
+/// `relation(…)` on a product's component.
+#[derive(Debug, FromMeta)]
+pub struct RelationArgs {
+    /// The most names a pack of the relation holds.
+    pub packs: usize,
 }
 
 /// `#[lattice(…)]` on an enum variant.
@@ -172,7 +182,7 @@ impl Options for LatticeArgs {
 
 impl Options for FieldArgs {
     const ATTRIBUTE: &'static str = "`#[lattice(…)]` on a field";
-    const NAMES: &'static [&'static str] = &["ignore", "value", "value_domain"];
+    const NAMES: &'static [&'static str] = &["ignore", "value", "value_domain", "relation"];
 }
 
 impl Options for VariantArgs {

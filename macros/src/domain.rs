@@ -342,10 +342,29 @@ fn read_product(
                 span: field.ty.span(),
             }),
         };
+        if let Some(relation) = &args.relation {
+            if relation.packs == 0 {
+                errors.push(syn::Error::new(
+                    field.ty.span(),
+                    "a pack holds at least one name: write `relation(packs = K)` with K ≥ 1 \
+                     (8 is a common choice)",
+                ));
+            }
+            if components.iter().any(|c: &Component| c.relation.is_some()) {
+                errors.push(syn::Error::new(
+                    field.ty.span(),
+                    "a product has at most one relational component: the engines keep one \
+                     relation over a function's names",
+                ));
+            }
+        }
         components.push(Component {
             member,
             ty: field.ty.clone(),
-            value_domain: args.value_domain.is_present(),
+            // A relational component computes with its own operations (an interval's) where
+            // the relation is not consulted.
+            value_domain: args.value_domain.is_present() || args.relation.is_some(),
+            relation: args.relation.as_ref().map(|r| r.packs),
             join_origin: None,
         });
     }

@@ -478,6 +478,13 @@ pub fn read_fields(fields: &mut syn::Fields, errors: &mut Errors) -> Vec<Field> 
                  from this field",
             ));
         }
+        if args.relation.is_some() {
+            errors.push(syn::Error::new(
+                field.ty.span(),
+                "`relation` marks the relational component of a `#[lattice(product)]`; remove \
+                 it from this field",
+            ));
+        }
         let member = match &field.ident {
             Some(ident) => syn::Member::Named(ident.clone()),
             None => syn::Member::Unnamed(syn::Index {

@@ -560,6 +560,14 @@ arbitrary_from! {
     crate::relational::Packed<crate::relational::Zone> => strategies::packed(),
 }
 
+impl<R: 'static> Arbitrary for crate::relational::Bounds<R> {
+    fn strategy() -> BoxedStrategy<Self> {
+        strategies::interval()
+            .prop_map(crate::relational::Bounds::within)
+            .boxed()
+    }
+}
+
 impl Arbitrary for crate::lattice::Names {
     fn strategy() -> BoxedStrategy<Self> {
         strategies::names().boxed()

@@ -388,6 +388,7 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
         .collect();
 
     let (explain_methods, explain_helpers) = explain(decl, &binary, &literal, &assume);
+    let relation_methods = relation_methods(decl);
     let (term_helpers, term_methods) = match kernel_hooks(decl) {
         Some(helpers) => {
             let policy = quote!(<Self as #rt::ReducedProduct>::POLICY);
@@ -466,10 +467,49 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
 
             #term_methods
 
+            #relation_methods
+
             #explain_methods
         }
 
         #explain_helpers
+    }
+}
+
+/// For a product with a relational component: the `ValueDomain` methods that tell the engines
+/// which relation to keep beside the names' values and tie it to the component (its bounds
+/// out, the relation's bounds in, then the product's reductions).
+fn relation_methods(decl: &ProductDecl) -> TokenStream {
+    let rt = rt();
+    let Some((c, packs)) = decl
+        .components
+        .iter()
+        .find_map(|c| c.relation.map(|packs| (c, packs)))
+    else {
+        return TokenStream::new();
+    };
+    let (m, ty) = (&c.member, &c.ty);
+    quote! {
+        fn relation() -> #rt::Option<#rt::Relation> {
+            #rt::Option::Some(#rt::Relation {
+                kind: <#ty as #rt::RelationView>::KIND,
+                packs: #packs,
+            })
+        }
+
+        fn relation_bounds(&self) -> #rt::Interval {
+            <#ty as #rt::RelationView>::bounds(&self.#m)
+        }
+
+        fn with_relation_bounds(&self, bounds: &#rt::Interval) -> Self {
+            let mut value = #rt::Clone::clone(self);
+            value.#m = <#ty as #rt::Lattice>::meet(
+                &value.#m,
+                &<#ty as #rt::RelationView>::within(*bounds),
+            );
+            #rt::ReducedProduct::reduce(&mut value);
+            value
+        }
     }
 }
 

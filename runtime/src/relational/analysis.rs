@@ -34,6 +34,19 @@ impl BoundsReduction<Interval> for IntervalBounds {
     }
 }
 
+/// The reduction of a domain with a relational component ([`ValueDomain::relation`]): the
+/// value's component met with the relation's bounds and the product's reductions run, then the
+/// relation told the component's bounds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DomainBounds;
+
+impl<D: ValueDomain> BoundsReduction<D> for DomainBounds {
+    fn reduce(&self, value: &mut D, bounds: &mut Interval) {
+        *value = value.with_relation_bounds(bounds);
+        *bounds = bounds.meet(&value.relation_bounds());
+    }
+}
+
 /// The names' values and the relation between them, or unreachable.
 #[derive(Clone, Debug)]
 pub struct RelState<D, R> {
@@ -176,6 +189,34 @@ impl<D: ValueDomain, R: Relational + Clone, B: BoundsReduction<D>> WithRelation<
             reduction,
             relation: std::marker::PhantomData,
         }
+    }
+
+    /// The analysis with `thresholds` added to the constants each loop's widening may stop at
+    /// (the names' values and the relation alike).
+    pub fn with_thresholds(self, thresholds: &'static [i64]) -> WithRelation<D, R, B> {
+        WithRelation {
+            values: self.values.with_thresholds(thresholds),
+            ..self
+        }
+    }
+
+    /// Replays `block` from its entry state: the state before each statement, then the one
+    /// before the terminator.
+    pub fn replay<P: Program + ?Sized>(
+        &self,
+        program: &P,
+        block: BlockId,
+        entry: &RelState<D, R>,
+    ) -> Vec<RelState<D, R>> {
+        let stmts = program.stmts(block);
+        let mut states = Vec::with_capacity(stmts.len() + 1);
+        let mut state = entry.clone();
+        for stmt in stmts {
+            states.push(state.clone());
+            self.transfer_stmt(stmt, &mut state);
+        }
+        states.push(state);
+        states
     }
 
     /// Applies one statement to `state`.

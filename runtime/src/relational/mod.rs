@@ -7,12 +7,16 @@
 mod analysis;
 mod bound;
 mod domain;
+mod kind;
 mod octagon;
 mod pack;
+mod view;
 mod zone;
 
-pub use analysis::{BoundsReduction, IntervalBounds, RelState, WithRelation};
+pub use analysis::{BoundsReduction, DomainBounds, IntervalBounds, RelState, WithRelation};
 pub use domain::{Constraint, Relational, implied_bounds};
+pub use kind::{Relation, RelationKind};
 pub use octagon::Octagon;
 pub use pack::{Packed, Partition, linear};
+pub use view::{Bounds, RelationView, RelationalComponent};
 pub use zone::Zone;

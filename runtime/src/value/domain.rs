@@ -2,8 +2,9 @@
 //! may do ([`Truth`]).
 
 use super::Concrete;
-use crate::lattice::{Lattice, Top};
+use crate::lattice::{Interval, Lattice, Top};
 use crate::program::{Op, SymbolId};
+use crate::relational::Relation;
 use crate::terms::{Arg, ParamId};
 use std::fmt::Display;
 
@@ -96,6 +97,28 @@ pub trait ValueDomain: Lattice + Top + Concrete + Display + 'static {
     fn term_apply(operator: &Self, result: &Self) -> Self {
         let _ = operator;
         result.clone()
+    }
+
+    /// The relational component of the domain, when a product declares one
+    /// ([`crate::relational::Bounds`]): the engines that keep states per name then keep a
+    /// relational value of that kind over a function's names beside the names' values
+    /// ([`crate::relational::WithRelation`]). None by default.
+    fn relation() -> Option<Relation> {
+        None
+    }
+
+    /// The bounds this value's relational component gives its name (top for a domain without
+    /// one).
+    fn relation_bounds(&self) -> Interval {
+        Interval::top()
+    }
+
+    /// This value with its relational component met with `bounds` and the product's
+    /// reductions run, so that the other components learn them and the component learns
+    /// theirs (the value itself for a domain without one).
+    fn with_relation_bounds(&self, bounds: &Interval) -> Self {
+        let _ = bounds;
+        self.clone()
     }
 
     /// On kernel terms: the value of an abstraction or a primitive as a term (functions are

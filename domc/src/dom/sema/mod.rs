@@ -414,6 +414,7 @@ impl Sema {
                     member: syn::Member::Named(format_ident!("{}", n)),
                     ty: self.types.syn_type(t),
                     value_domain: *uses,
+                    relation: None,
                     // Filled in once every lattice is declared (`finish`).
                     join_origin: None,
                 })

@@ -1,0 +1,141 @@
+//! A value domain with a relational component (`absinthe_dsl_examples::relational`, the
+//! analysis `octagon`): the relation printed beside the values, deciding what intervals cannot,
+//! checked against concrete runs by `verify` on the examples and on random functions, and the
+//! warning where a run does not keep it.
+
+use absinthe::engine::Limits;
+use absinthe_cli::driver::analyze_function;
+use absinthe_cli::verify::{VerifyConfig, verify_function};
+use absinthe_dsl_examples::relational::value::OctagonRanges;
+use absinthe_ir::generate::{GenConfig, random_function};
+
+use crate::common::{absinthe, annotation};
+
+#[test]
+fn the_relation_is_printed_beside_the_values() {
+    let (code, out, err) = absinthe(&[
+        "analyze",
+        "ir/test_data/below_n.air",
+        "--analysis",
+        "octagon",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    let body = annotation(&out, "main", "i = i + 1");
+    assert!(body.ends_with("| i - n ≤ -1"), "{body}");
+    let done = annotation(&out, "main", "ret i");
+    assert!(done.ends_with("| n - i ≤ 0, i - n ≤ 0"), "{done}");
+    // Intervals alone know no bound of `i` from `n`.
+    let (_, out, _) = absinthe(&[
+        "analyze",
+        "ir/test_data/below_n.air",
+        "--analysis",
+        "interval",
+    ]);
+    assert_eq!(
+        annotation(&out, "main", "ret i"),
+        "n = [0, +∞], i = [0, +∞]"
+    );
+}
+
+#[test]
+fn a_copy_and_an_increment_decide_the_branch() {
+    let (code, out, err) = absinthe(&[
+        "analyze",
+        "ir/test_data/copy_increment.air",
+        "--analysis",
+        "octagon",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        annotation(&out, "main", "ret 0").starts_with("unreachable"),
+        "{out}"
+    );
+    let (_, out, _) = absinthe(&[
+        "analyze",
+        "ir/test_data/copy_increment.air",
+        "--analysis",
+        "interval",
+    ]);
+    assert!(
+        !annotation(&out, "main", "ret 0").starts_with("unreachable"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_json_output_lists_the_relation() {
+    let (code, out, err) = absinthe(&[
+        "analyze",
+        "ir/test_data/below_n.air",
+        "--analysis",
+        "octagon",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"relation\""), "{out}");
+    assert!(out.contains("i - n ≤ -1"), "{out}");
+}
+
+/// Every constraint holds on every state concrete runs reach, on the examples and on 300
+/// random functions (4 runs each).
+#[test]
+fn verify_finds_every_constraint_holds() {
+    for file in [
+        "ir/test_data/below_n.air",
+        "ir/test_data/copy_increment.air",
+    ] {
+        let (code, out, err) = absinthe(&["verify", file, "--analysis", "octagon", "--runs", "50"]);
+        assert_eq!(code, 0, "{file}: {out}{err}");
+        assert!(out.ends_with(": 0 violations\n"), "{file}: {out}");
+    }
+    let config = VerifyConfig {
+        runs: 4,
+        ..VerifyConfig::default()
+    };
+    let mut relations = 0;
+    for seed in 0..300 {
+        let module = random_function(
+            seed,
+            &GenConfig {
+                back_percent: 10 + (seed % 5) as u32 * 15,
+                ..GenConfig::default()
+            },
+        );
+        let result =
+            analyze_function::<OctagonRanges>(&module.functions[0], true, &Limits::default());
+        relations += result
+            .relations
+            .iter()
+            .flatten()
+            .filter(|r| r.len() > 2)
+            .count();
+        let report = verify_function(&module, absinthe::program::FuncId(0), &result, &config);
+        assert!(
+            report.violations.is_empty(),
+            "seed {seed}: {:?}\n{module}",
+            report.violations
+        );
+    }
+    assert!(relations > 100, "only {relations} points hold relations");
+}
+
+#[test]
+fn a_run_that_keeps_no_relation_says_so() {
+    let (code, _, err) = absinthe(&["analyze", "ir/test_data/calls.air", "--analysis", "octagon"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("is not kept in interprocedural analysis"),
+        "{err}"
+    );
+    let (_, _, err) = absinthe(&[
+        "analyze",
+        "ir/test_data/calls.air",
+        "--analysis",
+        "octagon",
+        "--context",
+        "intra",
+    ]);
+    assert!(err.is_empty(), "{err}");
+}
