@@ -10,7 +10,7 @@ use super::Interp;
 use crate::code::Code;
 use crate::plan::FnId;
 use crate::resolved::{Arm, Bound, Builtin, Constant, Element, Expr, LatticeOp, Pattern};
-use crate::val::{Payload, Val, Widen};
+use crate::val::{Lit, Payload, Val, Widen};
 use absinthe::__private::{
     checked_lshr, checked_shl, checked_shr, overflows, wrapping_lshr, wrapping_shl, wrapping_shr,
 };
@@ -73,8 +73,71 @@ enum Operand {
     Code(ValCode),
 }
 
-/// The most operands held in locals; more are collected in a vector.
-const MOST: usize = 4;
+/// The operands of an operation, as many as it takes: one or two held in locals (the commonest),
+/// more collected in a vector.
+enum Operands {
+    One(Operand),
+    Two(Operand, Operand),
+    Many(Vec<Operand>),
+}
+
+impl Operand {
+    /// The operand's value, when it is computed (a place is read afterwards, when nothing
+    /// computed can write the stack any more).
+    #[inline]
+    fn computed(&self, interp: &Interp, stack: &mut Vec<Val>, base: usize) -> Option<Option<Val>> {
+        match self {
+            Operand::Place(_) => Some(None),
+            Operand::Code(c) => Some(Some(c.run(interp, stack, base)?)),
+        }
+    }
+
+    /// The operand's value: `computed` if it was, else read in place.
+    #[inline]
+    fn value<'v>(&self, computed: &'v Option<Val>, stack: &'v [Val], base: usize) -> &'v Val {
+        match (computed, self) {
+            (Some(v), _) => v,
+            (None, Operand::Place(p)) => p.read(stack, base),
+            (None, Operand::Code(_)) => {
+                unreachable!("a computed operand has its value before the places are read")
+            }
+        }
+    }
+}
+
+impl Operands {
+    /// Runs `f` on the operands' values; `None` when one fails.
+    #[inline]
+    fn with<R>(
+        &self,
+        interp: &Interp,
+        stack: &mut Vec<Val>,
+        base: usize,
+        f: impl FnOnce(&[&Val]) -> R,
+    ) -> Option<R> {
+        match self {
+            Operands::One(a) => {
+                let x = a.computed(interp, stack, base)?;
+                Some(f(&[a.value(&x, stack, base)]))
+            }
+            Operands::Two(a, b) => {
+                let x = a.computed(interp, stack, base)?;
+                let y = b.computed(interp, stack, base)?;
+                Some(f(&[a.value(&x, stack, base), b.value(&y, stack, base)]))
+            }
+            Operands::Many(all) => {
+                let mut computed = Vec::with_capacity(all.len());
+                for o in all {
+                    computed.push(o.computed(interp, stack, base)?);
+                }
+                let values: Vec<&Val> = (all.iter().zip(&computed))
+                    .map(|(o, c)| o.value(c, stack, base))
+                    .collect();
+                Some(f(&values))
+            }
+        }
+    }
+}
 
 /// An arm's patterns and the names it binds.
 type Alternatives = (Box<[Pattern]>, Box<[Bound]>);
@@ -103,11 +166,22 @@ fn index(v: &Val) -> Option<usize> {
 }
 
 impl Interp {
-    /// Every function's body compiled, by id.
+    /// Every function's body compiled, by id. Called twice: the second time, with the first
+    /// pass's bodies in place, the expressions that read no name are computed once (see
+    /// [`Interp::folded`]).
     pub(crate) fn compile_functions(&self) -> Vec<ValCode> {
         (self.functions.table.iter())
             .map(|f| self.compile(&f.body))
             .collect()
+    }
+
+    /// The operands `exprs`.
+    fn operands(&self, exprs: &[Expr]) -> Operands {
+        match exprs {
+            [a] => Operands::One(self.operand(a)),
+            [a, b] => Operands::Two(self.operand(a), self.operand(b)),
+            all => Operands::Many(all.iter().map(|e| self.operand(e)).collect()),
+        }
     }
 
     /// The operand `expr`.
@@ -118,46 +192,34 @@ impl Interp {
         }
     }
 
-    /// Runs `f` on the values of `operands`.
-    fn with_operands<R>(
-        interp: &Interp,
-        operands: &[Operand],
-        stack: &mut Vec<Val>,
-        base: usize,
-        f: impl FnOnce(&[&Val]) -> R,
-    ) -> Option<R> {
-        if operands.len() > MOST {
-            let owned = (operands.iter())
-                .map(|o| match o {
-                    Operand::Place(p) => Some(p.read(stack, base).clone()),
-                    Operand::Code(c) => c.run(interp, stack, base),
-                })
-                .collect::<Option<Vec<Val>>>()?;
-            return Some(f(&owned.iter().collect::<Vec<_>>()));
-        }
-        // The computed operands first: the places borrow the stack afterwards.
-        let mut owned: [Option<Val>; MOST] = [None, None, None, None];
-        for (o, slot) in operands.iter().zip(&mut owned) {
-            if let Operand::Code(c) = o {
-                *slot = Some(c.run(interp, stack, base)?);
-            }
-        }
-        let unused = Val::Bool(false);
-        let mut values = [&unused; MOST];
-        for ((o, owned), value) in operands.iter().zip(&owned).zip(&mut values) {
-            *value = match (o, owned) {
-                (_, Some(v)) => v,
-                (Operand::Place(p), None) => p.read(stack, base),
-                (Operand::Code(_), None) => {
-                    unreachable!("a computed operand has its value before the places are read")
-                }
-            };
-        }
-        Some(f(&values[..operands.len()]))
-    }
-
     /// `expr` as code that makes its value.
     fn compile(&self, expr: &Expr) -> ValCode {
+        if let Some(lit) = self
+            .folded(expr, || self.compile_node(expr))
+            .and_then(|v| Lit::of(&v))
+        {
+            return code(move |_, _, _| Some(lit.val()));
+        }
+        self.compile_node(expr)
+    }
+
+    /// The value of `expr` computed now by the code `once` makes, when it reads no name
+    /// (nothing but literals, calls and operations on them): a body compiled again once every
+    /// body is (the second pass of [`Interp::compile_functions`]) runs the first pass's code for
+    /// such an expression, and its code gives that value (a [`Lit`], which a loaded program may
+    /// hold). An expression that fails is left to fail where it runs.
+    fn folded<T>(&self, expr: &Expr, once: impl FnOnce() -> Code<Interp, T>) -> Option<T> {
+        let trivial = matches!(expr, Expr::Int(_) | Expr::Bool(_) | Expr::Op(_));
+        if trivial || self.bodies.len() != self.functions.table.len() || !closed(expr) {
+            return None;
+        }
+        let once = once();
+        let mut stack = Vec::new();
+        stacker::maybe_grow(256 << 10, 16 << 20, || once.run(self, &mut stack, 0))
+    }
+
+    /// [`Interp::compile`] of a node that is not folded.
+    fn compile_node(&self, expr: &Expr) -> ValCode {
         match expr {
             Expr::Int(v) => {
                 let v = *v;
@@ -261,9 +323,9 @@ impl Interp {
             }
             Expr::Lattice(op, t, args) => {
                 let (op, t) = (*op, t.clone());
-                let args: Vec<Operand> = args.iter().map(|a| self.operand(a)).collect();
+                let args = self.operands(args);
                 code(move |i, stack, base| {
-                    Interp::with_operands(i, &args, stack, base, |args| i.lattice(op, &t, args))
+                    args.with(i, stack, base, |args| i.lattice(op, &t, args))
                 })
             }
             Expr::Builtin(Builtin::Traps | Builtin::Overflows | Builtin::IsComparison, _) => {
@@ -272,9 +334,9 @@ impl Interp {
             Expr::Builtin(Builtin::Eval | Builtin::Min | Builtin::Max, _) => self.int_value(expr),
             Expr::Builtin(builtin, args) => {
                 let builtin = *builtin;
-                let args: Vec<Operand> = args.iter().map(|a| self.operand(a)).collect();
+                let args = self.operands(args);
                 code(move |i, stack, base| {
-                    Interp::with_operands(i, &args, stack, base, |args| i.builtin(builtin, args))
+                    args.with(i, stack, base, |args| i.builtin(builtin, args))
                 })
             }
             Expr::Call(id, args) => {
@@ -294,9 +356,9 @@ impl Interp {
             }
             Expr::TypeFn(t, name, args) => {
                 let (t, name) = (t.clone(), *name);
-                let args: Vec<Operand> = args.iter().map(|a| self.operand(a)).collect();
+                let args = self.operands(args);
                 code(move |i, stack, base| {
-                    Interp::with_operands(i, &args, stack, base, |args| i.type_fn(&t, name, args))
+                    args.with(i, stack, base, |args| i.type_fn(&t, name, args))
                 })
             }
         }
@@ -343,6 +405,14 @@ impl Interp {
     /// A `bool` expression as code, computed without making a [`Val`] of it or of the `int`s it
     /// compares.
     fn compile_bool(&self, expr: &Expr) -> BoolCode {
+        if let Some(b) = self.folded(expr, || self.compile_bool_node(expr)) {
+            return code(move |_, _, _| Some(b));
+        }
+        self.compile_bool_node(expr)
+    }
+
+    /// [`Interp::compile_bool`] of a node that is not folded.
+    fn compile_bool_node(&self, expr: &Expr) -> BoolCode {
         match expr {
             Expr::Bool(b) => {
                 let b = *b;
@@ -385,10 +455,8 @@ impl Interp {
             }
             Expr::Equal(t, a, b) => {
                 let t = t.clone();
-                let sides = [self.operand(a), self.operand(b)];
-                code(move |i, stack, base| {
-                    Interp::with_operands(i, &sides, stack, base, |v| i.eq(&t, v[0], v[1]))
-                })
+                let sides = Operands::Two(self.operand(a), self.operand(b));
+                code(move |i, stack, base| sides.with(i, stack, base, |v| i.eq(&t, v[0], v[1])))
             }
             Expr::If(c, t, f) => {
                 let (c, t, f) = (
@@ -444,9 +512,9 @@ impl Interp {
                 args,
             ) => {
                 let (op, t) = (*op, t.clone());
-                let args: Vec<Operand> = args.iter().map(|a| self.operand(a)).collect();
+                let args = self.operands(args);
                 code(move |i, stack, base| {
-                    Interp::with_operands(i, &args, stack, base, |args| match op {
+                    args.with(i, stack, base, |args| match op {
                         LatticeOp::Leq => i.leq(&t, args[0], args[1]),
                         LatticeOp::IsBottom => i.is_bottom(&t, args[0]),
                         LatticeOp::IsTop => i.is_top(&t, args[0]),
@@ -465,6 +533,14 @@ impl Interp {
     /// An `int` expression as code, computed without making a [`Val`] of it. Checked arithmetic
     /// fails (`None`) where the generated `checked_*(…)?` leaves the body.
     fn compile_int(&self, expr: &Expr) -> IntCode {
+        if let Some(v) = self.folded(expr, || self.compile_int_node(expr)) {
+            return code(move |_, _, _| Some(v));
+        }
+        self.compile_int_node(expr)
+    }
+
+    /// [`Interp::compile_int`] of a node that is not folded.
+    fn compile_int_node(&self, expr: &Expr) -> IntCode {
         match expr {
             Expr::Int(v) => {
                 let v = *v;
@@ -562,11 +638,9 @@ impl Interp {
             }
             Expr::TypeFn(t, name, args) => {
                 let (t, name) = (t.clone(), *name);
-                let args: Vec<Operand> = args.iter().map(|a| self.operand(a)).collect();
+                let args = self.operands(args);
                 code(move |i, stack, base| {
-                    Interp::with_operands(i, &args, stack, base, |args| {
-                        i.type_fn(&t, name, args).int()
-                    })
+                    args.with(i, stack, base, |args| i.type_fn(&t, name, args).int())
                 })
             }
             expr => {
@@ -729,6 +803,27 @@ impl Interp {
         let result = self.frame(id, stack, base);
         stack.truncate(base);
         result
+    }
+}
+
+/// Whether `expr` reads no name and writes no slot: its value is the same wherever it runs.
+fn closed(expr: &Expr) -> bool {
+    match expr {
+        Expr::Var(_) | Expr::DepthLeft(_) | Expr::Let(..) => false,
+        Expr::Int(_) | Expr::Bool(_) | Expr::Op(_) | Expr::Top(_) | Expr::Bottom(_) => true,
+        Expr::Neg(x) | Expr::Not(x) | Expr::BitNot(x) | Expr::Field(x, _) => closed(x),
+        Expr::Binary(_, a, b) | Expr::Equal(_, a, b) => closed(a) && closed(b),
+        Expr::If(c, t, f) => closed(c) && closed(t) && closed(f),
+        Expr::Match(_, scrutinee, arms) => {
+            closed(scrutinee) && (arms.iter()).all(|arm| arm.binds.is_empty() && closed(&arm.body))
+        }
+        Expr::Element(_, payload) => payload.as_deref().is_none_or(closed),
+        Expr::Tuple(all)
+        | Expr::Struct(_, all)
+        | Expr::Lattice(_, _, all)
+        | Expr::Builtin(_, all)
+        | Expr::Call(_, all)
+        | Expr::TypeFn(_, _, all) => all.iter().all(closed),
     }
 }
 

@@ -16,6 +16,7 @@ use absinthe::terms::{ArgKind, ParamId};
 use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{Shape, Ty};
 use absinthe_domc::model::Policy;
+use std::rc::Rc;
 
 /// The most components and reductions a product may have for [`Interp::reduced`] to skip the
 /// reductions whose inputs did not change (it keeps their versions in arrays of these sizes).
@@ -89,8 +90,11 @@ impl Interp {
         }
         let decl = self.decl(t);
         let types = self.part_types(t);
-        // The components, copied out of `value` at the first change.
-        let mut changed: Option<Vec<Val>> = None;
+        // Whether `value` is written yet: a record shared with other values is copied at the
+        // first change, one held by `value` alone (what a transfer just made) is changed in
+        // place.
+        let mut written = false;
+        let mut value = value;
         let mut stack = Scratch::take();
         // A reduction is a function of its target and its source: one whose two components
         // have not changed since it last ran would refine nothing again, so it is skipped (the
@@ -111,7 +115,7 @@ impl Interp {
                     }
                     read[k] = now;
                 }
-                let parts = changed.as_deref().unwrap_or(self.parts_in(t, &value));
+                let parts = self.parts_in(t, &value);
                 stack.push(parts[r.target].clone());
                 stack.push(parts[r.source].clone());
                 let refined = self.call_on(r.function, &mut stack, 0);
@@ -128,8 +132,11 @@ impl Interp {
                         );
                     }
                     let bottom = self.is_bottom(tt, &met);
-                    changed.get_or_insert_with(|| self.parts_in(t, &value).to_vec())[r.target] =
-                        met;
+                    if !written {
+                        value = self.owned(t, value);
+                        written = true;
+                    }
+                    self.parts_mut(t, &mut value)[r.target] = met;
                     if skipping {
                         // Its own target changed: the next round runs it again on what it made,
                         // as the generated code does.
@@ -147,9 +154,41 @@ impl Interp {
                 break;
             }
         }
-        match changed {
-            Some(parts) => self.assemble(t, parts),
-            None => value,
+        value
+    }
+
+    /// `value`, a value of the product `t`, held by no other value: its record copied when it
+    /// is shared.
+    fn owned(&self, t: &Ty, value: Val) -> Val {
+        if self.unwrapped(t) {
+            return value;
+        }
+        match &value {
+            Val::Record(parts) if Rc::strong_count(parts) == 1 && Rc::weak_count(parts) == 0 => {
+                value
+            }
+            Val::Record(parts) => Val::Record(parts.iter().cloned().collect()),
+            other => unreachable!(
+                "a value of the product `{}` is a record, found {other:?}",
+                self.type_name(t)
+            ),
+        }
+    }
+
+    /// The components of `value`, a value of the product `t` that [`Interp::owned`] gave.
+    fn parts_mut<'v>(&self, t: &Ty, value: &'v mut Val) -> &'v mut [Val] {
+        if self.unwrapped(t) {
+            return std::slice::from_mut(value);
+        }
+        match value {
+            Val::Record(parts) => match Rc::get_mut(parts) {
+                Some(parts) => parts,
+                None => unreachable!("`Interp::owned` gives a record no other value holds"),
+            },
+            other => unreachable!(
+                "a value of the product `{}` is a record, found {other:?}",
+                self.type_name(t)
+            ),
         }
     }
 

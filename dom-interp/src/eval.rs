@@ -163,7 +163,7 @@ impl Interp {
         // The slots of `let`s and binders are written before they are read (the resolver
         // numbers them in scope order); until then they hold this.
         if f.frame > f.arity {
-            stack.resize(base + f.frame, Val::Bool(false));
+            stack.resize_with(base + f.frame, || Val::Bool(false));
         }
         let result = self.bodies[id.0].run(self, stack, base);
         stack.truncate(base + f.arity);

@@ -186,6 +186,8 @@ impl Interp {
         interp.unwrapped_of = interp.unwrapped_by_type();
         interp.functions = interp.resolve_functions(&program.functions);
         interp.bodies = interp.compile_functions();
+        // Again, now that every body runs: what reads no name is computed once.
+        interp.bodies = interp.compile_functions();
         interp.product_of = interp.products_by_type();
         interp.single_of = interp.singles_by_type();
         Ok(interp)

@@ -1,6 +1,6 @@
 //! The interpreter's values: [`Val`] (a value of a `.dom` program, which does not carry its
-//! type), the payloads of sums, and the indices a flat or sum value is stored at. The lattice
-//! operations on them are `value.rs`'s.
+//! type), the payloads of sums, the indices a flat or sum value is stored at, and [`Lit`], a
+//! value a loaded program may hold. The lattice operations on them are `value.rs`'s.
 
 use crate::numeric::Num;
 use absinthe::lattice::{Address, Flat, Interval, Thresholds};
@@ -182,4 +182,66 @@ pub enum Widen<'t> {
     Plain,
     /// `Lattice::widen_with_thresholds`.
     With(&'t Thresholds),
+}
+
+/// A value with nothing shared in it, which a loaded program may hold (a [`Val`] may share
+/// parts through `Rc`, which threads may not): the value of an expression computed once, when
+/// the file is loaded.
+#[derive(Clone, Debug)]
+pub(crate) enum Lit {
+    Int(i64),
+    Bool(bool),
+    Op(Op),
+    Interval(Interval),
+    Address(Address),
+    Constant(Flat<i64>),
+    Num(Num),
+    Enum(usize, Option<Box<Lit>>),
+    Record(Box<[Lit]>),
+    Tuple(Box<[Lit]>),
+}
+
+impl Lit {
+    /// `v` as a literal, when it is one of those a literal holds.
+    pub(crate) fn of(v: &Val) -> Option<Lit> {
+        let all = |parts: &[Val]| parts.iter().map(Lit::of).collect::<Option<Box<[Lit]>>>();
+        Some(match v {
+            Val::Int(i) => Lit::Int(*i),
+            Val::Bool(b) => Lit::Bool(*b),
+            Val::Op(o) => Lit::Op(*o),
+            Val::Interval(x) => Lit::Interval(*x),
+            Val::Address(x) => Lit::Address(*x),
+            Val::Constant(x) => Lit::Constant(x.clone()),
+            Val::Num(x) => Lit::Num(*x),
+            Val::Enum(i, Payload::None) => Lit::Enum(*i, None),
+            Val::Enum(i, Payload::Int(x)) => Lit::Enum(*i, Some(Box::new(Lit::Int(*x)))),
+            Val::Enum(i, Payload::Boxed(p)) => Lit::Enum(*i, Some(Box::new(Lit::of(p)?))),
+            Val::Record(parts) => Lit::Record(all(parts)?),
+            Val::Tuple(parts) => Lit::Tuple(all(parts)?),
+            Val::Param(_)
+            | Val::Kind(_)
+            | Val::Thresholds(_)
+            | Val::Names(_)
+            | Val::Steps(_)
+            | Val::Intervals(_)
+            | Val::Constants(_) => return None,
+        })
+    }
+
+    /// The value.
+    pub(crate) fn val(&self) -> Val {
+        match self {
+            Lit::Int(i) => Val::Int(*i),
+            Lit::Bool(b) => Val::Bool(*b),
+            Lit::Op(o) => Val::Op(*o),
+            Lit::Interval(x) => Val::Interval(*x),
+            Lit::Address(x) => Val::Address(*x),
+            Lit::Constant(x) => Val::Constant(x.clone()),
+            Lit::Num(x) => Val::Num(*x),
+            Lit::Enum(i, None) => Val::Enum(*i, Payload::None),
+            Lit::Enum(i, Some(p)) => Val::Enum(*i, Payload::of(p.val())),
+            Lit::Record(parts) => Val::Record(parts.iter().map(Lit::val).collect()),
+            Lit::Tuple(parts) => Val::Tuple(parts.iter().map(Lit::val).collect()),
+        }
+    }
 }
