@@ -518,12 +518,20 @@ fn analyze_relational<D: ValueDomain, R: Relational + Clone>(
 }
 
 /// The constraints between two names of `relation`, as text over `names` (`i - n ≤ -1`), or
-/// nothing when there is none (each name's bounds are in its value).
+/// nothing when there is none (each name's bounds are in its value). A relation whose bound is
+/// past the 64-bit range (`-x - y ≤ 18446744073709551615`, which only excludes a corner of the
+/// 64-bit box) is left out of the text; `verify` and the JSON output keep every one.
 pub fn relation_text(relation: &[Constraint], names: &[String]) -> Option<String> {
     let name = |x: usize| names.get(x).cloned().unwrap_or_else(|| format!("%{x}"));
+    let within_64_bits = |c: &&Constraint| match **c {
+        Constraint::Difference(_, _, b)
+        | Constraint::Sum(_, _, b)
+        | Constraint::NegSum(_, _, b) => i64::try_from(b).is_ok(),
+        Constraint::Upper(..) | Constraint::Lower(..) => false,
+    };
     let parts: Vec<String> = relation
         .iter()
-        .filter(|c| !matches!(c, Constraint::Upper(..) | Constraint::Lower(..)))
+        .filter(within_64_bits)
         .map(|c| c.text(&name))
         .collect();
     (!parts.is_empty()).then(|| parts.join(", "))
