@@ -78,7 +78,7 @@ fn the_json_output_lists_the_relation() {
     assert!(out.contains("i - n ≤ -1"), "{out}");
 }
 
-/// Every constraint holds on every state concrete runs reach, on the examples and on 300
+/// Every constraint holds on every state concrete runs reach, on the examples and on 1,000
 /// random functions (4 runs each).
 #[test]
 fn verify_finds_every_constraint_holds() {
@@ -95,7 +95,7 @@ fn verify_finds_every_constraint_holds() {
         ..VerifyConfig::default()
     };
     let mut relations = 0;
-    for seed in 0..300 {
+    for seed in 0..1000 {
         let module = random_function(
             seed,
             &GenConfig {

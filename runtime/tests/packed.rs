@@ -270,3 +270,56 @@ fn a_relation_lives_in_its_pack() {
     assert!(p.is_bottom());
     assert!(!Packed::<Octagon>::top().is_bottom());
 }
+
+/// Over hundreds of packs (several chunks of shared packs), operations on two values that
+/// share most packs agree with the packs' own operations: a value refined in two places joins
+/// back to the original, meets to the refinement, and every name's bounds are the join of the
+/// two values' bounds.
+#[test]
+fn many_packs_agree_with_each_pack() {
+    const N: usize = 600;
+    let pairs: Vec<(usize, usize)> = (0..N / 2).map(|k| (2 * k, 2 * k + 1)).collect();
+    let partition = Arc::new(Partition::new(N, pairs, 8));
+    assert_eq!(partition.packs().len(), N / 2);
+    let mut a = Packed::<Octagon>::top_over(partition);
+    for x in (0..N).step_by(3) {
+        a.add_interval(x, &Interval::new(x as i64, x as i64 + 10));
+    }
+    let mut b = a.clone();
+    b.add_interval(301, &Interval::new(0, 3));
+    b.add_constraint(Constraint::Difference(500, 501, -2));
+    assert!(b.leq(&a) && !a.leq(&b));
+    assert_eq!(a.join(&b), a);
+    assert_eq!(a.meet(&b), b);
+    let mut c = a.clone();
+    c.assign_interval(6, &Interval::new(-5, -1));
+    let joined = b.join(&c);
+    for x in 0..N {
+        assert_eq!(
+            joined.bounds(x),
+            b.bounds(x).join(&c.bounds(x)),
+            "bounds of x{x}"
+        );
+    }
+    assert!(b.leq(&joined) && c.leq(&joined));
+    // A widening keeps what both sides share and drops the bound that grew.
+    let widened = b.widen(&joined);
+    assert!(joined.leq(&widened));
+    assert_eq!(joined.bounds(6), Interval::new(-5, 16));
+    assert_eq!(widened.bounds(6), Interval::new(i64::MIN, 16));
+    assert_eq!(widened.bounds(300), b.bounds(300));
+}
+
+/// A constraint between packs bounds each name through the other's bounds, computed without
+/// clamping a negated 64-bit bound: `-x - y ≤ 1` with `y` unbounded leaves `x` at `i64::MIN`
+/// possible (`-(i64::MIN) - i64::MAX = 1`). The case the proptest above found.
+#[test]
+fn a_constraint_between_packs_keeps_the_64_bit_extremes() {
+    let partition = Arc::new(Partition::new(2, [], 1));
+    let mut p = Packed::<Octagon>::top_over(partition);
+    p.assign_interval(0, &Interval::constant(i64::MIN));
+    p.add_constraint(Constraint::NegSum(0, 1, 1));
+    assert!(!p.is_bottom());
+    assert_eq!(p.bounds(0), Interval::constant(i64::MIN));
+    assert_eq!(p.bounds(1), Interval::constant(i64::MAX));
+}

@@ -110,8 +110,8 @@ pub trait Relational: Lattice + Top + fmt::Debug + Send + Sync + 'static {
         let mut relations = Vec::new();
         for c in &constraints {
             let (x, bound) = match *c {
-                Constraint::Upper(x, c) => (x, upper_interval(c)),
-                Constraint::Lower(x, c) => (x, lower_interval(c)),
+                Constraint::Upper(x, c) => (x, within(None, Some(c))),
+                Constraint::Lower(x, c) => (x, within(Some(c), None)),
                 _ => {
                     relations.push(c.text(name));
                     continue;
@@ -137,58 +137,40 @@ pub trait Relational: Lattice + Top + fmt::Debug + Send + Sync + 'static {
 
 /// What a constraint on two variables the domain cannot relate implies on each one's bounds,
 /// given `bounds` of both: `x - y ≤ c` bounds `x` above by `c + hi(y)` and `y` below by
-/// `lo(x) - c`. The pairs of (variable, interval it lies in).
+/// `lo(x) - c`. The pairs of (variable, interval it lies in). Computed on `i128`s, so that a
+/// negated 64-bit bound (`-(-2⁶³)`) is not clamped into the 64-bit range before it is used.
 pub fn implied_bounds(c: Constraint, bounds: impl Fn(usize) -> Interval) -> Vec<(usize, Interval)> {
-    // `a ≤ c - b` for the least `b` the other side allows, as an interval of `a`'s value.
-    let at_most = |c: i128, least: Option<i128>| -> Interval {
-        match least {
-            Some(b) => upper_interval(c - b),
-            None => Interval::top(),
-        }
-    };
     let lo = |x: usize| bounds(x).bounds().map(|(lo, _)| i128::from(lo));
     let hi = |x: usize| bounds(x).bounds().map(|(_, hi)| i128::from(hi));
-    let neg = |i: Interval| -> Interval {
-        match i.bounds() {
-            None => Interval::empty(),
-            Some((lo, hi)) => Interval::new(
-                i64::try_from(-i128::from(hi)).unwrap_or(i64::MAX),
-                i64::try_from(-i128::from(lo)).unwrap_or(i64::MAX),
-            ),
-        }
-    };
+    let below = |bound: Option<i128>| within(None, bound);
+    let above = |bound: Option<i128>| within(bound, None);
     match c {
-        // `x ≤ c + y ≤ c + hi(y)` and `-y ≤ c - x ≤ c - lo(x)`.
+        // `x ≤ c + y ≤ c + hi(y)` and `y ≥ x - c ≥ lo(x) - c`.
         Constraint::Difference(x, y, c) => vec![
-            (x, at_most(c, hi(y).map(|h| -h))),
-            (y, neg(at_most(c, lo(x)))),
+            (x, below(hi(y).map(|h| c + h))),
+            (y, above(lo(x).map(|l| l - c))),
         ],
         // `x ≤ c - y ≤ c - lo(y)`, and the same for `y`.
-        Constraint::Sum(x, y, c) => vec![(x, at_most(c, lo(y))), (y, at_most(c, lo(x)))],
-        // `-x ≤ c + y ≤ c + hi(y)`, and the same for `y`.
-        Constraint::NegSum(x, y, c) => vec![
-            (x, neg(at_most(c, hi(y).map(|h| -h)))),
-            (y, neg(at_most(c, hi(x).map(|h| -h)))),
+        Constraint::Sum(x, y, c) => vec![
+            (x, below(lo(y).map(|l| c - l))),
+            (y, below(lo(x).map(|l| c - l))),
         ],
-        Constraint::Upper(x, c) => vec![(x, upper_interval(c))],
-        Constraint::Lower(x, c) => vec![(x, lower_interval(c))],
+        // `x ≥ -c - y ≥ -c - hi(y)`, and the same for `y`.
+        Constraint::NegSum(x, y, c) => vec![
+            (x, above(hi(y).map(|h| -c - h))),
+            (y, above(hi(x).map(|h| -c - h))),
+        ],
+        Constraint::Upper(x, c) => vec![(x, within(None, Some(c)))],
+        Constraint::Lower(x, c) => vec![(x, within(Some(c), None))],
     }
 }
 
-/// The 64-bit values at most `c` (empty below the least one).
-fn upper_interval(c: i128) -> Interval {
-    if c < i128::from(i64::MIN) {
-        Interval::empty()
-    } else {
-        Interval::new(i64::MIN, i64::try_from(c).unwrap_or(i64::MAX))
-    }
-}
-
-/// The 64-bit values at least `c` (empty above the greatest one).
-fn lower_interval(c: i128) -> Interval {
-    if c > i128::from(i64::MAX) {
-        Interval::empty()
-    } else {
-        Interval::new(i64::try_from(c).unwrap_or(i64::MIN), i64::MAX)
+/// The 64-bit values between `lo` and `hi` (each side open when `None`); empty when none is.
+fn within(lo: Option<i128>, hi: Option<i128>) -> Interval {
+    let lo = lo.map_or(i128::from(i64::MIN), |l| l.max(i128::from(i64::MIN)));
+    let hi = hi.map_or(i128::from(i64::MAX), |h| h.min(i128::from(i64::MAX)));
+    match (i64::try_from(lo), i64::try_from(hi)) {
+        (Ok(lo), Ok(hi)) if lo <= hi => Interval::new(lo, hi),
+        _ => Interval::empty(),
     }
 }

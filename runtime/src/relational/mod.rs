@@ -6,6 +6,7 @@
 
 mod analysis;
 mod bound;
+mod chunks;
 mod domain;
 mod kind;
 mod octagon;

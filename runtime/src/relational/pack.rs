@@ -12,6 +12,7 @@
 //! the same bounds and holds the single join). Each pack's value is shared (`Arc`) between the
 //! states that did not change it, so copying a state copies no matrix.
 
+use super::chunks::Chunks;
 use super::domain::{Constraint, Relational, implied_bounds};
 use crate::disjoint_sets::DisjointSets;
 use crate::lattice::{Interval, Lattice, Thresholds, Top};
@@ -165,19 +166,25 @@ pub fn linear(rhs: &Rhs) -> Option<(usize, bool, i64)> {
 #[derive(Clone, Debug)]
 pub struct Packed<R> {
     partition: Option<Arc<Partition>>,
-    /// One value per pack, in the partition's order (empty for the top without a partition);
+    /// One value per pack, in the partition's order (none for the top without a partition);
     /// `None` for bottom.
-    packs: Option<Vec<Arc<R>>>,
+    packs: Option<Chunks<R>>,
+    /// After a widening: the packs as it left them, before closing them into `packs`. The next
+    /// widening widens these, not `packs` — a widening's left operand must be the previous
+    /// widening's own result for the chain to stabilise (closing it can bring back a bound
+    /// the widening dropped) — while every other operation reads `packs`, closed once rather
+    /// than at each use. Any change to a pack drops it.
+    widened: Option<Chunks<R>>,
 }
 
 impl<R: Relational + Clone> Packed<R> {
     /// No constraint on any name of `partition`.
     pub fn top_over(partition: Arc<Partition>) -> Packed<R> {
-        let top = Arc::new(R::top());
-        let packs = vec![top; partition.packs().len()];
+        let packs = Chunks::filled(partition.packs().len(), &Arc::new(R::top()));
         Packed {
             partition: Some(partition),
             packs: Some(packs),
+            widened: None,
         }
     }
 
@@ -213,10 +220,11 @@ impl<R: Relational + Clone> Packed<R> {
 
     /// Runs `f` on pack `p`; bottom when it becomes bottom.
     fn in_pack(&mut self, p: usize, f: impl FnOnce(&mut R)) {
+        self.widened = None;
         let Some(packs) = &mut self.packs else {
             return;
         };
-        let r = Arc::make_mut(&mut packs[p]);
+        let r = packs.make_mut(p);
         f(r);
         if r.is_bottom() {
             self.packs = None;
@@ -230,13 +238,9 @@ impl<R: Relational + Clone> Packed<R> {
         (px == py).then_some((px, kx, ky))
     }
 
-    /// Both values' packs side by side, each value's missing packs top; `None` when either is
-    /// bottom (the other is returned by the caller).
-    fn zip<'a>(a: &'a Packed<R>, b: &'a Packed<R>) -> Option<Zipped<R>> {
-        let (Some(pa), Some(pb)) = (&a.packs, &b.packs) else {
-            return None;
-        };
-        let partition = match (&a.partition, &b.partition) {
+    /// The partition of two values combined (they never have different ones).
+    fn common_partition(a: &Packed<R>, b: &Packed<R>) -> Option<Arc<Partition>> {
+        match (&a.partition, &b.partition) {
             (Some(p), Some(q)) => {
                 assert!(
                     Arc::ptr_eq(p, q) || p == q,
@@ -246,40 +250,47 @@ impl<R: Relational + Clone> Packed<R> {
             }
             (Some(p), None) | (None, Some(p)) => Some(p.clone()),
             (None, None) => None,
+        }
+    }
+
+    /// Whether `pred` holds of every pair of packs (a value's missing packs are top), packs
+    /// both share skipped; `None` when either is bottom.
+    fn all_packs(
+        a: &Packed<R>,
+        b: &Packed<R>,
+        pred: impl FnMut(&Arc<R>, &Arc<R>) -> bool,
+    ) -> Option<bool> {
+        let (Some(pa), Some(pb)) = (&a.packs, &b.packs) else {
+            return None;
         };
-        let n = pa.len().max(pb.len());
-        let top = Arc::new(R::top());
-        let at = |packs: &Vec<Arc<R>>, i: usize| packs.get(i).cloned().unwrap_or(top.clone());
-        Some((partition, (0..n).map(|i| (at(pa, i), at(pb, i))).collect()))
+        Some(Chunks::all_pairs(pa, pb, &Arc::new(R::top()), pred))
     }
 
     /// Pack by pack `f`, sharing a pack both sides share; bottom when a pack is (asked only
     /// when `may_empty`: a join or a widening of two values that are not bottom is not).
     fn combine(&self, other: &Packed<R>, may_empty: bool, f: impl Fn(&R, &R) -> R) -> Packed<R> {
-        let Some((partition, pairs)) = Self::zip(self, other) else {
+        let (Some(pa), Some(pb)) = (&self.packs, &other.packs) else {
             unreachable!("combine is given two values that are not bottom")
         };
-        let mut packs = Vec::with_capacity(pairs.len());
-        for (a, b) in pairs {
-            let r = if Arc::ptr_eq(&a, &b) {
-                a
-            } else {
-                Arc::new(f(&a, &b))
-            };
+        let partition = Self::common_partition(self, other);
+        let packs = Chunks::zip_with(pa, pb, &Arc::new(R::top()), |a, b| {
+            let r = f(a, b);
             if may_empty && r.is_bottom() {
-                return Packed::bottom();
+                Err(())
+            } else {
+                Ok(Arc::new(r))
             }
-            packs.push(r);
-        }
-        Packed {
-            partition,
-            packs: Some(packs),
+        });
+        match packs {
+            Ok(packs) => Packed {
+                partition,
+                packs: Some(packs),
+                widened: None,
+            },
+            Err(()) => Packed::bottom(),
         }
     }
 }
-
-/// Two packed values side by side: their partition and their packs in pairs.
-type Zipped<R> = (Option<Arc<Partition>>, Vec<(Arc<R>, Arc<R>)>);
 
 impl<R: Relational + Clone> Relational for Packed<R> {
     /// A constraint between two packs keeps what it implies on each name's bounds.
@@ -315,7 +326,10 @@ impl<R: Relational + Clone> Relational for Packed<R> {
             return Interval::top();
         };
         let (p, k) = partition.place(x);
-        packs[p].bounds(k)
+        match packs.get(p) {
+            Some(r) => r.bounds(k),
+            None => Interval::top(),
+        }
     }
 
     fn forget(&mut self, x: usize) {
@@ -358,10 +372,7 @@ impl<R: Relational + Clone> Relational for Packed<R> {
 
 impl<R: Relational + Clone> PartialEq for Packed<R> {
     fn eq(&self, other: &Packed<R>) -> bool {
-        match Self::zip(self, other) {
-            Some((_, pairs)) => pairs.iter().all(|(a, b)| Arc::ptr_eq(a, b) || a == b),
-            None => self.is_bottom() && other.is_bottom(),
-        }
+        Self::all_packs(self, other, |a, b| a == b).unwrap_or(self.is_bottom() && other.is_bottom())
     }
 }
 
@@ -374,6 +385,7 @@ impl<R: Relational + Clone> Lattice for Packed<R> {
         Packed {
             partition: None,
             packs: None,
+            widened: None,
         }
     }
 
@@ -388,10 +400,7 @@ impl<R: Relational + Clone> Lattice for Packed<R> {
         if self.is_bottom() {
             return true;
         }
-        match Self::zip(self, other) {
-            Some((_, pairs)) => pairs.iter().all(|(a, b)| Arc::ptr_eq(a, b) || a.leq(b)),
-            None => false,
-        }
+        Self::all_packs(self, other, |a, b| a.leq(b)).unwrap_or(false)
     }
 
     fn join(&self, other: &Packed<R>) -> Packed<R> {
@@ -422,7 +431,30 @@ impl<R: Relational + Clone> Lattice for Packed<R> {
         if newer.is_bottom() {
             return self.clone();
         }
-        self.combine(newer, false, |a, b| a.widen_with_thresholds(b, thresholds))
+        let left = match &self.widened {
+            Some(raw) => Packed {
+                partition: self.partition.clone(),
+                packs: Some(raw.clone()),
+                widened: None,
+            },
+            None => self.clone(),
+        };
+        let raw = left.combine(newer, false, |a, b| a.widen_with_thresholds(b, thresholds));
+        let (Some(raw_packs), Some(newer_packs)) = (&raw.packs, &newer.packs) else {
+            unreachable!("a widening of two values that are not bottom is not bottom")
+        };
+        // Each pack the widening changed, closed (a meet with top closes); a pack it kept is
+        // the newer value's, closed already.
+        let top = Arc::new(R::top());
+        let closed = Chunks::zip_with(raw_packs, newer_packs, &top, |r, _| {
+            Ok::<_, std::convert::Infallible>(Arc::new(r.meet(&top)))
+        });
+        let Ok(closed) = closed;
+        Packed {
+            partition: raw.partition.clone(),
+            packs: Some(closed),
+            widened: raw.packs,
+        }
     }
 
     fn narrow(&self, newer: &Packed<R>) -> Packed<R> {
@@ -438,7 +470,8 @@ impl<R: Relational + Clone> Top for Packed<R> {
     fn top() -> Packed<R> {
         Packed {
             partition: None,
-            packs: Some(Vec::new()),
+            packs: Some(Chunks::filled(0, &Arc::new(R::top()))),
+            widened: None,
         }
     }
 
