@@ -502,11 +502,10 @@ const LAYERS: &[&[&str]] = &[
         "absinthe-behavior",
         "absinthe-dom-interp",
         "absinthe-dsl-examples",
-        "absinthe-ppl",
     ],
     &["absinthe-heap", "absinthe-typing-env"],
     &["absinthe-ir"],
-    &["absinthe-llvm"],
+    &["absinthe-llvm", "absinthe-ppl"],
     &["absinthe-cli"],
     &["absinthe-bench", "absinthe-ui-tests"],
 ];

@@ -11,15 +11,15 @@ mod form;
 #[cfg(feature = "ppl")]
 mod library;
 #[cfg(feature = "ppl")]
-mod rng;
-#[cfg(feature = "ppl")]
 mod shape;
 
+/// The workspace's seeded generator, so that the differential test and the benchmark draw the
+/// same sequences and states on every run.
+#[cfg(feature = "ppl")]
+pub use absinthe_ir::generate::Rng;
 #[cfg(feature = "ppl")]
 pub use form::{Domain, Form};
 #[cfg(feature = "ppl")]
 pub use library::{Constraint, Linear, Ppl, Ratio};
-#[cfg(feature = "ppl")]
-pub use rng::Rng;
 #[cfg(feature = "ppl")]
 pub use shape::{PplOctagon, PplZone, Shape};

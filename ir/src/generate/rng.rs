@@ -31,6 +31,20 @@ impl Rng {
         (self.next_u64() % n as u64) as usize
     }
 
+    /// A number in `lo..=hi` (`lo` when the range is empty).
+    pub fn within(&mut self, lo: i64, hi: i64) -> i64 {
+        if hi <= lo {
+            return lo;
+        }
+        let span = (i128::from(hi) - i128::from(lo) + 1) as u128;
+        (i128::from(lo) + (u128::from(self.next_u64()) % span) as i128) as i64
+    }
+
+    /// A fair coin.
+    pub fn coin(&mut self) -> bool {
+        self.next_u64() & 1 == 1
+    }
+
     /// True with probability `percent / 100`.
     pub fn percent(&mut self, percent: u32) -> bool {
         self.below(100) < percent as usize
