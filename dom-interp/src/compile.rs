@@ -9,12 +9,12 @@
 use super::Interp;
 use crate::code::Code;
 use crate::plan::FnId;
-use crate::resolved::{Arm, Bound, Builtin, Constant, Element, Expr, LatticeOp, Pattern};
+use crate::resolved::{Arm, Bound, Builtin, Constant, Element, Expr, LatticeOp, Pattern, TypeFn};
 use crate::val::{Lit, Payload, Val, Widen};
 use absinthe::__private::{
     checked_lshr, checked_shl, checked_shr, overflows, wrapping_lshr, wrapping_shl, wrapping_shr,
 };
-use absinthe::lattice::Flat;
+use absinthe::lattice::{Flat, Lattice};
 use absinthe::program::Op;
 use absinthe_domc::dom::tree::{BinaryOp, Shape, Ty};
 use std::rc::Rc;
@@ -505,6 +505,22 @@ impl Interp {
                     })
                 })
             }
+            // Whether an interval is empty or one value, without the dispatch on the type.
+            Expr::Lattice(LatticeOp::IsBottom, t, args)
+            | Expr::TypeFn(t, TypeFn::IsConstant, args)
+                if args.len() == 1 && matches!(self.shape(t), Shape::Interval) =>
+            {
+                let (t, arg) = (t.clone(), self.operand(&args[0]));
+                let empty = matches!(expr, Expr::Lattice(..));
+                code(move |i, stack, base| {
+                    let computed = arg.computed(i, stack, base)?;
+                    Some(match arg.value(&computed, stack, base) {
+                        Val::Interval(x) if empty => x.is_bottom(),
+                        Val::Interval(x) => x.as_constant().is_some(),
+                        other => i.mismatch("is_bottom", &t, other),
+                    })
+                })
+            }
             Expr::Lattice(
                 op
                 @ (LatticeOp::Leq | LatticeOp::IsBottom | LatticeOp::IsTop | LatticeOp::Contains),
@@ -634,6 +650,22 @@ impl Interp {
                     let x = a.run(i, stack, base)?;
                     let y = b.run(i, stack, base)?;
                     Some(if min { x.min(y) } else { x.max(y) })
+                })
+            }
+            // An interval's bounds, read without the dispatch on the type's functions.
+            Expr::TypeFn(t, name @ (TypeFn::Lo | TypeFn::Hi), args)
+                if args.len() == 1 && matches!(self.shape(t), Shape::Interval) =>
+            {
+                let (t, name, arg) = (t.clone(), *name, self.operand(&args[0]));
+                code(move |i, stack, base| {
+                    let computed = arg.computed(i, stack, base)?;
+                    // As `type_fn`: the bounds of the empty interval are `i64::MAX` and
+                    // `i64::MIN`.
+                    Some(match (arg.value(&computed, stack, base), name) {
+                        (Val::Interval(x), TypeFn::Lo) => x.lo().unwrap_or(i64::MAX),
+                        (Val::Interval(x), _) => x.hi().unwrap_or(i64::MIN),
+                        (other, _) => i.mismatch(name.name(), &t, other),
+                    })
                 })
             }
             Expr::TypeFn(t, name, args) => {

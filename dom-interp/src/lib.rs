@@ -182,7 +182,7 @@ impl Interp {
             contains,
             analyses: checked.analyses.clone(),
         };
-        // The resolver reads fields of unwrapped products as the products themselves.
+        // The resolver reads fields of unwrapped products and structs as the values themselves.
         interp.unwrapped_of = interp.unwrapped_by_type();
         interp.functions = interp.resolve_functions(&program.functions);
         interp.bodies = interp.compile_functions();

@@ -171,9 +171,9 @@ impl Interp {
                 // A value prints as its normal form.
                 match self.pointwise(t).normalize {
                     Some(f) => {
-                        self.write_fields(fields, &self.call(f, std::slice::from_ref(v)), out)
+                        self.write_fields(t, fields, &self.call(f, std::slice::from_ref(v)), out)
                     }
-                    None => self.write_fields(fields, v, out),
+                    None => self.write_fields(t, fields, v, out),
                 }
             }
             (Shape::Product { .. } | Shape::Direct, _) => {
@@ -193,21 +193,28 @@ impl Interp {
                 };
                 match components.as_slice() {
                     [(_, only)] => self.write(only, self.part_at(t, v, 0), out),
-                    _ => self.write_fields(components, v, out),
+                    _ => self.write_fields(t, components, v, out),
                 }
             }
             _ => self.mismatch("Display", t, v),
         }
     }
 
-    fn write_fields(&self, fields: &[(String, Ty)], v: &Val, out: &mut String) -> fmt::Result {
+    /// `v`, a value of the struct lattice or product `t`, as its fields.
+    fn write_fields(
+        &self,
+        t: &Ty,
+        fields: &[(String, Ty)],
+        v: &Val,
+        out: &mut String,
+    ) -> fmt::Result {
         out.write_str("{")?;
         for (i, (name, ft)) in fields.iter().enumerate() {
             if i > 0 {
                 out.write_str(", ")?;
             }
             write!(out, "{name}: ")?;
-            self.write(ft, v.part(i), out)?;
+            self.write(ft, self.part_at(t, v, i), out)?;
         }
         out.write_str("}")
     }

@@ -251,7 +251,7 @@ impl Interp {
             let written = fields
                 .iter()
                 .enumerate()
-                .all(|(i, ft)| self.eq(ft, v.part(i), bottom.part(i)));
+                .all(|(i, ft)| self.eq(ft, self.part_at(t, &v, i), self.part_at(t, &bottom, i)));
             is_bottom = if info.values || info.smash {
                 is_bottom || written
             } else if info.empty.is_some() {
@@ -284,10 +284,9 @@ impl Interp {
                     Some(f) => {
                         let top = self.call(f, &[]);
                         let (v, top) = self.normal_forms(t, v, &top);
-                        fields
-                            .iter()
-                            .enumerate()
-                            .all(|(i, ft)| self.eq(ft, v.part(i), top.part(i)))
+                        fields.iter().enumerate().all(|(i, ft)| {
+                            self.eq(ft, self.part_at(t, &v, i), self.part_at(t, &top, i))
+                        })
                     }
                     None => fields
                         .iter()
@@ -407,8 +406,9 @@ impl Interp {
     }
 
     /// Whether a value of `t` is held as its one part rather than as a record of it: a product
-    /// (or direct product) of one component is its component's value, so that making one
-    /// allocates nothing (the generated code's one-field struct costs nothing either).
+    /// (or direct product) of one component and a struct lattice of one field that is a lattice
+    /// are that part's value, so that making one allocates nothing (the generated code's one-field struct costs
+    /// nothing either).
     pub(crate) fn unwrapped(&self, t: &Ty) -> bool {
         match t {
             Ty::Lat(id) => self.unwrapped_of[*id],
@@ -451,10 +451,13 @@ impl Interp {
     pub(crate) fn unwrapped_by_type(&self) -> Vec<bool> {
         (0..self.program.types.len())
             .map(|id| {
+                // A struct's one field only when it is a lattice: a plain `int` or `bool` held
+                // as itself would be compared and matched as one, not as the struct.
                 matches!(
-                    self.program.types.shape(id),
-                    Shape::Product { .. } | Shape::Direct
-                ) && self.parts[id].len() == 1
+                    (self.program.types.shape(id), self.parts[id].as_slice()),
+                    (Shape::Product { .. } | Shape::Direct, [_])
+                        | (Shape::Struct { .. }, [Ty::Lat(_)])
+                )
             })
             .collect()
     }
