@@ -16,10 +16,12 @@
 
 use crate::lattice::{Interval, Lattice, Thresholds, Top};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::fmt;
 
 use super::bound::{
     INF, add, below, entrywise, normal, shortest_paths, threshold_above, threshold_below,
+    with_scratch,
 };
 use super::domain::{Constraint, Relational};
 
@@ -64,7 +66,8 @@ fn bar(i: usize) -> usize {
 pub struct Octagon {
     /// Variables the matrix holds (every later one is unconstrained).
     n: usize,
-    /// The `2n × 2n` matrix, row-major; `None` for bottom.
+    /// The `2n × 2n` matrix, row-major; `None` for bottom. No entry is above what 64-bit values
+    /// allow ([`trivial`]), so none is `+∞`: the closures add entries without checking.
     m: Option<Vec<i128>>,
     /// Whether the matrix is tightly closed (every operation but the widening leaves it so).
     closed: bool,
@@ -136,13 +139,21 @@ impl Octagon {
     /// Tight closure from scratch: shortest paths, then the integer tightening of unary bounds
     /// and the strengthening through them; bottom when a cycle is negative.
     fn close(&mut self) {
-        if self.m.is_none() || self.closed {
-            self.closed = true;
+        if self.closed {
             return;
         }
+        self.closed = true;
         let w = 2 * self.n;
-        if let Some(m) = &mut self.m {
-            shortest_paths(m, w);
+        let Some(m) = &mut self.m else {
+            return;
+        };
+        debug_assert!(
+            (0..w * w).all(|k| m[k] <= trivial(k / w, k % w)),
+            "no entry is above what 64-bit values allow"
+        );
+        if !shortest_paths(m, w) {
+            self.m = None;
+            return;
         }
         self.tighten_and_strengthen();
     }
@@ -150,71 +161,84 @@ impl Octagon {
     /// The integer steps of the closure, on a matrix closed for paths: unary bounds rounded
     /// down to even (`2x ≤ c` means `x ≤ ⌊c/2⌋`), then every entry strengthened through the
     /// unary bounds of its ends; bottom when some node's cycle is negative.
+    ///
+    /// One pass: entry `(i, j)` becomes the least of itself and `⌊m[i][ī]/2⌋ + ⌊m[j̄][j]/2⌋`,
+    /// which is also the tightening when `j = ī` (strengthening leaves unary bounds alone).
     fn tighten_and_strengthen(&mut self) {
         let w = 2 * self.n;
-        for i in 0..w {
-            let c = self.at(i, bar(i));
-            if c != INF {
-                self.set(i, bar(i), 2 * half(c));
+        self.closed = true;
+        let Some(m) = self.m.as_mut().filter(|_| w > 0) else {
+            return;
+        };
+        // A negative cycle, or a bound no two 64-bit values meet (`v_j - v_i` is at least
+        // `-trivial(j, i)`), leaves nothing. Every other bound is at least `1 - 2⁶⁴`: a row
+        // whose least entry is is checked no further.
+        const LEAST_OFF_DIAGONAL: i128 = 1 - (1 << 64);
+        let empty = with_scratch(w, |into| {
+            // `into[j]`: half the unary bound into node `j`, `⌊m[j̄][j]/2⌋`.
+            for (j, h) in into.iter_mut().enumerate() {
+                *h = half(m[bar(j) * w + j]);
             }
-        }
-        for i in 0..w {
-            for j in 0..w {
-                let through = add(half(self.at(i, bar(i))), half(self.at(bar(j), j)));
-                if through < self.at(i, j) {
-                    self.set(i, j, through);
+            for (i, row) in m.chunks_exact_mut(w).enumerate() {
+                let out = into[bar(i)];
+                let mut least = i128::MAX;
+                for (e, &h) in row.iter_mut().zip(into.iter()) {
+                    *e = (*e).min(out + h);
+                    least = least.min(*e);
+                }
+                if (least < LEAST_OFF_DIAGONAL || row[i] < 0)
+                    && (0..w).any(|j| row[j] < -trivial(j, i))
+                {
+                    return true;
                 }
             }
-        }
-        // A negative cycle, or a bound no two 64-bit values meet (`v_j - v_i` is at least
-        // `-trivial(j, i)`), leaves nothing.
-        let empty = (0..w).any(|i| {
-            self.at(i, i) < 0
-                || add(self.at(i, bar(i)), self.at(bar(i), i)) < 0
-                || (0..w).any(|j| self.at(i, j) < -trivial(j, i))
+            false
         });
         if empty {
             self.m = None;
-            self.closed = true;
             return;
         }
         for i in 0..w {
-            self.set(i, i, 0);
+            m[i * w + i] = 0;
         }
-        self.closed = true;
     }
 
     /// Adds `v_b - v_a ≤ c` (and its coherent twin) to a tightly closed matrix and closes it
     /// again in quadratic time: every entry through the new edge, then the integer steps.
     fn add_edge(&mut self, a: usize, b: usize, c: i128) {
         self.close();
-        if self.m.is_none() {
-            return;
-        }
-        let c = normal(c);
-        if c >= self.at(a, b) {
-            return;
-        }
         let w = 2 * self.n;
+        let Some(m) = &mut self.m else {
+            return;
+        };
+        let c = normal(c);
+        if c >= m[a * w + b] {
+            return;
+        }
         let (ta, tb) = (bar(a), bar(b));
-        // The rows into `a` and `b̄` and the columns out of `b` and `ā`, read before any write.
-        let into_a: Vec<i128> = (0..w).map(|i| self.at(i, a)).collect();
-        let into_tb: Vec<i128> = (0..w).map(|i| self.at(i, tb)).collect();
-        let out_b: Vec<i128> = (0..w).map(|j| self.at(b, j)).collect();
-        let out_ta: Vec<i128> = (0..w).map(|j| self.at(ta, j)).collect();
+        let at = |i: usize, j: usize| m[i * w + j];
+        // A negative cycle through the edge (`a → b ⇝ a`), its twin (`b̄ → ā ⇝ b̄`) or both
+        // (`a → b ⇝ b̄ → ā ⇝ a`) leaves nothing. Otherwise `c` is at least `-at(b, a)`, and no
+        // sum below can overflow.
+        if c + at(b, a) < 0 || c + at(ta, tb) < 0 || 2 * c + at(b, tb) + at(ta, a) < 0 {
+            self.m = None;
+            return;
+        }
         // Paths through the edge, through its coherent twin `ā → b̄`… read `b̄ → ā`, or
-        // through both: `a → b → b̄ → ā` and `b̄ → ā → a → b`.
-        let (b_tb, ta_a) = (self.at(b, tb), self.at(ta, a));
-        for i in 0..w {
-            for j in 0..w {
-                let one = add(add(into_a[i], c), out_b[j]);
-                let two = add(add(into_tb[i], c), out_ta[j]);
-                let three = add(add(add(add(into_a[i], c), b_tb), c), out_ta[j]);
-                let four = add(add(add(add(into_tb[i], c), ta_a), c), out_b[j]);
-                let best = one.min(two).min(three).min(four);
-                if best < self.at(i, j) {
-                    self.set(i, j, best);
-                }
+        // through both: `i ⇝ a → b ⇝ j`, `i ⇝ b̄ → ā ⇝ j`, `i ⇝ a → b ⇝ b̄ → ā ⇝ j` and
+        // `i ⇝ b̄ → ā ⇝ a → b ⇝ j`. Grouped by their last step: `x + m[b][j]` and
+        // `y + m[ā][j]`, with `x` and `y` the best ways from `i` to `b` and to `ā`.
+        let (b_tb, ta_a) = (c + at(b, tb), c + at(ta, a));
+        // In place: a row the loop already changed holds shorter paths of the new graph, so the
+        // rows after it come out the same (every entry is a path, none shorter than the
+        // closure's).
+        let cells = Cell::from_mut(m.as_mut_slice()).as_slice_of_cells();
+        let (out_b, out_ta) = (&cells[b * w..][..w], &cells[ta * w..][..w]);
+        for row in cells.chunks_exact(w) {
+            let (to_b, to_ta) = (row[a].get() + c, row[tb].get() + c);
+            let (x, y) = (to_b.min(to_ta + ta_a), to_ta.min(to_b + b_tb));
+            for ((e, p), q) in row.iter().zip(out_b).zip(out_ta) {
+                e.set(e.get().min(x + p.get()).min(y + q.get()));
             }
         }
         self.tighten_and_strengthen();

@@ -12,6 +12,7 @@ use super::bound::{
 use super::domain::{Constraint, Relational, implied_bounds};
 use crate::lattice::{Interval, Lattice, Thresholds, Top};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::fmt;
 
 /// The greatest `v_j - v_i` over 64-bit values (zero for node 0).
@@ -26,7 +27,9 @@ fn trivial(i: usize, j: usize) -> i128 {
 pub struct Zone {
     /// Variables the matrix holds (every later one is unconstrained).
     n: usize,
-    /// The `(n + 1) × (n + 1)` matrix, row-major; `None` for bottom.
+    /// The `(n + 1) × (n + 1)` matrix, row-major; `None` for bottom. No entry is above what
+    /// 64-bit values allow ([`trivial`]), so none is `+∞`: the closures add entries without
+    /// checking.
     m: Option<Vec<i128>>,
     /// Whether the matrix is closed (every operation but the widening leaves it so).
     closed: bool,
@@ -101,21 +104,19 @@ impl Zone {
 
     /// Closure from scratch (shortest paths); bottom when a cycle is negative.
     fn close(&mut self) {
-        if self.m.is_none() || self.closed {
-            self.closed = true;
+        if self.closed {
             return;
         }
-        let w = self.n + 1;
-        if let Some(m) = &mut self.m {
-            shortest_paths(m, w);
-        }
-        self.check_cycles();
-    }
-
-    fn check_cycles(&mut self) {
-        let w = self.n + 1;
         self.closed = true;
-        if (0..w).any(|i| self.at(i, i) < 0) {
+        let w = self.n + 1;
+        let Some(m) = &mut self.m else {
+            return;
+        };
+        debug_assert!(
+            (0..w * w).all(|k| m[k] <= trivial(k / w, k % w)),
+            "no entry is above what 64-bit values allow"
+        );
+        if !shortest_paths(m, w) {
             self.m = None;
         }
     }
@@ -123,25 +124,30 @@ impl Zone {
     /// Adds `v_b - v_a ≤ c` to a closed matrix and closes it again in quadratic time.
     fn add_edge(&mut self, a: usize, b: usize, c: i128) {
         self.close();
-        if self.m.is_none() {
-            return;
-        }
-        let c = normal(c);
-        if c >= self.at(a, b) {
-            return;
-        }
         let w = self.n + 1;
-        let into_a: Vec<i128> = (0..w).map(|i| self.at(i, a)).collect();
-        let out_b: Vec<i128> = (0..w).map(|j| self.at(b, j)).collect();
-        for (i, &ia) in into_a.iter().enumerate() {
-            for (j, &bj) in out_b.iter().enumerate() {
-                let through = add(add(ia, c), bj);
-                if through < self.at(i, j) {
-                    self.set(i, j, through);
-                }
+        let Some(m) = &mut self.m else {
+            return;
+        };
+        let c = normal(c);
+        if c >= m[a * w + b] {
+            return;
+        }
+        // A negative cycle `a → b ⇝ a` leaves nothing. Otherwise `c` is at least `-m[b][a]`, and
+        // no sum below can overflow.
+        if c + m[b * w + a] < 0 {
+            self.m = None;
+            return;
+        }
+        // Every `i ⇝ a → b ⇝ j`, in place: a row the loop already changed holds shorter paths of
+        // the new graph, so the rows after it come out the same.
+        let cells = Cell::from_mut(m.as_mut_slice()).as_slice_of_cells();
+        let out_b = &cells[b * w..][..w];
+        for row in cells.chunks_exact(w) {
+            let x = row[a].get() + c;
+            for (e, p) in row.iter().zip(out_b) {
+                e.set(e.get().min(x + p.get()));
             }
         }
-        self.check_cycles();
     }
 
     /// `x - y ≤ c`.
