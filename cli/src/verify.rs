@@ -385,7 +385,7 @@ fn explain<D: ValueDomain>(
         }
         Miss::Unreachable | Miss::None => (None, None, "unreachable".to_owned()),
     };
-    let culprit = previous.map(|prev| {
+    let mut culprit = previous.map(|prev| {
         let same_block = prev.block == at.block && prev.index + 1 == at.index;
         if same_block {
             statement_culprit::<D>(module, function, analysis, prev)
@@ -393,6 +393,22 @@ fn explain<D: ValueDomain>(
             edge_culprit::<D>(module, function, analysis, prev, at.block, lost)
         }
     });
+    // The relation held at the previous point (it was checked there): this step's update of
+    // the relation, or a reduction between it and the domain's relational component, lost the
+    // concrete state; the values' rules are not to blame.
+    if let Miss::Relation(_) = miss {
+        let relational = "the relation's update (absinthe::relational::WithRelation), or a \
+                          reduction between it and the domain's relational component";
+        match &mut culprit {
+            Some(Culprit::Statement { rule, .. } | Culprit::Edge { rule, .. }) => {
+                *rule = relational.to_owned();
+            }
+            Some(Culprit::Join { rule, .. }) => {
+                *rule = "the join (or widening) of the relation's packs".to_owned();
+            }
+            None => {}
+        }
+    }
     Violation {
         function: function.name.clone(),
         args: args.to_vec(),
@@ -710,7 +726,12 @@ impl fmt::Display for Violation {
         )?;
         match (&self.name, self.concrete) {
             (Some(name), Some(v)) => writeln!(f, "{name} = {v} is not in {}", self.abstract_value)?,
-            _ => writeln!(f, "the point is reached but was inferred unreachable")?,
+            (Some(constraint), None) => writeln!(
+                f,
+                "{constraint} does not hold (the relation there: {})",
+                self.abstract_value
+            )?,
+            (None, _) => writeln!(f, "the point is reached but was inferred unreachable")?,
         }
         let list = |items: &[(String, String)]| {
             items

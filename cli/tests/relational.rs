@@ -11,6 +11,32 @@ use absinthe_ir::generate::{GenConfig, random_function};
 
 use crate::common::{absinthe, annotation};
 
+/// A planted mistake: the relation learns a range one too small at the top, and nothing flows
+/// back to the range, so only the relation is wrong.
+#[absinthe::domain]
+mod planted {
+    use absinthe::lattice::{Interval, Lattice};
+    use absinthe::relational::{Bounds, Octagon};
+
+    #[absinthe::lattice(product)]
+    #[derive(Clone)]
+    pub struct Value {
+        #[lattice(value_domain)]
+        pub range: Interval,
+        #[lattice(relation(packs = 8))]
+        pub octagon: Bounds<Octagon>,
+    }
+
+    #[absinthe::meet_ext]
+    pub fn octagon_from_range_one_short(o: &Bounds<Octagon>, x: &Interval) -> Bounds<Octagon> {
+        let short = match x.bounds() {
+            Some((lo, hi)) if lo < hi => Interval::new(lo, hi - 1),
+            _ => *x,
+        };
+        Bounds::within(o.bounds().meet(&short))
+    }
+}
+
 #[test]
 fn the_relation_is_printed_beside_the_values() {
     let (code, out, err) = absinthe(&[
@@ -119,6 +145,46 @@ fn verify_finds_every_constraint_holds() {
         );
     }
     assert!(relations > 100, "only {relations} points hold relations");
+}
+
+/// `verify` finds the bound a wrong reduction gave the relational component, and blames that
+/// reduction at its line: the component is checked as every component is.
+#[test]
+fn verify_blames_a_wrong_reduction_into_the_relation() {
+    let module = absinthe_ir::air::parse_module(
+        "test.air",
+        "fn main(p) {
+bb0:
+    x = p & 7
+    y = x
+    ret y
+}",
+    )
+    .expect("parses");
+    let result = analyze_function::<planted::Value>(&module.functions[0], true, &Limits::default());
+    let report = verify_function(
+        &module,
+        absinthe::program::FuncId(0),
+        &result,
+        &VerifyConfig::default(),
+    );
+    let violation = report
+        .violations
+        .first()
+        .expect("the planted mistake is found");
+    let text = violation.to_string();
+    assert!(
+        text.contains("x = 7 is not in {range: [0, 7], octagon: [0, 6]}"),
+        "{text}"
+    );
+    assert!(text.contains("produced by `x = p & 7`"), "{text}");
+    assert!(
+        text.contains(
+            "rule reduction into component `octagon`: \
+             `#[meet_ext] fn octagon_from_range_one_short` at cli/tests/relational.rs:"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
