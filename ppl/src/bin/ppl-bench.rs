@@ -5,7 +5,7 @@
 //! Run it in a release build: `cargo run --release -p absinthe-ppl --features ppl --bin
 //! ppl-bench`.
 
-use absinthe::relational::{Octagon, Zone};
+use absinthe::relational::{Constraint as Bound, Octagon, Zone};
 use absinthe_ppl::{Constraint, Domain, Form, Ppl, PplOctagon, PplZone, Rng, Shape};
 use std::hint::black_box;
 use std::time::Duration;
@@ -58,6 +58,38 @@ fn constraints(n: usize, octagon: bool, rng: &mut Rng) -> Vec<(Form, i64)> {
     cs
 }
 
+/// A domain that adds many constraints and closes once.
+trait AtOnce: Domain {
+    fn add_constraints(&mut self, cs: &[Bound]);
+}
+
+impl AtOnce for Octagon {
+    fn add_constraints(&mut self, cs: &[Bound]) {
+        Octagon::add_constraints(self, cs);
+    }
+}
+
+impl AtOnce for Zone {
+    fn add_constraints(&mut self, cs: &[Bound]) {
+        Zone::add_constraints(self, cs);
+    }
+}
+
+/// `form ≤ c` as absinthe's constraint.
+fn bound(form: Form, c: i64) -> Bound {
+    let c128 = i128::from(c);
+    match form {
+        Form::Var { neg: false, x } => Bound::Upper(x, c128),
+        Form::Var { neg: true, x } => Bound::Lower(x, -c128),
+        Form::Pair { neg_x, x, neg_y, y } => match (neg_x, neg_y) {
+            (false, true) => Bound::Difference(x, y, c128),
+            (true, false) => Bound::Difference(y, x, c128),
+            (false, false) => Bound::Sum(x, y, c128),
+            (true, true) => Bound::NegSum(x, y, c128),
+        },
+    }
+}
+
 /// The least CPU time per call of `f` over 5 rounds of calls that take about 20 ms each.
 fn per_call(mut f: impl FnMut()) -> Duration {
     let start = clock::now();
@@ -87,7 +119,7 @@ fn row(domain: &str, n: usize, operation: &str, ours: Duration, theirs: Duration
 }
 
 /// Times one domain at `n` variables on the states drawn from `seed`.
-fn measure<'p, D: Domain, S: Shape<'p>>(ppl: &'p Ppl, n: usize, seed: u64) {
+fn measure<'p, D: AtOnce, S: Shape<'p>>(ppl: &'p Ppl, n: usize, seed: u64) {
     let octagon = D::NAME == "octagon";
     let mut rng = Rng::new(seed);
     let (ca, cb) = (
@@ -117,6 +149,16 @@ fn measure<'p, D: Domain, S: Shape<'p>>(ppl: &'p Ppl, n: usize, seed: u64) {
         s
     };
     let (a, b) = (build(&ca), build(&cb));
+    let bounds: Vec<Bound> = ca.iter().map(|&(form, c)| bound(form, c)).collect();
+    let at_once = || {
+        let mut d = D::top();
+        d.add_constraints(&bounds);
+        d
+    };
+    assert!(
+        at_once() == a,
+        "adding the constraints at once gives the same state"
+    );
     let (pa, pb) = (build_ppl(&pa_cs), build_ppl(&pb_cs));
     assert!(!a.is_bottom() && !b.is_bottom() && !a.meet(&b).is_bottom());
     // The added constraint: `x - y ≤ 1` for two different variables.
@@ -132,6 +174,17 @@ fn measure<'p, D: Domain, S: Shape<'p>>(ppl: &'p Ppl, n: usize, seed: u64) {
         "closure of a new state",
         per_call(|| {
             black_box(build(&ca));
+        }),
+        per_call(|| {
+            black_box(build_ppl(&pa_cs));
+        }),
+    );
+    row(
+        name,
+        n,
+        "new state, closed once",
+        per_call(|| {
+            black_box(at_once());
         }),
         per_call(|| {
             black_box(build_ppl(&pa_cs));

@@ -22,6 +22,31 @@ fn trivial(i: usize, j: usize) -> i128 {
     if i == j { 0 } else { most(j) + least_neg(i) }
 }
 
+/// What a difference or bound does to the matrix.
+#[derive(Clone, Copy, Debug)]
+enum Edge {
+    /// Adds `v_b - v_a ≤ c`.
+    Add(usize, usize, i128),
+    /// Nothing (`x - x ≤ c` with `c ≥ 0`).
+    Holds,
+    /// Empties it (`x - x ≤ c` with `c < 0`).
+    Empty,
+}
+
+/// The variables a difference or bound needs the matrix to hold, and what it does there;
+/// `None` for a sum.
+fn edge_of(c: Constraint) -> Option<(usize, Edge)> {
+    Some(match c {
+        Constraint::Difference(x, y, c) if x == y => {
+            (x + 1, if c < 0 { Edge::Empty } else { Edge::Holds })
+        }
+        Constraint::Difference(x, y, c) => (x.max(y) + 1, Edge::Add(y + 1, x + 1, c)),
+        Constraint::Upper(x, c) => (x + 1, Edge::Add(0, x + 1, c)),
+        Constraint::Lower(x, c) => (x + 1, Edge::Add(x + 1, 0, c.saturating_neg())),
+        Constraint::Sum(..) | Constraint::NegSum(..) => return None,
+    })
+}
+
 /// A conjunction of difference constraints over variables `0, 1, …`, or bottom.
 #[derive(Clone, Debug)]
 pub struct Zone {
@@ -176,6 +201,55 @@ impl Zone {
                 self.add_lower(x, lo);
                 self.add_upper(x, hi);
             }
+        }
+    }
+
+    /// Adds every constraint of `cs`: the value adding them one at a time
+    /// ([`Relational::add_constraint`]) gives, closed once from scratch (cubic) instead of
+    /// after each one (quadratic each) when they are many for the matrix. A sum, which the zone
+    /// keeps as the bounds it implies, is added alone, once the differences before it are.
+    pub fn add_constraints(&mut self, cs: &[Constraint]) {
+        for run in cs.split_inclusive(|&c| edge_of(c).is_none()) {
+            let (last, differences) = match run.split_last() {
+                Some((&last, rest)) if edge_of(last).is_none() => (Some(last), rest),
+                _ => (None, run),
+            };
+            self.add_differences(differences);
+            if let Some(sum) = last {
+                self.add_constraint(sum);
+            }
+        }
+    }
+
+    /// [`Zone::add_constraints`] of differences and bounds only.
+    fn add_differences(&mut self, cs: &[Constraint]) {
+        let edges: Vec<(usize, Edge)> = cs.iter().filter_map(|&c| edge_of(c)).collect();
+        self.grow(edges.iter().map(|&(n, _)| n).max().unwrap_or(0));
+        let w = self.n + 1;
+        let added = edges
+            .iter()
+            .filter(|(_, e)| matches!(e, Edge::Add(..)))
+            .count();
+        // One closure from scratch costs about as much as half the matrix's width in
+        // incremental ones.
+        let at_once = 2 * added >= w;
+        for (_, edge) in edges {
+            match edge {
+                Edge::Add(a, b, c) if at_once => {
+                    // The edge, at most what 64-bit values allow, as `add_edge` leaves it before
+                    // the paths through it.
+                    self.closed = false;
+                    if let Some(m) = &mut self.m {
+                        m[a * w + b] = m[a * w + b].min(normal(c).min(trivial(a, b)));
+                    }
+                }
+                Edge::Add(a, b, c) => self.add_edge(a, b, c),
+                Edge::Holds => {}
+                Edge::Empty => self.m = None,
+            }
+        }
+        if at_once && added > 0 {
+            self.close();
         }
     }
 
@@ -455,30 +529,17 @@ impl Relational for Zone {
     /// Sums `x + y ≤ c` and `-x - y ≤ c` are not differences: the zone keeps the bounds they
     /// imply.
     fn add_constraint(&mut self, c: Constraint) {
-        match c {
-            Constraint::Difference(x, y, c) => {
-                self.grow(x.max(y) + 1);
-                if x == y {
-                    if c < 0 {
-                        self.m = None;
-                    }
-                    return;
-                }
-                self.add_edge(y + 1, x + 1, c);
+        let Some((n, edge)) = edge_of(c) else {
+            for (x, bounds) in implied_bounds(c, |x| self.bounds(x)) {
+                self.add_interval(x, &bounds);
             }
-            Constraint::Upper(x, c) => {
-                self.grow(x + 1);
-                self.add_edge(0, x + 1, c);
-            }
-            Constraint::Lower(x, c) => {
-                self.grow(x + 1);
-                self.add_edge(x + 1, 0, c.saturating_neg());
-            }
-            Constraint::Sum(..) | Constraint::NegSum(..) => {
-                for (x, bounds) in implied_bounds(c, |x| self.bounds(x)) {
-                    self.add_interval(x, &bounds);
-                }
-            }
+            return;
+        };
+        self.grow(n);
+        match edge {
+            Edge::Add(a, b, c) => self.add_edge(a, b, c),
+            Edge::Holds => {}
+            Edge::Empty => self.m = None,
         }
     }
 
@@ -545,5 +606,54 @@ impl fmt::Display for Zone {
     /// give (`x1 - x0 ≤ 1`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text_with(&|x| format!("x{x}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn constraint() -> impl Strategy<Value = Constraint> {
+        // Far past the 64-bit range, but not at the ends of `i128`, which the bounds a sum
+        // implies (`implied_bounds`) do not take.
+        let c = prop_oneof![
+            8 => -8i128..8,
+            1 => prop_oneof![Just(-(1i128 << 100)), Just(1i128 << 100), Just(-(1i128 << 64))],
+        ];
+        (0u8..6, 0usize..6, 0usize..6, c).prop_map(|(kind, x, y, c)| match kind {
+            0 | 1 => Constraint::Difference(x, y, c),
+            2 => Constraint::Sum(x, y, c),
+            3 => Constraint::NegSum(x, y, c),
+            4 => Constraint::Upper(x, c),
+            _ => Constraint::Lower(x, c),
+        })
+    }
+
+    proptest! {
+        /// Constraints added at once give the matrix, dimension and closedness that adding
+        /// them one at a time gives, from a closed state or a widening's unclosed one.
+        #[test]
+        fn constraints_at_once_are_constraints_one_at_a_time(
+            start in vec(constraint(), 0..6),
+            newer in vec(constraint(), 0..6),
+            cs in vec(constraint(), 0..24),
+        ) {
+            let mut closed = Zone::top();
+            closed.add_constraints(&start);
+            let mut grown = closed.clone();
+            grown.add_constraints(&newer);
+            for state in [closed.clone(), closed.widen(&grown)] {
+                let mut at_once = state.clone();
+                at_once.add_constraints(&cs);
+                let mut one_by_one = state;
+                for &c in &cs {
+                    one_by_one.add_constraint(c);
+                }
+                prop_assert_eq!(format!("{at_once:?}"), format!("{one_by_one:?}"));
+            }
+        }
     }
 }
