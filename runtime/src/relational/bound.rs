@@ -71,13 +71,14 @@ pub(super) fn shortest_paths(m: &mut [i128], w: usize) -> bool {
     true
 }
 
-/// Runs `f` on `w` bounds of scratch space (zeroes), on the stack for small matrices.
-pub(super) fn with_scratch<T>(w: usize, f: impl FnOnce(&mut [i128]) -> T) -> T {
-    const SMALL: usize = 32;
-    if w <= SMALL {
-        f(&mut [0; SMALL][..w])
+/// Runs `f` on `len` bounds of scratch space (zeroes), on the stack when they are few.
+pub(super) fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [i128]) -> T) -> T {
+    if len <= 32 {
+        f(&mut [0; 32][..len])
+    } else if len <= 256 {
+        f(&mut [0; 256][..len])
     } else {
-        f(&mut vec![0; w])
+        f(&mut vec![0; len])
     }
 }
 
