@@ -1,9 +1,9 @@
 //! `ppl-bench`: absinthe's octagons and zones timed beside PPL's `Octagonal_Shape<mpz_class>`
 //! and `BD_Shape<mpz_class>` on the same states, at 8, 32 and 128 variables in one pack: the
-//! closure of a state built from its constraints, a meet (a closure from scratch), one added
-//! constraint and its closure, a join, and the copy PPL's in-place operations start from.
-//! Run it in a release build: `cargo run --release -p absinthe-ppl --features ppl --bin
-//! ppl-bench`.
+//! closure of a state built from its constraints (absinthe's added one at a time, then at
+//! once), a meet (a closure from scratch), one added constraint and its closure, a join, and the
+//! copy PPL's in-place operations start from. Run it in a release build: `cargo run --release
+//! -p absinthe-ppl --features ppl --bin ppl-bench`.
 
 use absinthe::relational::{Constraint as Bound, Octagon, Zone};
 use absinthe_ppl::{Constraint, Domain, Form, Ppl, PplOctagon, PplZone, Rng, Shape};
