@@ -198,17 +198,15 @@ impl Octagon {
             return;
         };
         let (w0, w) = (2 * self.n, 2 * n);
-        let mut m: Vec<i128> = (0..w * w)
-            .map(|k| {
-                if k / w == k % w {
-                    0
-                } else {
-                    trivial(k / w, k % w)
-                }
-            })
-            .collect();
-        for i in 0..w0 {
-            m[i * w..i * w + w0].copy_from_slice(&old[i * w0..(i + 1) * w0]);
+        let mut m = Vec::with_capacity(w * w);
+        for i in 0..w {
+            let kept = if i < w0 {
+                m.extend_from_slice(&old[i * w0..(i + 1) * w0]);
+                w0
+            } else {
+                0
+            };
+            m.extend((kept..w).map(|j| trivial(i, j)));
         }
         self.n = n;
         self.m = Some(m);

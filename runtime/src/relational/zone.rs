@@ -102,9 +102,15 @@ impl Zone {
             return;
         };
         let (w0, w) = (self.n + 1, n + 1);
-        let mut m: Vec<i128> = (0..w * w).map(|k| trivial(k / w, k % w)).collect();
-        for i in 0..w0 {
-            m[i * w..i * w + w0].copy_from_slice(&old[i * w0..(i + 1) * w0]);
+        let mut m = Vec::with_capacity(w * w);
+        for i in 0..w {
+            let kept = if i < w0 {
+                m.extend_from_slice(&old[i * w0..(i + 1) * w0]);
+                w0
+            } else {
+                0
+            };
+            m.extend((kept..w).map(|j| trivial(i, j)));
         }
         self.n = n;
         self.m = Some(m);
@@ -117,12 +123,15 @@ impl Zone {
     /// only their 64-bit bounds (edges to and from zero).
     fn through_zero(&mut self) {
         let w = self.n + 1;
-        for i in 0..w {
-            for j in 0..w {
-                let through = add(self.at(i, 0), self.at(0, j));
-                if through < self.at(i, j) {
-                    self.set(i, j, through);
-                }
+        let Some(m) = &mut self.m else {
+            unreachable!("paths of a bottom zone are never taken");
+        };
+        // The step of Floyd–Warshall through node 0, which leaves row 0 and column 0 alone.
+        let (zero, rest) = m.split_at_mut(w);
+        for row in rest.chunks_exact_mut(w) {
+            let to_zero = row[0];
+            for (e, &from_zero) in row.iter_mut().zip(zero.iter()) {
+                *e = (*e).min(to_zero + from_zero);
             }
         }
     }
