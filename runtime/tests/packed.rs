@@ -323,3 +323,29 @@ fn a_constraint_between_packs_keeps_the_64_bit_extremes() {
     assert_eq!(p.bounds(0), Interval::constant(i64::MIN));
     assert_eq!(p.bounds(1), Interval::constant(i64::MAX));
 }
+
+/// Bounds at the ends of `i128` in a constraint between packs neither overflow nor lose a
+/// state: `x - y ≤ i128::MIN` leaves nothing, `x + y ≤ i128::MAX` anything.
+#[test]
+fn constraints_at_the_ends_of_i128_between_packs() {
+    let partition = Arc::new(Partition::new(2, [], 1));
+    let top = Packed::<Zone>::top_over(partition);
+    for c in [
+        Constraint::Sum(0, 1, i128::MIN),
+        Constraint::Difference(0, 1, i128::MIN),
+        Constraint::NegSum(0, 1, i128::MIN),
+    ] {
+        let mut p = top.clone();
+        p.add_constraint(c);
+        assert!(p.is_bottom(), "{c:?}");
+    }
+    for c in [
+        Constraint::Sum(0, 1, i128::MAX),
+        Constraint::Difference(0, 1, i128::MAX),
+        Constraint::NegSum(0, 1, i128::MAX),
+    ] {
+        let mut p = top.clone();
+        p.add_constraint(c);
+        assert!(p.is_top(), "{c:?}");
+    }
+}

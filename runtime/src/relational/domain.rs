@@ -138,7 +138,8 @@ pub trait Relational: Lattice + Top + fmt::Debug + Send + Sync + 'static {
 /// What a constraint on two variables the domain cannot relate implies on each one's bounds,
 /// given `bounds` of both: `x - y ≤ c` bounds `x` above by `c + hi(y)` and `y` below by
 /// `lo(x) - c`. The pairs of (variable, interval it lies in). Computed on `i128`s, so that a
-/// negated 64-bit bound (`-(-2⁶³)`) is not clamped into the 64-bit range before it is used.
+/// negated 64-bit bound (`-(-2⁶³)`) is not clamped into the 64-bit range before it is used;
+/// the sums saturate (a bound past `i128` says no more about 64-bit values than `i128`'s end).
 pub fn implied_bounds(c: Constraint, bounds: impl Fn(usize) -> Interval) -> Vec<(usize, Interval)> {
     let lo = |x: usize| bounds(x).bounds().map(|(lo, _)| i128::from(lo));
     let hi = |x: usize| bounds(x).bounds().map(|(_, hi)| i128::from(hi));
@@ -147,18 +148,24 @@ pub fn implied_bounds(c: Constraint, bounds: impl Fn(usize) -> Interval) -> Vec<
     match c {
         // `x ≤ c + y ≤ c + hi(y)` and `y ≥ x - c ≥ lo(x) - c`.
         Constraint::Difference(x, y, c) => vec![
-            (x, below(hi(y).map(|h| c + h))),
-            (y, above(lo(x).map(|l| l - c))),
+            (x, below(hi(y).map(|h| c.saturating_add(h)))),
+            (y, above(lo(x).map(|l| l.saturating_sub(c)))),
         ],
         // `x ≤ c - y ≤ c - lo(y)`, and the same for `y`.
         Constraint::Sum(x, y, c) => vec![
-            (x, below(lo(y).map(|l| c - l))),
-            (y, below(lo(x).map(|l| c - l))),
+            (x, below(lo(y).map(|l| c.saturating_sub(l)))),
+            (y, below(lo(x).map(|l| c.saturating_sub(l)))),
         ],
         // `x ≥ -c - y ≥ -c - hi(y)`, and the same for `y`.
         Constraint::NegSum(x, y, c) => vec![
-            (x, above(hi(y).map(|h| -c - h))),
-            (y, above(hi(x).map(|h| -c - h))),
+            (
+                x,
+                above(hi(y).map(|h| c.saturating_neg().saturating_sub(h))),
+            ),
+            (
+                y,
+                above(hi(x).map(|h| c.saturating_neg().saturating_sub(h))),
+            ),
         ],
         Constraint::Upper(x, c) => vec![(x, within(None, Some(c)))],
         Constraint::Lower(x, c) => vec![(x, within(Some(c), None))],
