@@ -24,10 +24,12 @@ meet_ext a_from_b(a: Interval, b: Const) -> Interval =
     match b { Const::Value(x) => meet(a, Interval::new(x, x + (3 - 3))), _ => a };
 ";
 
-fn load() -> Arc<Interp> {
+/// The file loaded, written to a file of its own per test (`name`): tests run in parallel, and
+/// one writing the file while another reads it gave the reader a prefix without `P`.
+fn load(name: &str) -> Arc<Interp> {
     let dir = std::env::temp_dir().join(format!("absinthe-compiled-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("make a scratch directory");
-    let path = dir.join("fold.dom");
+    let path = dir.join(format!("{name}.dom"));
     std::fs::write(&path, FILE).expect("write the file");
     let checked = absinthe_domc::check_file(&path).unwrap_or_else(|f| panic!("{f}"));
     Arc::new(Interp::new(&checked).unwrap_or_else(|f| panic!("{f}")))
@@ -35,7 +37,7 @@ fn load() -> Arc<Interp> {
 
 #[test]
 fn folded_expressions_give_their_values_and_still_fail() {
-    let running = Running::enter_domain(load(), "P").expect("the file has `P`");
+    let running = Running::enter_domain(load("folded"), "P").expect("the file has `P`");
     // `int::MAX + 1` reads no name and overflows: the rule falls back to top, every time.
     // (The constants 1 and 2 are `Top`, so no reduction narrows the interval.)
     for _ in 0..2 {
@@ -50,7 +52,7 @@ fn folded_expressions_give_their_values_and_still_fail() {
 
 #[test]
 fn a_reduction_leaves_the_values_sharing_its_operand_alone() {
-    let running = Running::enter_domain(load(), "P").expect("the file has `P`");
+    let running = Running::enter_domain(load("shared"), "P").expect("the file has `P`");
     let seven = DynValue::constant(7);
     let wide = DynValue::constant(2);
     let held = wide.clone();
