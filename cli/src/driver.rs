@@ -522,7 +522,11 @@ fn analyze_relational<D: ValueDomain, R: Relational + Clone>(
 /// past the 64-bit range (`-x - y ≤ 18446744073709551615`, which only excludes a corner of the
 /// 64-bit box) is left out of the text; `verify` and the JSON output keep every one.
 pub fn relation_text(relation: &[Constraint], names: &[String]) -> Option<String> {
-    let name = |x: usize| names.get(x).cloned().unwrap_or_else(|| format!("%{x}"));
+    let name = |x: usize| {
+        names.get(x).cloned().unwrap_or_else(|| {
+            unreachable!("name {x} is one of the function's {} names", names.len())
+        })
+    };
     let within_64_bits = |c: &&Constraint| match **c {
         Constraint::Difference(_, _, b)
         | Constraint::Sum(_, _, b)
@@ -689,11 +693,9 @@ fn module_json<D: ValueDomain, A: Analysis>(
                                 json!({ "index": i, "state": env_json(env, &function.names) });
                             if let Some(relation) = result.relations.get(b).and_then(|r| r.get(i)) {
                                 let name = |x: usize| {
-                                    function
-                                        .names
-                                        .get(x)
-                                        .cloned()
-                                        .unwrap_or_else(|| format!("%{x}"))
+                                    function.names.get(x).cloned().unwrap_or_else(|| {
+                                        unreachable!("name {x} is one of the function's names")
+                                    })
                                 };
                                 point["relation"] = json!(
                                     relation.iter().map(|c| c.text(&name)).collect::<Vec<_>>()

@@ -86,6 +86,29 @@ pub struct RelationArgs {
     pub packs: usize,
 }
 
+impl RelationArgs {
+    /// What is wrong with the declaration at `span`: no pack size, or `another` relational
+    /// component declared before it.
+    pub fn check(&self, span: proc_macro2::Span, another: bool) -> Vec<syn::Error> {
+        let mut errors = Vec::new();
+        if self.packs == 0 {
+            errors.push(syn::Error::new(
+                span,
+                "a pack holds at least one name: write `relation(packs = K)` with K ≥ 1 \
+                 (8 is a common choice)",
+            ));
+        }
+        if another {
+            errors.push(syn::Error::new(
+                span,
+                "a product has at most one relational component: the engines keep one \
+                 relation over a function's names",
+            ));
+        }
+        errors
+    }
+}
+
 /// `#[lattice(…)]` on an enum variant.
 #[derive(Debug, Default, FromMeta)]
 #[darling(default)]

@@ -343,20 +343,11 @@ fn read_product(
             }),
         };
         if let Some(relation) = &args.relation {
-            if relation.packs == 0 {
-                errors.push(syn::Error::new(
-                    field.ty.span(),
-                    "a pack holds at least one name: write `relation(packs = K)` with K ≥ 1 \
-                     (8 is a common choice)",
-                ));
-            }
-            if components.iter().any(|c: &Component| c.relation.is_some()) {
-                errors.push(syn::Error::new(
-                    field.ty.span(),
-                    "a product has at most one relational component: the engines keep one \
-                     relation over a function's names",
-                ));
-            }
+            let another = components.iter().any(|c: &Component| c.relation.is_some());
+            relation
+                .check(field.ty.span(), another)
+                .into_iter()
+                .for_each(|e| errors.push(e));
         }
         components.push(Component {
             member,

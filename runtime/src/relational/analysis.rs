@@ -145,7 +145,11 @@ impl<D: ValueDomain, R: Relational + Clone> RelState<D, R> {
             return "unreachable".to_owned();
         }
         let values = self.env.text_with(names, |d| d.to_string());
-        let name = |x: usize| names.get(x).cloned().unwrap_or_else(|| format!("%{x}"));
+        let name = |x: usize| {
+            names.get(x).cloned().unwrap_or_else(|| {
+                unreachable!("name {x} is one of the function's {} names", names.len())
+            })
+        };
         let relations: Vec<String> = self
             .rel
             .constraints()

@@ -181,3 +181,20 @@ fn within(lo: Option<i128>, hi: Option<i128>) -> Interval {
         _ => Interval::empty(),
     }
 }
+
+/// The bounds of variables `0..n` that say something, as constraints (`x ≥ lo`, then
+/// `x ≤ hi`, for each variable in turn): how relational domains list bounds first.
+pub(super) fn bound_constraints(n: usize, bounds: impl Fn(usize) -> Interval) -> Vec<Constraint> {
+    let mut out = Vec::new();
+    for x in 0..n {
+        if let Some((lo, hi)) = bounds(x).bounds() {
+            if lo != i64::MIN {
+                out.push(Constraint::Lower(x, i128::from(lo)));
+            }
+            if hi != i64::MAX {
+                out.push(Constraint::Upper(x, i128::from(hi)));
+            }
+        }
+    }
+    out
+}

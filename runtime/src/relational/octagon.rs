@@ -22,7 +22,7 @@ use std::fmt;
 use super::bound::{
     INF, add, below, entrywise, normal, threshold_above, threshold_below, with_scratch,
 };
-use super::domain::{Constraint, Relational};
+use super::domain::{Constraint, Relational, bound_constraints};
 
 /// `⌊c / 2⌋` of a bound.
 fn half(c: i128) -> i128 {
@@ -796,17 +796,7 @@ impl Relational for Octagon {
         if o.m.is_none() {
             return Vec::new();
         }
-        let mut out = Vec::new();
-        for x in 0..o.n {
-            if let Some((lo, hi)) = o.bounds(x).bounds() {
-                if lo != i64::MIN {
-                    out.push(Constraint::Lower(x, i128::from(lo)));
-                }
-                if hi != i64::MAX {
-                    out.push(Constraint::Upper(x, i128::from(hi)));
-                }
-            }
-        }
+        let mut out = bound_constraints(o.n, |x| o.bounds(x));
         for x in 0..o.n {
             for y in x + 1..o.n {
                 let forms = [

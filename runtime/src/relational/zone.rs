@@ -9,7 +9,7 @@
 use super::bound::{
     INF, add, below, entrywise, normal, shortest_paths, threshold_above, threshold_below,
 };
-use super::domain::{Constraint, Relational, implied_bounds};
+use super::domain::{Constraint, Relational, bound_constraints, implied_bounds};
 use crate::lattice::{Interval, Lattice, Thresholds, Top};
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -588,17 +588,7 @@ impl Relational for Zone {
         if z.m.is_none() {
             return Vec::new();
         }
-        let mut out = Vec::new();
-        for x in 0..z.n {
-            if let Some((lo, hi)) = z.bounds(x).bounds() {
-                if lo != i64::MIN {
-                    out.push(Constraint::Lower(x, i128::from(lo)));
-                }
-                if hi != i64::MAX {
-                    out.push(Constraint::Upper(x, i128::from(hi)));
-                }
-            }
-        }
+        let mut out = bound_constraints(z.n, |x| z.bounds(x));
         for i in 1..=z.n {
             for j in 1..=z.n {
                 if i != j && z.at(i, j) < add(z.at(i, 0), z.at(0, j)) {
