@@ -8,6 +8,7 @@ mod analysis;
 mod bound;
 mod chunks;
 mod domain;
+mod explain;
 mod kind;
 mod octagon;
 mod pack;
@@ -16,6 +17,7 @@ mod zone;
 
 pub use analysis::{BoundsReduction, DomainBounds, IntervalBounds, RelState, WithRelation};
 pub use domain::{Constraint, Relational, implied_bounds};
+pub use explain::{Derivation, combine, explain};
 pub use kind::{Relation, RelationKind};
 pub use octagon::Octagon;
 pub use pack::{Packed, Partition, linear};
