@@ -18,6 +18,7 @@ fn main() {
         .file("dom/escape.dom")
         .file("dom/shape.dom")
         .file("dom/congruence.dom")
+        .file("dom/octagon.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

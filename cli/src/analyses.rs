@@ -44,6 +44,9 @@ pub enum AnalysisName {
     DisjunctiveDom,
     /// `interval`, written in `.dom` (`dsl-examples/dom/interval.dom`).
     IntervalDom,
+    /// `octagon`, written in `.dom` (`dsl-examples/dom/octagon.dom`): its octagon a relational
+    /// component declared `relation(packs = 8)`.
+    OctagonDom,
     /// Conditional constant propagation with signed and unsigned ranges, the way LLVM's SCCP
     /// reasons, in `.dom` (`dsl-examples/dom/sccp_ranges.dom`); what the comparison with LLVM
     /// measures.
@@ -91,7 +94,7 @@ struct Entry {
 static DECLARED_DEFAULT: AnalysisSpec = AnalysisSpec::declared_default();
 
 /// The built-in catalog, in the order `--help` lists it.
-const CATALOG: [Entry; 24] = [
+const CATALOG: [Entry; 25] = [
     Entry {
         analysis: AnalysisName::Const,
         name: "const",
@@ -195,6 +198,13 @@ const CATALOG: [Entry; 24] = [
         name: "interval-dom",
         description: "interval, compiled from dsl-examples/dom/interval.dom",
         spec: dom::interval::IntervalAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::OctagonDom,
+        name: "octagon-dom",
+        description: "octagon, compiled from dsl-examples/dom/octagon.dom",
+        spec: dom::octagon::OctagonRangesAnalysis::spec,
         report: KernelReport::Values,
     },
     Entry {
@@ -520,6 +530,7 @@ impl AnalysisName {
             AnalysisName::SignsDom => f.run::<dom::signs::Signals>(),
             AnalysisName::DisjunctiveDom => f.run::<dom::disjunctive::Disjunctive>(),
             AnalysisName::IntervalDom => f.run::<dom::interval::Range>(),
+            AnalysisName::OctagonDom => f.run::<dom::octagon::OctagonRanges>(),
             AnalysisName::SccpRangesDom => f.run::<dom::sccp_ranges::SccpRange>(),
             AnalysisName::Types => f.run::<dom::types::Types>(),
             AnalysisName::Biv => f.run::<dom::induction::Induction>(),

@@ -33,6 +33,7 @@ pub(crate) mod corpus {
     include!("../../domc/test_data/codegen/ok/planted_join.rs");
     include!("../../domc/test_data/codegen/ok/planted_lines.rs");
     include!("../../domc/test_data/codegen/ok/recursion.rs");
+    include!("../../domc/test_data/codegen/ok/relation.rs");
     include!("../../domc/test_data/codegen/ok/known_bits.rs");
     include!("../../domc/test_data/codegen/ok/traps_eval.rs");
     include!("../../domc/test_data/codegen/ok/tuple_match.rs");
@@ -123,6 +124,12 @@ fn same_on_flow_programs<D: ValueDomain>(file: &str, product: &str) -> u64 {
         let main = &module.functions[0];
         let a = analyze_function::<D>(main, conditional, &limits);
         let b = analyze_function::<DynValue>(main, conditional, &limits);
+        // A product with a relational component: the same relation at every point.
+        assert_eq!(
+            a.relations, b.relations,
+            "{file} {product}: core-IR seed {seed}, conditions {conditional}, relations\n{module}"
+        );
+        compared += a.relations.iter().flatten().flatten().count() as u64;
         for (x, y) in a.points.iter().flatten().zip(b.points.iter().flatten()) {
             assert_eq!(
                 shown(x, main.names.len()),
@@ -334,7 +341,7 @@ macro_rules! differentials {
                     String::new()
                 };
                 eprintln!(
-                    "{} {}: {rules} rule lists, {steps} operations, {points} points{flows} \
+                    "{} {}: {rules} rule lists, {steps} operations, {points} points and constraints{flows} \
                      identical",
                     $file, $product
                 );
@@ -353,6 +360,7 @@ differentials! {
     bounds: "dsl-examples/dom/bounds.dom", "Value", dom::bounds::Value;
     sccp_ranges: "dsl-examples/dom/sccp_ranges.dom", "SccpRange", dom::sccp_ranges::SccpRange;
     congruence: "dsl-examples/dom/congruence.dom", "CongRange", dom::congruence::CongRange;
+    octagon: "dsl-examples/dom/octagon.dom", "OctagonRanges", dom::octagon::OctagonRanges;
     types: "dsl-examples/dom/types.dom", "Types", dom::types::Types, kernel = true;
     induction: "dsl-examples/dom/induction.dom", "Induction",
         dom::induction::Induction, kernel = true;
@@ -380,6 +388,8 @@ differentials! {
     corpus_planted_lines: "domc/test_data/codegen/ok/planted_lines.dom", "Planted",
         corpus::planted_lines::Planted;
     corpus_recursion: "domc/test_data/codegen/ok/recursion.dom", "Zeros", corpus::recursion::Zeros;
+    corpus_relation: "domc/test_data/codegen/ok/relation.dom", "ZoneRanges",
+        corpus::relation::ZoneRanges;
     corpus_traps_eval: "domc/test_data/codegen/ok/traps_eval.dom", "Value",
         corpus::traps_eval::Value;
     corpus_tuple_match: "domc/test_data/codegen/ok/tuple_match.dom", "Signed",

@@ -4,8 +4,10 @@
 //! warning where a run does not keep it.
 
 use absinthe::engine::Limits;
+use absinthe::value::ValueDomain;
 use absinthe_cli::driver::analyze_function;
 use absinthe_cli::verify::{VerifyConfig, verify_function};
+use absinthe_dsl_examples::dom;
 use absinthe_dsl_examples::relational::value::OctagonRanges;
 use absinthe_ir::generate::{GenConfig, random_function};
 
@@ -104,18 +106,35 @@ fn the_json_output_lists_the_relation() {
     assert!(out.contains("i - n ≤ -1"), "{out}");
 }
 
-/// Every constraint holds on every state concrete runs reach, on the examples and on 1,000
-/// random functions (4 runs each).
+/// Every constraint holds on every state concrete runs reach, on the examples, with the
+/// attribute product, the same product compiled from `.dom` and interpreted from it.
 #[test]
 fn verify_finds_every_constraint_holds() {
     for file in [
         "ir/test_data/below_n.air",
         "ir/test_data/copy_increment.air",
     ] {
-        let (code, out, err) = absinthe(&["verify", file, "--analysis", "octagon", "--runs", "50"]);
-        assert_eq!(code, 0, "{file}: {out}{err}");
-        assert!(out.ends_with(": 0 violations\n"), "{file}: {out}");
+        for analysis in [
+            &["--analysis", "octagon"][..],
+            &["--analysis", "octagon-dom"],
+            &["--dom", "dsl-examples/dom/octagon.dom"],
+        ] {
+            let mut args = vec!["verify", file, "--runs", "50"];
+            args.extend(analysis);
+            let (code, out, err) = absinthe(&args);
+            assert_eq!(code, 0, "{file} {analysis:?}: {out}{err}");
+            assert!(
+                out.ends_with(": 0 violations\n"),
+                "{file} {analysis:?}: {out}"
+            );
+        }
     }
+}
+
+/// Every constraint of `D`'s relation, and every value, holds on every state concrete runs
+/// reach on 1,000 random functions (4 runs each); returns how many points hold relations
+/// between names.
+fn holds_on_random_functions<D: ValueDomain>() -> usize {
     let config = VerifyConfig {
         runs: 4,
         ..VerifyConfig::default()
@@ -129,8 +148,7 @@ fn verify_finds_every_constraint_holds() {
                 ..GenConfig::default()
             },
         );
-        let result =
-            analyze_function::<OctagonRanges>(&module.functions[0], true, &Limits::default());
+        let result = analyze_function::<D>(&module.functions[0], true, &Limits::default());
         relations += result
             .relations
             .iter()
@@ -144,6 +162,18 @@ fn verify_finds_every_constraint_holds() {
             report.violations
         );
     }
+    relations
+}
+
+#[test]
+fn the_attribute_product_holds_on_random_functions() {
+    let relations = holds_on_random_functions::<OctagonRanges>();
+    assert!(relations > 100, "only {relations} points hold relations");
+}
+
+#[test]
+fn the_dom_product_holds_on_random_functions() {
+    let relations = holds_on_random_functions::<dom::octagon::OctagonRanges>();
     assert!(relations > 100, "only {relations} points hold relations");
 }
 

@@ -12,6 +12,7 @@ use absinthe::__private::with_site;
 use absinthe::lattice::{Address, Flat, Interval};
 use absinthe::product::{ReducePolicy, log_reduction, recording_reductions};
 use absinthe::program::{Op, SymbolId};
+use absinthe::relational::Relation;
 use absinthe::terms::{ArgKind, ParamId};
 use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{Shape, Ty};
@@ -155,6 +156,44 @@ impl Interp {
             }
         }
         value
+    }
+
+    /// The relation the engines keep for `t`'s relational component, if it has one
+    /// (`ValueDomain::relation`).
+    pub fn relation(&self, t: &Ty) -> Option<Relation> {
+        self.relational(t).map(|(_, relation)| relation)
+    }
+
+    /// `t`'s relational component: its index and relation.
+    fn relational(&self, t: &Ty) -> Option<(usize, Relation)> {
+        self.product_index(t)
+            .and_then(|i| self.program.products[i].0.relation)
+    }
+
+    /// The bounds `value`'s relational component holds; top without one
+    /// (`ValueDomain::relation_bounds`).
+    pub fn relation_bounds(&self, t: &Ty, value: &Val) -> Interval {
+        let Some((i, _)) = self.relational(t) else {
+            return Interval::top();
+        };
+        match self.part_at(t, value, i) {
+            Val::Interval(bounds) => *bounds,
+            other => self.mismatch("relation_bounds", &self.part_types(t)[i], other),
+        }
+    }
+
+    /// `value` with its relational component met with `bounds` and the product's reductions run
+    /// (`ValueDomain::with_relation_bounds`, as the generated code does it); `value` itself
+    /// without one.
+    pub fn with_relation_bounds(&self, t: &Ty, value: &Val, bounds: Interval) -> Val {
+        let Some((i, _)) = self.relational(t) else {
+            return value.clone();
+        };
+        let ct = &self.part_types(t)[i];
+        let met = self.meet(ct, self.part_at(t, value, i), &Val::Interval(bounds));
+        let mut value = self.owned(t, value.clone());
+        self.parts_mut(t, &mut value)[i] = met;
+        self.reduced(t, value, self.policy(t))
     }
 
     /// `value`, a value of the product `t`, held by no other value: its record copied when it

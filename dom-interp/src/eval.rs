@@ -287,6 +287,10 @@ impl Interp {
                 let (a, b) = Interval::assume(op(0), &interval(1), &interval(2));
                 pair((Val::Interval(a), Val::Interval(b)))
             }
+            // A relational component's value is its bounds, an interval (the plan gives its type
+            // the interval's shape): `Octagon::bounds(o)` and `Octagon::within(i)` are that
+            // interval, as `Bounds::bounds` and `Bounds::within` are in the generated code.
+            (Shape::Interval, TypeFn::Bounds | TypeFn::Within) => Val::Interval(interval(0)),
             (Shape::Constant, TypeFn::Binary) => match (&args[1], &args[2]) {
                 (Val::Constant(a), Val::Constant(b)) => {
                     Val::Constant(<Flat<i64> as ValueDomain>::binary(op(0), a, b))

@@ -34,8 +34,9 @@ mod value;
 
 pub use val::{Payload, Val};
 
-use absinthe::lattice::{Lattice, Thresholds, Top};
+use absinthe::lattice::{Interval, Lattice, Thresholds, Top};
 use absinthe::program::{Op, SymbolId};
+use absinthe::relational::Relation;
 use absinthe::spec::Engine;
 use absinthe::terms::{Arg, ParamId};
 use absinthe::value::{Concrete, ValueDomain};
@@ -564,5 +565,17 @@ impl ValueDomain for DynValue {
 
     fn rules_assume(op: Op) -> Vec<String> {
         with(|i, t| i.rules_assume(t, op))
+    }
+
+    fn relation() -> Option<Relation> {
+        with(|i, t| i.relation(t))
+    }
+
+    fn relation_bounds(&self) -> Interval {
+        with(|i, t| i.relation_bounds(t, &self.0))
+    }
+
+    fn with_relation_bounds(&self, bounds: &Interval) -> Self {
+        with(|i, t| DynValue(i.with_relation_bounds(t, &self.0, *bounds)))
     }
 }

@@ -9,7 +9,9 @@
 //! places as text.
 
 use absinthe::program::Op;
-use absinthe_domc::dom::tree::{Program, Ty, TypeTable};
+use absinthe::relational::{Relation, RelationKind};
+use absinthe_domc::dom::tree::{Program, Shape, Ty, TypeTable};
+use absinthe_domc::dom::types::Relational;
 use absinthe_domc::model::{self, Policy, function_name};
 use std::collections::BTreeMap;
 
@@ -192,11 +194,14 @@ pub struct Product {
     binary: Vec<Vec<Option<usize>>>,
     /// The same for the refinement of a comparison.
     assume: Vec<Vec<Option<usize>>>,
+    /// The relational component, if the product has one: its index and the relation the
+    /// engines keep for it.
+    pub relation: Option<(usize, Relation)>,
 }
 
 impl Product {
-    /// `decl`, its functions given by `id`.
-    fn new(decl: &model::ProductDecl, id: &dyn Fn(&str) -> FnId) -> Product {
+    /// `decl`, its functions given by `id`, its types' shapes in `types`.
+    fn new(decl: &model::ProductDecl, types: &TypeTable, id: &dyn Fn(&str) -> FnId) -> Product {
         let site = |site: &Option<model::Site>| {
             site.as_ref().map(|s| Site {
                 function: id(&function_name(&s.function)),
@@ -243,6 +248,7 @@ impl Product {
                 .collect(),
             binary: Vec::new(),
             assume: Vec::new(),
+            relation: relation_of(decl, types),
         };
         let table = |own: fn(&RuleKind) -> Option<&str>, any: RuleKind| {
             let size = Op::ALL
@@ -297,6 +303,31 @@ impl Product {
     }
 }
 
+/// The relational component of `decl`, with the relation its type and pack size declare.
+fn relation_of(decl: &model::ProductDecl, types: &TypeTable) -> Option<(usize, Relation)> {
+    let (i, packs) = (decl.components.iter().enumerate())
+        .find_map(|(i, c)| c.relation.map(|packs| (i, packs)))?;
+    let product = types.lookup(&decl.name.to_string());
+    let shape = |t: &Ty| match t {
+        Ty::Lat(id) => Some(types.shape(*id)),
+        _ => None,
+    };
+    let kind = match product.as_ref().and_then(shape) {
+        Some(Shape::Product { components }) => {
+            match components.get(i).and_then(|(_, t)| shape(t)) {
+                Some(Shape::Relation(Relational::Octagon)) => RelationKind::Octagon,
+                Some(Shape::Relation(Relational::Zone)) => RelationKind::Zone,
+                other => unreachable!(
+                    "the checker declares relational components of relational types only, not of \
+                 {other:?}"
+                ),
+            }
+        }
+        other => unreachable!("`{}` is a product, not {other:?}", decl.name),
+    };
+    Some((i, Relation { kind, packs }))
+}
+
 /// The checked program as data that every thread may read.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -313,14 +344,21 @@ impl Plan {
             Some(id) => *id,
             None => unreachable!("the checker names functions of the program, not `{name}`"),
         };
-        Plan {
-            types: program.types.clone(),
-            products: program
-                .products
-                .iter()
-                .map(|(decl, direct)| (Product::new(decl, &id), direct.clone()))
-                .collect(),
+        let products = program
+            .products
+            .iter()
+            .map(|(decl, direct)| (Product::new(decl, &program.types, &id), direct.clone()))
+            .collect();
+        // A relational component's value is the bounds the relation gives its name: an
+        // interval, as `absinthe::relational::Bounds<R>` holds one and computes with it.
+        let mut types = program.types.clone();
+        for id in 0..types.len() {
+            if let Shape::Relation(_) = types.shape(id) {
+                let name = types.name(&Ty::Lat(id));
+                types.define(&name, Shape::Interval);
+            }
         }
+        Plan { types, products }
     }
 
     /// The lattice type called `name` (a lattice, product, direct product or alias).

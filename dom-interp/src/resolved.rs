@@ -42,6 +42,7 @@ pub(crate) enum TypeFn {
     Assume,
     At,
     Binary,
+    Bounds,
     Constant,
     Contains,
     Hi,
@@ -60,15 +61,17 @@ pub(crate) enum TypeFn {
     Residue,
     Single,
     Symbol,
+    Within,
 }
 
 impl TypeFn {
     /// Every function, with its name in the language.
-    const ALL: [(TypeFn, &'static str); 22] = [
+    const ALL: [(TypeFn, &'static str); 24] = [
         (TypeFn::All, "all"),
         (TypeFn::Assume, "assume"),
         (TypeFn::At, "at"),
         (TypeFn::Binary, "binary"),
+        (TypeFn::Bounds, "bounds"),
         (TypeFn::Constant, "constant"),
         (TypeFn::Contains, "contains"),
         (TypeFn::Hi, "hi"),
@@ -87,6 +90,7 @@ impl TypeFn {
         (TypeFn::Residue, "residue"),
         (TypeFn::Single, "single"),
         (TypeFn::Symbol, "symbol"),
+        (TypeFn::Within, "within"),
     ];
 
     /// The function called `name`, if a runtime lattice has one.

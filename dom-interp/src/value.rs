@@ -53,7 +53,8 @@ impl Interp {
     /// interpreter refuses.
     fn unresolved(&self, op: &str, t: &Ty) -> ! {
         unreachable!(
-            "the checker resolves every lattice and the interpreter refuses `extern` types, but \
+            "the checker resolves every lattice, the interpreter refuses `extern` types and its \
+             plan gives relational types the interval's shape, but \
              `{op}` of `{}` finds {:?}",
             self.type_name(t),
             self.shape(t)
@@ -87,7 +88,9 @@ impl Interp {
             Shape::Product { .. } | Shape::Direct => {
                 self.part_types(t).iter().all(|c| self.finite_height(c))
             }
-            Shape::Pending | Shape::Extern | Shape::Error => self.unresolved("FINITE_HEIGHT", t),
+            Shape::Pending | Shape::Extern | Shape::Error | Shape::Relation(_) => {
+                self.unresolved("FINITE_HEIGHT", t)
+            }
         }
     }
 
@@ -156,7 +159,9 @@ impl Interp {
                 None => self.collapse(t),
             },
             Shape::Product { .. } | Shape::Direct => self.collapse(t),
-            Shape::Pending | Shape::Extern | Shape::Error => self.unresolved("bottom", t),
+            Shape::Pending | Shape::Extern | Shape::Error | Shape::Relation(_) => {
+                self.unresolved("bottom", t)
+            }
         }
     }
 
@@ -183,7 +188,9 @@ impl Interp {
             Shape::Product { .. } | Shape::Direct => {
                 self.assemble(t, self.part_types(t).iter().map(|pt| self.top(pt)))
             }
-            Shape::Pending | Shape::Extern | Shape::Error => self.unresolved("top", t),
+            Shape::Pending | Shape::Extern | Shape::Error | Shape::Relation(_) => {
+                self.unresolved("top", t)
+            }
         }
     }
 

@@ -376,6 +376,10 @@ pub enum Policy {
     Fixpoint(u32),
 }
 
+/// The largest pack a relational component may declare: a pack's value is a matrix over its
+/// names (an octagon's has `(2n)²` entries) closed in cubic time, so packs are meant small.
+pub const MAX_PACK: u64 = 64;
+
 /// A component of a product.
 #[derive(Clone, Debug)]
 pub struct Component {

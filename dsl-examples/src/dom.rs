@@ -16,3 +16,4 @@ include!(concat!(env!("OUT_DIR"), "/typing_env.rs"));
 include!(concat!(env!("OUT_DIR"), "/escape.rs"));
 include!(concat!(env!("OUT_DIR"), "/shape.rs"));
 include!(concat!(env!("OUT_DIR"), "/congruence.rs"));
+include!(concat!(env!("OUT_DIR"), "/octagon.rs"));

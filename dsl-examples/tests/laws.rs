@@ -265,4 +265,6 @@ fn lattices_declared_in_dom_files_obey_the_laws() {
 fn the_product_with_an_octagon_obeys_the_laws() {
     use absinthe_dsl_examples::relational::value::OctagonRanges;
     OctagonRanges::check_laws();
+    // The same product declared in `dsl-examples/dom/octagon.dom`.
+    absinthe_dsl_examples::dom::octagon::OctagonRanges::check_laws();
 }

@@ -91,11 +91,15 @@ impl RelationArgs {
     /// component declared before it.
     pub fn check(&self, span: proc_macro2::Span, another: bool) -> Vec<syn::Error> {
         let mut errors = Vec::new();
-        if self.packs == 0 {
+        let max = absinthe_domc::model::MAX_PACK;
+        if self.packs == 0 || self.packs as u64 > max {
             errors.push(syn::Error::new(
                 span,
-                "a pack holds at least one name: write `relation(packs = K)` with K ≥ 1 \
-                 (8 is a common choice)",
+                format!(
+                    "a pack holds between 1 and {max} names, not {}: write `relation(packs = K)` \
+                     (8 is a common choice)",
+                    self.packs
+                ),
             ));
         }
         if another {

@@ -150,10 +150,24 @@ pub struct Product {
     pub policy: Option<(PolicyAst, Range<usize>)>,
     /// `direct Name`, if given.
     pub direct: Option<Name>,
-    /// The components: name, type, and `uses T` (fall back to the type's own transfer functions).
-    pub components: Vec<(Name, Type, bool)>,
+    /// The components.
+    pub components: Vec<ComponentAst>,
     /// The whole declaration's range.
     pub span: Range<usize>,
+}
+
+/// A product's component as written.
+#[derive(Clone, Debug)]
+pub struct ComponentAst {
+    /// Its name.
+    pub name: Name,
+    /// Its type.
+    pub ty: Type,
+    /// `uses builtin`: operations without a rule fall back to the type's own.
+    pub uses: bool,
+    /// `relation(packs = K)`: the product's relational component, with the pack size and where
+    /// it is written.
+    pub relation: Option<(u64, Range<usize>)>,
 }
 
 /// A reduction policy as written.

@@ -175,6 +175,7 @@ fn rule_words(rule: Rule) -> &'static str {
         }
         Rule::component => "a component `name: Type`",
         Rule::uses => "`uses`",
+        Rule::relation | Rule::relation_kw | Rule::packs_kw => "`relation(packs = K)`",
         Rule::trigger
         | Rule::literal_t
         | Rule::address_t
@@ -554,8 +555,27 @@ fn product<'a>(mut inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usi
                 let mut c = part.into_inner().filter(significant);
                 let cname = c.next().map(name).unwrap_or_else(|| empty_name(&whole));
                 let cty = c.next().map(ty).unwrap_or_else(|| unit_type(&whole));
-                let uses = c.next().is_some();
-                components.push((cname, cty, uses));
+                let mut uses = false;
+                let mut relation = None;
+                for option in c {
+                    match option.as_rule() {
+                        Rule::uses => uses = true,
+                        Rule::relation => {
+                            let s = span(&option);
+                            relation = option
+                                .into_inner()
+                                .find(|p| p.as_rule() == Rule::int)
+                                .map(|k| (int_value(&k), s));
+                        }
+                        _ => {}
+                    }
+                }
+                components.push(ComponentAst {
+                    name: cname,
+                    ty: cty,
+                    uses,
+                    relation,
+                });
             }
             _ => {}
         }

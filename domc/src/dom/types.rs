@@ -66,6 +66,10 @@ pub enum Shape {
     /// One of the runtime's numeric value domains that a file may also declare a lattice of
     /// the same name in place of (`Congruence`, `Parity`, `Sign`).
     Numeric(Numeric),
+    /// A product's relational component: the bounds a relational value of the runtime gives
+    /// one name (`Octagon`, `Zone`: `absinthe::relational::Bounds<R>`), computing as an interval
+    /// where the relation is not consulted.
+    Relation(Relational),
     /// The runtime's finite disjunction.
     FiniteSum {
         /// The disjuncts' lattice.
@@ -147,6 +151,30 @@ impl Numeric {
             Numeric::Sign => &[
                 "Bottom", "Neg", "Zero", "Pos", "NonPos", "NonNeg", "NonZero", "Top",
             ],
+        }
+    }
+}
+
+/// The runtime's relational domains a product's relational component stands for; like
+/// [`Numeric`], names only while a file declares nothing of that name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relational {
+    /// Octagons: constraints `±x ± y ≤ c` (`absinthe::relational::Octagon`).
+    Octagon,
+    /// Zones (difference-bound matrices): constraints `x - y ≤ c` and bounds
+    /// (`absinthe::relational::Zone`).
+    Zone,
+}
+
+impl Relational {
+    /// Every one, in the order of their names.
+    pub const ALL: [Relational; 2] = [Relational::Octagon, Relational::Zone];
+
+    /// Its name in the language (and in the runtime).
+    pub fn name(self) -> &'static str {
+        match self {
+            Relational::Octagon => "Octagon",
+            Relational::Zone => "Zone",
         }
     }
 }
@@ -255,12 +283,18 @@ impl TypeTable {
         self.by_name.get(name).map(|&id| Ty::Lat(id))
     }
 
-    /// Declares the runtime's numeric domains whose names the file leaves free (`taken`
-    /// says which names it declares): a file's own `Sign` or `Parity` wins over the runtime's.
+    /// Declares the runtime's numeric and relational domains whose names the file leaves free
+    /// (`taken` says which names it declares): a file's own `Sign` or `Parity` wins over the
+    /// runtime's.
     pub fn declare_numeric(&mut self, taken: impl Fn(&str) -> bool) {
         for n in Numeric::ALL {
             if !taken(n.name()) {
                 self.declare(n.name(), Shape::Numeric(n));
+            }
+        }
+        for r in Relational::ALL {
+            if !taken(r.name()) {
+                self.declare(r.name(), Shape::Relation(r));
             }
         }
     }
@@ -449,7 +483,8 @@ impl TypeTable {
                             Some(self.did_you_mean(other).unwrap_or_else(|| {
                                 "the types are `int`, `bool`, `Op`, `Param`, `ArgKind`, `Interval`, \
                                  `Constant`, `Address`, `Congruence`, `Parity`, `Sign`, `Names`, \
-                                 `Steps`, `FiniteSum<L, N>` and the lattices and products declared"
+                                 `Steps`, `FiniteSum<L, N>`, the relational `Octagon` and `Zone`, \
+                                 and the lattices and products declared"
                                     .into()
                             })),
                         )),
@@ -488,6 +523,10 @@ impl TypeTable {
                     let inner = self.rust(inner);
                     let n = *n as usize;
                     quote!(::absinthe::__private::FiniteSum<#inner, #n>)
+                }
+                Shape::Relation(r) => {
+                    let name = format_ident!("{}", r.name());
+                    quote!(::absinthe::__private::Bounds<::absinthe::__private::#name>)
                 }
                 _ => {
                     let name = format_ident!("{}", self.names[*id]);

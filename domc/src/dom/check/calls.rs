@@ -125,6 +125,7 @@ impl Checker<'_> {
             Shape::Interval => ("Interval", self.interval_fn(it, &t, span.clone())),
             Shape::Address => ("Address", self.address_fn(it, &t, span.clone())),
             Shape::Numeric(n) => (n.name(), self.numeric_fn(*n, it, &t, span.clone())),
+            Shape::Relation(r) => (r.name(), self.relation_fn(r.name(), it, &t, span.clone())),
             Shape::Names => ("Names", self.names_fn(it, &t, item.span.clone())),
             Shape::Steps => ("Steps", self.steps_fn(it, &t, item.span.clone())),
             Shape::Constant if it == "binary" => (
@@ -200,6 +201,34 @@ impl Checker<'_> {
             _ => t.clone(),
         };
         Some((result, Node::Lattice(name.to_string(), t, nodes(got))))
+    }
+
+    /// The functions of a relational component's type `name` (`Octagon`, `Zone`): `bounds(o)`,
+    /// the interval the relation gives the name, and `within(i)`, the component holding the
+    /// interval `i`.
+    fn relation_fn(
+        &mut self,
+        name: &str,
+        it: &str,
+        t: &Ty,
+        span: Range<usize>,
+    ) -> Option<Signature> {
+        let Some(interval) = self.types.lookup("Interval") else {
+            unreachable!("`Interval` is declared by every type table")
+        };
+        match it {
+            "bounds" => Some((vec![t.clone()], interval)),
+            "within" => Some((vec![interval], t.clone())),
+            _ => {
+                self.error_help(
+                    span,
+                    format!("`{name}` has no function `{it}`"),
+                    "unknown function",
+                    format!("`{name}` has `bounds(o)`, `within(i)`, `top` and `bottom`"),
+                );
+                None
+            }
+        }
     }
 
     /// The functions of `Names`: `none()`, `one(p)`, `all()`, `contains(x, p)`.

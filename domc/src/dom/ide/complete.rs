@@ -43,7 +43,7 @@ pub struct Completion {
 
 /// The functions of the runtime's lattices a `.dom` body may call as `T::f(…)`, with their
 /// parameters (the checker's `check/calls.rs` accepts exactly these; a test holds them equal).
-pub const RUNTIME_FUNCTIONS: [(&str, &[&str]); 9] = [
+pub const RUNTIME_FUNCTIONS: [(&str, &[&str]); 11] = [
     (
         "Interval",
         &[
@@ -112,10 +112,12 @@ pub const RUNTIME_FUNCTIONS: [(&str, &[&str]); 9] = [
             "assume(op, a, b)",
         ],
     ),
+    ("Octagon", &["bounds(o)", "within(i)"]),
+    ("Zone", &["bounds(o)", "within(i)"]),
 ];
 
 /// The types every file may name.
-const BUILTIN_TYPES: [&str; 14] = [
+const BUILTIN_TYPES: [&str; 16] = [
     "int",
     "bool",
     "Op",
@@ -130,6 +132,8 @@ const BUILTIN_TYPES: [&str; 14] = [
     "Sign",
     "Names",
     "Steps",
+    "Octagon",
+    "Zone",
 ];
 
 fn is_ident(c: char) -> bool {

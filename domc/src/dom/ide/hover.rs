@@ -115,9 +115,19 @@ fn what_it_is(study: &Study, index: &Index, item: &Item) -> String {
             let components: Vec<String> = p
                 .components
                 .iter()
-                .map(|(n, t, uses)| {
-                    let uses = if *uses { " (its own rules too)" } else { "" };
-                    format!("`{}: {}`{uses}", n.text, super::index::type_text(t))
+                .map(|c| {
+                    let also = match (c.uses, &c.relation) {
+                        (_, Some((k, _))) => {
+                            format!(" (the relational component, in packs of at most {k} names)")
+                        }
+                        (true, None) => " (its own rules too)".to_string(),
+                        (false, None) => String::new(),
+                    };
+                    format!(
+                        "`{}: {}`{also}",
+                        c.name.text,
+                        super::index::type_text(&c.ty)
+                    )
                 })
                 .collect();
             let policy = match p.policy.as_ref().map(|(p, _)| *p) {

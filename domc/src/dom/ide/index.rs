@@ -299,8 +299,8 @@ impl Index {
                 if let Some(direct) = &p.direct {
                     self.global_def(Kind::Product, file, direct, p.span.clone());
                 }
-                for (name, ty, _) in &p.components {
-                    self.member(Kind::Component, file, name, id, Some(ty));
+                for c in &p.components {
+                    self.member(Kind::Component, file, &c.name, id, Some(&c.ty));
                 }
             }
         }
@@ -420,8 +420,8 @@ impl Index {
                 }
             }
             Item::Product(p) => {
-                for (_, ty, _) in &p.components {
-                    self.refer_type(file, ty);
+                for c in &p.components {
+                    self.refer_type(file, &c.ty);
                 }
             }
             Item::Analysis(a) => {

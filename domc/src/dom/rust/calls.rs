@@ -197,6 +197,8 @@ pub(super) fn type_fn(program: &Program, t: &Ty, name: &str, args: &[TokenStream
         (Shape::Numeric(_), "residue", [a]) => {
             quote!((#a).class().map_or(0, |(_, r)| r as i64))
         }
+        (Shape::Relation(_), "bounds", [a]) => quote!((#a).bounds()),
+        (Shape::Relation(_), "within", [i]) => quote!(<#rust>::within(#i)),
         (Shape::FiniteSum { inner, .. }, _, _) => {
             let inner = types.rust(inner);
             finite_sum_fn(&rust, &inner, name, args)

@@ -12,8 +12,8 @@ use super::tree::{self, Decl, Extern, Fallback, FnSig, Node, Role};
 use super::types::{Shape, Ty, TypeTable, rust_ident};
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::model::{
-    self, COMPARISONS, Component, Field, Finite, FiniteOrder, LatticeDecl, LatticeKind, Origin,
-    Pointwise, Policy, ProductDecl, Reduction, Rule, RuleKind, Sum, Variant, VariantFields,
+    self, COMPARISONS, Component, Field, Finite, FiniteOrder, LatticeDecl, LatticeKind, MAX_PACK,
+    Origin, Pointwise, Policy, ProductDecl, Reduction, Rule, RuleKind, Sum, Variant, VariantFields,
 };
 use proc_macro2::Span;
 use quote::format_ident;
@@ -307,13 +307,14 @@ impl Sema {
     fn resolve_product(&mut self, place: &Place, p: &ast::Product) {
         let file = place.file;
         let mut components = Vec::new();
-        for (n, t, uses) in &p.components {
+        for c in &p.components {
+            let (n, t, uses) = (&c.name, &c.ty, &c.uses);
             if let Err(message) = rust_ident(&n.text) {
                 self.error(file, n.span.clone(), message, "not usable as a name");
             }
             if components
                 .iter()
-                .any(|(x, _, _): &(String, Ty, bool)| *x == n.text)
+                .any(|(x, _, _, _): &(String, Ty, bool, Option<usize>)| *x == n.text)
             {
                 self.error(
                     file,
@@ -361,7 +362,9 @@ impl Sema {
                     "built-in value domains are `Interval` and `Constant`".into(),
                 );
             }
-            components.push((n.text.clone(), resolved, *uses));
+            let another = components.iter().any(|c| c.3.is_some());
+            let relation = self.relation_component(file, c, &resolved, another);
+            components.push((n.text.clone(), resolved, *uses, relation));
         }
         if components.is_empty() {
             self.error(
@@ -374,7 +377,7 @@ impl Sema {
         let shape = Shape::Product {
             components: components
                 .iter()
-                .map(|(n, t, _)| (n.clone(), t.clone()))
+                .map(|(n, t, _, _)| (n.clone(), t.clone()))
                 .collect(),
         };
         self.types.define(&p.name.text, shape.clone());
@@ -410,11 +413,13 @@ impl Sema {
             ),
             components: components
                 .iter()
-                .map(|(n, t, uses)| Component {
+                .map(|(n, t, uses, relation)| Component {
                     member: syn::Member::Named(format_ident!("{}", n)),
                     ty: self.types.syn_type(t),
-                    value_domain: *uses,
-                    relation: None,
+                    // A relational component computes with its own operations (an interval's)
+                    // where the relation is not consulted.
+                    value_domain: *uses || relation.is_some(),
+                    relation: *relation,
                     // Filled in once every lattice is declared (`finish`).
                     join_origin: None,
                 })
@@ -425,6 +430,85 @@ impl Sema {
         };
         let direct = p.direct.as_ref().map(|d| d.text.clone());
         self.out.program.products.push((decl, direct));
+    }
+
+    /// The pack size of `c`, a component of type `resolved`, when it is declared the product's
+    /// relational component (`relation(packs = K)`), after checking that its type is relational,
+    /// that `another` relational component was not declared before it, and that a component of
+    /// a relational type is declared so.
+    fn relation_component(
+        &mut self,
+        file: FileId,
+        c: &ast::ComponentAst,
+        resolved: &Ty,
+        another: bool,
+    ) -> Option<usize> {
+        let relational = match resolved {
+            Ty::Lat(id) => match self.types.shape(*id) {
+                Shape::Relation(r) => Some(*r),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((packs, span)) = &c.relation else {
+            if let Some(r) = relational {
+                self.error_help(
+                    file,
+                    c.ty.span(),
+                    format!(
+                        "component `{}` is `{}`, a relational domain, but is not declared the \
+                         product's relation",
+                        c.name.text,
+                        r.name()
+                    ),
+                    "a relational type",
+                    format!(
+                        "write `{}: {} relation(packs = 8)`: the engines then keep one {} over \
+                         a function's names, in packs of at most 8 related names",
+                        c.name.text,
+                        r.name(),
+                        r.name().to_lowercase()
+                    ),
+                );
+            }
+            return None;
+        };
+        if relational.is_none() && !resolved.is_error() {
+            self.error_help(
+                file,
+                c.ty.span(),
+                format!(
+                    "`relation(…)` declares a relational component, and `{}` is not a \
+                     relational domain",
+                    self.types.name(resolved)
+                ),
+                "not relational",
+                "the relational domains are `Octagon` and `Zone`".into(),
+            );
+        }
+        if *packs == 0 || *packs > MAX_PACK {
+            self.error(
+                file,
+                span.clone(),
+                format!("a pack holds between 1 and {MAX_PACK} names, not {packs} (8 is a common choice)"),
+                "out of range",
+            );
+        }
+        if another {
+            self.error(
+                file,
+                span.clone(),
+                "a product has at most one relational component: the engines keep one relation \
+                 over a function's names"
+                    .into(),
+                "a second relation",
+            );
+        }
+        Some(
+            usize::try_from(*packs)
+                .unwrap_or(MAX_PACK as usize)
+                .clamp(1, MAX_PACK as usize),
+        )
     }
 
     /// A lattice or product that contains itself has no finite representation.
