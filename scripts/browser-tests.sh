@@ -35,6 +35,7 @@ trace() {
 trace prog0
 trace count ir/test_data/count.air
 trace signs dsl-examples/test_data/reduction.air --analysis signs
+trace octagon ir/test_data/below_n.air --analysis octagon
 "$ABSINTHE" trace ir/test_data/count.air --dom browser-tests/data/wrong_parity.dom \
     --html "$OUT/wrong.html"
 target/debug/absinthe-bench viewer "$OUT"
@@ -42,6 +43,11 @@ target/debug/absinthe-bench viewer "$OUT"
 for file in ir/test_data/*.air ir/test_data/*.toy dsl-examples/test_data/*.air; do
     name=$(basename "$file")
     "$ABSINTHE" trace "$file" --html "$OUT/all-${name%.*}.html"
+done
+# And the relational examples under the octagon, whose pages carry the relation's why trees.
+for file in ir/test_data/below_n.air ir/test_data/copy_increment.air; do
+    name=$(basename "$file")
+    "$ABSINTHE" trace "$file" --analysis octagon --html "$OUT/all-octagon-${name%.*}.html"
 done
 
 step tests

@@ -616,6 +616,10 @@ pub fn trace<A: Analysis>(args: &TraceArgs, default: A) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
+    // The flow engine's trace keeps a relation (`trace/relation.rs`); the heap engines' do not.
+    if heap {
+        warn_relation_unkept(analysis, None, None);
+    }
     let input = match load_program(args.file.as_ref()) {
         Ok(input) => input,
         Err(code) => return code,

@@ -483,8 +483,7 @@ fn analyze_relational<D: ValueDomain, R: Relational + Clone>(
     relation: Relation,
     limits: &Limits,
 ) -> FunctionAnalysis<D> {
-    let analysis = WithRelation::<D, R, _>::new(conditional, relation.packs, DomainBounds)
-        .with_thresholds(thresholds);
+    let analysis = relational_analysis::<D, R>(conditional, thresholds, relation);
     let solution = absinthe::engine::solve(function, &analysis, limits);
     let replayed: Vec<_> = (0..function.blocks().len())
         .map(|b| {
@@ -515,6 +514,17 @@ fn analyze_relational<D: ValueDomain, R: Relational + Clone>(
         conditional,
         relations,
     }
+}
+
+/// The relational engine `analyze` runs for a domain with a relational component of `R`
+/// (`trace` runs the same one, traced): the names' values and a packed relation over them,
+/// branch conditions refining both when `conditional`, `thresholds` added to the widenings'.
+pub fn relational_analysis<D: ValueDomain, R: Relational + Clone>(
+    conditional: bool,
+    thresholds: &'static [i64],
+    relation: Relation,
+) -> WithRelation<D, R, DomainBounds> {
+    WithRelation::new(conditional, relation.packs, DomainBounds).with_thresholds(thresholds)
 }
 
 /// The constraints between two names of `relation`, as text over `names` (`i - n ≤ -1`), or

@@ -37,6 +37,7 @@ mod ssa;
 mod tidy;
 mod trace;
 mod trace_heap;
+mod trace_relational;
 mod typing_env;
 mod verify;
 mod viewer;

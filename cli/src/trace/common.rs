@@ -137,13 +137,16 @@ pub(super) fn stop_json(stop: &StopReason) -> Value {
     }
 }
 
-/// The trace as JSON: the function, the events (`state` prints a state) and the result.
+/// The trace as JSON: the function, the events (`state` prints a state) and the result. With
+/// `relation` (an analysis with a relational component), every event and the result also
+/// give, under `relation`, the constraints of each state they give (`relation` prints them).
 pub(super) fn json_trace<S>(
     subject: &Subject,
     analysis: &str,
     events: &[(Vec<Reduced>, Event<S>)],
     solution: &Solution<S>,
     state: &dyn Fn(&S) -> Value,
+    relation: Option<&dyn Fn(&S) -> Value>,
     extra: Extra,
 ) -> String {
     let f = &subject.function;
@@ -191,7 +194,13 @@ pub(super) fn json_trace<S>(
                 "step": step, "kind": "reduce", "block": block, "rule": r.rule,
                 "component": r.component, "before": r.before, "after": r.after,
             }),
-            Item::Engine(event) => event_json(step, event, state),
+            Item::Engine(event) => {
+                let mut json = event_json(step, event, state);
+                if let Some(relation) = relation {
+                    json["relation"] = event_relation(event, relation);
+                }
+                json
+            }
         })
         .collect();
     let mut result = serde_json::Map::new();
@@ -204,6 +213,13 @@ pub(super) fn json_trace<S>(
         "exit".to_owned(),
         solution.exit.iter().map(state).collect::<Vec<_>>().into(),
     );
+    if let Some(relation) = relation {
+        let states = |states: &[S]| states.iter().map(relation).collect::<Vec<_>>();
+        result.insert(
+            "relation".to_owned(),
+            json!({"entry": states(&solution.entry), "exit": states(&solution.exit)}),
+        );
+    }
     result.extend(extra.result);
     let mut trace = json!({
         "format": "absinthe-trace",
@@ -229,6 +245,20 @@ pub(super) fn json_trace<S>(
 pub(super) enum Item<'e, S> {
     Reduce(&'e Reduced, usize),
     Engine(&'e Event<S>),
+}
+
+/// The relations of an event's states, under the names of the fields that give the states
+/// (`{"before": …, "after": …}`, `{"result": …}`; `{}` for a visit).
+fn event_relation<S>(event: &Event<S>, relation: &dyn Fn(&S) -> Value) -> Value {
+    match event {
+        Event::Visit { .. } => json!({}),
+        Event::Join { result, .. } => json!({"result": relation(result)}),
+        Event::Transfer { before, after, .. }
+        | Event::Widen { before, after, .. }
+        | Event::Narrow { before, after, .. } => {
+            json!({"before": relation(before), "after": relation(after)})
+        }
+    }
 }
 
 /// One engine event as JSON.

@@ -146,7 +146,15 @@ impl HeapRun<'_> {
                 let mut extra = Extra::default();
                 extra.top.insert("states".to_owned(), json!("rows"));
                 extra.result.insert("facts".to_owned(), facts_json(&facts));
-                super::common::json_trace(subject, self.analysis, &events, &solution, &state, extra)
+                super::common::json_trace(
+                    subject,
+                    self.analysis,
+                    &events,
+                    &solution,
+                    &state,
+                    None,
+                    extra,
+                )
             }
             (Recorded::Page(recorded, solution), format) => {
                 let runs = match format {

@@ -9,7 +9,9 @@
 //! - `html`: a self-contained page that replays the run on the graph and answers "why is this
 //!   value what it is" (`page.rs`; the book's "Watching an analysis").
 //!
-//! Value analyses run as `NonRelational<D>` with one value per name in each state; the heap
+//! Value analyses run as `NonRelational<D>` with one value per name in each state, or, for a
+//! domain with a relational component, as the relational engine `analyze` runs, with the
+//! relation's constraints shown beside the values and explained (`relation.rs`); the heap
 //! analyses (engines `shape` and `escape`, `heap.rs`) have states of their own, printed as rows
 //! by a `StateRows` view (`rows.rs`), in the same three formats.
 
@@ -18,6 +20,7 @@ mod heap;
 mod layout;
 mod page;
 mod record;
+mod relation;
 mod rows;
 
 use crate::analyses::{Analysis, ForDomain};
@@ -95,11 +98,16 @@ impl ForDomain for Run<'_> {
     type Output = String;
 
     fn run<D: ValueDomain>(self) -> String {
+        if let Some(relation) = D::relation() {
+            return relation::trace::<D>(&self, relation);
+        }
         let f = &self.subject.function;
         let domain = NonRelational::<D>::new(self.conditional).with_thresholds(self.thresholds);
         let mut recorder = WithReductions::default();
         let stream = match self.format {
-            TraceFormat::Html { verify_runs } => return page::page::<D>(&self, verify_runs),
+            TraceFormat::Html { verify_runs } => {
+                return page::page::<D, _>(&self, &domain, None, verify_runs);
+            }
             TraceFormat::JsonTrace => true,
             TraceFormat::Dot => false,
         };
@@ -114,6 +122,7 @@ impl ForDomain for Run<'_> {
                 &recorder.events,
                 &solution,
                 &state,
+                None,
                 Extra::default(),
             )
         } else {

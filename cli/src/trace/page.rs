@@ -14,14 +14,15 @@
 
 use super::common::{Run, Subject};
 use super::layout::layout;
-use super::record::Recorder;
+use super::record::{Recorder, Valued};
 use super::rows::{Recorded, Rows};
 use crate::driver::analyze_function_with;
 use crate::verify::{Culprit, VerifyConfig, failing_path, verify_function};
 use absinthe::engine::{Solution, solve_traced};
 use absinthe::program::FuncId;
 use absinthe::program::{BlockId, Cfg, Cond, NameId, Operand, Program, Rhs, Stmt, Terminator};
-use absinthe::value::{Env, NonRelational, StateRepr, ValueDomain};
+use absinthe::relational::Relation;
+use absinthe::value::{Env, StateRepr, ValueDomain};
 use serde_json::{Value, json};
 
 /// The page's styles and script, kept as files of their own so that they read as CSS and
@@ -33,16 +34,23 @@ const SCRIPT: &str = include_str!("viewer.js");
 const CHAR_WIDTH: f64 = 7.3;
 const LINE_HEIGHT: f64 = 16.0;
 
-/// The page for `run`, with `verify_runs` concrete runs looking for a state the analysis misses.
-pub(super) fn page<D: ValueDomain>(run: &Run<'_>, verify_runs: usize) -> String {
+/// The page for `run` of `domain` (the analysis `analyze` runs for `D`: `NonRelational<D>`, or
+/// the relational engine for a domain with a `relation`), with `verify_runs` concrete runs
+/// looking for a state the analysis misses.
+pub(super) fn page<D: ValueDomain, A: Valued<D>>(
+    run: &Run<'_>,
+    domain: &A,
+    relation: Option<Relation>,
+    verify_runs: usize,
+) -> String {
     let f = &run.subject.function;
-    let domain = NonRelational::<D>::new(run.conditional).with_thresholds(run.thresholds);
-    let mut recorder = Recorder::new(f, &domain);
-    let solution = solve_traced(f, &domain, run.limits, &mut recorder);
+    let mut recorder = Recorder::new(f, domain);
+    let solution = solve_traced(f, domain, run.limits, &mut recorder);
+    let result = result_json(f, &solution, &mut recorder);
     let mut strings = std::mem::take(&mut recorder.strings);
     let events = std::mem::take(&mut recorder.events);
+    let relations = std::mem::take(&mut recorder.relations).into_values();
     let blocks = blocks_json::<D>(run.subject, &mut strings, true);
-    let result = result_json(f, &solution, &mut strings);
     let verify = verify_json::<D>(run, verify_runs);
     let data = json!({
         "format": "absinthe-viewer",
@@ -57,6 +65,8 @@ pub(super) fn page<D: ValueDomain>(run: &Run<'_>, verify_runs: usize) -> String 
         "events": events,
         "result": result,
         "verify": verify,
+        "relation": relation.map(|r| r.to_string()),
+        "relations": relations,
     });
     html(&f.name, run.analysis, &data)
 }
@@ -288,16 +298,36 @@ fn state_json<D: ValueDomain>(
         .collect()
 }
 
-fn result_json<D: ValueDomain>(
+/// The final states, and with a relation the index of each one's relation (`null` when
+/// unreachable).
+fn result_json<D: ValueDomain, A: Valued<D>>(
     f: &absinthe_ir::Function,
-    solution: &Solution<Env<D>>,
-    strings: &mut super::record::Interner,
+    solution: &Solution<A::State>,
+    recorder: &mut Recorder<'_, D, A>,
 ) -> Value {
     let n = f.names.len();
+    let mut states = |states: &[A::State]| -> Vec<Value> {
+        states
+            .iter()
+            .map(|s| state_json(n, A::env(s), &mut recorder.strings))
+            .collect()
+    };
+    let (entry, exit) = (states(&solution.entry), states(&solution.exit));
+    let mut relations = |states: &[A::State]| -> Vec<Value> {
+        states
+            .iter()
+            .map(|s| match A::env(s).is_reachable() {
+                true => json!(recorder.relation_index(s)),
+                false => Value::Null,
+            })
+            .collect()
+    };
+    let relation = json!({"entry": relations(&solution.entry), "exit": relations(&solution.exit)});
     json!({
         "stop": super::common::stop_json(&solution.stop),
-        "entry": solution.entry.iter().map(|e| state_json(n, e, strings)).collect::<Vec<_>>(),
-        "exit": solution.exit.iter().map(|e| state_json(n, e, strings)).collect::<Vec<_>>(),
+        "entry": entry,
+        "exit": exit,
+        "relation": relation,
     })
 }
 

@@ -1,7 +1,8 @@
 // absinthe trace viewer: replays a recorded run of an analysis on its control-flow graph.
 // The data is the JSON in #trace-data, written by `absinthe trace --format html`; its event
 // encoding is documented in cli/src/trace/record.rs, and for states shown as rows (the heap
-// analyses: `data.rows`, the names being the rows' labels) in cli/src/trace/rows.rs. No
+// analyses: `data.rows`, the names being the rows' labels) in cli/src/trace/rows.rs, and the
+// relation of a relational analysis (`data.relation`) in cli/src/trace/relation.rs. No
 // library, no network.
 "use strict";
 (function () {
@@ -15,6 +16,8 @@
   const events = data.events;
   const N = events.length;
   const REACH = names.length; // the key of reachability in a history
+  const REL = names.length + 1; // the key of the relation (diff name -2) in a history
+  const RELATIONS = data.relations || []; // each relation shown: a list of constraint strings
   const ROWS = data.rows === true; // states are rows (label → value), not a value per name
   const KINDS = ["visit", "join", "widen", "narrow", "transfer", "reduce"];
 
@@ -26,7 +29,7 @@
   const entryChanges = blocks.map(() => []); // event indexes that set each block's entry
   function record(hist, time, diff) {
     for (let i = 0; i < diff.length; i += 2) {
-      const key = diff[i] < 0 ? REACH : diff[i];
+      const key = diff[i] === -2 ? REL : diff[i] < 0 ? REACH : diff[i];
       (hist[key] || (hist[key] = [])).push(time, diff[i + 1]);
     }
   }
@@ -94,12 +97,45 @@
     return st;
   }
 
+  // ---- The relation at a moment (a relational analysis's): its constraints' strings, or null.
+  function relationIn(hist, t) {
+    const r = at(hist[REL], t);
+    return r === undefined ? null : RELATIONS[r].map((c) => S[c]);
+  }
+  function relation(b, point, t) {
+    if (!data.relation || state(b, point, t) === null) return null;
+    if (point === -1) return relationIn(entryHist[b], t);
+    if (point === "exit") return relationIn(exitHist[b], t);
+    const tr = lastBelow(transfers[b], t);
+    let rel = relationIn(entryHist[b], tr);
+    for (const [s, , r] of events[tr][2]) if (s <= point && r !== undefined) rel = RELATIONS[r].map((c) => S[c]);
+    return rel;
+  }
+  // A constraint's text as [left side, "≤" or "≥", bound]; bounds may pass 2^53, so BigInt.
+  function parse(text) {
+    const m = /^(.*) (≤|≥) (-?\d+)$/.exec(text);
+    return m ? [m[1], m[2], BigInt(m[3])] : [text, "", 0n];
+  }
+  // Whether the constraint `a` gives `b` (the same form, bound at least as tight).
+  function gives(a, b) {
+    const [la, oa, ca] = parse(a), [lb, ob, cb] = parse(b);
+    return la === lb && oa === ob && (oa === "≤" ? ca <= cb : ca >= cb);
+  }
+  const LIMIT = 1n << 63n;
+  // The relations shown beside the values: those of two names within the 64-bit range (each
+  // name's bounds are in its value), as `analyze` prints them.
+  function shown(rel) {
+    return (rel || []).filter((c) => { const [lhs, , k] = parse(c); return lhs.includes(" ") && k < LIMIT && -k <= LIMIT; });
+  }
+  function relationText(rel) { return shown(rel).join(", "); }
+
   // ---- Describing events. -------------------------------------------------------------------
   const label = (b) => blocks[b].label;
   function diffText(diff) {
     const parts = [];
     for (let i = 0; i < diff.length; i += 2) {
-      if (diff[i] < 0) parts.push(diff[i + 1] ? "reachable" : "unreachable");
+      if (diff[i] === -2) parts.push("relation " + (relationText(RELATIONS[diff[i + 1]].map((c) => S[c])) || "⊤"));
+      else if (diff[i] < 0) parts.push(diff[i + 1] ? "reachable" : "unreachable");
       else if (diff[i + 1] < 0) parts.push(names[diff[i]] + " gone");
       else parts.push(names[diff[i]] + " = " + S[diff[i + 1]]);
     }
@@ -171,6 +207,7 @@
         const value = computed ? S[computed[1]] : "⊥";
         const node = { kind: "transfer", step: tr, text: "step " + (tr + 1) + ": `" + blk.lines[blk.phis.length + k] + "` in " + label(b) + " gives " + names[x] + " = " + value, children: [] };
         node.children.push(...ruleNodes(st.rules), ...reductionsBefore(tr, b, k));
+        if (computed) node.children.push(...boundNodes(x, computed[3], { b, k, step: tr, line: blk.lines[blk.phis.length + k] }, budget));
         for (const u of st.uses) if (typeof u === "number") node.children.push(why(u, b, k - 1, tr, budget));
         return node;
       }
@@ -216,13 +253,116 @@
         const term = blocks[from].lines[blocks[from].lines.length - 1];
         const edge = { kind: "edge", step: e, text: "edge " + label(from) + " → " + label(b) + " refined by `" + term + "`: " + names[x] + " = " + changed, children: [] };
         if (blocks[from].cond) edge.children.push(...ruleNodes(blocks[from].cond.rules));
-        edge.children.push(...reductionsBefore(e, b, -1 - from), why(x, from, "exit", e, budget));
+        edge.children.push(...reductionsBefore(e, b, -1 - from));
+        edge.children.push(...boundNodes(x, ins.find(([f]) => f === from)[3], { b, from, step: e, line: term }, budget));
+        edge.children.push(why(x, from, "exit", e, budget));
         node.children.push(edge);
       }
     }
     if (ev[0] !== 1 || heads.has(b)) {
       const before = at(hist, e);
       if (before !== undefined) node.children.push(prev(why(x, b, -1, e, budget)));
+    }
+    return node;
+  }
+  // ---- Why a constraint of the relation holds: the step that made it new, the sums of the
+  // closure that derived it (each from a constraint held before, one the step made, or the
+  // 64-bit range), and for one held before, why it held there. `whys` are a step's
+  // [constraint, derivation] (cli/src/trace/relation.rs); a place is a statement {b, k} or an
+  // edge {b, from}, with its step and its line.
+  function boundNodes(x, whys, place, budget) {
+    if (!whys) return [];
+    const out = [];
+    for (const [c, tree] of whys) {
+      const [lhs, op] = parse(S[c]);
+      // A bound the step gave the relation itself is the value's own: nothing to add.
+      if (lhs !== names[x] || op === "" || (tree && tree[1] === 1)) continue;
+      out.push({ kind: "relation", step: place.step, text: "the relation bounds " + names[x] + ": " + S[c], children: [derivation(tree, S[c], place, budget)] });
+    }
+    return out;
+  }
+  function derivation(tree, text, place, budget) {
+    if (tree === null) return { kind: "input", text: text + ": not derived from what held before, what the step made and the 64-bit range", children: [] };
+    const c = S[tree[0]];
+    const here = place.from === undefined ? "`" + place.line + "`" : "the edge " + label(place.from) + " → " + label(place.b);
+    switch (tree[1]) {
+      case 0: {
+        const earlier = place.from === undefined ? whyConstraint(c, place.b, place.k - 1, place.step, budget)
+          : whyConstraint(c, place.from, "exit", place.step, budget);
+        return { kind: "relation", text: c + ": held before " + here, children: [earlier] };
+      }
+      case 1: return { kind: "relation", text: c + ": made by " + here + (place.from === undefined ? " (the assignment, or the bounds of the value it computed)" : " (its guard, its φs, or the bounds they gave the values)"), children: [] };
+      case 2: return { kind: "input", text: c + ": the range of 64-bit values", children: [] };
+      case 4: {
+        const old = S[tree[2]];
+        return { kind: "relation", text: c + ": " + old + " held before " + here + ", which moves it", children: [whyConstraint(old, place.b, place.k - 1, place.step, budget)] };
+      }
+      case 3: return { kind: "closure", text: c + ": the sum of " + S[tree[2][0]] + " and " + S[tree[3][0]], children: [derivation(tree[2], text, place, budget), derivation(tree[3], text, place, budget)] };
+    }
+    return { kind: "input", text: c, children: [] };
+  }
+  function whyConstraint(text, b, point, t, budget) {
+    const key = "rel/" + text + "/" + b + "/" + point + "/" + t;
+    const earlier = budget.seen.get(key);
+    if (earlier) return { kind: earlier.kind, text: earlier.text + " (as above)", children: [] };
+    if (budget.left-- <= 0) return { kind: "more", text: text + " at " + label(b) + " (step " + t + ")", more: () => whyConstraint(text, b, point, t, fresh()), children: [] };
+    const node = deriveConstraint(text, b, point, t, budget);
+    budget.seen.set(key, node);
+    return node;
+  }
+  function deriveConstraint(text, b, point, t, budget) {
+    const blk = blocks[b];
+    if (point !== -1) {
+      const tr = lastBelow(transfers[b], t);
+      if (tr < 0) return { kind: "input", text: label(b) + " has not run by step " + t, children: [] };
+      const last = point === "exit" ? blk.stmts.length - 1 : point;
+      for (let k = last; k >= 0; k--) {
+        const computed = events[tr][2].find(([s]) => s === k);
+        const made = computed && computed[3] && computed[3].find(([c]) => gives(S[c], text));
+        if (!made) continue;
+        const line = blk.lines[blk.phis.length + k];
+        return { kind: "transfer", step: tr, text: "step " + (tr + 1) + ": `" + line + "` in " + label(b) + " gives " + S[made[0]], children: [derivation(made[1], S[made[0]], { b, k, step: tr, line }, budget)] };
+      }
+      return whyConstraint(text, b, -1, tr, budget);
+    }
+    // The last event at or before t that changed the relation (or reachability) at the entry.
+    let e = -1;
+    for (let j = lastBelowAt(entryChanges[b], t); j >= 0; j--) {
+      const ev = events[entryChanges[b][j]];
+      const diff = ev[0] === 1 ? ev[3] : ev[2];
+      let touches = false;
+      for (let k = 0; k < diff.length; k += 2) if (diff[k] < 0) touches = true;
+      if (touches) { e = entryChanges[b][j]; break; }
+    }
+    if (e < 0) return { kind: "input", text: "nothing has flowed into " + label(b) + " by step " + t, children: [] };
+    const ev = events[e];
+    const now = relationIn(entryHist[b], e + 1) || [];
+    const held = now.find((c) => gives(c, text)) || text;
+    const verb = ev[0] === 1 ? "join into" : ev[0] === 2 ? "widening at" : "narrowing at";
+    const node = { kind: KINDS[ev[0]], step: e, text: "step " + (e + 1) + ": " + verb + " " + label(b) + " gives " + held, children: [] };
+    for (const [from, , diff, whys] of ev[0] === 1 ? ev[4] : ev[3]) {
+      if (from < 0) { node.children.push({ kind: "input", text: "the function's entry", children: [] }); continue; }
+      let rel = null, infeasible = false;
+      for (let k = 0; k < diff.length; k += 2) {
+        if (diff[k] === -2) rel = RELATIONS[diff[k + 1]].map((c) => S[c]);
+        if (diff[k] === -1 && diff[k + 1] === 0) infeasible = true;
+      }
+      if (infeasible) { node.children.push({ kind: "edge", text: "edge " + label(from) + " → " + label(b) + " cannot be taken", children: [] }); continue; }
+      const term = blocks[from].lines[blocks[from].lines.length - 1];
+      const made = whys && whys.find(([c]) => gives(S[c], text));
+      if (made) {
+        node.children.push({ kind: "edge", step: e, text: "edge " + label(from) + " → " + label(b) + " (`" + term + "`) gives " + S[made[0]], children: [derivation(made[1], S[made[0]], { b, from, step: e, line: term }, budget)] });
+        continue;
+      }
+      const source = rel || relationIn(exitHist[from], e) || [];
+      const giving = source.find((c) => gives(c, text));
+      node.children.push(giving ? whyConstraint(giving, from, "exit", e, budget)
+        : { kind: "edge", text: "edge " + label(from) + " → " + label(b) + ": " + text + " follows from the bounds there", children: [] });
+    }
+    if (ev[0] !== 1 || heads.has(b)) {
+      const before = relationIn(entryHist[b], e);
+      const giving = before && before.find((c) => gives(c, text));
+      if (giving) node.children.push(prev(whyConstraint(giving, b, -1, e, budget)));
     }
     return node;
   }
@@ -313,7 +453,7 @@
       if (miss) out += '<rect class="miss" x="2" y="' + (LINE * (k + 1) + 5) + '" width="' + (blk.w - 4) + '" height="' + LINE + '"/>';
       out += '<text class="line' + (culprit ? " wrong" : "") + '" x="8" y="' + (LINE * (k + 2) + 1) + '">' + esc(line) + "</text>";
     });
-    out += '<text class="state" x="8" y="' + (LINE * (blk.lines.length + 2) + 5) + '">' + esc(fit("in: " + summary(st), blk)) + "</text>";
+    out += '<text class="state" x="8" y="' + (LINE * (blk.lines.length + 2) + 5) + '">' + esc(fit("in: " + summary(st) + relationSummary(i, t), blk)) + "</text>";
     return out + "</g>";
   }
   svg += '<g id="blocks"></g></svg>';
@@ -409,6 +549,10 @@
     st.forEach((v, n) => { if (v !== undefined && v !== "⊤" && v !== "top") parts.push(names[n] + (ROWS ? ": " : " = ") + v); });
     return parts.length ? parts.join(", ") : "⊤";
   }
+  function relationSummary(b, t) {
+    const text = relationText(relation(b, -1, t));
+    return text ? " | " + text : "";
+  }
   function fit(text, blk) {
     const max = Math.floor((blk.w - 12) / CHAR);
     return text.length > max ? text.slice(0, max - 1) + "…" : text;
@@ -417,7 +561,7 @@
     if (b < 0 || !groups[b]) return;
     const st = state(b, -1, t);
     groups[b].classList.toggle("unreached", st === null);
-    groups[b].querySelector("text.state").textContent = fit("in: " + summary(st), blocks[b]);
+    groups[b].querySelector("text.state").textContent = fit("in: " + summary(st) + relationSummary(b, t), blocks[b]);
   }
   function valueSpan(n, v, old, b, point) {
     const s = el("span", { class: ROWS ? "value row" : "value", "data-name": names[n], "data-block": b, "data-point": point }, names[n] + (ROWS ? ": " + (v === undefined ? "gone" : v) : " = " + valueText(v)));
@@ -438,6 +582,19 @@
         if (ROWS && now[n] === undefined && only === undefined) return;
         cell.append(valueSpan(n, now[n], before === null ? null : before[n], b, point));
       });
+      if (now !== null && data.relation) {
+        const rel = shown(relation(b, point, t)), old = shown(relation(b, point, Math.max(0, t - 1)));
+        if (rel.length) {
+          const line = el("div", { class: "relation" }, el("span", { class: "bar" }, "| "));
+          for (const c of rel) {
+            const span = el("span", { class: "constraint", "data-block": b, "data-point": point }, c);
+            if (!old.includes(c)) span.classList.add("changed");
+            span.addEventListener("click", () => { whyTarget = ["relation", c, b, point]; showWhy(); });
+            line.append(span);
+          }
+          cell.append(line);
+        }
+      }
       table.append(el("tr", {}, el("td", { class: "point" }, pointText), cell));
     };
     row("entry", -1);
@@ -469,10 +626,12 @@
   function showWhy() {
     const box = document.getElementById("why");
     if (!whyTarget) return;
-    const [n, b, point] = whyTarget;
+    const constraint = whyTarget[0] === "relation";
+    const [n, b, point] = constraint ? whyTarget.slice(1) : whyTarget;
     const where = point === -1 ? "entry" : point === "exit" ? "exit" : "after `" + blocks[b].lines[blocks[b].phis.length + point] + "`";
-    box.replaceChildren(el("div", {}, "Why " + names[n] + " at " + blocks[b].label + " " + where + ", step " + t + ":"),
-      el("ul", {}, renderTree(why(n, b, point, t, fresh()))));
+    const tree = constraint ? whyConstraint(n, b, point, t, fresh()) : why(n, b, point, t, fresh());
+    box.replaceChildren(el("div", {}, "Why " + (constraint ? n : names[n]) + " at " + blocks[b].label + " " + where + ", step " + t + ":"),
+      el("ul", {}, renderTree(tree)));
   }
   function paintList() {
     const from = Math.max(0, t - 8), to = Math.min(N, from + 24);
@@ -582,6 +741,9 @@
       return out;
     },
     why: (name, b, point) => flatten(why(names.indexOf(name), b, point, t, fresh()), 0, []),
+    relation: (b, point) => relation(b, point, t),
+    shownRelation: (b, point) => shown(relation(b, point, t)),
+    whyConstraint: (text, b, point) => flatten(whyConstraint(text, b, point, t, fresh()), 0, []),
     blockIndex: (labelText) => blocks.findIndex((b) => b.label === labelText),
   };
 })();
