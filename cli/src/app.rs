@@ -271,8 +271,9 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
 }
 
 /// Warns when the analysis's domain has a relational component that this run does not keep:
-/// only the flow engine keeps one, on core-IR and toy functions analyzed one at a time; the
-/// other engines and front ends run the component as an interval.
+/// only the flow engine keeps one, on core-IR, toy and LLVM functions analyzed one at a time;
+/// the other engines, kernel terms and interprocedural analysis run the component as an
+/// interval.
 fn warn_relation_unkept<A: Analysis>(
     analysis: A,
     file: Option<&Path>,
@@ -283,8 +284,6 @@ fn warn_relation_unkept<A: Analysis>(
     };
     let elsewhere = if analysis.engine() != Engine::Flow {
         Some(format!("runs of the engine `{}`", analysis.engine()))
-    } else if file.is_some_and(crate::is_llvm_file) {
-        Some("LLVM modules".to_owned())
     } else if file.is_some_and(kernel::is_kernel_file) {
         Some("kernel terms".to_owned())
     } else if matches!(context, Some(ContextArg::Inter(_))) {
@@ -295,8 +294,9 @@ fn warn_relation_unkept<A: Analysis>(
     if let Some(elsewhere) = elsewhere {
         eprintln!(
             "warning: the relational component of `{analysis}`, {relation}, is not kept in \
-             {elsewhere}: it computes as an interval here (the flow engine keeps it on core-IR \
-             and toy functions analyzed one at a time, `--context intra` for modules with calls)"
+             {elsewhere}: it computes as an interval here (the flow engine keeps it on core-IR, \
+             toy and LLVM functions analyzed one at a time, `--context intra` for modules with \
+             calls)"
         );
     }
 }
@@ -440,6 +440,26 @@ fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> Ex
     let declared = analysis.spec();
     let mut ran = Ran::new(declared, None, None);
     let state = match args.state {
+        // The relation is one value per point: its states are dense.
+        _ if analysis.relation().is_some() => {
+            if let Some(flag) = args
+                .state
+                .filter(|s| s.repr() != absinthe::value::StateRepr::Dense)
+            {
+                eprintln!(
+                    "note: `--state {}` is overridden: the relational component of `{analysis}` \
+                     is kept in dense states",
+                    flag.repr()
+                );
+            }
+            (
+                "dense".to_owned(),
+                format!(
+                    "the relational component keeps dense states; the declaration says {}",
+                    declared.state
+                ),
+            )
+        }
         Some(flag) if flag.repr() == declared.state => {
             (flag.repr().to_string(), "--state, as declared".to_owned())
         }

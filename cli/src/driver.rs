@@ -7,7 +7,7 @@ use absinthe::engine::{Limits, Solution, StopReason};
 use absinthe::graph_free::{Flow, InstrProgram, solve_graph_free};
 use absinthe::program::{Rhs, Stmt};
 use absinthe::relational::{
-    Constraint, DomainBounds, Octagon, Relation, RelationKind, Relational, WithRelation, Zone,
+    Constraint, DomainBounds, ForRelation, Relation, Relational, WithRelation,
 };
 use absinthe::value::{Env, NonRelational, StateRepr, ValueDomain};
 use absinthe_ir::function::{Function, Module};
@@ -441,18 +441,32 @@ pub fn analyze_function_with<D: ValueDomain>(
     limits: &Limits,
 ) -> FunctionAnalysis<D> {
     if let Some(relation) = D::relation() {
-        return match relation.kind {
-            RelationKind::Octagon => analyze_relational::<D, Octagon>(
-                function,
-                conditional,
-                thresholds,
-                relation,
-                limits,
-            ),
-            RelationKind::Zone => {
-                analyze_relational::<D, Zone>(function, conditional, thresholds, relation, limits)
+        struct Run<'a, D> {
+            function: &'a Function,
+            conditional: bool,
+            thresholds: &'static [i64],
+            limits: &'a Limits,
+            domain: std::marker::PhantomData<fn() -> D>,
+        }
+        impl<D: ValueDomain> ForRelation for Run<'_, D> {
+            type Output = FunctionAnalysis<D>;
+            fn run<R: Relational + Clone>(self, relation: Relation) -> FunctionAnalysis<D> {
+                analyze_relational::<D, R>(
+                    self.function,
+                    self.conditional,
+                    self.thresholds,
+                    relation,
+                    self.limits,
+                )
             }
-        };
+        }
+        return relation.dispatch(Run {
+            function,
+            conditional,
+            thresholds,
+            limits,
+            domain: std::marker::PhantomData,
+        });
     }
     let analysis = NonRelational::<D>::new(conditional).with_thresholds(thresholds);
     let solved = analysis.solve(function, state, limits);

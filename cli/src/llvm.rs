@@ -187,6 +187,11 @@ pub fn text<A: Analysis>(
     phases: &Phases,
 ) -> String {
     let mut out = format!("# {file}: analysis {analysis}\n");
+    if let Some(relation) = analysis.relation() {
+        out.push_str(&format!(
+            "# relation: {relation}, beside the values, in dense states\n"
+        ));
+    }
     let width = counts
         .iter()
         .map(|c| c.name.chars().count())
@@ -194,8 +199,18 @@ pub fn text<A: Analysis>(
         .unwrap_or(0)
         .clamp(8, 40);
     out.push_str(&format!(
-        "{:<width$} {:>7} {:>7} {:>8} {:>9} {:>8} {:>7} {:>9}\n",
-        "function", "blocks", "unreach", "values", "constants", "branches", "decided", "ms"
+        "{:<width$} {:>7} {:>7} {:>8} {:>9} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9}\n",
+        "function",
+        "blocks",
+        "unreach",
+        "values",
+        "constants",
+        "branches",
+        "decided",
+        "indices",
+        "bounded",
+        "in-bounds",
+        "ms"
     ));
     for c in counts {
         let mut name: String = c.name.chars().take(width).collect();
@@ -203,7 +218,7 @@ pub fn text<A: Analysis>(
             name.push('!');
         }
         out.push_str(&format!(
-            "{:<width$} {:>7} {:>7} {:>8} {:>9} {:>8} {:>7} {:>9}\n",
+            "{:<width$} {:>7} {:>7} {:>8} {:>9} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9}\n",
             name,
             c.blocks,
             c.unreachable,
@@ -211,11 +226,14 @@ pub fn text<A: Analysis>(
             c.constants,
             c.branches,
             c.decided,
+            c.indices,
+            c.bounded,
+            c.in_bounds,
             ms(c.time)
         ));
     }
     out.push_str(&format!(
-        "{:<width$} {:>7} {:>7} {:>8} {:>9} {:>8} {:>7} {:>9}\n",
+        "{:<width$} {:>7} {:>7} {:>8} {:>9} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9}\n",
         "total",
         totals.blocks,
         totals.unreachable,
@@ -223,11 +241,20 @@ pub fn text<A: Analysis>(
         totals.constants,
         totals.branches,
         totals.decided,
+        totals.indices,
+        totals.bounded,
+        totals.in_bounds,
         ms(totals.time)
     ));
     out.push_str(&format!(
-        "# {} functions; values proven constant: {}; branches decided: {}; blocks proven unreachable: {}\n",
-        totals.functions, totals.constants, totals.decided, totals.unreachable
+        "# {} functions; values proven constant: {}; branches decided: {}; blocks proven unreachable: {}; getelementptr indices proven within [0, n): {} of {} with a known n ({} indices)\n",
+        totals.functions,
+        totals.constants,
+        totals.decided,
+        totals.unreachable,
+        totals.in_bounds,
+        totals.bounded,
+        totals.indices
     ));
     out.push_str(&format!(
         "# time: parse {}, lower {}, analysis {} (fixpoint engine only); {} wall in {} {}{}\n",
@@ -283,6 +310,9 @@ fn json_text<A: Analysis>(
                 "constants": c.constants,
                 "branches": c.branches,
                 "decided": c.decided,
+                "indices": c.indices,
+                "bounded": c.bounded,
+                "in_bounds": c.in_bounds,
                 "stable": c.stop.is_stable(),
                 "analysis_ms": c.time.as_secs_f64() * 1000.0,
             })
@@ -291,6 +321,7 @@ fn json_text<A: Analysis>(
     let doc = json!({
         "file": file,
         "analysis": analysis.as_str(),
+        "relation": analysis.relation().map(|r| r.to_string()),
         "functions": functions,
         "total": {
             "functions": totals.functions,
@@ -300,6 +331,9 @@ fn json_text<A: Analysis>(
             "constants": totals.constants,
             "branches": totals.branches,
             "decided": totals.decided,
+            "indices": totals.indices,
+            "bounded": totals.bounded,
+            "in_bounds": totals.in_bounds,
             "unstable": totals.unstable,
         },
         "skipped": skipped.iter().map(|s| json!({

@@ -2,9 +2,16 @@
 //! constant, branches decided, blocks proven unreachable, and the time spent in the fixpoint
 //! engine alone.
 //!
-//! The analysis is the runtime's generic [`NonRelational`] over any [`ValueDomain`] (flat
-//! constants for `sccp`, intervals for `interval`), solved per function by the worklist engine;
-//! nothing here is specific to LLVM except the bookkeeping that maps results back to LLVM names.
+//! The analysis is the runtime's generic [`absinthe::value::NonRelational`] over any
+//! [`ValueDomain`] (flat constants for `sccp`, intervals for `interval`), or, for a domain with
+//! a relational component ([`ValueDomain::relation`], `octagon`), the runtime's
+//! [`absinthe::relational::WithRelation`] with the relation it declares (`crate::solved`),
+//! solved per function by the worklist engine; nothing here is specific to LLVM except the
+//! bookkeeping that maps results back to LLVM names and `getelementptr` indices.
+//!
+//! An index counts as proven within `[0, n)` when the state where its `getelementptr` is
+//! computed allows only indices in that range ([`crate::lower::IndexBound`] says what `n` is);
+//! one in a block proven unreachable counts as proven too (it is never computed).
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,10 +20,11 @@ use std::time::{Duration, Instant};
 use absinthe::engine::{Limits, StopReason};
 use absinthe::lattice::Lattice;
 use absinthe::program::{BlockId, Cfg, Operand, Program, SymbolId, Terminator};
-use absinthe::value::{NonRelational, StateRepr, ValueDomain};
+use absinthe::value::{StateRepr, ValueDomain};
 use absinthe_ir::Function;
 
-use crate::lower::{Home, Lowered, LoweredFunction};
+use crate::lower::{GepIndex, Home, IndexBound, Lowered, LoweredFunction};
+use crate::solved::solve;
 
 /// What the analysis says about one LLVM value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +62,15 @@ pub struct FunctionCounts {
     pub branches: usize,
     /// Of those, the ones in blocks that may run with only one feasible target.
     pub decided: usize,
+    /// `getelementptr` indices that are not constants, in blocks the graph reaches.
+    pub indices: usize,
+    /// Of those, the ones whose length `n` is known ([`IndexBound::Length`] or
+    /// [`IndexBound::Count`]).
+    pub bounded: usize,
+    /// Of those, the ones proven within `[0, n)` (or in a block proven unreachable).
+    pub in_bounds: usize,
+    /// The representation the states were kept in.
+    pub repr: StateRepr,
     /// Why the engine stopped.
     pub stop: StopReason,
     /// Time in the fixpoint engine (wall clock).
@@ -95,6 +112,7 @@ impl FunctionAnalysis {
                 b.values,
             )
             && (a.constants, a.branches, a.decided) == (b.constants, b.branches, b.decided)
+            && (a.indices, a.bounded, a.in_bounds) == (b.indices, b.bounded, b.in_bounds)
             && a.stop == b.stop
     }
 }
@@ -118,6 +136,12 @@ pub struct ModuleCounts {
     pub branches: usize,
     /// See [`FunctionCounts::decided`].
     pub decided: usize,
+    /// See [`FunctionCounts::indices`].
+    pub indices: usize,
+    /// See [`FunctionCounts::bounded`].
+    pub bounded: usize,
+    /// See [`FunctionCounts::in_bounds`].
+    pub in_bounds: usize,
     /// Time in the fixpoint engine, over all functions.
     pub time: Duration,
 }
@@ -133,6 +157,9 @@ impl ModuleCounts {
         self.constants += c.constants;
         self.branches += c.branches;
         self.decided += c.decided;
+        self.indices += c.indices;
+        self.bounded += c.bounded;
+        self.in_bounds += c.in_bounds;
         self.time += c.time;
     }
 }
@@ -264,7 +291,8 @@ pub fn analyze_module<D: ValueDomain>(
     results.into_iter().flatten().collect()
 }
 
-/// Analyzes one lowered function, keeping states as `states` says.
+/// Analyzes one lowered function, keeping states as `states` says (dense states, whatever it
+/// says, for a domain with a relational component: see [`crate::solved::solve`]).
 pub fn analyze_function<D: ValueDomain>(
     info: &LoweredFunction,
     function: &Function,
@@ -273,9 +301,8 @@ pub fn analyze_function<D: ValueDomain>(
     limits: &Limits,
 ) -> FunctionAnalysis {
     let repr = states.for_function(function);
-    let analysis = NonRelational::<D>::new(conditional);
     // Descending passes cannot improve a least fixpoint of a finite-height lattice: skip them.
-    let limits = if <D as Lattice>::has_finite_height() {
+    let limits = if <D as Lattice>::has_finite_height() && D::relation().is_none() {
         Limits {
             narrowing_passes: 0,
             ..limits.clone()
@@ -285,7 +312,7 @@ pub fn analyze_function<D: ValueDomain>(
     };
     let cpu_start = cpu_time::ThreadTime::try_now().ok();
     let start = Instant::now();
-    let solution = analysis.solve(function, repr, &limits);
+    let solution = solve::<D>(function, conditional, repr, &limits);
     let time = start.elapsed();
     let cpu = cpu_start.map_or(time, |c| c.elapsed());
 
@@ -314,7 +341,7 @@ pub fn analyze_function<D: ValueDomain>(
         // Decided: the feasible edges (if any) all go to one block.
         let mut only: Option<BlockId> = None;
         let one_target = successors.iter().enumerate().all(|(i, &t)| {
-            if only.is_some_and(|o| o == t) || !solution.edge_feasible(&analysis, function, b, i) {
+            if only.is_some_and(|o| o == t) || !solution.edge_feasible(function, b, i) {
                 return true;
             }
             only.get_or_insert(t) == &t
@@ -323,6 +350,9 @@ pub fn analyze_function<D: ValueDomain>(
             decided += 1;
         }
     }
+
+    let (indices, bounded, in_bounds) =
+        count_indices(&info.indices, function, &reachable, &*solution);
 
     let facts: Vec<Fact> = info
         .values
@@ -367,6 +397,10 @@ pub fn analyze_function<D: ValueDomain>(
         constants,
         branches,
         decided,
+        indices,
+        bounded,
+        in_bounds,
+        repr: solution.repr(),
         stop: solution.stop().clone(),
         time,
         cpu,
@@ -376,6 +410,39 @@ pub fn analyze_function<D: ValueDomain>(
         facts,
         dead,
     }
+}
+
+/// The `getelementptr` indices of `all` in blocks the graph reaches, those with a known bound,
+/// and those proven within it (or in a block proven unreachable).
+fn count_indices<D: ValueDomain>(
+    all: &[GepIndex],
+    function: &Function,
+    reachable: &[bool],
+    solution: &dyn crate::solved::Solved<D>,
+) -> (usize, usize, usize) {
+    let mut indices = 0;
+    let mut bounded = 0;
+    let mut in_bounds = 0;
+    // The indices of a block are consecutive and in order of their points.
+    for block in all.chunk_by(|a, b| a.block == b.block) {
+        let b = block[0].block;
+        if !reachable[b.index()] {
+            continue;
+        }
+        indices += block.len();
+        let known: Vec<&GepIndex> = block
+            .iter()
+            .filter(|x| !matches!(x.bound, IndexBound::Unknown))
+            .collect();
+        bounded += known.len();
+        in_bounds += if solution.is_reachable(b) {
+            let proven = solution.in_bounds(function, b, &known);
+            proven.iter().filter(|&&p| p).count()
+        } else {
+            known.len()
+        };
+    }
+    (indices, bounded, in_bounds)
 }
 
 /// Which blocks the control-flow graph reaches from the entry.

@@ -555,6 +555,19 @@ impl<'m> Value<'m> {
         })
     }
 
+    /// The type an `alloca` allocates (its element count is operand 0).
+    pub fn allocated_type(self) -> Option<Ty<'m>> {
+        if self.opcode() != Some(Opcode::LLVMAlloca) {
+            return None;
+        }
+        // SAFETY: an `alloca` instruction.
+        let raw = unsafe { c::LLVMGetAllocatedType(self.raw) };
+        (!raw.is_null()).then_some(Ty {
+            raw,
+            module: PhantomData,
+        })
+    }
+
     /// The initializer, constancy and linkage of a global variable.
     pub fn global_variable(self) -> Option<(Option<Value<'m>>, bool, Linkage)> {
         if self.kind() != K::LLVMGlobalVariableValueKind {

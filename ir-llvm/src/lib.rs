@@ -5,8 +5,9 @@
 //!
 //! The pipeline is `load` (LLVM's parser) → `lower` (one core IR
 //! function per LLVM function, plus the map from LLVM value names to core IR operands) →
-//! `analyze` (the runtime's `NonRelational` analysis per function, with the counts the CLI
-//! and the comparison with LLVM's SCCP print). Everything here needs the `llvm` feature, which
+//! `analyze` (the runtime's `NonRelational` analysis per function, or `WithRelation` for a
+//! domain with a relational component, through `solved`, with the counts the CLI and the
+//! comparison with LLVM's SCCP print). Everything here needs the `llvm` feature, which
 //! links LLVM; without it the crate is empty, so the workspace builds on machines without LLVM.
 
 #[cfg(feature = "llvm")]
@@ -23,6 +24,8 @@ pub mod load;
 pub mod lower;
 #[cfg(feature = "llvm")]
 pub mod pieces;
+#[cfg(feature = "llvm")]
+pub mod solved;
 #[cfg(feature = "llvm")]
 pub mod split;
 

@@ -234,3 +234,105 @@ fn a_function_that_cannot_be_lowered_is_skipped_and_reported() {
     );
     assert!(facts.contains("pair_first: "), "{facts}");
 }
+
+/// The `getelementptr` indices of `test_data/relational.ll` (compiled from `relational.c`
+/// beside it) with the length each steps through: an array type's, the element count of a
+/// variable-length `alloca` (the `int` count before its `zext`), or none for a pointer
+/// parameter.
+#[test]
+fn getelementptr_indices_are_recorded_with_their_bounds() {
+    use absinthe::program::Operand;
+    use absinthe_llvm::lower::IndexBound;
+    let lowered = lower(&data("relational.ll"), Memory::Erase);
+    let mut out = String::new();
+    for info in &lowered.functions {
+        let function = &lowered.module.functions[info.func.index()];
+        let name = |o: Operand| match o {
+            Operand::Name(n) => function.names[n.index()].clone(),
+            Operand::Int(c) => c.to_string(),
+        };
+        for index in &info.indices {
+            let bound = match index.bound {
+                IndexBound::Length(n) => n.to_string(),
+                IndexBound::Count(c) => format!("count {}", name(c)),
+                IndexBound::Unknown => "unknown".to_owned(),
+            };
+            let _ = writeln!(
+                out,
+                "{}: {} before statement {}: {} below {bound}",
+                info.name,
+                function.blocks()[index.block.index()].label,
+                index.stmt,
+                name(index.index),
+            );
+        }
+    }
+    expect_test::expect![[r#"
+        fill: for.body before statement 0: %i.0 below count %n
+        fill: for.body before statement 0: %i.0 below count %n
+        fill_unsigned: for.body before statement 1: %idxprom below count %n
+        fill_unsigned: for.body before statement 2: %idxprom2 below count %n
+        pairs: for.body before statement 1: %i.0 below count %add
+        pairs: for.body before statement 2: %add3 below count %add
+        pairs: for.end before statement 0: %n below count %add
+        table: for.body before statement 1: %i.0 below 16
+        table: if.then before statement 0: %k below 16
+    "#]]
+    .assert_eq(&out);
+}
+
+/// What intervals with a packed octagon prove on `test_data/relational.ll` that intervals alone
+/// do not: the dead `return 2` of `x = y; x++; if (x > y)` (with `nsw`, and with a wrapping
+/// increment whose operand is bounded first), and every index of a variable-length array below
+/// its length.
+#[test]
+fn the_octagon_decides_what_intervals_cannot_on_llvm() {
+    use absinthe_dsl_examples::relational::value::OctagonRanges;
+    let lowered = lower(&data("relational.ll"), Memory::Erase);
+    let counts = |results: Vec<absinthe_llvm::analyze::FunctionAnalysis>| {
+        results
+            .iter()
+            .map(|r| {
+                let c = &r.counts;
+                format!(
+                    "{}: {} unreachable, {} of {} decided, {} of {} indices in bounds",
+                    c.name, c.unreachable, c.decided, c.branches, c.in_bounds, c.bounded
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let run = |octagon: bool| {
+        let (limits, threads) = (Limits::default(), Some(std::num::NonZeroUsize::MIN));
+        if octagon {
+            analyze_module::<OctagonRanges>(
+                &lowered,
+                true,
+                States::Auto,
+                &limits,
+                threads,
+                |_, _| {},
+            )
+        } else {
+            analyze_module::<Interval>(&lowered, true, States::Auto, &limits, threads, |_, _| {})
+        }
+    };
+    expect_test::expect![[r#"
+        fill: 0 unreachable, 0 of 1 decided, 0 of 2 indices in bounds
+        copy_increment: 0 unreachable, 0 of 1 decided, 0 of 0 indices in bounds
+        copy_increment_wraps: 0 unreachable, 0 of 1 decided, 0 of 0 indices in bounds
+        copy_increment_bounded: 0 unreachable, 0 of 2 decided, 0 of 0 indices in bounds
+        fill_unsigned: 0 unreachable, 0 of 2 decided, 0 of 2 indices in bounds
+        pairs: 0 unreachable, 0 of 3 decided, 0 of 3 indices in bounds
+        table: 0 unreachable, 0 of 3 decided, 2 of 2 indices in bounds"#]]
+    .assert_eq(&counts(run(false)));
+    expect_test::expect![[r#"
+        fill: 0 unreachable, 0 of 1 decided, 2 of 2 indices in bounds
+        copy_increment: 1 unreachable, 1 of 1 decided, 0 of 0 indices in bounds
+        copy_increment_wraps: 0 unreachable, 0 of 1 decided, 0 of 0 indices in bounds
+        copy_increment_bounded: 1 unreachable, 1 of 2 decided, 0 of 0 indices in bounds
+        fill_unsigned: 0 unreachable, 0 of 2 decided, 2 of 2 indices in bounds
+        pairs: 0 unreachable, 0 of 3 decided, 3 of 3 indices in bounds
+        table: 0 unreachable, 0 of 3 decided, 2 of 2 indices in bounds"#]]
+    .assert_eq(&counts(run(true)));
+}

@@ -1,6 +1,7 @@
 //! Intervals with a packed octagon or zone beside them, against concrete runs of random
 //! functions: every state a run reaches is within the analysis's state there (each name's
-//! interval, every constraint of the relation), on 1,000 functions per domain.
+//! interval, every constraint of the relation), on 1,000 functions per domain, and on 1,000
+//! more made to look like fixed-width code (wraps, masks, unsigned comparisons).
 
 use absinthe::engine::{Limits as EngineLimits, StopReason, solve};
 use absinthe::lattice::Interval;
@@ -32,9 +33,64 @@ fn states_before<R: Relational + Clone>(
         .collect()
 }
 
-/// Checks `R` on `functions` random functions; the number of points checked and of states
-/// with a relation between two names.
-fn sound_on_random_functions<R: Relational + Clone>(functions: u64) -> (u64, u64) {
+/// `module`'s function made to look like fixed-width code lowered to 64 bits: each
+/// multiplication by a constant `c` becomes a wrap `trunc N` (N from 2 to 41, some below the
+/// values the function computes, some above), each `xor` with a constant `c` the mask
+/// `and 2^k - 1`, and every signed comparison of a branch the unsigned one, so that the
+/// relation's wraps-as-copies ([`absinthe::relational::copy_within`]) and unsigned guards are
+/// checked against runs.
+fn fixed_width(module: absinthe_ir::function::Module) -> absinthe_ir::function::Module {
+    use absinthe::program::{Cond, Op, Operand, Rhs, Stmt, Terminator};
+    let mut module = module;
+    let func = module.functions.remove(0);
+    let (name, ssa, params, names) = (
+        func.name.clone(),
+        func.ssa,
+        func.params.clone(),
+        func.names.clone(),
+    );
+    let mut blocks = func.into_blocks();
+    for block in &mut blocks {
+        for stmt in &mut block.stmts {
+            if let Stmt::Assign { rhs, .. } = stmt {
+                match *rhs {
+                    Rhs::Binary(Op::Mul, a @ Operand::Name(_), Operand::Int(c)) => {
+                        *rhs = Rhs::Binary(Op::Trunc, a, Operand::Int(2 + c.rem_euclid(40)));
+                    }
+                    Rhs::Binary(Op::Xor, a @ Operand::Name(_), Operand::Int(c)) => {
+                        *rhs = Rhs::Binary(
+                            Op::And,
+                            a,
+                            Operand::Int((1i64 << (1 + c.rem_euclid(40))) - 1),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if let Terminator::Branch {
+            cond: Cond::Compare(op, _, _),
+            ..
+        } = &mut block.term
+        {
+            *op = match *op {
+                Op::Lt => Op::ULt,
+                Op::Le => Op::ULe,
+                Op::Gt => Op::UGt,
+                Op::Ge => Op::UGe,
+                other => other,
+            };
+        }
+    }
+    module
+        .functions
+        .insert(0, Function::new(name, ssa, params, names, blocks));
+    module
+}
+
+/// Checks `R` on `functions` random functions (made [`fixed_width`] when `wraps`); the number
+/// of points checked and of states with a relation between two names.
+fn sound_on_random_functions<R: Relational + Clone>(functions: u64, wraps: bool) -> (u64, u64) {
     let mut rng = Rng::new(35);
     let (mut points, mut relational) = (0u64, 0u64);
     for seed in 0..functions {
@@ -43,6 +99,7 @@ fn sound_on_random_functions<R: Relational + Clone>(functions: u64) -> (u64, u64
             ..GenConfig::default()
         };
         let module = random_function(seed, &config);
+        let module = if wraps { fixed_width(module) } else { module };
         let func = &module.functions[0];
         let analysis = WithRelation::<Interval, R, _>::new(true, 8, IntervalBounds);
         let solution = solve(func, &analysis, &EngineLimits::default());
@@ -108,7 +165,7 @@ fn sound_on_random_functions<R: Relational + Clone>(functions: u64) -> (u64, u64
 
 #[test]
 fn intervals_with_octagons_hold_every_concrete_state() {
-    let (points, relational) = sound_on_random_functions::<Octagon>(1000);
+    let (points, relational) = sound_on_random_functions::<Octagon>(1000, false);
     assert!(points > 50_000, "only {points} points checked");
     assert!(
         relational > 1_000,
@@ -118,12 +175,27 @@ fn intervals_with_octagons_hold_every_concrete_state() {
 
 #[test]
 fn intervals_with_zones_hold_every_concrete_state() {
-    let (points, relational) = sound_on_random_functions::<Zone>(1000);
+    let (points, relational) = sound_on_random_functions::<Zone>(1000, false);
     assert!(points > 50_000, "only {points} points checked");
     assert!(
         relational > 1_000,
         "only {relational} states relate two names"
     );
+}
+
+/// The same on fixed-width code: wraps to a width, masks and unsigned comparisons.
+#[test]
+fn wraps_masks_and_unsigned_comparisons_hold_every_concrete_state() {
+    for (points, relational) in [
+        sound_on_random_functions::<Octagon>(1000, true),
+        sound_on_random_functions::<Zone>(1000, true),
+    ] {
+        assert!(points > 50_000, "only {points} points checked");
+        assert!(
+            relational > 1_000,
+            "only {relational} states relate two names"
+        );
+    }
 }
 
 /// The analysis of `text`'s function `main`, and the state before each point, by block name.

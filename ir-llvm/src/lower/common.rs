@@ -40,6 +40,42 @@ pub struct LoweredFunction {
     pub values: Vec<LlvmValue>,
     /// Instructions, terminators included.
     pub instructions: usize,
+    /// The `getelementptr` indices that are not constants, in program order.
+    pub indices: Vec<GepIndex>,
+}
+
+/// A `getelementptr` index that is not a constant, and the length `n` it steps through when it
+/// is known: whether `0 ≤ index < n` holds where the `getelementptr` is computed is what
+/// `crate::analyze` counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GepIndex {
+    /// The block of the `getelementptr`.
+    pub block: BlockId,
+    /// Where in the block: before its lowered statement of this index (its statements so far,
+    /// the entry block's prologue included).
+    pub stmt: usize,
+    /// The index (sign-extended to 64 bits, as `getelementptr` reads it).
+    pub index: Operand,
+    /// The length it indexes into.
+    pub bound: IndexBound,
+}
+
+/// What a [`GepIndex`] must stay below.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexBound {
+    /// The length of an array type `[N x T]` the index steps through (the second index of
+    /// `getelementptr [N x T], ptr %a, i64 0, i64 %i`, or any later one into a nested array or
+    /// an array field of a struct).
+    Length(u64),
+    /// The element count of the `alloca T, iK %count` that the `getelementptr T, ptr %a, iK %i`
+    /// indexes (`%a` that allocation, through no-op casts; the same element type `T`): a C
+    /// variable-length array. The operand is the count as the program computed it, before a
+    /// `zext` or `sext` to the `alloca`'s width (`0 ≤ i < count` then implies that the count is
+    /// positive, so that both extensions leave it unchanged).
+    Count(Operand),
+    /// No length is known (a pointer index into memory from a parameter, a load, a call, a
+    /// global or a fixed-size `alloca` of another type): never proven.
+    Unknown,
 }
 
 /// An LLVM value and where it lives in the core IR.
@@ -278,6 +314,10 @@ pub(super) struct FnLower<'a, 'm> {
     pub(super) refines_operands: Set<Value<'m>>,
     /// Where to record the block and instruction being lowered (for errors).
     pub(super) position: Option<&'a std::cell::Cell<(usize, usize)>>,
+    /// The block being lowered.
+    pub(super) block: BlockId,
+    /// The `getelementptr` indices recorded so far (see [`GepIndex`]).
+    pub(super) indices: Vec<GepIndex>,
 }
 
 pub(super) const MEM: FieldId = FieldId(0);

@@ -158,6 +158,9 @@ impl<'m> FnLower<'_, 'm> {
     }
 
     pub(super) fn instruction(&mut self, inst: Value<'m>) {
+        if inst.opcode() == Some(Opcode::LLVMGetElementPtr) {
+            self.record_gep(inst);
+        }
         let dest = match self.slots.get(&inst) {
             Some(Slot::Name(id)) => *id,
             Some(Slot::Virtual) => {

@@ -48,6 +48,7 @@ mod common;
 mod constants;
 pub use constants::pointer_constant;
 mod floats;
+mod indices;
 mod instructions;
 mod intrinsics;
 mod module;
@@ -58,8 +59,8 @@ use uses::{is_zero, modelled_intrinsic, tested_values, use_counts, virtual_compa
 
 use common::*;
 pub use common::{
-    Home, LlvmValue, LowerError, Lowered, LoweredFunction, Memory, Place, canonical, numbering,
-    spelling,
+    GepIndex, Home, IndexBound, LlvmValue, LowerError, Lowered, LoweredFunction, Memory, Place,
+    canonical, numbering, spelling,
 };
 pub(crate) use common::{Map, Set};
 
@@ -102,6 +103,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
             tested: Set::default(),
             refines_operands: Set::default(),
             position: None,
+            block: BlockId(0),
+            indices: Vec::new(),
         }
     }
 
@@ -196,6 +199,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
         let mut instructions = 0;
         for (i, (&bb, (instrs, term))) in bbs.iter().zip(&split).enumerate() {
             let here = BlockId::new(i);
+            self.block = here;
             let mut phis = Vec::new();
             for (j, &inst) in instrs.iter().enumerate() {
                 self.at(i, j);
@@ -244,6 +248,10 @@ impl<'a, 'm> FnLower<'a, 'm> {
         }
         if let Some(entry) = blocks.first_mut() {
             let mut stmts = std::mem::take(&mut self.prologue);
+            // The entry block's indices were recorded before the prologue was complete.
+            for index in self.indices.iter_mut().filter(|x| x.block == BlockId(0)) {
+                index.stmt += stmts.len();
+            }
             stmts.append(&mut entry.stmts);
             entry.stmts = stmts;
         }
@@ -253,6 +261,7 @@ impl<'a, 'm> FnLower<'a, 'm> {
             func: FuncId::new(0),
             values,
             instructions,
+            indices: std::mem::take(&mut self.indices),
         };
         (function, info)
     }

@@ -4,12 +4,14 @@
 //! [`BoundsReduction`]: the value learns the bounds the relation gives its name, the relation
 //! the interval the value lies in.
 //!
-//! The relation is updated exactly for assignments of `±y + c`, signed comparisons of two names
-//! or of a name and a constant, and φs (parallel copies); any other assignment gives the
-//! relation only the bounds the value domain computed.
+//! The relation is updated exactly for assignments of `±y + c`, wraps to a width that the bounds
+//! of the wrapped name show cannot wrap ([`copy_within`]), signed comparisons of two names or of
+//! a name and a constant, unsigned ones where a bound makes the unsigned order the signed one,
+//! and φs (parallel copies); any other assignment gives the relation only the bounds the value
+//! domain computed.
 
 use super::domain::{Constraint, Relational};
-use super::pack::{Packed, Partition, linear};
+use super::pack::{Packed, Partition, copy_within, linear};
 use crate::engine::{Analysis, Direction};
 use crate::lattice::{Interval, Lattice, Thresholds};
 use crate::program::{BlockId, Cond, NameId, Op, Operand, Program, Rhs, Stmt, Terminator};
@@ -238,8 +240,15 @@ impl<D: ValueDomain, R: Relational + Clone, B: BoundsReduction<D>> WithRelation<
             (None, Rhs::Use(Operand::Int(c))) => {
                 state.rel.assign_interval(x, &Interval::constant(*c));
             }
-            // The relation learns the value's bounds through the reduction below.
-            (None, _) => state.rel.assign_interval(x, &Interval::top()),
+            (None, _) => match copy_within(rhs) {
+                // A wrap that cannot wrap: `y`'s bounds (its value's, told the relation first)
+                // lie within the width.
+                Some((y, within)) if y != x && self.within(state, NameId::new(y), &within) => {
+                    state.rel.assign_var(x, false, y, 0);
+                }
+                // The relation learns the value's bounds through the reduction below.
+                _ => state.rel.assign_interval(x, &Interval::top()),
+            },
         }
         self.reduce(state, &[*dest]);
     }
@@ -268,6 +277,13 @@ impl<D: ValueDomain, R: Relational + Clone, B: BoundsReduction<D>> WithRelation<
                 *state = RelState::bottom();
             }
         }
+    }
+
+    /// Whether `y` lies within `range` in `state`: its value's bounds, told the relation, and the
+    /// relation's.
+    fn within(&self, state: &mut RelState<D, R>, y: NameId, range: &Interval) -> bool {
+        self.reduce(state, &[y]);
+        state.is_reachable() && state.rel.bounds(y.index()).leq(range)
     }
 
     /// Every name sharing a pack with one of `names`.
@@ -337,13 +353,42 @@ impl<D: ValueDomain, R: Relational + Clone, B: BoundsReduction<D>> WithRelation<
             .collect()
     }
 
+    /// An unsigned comparison as the signed ones it implies, when a bound makes the two orders
+    /// agree: `a <u b` with `b ≥ 0` holds exactly when `0 ≤ a < b` (a negative `a` is at least
+    /// 2⁶³ unsigned, past every non-negative `b`), and likewise `a ≤u b` with `b ≥ 0` is
+    /// `0 ≤ a ≤ b`, `a >u b` with `a ≥ 0` is `0 ≤ b < a`, `a ≥u b` with `a ≥ 0` is
+    /// `0 ≤ b ≤ a`. Nothing when the bound is not known (the signed order may then disagree).
+    fn unsigned_as_signed(
+        &self,
+        state: &mut RelState<D, R>,
+        op: Op,
+        a: Operand,
+        b: Operand,
+    ) -> Vec<(Op, Operand, Operand)> {
+        let (signed, small, large) = match op {
+            Op::ULt => (Op::Lt, a, b),
+            Op::ULe => (Op::Le, a, b),
+            Op::UGt => (Op::Lt, b, a),
+            Op::UGe => (Op::Le, b, a),
+            _ => return Vec::new(),
+        };
+        let non_negative = match large {
+            Operand::Int(c) => c >= 0,
+            Operand::Name(y) => self.within(state, y, &Interval::new(0, i64::MAX)),
+        };
+        if !non_negative {
+            return Vec::new();
+        }
+        vec![(Op::Ge, small, Operand::Int(0)), (signed, small, large)]
+    }
+
     /// The relation after the edge's condition holds; the names it constrained.
     fn refine_relation<P: Program + ?Sized>(
         &self,
         program: &P,
         from: BlockId,
         succ_index: usize,
-        rel: &mut Packed<R>,
+        state: &mut RelState<D, R>,
     ) -> Vec<NameId> {
         if !self.values.is_conditional() {
             return Vec::new();
@@ -353,15 +398,34 @@ impl<D: ValueDomain, R: Relational + Clone, B: BoundsReduction<D>> WithRelation<
                 let holds = succ_index == 0;
                 match *cond {
                     Cond::Compare(op, a, b) => {
-                        let op = if holds { Some(op) } else { op.negated() };
-                        op.map_or_else(Vec::new, |op| Self::guard(rel, op, a, b))
+                        let Some(op) = (if holds { Some(op) } else { op.negated() }) else {
+                            return Vec::new();
+                        };
+                        let unsigned = self.unsigned_as_signed(state, op, a, b);
+                        if !state.is_reachable() {
+                            return Vec::new();
+                        }
+                        if unsigned.is_empty() {
+                            return Self::guard(&mut state.rel, op, a, b);
+                        }
+                        let mut names = Vec::new();
+                        for (op, a, b) in unsigned {
+                            for n in Self::guard(&mut state.rel, op, a, b) {
+                                if !names.contains(&n) {
+                                    names.push(n);
+                                }
+                            }
+                        }
+                        names
                     }
-                    Cond::NonZero(a) if !holds => Self::guard(rel, Op::Eq, a, Operand::Int(0)),
+                    Cond::NonZero(a) if !holds => {
+                        Self::guard(&mut state.rel, Op::Eq, a, Operand::Int(0))
+                    }
                     Cond::NonZero(_) => Vec::new(),
                 }
             }
             Terminator::Switch { on, cases, .. } => match cases.get(succ_index) {
-                Some(&(value, _)) => Self::guard(rel, Op::Eq, *on, Operand::Int(value)),
+                Some(&(value, _)) => Self::guard(&mut state.rel, Op::Eq, *on, Operand::Int(value)),
                 None => Vec::new(),
             },
             Terminator::Goto(_)
@@ -475,8 +539,8 @@ where
         {
             return RelState::bottom();
         }
-        let compared = self.refine_relation(program, from, succ_index, &mut out.rel);
-        if out.rel.is_bottom() {
+        let compared = self.refine_relation(program, from, succ_index, &mut out);
+        if !out.is_reachable() || out.rel.is_bottom() {
             return RelState::bottom();
         }
         // A guard may tighten every name of the compared names' packs.

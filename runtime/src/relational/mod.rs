@@ -7,6 +7,7 @@
 mod analysis;
 mod bound;
 mod chunks;
+mod dispatch;
 mod domain;
 mod explain;
 mod kind;
@@ -16,10 +17,11 @@ mod view;
 mod zone;
 
 pub use analysis::{BoundsReduction, DomainBounds, IntervalBounds, RelState, WithRelation};
+pub use dispatch::ForRelation;
 pub use domain::{Constraint, Relational, implied_bounds};
 pub use explain::{Derivation, combine, explain};
 pub use kind::{Relation, RelationKind};
 pub use octagon::Octagon;
-pub use pack::{Packed, Partition, linear};
+pub use pack::{Packed, Partition, copy_within, linear};
 pub use view::{Bounds, RelationView, RelationalComponent};
 pub use zone::Zone;

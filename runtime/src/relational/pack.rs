@@ -114,7 +114,8 @@ fn to_u32(i: usize) -> u32 {
 }
 
 /// The pairs of names `program` relates, in program order: copies and additions of a constant
-/// (the linear assignments relational domains keep exactly), φ moves, comparisons of two names.
+/// (the linear assignments relational domains keep exactly), wraps that are copies within the
+/// bounds of their type ([`copy_within`]), φ moves, comparisons of two names.
 fn related_names<P: Program + ?Sized>(program: &P) -> Vec<(usize, usize)> {
     let mut pairs = Vec::new();
     for b in 0..program.block_count() {
@@ -128,7 +129,9 @@ fn related_names<P: Program + ?Sized>(program: &P) -> Vec<(usize, usize)> {
         }
         for stmt in program.stmts(block) {
             if let Stmt::Assign { dest, rhs } = stmt
-                && let Some((y, _, _)) = linear(rhs)
+                && let Some(y) = linear(rhs)
+                    .map(|(y, _, _)| y)
+                    .or_else(|| copy_within(rhs).map(|(y, _)| y))
             {
                 pairs.push((dest.index(), y));
             }
@@ -155,6 +158,28 @@ pub fn linear(rhs: &Rhs) -> Option<(usize, bool, i64)> {
             Some((y.index(), false, c.wrapping_neg()))
         }
         Rhs::Binary(Op::Sub, Operand::Int(c), Operand::Name(y)) => Some((y.index(), true, c)),
+        _ => None,
+    }
+}
+
+/// `rhs` as a copy of a name `y` when `y` lies within the interval returned: `trunc y N` (the
+/// wrap to `N` bits, `1 < N < 64`) is `y` when `y` is a signed `N`-bit value, and `y & m` with
+/// `m = 2ᵏ - 1` (the zero-extension of a `k`-bit value) is `y` when `0 ≤ y ≤ m`. Outside that
+/// interval the result is another value, so the copy is exact only where the bounds of `y` say
+/// it cannot wrap (what fixed-width arithmetic lowered to 64 bits relies on: an `i32` addition
+/// without `nsw` is a 64-bit addition wrapped by `trunc 32`).
+pub fn copy_within(rhs: &Rhs) -> Option<(usize, Interval)> {
+    match *rhs {
+        Rhs::Binary(Op::Trunc, Operand::Name(y), Operand::Int(bits)) if (2..64).contains(&bits) => {
+            let half = 1i64 << (bits - 1);
+            Some((y.index(), Interval::new(-half, half - 1)))
+        }
+        Rhs::Binary(Op::And, Operand::Name(y), Operand::Int(m))
+        | Rhs::Binary(Op::And, Operand::Int(m), Operand::Name(y))
+            if m > 0 && (m & m.wrapping_add(1)) == 0 =>
+        {
+            Some((y.index(), Interval::new(0, m)))
+        }
         _ => None,
     }
 }
