@@ -39,6 +39,20 @@ fn the_talk_s_examples_in_the_core_ir() {
         "{x0 : ⊤; x1 : ⊤; x_1 : (=x0, =x1); y_1 : =x0 | aliases : {x0, y_1}}"
     );
     assert!(env(line(&output, "fst_branch", "z_1 = x_1[0]")).contains("y_1 : =0"));
+    // The same on a parameter: the read gives `x` a partial shape of unknown tag, and the
+    // second read is the first one's value, `A`.
+    assert_eq!(
+        env(line(&output, "fst_param", "br y_1 == 0")),
+        "{x : ?(=y_1, …); y_1 : ⊤}"
+    );
+    assert_eq!(
+        env(line(&output, "fst_param", "ret z_1")),
+        "{x : ?(=0, …); y_1 : =0; z_1 : =0 | aliases : {y_1, 0, z_1}}"
+    );
+    assert_eq!(
+        env(line(&output, "fst_param", "ret w_1")),
+        "{x : ?(=y_1, =w_1, …); y_1 : ⊤; w_1 : ⊤}"
+    );
     // The pair of one variable matched on (A, B) or (B, A) is dead.
     assert_eq!(
         env(line(&output, "field_to_field", "ret 12")),

@@ -160,6 +160,10 @@ pub enum Desc {
     Variant(BTreeMap<u32, Fields>),
     /// A block (or closure) whose tag is not known: what `is_block x` being true says.
     AnyBlock,
+    /// A block (not a closure) whose tag is not known, with more fields than the largest index
+    /// here and these fields known: what reading fields of a value of unknown shape says
+    /// (`y = x[0]` on a parameter `x` gives `x : ?(=y, …)`). A partial shape without a tag.
+    Untagged(BTreeMap<usize, Approx>),
     /// One of these immediates, or a block as the second part says (a block, a variant, a
     /// block of unknown tag or a closure): the top-level split of a variant type that mixes
     /// constant constructors (`A`) with constructors that carry values (`B of int`).
@@ -258,6 +262,12 @@ impl Approx {
         }))
     }
 
+    /// A block of unknown tag of which only `index` is known to be `field` (as a projection of
+    /// a value of unknown shape says).
+    pub fn untagged(index: usize, field: Approx) -> Approx {
+        Approx::Known(Desc::Untagged(BTreeMap::from([(index, field)])))
+    }
+
     /// A block whose tag is one of `cases`' (bottom for none, a plain block for one).
     pub fn variant(mut cases: BTreeMap<u32, Fields>) -> Approx {
         match cases.len() {
@@ -277,7 +287,11 @@ impl Approx {
             Approx::Bottom => Approx::cases(imms),
             _ if imms.is_empty() => blocks,
             Approx::Known(
-                desc @ (Desc::Block(_) | Desc::Variant(_) | Desc::AnyBlock | Desc::Closure(_)),
+                desc @ (Desc::Block(_)
+                | Desc::Variant(_)
+                | Desc::AnyBlock
+                | Desc::Untagged(_)
+                | Desc::Closure(_)),
             ) => Approx::Known(Desc::Either(imms, Box::new(desc))),
             _ => Approx::Top,
         }
@@ -340,6 +354,17 @@ impl Approx {
                     .map(|(imm, e)| (imm.clone(), e.clone()))
                     .collect(),
             ),
+            // A block of unknown tag and a description of blocks: the description (which says
+            // the value is a block, and more).
+            (Approx::Known(Desc::AnyBlock), x @ Approx::Known(blocks))
+            | (x @ Approx::Known(blocks), Approx::Known(Desc::AnyBlock))
+                if matches!(
+                    blocks,
+                    Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::Untagged(_)
+                ) =>
+            {
+                x.clone()
+            }
             _ => a.clone(),
         }
     }
@@ -362,6 +387,7 @@ impl Approx {
                 .flat_map(Fields::known)
                 .for_each(|f| f.names(out)),
             Approx::Known(Desc::Closure(c)) => c.slots.iter().for_each(|f| f.names(out)),
+            Approx::Known(Desc::Untagged(known)) => known.values().for_each(|f| f.names(out)),
             Approx::Known(Desc::Imms(cases)) => {
                 for ext in cases.values() {
                     for (&n, a) in &ext.constraints {
@@ -411,6 +437,9 @@ impl Approx {
             Approx::Known(Desc::Closure(c)) => {
                 Approx::closure(c.code, c.slots.iter().map(|a| a.rename(rename)))
             }
+            Approx::Known(Desc::Untagged(known)) => Approx::Known(Desc::Untagged(
+                known.iter().map(|(&i, f)| (i, f.rename(rename))).collect(),
+            )),
             Approx::Known(Desc::Either(imms, blocks)) => {
                 let imms = match Approx::Known(Desc::Imms(imms.clone())).rename(rename) {
                     Approx::Known(Desc::Imms(cases)) => cases,
@@ -463,6 +492,10 @@ impl fmt::Display for Shown<'_> {
                 write!(f, "({})", self.variant_parts(cases).join(" | "))
             }
             Approx::Known(Desc::AnyBlock) => f.write_str("block"),
+            // `?(=y, …)`: a block whose tag is not known.
+            Approx::Known(Desc::Untagged(known)) => {
+                write!(f, "?{}", FieldsShown(self, &Fields::Partial(known.clone())))
+            }
             Approx::Known(Desc::Ints(value)) => write!(f, "{value}"),
             Approx::Known(Desc::Either(imms, blocks)) => {
                 let mut parts = self.imm_parts(imms);

@@ -340,10 +340,18 @@ impl TypingEnv {
             }
             (
                 Desc::Either(_, blocks),
-                Desc::Block(_) | Desc::Variant(_) | Desc::AnyBlock | Desc::Closure(_),
+                Desc::Block(_)
+                | Desc::Variant(_)
+                | Desc::AnyBlock
+                | Desc::Untagged(_)
+                | Desc::Closure(_),
             ) => self.meet_desc(blocks, q, busy),
             (
-                Desc::Block(_) | Desc::Variant(_) | Desc::AnyBlock | Desc::Closure(_),
+                Desc::Block(_)
+                | Desc::Variant(_)
+                | Desc::AnyBlock
+                | Desc::Untagged(_)
+                | Desc::Closure(_),
                 Desc::Either(_, blocks),
             ) => self.meet_desc(p, blocks, busy),
             (Desc::Either(ia, ba), Desc::Either(ib, bb)) => {
@@ -377,18 +385,49 @@ impl TypingEnv {
                     // Both parts may hold: which one is not known, so nothing may refine a
                     // name; the common immediates, and of the blocks what both sides say.
                     (false, true) => {
-                        let blocks = match (
-                            Approx::Known((**ba).clone()).block_cases(),
-                            Approx::Known((**bb).clone()).block_cases(),
-                        ) {
-                            (Some(x), Some(y)) => Approx::variant(
-                                x.iter()
-                                    .filter_map(|(t, fx)| Some((*t, conjoin_fields(fx, y.get(t)?))))
-                                    .collect(),
-                            ),
-                            (Some(_), None) => Approx::Known((**ba).clone()),
-                            (None, Some(_)) => Approx::Known((**bb).clone()),
-                            (None, None) => Approx::Known((**ba).clone()),
+                        let blocks = match (&**ba, &**bb) {
+                            // A block of unknown tag: its fields conjoined with each case's.
+                            (Desc::Untagged(known), other) | (other, Desc::Untagged(known)) => {
+                                let fields = Fields::Partial(known.clone());
+                                match (Approx::Known(other.clone()).block_cases(), other) {
+                                    (Some(cases), _) => Approx::variant(
+                                        cases
+                                            .iter()
+                                            .map(|(t, f)| (*t, conjoin_fields(f, &fields)))
+                                            .collect(),
+                                    ),
+                                    (None, Desc::Untagged(theirs)) => {
+                                        match conjoin_fields(
+                                            &Fields::Partial(theirs.clone()),
+                                            &fields,
+                                        ) {
+                                            Fields::Partial(both) => {
+                                                Approx::Known(Desc::Untagged(both))
+                                            }
+                                            Fields::Full(_) => unreachable!(
+                                                "two partial shapes conjoin as a partial shape"
+                                            ),
+                                        }
+                                    }
+                                    // A block of any tag or a closure: what the fields say.
+                                    (None, _) => Approx::Known(Desc::Untagged(known.clone())),
+                                }
+                            }
+                            _ => match (
+                                Approx::Known((**ba).clone()).block_cases(),
+                                Approx::Known((**bb).clone()).block_cases(),
+                            ) {
+                                (Some(x), Some(y)) => Approx::variant(
+                                    x.iter()
+                                        .filter_map(|(t, fx)| {
+                                            Some((*t, conjoin_fields(fx, y.get(t)?)))
+                                        })
+                                        .collect(),
+                                ),
+                                (Some(_), None) => Approx::Known((**ba).clone()),
+                                (None, Some(_)) => Approx::Known((**bb).clone()),
+                                (None, None) => Approx::Known((**ba).clone()),
+                            },
                         };
                         let blocks = match blocks {
                             Approx::Known(d) => Approx::Known(self.canonical_desc(&d)),
@@ -401,10 +440,24 @@ impl TypingEnv {
             // A block of unknown tag: any block (or closure) is one.
             (
                 Desc::AnyBlock,
-                other @ (Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::AnyBlock),
+                other @ (Desc::Block(_)
+                | Desc::Variant(_)
+                | Desc::Closure(_)
+                | Desc::AnyBlock
+                | Desc::Untagged(_)),
             )
-            | (other @ (Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_)), Desc::AnyBlock) => {
-                Approx::Known(self.canonical_desc(other))
+            | (
+                other @ (Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::Untagged(_)),
+                Desc::AnyBlock,
+            ) => Approx::Known(self.canonical_desc(other)),
+            // A block of unknown tag with some fields known: the other side's tags, each with
+            // those fields met with its own (the meet of partial shapes of one tag).
+            (
+                Desc::Untagged(known),
+                other @ (Desc::Block(_) | Desc::Variant(_) | Desc::Untagged(_)),
+            )
+            | (other @ (Desc::Block(_) | Desc::Variant(_)), Desc::Untagged(known)) => {
+                self.meet_untagged(known, other, busy)
             }
             (Desc::Variant(_), Desc::Block(_) | Desc::Variant(_))
             | (Desc::Block(_), Desc::Variant(_)) => {
@@ -531,6 +584,45 @@ impl TypingEnv {
         }
     }
 
+    /// A block of unknown tag whose fields `known` says, met with `other`, a block, a variant
+    /// or another block of unknown tag.
+    fn meet_untagged(
+        &mut self,
+        known: &BTreeMap<usize, Approx>,
+        other: &Desc,
+        busy: &mut Vec<Name>,
+    ) -> Approx {
+        let partial = |tag: u32, fields: &BTreeMap<usize, Approx>| {
+            Desc::Block(super::approx::Block {
+                tag,
+                fields: Fields::Partial(fields.clone()),
+            })
+        };
+        match other {
+            Desc::Block(b) => self.meet_desc(&partial(b.tag, known), other, busy),
+            Desc::Variant(cases) => {
+                let fields = Fields::Partial(known.clone());
+                let mine = cases.keys().map(|&t| (t, fields.clone())).collect();
+                self.meet_desc(&Desc::Variant(mine), other, busy)
+            }
+            // Two partial shapes, met as if of one tag.
+            Desc::Untagged(theirs) => {
+                match self.meet_desc(&partial(0, known), &partial(0, theirs), busy) {
+                    Approx::Known(Desc::Block(super::approx::Block {
+                        fields: Fields::Partial(met),
+                        ..
+                    })) => Approx::Known(Desc::Untagged(met)),
+                    Approx::Bottom => Approx::Bottom,
+                    met => unreachable!(
+                        "two partial shapes of one tag meet as a partial shape or nothing, not \
+                         {met:?}"
+                    ),
+                }
+            }
+            _ => unreachable!("a block of unknown tag meets blocks here, not {other:?}"),
+        }
+    }
+
     /// The immediates `cases` as an approximation: bottom for none, and when one case is left,
     /// what it knows is to be added to the environment once the meet in progress is done (so
     /// that no name being met misses it).
@@ -579,6 +671,12 @@ impl TypingEnv {
                 code: c.code,
                 slots: c.slots.iter().map(|f| self.canonical_approx(f)).collect(),
             }),
+            Approx::Known(Desc::Untagged(known)) => Desc::Untagged(
+                known
+                    .iter()
+                    .map(|(&i, f)| (i, self.canonical_approx(f)))
+                    .collect(),
+            ),
             _ => desc.clone(),
         }
     }
@@ -622,6 +720,12 @@ impl TypingEnv {
                 cases
                     .iter()
                     .map(|(&t, fields)| (t, fields.map(&|f| self.expand(f, depth - 1))))
+                    .collect(),
+            )),
+            Approx::Known(Desc::Untagged(known)) if depth > 0 => Approx::Known(Desc::Untagged(
+                known
+                    .iter()
+                    .map(|(&i, f)| (i, self.expand(f, depth - 1)))
                     .collect(),
             )),
             other => other.clone(),

@@ -354,11 +354,16 @@ fn statement<P: Program + ?Sized>(
             let a = operand(&mut env, names, *a);
             let x = env.define(label, Approx::Top);
             names.insert(*dest, x);
+            // The read traps unless `a` is a block with the field: `a` is one, its field `x`
+            // (with its tag when known; of unknown tag, a partial shape all the same).
             let relation = match (&a, env.expand(&a, 1)) {
                 (Approx::Alias(block), Approx::Known(Desc::Block(known))) => Some((
                     *block,
                     Approx::projection(known.tag, *index as usize, Approx::Alias(x)),
                 )),
+                (Approx::Alias(block), _) => {
+                    Some((*block, Approx::untagged(*index as usize, Approx::Alias(x))))
+                }
                 _ => None,
             };
             return match relation {
@@ -400,7 +405,11 @@ fn statement<P: Program + ?Sized>(
             let a = operand(&mut env, names, *a);
             match env.expand(&a, 1) {
                 Approx::Known(
-                    Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::AnyBlock,
+                    Desc::Block(_)
+                    | Desc::Variant(_)
+                    | Desc::Closure(_)
+                    | Desc::AnyBlock
+                    | Desc::Untagged(_),
                 ) => Approx::imm(Imm::Int(1)),
                 Approx::Known(Desc::Imms(_) | Desc::Ints(_)) => Approx::imm(Imm::Int(0)),
                 // An immediate or a block: each answer says which part `a` is.
@@ -701,6 +710,16 @@ pub fn admits(env: &TypingEnv, approx: &Approx, value: &ConcreteValue, depth: us
         Approx::Known(Desc::AnyBlock) => {
             matches!(value, ConcreteValue::Block(..) | ConcreteValue::Closure(..))
         }
+        Approx::Known(Desc::Untagged(known)) => match value {
+            ConcreteValue::Block(_, fields) => {
+                known.keys().next_back().is_none_or(|&i| i < fields.len())
+                    && (depth == 0
+                        || known
+                            .iter()
+                            .all(|(&i, a)| admits(env, a, &fields[i], depth - 1)))
+            }
+            _ => false,
+        },
         Approx::Known(Desc::Ints(known)) => {
             matches!(value, ConcreteValue::Int(v) if known.contains(*v))
         }

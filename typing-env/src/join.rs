@@ -241,6 +241,9 @@ fn map_parts(approx: &Approx, f: &dyn Fn(&Approx) -> Approx) -> Approx {
             },
         })),
         Approx::Known(Desc::Closure(c)) => Approx::closure(c.code, c.slots.iter().map(f)),
+        Approx::Known(Desc::Untagged(known)) => Approx::Known(Desc::Untagged(
+            known.iter().map(|(&i, a)| (i, f(a))).collect(),
+        )),
         Approx::Known(Desc::Either(imms, blocks)) => {
             let imms = match map_parts(&Approx::Known(Desc::Imms(imms.clone())), f) {
                 Approx::Known(Desc::Imms(cases)) => cases,
@@ -628,17 +631,65 @@ impl Joiner<'_> {
                 }
                 Approx::variant(cases)
             }
+            // A block of unknown tag and blocks: a block of unknown tag, with the fields every
+            // side knows, joined.
+            (
+                Approx::Known(Desc::Block(_) | Desc::Variant(_) | Desc::Untagged(_)),
+                Approx::Known(Desc::Block(_) | Desc::Variant(_) | Desc::Untagged(_)),
+            ) => {
+                let fields = join_fields(
+                    &Fields::Partial(known_fields(a.0)),
+                    &Fields::Partial(known_fields(b.0)),
+                    &sub,
+                );
+                let Fields::Partial(known) = fields else {
+                    unreachable!("partial shapes join as a partial shape")
+                };
+                Approx::Known(Desc::Untagged(known))
+            }
             // Blocks and closures, of whatever tags: a block.
             (
                 Approx::Known(
-                    Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::AnyBlock,
+                    Desc::Block(_)
+                    | Desc::Variant(_)
+                    | Desc::Closure(_)
+                    | Desc::AnyBlock
+                    | Desc::Untagged(_),
                 ),
                 Approx::Known(
-                    Desc::Block(_) | Desc::Variant(_) | Desc::Closure(_) | Desc::AnyBlock,
+                    Desc::Block(_)
+                    | Desc::Variant(_)
+                    | Desc::Closure(_)
+                    | Desc::AnyBlock
+                    | Desc::Untagged(_),
                 ),
             ) => Approx::Known(Desc::AnyBlock),
             _ => Approx::Top,
         }
+    }
+}
+
+/// The fields a block, a variant (those every case knows alike) or a block of unknown tag
+/// knows, by index.
+fn known_fields(approx: &Approx) -> BTreeMap<usize, Approx> {
+    let of = |fields: &Fields| -> BTreeMap<usize, Approx> {
+        match fields {
+            Fields::Full(full) => full.iter().cloned().enumerate().collect(),
+            Fields::Partial(known) => known.clone(),
+        }
+    };
+    match approx {
+        Approx::Known(Desc::Untagged(known)) => known.clone(),
+        Approx::Known(Desc::Block(block)) => of(&block.fields),
+        Approx::Known(Desc::Variant(cases)) => {
+            let mut shapes = cases.values().map(of);
+            let first = shapes.next().unwrap_or_default();
+            shapes.fold(first, |mut common, next| {
+                common.retain(|i, a| next.get(i) == Some(a));
+                common
+            })
+        }
+        other => unreachable!("only blocks have fields to join, not {other:?}"),
     }
 }
 

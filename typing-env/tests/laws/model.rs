@@ -186,6 +186,8 @@ pub(crate) fn holds_desc(env: &TypingEnv, val: &Val, desc: &Desc, v: &CV) -> boo
         Desc::Variant(cases) => matches!(v, CV::Block(tag, fields)
             if cases.get(tag).is_some_and(|shape| holds_fields(env, val, shape, fields))),
         Desc::AnyBlock => matches!(v, CV::Block(..) | CV::Closure(..)),
+        Desc::Untagged(known) => matches!(v, CV::Block(_, fields)
+            if holds_fields(env, val, &Fields::Partial(known.clone()), fields)),
         Desc::Either(imms, blocks) => match v {
             CV::Int(_) => holds_imms(env, val, imms, v),
             _ => holds_desc(env, val, blocks, v),
@@ -426,12 +428,13 @@ pub(crate) fn arbitrary_blocks(
     scope: &[Name],
     depth: usize,
 ) -> Desc {
-    match ch.pick(3) {
+    match ch.pick(4) {
         0 => Desc::AnyBlock,
         1 => Desc::Block(absinthe_typing_env::Block {
             tag: ch.pick(2) as u32,
             fields: arbitrary_fields(ch, env, scope, depth),
         }),
+        2 => Desc::Untagged(partial(arbitrary_fields(ch, env, scope, depth))),
         _ => Desc::Variant(BTreeMap::from([
             (0, arbitrary_fields(ch, env, scope, depth)),
             (
@@ -559,7 +562,7 @@ pub(crate) fn true_blocks(
     scope: &[Name],
     depth: usize,
 ) -> Desc {
-    match ch.pick(4) {
+    match ch.pick(5) {
         0 | 1 => Desc::Block(absinthe_typing_env::Block {
             tag,
             fields: true_fields(ch, env, val, fields, scope, depth),
@@ -579,7 +582,16 @@ pub(crate) fn true_blocks(
                 _ => unreachable!("a variant of at least one tag"),
             }
         }
+        3 => Desc::Untagged(partial(true_fields(ch, env, val, fields, scope, depth))),
         _ => Desc::AnyBlock,
+    }
+}
+
+/// The fields of a shape as a partial shape (every field of a full one known).
+fn partial(fields: Fields) -> BTreeMap<usize, Approx> {
+    match fields {
+        Fields::Full(full) => full.into_iter().enumerate().collect(),
+        Fields::Partial(known) => known,
     }
 }
 
