@@ -405,7 +405,8 @@ fn octagon_proves_the_classic_examples_where_intervals_do_not() {
         copy_increment_bounded: 0 unreachable, 0 of 2 decided, 0 of 0 indices in [0, n)
         fill_unsigned: 0 unreachable, 0 of 2 decided, 0 of 2 indices in [0, n)
         pairs: 0 unreachable, 0 of 3 decided, 0 of 3 indices in [0, n)
-        table: 0 unreachable, 0 of 3 decided, 2 of 2 indices in [0, n)"#]]
+        table: 0 unreachable, 0 of 3 decided, 2 of 2 indices in [0, n)
+        two_loads: 0 unreachable, 0 of 2 decided, 0 of 0 indices in [0, n)"#]]
     .assert_eq(&counts_of(module, "interval", &[]));
     expect_test::expect![[r#"
         fill: 0 unreachable, 0 of 1 decided, 2 of 2 indices in [0, n)
@@ -414,7 +415,8 @@ fn octagon_proves_the_classic_examples_where_intervals_do_not() {
         copy_increment_bounded: 1 unreachable, 1 of 2 decided, 0 of 0 indices in [0, n)
         fill_unsigned: 0 unreachable, 0 of 2 decided, 2 of 2 indices in [0, n)
         pairs: 0 unreachable, 0 of 3 decided, 3 of 3 indices in [0, n)
-        table: 0 unreachable, 0 of 3 decided, 2 of 2 indices in [0, n)"#]]
+        table: 0 unreachable, 0 of 3 decided, 2 of 2 indices in [0, n)
+        two_loads: 0 unreachable, 0 of 2 decided, 0 of 0 indices in [0, n)"#]]
     .assert_eq(&counts_of(module, "octagon", &[]));
     let (code, stdout, _) = absinthe(&["analyze", module, "--analysis", "octagon"]);
     assert_eq!(code, 0);

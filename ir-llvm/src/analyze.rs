@@ -312,7 +312,7 @@ pub fn analyze_function<D: ValueDomain>(
     };
     let cpu_start = cpu_time::ThreadTime::try_now().ok();
     let start = Instant::now();
-    let solution = solve::<D>(function, conditional, repr, &limits);
+    let solution = solve::<D>(function, &info.shared, conditional, repr, &limits);
     let time = start.elapsed();
     let cpu = cpu_start.map_or(time, |c| c.elapsed());
 

@@ -35,16 +35,18 @@ pub trait Solved<D> {
 
 /// Solves `function` with the analysis `D` asks for: [`WithRelation`] in dense states when `D`
 /// has a relational component (whatever `repr` says: the relation is one value per point,
-/// which the sparse and SSA representations do not split), otherwise [`NonRelational`] in
-/// `repr`.
+/// which the sparse and SSA representations do not split), the names of `shared` kept apart
+/// ([`crate::lower::LoweredFunction::shared`]), otherwise [`NonRelational`] in `repr`.
 pub fn solve<D: ValueDomain>(
     function: &Function,
+    shared: &[NameId],
     conditional: bool,
     repr: StateRepr,
     limits: &Limits,
 ) -> Box<dyn Solved<D>> {
     struct Run<'a, D> {
         function: &'a Function,
+        shared: &'a [NameId],
         conditional: bool,
         limits: &'a Limits,
         domain: std::marker::PhantomData<fn() -> D>,
@@ -53,7 +55,8 @@ pub fn solve<D: ValueDomain>(
         type Output = Box<dyn Solved<D>>;
         fn run<R: Relational + Clone>(self, relation: Relation) -> Box<dyn Solved<D>> {
             let analysis =
-                WithRelation::<D, R, _>::new(self.conditional, relation.packs, DomainBounds);
+                WithRelation::<D, R, _>::new(self.conditional, relation.packs, DomainBounds)
+                    .keeping_apart(self.shared.iter().copied());
             let solution = absinthe::engine::solve(self.function, &analysis, self.limits);
             Box::new(Related { analysis, solution })
         }
@@ -61,6 +64,7 @@ pub fn solve<D: ValueDomain>(
     match D::relation() {
         Some(relation) => relation.dispatch(Run {
             function,
+            shared,
             conditional,
             limits,
             domain: std::marker::PhantomData,

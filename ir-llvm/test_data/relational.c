@@ -82,3 +82,14 @@ int table(int k) {
         return t[k];
     return -1;
 }
+
+/* Two loads the lowering cannot follow: both read the shared unknown value, and the relation
+   must not tie them together (one equal to 5 says nothing of the other): nothing is dead. */
+int two_loads(int *p, int *q) {
+    if (*p == 5) {
+        if (*q == 7)
+            return 1;
+        return 2;
+    }
+    return 0;
+}

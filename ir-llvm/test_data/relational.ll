@@ -245,6 +245,32 @@ return:                                           ; preds = %if.end, %if.then
   ret i32 %retval.0
 }
 
+; Function Attrs: noinline nounwind uwtable
+define dso_local i32 @two_loads(ptr noundef %p, ptr noundef %q) #0 {
+entry:
+  %i = load i32, ptr %p, align 4
+  %cmp = icmp eq i32 %i, 5
+  br i1 %cmp, label %if.then, label %if.end3
+
+if.then:                                          ; preds = %entry
+  %i1 = load i32, ptr %q, align 4
+  %cmp1 = icmp eq i32 %i1, 7
+  br i1 %cmp1, label %if.then2, label %if.end
+
+if.then2:                                         ; preds = %if.then
+  br label %return
+
+if.end:                                           ; preds = %if.then
+  br label %return
+
+if.end3:                                          ; preds = %entry
+  br label %return
+
+return:                                           ; preds = %if.end3, %if.end, %if.then2
+  %retval.0 = phi i32 [ 1, %if.then2 ], [ 2, %if.end ], [ 0, %if.end3 ]
+  ret i32 %retval.0
+}
+
 attributes #0 = { noinline nounwind uwtable "frame-pointer"="all" "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
 attributes #1 = { nocallback nofree nosync nounwind willreturn }
 

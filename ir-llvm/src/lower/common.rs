@@ -42,6 +42,12 @@ pub struct LoweredFunction {
     pub instructions: usize,
     /// The `getelementptr` indices that are not constants, in program order.
     pub indices: Vec<GepIndex>,
+    /// The names that stand for many LLVM values: the shared unknown value (⊤) and its wraps to
+    /// narrow widths, which every value the lowering cannot compute reads, and the never-assigned
+    /// name of `undef` and `poison`. A relational analysis must not relate them to other names
+    /// (`absinthe::relational::WithRelation::keeping_apart`): in the core IR one run reads one
+    /// value from each, but they stand for different LLVM values at each use.
+    pub shared: Vec<NameId>,
 }
 
 /// A `getelementptr` index that is not a constant, and the length `n` it steps through when it

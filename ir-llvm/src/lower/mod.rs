@@ -262,6 +262,12 @@ impl<'a, 'm> FnLower<'a, 'm> {
             values,
             instructions,
             indices: std::mem::take(&mut self.indices),
+            shared: self
+                .unknown
+                .into_iter()
+                .chain(self.narrow_unknowns.iter().map(|&(_, id)| id))
+                .chain(self.undef)
+                .collect(),
         };
         (function, info)
     }

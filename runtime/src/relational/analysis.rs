@@ -181,6 +181,8 @@ impl<D: ValueDomain + fmt::Display, R: Relational + Clone> fmt::Display for RelS
 pub struct WithRelation<D, R, B> {
     values: NonRelational<D>,
     max_pack: usize,
+    /// Names the relation never relates to another ([`WithRelation::keeping_apart`]).
+    apart: Vec<usize>,
     reduction: B,
     relation: std::marker::PhantomData<fn() -> R>,
 }
@@ -192,6 +194,7 @@ impl<D: ValueDomain, R: Relational + Clone, B: BoundsReduction<D>> WithRelation<
         WithRelation {
             values: NonRelational::new(conditional),
             max_pack,
+            apart: Vec::new(),
             reduction,
             relation: std::marker::PhantomData,
         }
@@ -202,6 +205,18 @@ impl<D: ValueDomain, R: Relational + Clone, B: BoundsReduction<D>> WithRelation<
     pub fn with_thresholds(self, thresholds: &'static [i64]) -> WithRelation<D, R, B> {
         WithRelation {
             values: self.values.with_thresholds(thresholds),
+            ..self
+        }
+    }
+
+    /// The analysis with each of `names` in a pack of its own: the relation keeps only its
+    /// bounds, and another name assigned from it gets its bounds, not a relation to it. For a
+    /// name that stands for many values (the LLVM front end's shared unknown value, which every
+    /// load and call it cannot model reads): a relation to it would tie the values it stands
+    /// for together.
+    pub fn keeping_apart(self, names: impl IntoIterator<Item = NameId>) -> WithRelation<D, R, B> {
+        WithRelation {
+            apart: names.into_iter().map(NameId::index).collect(),
             ..self
         }
     }
@@ -509,7 +524,11 @@ where
     const DIRECTION: Direction = Direction::Forward;
 
     fn boundary_state(&self, program: &P) -> RelState<D, R> {
-        let partition = Arc::new(Partition::of_program(program, self.max_pack));
+        let partition = Arc::new(Partition::of_program_apart(
+            program,
+            self.max_pack,
+            &self.apart,
+        ));
         RelState {
             env: <NonRelational<D> as Analysis<P>>::boundary_state(&self.values, program),
             rel: Packed::top_over(partition),

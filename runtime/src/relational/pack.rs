@@ -78,6 +78,18 @@ impl Partition {
         Partition::new(program.name_count(), related_names(program), max_pack)
     }
 
+    /// [`Partition::of_program`] with each of `apart` in a pack of its own.
+    pub fn of_program_apart<P: Program + ?Sized>(
+        program: &P,
+        max_pack: usize,
+        apart: &[usize],
+    ) -> Partition {
+        let pairs = related_names(program)
+            .into_iter()
+            .filter(|(a, b)| !apart.contains(a) && !apart.contains(b));
+        Partition::new(program.name_count(), pairs, max_pack)
+    }
+
     /// The packs, each its names in increasing order; every name is in exactly one.
     pub fn packs(&self) -> &[Vec<usize>] {
         &self.packs
