@@ -198,13 +198,21 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
         StrategyArg::GraphFree => Strategy::GraphFree,
     };
     let spec = analysis.spec();
-    let state = args.state.map_or(spec.state, StateArg::repr);
+    let state = if analysis.relation().is_some() {
+        note_relation_state(analysis, args.state);
+        absinthe::value::StateRepr::Dense
+    } else {
+        args.state.map_or(spec.state, StateArg::repr)
+    };
     let intra = || driver::run(&input, analysis, strategy, state, &limits, format);
     let context_flag = match args.context {
         Some(ContextArg::Inter(policy)) => Some(policy),
         _ => None,
     };
     let mut ran = Ran::new(spec, args.state.map(StateArg::repr), context_flag);
+    if analysis.relation().is_some() {
+        ran.relation_dense();
+    }
     let result = match (&input, args.context) {
         (Input::Air { module, .. }, context) => {
             // `--state` picks an intraprocedural engine's representation.
@@ -267,6 +275,18 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Says that `--state` is overridden when the analysis's domain has a relational component,
+/// which the engines keep in dense states, and the flag asks for another representation.
+fn note_relation_state<A: Analysis>(analysis: A, flag: Option<StateArg>) {
+    if let Some(flag) = flag.filter(|s| s.repr() != absinthe::value::StateRepr::Dense) {
+        eprintln!(
+            "note: `--state {}` is overridden: the relational component of `{analysis}` is kept \
+             in dense states",
+            flag.repr()
+        );
     }
 }
 
@@ -442,16 +462,7 @@ fn analyze_llvm<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> Ex
     let state = match args.state {
         // The relation is one value per point: its states are dense.
         _ if analysis.relation().is_some() => {
-            if let Some(flag) = args
-                .state
-                .filter(|s| s.repr() != absinthe::value::StateRepr::Dense)
-            {
-                eprintln!(
-                    "note: `--state {}` is overridden: the relational component of `{analysis}` \
-                     is kept in dense states",
-                    flag.repr()
-                );
-            }
+            note_relation_state(analysis, args.state);
             (
                 "dense".to_owned(),
                 format!(

@@ -17,6 +17,8 @@ pub struct Ran {
     across: Across,
     /// The representation some states were kept in instead of the one that ran.
     fell_back: Option<StateRepr>,
+    /// The domain's relational component kept the states dense, whatever was asked.
+    relation_dense: bool,
 }
 
 /// Whether the analysis ran across the functions of a module.
@@ -54,7 +56,14 @@ impl Ran {
             context_flag,
             across: Across::Unknown,
             fell_back: None,
+            relation_dense: false,
         }
+    }
+
+    /// The domain has a relational component, which the engine keeps in dense states whatever
+    /// the declaration or `--state` says.
+    pub fn relation_dense(&mut self) {
+        self.relation_dense = true;
     }
 
     /// Some states were kept in `kept` instead (sparse for `ssa` where the program is not in
@@ -145,6 +154,22 @@ impl Ran {
                 ),
             ),
             (Across::Functions(_), _) => (StateRepr::Dense, "declared".to_owned()),
+            (_, flag) if self.relation_dense => {
+                let asked = flag.unwrap_or(declared.state);
+                let from = if asked == StateRepr::Dense {
+                    "declared".to_owned()
+                } else {
+                    format!(
+                        "the relational component keeps dense states; {} says {asked}",
+                        if flag.is_some() {
+                            "--state"
+                        } else {
+                            "the declaration"
+                        }
+                    )
+                };
+                (StateRepr::Dense, from)
+            }
             (_, Some(flag)) if flag != declared.state => (
                 flag,
                 format!("--state; the declaration says {}", declared.state),
@@ -171,7 +196,7 @@ impl Ran {
                 "`analyze` says whether the analysis ran across functions before printing"
             ),
         };
-        let state = match self.fell_back {
+        let state = match self.fell_back.filter(|_| !self.relation_dense) {
             Some(kept) => format!("{state}, {kept} where the program is not in strict SSA form"),
             None => state.to_string(),
         };

@@ -235,3 +235,39 @@ fn a_run_that_keeps_no_relation_says_so() {
     ]);
     assert!(err.is_empty(), "{err}");
 }
+
+/// `--state` other than dense is overridden by the relational component, and both the note and
+/// the `# ran:` line say so (the results are the dense ones).
+#[test]
+fn a_state_flag_overridden_by_the_relation_says_so() {
+    let (code, dense, _) = absinthe(&[
+        "analyze",
+        "ir/test_data/below_n.air",
+        "--analysis",
+        "octagon",
+    ]);
+    assert_eq!(code, 0);
+    for state in ["ssa", "sparse"] {
+        let (code, out, err) = absinthe(&[
+            "analyze",
+            "ir/test_data/below_n.air",
+            "--analysis",
+            "octagon",
+            "--state",
+            state,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains(&format!("note: `--state {state}` is overridden")),
+            "{err}"
+        );
+        assert!(
+            out.contains(&format!(
+                "state dense (the relational component keeps dense states; --state says {state})"
+            )),
+            "{out}"
+        );
+        let body = |text: &str| text.lines().skip(2).collect::<Vec<_>>().join("\n");
+        assert_eq!(body(&out), body(&dense));
+    }
+}
