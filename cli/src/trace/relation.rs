@@ -24,8 +24,8 @@ use absinthe::lattice::Lattice;
 use absinthe::product::record_reductions;
 use absinthe::program::{NameId, Stmt};
 use absinthe::relational::{
-    Constraint, Derivation, DomainBounds, Octagon, Packed, RelState, Relation, RelationKind,
-    Relational, WithRelation, Zone, explain, linear,
+    Constraint, Derivation, DomainBounds, ForRelation, Packed, RelState, Relation, RelationKind,
+    Relational, WithRelation, explain, linear,
 };
 use absinthe::value::{Env, ValueDomain};
 use absinthe_ir::Function;
@@ -38,10 +38,7 @@ pub(super) fn trace<D: ValueDomain>(run: &Run<'_>, relation: Relation) -> String
         run,
         domain: PhantomData,
     };
-    match relation.kind {
-        RelationKind::Octagon => traced.run::<Octagon>(relation),
-        RelationKind::Zone => traced.run::<Zone>(relation),
-    }
+    relation.dispatch(traced)
 }
 
 struct Traced<'r, 'a, D> {
@@ -49,7 +46,9 @@ struct Traced<'r, 'a, D> {
     domain: PhantomData<fn() -> D>,
 }
 
-impl<D: ValueDomain> Traced<'_, '_, D> {
+impl<D: ValueDomain> ForRelation for Traced<'_, '_, D> {
+    type Output = String;
+
     fn run<R: Relational + Clone>(self, relation: Relation) -> String {
         let run = self.run;
         let f = &run.subject.function;
