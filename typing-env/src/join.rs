@@ -683,7 +683,9 @@ fn known_fields(approx: &Approx) -> BTreeMap<usize, Approx> {
         Approx::Known(Desc::Block(block)) => of(&block.fields),
         Approx::Known(Desc::Variant(cases)) => {
             let mut shapes = cases.values().map(of);
-            let first = shapes.next().unwrap_or_default();
+            let Some(first) = shapes.next() else {
+                unreachable!("a variant has at least two cases")
+            };
             shapes.fold(first, |mut common, next| {
                 common.retain(|i, a| next.get(i) == Some(a));
                 common

@@ -6,9 +6,11 @@ pub mod ast;
 mod check;
 mod emit;
 pub mod ide;
+mod parser;
 mod rust;
 pub mod sema;
 pub mod syntax;
+mod syntax_errors;
 pub mod tree;
 pub mod types;
 
