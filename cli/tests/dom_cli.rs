@@ -173,6 +173,7 @@ fn cargo(dir: &Path, args: &[&str]) -> (String, String) {
         .arg(dir.join("Cargo.toml"))
         .args(rest)
         .env("CARGO_TARGET_DIR", target_dir())
+        .envs(common::OUTSIDE_PROFILES)
         .current_dir(dir)
         .output()
         .expect("cargo runs");

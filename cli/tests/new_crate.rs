@@ -8,12 +8,12 @@
 //! shows goes unchecked.
 //!
 //! The clone the chapter depends on (`../absinthe`) is a link to this workspace. The crate is
-//! built in this workspace's target directory, with its profiles (given to cargo in the
-//! scratch directory's `.cargo/config.toml`), so that the dependencies absinthe's own build
-//! compiled are not compiled again; that changes what is built, not what it does.
+//! built in this workspace's target directory, with the settings of `common::OUTSIDE_PROFILES`
+//! (unoptimized, the same for `cargo run` and `cargo test`, so that the two share what they
+//! compile); that changes how fast it builds, not what it does.
 
 use crate::common::markdown::{self, Block};
-use crate::common::{link, outside_checkout, target_dir, workspace};
+use crate::common::{OUTSIDE_PROFILES, link, outside_checkout, target_dir, workspace};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -39,10 +39,9 @@ impl Ran {
 }
 
 /// A fresh directory under the system's temporary directory, outside the workspace, with
-/// `absinthe` linked to the workspace and cargo configured with the workspace's profiles. Its
-/// name is the same on every run of a checkout: cargo tells path dependencies apart by their
-/// paths, and a new path each run would compile absinthe again each run into the shared target
-/// directory.
+/// `absinthe` linked to the workspace. Its name is the same on every run of a checkout: cargo
+/// tells path dependencies apart by their paths, and a new path each run would compile absinthe
+/// again each run into the shared target directory.
 fn outside() -> PathBuf {
     let root = workspace().canonicalize().expect("the checkout");
     // One directory per checkout: two checkouts testing at once (a CI clone beside a working
@@ -51,27 +50,8 @@ fn outside() -> PathBuf {
     std::hash::Hash::hash(&root, &mut hasher);
     let key = std::hash::Hasher::finish(&hasher);
     let dir = outside_checkout(&format!("absinthe-new-crate-{key:016x}"));
-    std::fs::create_dir_all(dir.join(".cargo")).expect("create the directory");
     link(&root, &dir.join("absinthe"));
-    std::fs::write(dir.join(".cargo/config.toml"), profiles(&root)).expect("write the config");
     dir
-}
-
-/// The `[profile.…]` tables of the workspace's manifest, which close it.
-fn profiles(root: &Path) -> String {
-    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("read Cargo.toml");
-    let at = manifest
-        .find("\n[profile.")
-        .expect("the workspace's manifest declares its profiles");
-    let tables = &manifest[at..];
-    for header in tables.lines().filter(|l| l.starts_with('[')) {
-        assert!(
-            header.starts_with("[profile."),
-            "`{header}` follows the profiles of the workspace's manifest: keep them last, \
-             as this test copies them"
-        );
-    }
-    tables.to_owned()
 }
 
 /// Runs `text` with `sh -c` in `dir`, with this test's cargo first on the path.
@@ -91,6 +71,7 @@ fn run(dir: &Path, place: String, text: &str) -> Ran {
         .current_dir(dir)
         .env("PATH", path)
         .env("CARGO_TARGET_DIR", target_dir())
+        .envs(OUTSIDE_PROFILES)
         .env("CARGO_TERM_COLOR", "never")
         .env_remove("RUST_BACKTRACE")
         .env_remove("RUST_LOG")

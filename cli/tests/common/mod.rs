@@ -26,6 +26,21 @@ pub fn target_dir() -> PathBuf {
         .to_path_buf()
 }
 
+/// The profile settings, as cargo reads them from the environment, for every crate the tests
+/// build outside the workspace (the book's "Your own crate", the crates `dom build` writes),
+/// given to each `cargo` they run. Such a crate cannot reuse the workspace's own build: its
+/// features differ (the command line without `builtin`, fewer features of shared dependencies),
+/// so every crate it depends on compiles again whatever the profile. Unoptimized and without
+/// debug information compiles fastest, and the same settings for `dev` and `test` let
+/// `cargo run` and `cargo test` share what they compile (cargo tells units apart by their
+/// settings, not by the profile's name). What these crates run is small.
+pub const OUTSIDE_PROFILES: [(&str, &str); 4] = [
+    ("CARGO_PROFILE_DEV_OPT_LEVEL", "0"),
+    ("CARGO_PROFILE_DEV_DEBUG", "false"),
+    ("CARGO_PROFILE_TEST_OPT_LEVEL", "0"),
+    ("CARGO_PROFILE_TEST_DEBUG", "false"),
+];
+
 /// A fresh, empty directory `name` under the system's temporary directory, which must not lie
 /// inside the checkout (a crate written there is outside the workspace).
 pub fn outside_checkout(name: &str) -> PathBuf {
