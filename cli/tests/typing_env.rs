@@ -53,6 +53,24 @@ fn the_talk_s_examples_in_the_core_ir() {
         env(line(&output, "fst_param", "ret w_1")),
         "{x : ?(=y_1, =w_1, …); y_1 : ⊤; w_1 : ⊤}"
     );
+    // The talk's two meets, as branches. The first: `{x : (A, ⊤); y : ⊤}` met with
+    // `(=y, B)` is `{x : (=y, B); y : A}` (here `y` is in the class of `0`, `A`, and the second
+    // field `t` in that of `1`, `B`).
+    assert_eq!(
+        env(line(&output, "meet_first", "ret 1")),
+        "{t : =1; y : =0; x_1 : (=0, =t); a_1 : =0; b_1 : =1 | aliases : {y, 0, a_1}, {t, b_1, 1}}"
+    );
+    // The second: `{x : (=y, ⊤); y : ⊤; z : A}` met with `(=z, ⊤)` makes `y` and `z` one
+    // class, `A`; `x` a parameter, its shape is partial. The branch on `a_1 == y` between two
+    // unknown names is what aliases them.
+    assert_eq!(
+        env(line(&output, "meet_second", "br c_1 == z_1")),
+        "{x : ?(=y, …); y : ⊤; z_1 : =0; a_1 : =y; c_1 : =y | aliases : {y, a_1, c_1}, {0, z_1}}"
+    );
+    assert_eq!(
+        env(line(&output, "meet_second", "ret 1")),
+        "{x : ?(=y, …); y : =0; z_1 : =0; a_1 : =0; c_1 : =0 | aliases : {y, 0, z_1, a_1, c_1}}"
+    );
     // The pair of one variable matched on (A, B) or (B, A) is dead.
     assert_eq!(
         env(line(&output, "field_to_field", "ret 12")),

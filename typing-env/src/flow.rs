@@ -679,6 +679,13 @@ fn refine_compare(
                 _ => Some(env.clone()),
             }
         }
+        // `a == b` (taken) between two names neither of which is one known immediate: one
+        // value, so one alias class (a comparison reads integers: on a block it traps), whose
+        // description is the meet of both.
+        (_, _) if (op == Op::Eq && taken) || (op == Op::Ne && !taken) => match a {
+            Approx::Alias(name) if matches!(b, Approx::Alias(_)) => env.refine(*name, b),
+            _ => assume_ints(env, op, a, b, taken),
+        },
         _ => assume_ints(env, op, a, b, taken),
     }
 }
