@@ -39,6 +39,15 @@ pub fn kernel_run(
     crate::kernel::run(file, text, analysis, engine, format)
 }
 
+/// [`crate::optimize::optimize_with`] with a built-in analysis.
+pub fn optimize(
+    module: &Module,
+    analysis: AnalysisName,
+    max_visits: u64,
+) -> crate::optimize::Optimized {
+    crate::optimize::optimize_with(module, analysis, max_visits)
+}
+
 /// [`crate::interproc::verify`] with a built-in analysis.
 pub fn interproc_verify(
     module: &Module,

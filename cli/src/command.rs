@@ -49,6 +49,14 @@ enum Command {
         #[arg(long, value_name = "FILE.dom")]
         dom: Option<PathBuf>,
     },
+    /// Rewrite a core-IR module with the facts of an analysis: constants folded, branches with
+    /// one feasible target made jumps, dead assignments and unreachable blocks removed,
+    /// allocations that never escape put on the stack (`new stack`). Prints the rewritten module
+    /// after checking it against the original on concrete runs.
+    Optimize {
+        #[command(flatten)]
+        args: crate::optimize::OptimizeArgs,
+    },
     /// Check a `.dom` file, format it, or build it into a standalone crate.
     #[command(subcommand)]
     Dom(DomCommand),
@@ -152,6 +160,7 @@ pub fn main() -> ExitCode {
         Command::Trace { args, dom: None } => app::trace(&args, AnalysisName::Interval),
         Command::Analyze { args, .. } => app::analyze(&args, AnalysisName::Const),
         Command::Verify { args, .. } => app::verify(&args, AnalysisName::Interval),
+        Command::Optimize { args } => crate::optimize::run::<AnalysisName>(&args),
         Command::Dom(DomCommand::Check { file }) => dom_check(&file),
         Command::Dom(DomCommand::Fmt { files, check }) => dom_fmt(&files, check),
         Command::Lsp => match absinthe_lsp::serve_stdio() {

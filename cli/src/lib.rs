@@ -25,6 +25,7 @@ pub mod interproc;
 pub mod kernel;
 #[cfg(feature = "llvm")]
 pub mod llvm;
+pub mod optimize;
 pub mod progress;
 pub mod ran;
 pub mod render;

@@ -25,6 +25,7 @@ mod kernel;
 mod liveness;
 mod lsp;
 mod new_crate;
+mod optimize;
 mod planted_bugs;
 mod products;
 mod prog0;

@@ -3,6 +3,8 @@
 //! This is what the text parser produces, what the printer and the interpreter consume, and what
 //! analyses see through the runtime's [`Cfg`] and [`Program`] traits.
 
+use std::collections::BTreeSet;
+
 use absinthe::program::{
     BlockId, Cfg, FieldId, FuncId, NameId, Operand, Phi, Program, Stmt, SymbolId, Terminator,
 };
@@ -37,6 +39,11 @@ pub struct Function {
     pub captures: Vec<NameId>,
     /// The spelling of every name; [`NameId`] indexes this.
     pub names: Vec<String>,
+    /// The `new` statements whose objects live in the frame that allocates them, by block and
+    /// statement index (`x = new stack`): such an object dies when that frame returns, and a
+    /// load or store into it afterwards traps. Only `new` statements are marked; the optimizer
+    /// marks those the escape analysis proves never escape. [`Function::new`] leaves it empty.
+    pub stack_allocations: BTreeSet<(BlockId, u32)>,
     blocks: Vec<Block>,
     succs: Vec<Vec<BlockId>>,
     preds: Vec<Vec<BlockId>>,
@@ -69,6 +76,7 @@ impl Function {
             params,
             captures: Vec::new(),
             names,
+            stack_allocations: BTreeSet::new(),
             blocks,
             succs,
             preds,
@@ -101,6 +109,11 @@ impl Function {
             .iter()
             .position(|b| b.label == label)
             .map(BlockId::new)
+    }
+
+    /// Whether statement `index` of `block` is a `new` whose object lives on the stack.
+    pub fn is_stack_allocation(&self, block: BlockId, index: usize) -> bool {
+        u32::try_from(index).is_ok_and(|i| self.stack_allocations.contains(&(block, i)))
     }
 
     /// The number of statements over all blocks (φs and terminators not counted).

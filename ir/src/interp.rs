@@ -187,6 +187,8 @@ pub enum TrapReason {
     NotABlock,
     /// A `table` read at an index outside the table.
     OutOfTable,
+    /// A load or store into an object of `new stack` whose frame has returned.
+    DeadStackObject,
     /// The program is malformed (a missing block or φ entry); the parser never produces these.
     Malformed,
 }
@@ -349,6 +351,11 @@ struct Heap {
     fields: Vec<Vec<Option<Value>>>,
     kinds: Vec<ObjectKind>,
     sites: Vec<AllocSite>,
+    /// Per object, whether it was allocated on a stack frame that has returned.
+    dead: Vec<bool>,
+    /// The objects of `new stack` alive, with the depth of the frame that owns each, in the
+    /// order of allocation (so deepest last: only the top frame allocates).
+    on_stack: Vec<(usize, u32)>,
     /// Where the statement being executed is, for the objects it allocates.
     at: Option<AllocSite>,
 }
@@ -358,12 +365,35 @@ impl Heap {
         let r = u32::try_from(self.fields.len()).map_err(|_| Stop::Outcome(Outcome::OutOfSteps))?;
         self.fields.push(fields);
         self.kinds.push(kind);
+        self.dead.push(false);
         self.sites.push(self.at.unwrap_or(AllocSite {
             func: FuncId(0),
             block: BlockId(0),
             index: 0,
         }));
         Ok(Value::Ref(r))
+    }
+
+    /// A `new stack` object owned by the frame `depth` calls deep.
+    fn alloc_on_stack(&mut self, depth: usize) -> Result<Value, Stop> {
+        let v = self.alloc(ObjectKind::Object, Vec::new())?;
+        if let Value::Ref(r) = v {
+            self.on_stack.push((depth, r));
+        }
+        Ok(v)
+    }
+
+    /// The frame `depth` calls deep returns: its stack objects die.
+    fn release(&mut self, depth: usize) {
+        while let Some(&(owner, r)) = self.on_stack.last() {
+            if owner < depth {
+                break;
+            }
+            self.on_stack.pop();
+            if let Some(dead) = self.dead.get_mut(r as usize) {
+                *dead = true;
+            }
+        }
     }
 
     fn kind(&self, v: Value) -> Option<ObjectKind> {
@@ -504,6 +534,9 @@ fn set(env: &mut [Option<Value>], n: NameId, v: Value) {
 fn object(env: &[Option<Value>], heap: &Heap, o: Operand) -> Result<usize, Stop> {
     let v = read(env, o)?;
     match (v, heap.kind(v)) {
+        (Value::Ref(r), Some(ObjectKind::Object)) if heap.dead.get(r as usize) == Some(&true) => {
+            Err(Stop::Trap(TrapReason::DeadStackObject))
+        }
         (Value::Ref(r), Some(ObjectKind::Object)) => Ok(r as usize),
         _ => Err(Stop::Trap(TrapReason::NotAnObject)),
     }
@@ -563,6 +596,7 @@ fn execute<'m>(
                 Ok(Flow::Return(v)) => {
                     observer.returning(depth, frame.id, v, &heap.fields);
                     stack.pop();
+                    heap.release(depth);
                     let Some(caller) = stack.last_mut() else {
                         return Outcome::Returned(v);
                     };
@@ -625,6 +659,9 @@ fn statement<'m>(
         Stmt::Assign { dest, rhs } => match rhs {
             Rhs::Use(a) => assign(*dest, read(env, *a)?),
             Rhs::Binary(op, a, b) => assign(*dest, binary(env, *op, *a, *b)?),
+            Rhs::New if frame.func.is_stack_allocation(frame.block, frame.index) => {
+                assign(*dest, heap.alloc_on_stack(depth)?)
+            }
             Rhs::New => assign(*dest, heap.alloc(ObjectKind::Object, Vec::new())?),
             Rhs::Load(o, field) => {
                 let obj = object(env, heap, *o)?;

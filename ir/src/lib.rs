@@ -27,6 +27,7 @@ pub mod heap_check;
 pub mod interp;
 mod interproc;
 pub mod kernel;
+pub mod optimize;
 pub mod shape_check;
 pub mod ssa;
 pub mod toy;

@@ -140,6 +140,8 @@ pub fn to_ssa(function: &Function) -> Function {
     );
     // Captures, like parameters, are defined on entry and keep their names as first versions.
     converted.captures = function.captures.clone();
+    // Blocks and statements keep their places.
+    converted.stack_allocations = function.stack_allocations.clone();
     converted
 }
 
@@ -231,6 +233,11 @@ fn with_fresh_entry(function: &Function) -> Function {
         blocks,
     );
     shifted.captures = function.captures.clone();
+    shifted.stack_allocations = function
+        .stack_allocations
+        .iter()
+        .map(|&(b, i)| (shift(b), i))
+        .collect();
     shifted
 }
 

@@ -502,3 +502,49 @@ fn a_call_of_a_function_without_body_traps_or_returns_a_drawn_value() {
         "{outcome:?}"
     );
 }
+
+/// `new stack`: the object lives while its frame runs (a callee may store into it), dies when
+/// the frame returns (a load from it afterwards traps), and the text says so both ways.
+#[test]
+fn a_stack_object_dies_with_its_frame() {
+    let text = "fn main(n) {
+bb0:
+    o = call make(n)
+    v = o.f
+    ret v
+}
+
+fn make(n) {
+bb0:
+    box = new stack
+    call fill(box, n)
+    v = box.f
+    o = new
+    o.f = v
+    ret o
+}
+
+fn fill(b, n) {
+bb0:
+    b.f = n
+    ret
+}
+";
+    let m = module(text);
+    assert_eq!(absinthe_ir::print_module(&m), text);
+    let make = m.function_named("make").expect("make");
+    assert!(make.is_stack_allocation(BlockId(0), 0));
+    assert!(!make.is_stack_allocation(BlockId(0), 3));
+    assert_eq!(run_main(&m, &[7]), Outcome::Returned(Some(Value::Int(7))));
+    let escaping = module(&text.replace(
+        "    v = box.f\n    o = new\n    o.f = v\n    ret o",
+        "    ret box",
+    ));
+    assert!(matches!(
+        run_main(&escaping, &[7]),
+        Outcome::Trap {
+            reason: TrapReason::DeadStackObject,
+            ..
+        }
+    ));
+}

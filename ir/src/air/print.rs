@@ -57,16 +57,21 @@ pub fn write_function(out: &mut impl fmt::Write, module: &Module, func: &Functio
         out.write_char(']')?;
     }
     out.write_str(if func.ssa { " ssa {\n" } else { " {\n" })?;
-    for block in func.blocks() {
+    for (b, block) in func.blocks().iter().enumerate() {
+        let b = BlockId::new(b);
         writeln!(out, "{}:", block.label)?;
         for phi in &block.phis {
             out.write_str("    ")?;
             p.phi(out, phi)?;
             out.write_char('\n')?;
         }
-        for stmt in &block.stmts {
+        for (i, stmt) in block.stmts.iter().enumerate() {
             out.write_str("    ")?;
             p.stmt(out, stmt)?;
+            let new = matches!(stmt, Stmt::Assign { rhs: Rhs::New, .. });
+            if new && func.is_stack_allocation(b, i) {
+                out.write_str(" stack")?;
+            }
             out.write_char('\n')?;
         }
         out.write_str("    ")?;

@@ -316,6 +316,8 @@ impl<'a, 't> Ctx<'a, 't> {
         let mut current: Option<(Word<'t>, Block, bool)> = None;
         let mut duplicate_block = false;
         let mut orphan_reported = false;
+        // The `new stack` statements: the block's index is the count of blocks kept before it.
+        let mut stack_allocations = std::collections::BTreeSet::new();
         for l in &f.lines {
             if let LineAst::Label(w) = l.line {
                 self.finish_block(&mut current, &mut blocks, duplicate_block);
@@ -387,7 +389,13 @@ impl<'a, 't> Ctx<'a, 't> {
                             let a = self.operand(&mut fx, *a);
                             Rhs::Binary(*op, a, self.operand(&mut fx, *b))
                         }
-                        RhsAst::New => Rhs::New,
+                        RhsAst::New(on_stack) => {
+                            if *on_stack {
+                                let at = (BlockId::new(blocks.len()), block.stmts.len() as u32);
+                                stack_allocations.insert(at);
+                            }
+                            Rhs::New
+                        }
                         RhsAst::Load(o, field) => {
                             let o = self.operand(&mut fx, *o);
                             Rhs::Load(o, self.field(*field))
@@ -480,6 +488,7 @@ impl<'a, 't> Ctx<'a, 't> {
 
         let mut func = Function::new(f.name.text.to_string(), f.ssa, params, fx.name_list, blocks);
         func.captures = captures;
+        func.stack_allocations = stack_allocations;
         if self.errors.len() == errors_before {
             self.check_phis(&func, &phi_words);
         }

@@ -33,7 +33,8 @@ pub(crate) enum OperandAst<'a> {
 pub(crate) enum RhsAst<'a> {
     Use(OperandAst<'a>),
     Binary(Op, OperandAst<'a>, OperandAst<'a>),
-    New,
+    /// `new`, or `new stack` (true).
+    New(bool),
     Load(OperandAst<'a>, Word<'a>),
     Call(Word<'a>, Vec<OperandAst<'a>>),
     Select(OperandAst<'a>, OperandAst<'a>, OperandAst<'a>),
@@ -160,6 +161,7 @@ fn describe(rule: Rule) -> &'static str {
         Rule::kw_ssa => "`ssa`",
         Rule::kw_phi => "`phi`",
         Rule::kw_new => "`new`",
+        Rule::kw_stack => "`stack`",
         Rule::kw_select => "`select`",
         Rule::kw_call => "`call`",
         Rule::kw_closure => "`closure`",
@@ -379,7 +381,7 @@ fn cond(pair: Pair<'_, Rule>) -> CondAst<'_> {
 
 fn rhs(pair: Pair<'_, Rule>) -> RhsAst<'_> {
     match pair.as_rule() {
-        Rule::new_rhs => RhsAst::New,
+        Rule::new_rhs => RhsAst::New(pair.into_inner().any(|p| p.as_rule() == Rule::kw_stack)),
         Rule::select_rhs => {
             let mut c = Children::of(pair);
             let cond = c.operand();
