@@ -166,6 +166,7 @@ pub fn analyze_with<P: Program + Cfg + ?Sized>(
     let order = reverse_post_order(program);
     let position: BTreeMap<BlockId, usize> =
         order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let tags = tag_reads(program);
     let mut blocks: Vec<Option<BlockEnvs>> = vec![None; n];
     // The environment and names at the end of each processed block.
     let mut exits: Vec<Option<(TypingEnv, BTreeMap<NameId, Name>)>> = vec![None; n];
@@ -195,7 +196,7 @@ pub fn analyze_with<P: Program + Cfg + ?Sized>(
                     let Some((exit, names)) = &exits[p.index()] else {
                         continue;
                     };
-                    if let Some(env) = edge_env(program, p, b, exit, names) {
+                    if let Some(env) = edge_env(program, p, b, exit, names, &tags) {
                         edges.push((p, env));
                     }
                 }
@@ -516,9 +517,71 @@ fn bottom(env: &TypingEnv, x: Name) -> TypingEnv {
     env
 }
 
-/// The environment along the edge `from → to`: `from`'s exit refined by the branch taken, or
-/// `None` when the edge cannot be taken.
+/// The names defined as the tag of a name, `t = tag x` (`t ↦ x`): each is defined once (SSA
+/// form), so what a branch learns of `t` it learns of `x`'s tag.
+fn tag_reads<P: Program + ?Sized>(program: &P) -> BTreeMap<NameId, NameId> {
+    let mut tags = BTreeMap::new();
+    for b in 0..program.block_count() {
+        for stmt in program.stmts(BlockId::new(b)) {
+            if let Stmt::Assign {
+                dest,
+                rhs: Rhs::Tag(Operand::Name(x)),
+            } = stmt
+            {
+                tags.insert(*dest, *x);
+            }
+        }
+    }
+    tags
+}
+
+/// The environment along the edge `from → to`: `from`'s exit refined by the branch taken, then
+/// each block whose tag the branch compared refined by what it learned of the tag (`t = tag x`
+/// and `t` one of `{0, 2}`: `x` is a block of tag 0 or 2); `None` when the edge cannot be taken.
 fn edge_env<P: Program + Cfg + ?Sized>(
+    program: &P,
+    from: BlockId,
+    to: BlockId,
+    exit: &TypingEnv,
+    names: &BTreeMap<NameId, Name>,
+    tags: &BTreeMap<NameId, NameId>,
+) -> Option<TypingEnv> {
+    let mut env = refine_edge(program, from, to, exit, names)?;
+    let compared: Vec<Operand> = match program.terminator(from) {
+        Terminator::Branch {
+            cond: Cond::Compare(_, a, b),
+            ..
+        } => vec![*a, *b],
+        Terminator::Branch {
+            cond: Cond::NonZero(a),
+            ..
+        }
+        | Terminator::Switch { on: a, .. } => vec![*a],
+        _ => Vec::new(),
+    };
+    for o in compared {
+        let Operand::Name(t) = o else { continue };
+        let (Some(block), Some(&tag)) = (tags.get(&t), names.get(&t)) else {
+            continue;
+        };
+        let (Some(&block), Some(values)) = (names.get(block), ints(&env, &Approx::Alias(tag)))
+        else {
+            continue;
+        };
+        // A tag is a `u32` (what `tag` reads of a block; of anything else it traps), and
+        // nothing is known of the fields.
+        let cases: BTreeMap<u32, Fields> = values
+            .into_iter()
+            .filter_map(|v| u32::try_from(v).ok())
+            .map(|tag| (tag, Fields::Partial(BTreeMap::new())))
+            .collect();
+        env = env.refine(block, &Approx::variant(cases))?;
+    }
+    Some(env)
+}
+
+/// `from`'s exit refined by the branch `from → to` takes, or `None` when it cannot be taken.
+fn refine_edge<P: Program + Cfg + ?Sized>(
     program: &P,
     from: BlockId,
     to: BlockId,
