@@ -56,11 +56,11 @@ fn the_talk_s_examples_in_the_core_ir() {
     // A match on the tag of a parameter makes it a block of that tag in each case.
     assert_eq!(
         env(line(&output, "tag_param", "a_1 = x[0]")),
-        "{x : (…); t_1 : 0}"
+        "{x : (…); t_1 : 0; u_1 : 0}"
     );
     assert_eq!(
         env(line(&output, "tag_param", "ret 2")),
-        "{x : #2(…); t_1 : 2}"
+        "{x : #2(…); t_1 : 2; u_1 : 2}"
     );
     // The talk's two meets, as branches. The first: `{x : (A, ⊤); y : ⊤}` met with
     // `(=y, B)` is `{x : (=y, B); y : A}` (here `y` is in the class of `0`, `A`, and the second

@@ -570,12 +570,25 @@ fn edge_env<P: Program + Cfg + ?Sized>(
         };
         // A tag is a `u32` (what `tag` reads of a block; of anything else it traps), and
         // nothing is known of the fields.
-        let cases: BTreeMap<u32, Fields> = values
+        let possible: Vec<u32> = values
             .into_iter()
             .filter_map(|v| u32::try_from(v).ok())
-            .map(|tag| (tag, Fields::Partial(BTreeMap::new())))
+            .collect();
+        let cases: BTreeMap<u32, Fields> = possible
+            .iter()
+            .map(|&tag| (tag, Fields::Partial(BTreeMap::new())))
             .collect();
         env = env.refine(block, &Approx::variant(cases))?;
+        // And back: every other read of that block's tag is one of them too.
+        let same_block = tags
+            .iter()
+            .filter(|&(&u, read)| u != t && Some(read) == tags.get(&t));
+        for (other, _) in same_block {
+            if let Some(&other) = names.get(other) {
+                let imms = possible.iter().map(|&tag| Imm::Int(i64::from(tag)));
+                env = env.refine(other, &Approx::imms(imms))?;
+            }
+        }
     }
     Some(env)
 }
