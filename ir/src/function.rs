@@ -218,6 +218,28 @@ pub(crate) fn for_each_operand_mut(stmt: &mut Stmt, mut f: impl FnMut(Slot<'_>))
     }
 }
 
+/// `term` with every target `b` replaced by `to(b)`.
+pub(crate) fn retarget(term: Terminator, mut to: impl FnMut(BlockId) -> BlockId) -> Terminator {
+    match term {
+        Terminator::Goto(t) => Terminator::Goto(to(t)),
+        Terminator::Branch {
+            cond,
+            then_to,
+            else_to,
+        } => Terminator::Branch {
+            cond,
+            then_to: to(then_to),
+            else_to: to(else_to),
+        },
+        Terminator::Switch { on, cases, default } => Terminator::Switch {
+            on,
+            cases: cases.iter().map(|&(v, t)| (v, to(t))).collect(),
+            default: to(default),
+        },
+        other @ (Terminator::Return(_) | Terminator::Throw(_) | Terminator::Unreachable) => other,
+    }
+}
+
 /// Calls `f` on the operands of `term`, in text order.
 pub(crate) fn for_each_term_operand_mut(term: &mut Terminator, mut f: impl FnMut(&mut Operand)) {
     use absinthe::program::Cond;

@@ -205,24 +205,7 @@ fn with_fresh_entry(function: &Function) -> Function {
     });
     for block in old {
         let mut block = block.clone();
-        block.term = match block.term {
-            Terminator::Goto(t) => Terminator::Goto(shift(t)),
-            Terminator::Branch {
-                cond,
-                then_to,
-                else_to,
-            } => Terminator::Branch {
-                cond,
-                then_to: shift(then_to),
-                else_to: shift(else_to),
-            },
-            Terminator::Switch { on, cases, default } => Terminator::Switch {
-                on,
-                cases: cases.iter().map(|&(v, t)| (v, shift(t))).collect(),
-                default: shift(default),
-            },
-            other => other,
-        };
+        block.term = crate::function::retarget(block.term, shift);
         blocks.push(block);
     }
     let mut shifted = Function::new(

@@ -2,17 +2,19 @@
 //! computed on the function as folding left it, again until nothing more is removed (removing a
 //! use may kill another assignment).
 //!
-//! Live names here count every path, not only those that reach an exit as the runtime's
-//! [`Liveness`] analysis does (it leaves blocks that never return at bottom, so that a name read
-//! only on the way into an endless loop is dead there): a run that loops forever may still trap
-//! or be cut short by a budget, and what it read matters. The solving is this least fixpoint
-//! over blocks; the transfer within a block is [`Liveness::live_before`].
+//! Live names here count every path, not only those that reach an exit: the runtime's
+//! [`Liveness`] alone leaves blocks that never return at bottom, so that a name read only on the
+//! way into an endless loop is dead there, but a run that loops forever may still trap inside
+//! the loop, and what it read matters. So the analysis runs on the function seen with one more
+//! exit that every block may go to ([`WithExit`]).
 //!
 //! Only assignments that cannot trap go ([`super::ints::cannot_trap`]): a division by a name
 //! that may be zero, a load or a call stays even when its result is never read.
 
+use absinthe::engine::{Limits, solve};
+use absinthe::lattice::Lift;
 use absinthe::liveness::{LiveSet, Liveness};
-use absinthe::program::{BlockId, Cfg, Operand, Program, Stmt};
+use absinthe::program::{BlockId, Cfg, NameId, Operand, Phi, Program, Stmt, Terminator};
 
 use super::facts::{Counts, Work};
 use super::ints::{Ints, cannot_trap, step};
@@ -32,7 +34,9 @@ pub(crate) fn remove_dead(original: &Function, work: &mut Work, counts: &mut Cou
 /// One round of the live-names analysis and the removals it allows; how many were removed.
 fn one_pass(original: &Function, work: &mut Work) -> usize {
     let function = work.function(original);
-    let live_out = live_out(&function);
+    let Some(live_out) = live_out(&function) else {
+        return 0;
+    };
     let ints = Ints::of(&function);
     let mut removed = 0;
     for (b, block) in work.blocks.iter_mut().enumerate() {
@@ -84,40 +88,110 @@ fn one_pass(original: &Function, work: &mut Work) -> usize {
     removed
 }
 
-/// The names live at the end of each block, over every path (the least fixpoint, from no name
-/// live anywhere): a successor's live names, and the operands its φs take from the block.
-fn live_out(function: &Function) -> Vec<LiveSet> {
-    let count = function.block_count();
-    let mut live_in = vec![LiveSet::new(); count];
-    let mut live_out = vec![LiveSet::new(); count];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..count).rev() {
-            let id = BlockId::new(b);
-            let mut out = LiveSet::new();
-            for &to in function.successors(id) {
-                for n in live_in.get(to.index()).into_iter().flat_map(LiveSet::iter) {
-                    out.insert(*n);
-                }
-                for phi in function.phis(to) {
-                    if let Some(&(_, Operand::Name(n))) =
-                        phi.incoming.iter().find(|(p, _)| *p == id)
-                    {
-                        out.insert(n);
-                    }
-                }
-            }
-            let mut entry = Liveness::live_before(function, id, 0, &out);
-            for phi in function.phis(id) {
-                entry.remove(&phi.dest);
-            }
-            if entry != live_in[b] {
-                live_in[b] = entry;
-                changed = true;
-            }
-            live_out[b] = out;
+/// The names live at the end of each block, over every path: the runtime's [`Liveness`] on the
+/// worklist engine, run on `function` with an exit block every block may also go to, so that
+/// every block reaches an exit and none stays at bottom. `None` when the engine stops early.
+fn live_out(function: &Function) -> Option<Vec<LiveSet>> {
+    let view = WithExit::new(function);
+    let solution = solve(&view, &Liveness, &Limits::default());
+    if !solution.stop.is_stable() {
+        return None;
+    }
+    let mut out: Vec<LiveSet> = Vec::with_capacity(function.block_count());
+    for state in solution.exit.into_iter().take(function.block_count()) {
+        match state {
+            Lift::Lifted(live) => out.push(live),
+            Lift::Bottom => unreachable!("every block goes to the added exit, so reaches an exit"),
         }
     }
-    live_out
+    Some(out)
+}
+
+/// A function seen with one block more, an exit after the last, that every block may also go
+/// to (its last successor); the exit has no statement, φ or successor.
+struct WithExit<'f> {
+    function: &'f Function,
+    succs: Vec<Vec<BlockId>>,
+    preds: Vec<Vec<BlockId>>,
+}
+
+impl<'f> WithExit<'f> {
+    fn new(function: &'f Function) -> WithExit<'f> {
+        let count = function.block_count();
+        let exit = BlockId::new(count);
+        let mut succs: Vec<Vec<BlockId>> = (0..count)
+            .map(|b| {
+                let mut s = function.successors(BlockId::new(b)).to_vec();
+                s.push(exit);
+                s
+            })
+            .collect();
+        succs.push(Vec::new());
+        let mut preds = vec![Vec::new(); count + 1];
+        for (b, targets) in succs.iter().enumerate() {
+            for t in targets {
+                if let Some(list) = preds.get_mut(t.index()) {
+                    list.push(BlockId::new(b));
+                }
+            }
+        }
+        WithExit {
+            function,
+            succs,
+            preds,
+        }
+    }
+}
+
+impl Cfg for WithExit<'_> {
+    fn block_count(&self) -> usize {
+        self.succs.len()
+    }
+
+    fn entry(&self) -> BlockId {
+        self.function.entry()
+    }
+
+    fn successors(&self, b: BlockId) -> &[BlockId] {
+        self.succs.get(b.index()).map_or(&[], Vec::as_slice)
+    }
+
+    fn predecessors(&self, b: BlockId) -> &[BlockId] {
+        self.preds.get(b.index()).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// The function's own blocks as they are; the exit, past them, is empty and `unreachable`.
+impl Program for WithExit<'_> {
+    fn name_count(&self) -> usize {
+        self.function.name_count()
+    }
+
+    fn name(&self, n: NameId) -> &str {
+        self.function.name(n)
+    }
+
+    fn params(&self) -> &[NameId] {
+        self.function.params()
+    }
+
+    fn captures(&self) -> &[NameId] {
+        self.function.captures()
+    }
+
+    fn phis(&self, b: BlockId) -> &[Phi] {
+        self.function.phis(b)
+    }
+
+    fn stmts(&self, b: BlockId) -> &[Stmt] {
+        self.function.stmts(b)
+    }
+
+    fn terminator(&self, b: BlockId) -> &Terminator {
+        self.function.terminator(b)
+    }
+
+    fn is_ssa(&self) -> bool {
+        self.function.is_ssa()
+    }
 }

@@ -10,7 +10,7 @@ use absinthe::program::{BlockId, Cond, Operand, Rhs, Stmt, Terminator};
 
 use super::facts::{Counts, FunctionFacts, Work};
 use super::ints::{Ints, cannot_trap, step};
-use crate::function::Function;
+use crate::function::{Function, for_each_term_operand_mut};
 
 /// `function`'s blocks with the facts applied, and the `new` statements the facts put on the
 /// stack marked.
@@ -63,7 +63,7 @@ pub(crate) fn fold(function: &Function, facts: &FunctionFacts, counts: &mut Coun
         }
         let end = block.stmts.len();
         let mut term = block.term.clone();
-        for_each_term_use(&mut term, |o| literal(facts, id, end, o, counts));
+        for_each_term_operand_mut(&mut term, |o| literal(facts, id, end, o, counts));
         let feasible = facts.feasible.get(b).map_or(&[][..], Vec::as_slice);
         // A branch on a reference traps: only a terminator that reads integers is decided.
         let mut ints_only = true;
@@ -135,25 +135,6 @@ fn fold_rhs(rhs: &Rhs, result: Option<i64>, ints: &super::ints::NameSet) -> Opti
         (Some(c), _) if computation => Some(Rhs::Use(Operand::Int(c))),
         (_, Some(o)) if *rhs != Rhs::Use(o) => Some(Rhs::Use(o)),
         _ => None,
-    }
-}
-
-/// Calls `f` on every operand slot of `term`.
-fn for_each_term_use(term: &mut Terminator, mut f: impl FnMut(&mut Operand)) {
-    match term {
-        Terminator::Branch { cond, .. } => match cond {
-            Cond::NonZero(a) => f(a),
-            Cond::Compare(_, a, b) => {
-                f(a);
-                f(b);
-            }
-        },
-        Terminator::Switch { on, .. } => f(on),
-        Terminator::Return(Some(a)) | Terminator::Throw(Some(a)) => f(a),
-        Terminator::Goto(_)
-        | Terminator::Return(None)
-        | Terminator::Throw(None)
-        | Terminator::Unreachable => {}
     }
 }
 

@@ -1,6 +1,7 @@
-//! Which names certainly hold integers (never references), a must-analysis of the program alone,
-//! and which right-hand sides therefore cannot trap: what lets the optimizer replace a
-//! computation by its result or drop it when its result is dead, without losing a trap.
+//! Which names certainly hold integers (never references), from a may-analysis of the program
+//! alone on the worklist engine (the names that may hold references, [`MayRefs`]), and which
+//! right-hand sides therefore cannot trap: what lets the optimizer replace a computation by its
+//! result or drop it when its result is dead, without losing a trap.
 //!
 //! A name is an integer after an assignment of arithmetic, a literal, `isblock`, `addr`, `tag` or
 //! a table entry, and after any statement or branch that would have trapped had it held a
@@ -8,121 +9,131 @@
 //! assigned counts as an integer: a run that reads it stops there (reading an unassigned name is
 //! a malformed program, which the optimizer need not preserve).
 
-use absinthe::program::{BlockId, Cfg, Cond, Op, Operand, Phi, Program, Rhs, Stmt, Terminator};
+use absinthe::engine::{Analysis, Direction, Limits, solve};
+use absinthe::lattice::{Lift, Powerset};
+use absinthe::program::{BlockId, Cfg, Cond, NameId, Op, Operand, Program, Rhs, Stmt, Terminator};
 
 use crate::function::Function;
 
-/// A set of names, one bit each.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct NameSet(Vec<u64>);
+/// The names that may hold a reference at a point: every other name certainly holds an integer
+/// (or is unassigned).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct NameSet(Powerset<NameId>);
 
 impl NameSet {
-    fn full(names: usize) -> NameSet {
-        NameSet(vec![u64::MAX; names.div_ceil(64)])
-    }
-
-    /// Whether name `n` is in the set.
-    pub(crate) fn has(&self, n: usize) -> bool {
-        self.0.get(n / 64).is_some_and(|w| w & (1 << (n % 64)) != 0)
-    }
-
-    fn set(&mut self, n: usize, on: bool) {
-        if let Some(w) = self.0.get_mut(n / 64) {
-            if on {
-                *w |= 1 << (n % 64);
-            } else {
-                *w &= !(1 << (n % 64));
-            }
-        }
-    }
-
-    /// Intersects with `other`; whether `self` changed.
-    fn meet(&mut self, other: &NameSet) -> bool {
-        let mut changed = false;
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            let m = *a & b;
-            changed |= m != *a;
-            *a = m;
-        }
-        changed
-    }
-
-    /// Whether `o` is certainly an integer: a literal, or a name of the set.
+    /// Whether `o` is certainly an integer: a literal, or a name that cannot hold a reference.
     pub(crate) fn int(&self, o: Operand) -> bool {
         match o {
             Operand::Int(_) => true,
-            Operand::Name(n) => self.has(n.index()),
+            Operand::Name(n) => !self.0.contains(&n),
         }
     }
 
+    /// `o` holds an integer from here on (a step that would have trapped on a reference read it).
     fn mark(&mut self, o: Operand) {
         if let Operand::Name(n) = o {
-            self.set(n.index(), true);
+            self.0.remove(&n);
+        }
+    }
+
+    fn set(&mut self, n: NameId, int: bool) {
+        if int {
+            self.0.remove(&n);
+        } else {
+            self.0.insert(n);
         }
     }
 }
 
-/// The names certainly holding integers at each block's entry.
+/// The names that may hold references at each block's entry, from the worklist engine.
 pub(crate) struct Ints {
-    entry: Vec<NameSet>,
+    entry: Vec<Lift<Powerset<NameId>>>,
 }
 
 impl Ints {
-    /// Solves the must-analysis over `function` (intersections at joins, from the full set).
+    /// Solves the may-analysis of references over `function`. A solution the engine stopped
+    /// before its fixpoint is not used: every name may then hold a reference.
     pub(crate) fn of(function: &Function) -> Ints {
-        let names = function.names.len();
-        let count = function.blocks().len();
-        let mut boundary = NameSet::full(names);
-        for n in function.params.iter().chain(&function.captures) {
-            boundary.set(n.index(), false);
+        let solution = solve(function, &MayRefs, &Limits::default());
+        if !solution.stop.is_stable() {
+            let all: Powerset<NameId> = (0..function.names.len()).map(NameId::new).collect();
+            return Ints {
+                entry: vec![Lift::Lifted(all); function.block_count()],
+            };
         }
-        let mut entry = vec![NameSet::full(names); count];
-        if let Some(first) = entry.first_mut() {
-            *first = boundary.clone();
+        Ints {
+            entry: solution.entry,
         }
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for b in 0..count {
-                let id = BlockId::new(b);
-                let mut out = entry[b].clone();
-                for stmt in function.stmts(id) {
-                    step(stmt, &mut out);
-                }
-                after_terminator(function.terminator(id), &mut out);
-                for &to in function.successors(id) {
-                    let Some(target) = entry.get_mut(to.index()) else {
-                        continue;
-                    };
-                    let mut along = out.clone();
-                    phis(function.phis(to), id, &out, &mut along);
-                    changed |= target.meet(&along);
-                }
-            }
-        }
-        Ints { entry }
     }
 
-    /// The names certainly holding integers at the entry of `block` (after its φs).
+    /// The names that may hold references at the entry of `block` (after its φs); none at a
+    /// block no run reaches.
     pub(crate) fn entry(&self, block: BlockId) -> NameSet {
-        self.entry.get(block.index()).cloned().unwrap_or_else(|| {
-            unreachable!(
+        match self.entry.get(block.index()) {
+            Some(Lift::Lifted(refs)) => NameSet(refs.clone()),
+            Some(Lift::Bottom) => NameSet::default(),
+            None => unreachable!(
                 "block {block:?} is one of the function's {} blocks",
                 self.entry.len()
-            )
-        })
+            ),
+        }
     }
 }
 
-/// The φs of an edge from `from`, read in `out`, written into `along` as one parallel copy.
-fn phis(phis: &[Phi], from: BlockId, out: &NameSet, along: &mut NameSet) {
-    for phi in phis {
-        let int = phi
-            .incoming
-            .iter()
-            .find(|(p, _)| *p == from)
-            .is_none_or(|&(_, o)| out.int(o));
-        along.set(phi.dest.index(), int);
+/// The forward may-analysis of names holding references: parameters and captures may, on
+/// entry; so may the results of loads, calls and allocations.
+struct MayRefs;
+
+impl Analysis<Function> for MayRefs {
+    type State = Lift<Powerset<NameId>>;
+    const DIRECTION: Direction = Direction::Forward;
+
+    fn boundary_state(&self, function: &Function) -> Self::State {
+        Lift::Lifted(
+            function
+                .params
+                .iter()
+                .chain(&function.captures)
+                .copied()
+                .collect(),
+        )
+    }
+
+    fn transfer_block(&self, function: &Function, block: BlockId, state: &mut Self::State) {
+        let Lift::Lifted(refs) = state else { return };
+        let mut set = NameSet(std::mem::take(refs));
+        for stmt in function.stmts(block) {
+            step(stmt, &mut set);
+        }
+        *refs = set.0;
+    }
+
+    fn transfer_edge(
+        &self,
+        function: &Function,
+        from: BlockId,
+        succ_index: usize,
+        state: &Self::State,
+    ) -> Self::State {
+        let Lift::Lifted(refs) = state else {
+            return Lift::Bottom;
+        };
+        let mut out = NameSet(refs.clone());
+        after_terminator(function.terminator(from), &mut out);
+        let Some(&to) = function.successors(from).get(succ_index) else {
+            return Lift::Lifted(out.0);
+        };
+        // The φs copy in parallel: each reads the state before any is written.
+        let mut along = out.clone();
+        for phi in function.phis(to) {
+            let int = phi
+                .incoming
+                .iter()
+                .find(|(p, _)| *p == from)
+                .is_none_or(|&(_, o)| out.int(o));
+            along.set(phi.dest, int);
+        }
+        Lift::Lifted(along.0)
     }
 }
 
@@ -157,7 +168,7 @@ pub(crate) fn step(stmt: &Stmt, ints: &mut NameSet) {
         | Rhs::Block(..)
         | Rhs::Field(..) => false,
     };
-    ints.set(dest.index(), int);
+    ints.set(*dest, int);
 }
 
 /// `ints` after `term` goes on to a successor: what it compared or switched on is an integer.

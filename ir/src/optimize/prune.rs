@@ -1,9 +1,10 @@
 //! The last rewrite: blocks no edge reaches from the entry any more removed, the others
 //! renumbered in their order, and φ entries of edges that went with them dropped.
 
-use absinthe::program::{BlockId, Terminator};
+use absinthe::program::BlockId;
 
 use super::facts::{Counts, Work};
+use crate::function::retarget;
 
 /// Keeps the blocks of `work` reachable from the entry.
 pub(crate) fn prune(work: &mut Work, counts: &mut Counts) {
@@ -57,26 +58,7 @@ pub(crate) fn prune(work: &mut Work, counts: &mut Counts) {
                 .map(|&(from, o)| (new(from), o))
                 .collect();
         }
-        block.term = match block.term {
-            Terminator::Goto(t) => Terminator::Goto(new(t)),
-            Terminator::Branch {
-                cond,
-                then_to,
-                else_to,
-            } => Terminator::Branch {
-                cond,
-                then_to: new(then_to),
-                else_to: new(else_to),
-            },
-            Terminator::Switch { on, cases, default } => Terminator::Switch {
-                on,
-                cases: cases.iter().map(|&(v, t)| (v, new(t))).collect(),
-                default: new(default),
-            },
-            other @ (Terminator::Return(_) | Terminator::Throw(_) | Terminator::Unreachable) => {
-                other
-            }
-        };
+        block.term = retarget(block.term, new);
         blocks.push(block);
         stack_marks.push(marks);
     }
