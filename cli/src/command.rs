@@ -117,7 +117,10 @@ enum DomCommand {
 
 /// The `absinthe` command: parses `std::env::args`, runs the command and gives its exit code.
 pub fn main() -> ExitCode {
-    let command = app::list_analyses::<AnalysisName>(Cli::command());
+    let command = app::list_analyses::<AnalysisName>(Cli::command())
+        .mut_subcommand("optimize", |c| {
+            c.after_help(app::catalog_text::<AnalysisName>())
+        });
     let cli = match Cli::from_arg_matches(&command.get_matches()) {
         Ok(cli) => cli,
         Err(error) => error.exit(),
