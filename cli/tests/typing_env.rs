@@ -62,6 +62,13 @@ fn the_talk_s_examples_in_the_core_ir() {
         env(line(&output, "tag_param", "ret 2")),
         "{x : #2(…); t_1 : 2; u_1 : 2}"
     );
+    // Three branches join into one existential, and the fields read from it are one value,
+    // so the branch comparing them cannot go the other way.
+    assert_eq!(
+        env(line(&output, "three_way", "f_1 = p_4[0]")),
+        "{c : ⊤; x : ⊤; w : ⊤; v : ⊤; p_4 : (=∃y_1, =∃y_1); ∃y_1 : ⊤}"
+    );
+    assert_eq!(env(line(&output, "three_way", "ret 0")), "unreachable");
     // The talk's two meets, as branches. The first: `{x : (A, ⊤); y : ⊤}` met with
     // `(=y, B)` is `{x : (=y, B); y : A}` (here `y` is in the class of `0`, `A`, and the second
     // field `t` in that of `1`, `B`).

@@ -730,6 +730,15 @@ fn refine_compare(
 ) -> Option<TypingEnv> {
     let (sa, sb) = (ints(env, a), ints(env, b));
     let holds = |x: i64, y: i64| op.eval(x, y).is_some_and(|r| r != 0) == taken;
+    // One value compared with itself: the comparison's answer is known whatever the value
+    // (`f == g` with `f` and `g` one class cannot be false).
+    if let (Approx::Alias(x), Approx::Alias(y)) = (a, b)
+        && op.is_comparison()
+        && env.canonical(*x) == env.canonical(*y)
+        && !holds(0, 0)
+    {
+        return None;
+    }
     match (&sa, &sb) {
         (Some(sa), Some(sb)) => {
             if !sa.iter().any(|&x| sb.iter().any(|&y| holds(x, y))) {

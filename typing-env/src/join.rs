@@ -8,8 +8,9 @@
 //! two branches, a name of each met in the same place (`(=y, =y)` joined with `(=z, =z)`)
 //! becomes one existential of the result, `(=∃y, =∃y)` with `∃y` the join of what `y` and `z`
 //! were (or the parameter itself, when both branches pass such names to it); any other alias of
-//! a branch's name, and every one with three branches or more, is expanded in its branch and
-//! the descriptions joined. A case of a disjunction that only one branch brings
+//! a branch's name is expanded in its branch and the descriptions joined. Three branches or
+//! more join two at a time (the join of two is derived from the ancestor as well), so a name
+//! each of them met in the same place is still one existential. A case of a disjunction that only one branch brings
 //! keeps, as its extension, what that branch passed for the other parameters — so the two
 //! branches of `let tag, arg = if c then A, y else B, z` join into
 //! `{arg : ⊤; tag : (A{arg : =y} | B{arg : =z})}`, and a later `tag = A` gives back `arg = y`.
@@ -51,6 +52,23 @@ impl TypingEnv {
             .map(|p| result.define(p, Approx::Top))
             .collect();
         let live: Vec<&Branch<'_>> = branches.iter().filter(|b| !b.env.is_bottom()).collect();
+        // Three branches or more: two at a time. The join of two is derived from the ancestor
+        // too, passing its parameters on; a name every branch met in the same place stays one
+        // existential, paired again with each next branch's.
+        if let [first, second, rest @ ..] = live.as_slice()
+            && !rest.is_empty()
+        {
+            let mut joined = self.join(&[**first, **second], params);
+            for next in rest {
+                let args: Vec<Approx> = joined.1.iter().map(|&n| Approx::Alias(n)).collect();
+                let so_far = Branch {
+                    env: &joined.0,
+                    args: &args,
+                };
+                joined = self.join(&[so_far, **next], params);
+            }
+            return joined;
+        }
         let from = self.history.len();
         for b in &live {
             // The branch's history extends the ancestor's (checked where it meets the tail, so
