@@ -27,6 +27,7 @@ const TOKENS: &[&str] = &[
     "isblock",
     "phi",
     "new",
+    "stack",
     "call",
     "goto",
     "br",
