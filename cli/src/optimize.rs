@@ -257,6 +257,22 @@ pub fn run<A: Analysis>(args: &OptimizeArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    // What it rewrites is core IR; the other front ends' programs are named, not misread.
+    let front_end = if crate::is_llvm_file(&args.file) {
+        Some("an LLVM module")
+    } else if crate::kernel::is_kernel_file(&args.file) {
+        Some("a kernel-terms program")
+    } else {
+        None
+    };
+    if let Some(what) = front_end {
+        eprintln!(
+            "{}: error: `optimize` rewrites core IR (`.air`) and toy programs (`.toy`); this is \
+             {what}, which `absinthe analyze` reads",
+            args.file.display()
+        );
+        return ExitCode::from(2);
+    }
     let input = match Input::load(&args.file) {
         Ok(input) => input,
         Err(message) => {

@@ -385,3 +385,20 @@ bb0:
         "{found:?}"
     );
 }
+
+/// Input it does not rewrite is refused with its place and why, never misread or a panic: an
+/// LLVM module, a kernel-terms program, a file that does not parse, one that does not exist.
+#[test]
+fn other_input_is_refused_with_a_reason() {
+    let refused = |file: &str| {
+        let (code, stdout, stderr) = absinthe(&["optimize", file]);
+        assert_ne!(code, 0, "{file}: {stdout}");
+        assert!(stdout.is_empty(), "{file}: {stdout}");
+        assert!(stderr.starts_with(file), "{file}: {stderr}");
+        stderr
+    };
+    assert!(refused("ir-llvm/test_data/control.ll").contains("this is an LLVM module"));
+    assert!(refused("ir/test_data/kernel/p1.kt").contains("this is a kernel-terms program"));
+    assert!(refused("ir/test_data/no-such-file.air").contains("cannot read the file"));
+    assert!(refused("README.md").contains("README.md:3:1: error: expected `fn`"));
+}
