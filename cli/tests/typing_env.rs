@@ -53,14 +53,20 @@ fn the_talk_s_examples_in_the_core_ir() {
         env(line(&output, "fst_param", "ret w_1")),
         "{x : ?(=y_1, =w_1, …); y_1 : ⊤; w_1 : ⊤}"
     );
-    // A match on the tag of a parameter makes it a block of that tag in each case.
+    // A match on the tag of a parameter makes it a block of that tag in each case, and the
+    // other read of its tag that tag; a field read of `y` that did not trap makes `isblock y`,
+    // read before, 1.
     assert_eq!(
         env(line(&output, "tag_param", "a_1 = x[0]")),
-        "{x : (…); t_1 : 0; u_1 : 0}"
+        "{x : (…); y : ⊤; k_1 : (0 | 1{y : block}); t_1 : 0; u_1 : 0}"
     );
     assert_eq!(
-        env(line(&output, "tag_param", "ret 2")),
-        "{x : #2(…); t_1 : 2; u_1 : 2}"
+        env(line(&output, "tag_param", "v_1 = y[0]")),
+        "{x : #2(…); y : ⊤; k_1 : (0 | 1{y : block}); t_1 : 2; u_1 : 2}"
+    );
+    assert_eq!(
+        env(line(&output, "tag_param", "ret k_1")),
+        "{x : #2(…); y : ?(=v_1, …); k_1 : 1; t_1 : 2; u_1 : 2; v_1 : ⊤}"
     );
     // Three branches join into one existential, and the fields read from it are one value,
     // so the branch comparing them cannot go the other way.

@@ -166,7 +166,7 @@ pub fn analyze_with<P: Program + Cfg + ?Sized>(
     let order = reverse_post_order(program);
     let position: BTreeMap<BlockId, usize> =
         order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-    let tags = tag_reads(program);
+    let reads = reads(program);
     let mut blocks: Vec<Option<BlockEnvs>> = vec![None; n];
     // The environment and names at the end of each processed block.
     let mut exits: Vec<Option<(TypingEnv, BTreeMap<NameId, Name>)>> = vec![None; n];
@@ -196,7 +196,7 @@ pub fn analyze_with<P: Program + Cfg + ?Sized>(
                     let Some((exit, names)) = &exits[p.index()] else {
                         continue;
                     };
-                    if let Some(env) = edge_env(program, p, b, exit, names, &tags) {
+                    if let Some(env) = edge_env(program, p, b, exit, names, &reads) {
                         edges.push((p, env));
                     }
                 }
@@ -263,6 +263,18 @@ pub fn analyze_with<P: Program + Cfg + ?Sized>(
         let mut after = Vec::new();
         for stmt in program.stmts(b) {
             current = statement(program, &current, &mut names, stmt, this, callee);
+            // A field read that did not trap says its block is one: what reads of that block
+            // said (`isblock`, `tag`) follows.
+            if let Stmt::Assign {
+                dest,
+                rhs: Rhs::Field(..),
+            } = stmt
+            {
+                current = sync_reads(current.clone(), &names, &reads).unwrap_or_else(|| {
+                    let dest = *names.get(dest).expect("the read defined its name");
+                    bottom(&current, dest)
+                });
+            }
             after.push(current.clone());
         }
         exits[b.index()] = Some((current, names.clone()));
@@ -517,34 +529,50 @@ fn bottom(env: &TypingEnv, x: Name) -> TypingEnv {
     env
 }
 
-/// The names defined as the tag of a name, `t = tag x` (`t ↦ x`): each is defined once (SSA
-/// form), so what a branch learns of `t` it learns of `x`'s tag.
-fn tag_reads<P: Program + ?Sized>(program: &P) -> BTreeMap<NameId, NameId> {
-    let mut tags = BTreeMap::new();
-    for b in 0..program.block_count() {
-        for stmt in program.stmts(BlockId::new(b)) {
-            if let Stmt::Assign {
-                dest,
-                rhs: Rhs::Tag(Operand::Name(x)),
-            } = stmt
-            {
-                tags.insert(*dest, *x);
-            }
-        }
-    }
-    tags
+/// What a name was read from: `t = tag x` or `b = isblock x`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Read {
+    /// The tag of this block.
+    Tag(NameId),
+    /// Whether this value is a block.
+    IsBlock(NameId),
 }
 
-/// The environment along the edge `from → to`: `from`'s exit refined by the branch taken, then
+/// The names defined as a read of what another name is (`t = tag x`, `b = isblock x`): each is
+/// defined once (SSA form) and the value it reads never changes, so what an edge learns of one
+/// side it learns of the other.
+fn reads<P: Program + ?Sized>(program: &P) -> BTreeMap<NameId, Read> {
+    let mut reads = BTreeMap::new();
+    for b in 0..program.block_count() {
+        for stmt in program.stmts(BlockId::new(b)) {
+            match stmt {
+                Stmt::Assign {
+                    dest,
+                    rhs: Rhs::Tag(Operand::Name(x)),
+                } => reads.insert(*dest, Read::Tag(*x)),
+                Stmt::Assign {
+                    dest,
+                    rhs: Rhs::IsBlock(Operand::Name(x)),
+                } => reads.insert(*dest, Read::IsBlock(*x)),
+                _ => None,
+            };
+        }
+    }
+    reads
+}
+
+/// The environment along the edge `from → to`: `from`'s exit refined by the branch taken; then
 /// each block whose tag the branch compared refined by what it learned of the tag (`t = tag x`
-/// and `t` one of `{0, 2}`: `x` is a block of tag 0 or 2); `None` when the edge cannot be taken.
+/// and `t` one of `{0, 2}`: `x` is a block of tag 0 or 2); then, the other way, every read in
+/// scope refined by what is known of the value it read (`x` a block of tag 2: `t` is 2 and
+/// `isblock x` is 1). `None` when the edge cannot be taken.
 fn edge_env<P: Program + Cfg + ?Sized>(
     program: &P,
     from: BlockId,
     to: BlockId,
     exit: &TypingEnv,
     names: &BTreeMap<NameId, Name>,
-    tags: &BTreeMap<NameId, NameId>,
+    reads: &BTreeMap<NameId, Read>,
 ) -> Option<TypingEnv> {
     let mut env = refine_edge(program, from, to, exit, names)?;
     let compared: Vec<Operand> = match program.terminator(from) {
@@ -561,7 +589,7 @@ fn edge_env<P: Program + Cfg + ?Sized>(
     };
     for o in compared {
         let Operand::Name(t) = o else { continue };
-        let (Some(block), Some(&tag)) = (tags.get(&t), names.get(&t)) else {
+        let (Some(Read::Tag(block)), Some(&tag)) = (reads.get(&t), names.get(&t)) else {
             continue;
         };
         let (Some(&block), Some(values)) = (names.get(block), ints(&env, &Approx::Alias(tag)))
@@ -570,25 +598,51 @@ fn edge_env<P: Program + Cfg + ?Sized>(
         };
         // A tag is a `u32` (what `tag` reads of a block; of anything else it traps), and
         // nothing is known of the fields.
-        let possible: Vec<u32> = values
+        let cases: BTreeMap<u32, Fields> = values
             .into_iter()
             .filter_map(|v| u32::try_from(v).ok())
-            .collect();
-        let cases: BTreeMap<u32, Fields> = possible
-            .iter()
-            .map(|&tag| (tag, Fields::Partial(BTreeMap::new())))
+            .map(|tag| (tag, Fields::Partial(BTreeMap::new())))
             .collect();
         env = env.refine(block, &Approx::variant(cases))?;
-        // And back: every other read of that block's tag is one of them too.
-        let same_block = tags
-            .iter()
-            .filter(|&(&u, read)| u != t && Some(read) == tags.get(&t));
-        for (other, _) in same_block {
-            if let Some(&other) = names.get(other) {
-                let imms = possible.iter().map(|&tag| Imm::Int(i64::from(tag)));
-                env = env.refine(other, &Approx::imms(imms))?;
+    }
+    sync_reads(env, names, reads)
+}
+
+/// `env` with every read in scope (`t = tag x`, `b = isblock x`) refined by what `env` knows of
+/// the value it read; `None` when they contradict (what follows cannot run).
+fn sync_reads(
+    mut env: TypingEnv,
+    names: &BTreeMap<NameId, Name>,
+    reads: &BTreeMap<NameId, Read>,
+) -> Option<TypingEnv> {
+    for (read, what) in reads {
+        let (Read::Tag(x) | Read::IsBlock(x)) = what;
+        let (Some(&read), Some(&x)) = (names.get(read), names.get(x)) else {
+            continue;
+        };
+        let known = match (what, env.expand(&Approx::Alias(x), 1)) {
+            (Read::Tag(_), Approx::Known(Desc::Block(block))) => {
+                Approx::imm(Imm::Int(i64::from(block.tag)))
             }
-        }
+            (Read::Tag(_), Approx::Known(Desc::Variant(cases))) => {
+                Approx::imms(cases.keys().map(|&tag| Imm::Int(i64::from(tag))))
+            }
+            (
+                Read::IsBlock(_),
+                Approx::Known(
+                    Desc::Block(_)
+                    | Desc::Variant(_)
+                    | Desc::Closure(_)
+                    | Desc::AnyBlock
+                    | Desc::Untagged(_),
+                ),
+            ) => Approx::imm(Imm::Int(1)),
+            (Read::IsBlock(_), Approx::Known(Desc::Imms(_) | Desc::Ints(_))) => {
+                Approx::imm(Imm::Int(0))
+            }
+            _ => continue,
+        };
+        env = env.refine(read, &known)?;
     }
     Some(env)
 }
