@@ -22,6 +22,14 @@ enum Kind {
     Constant(Imm),
 }
 
+/// What a class is, as [`TypingEnv::own`] borrows it.
+pub(super) enum Own<'a> {
+    /// The class of a constant: this immediate.
+    Constant(&'a Imm),
+    /// The canonical name's description (never an alias).
+    Described(&'a Approx),
+}
+
 #[derive(Clone, Debug)]
 pub(super) struct Entry {
     pub(super) label: Rc<str>,
@@ -678,6 +686,16 @@ impl TypingEnv {
                     .collect(),
             ),
             _ => desc.clone(),
+        }
+    }
+
+    /// What `name`'s class is, borrowed from the environment (no clone, no alias followed past
+    /// the class): a constant's value, or the canonical name's description.
+    pub(super) fn own(&self, name: Name) -> Own<'_> {
+        let entry = &self.entries[self.canonical(name).index()];
+        match &entry.kind {
+            Kind::Constant(imm) => Own::Constant(imm),
+            _ => Own::Described(&entry.approx),
         }
     }
 

@@ -11,6 +11,7 @@
 use super::approx::{Approx, Desc, Extension, Fields, Imm, Name};
 use super::env::TypingEnv;
 use super::join::Branch;
+use super::queries::Proof;
 use absinthe::cfg::{Dominators, reverse_post_order};
 use absinthe::program::{
     BlockId, Cfg, Cond, FuncId, NameId, Op, Operand, Program, Rhs, Stmt, Terminator,
@@ -620,27 +621,18 @@ fn sync_reads(
         let (Some(&read), Some(&x)) = (names.get(read), names.get(x)) else {
             continue;
         };
-        let known = match (what, env.expand(&Approx::Alias(x), 1)) {
-            (Read::Tag(_), Approx::Known(Desc::Block(block))) => {
-                Approx::imm(Imm::Int(i64::from(block.tag)))
-            }
-            (Read::Tag(_), Approx::Known(Desc::Variant(cases))) => {
-                Approx::imms(cases.keys().map(|&tag| Imm::Int(i64::from(tag))))
-            }
-            (
-                Read::IsBlock(_),
-                Approx::Known(
-                    Desc::Block(_)
-                    | Desc::Variant(_)
-                    | Desc::Closure(_)
-                    | Desc::AnyBlock
-                    | Desc::Untagged(_),
-                ),
-            ) => Approx::imm(Imm::Int(1)),
-            (Read::IsBlock(_), Approx::Known(Desc::Imms(_) | Desc::Ints(_))) => {
-                Approx::imm(Imm::Int(0))
-            }
-            _ => continue,
+        // The specialised queries: what the class says, without a meet.
+        let known = match what {
+            Read::Tag(_) => match env.prove_tags(x) {
+                Proof::Proved(tags) => Approx::imms(tags.into_iter().map(|t| Imm::Int(t.into()))),
+                Proof::Unknown => continue,
+                Proof::Invalid => return None,
+            },
+            Read::IsBlock(_) => match env.prove_is_block(x) {
+                Proof::Proved(block) => Approx::imm(Imm::Int(i64::from(block))),
+                Proof::Unknown => continue,
+                Proof::Invalid => return None,
+            },
         };
         env = env.refine(read, &known)?;
     }

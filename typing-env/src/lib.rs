@@ -18,6 +18,7 @@ mod env;
 mod flow;
 mod ints;
 mod join;
+mod queries;
 
 pub use approx::{Approx, Block, Closure, Desc, Extension, Fields, Imm, Name};
 pub use env::TypingEnv;
@@ -27,6 +28,7 @@ pub use flow::{
 };
 pub use ints::Ints;
 pub use join::Branch;
+pub use queries::Proof;
 
 #[cfg(test)]
 mod tests {

@@ -60,7 +60,7 @@ use model::*;
 
 use std::collections::BTreeMap;
 
-use absinthe_typing_env::{Approx, Branch, Extension, Fields, Imm, Name, TypingEnv};
+use absinthe_typing_env::{Approx, Branch, Extension, Fields, Imm, Name, Proof, TypingEnv};
 use proptest::prelude::*;
 
 proptest! {
@@ -343,6 +343,79 @@ proptest! {
         two_descriptions(&script, seed, false)?;
     }
 
+    /// **Law 7, the specialised queries are sound.** What `prove_is_block`, `prove_tags`,
+    /// `prove_immediates` and `prove_field` prove of a name holds of its value in a valuation
+    /// that satisfies the environment, and none says `Invalid` of a name that has a value (a
+    /// field is `Invalid` only where the value has no such field).
+    #[test]
+    fn law7_queries_are_sound((script, _seed) in input()) {
+        let mut ch = Choices::script(&script);
+        let w = match world(&mut ch) {
+            Ok(w) => w,
+            Err(why) => return Err(TestCaseError::fail(why)),
+        };
+        for n in names(&w.env) {
+            if let Err(why) = queries_hold(&w.env, &w.val, n) {
+                return Err(TestCaseError::fail(format!("{why}\n  built by:\n  {}", w.log())));
+            }
+        }
+    }
+
+}
+
+/// Checks law 7 for `n`.
+fn queries_hold(env: &TypingEnv, val: &Val, n: Name) -> Result<(), String> {
+    let v = value_of(env, val, n);
+    let fail = |query: &str, answer: String| {
+        Err(format!(
+            "{query}({}) = {answer} in {env}, but its value is {}",
+            env.label(n),
+            show_value(&v)
+        ))
+    };
+    match env.prove_is_block(n) {
+        Proof::Proved(b) if b != matches!(v, CV::Block(..) | CV::Closure(..)) => {
+            return fail("prove_is_block", format!("{b}"));
+        }
+        Proof::Invalid => return fail("prove_is_block", "invalid".into()),
+        _ => {}
+    }
+    match env.prove_tags(n) {
+        Proof::Proved(tags) if !matches!(&v, CV::Block(tag, _) if tags.contains(tag)) => {
+            return fail("prove_tags", format!("{tags:?}"));
+        }
+        Proof::Invalid => return fail("prove_tags", "invalid".into()),
+        _ => {}
+    }
+    match env.prove_immediates(n) {
+        Proof::Proved(imms)
+            if !matches!(&v, CV::Int(i) if imms.contains(&Imm::Int(*i)))
+                && !imms.iter().any(|imm| matches!(imm, Imm::Ctor(_))) =>
+        {
+            return fail("prove_immediates", format!("{imms:?}"));
+        }
+        Proof::Invalid => return fail("prove_immediates", "invalid".into()),
+        _ => {}
+    }
+    for index in 0..3 {
+        let field = match &v {
+            CV::Block(_, fields) => fields.get(index),
+            _ => None,
+        };
+        match (env.prove_field(n, index), field) {
+            (Proof::Proved(a), Some(f)) if !holds(env, val, &a, f) => {
+                return fail(&format!("prove_field[{index}]"), env.show(&a).to_string());
+            }
+            (Proof::Proved(a), None) => {
+                return fail(&format!("prove_field[{index}]"), env.show(&a).to_string());
+            }
+            (Proof::Invalid, Some(_)) => {
+                return fail(&format!("prove_field[{index}]"), "invalid".into());
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 proptest! {
