@@ -4,8 +4,10 @@
 
 use std::ops::Range;
 
-/// The keywords of the grammar (`keyword` in `grammar.pest`), and the contextual `recursion`.
-pub const KEYWORDS: [&str; 32] = [
+/// The keywords of the grammar (`keyword` in `grammar.pest`), and its contextual words
+/// (`recursion`, `relation`, `packs`: keywords only where the grammar expects them, names
+/// elsewhere, coloured as keywords everywhere).
+pub const KEYWORDS: [&str; 34] = [
     "import",
     "extern",
     "type",
@@ -38,6 +40,8 @@ pub const KEYWORDS: [&str; 32] = [
     "fixpoint",
     "builtin",
     "recursion",
+    "relation",
+    "packs",
 ];
 
 /// What a token is.
@@ -190,6 +194,15 @@ mod tests {
             );
         }
         let listed = rule.split('"').skip(1).step_by(2).count();
-        assert_eq!(listed + 1, KEYWORDS.len(), "and `recursion`, contextual");
+        // The contextual words: rules `NAME_kw = @{ "word" ~ !ident_char }`.
+        let contextual: Vec<&str> = grammar
+            .lines()
+            .filter(|l| l.contains("_kw") && l.contains("!ident_char"))
+            .filter_map(|l| l.split('"').nth(1))
+            .collect();
+        for word in &contextual {
+            assert!(KEYWORDS.contains(word), "`{word}` is a contextual word");
+        }
+        assert_eq!(listed + contextual.len(), KEYWORDS.len(), "{contextual:?}");
     }
 }
