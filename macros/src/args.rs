@@ -82,23 +82,24 @@ pub struct FieldArgs {
 /// `relation(…)` on a product's component.
 #[derive(Debug, FromMeta)]
 pub struct RelationArgs {
-    /// The most names a pack of the relation holds.
-    pub packs: usize,
+    /// The most names a pack of the relation holds (with its place, for the error).
+    pub packs: darling::util::SpannedValue<usize>,
 }
 
 impl RelationArgs {
-    /// What is wrong with the declaration at `span`: no pack size, or `another` relational
-    /// component declared before it.
+    /// What is wrong with the declaration of the component at `span`: a pack size out of
+    /// range (said at the size), or `another` relational component declared before it.
     pub fn check(&self, span: proc_macro2::Span, another: bool) -> Vec<syn::Error> {
         let mut errors = Vec::new();
         let max = absinthe_domc::model::MAX_PACK;
-        if self.packs == 0 || self.packs as u64 > max {
+        let packs = *self.packs;
+        if packs == 0 || packs as u64 > max {
             errors.push(syn::Error::new(
-                span,
+                self.packs.span(),
                 format!(
                     "a pack holds between 1 and {max} names, not {}: write `relation(packs = K)` \
                      (8 is a common choice)",
-                    self.packs
+                    packs
                 ),
             ));
         }

@@ -355,7 +355,7 @@ fn read_product(
             // A relational component computes with its own operations (an interval's) where
             // the relation is not consulted.
             value_domain: args.value_domain.is_present() || args.relation.is_some(),
-            relation: args.relation.as_ref().map(|r| r.packs),
+            relation: args.relation.as_ref().map(|r| *r.packs),
             join_origin: None,
         });
     }
