@@ -83,7 +83,7 @@ pub struct FieldArgs {
 #[derive(Debug, FromMeta)]
 pub struct RelationArgs {
     /// The most names a pack of the relation holds (with its place, for the error).
-    pub packs: darling::util::SpannedValue<usize>,
+    pub packs: SpannedValue<usize>,
 }
 
 impl RelationArgs {

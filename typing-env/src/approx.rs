@@ -158,7 +158,8 @@ pub enum Desc {
     /// A block whose tag is one of these (at least two: a disjunction split on the tag, as a
     /// variant type's values are), each with what is known of its fields.
     Variant(BTreeMap<u32, Fields>),
-    /// A block (or closure) whose tag is not known: what `is_block x` being true says.
+    /// A block (or closure) whose tag is not known: what a join of blocks of different kinds
+    /// gives.
     AnyBlock,
     /// A block (not a closure) whose tag is not known, with more fields than the largest index
     /// here and these fields known: what reading fields of a value of unknown shape says

@@ -444,19 +444,10 @@ fn statement<P: Program + ?Sized>(
                     ])),
                     None => Approx::imms([Imm::Int(0), Imm::Int(1)]),
                 },
-                // Unknown: when it is 1, `a` is a block (of some tag).
-                _ => match alias(a.clone()) {
-                    Some(b) => Approx::cases(BTreeMap::from([
-                        (Imm::Int(0), Extension::default()),
-                        (
-                            Imm::Int(1),
-                            Extension {
-                                constraints: BTreeMap::from([(b, Approx::Known(Desc::AnyBlock))]),
-                            },
-                        ),
-                    ])),
-                    None => Approx::Top,
-                },
+                // Unknown: 0 or 1, and nothing more of `a`. `isblock` is 1 of any reference,
+                // heap objects (`new`) included, which no description but `⊤` admits: 1 does
+                // not make `a` a block.
+                _ => Approx::imms([Imm::Int(0), Imm::Int(1)]),
             }
         }
         Rhs::Call(f, args) => match callee(*f) {

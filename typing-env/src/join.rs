@@ -157,7 +157,11 @@ impl TypingEnv {
                 ));
             }
             let mut k = 0;
-            while let Some((x, y)) = joiner.existentials.borrow().get(k).copied() {
+            loop {
+                // The borrow ends here: joining the pair may pair more names (and so borrow the
+                // list mutably).
+                let next = joiner.existentials.borrow().get(k).copied();
+                let Some((x, y)) = next else { break };
                 let a = joiner.export(left, &left.env.approx_of(x), None, DEPTH);
                 let b = joiner.export(right, &right.env.approx_of(y), None, DEPTH);
                 let joined = joiner.join2((&a, Some(left)), (&b, Some(right)), DEPTH);
