@@ -42,8 +42,9 @@ pub struct OptimizeArgs {
     /// Steps each concrete run may take.
     #[arg(long, default_value_t = 10_000)]
     pub max_steps: u64,
-    /// Stop each analysis after this many block visits (a function whose analysis stops before
-    /// its fixpoint is optimized with no facts but its live names).
+    /// Stop the value analysis after this many block visits per function (a function whose
+    /// analysis stops before its fixpoint gets no constants and no decided branches; the escape
+    /// analysis keeps its own limits).
     #[arg(long, default_value_t = Limits::default().max_visits)]
     pub max_visits: u64,
 }
@@ -77,6 +78,11 @@ pub fn function_facts<D: ValueDomain>(
     let feasible = |b: BlockId, k: usize| {
         let end = function.stmts(b).len();
         let Some(env) = point(b, end) else {
+            // Only a block the analysis never reached has no state at its end.
+            assert!(
+                !reachable(b),
+                "reachable block {b:?} has no state at its end"
+            );
             return false;
         };
         let value = |o| NonRelational::<D>::operand(env, o);
@@ -145,8 +151,8 @@ pub fn optimize<D: ValueDomain>(
                 function_facts(function, &analysis)
             } else {
                 warnings.push(format!(
-                    "the analysis of function `{}` stopped before its fixpoint: only dead \
-                     assignments and blocks no edge reaches were removed (raise --max-visits)",
+                    "the analysis of function `{}` stopped before its fixpoint: no constant \
+                     folded and no branch decided there (raise --max-visits)",
                     function.name
                 ));
                 FunctionFacts::unknown(function)

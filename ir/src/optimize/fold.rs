@@ -64,7 +64,10 @@ pub(crate) fn fold(function: &Function, facts: &FunctionFacts, counts: &mut Coun
         let end = block.stmts.len();
         let mut term = block.term.clone();
         for_each_term_operand_mut(&mut term, |o| literal(facts, id, end, o, counts));
-        let feasible = facts.feasible.get(b).map_or(&[][..], Vec::as_slice);
+        let feasible = facts
+            .feasible
+            .get(b)
+            .unwrap_or_else(|| panic!("the facts have no feasibility row for block {b}"));
         // A branch on a reference traps: only a terminator that reads integers is decided.
         let mut ints_only = true;
         term.for_each_use(|o| ints_only &= known.int(o));
@@ -146,6 +149,11 @@ fn decide(term: Terminator, feasible: &[bool], counts: &mut Counts) -> Terminato
     if successors.is_empty() || matches!(term, Terminator::Goto(_)) {
         return term;
     }
+    assert_eq!(
+        feasible.len(),
+        successors.len(),
+        "the facts say whether each successor's edge is feasible"
+    );
     let taken = taken(&term);
     let mut targets = successors
         .iter()

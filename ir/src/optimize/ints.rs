@@ -130,7 +130,9 @@ impl Analysis<Function> for MayRefs {
                 .incoming
                 .iter()
                 .find(|(p, _)| *p == from)
-                .is_none_or(|&(_, o)| out.int(o));
+                // A φ without an operand for this edge reads nothing known: not an integer
+                // (the side on which nothing that may trap is folded or removed).
+                .is_some_and(|&(_, o)| out.int(o));
             along.set(phi.dest, int);
         }
         Lift::Lifted(along.0)
