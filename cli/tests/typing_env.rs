@@ -216,8 +216,9 @@ fn the_sample_agrees_with_its_runs() {
 }
 
 /// Found by review, each on a module the random ones never drew: a join whose existential's
-/// description names another existential panicked (a list borrowed while it grew), and
-/// `isblock` of a heap object (`new`), which is 1, made the object a block.
+/// description names another existential panicked (a list borrowed while it grew), two
+/// existentials of one join printed with one label, and `isblock` of a heap object (`new`),
+/// which is 1, made the object a block.
 #[test]
 fn nested_existentials_and_objects_are_handled() {
     let text = "\
@@ -238,6 +239,26 @@ join:
     ret p
 }
 
+fn dup(c, x, w) {
+bb0:
+    br c == 0, a, b
+a:
+    y = x[0]
+    p = block 0 [y, y]
+    q = block 0 [y, y]
+    goto join
+b:
+    z = w[1]
+    r = w[2]
+    p = block 0 [z, z]
+    q = block 0 [r, r]
+    goto join
+join:
+    f = p[0]
+    g = q[0]
+    ret g
+}
+
 fn object(n) {
 bb0:
     q = new
@@ -253,6 +274,11 @@ no:
     let output = typing::run(&input, Format::Text, &typing::Declared::builtin()).output;
     assert!(
         output.contains("p_3 : (=∃y_1, =∃inner_2); ∃y_1 : ⊤; ∃inner_2 : (=∃y_1, ⊤)}"),
+        "{output}"
+    );
+    // Two existentials of one join whose names share a label print apart.
+    assert!(
+        output.contains("p_3 : (=∃y_1, =∃y_1); q_3 : (=∃y_1', =∃y_1'); ∃y_1 : ⊤; ∃y_1' : ⊤}"),
         "{output}"
     );
     let check = typing::verify(&input, &typing::Declared::builtin(), 100, 1, 10_000);

@@ -169,9 +169,18 @@ impl TypingEnv {
                 k += 1;
             }
         }
+        // Two existentials of one join may come from names of one label (in different branches,
+        // or an existential of an earlier join): each prints apart, `∃y_1`, `∃y_1'`.
+        let mut labels: BTreeSet<String> = BTreeSet::new();
         let ex: Vec<Name> = existentials
             .iter()
-            .map(|(label, _)| result.define_existential(label, Approx::Top))
+            .map(|(label, _)| {
+                let mut label = label.clone();
+                while !labels.insert(label.clone()) {
+                    label.push('\'');
+                }
+                result.define_existential(&label, Approx::Top)
+            })
             .collect();
         for (e, (_, approx)) in ex.iter().zip(&existentials) {
             if let Some(refined) = result.refine(*e, &joiner.resolve(approx, DEPTH)) {
