@@ -6,13 +6,14 @@
 //! prints and parses back to itself. A failure names the seed and the arguments.
 
 use crate::common::{absinthe, markdown, workspace};
+use crate::random_air::config as function_config;
 use absinthe::program::BlockId;
 use absinthe_cli::analyses::AnalysisName;
 use absinthe_cli::builtin;
 use absinthe_cli::optimize::{Check, Optimized, check};
 use absinthe_ir::function::Module;
 use absinthe_ir::generate::{
-    GenConfig, HeapGenConfig, ModuleConfig, random_function, random_heap_module, random_module,
+    HeapGenConfig, ModuleConfig, random_function, random_heap_module, random_module,
 };
 use absinthe_ir::optimize::{Counts, FunctionFacts, optimize_module};
 use expect_test::{Expect, expect};
@@ -20,17 +21,6 @@ use expect_test::{Expect, expect};
 const MAX_VISITS: u64 = 100_000;
 const RUNS: usize = 4;
 const MAX_STEPS: u64 = 2_000;
-
-fn function_config(seed: u64) -> GenConfig {
-    GenConfig {
-        blocks: 2 + (seed % 9) as usize,
-        max_stmts: 1 + (seed % 5) as usize,
-        names: 2 + (seed % 5) as usize,
-        init_names: seed % 4 != 0,
-        symbols: (seed % 3) as usize,
-        ..GenConfig::default()
-    }
-}
 
 /// What the optimizer changed in some programs, and how many runs compared them.
 #[derive(Clone, Copy, Debug, Default)]

@@ -14,7 +14,8 @@ use absinthe_ir::interp::{self, Value};
 const PROGRAMS: u64 = 1000;
 const RUNS_PER_PROGRAM: usize = 4;
 
-fn config(seed: u64) -> GenConfig {
+/// The random functions' shape for `seed` (the optimizer's tests draw the same).
+pub(crate) fn config(seed: u64) -> GenConfig {
     GenConfig {
         blocks: 2 + (seed % 9) as usize,
         max_stmts: 1 + (seed % 5) as usize,

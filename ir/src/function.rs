@@ -62,14 +62,7 @@ impl Function {
         blocks: Vec<Block>,
     ) -> Function {
         let succs: Vec<Vec<BlockId>> = blocks.iter().map(|b| b.term.successors()).collect();
-        let mut preds = vec![Vec::new(); blocks.len()];
-        for (from, targets) in succs.iter().enumerate() {
-            for t in targets {
-                if let Some(list) = preds.get_mut(t.index()) {
-                    list.push(BlockId::new(from));
-                }
-            }
-        }
+        let preds = predecessors(&succs);
         Function {
             name,
             ssa,
@@ -396,4 +389,19 @@ impl Module {
         self.fields = r.finish(std::mem::take(&mut self.fields));
         self.symbols = symbols.finish(std::mem::take(&mut self.symbols));
     }
+}
+
+/// The predecessors of each block, given each block's successors (in block order, a block
+/// listed once per edge). A target past the last block has no list to join: the parser and the
+/// lowerings check targets, so none comes from a program.
+pub(crate) fn predecessors(succs: &[Vec<BlockId>]) -> Vec<Vec<BlockId>> {
+    let mut preds = vec![Vec::new(); succs.len()];
+    for (from, targets) in succs.iter().enumerate() {
+        for t in targets {
+            if let Some(list) = preds.get_mut(t.index()) {
+                list.push(BlockId::new(from));
+            }
+        }
+    }
+    preds
 }

@@ -127,14 +127,7 @@ impl<'f> WithExit<'f> {
             })
             .collect();
         succs.push(Vec::new());
-        let mut preds = vec![Vec::new(); count + 1];
-        for (b, targets) in succs.iter().enumerate() {
-            for t in targets {
-                if let Some(list) = preds.get_mut(t.index()) {
-                    list.push(BlockId::new(b));
-                }
-            }
-        }
+        let preds = crate::function::predecessors(&succs);
         WithExit {
             function,
             succs,
