@@ -5,11 +5,13 @@
 //! targets, a surrogate's is `F_p` of its arguments, a free name's is top, and abstractions are
 //! not values of the task's lattice at all: the flows that may hold them are reported by the
 //! seed's rule, `Φ_x1 × … → Φ_B` over the task's values of the parameters and the body
-//! ([`TaskSolution::render`]). Values are computed as the least fixpoint of these equations by
+//! ([`TaskSolution::render`]). Every node is a flow in one call context, so a task is traced per
+//! context; [`TaskSolution::term_value`] and [`TaskSolution::param_value`] join the contexts. Values are computed as the least fixpoint of these equations by
 //! chaotic iteration (widening a node after [`WIDEN_AFTER`] changes), which is what tracing
 //! every non-cyclic path computes for the distributive tasks of the seed.
 
-use super::graph::{BehaviorGraph, NodeId, NodeKind, is_free};
+use super::extend::{is_free, lambda_arguments};
+use super::graph::{BehaviorGraph, NodeId, NodeKind};
 use absinthe::lattice::{Lattice, Top};
 use absinthe::terms::{Arg, ArgKind, ParamId, Prim, Term, TermId, Terms};
 use absinthe::value::ValueDomain;
@@ -133,26 +135,26 @@ pub fn run_task<T: Task>(terms: &Terms, graph: &BehaviorGraph, task: &T) -> Task
         match graph.kind(node) {
             NodeKind::Surrogate { args, .. } => {
                 for &a in args.iter() {
-                    readers[graph.term_node(a).index()].push(node);
+                    readers[a.index()].push(node);
                 }
             }
-            kind => {
+            NodeKind::Term(_) | NodeKind::Param(_) => {
                 for &s in graph.successors(node) {
                     readers[s.index()].push(node);
                 }
-                // An application with an unknown operator reads the operator's flow too.
-                if let NodeKind::Term(t) = kind
-                    && let Term::App { op, .. } = terms.term(*t)
-                {
-                    readers[graph.term_node(*op).index()].push(node);
+                // An application with an operator not known in the text reads the operator's
+                // flow too.
+                for &o in graph.operators(node) {
+                    readers[o.index()].push(node);
                 }
             }
         }
     }
     let mut values = vec![T::Value::bottom(); n];
     let mut changes = vec![0u32; n];
-    // The stack starts with every node, the highest id on top: front ends number a term before
-    // its subterms, so subterms are evaluated before the terms that read them.
+    // The stack starts with every node, the highest id on top: nodes are made as terms are
+    // instantiated, a term before its subterms, so subterms are evaluated before the terms that
+    // read them.
     let mut queued = vec![true; n];
     let mut work: Vec<NodeId> = (0..n as u32).map(NodeId).collect();
     let mut evaluations = 0u64;
@@ -200,22 +202,32 @@ fn evaluate<T: Task>(
                 if !matches!(terms.term(*op), Term::Lambda { .. } | Term::Prim(_)) =>
             {
                 let result = join_successors(graph, values, node);
-                task.app(&values[graph.term_node(*op).index()], &result)
+                let operator = graph
+                    .operators(node)
+                    .iter()
+                    .fold(T::Value::bottom(), |acc, o| acc.join(&values[o.index()]));
+                task.app(&operator, &result)
             }
             _ => join_successors(graph, values, node),
         },
         NodeKind::Param(p) if is_free(terms, *p) => T::Value::top(),
         NodeKind::Param(p) => task.param(*p, &join_successors(graph, values, node)),
-        NodeKind::Surrogate { prim, args, .. } => {
+        NodeKind::Surrogate {
+            prim,
+            args,
+            terms: arg_terms,
+            ..
+        } => {
             let args: Vec<Arg<'_, T::Value>> = args
                 .iter()
-                .map(|&a| Arg {
-                    kind: match terms.term(a) {
+                .zip(arg_terms.iter())
+                .map(|(&a, &t)| Arg {
+                    kind: match terms.term(t) {
                         Term::Param(p) => ArgKind::Param(*p),
                         Term::Const(c) => ArgKind::Const(*c),
                         _ => ArgKind::Other,
                     },
-                    value: &values[graph.term_node(a).index()],
+                    value: &values[a.index()],
                 })
                 .collect();
             task.prim(*prim, &args)
@@ -236,17 +248,63 @@ impl<V: Lattice + fmt::Display> TaskSolution<V> {
         &self.values[n.index()]
     }
 
+    /// The task's value of term `t` joined over the contexts it is evaluated in.
+    pub fn term_value(&self, graph: &BehaviorGraph, t: TermId) -> V {
+        self.join(graph.term_nodes(t).iter().map(|&(_, n)| n))
+    }
+
+    /// The task's value of parameter `p` joined over the contexts it is bound in.
+    pub fn param_value(&self, graph: &BehaviorGraph, p: ParamId) -> V {
+        self.join(graph.param_nodes(p).iter().map(|&(_, n)| n))
+    }
+
+    fn join(&self, nodes: impl Iterator<Item = NodeId>) -> V {
+        nodes.fold(V::bottom(), |acc, n| acc.join(&self.values[n.index()]))
+    }
+
+    /// Renders the join of several nodes' flows (a flow over its contexts, a β flow over the
+    /// bodies), as [`TaskSolution::render`] renders one.
+    pub fn render_joined(
+        &self,
+        terms: &Terms,
+        graph: &BehaviorGraph,
+        nodes: &[NodeId],
+        depth: usize,
+    ) -> String {
+        let value = self.join(nodes.iter().copied());
+        let functions: BTreeSet<TermId> = nodes
+            .iter()
+            .flat_map(|&n| graph.functions(n).iter().copied())
+            .collect();
+        self.show(terms, graph, &value, &functions, depth)
+    }
+
     /// The value of the flow of node `n` as the seed writes it: the task's value, the functions
     /// it may hold as `Φ_x1 × … → Φ_B` (parameters and bodies joined over the abstractions,
     /// primitives by name), both joined with `|`, `⊥` for neither. Arrows nest up to
     /// `depth` levels (`…` beyond).
     pub fn render(&self, terms: &Terms, graph: &BehaviorGraph, n: NodeId, depth: usize) -> String {
+        self.show(
+            terms,
+            graph,
+            &self.values[n.index()],
+            graph.functions(n),
+            depth,
+        )
+    }
+
+    fn show(
+        &self,
+        terms: &Terms,
+        graph: &BehaviorGraph,
+        value: &V,
+        functions: &BTreeSet<TermId>,
+        depth: usize,
+    ) -> String {
         let mut parts = Vec::new();
-        let value = &self.values[n.index()];
         if !value.is_bottom() {
             parts.push(value.to_string());
         }
-        let functions = graph.functions(n);
         if !functions.is_empty() {
             parts.push(self.arrow(terms, graph, functions, depth));
         }
@@ -272,8 +330,12 @@ impl<V: Lattice + fmt::Display> TaskSolution<V> {
         let mut by_arity: std::collections::BTreeMap<usize, Vec<TermId>> = Default::default();
         for &f in functions {
             match terms.term(f) {
-                Term::Lambda { params, .. } => by_arity.entry(params.len()).or_default().push(f),
+                Term::Lambda { .. } => by_arity
+                    .entry(lambda_arguments(terms, f).len())
+                    .or_default()
+                    .push(f),
                 Term::Prim(p) => arrows.push(format!("prim {p}")),
+                Term::Param(_) => arrows.push("prim block".to_owned()),
                 _ => {}
             }
         }
@@ -282,17 +344,16 @@ impl<V: Lattice + fmt::Display> TaskSolution<V> {
                 vec![(V::bottom(), BTreeSet::new()); arity];
             let mut body = (V::bottom(), BTreeSet::new());
             for &l in &lambdas {
-                if let Term::Lambda {
-                    params: ps,
-                    body: b,
-                } = terms.term(l)
-                {
-                    for (slot, &p) in params.iter_mut().zip(ps.iter()) {
-                        let node = graph.param_node(p);
+                let Term::Lambda { body: b, .. } = terms.term(l) else {
+                    unreachable!("grouped as an abstraction")
+                };
+                for (slot, &p) in params.iter_mut().zip(lambda_arguments(terms, l)) {
+                    for &(_, node) in graph.param_nodes(p) {
                         slot.0 = slot.0.join(&self.values[node.index()]);
                         slot.1.extend(graph.functions(node).iter().copied());
                     }
-                    let node = graph.term_node(*b);
+                }
+                for &(_, node) in graph.term_nodes(*b) {
                     body.0 = body.0.join(&self.values[node.index()]);
                     body.1.extend(graph.functions(node).iter().copied());
                 }

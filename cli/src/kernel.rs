@@ -1,12 +1,14 @@
-//! Kernel terms (`.kt`) on the command line: builds the behavior graph, runs the chosen task
-//! over it (or reports the control-flow facts for `cfa`), and prints one line per flow in the
-//! seed's notation.
+//! Kernel terms (`.kt`) on the command line: builds the behavior graph with the analysis's
+//! context abstraction (declared, or `--context`), runs the chosen task over it (or reports the
+//! control-flow facts for `cfa`), and prints one line per flow in the seed's notation, then one
+//! per flow and context (`Φ_x^⟨3⟩`) when contexts are told apart.
 
 use crate::analyses::{Analysis, ForDomain, KernelReport};
 use crate::driver::{Format, Report};
+use absinthe::spec::ContextPolicy;
 use absinthe::terms::{Term, TermId, Terms};
 use absinthe::value::ValueDomain;
-use absinthe_behavior::{BehaviorGraph, DomainTask, NodeId, run_task};
+use absinthe_behavior::{BehaviorGraph, ContextId, Counts, DomainTask, Function, NodeId, run_task};
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -26,7 +28,8 @@ pub struct Flow {
 }
 
 /// The flows reported for `terms`: every application by label, every name (inputs marked), and
-/// `β(Φ_f)` for every name in operator position (the bodies of what it may call).
+/// `β(Φ_f)` for every name in operator position (the bodies of what it may call); each over
+/// every context, then, when it is a flow in more than one, in each (`ϕ_2^⟨1⟩`).
 pub fn flows(terms: &Terms, graph: &BehaviorGraph) -> Vec<Flow> {
     let mut apps: Vec<(u32, TermId)> = terms
         .terms
@@ -38,41 +41,61 @@ pub fn flows(terms: &Terms, graph: &BehaviorGraph) -> Vec<Flow> {
         })
         .collect();
     apps.sort();
-    let mut out: Vec<Flow> = apps
-        .iter()
-        .map(|&(label, t)| Flow {
-            name: format!("ϕ_{label}"),
-            nodes: vec![graph.term_node(t)],
-        })
-        .collect();
+    let mut out: Vec<Flow> = Vec::new();
+    let push = |out: &mut Vec<Flow>, name: &str, suffix: &str, nodes: &[(ContextId, NodeId)]| {
+        out.push(Flow {
+            name: format!("{name}{suffix}"),
+            nodes: nodes.iter().map(|&(_, n)| n).collect(),
+        });
+        if nodes.len() < 2 {
+            return;
+        }
+        for &(c, n) in nodes {
+            out.push(Flow {
+                name: format!("{name}^{}{suffix}", graph.contexts().display(c)),
+                nodes: vec![n],
+            });
+        }
+    };
+    for &(label, t) in &apps {
+        push(&mut out, &format!("ϕ_{label}"), "", graph.term_nodes(t));
+    }
     let mut operators = BTreeSet::new();
     for t in &terms.terms {
         if let Term::App { op, .. } = t
             && let Term::Param(p) = terms.term(*op)
+            && !absinthe_behavior::extend::is_block(terms, *p)
         {
             operators.insert(*p);
         }
     }
     for (i, param) in terms.params.iter().enumerate() {
         let p = absinthe::terms::ParamId(i as u32);
+        if absinthe_behavior::extend::is_block(terms, p) {
+            continue;
+        }
         let input = if param.binder == absinthe::terms::Binder::Free {
             " (input)"
         } else {
             ""
         };
-        out.push(Flow {
-            name: format!("Φ_{}{input}", param.name),
-            nodes: vec![graph.param_node(p)],
-        });
+        push(
+            &mut out,
+            &format!("Φ_{}", param.name),
+            input,
+            graph.param_nodes(p),
+        );
     }
     for p in operators {
         let bodies: Vec<NodeId> = graph
             .param_functions(p)
             .iter()
             .filter_map(|&f| match terms.term(f) {
-                Term::Lambda { body, .. } => Some(graph.term_node(*body)),
+                Term::Lambda { body, .. } => Some(graph.term_nodes(*body)),
                 _ => None,
             })
+            .flatten()
+            .map(|&(_, n)| n)
             .collect();
         out.push(Flow {
             name: format!("β(Φ_{})", terms.param_name(p)),
@@ -82,15 +105,64 @@ pub fn flows(terms: &Terms, graph: &BehaviorGraph) -> Vec<Flow> {
     out
 }
 
+/// The functions the flows of `nodes` may hold, named: `λx`, a primitive's symbol, `block`,
+/// `exit(λ^k,x)` for an exit function.
+pub fn function_names(terms: &Terms, graph: &BehaviorGraph, nodes: &[NodeId]) -> Vec<String> {
+    let names: BTreeSet<String> = nodes
+        .iter()
+        .flat_map(|&n| graph.values(n).iter())
+        .map(|&f| match f {
+            Function::Exit(l, _) => format!("exit({})", function_name(terms, l)),
+            other => function_name(terms, other.term()),
+        })
+        .collect();
+    names.into_iter().collect()
+}
+
+/// How many values the terms of `nodes` may give together, written after a flow's value when it
+/// is not one: ` · void`, ` · 2 values`.
+fn counts_note(graph: &BehaviorGraph, nodes: &[NodeId]) -> String {
+    let mut counts = Counts::none();
+    for &n in nodes {
+        if matches!(graph.kind(n), absinthe_behavior::NodeKind::Term(_)) {
+            counts.join_from(graph.counts(n));
+        }
+    }
+    if counts.is_none() || counts == Counts::exactly(1) {
+        String::new()
+    } else {
+        format!(" · {counts}")
+    }
+}
+
+/// The number of call sites the behavior graph tells contexts apart by under `policy`.
+pub fn call_sites(policy: ContextPolicy) -> Result<usize, String> {
+    match policy {
+        ContextPolicy::Insensitive => Ok(0),
+        ContextPolicy::CallStrings(k) => Ok(k),
+        ContextPolicy::Functional { .. } => Err(format!(
+            "the behavior graph tells contexts apart by call strings (`insensitive` or \
+             `kcfa=K`), not by abstract inputs (`{policy}`)\n"
+        )),
+    }
+}
+
 /// How a function value is named: `λx`, `λx,y`, or a primitive's symbol.
 pub fn function_name(terms: &Terms, f: TermId) -> String {
     match terms.term(f) {
         Term::Lambda { params, .. } => {
             let names: Vec<&str> = params.iter().map(|&p| terms.param_name(p)).collect();
-            format!("λ{}", names.join(","))
+            if names.is_empty() {
+                "λ()".to_owned()
+            } else {
+                format!("λ{}", names.join(","))
+            }
         }
         Term::Prim(p) => p.to_string(),
-        _ => "?".to_owned(),
+        Term::Param(p) if absinthe_behavior::extend::is_block(terms, *p) => "block".to_owned(),
+        other => unreachable!(
+            "a function value comes from an abstraction, a primitive or `block`, not {other:?}"
+        ),
     }
 }
 
@@ -100,10 +172,11 @@ pub enum KernelEngine {
     /// The behavior graph (flow-insensitive 0-CFA, one pass per task).
     BehaviorGraph,
     /// Closure conversion to the core IR, then the interprocedural flow engine.
-    Flow(absinthe_interproc::ContextPolicy),
+    Flow(ContextPolicy),
 }
 
-/// Analyzes a kernel program with `analysis` and renders one line per flow.
+/// Analyzes a kernel program with `analysis` and renders one line per flow, with the context
+/// abstraction the analysis declares.
 pub fn run<A: Analysis>(
     file: &str,
     text: &str,
@@ -111,24 +184,59 @@ pub fn run<A: Analysis>(
     engine: KernelEngine,
     format: Format,
 ) -> Result<Report, String> {
+    run_in_context(file, text, analysis, engine, None, format)
+}
+
+/// [`run`], with `context` (the command line's `--context`) in place of the declared context
+/// abstraction on the behavior graph; the report notes when it overrides the declaration.
+pub fn run_in_context<A: Analysis>(
+    file: &str,
+    text: &str,
+    analysis: A,
+    engine: KernelEngine,
+    context: Option<ContextPolicy>,
+    format: Format,
+) -> Result<Report, String> {
     let terms = absinthe_ir::kernel::parse_terms(file, text)
         .map_err(|errors| absinthe_ir::error::render_errors(&errors))?;
-    let graph = BehaviorGraph::build(&terms);
     if let KernelEngine::Flow(policy) = engine {
+        let graph = BehaviorGraph::build(&terms);
         if analysis.kernel_only() {
             return Err(format!(
                 "`{analysis}` reports on the behavior graph (its flows and parameters); use \
                  `--engine behavior-graph`\n"
             ));
         }
-        return Ok(flow_report(&terms, &graph, analysis, policy, format));
+        return flow_report(&terms, &graph, analysis, policy, format);
     }
-    let header = format!(
-        "# analysis: {analysis} (behavior graph: {} nodes, {} arcs, {} α constraints)",
+    let declared = analysis.spec().context;
+    let policy = context.unwrap_or(declared);
+    let k = call_sites(policy)?;
+    let graph = BehaviorGraph::build_with_contexts(&terms, k);
+    let mut header = String::new();
+    if let Some(flag) = context
+        && flag != declared
+    {
+        header.push_str(&format!(
+            "# note: --context {flag} overrides the context `{analysis}` declares ({declared})\n"
+        ));
+    }
+    header.push_str(&format!(
+        "# analysis: {analysis} (behavior graph: {} nodes, {} arcs, {} α constraints",
         graph.node_count(),
         graph.stats.arcs,
         graph.stats.alpha_constraints
-    );
+    ));
+    if k > 0 {
+        header.push_str(&format!(
+            "; contexts: {policy}, {} met",
+            graph.contexts().len()
+        ));
+    }
+    if graph.stats.deferred > 0 && absinthe_ir::kernel::uses_extensions(&terms) {
+        header.push_str(&format!("; {} applications deferred", graph.stats.deferred));
+    }
+    header.push(')');
     let lines: Vec<(String, String)> = if analysis.kernel_report() == KernelReport::Induction {
         induction_lines(&terms, &graph)
     } else if analysis.kernel_report() == KernelReport::Useless {
@@ -139,16 +247,9 @@ pub fn run<A: Analysis>(
         flows(&terms, &graph)
             .into_iter()
             .map(|flow| {
-                let functions: BTreeSet<TermId> = flow
-                    .nodes
-                    .iter()
-                    .flat_map(|&n| graph.functions(n).iter().copied())
-                    .collect();
-                let names: Vec<String> = functions
-                    .iter()
-                    .map(|&f| function_name(&terms, f))
-                    .collect();
-                (flow.name, format!("{{{}}}", names.join(", ")))
+                let names = function_names(&terms, &graph, &flow.nodes);
+                let note = counts_note(&graph, &flow.nodes);
+                (flow.name, format!("{{{}}}{note}", names.join(", ")))
             })
             .collect()
     } else {
@@ -191,18 +292,19 @@ fn flow_report<A: Analysis>(
     terms: &Terms,
     graph: &BehaviorGraph,
     analysis: A,
-    policy: absinthe_interproc::ContextPolicy,
+    policy: ContextPolicy,
     format: Format,
-) -> Report {
+) -> Result<Report, String> {
     use absinthe::program::{BlockId, FuncId};
     use absinthe_interproc::{InterprocLimits, solve_module};
-    let lowered = absinthe_ir::kernel::lower(terms);
+    let lowered = absinthe_ir::kernel::lower(terms)
+        .map_err(|why| format!("`--engine flow`: {why}; the behavior graph takes them\n"))?;
     struct Flowing<'a, A: Analysis> {
         terms: &'a Terms,
         graph: &'a BehaviorGraph,
         lowered: &'a absinthe_ir::kernel::Lowered,
         analysis: A,
-        policy: absinthe_interproc::ContextPolicy,
+        policy: ContextPolicy,
     }
     impl<A: Analysis> ForDomain for Flowing<'_, A> {
         type Output = (Vec<(String, String)>, bool);
@@ -260,12 +362,12 @@ fn flow_report<A: Analysis>(
         lowered.module.functions.len()
     );
     let output = render(&header, analysis, "flow", &lines, format, json!({}));
-    Report {
+    Ok(Report {
         output,
         stable,
         warnings: Vec::new(),
         fell_back: None,
-    }
+    })
 }
 
 /// The report: a header and `flow = value` lines, or a JSON document with `extra`'s fields too.
@@ -320,7 +422,7 @@ fn induction_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String)
         if param.binder == Binder::Free {
             continue;
         }
-        let steps = solution.value(graph.param_node(p)).steps.clone();
+        let steps = solution.param_value(graph, p).steps;
         // Names bound to functions (letrec names, functional parameters) are not numbers.
         if !graph.param_functions(p).is_empty() {
             continue;
@@ -362,12 +464,24 @@ pub struct KernelCheck {
 }
 
 /// Runs the program `runs` times (inputs drawn from `seed`) and checks every value a term or a
-/// name takes against `analysis`'s value of its flow on the behavior graph, and every closure
-/// against the control-flow facts.
+/// name takes against `analysis`'s value of its flow on the behavior graph, in the context of
+/// the run's call string, and every function against the control-flow facts.
 pub fn verify<A: Analysis>(
     file: &str,
     text: &str,
     analysis: A,
+    runs: usize,
+    seed: u64,
+) -> Result<KernelCheck, String> {
+    verify_in_context(file, text, analysis, None, runs, seed)
+}
+
+/// [`verify`] with `context` in place of the declared context abstraction.
+pub fn verify_in_context<A: Analysis>(
+    file: &str,
+    text: &str,
+    analysis: A,
+    context: Option<ContextPolicy>,
     runs: usize,
     seed: u64,
 ) -> Result<KernelCheck, String> {
@@ -378,7 +492,8 @@ pub fn verify<A: Analysis>(
             "`{analysis}` has no concrete counterpart to check here; `verify` checks value tasks and `cfa`\n"
         ));
     }
-    let graph = BehaviorGraph::build(&terms);
+    let k = call_sites(context.unwrap_or(analysis.spec().context))?;
+    let graph = BehaviorGraph::build_with_contexts(&terms, k);
     struct Check<'a> {
         terms: &'a Terms,
         graph: &'a BehaviorGraph,
@@ -405,9 +520,36 @@ pub fn verify<A: Analysis>(
     }))
 }
 
+/// What one run showed: every term's values and every binding, with the run's call string.
+#[derive(Default)]
+struct Seen {
+    terms: Vec<(TermId, Vec<absinthe_ir::kernel::KValue>, Vec<u32>)>,
+    params: Vec<(
+        absinthe::terms::ParamId,
+        absinthe_ir::kernel::KValue,
+        Vec<u32>,
+    )>,
+}
+
+impl absinthe_ir::kernel::Observer for Seen {
+    fn term(&mut self, t: TermId, values: &[absinthe_ir::kernel::KValue], calls: &[u32]) {
+        self.terms.push((t, values.to_vec(), calls.to_vec()));
+    }
+
+    fn param(
+        &mut self,
+        p: absinthe::terms::ParamId,
+        value: &absinthe_ir::kernel::KValue,
+        calls: &[u32],
+    ) {
+        self.params.push((p, value.clone(), calls.to_vec()));
+    }
+}
+
 /// Runs `terms` `runs` times (inputs drawn from `seed`), checking every value every term and
-/// name takes against `task`'s value of its flow and every closure against the control-flow
-/// facts.
+/// name takes against `task`'s value of its flow in the context of the run's call string, how
+/// many values every term gave against the graph's counts, and every function against the
+/// control-flow facts.
 pub fn check_task<T: absinthe_behavior::Task>(
     terms: &Terms,
     graph: &BehaviorGraph,
@@ -415,13 +557,10 @@ pub fn check_task<T: absinthe_behavior::Task>(
     runs: usize,
     seed: u64,
 ) -> KernelCheck {
-    use absinthe_ir::kernel::{EvalLimits, KValue, evaluate};
+    use absinthe_ir::kernel::{EvalLimits, EvalOutcome, KValue, evaluate_observed};
     let solution = run_task(terms, graph, task);
     let mut rng = absinthe_ir::generate::Rng::new(seed);
-    let inputs: Vec<absinthe::terms::ParamId> = (0..terms.params.len())
-        .map(|i| absinthe::terms::ParamId(i as u32))
-        .filter(|p| terms.params[p.index()].binder == absinthe::terms::Binder::Free)
-        .collect();
+    let inputs = absinthe_ir::kernel::inputs(terms);
     let mut check = KernelCheck::default();
     for _ in 0..runs {
         // Inputs are integers or booleans, drawn at random.
@@ -436,55 +575,93 @@ pub fn check_task<T: absinthe_behavior::Task>(
                 (p, v)
             })
             .collect();
+        let mut seen = Seen::default();
+        let outcome = evaluate_observed(terms, &values, &EvalLimits::default(), &mut seen);
+        if matches!(outcome, EvalOutcome::Value(_) | EvalOutcome::Values(_)) {
+            check.returned += 1;
+        }
         let mut miss: Option<String> = None;
         let mut values_checked = 0u64;
-        {
-            let mut test = |node: NodeId, flow: String, v: &KValue| {
-                if miss.is_some() {
-                    return;
-                }
-                values_checked += 1;
-                let held = match v {
-                    KValue::Closure(l, _) => graph.functions(node).contains(l),
-                    KValue::Prim(p) => graph
-                        .functions(node)
-                        .iter()
-                        .any(|&f| terms.term(f) == &Term::Prim(*p)),
-                    other => task.contains(solution.value(node), other.as_int().unwrap_or(0)),
-                };
-                if !held {
-                    miss = Some(format!(
-                        "{flow} = {} does not hold {v:?}",
-                        solution.render(terms, graph, node, 2)
-                    ));
-                }
+        let contexts = graph.contexts();
+        let mut test = |node: Option<NodeId>, flow: String, calls: &[u32], v: &KValue| {
+            if miss.is_some() {
+                return;
+            }
+            values_checked += 1;
+            let Some(node) = node else {
+                miss = Some(format!(
+                    "{flow} has no flow in the context of the call string {calls:?}, which a run reached"
+                ));
+                return;
             };
-            let mut seen_terms: Vec<(TermId, KValue)> = Vec::new();
-            let mut seen_params: Vec<(absinthe::terms::ParamId, KValue)> = Vec::new();
-            let outcome = evaluate(
-                terms,
-                &values,
-                &EvalLimits::default(),
-                &mut |t, v| seen_terms.push((t, v.clone())),
-                &mut |p, v| seen_params.push((p, v.clone())),
-            );
-            if matches!(outcome, absinthe_ir::kernel::EvalOutcome::Value(_)) {
-                check.returned += 1;
+            let held = match v {
+                KValue::Closure(l, _) => graph
+                    .values(node)
+                    .iter()
+                    .any(|f| matches!(f, Function::Closure(m, _) if m == l)),
+                KValue::Exit(l, _) => graph
+                    .values(node)
+                    .iter()
+                    .any(|f| matches!(f, Function::Exit(m, _) if m == l)),
+                KValue::Block => graph
+                    .values(node)
+                    .iter()
+                    .any(|f| matches!(f, Function::Block(_))),
+                KValue::Prim(p) => graph
+                    .functions(node)
+                    .iter()
+                    .any(|&f| terms.term(f) == &Term::Prim(*p)),
+                KValue::Int(i) => task.contains(solution.value(node), *i),
+                KValue::Bool(b) => task.contains(solution.value(node), i64::from(*b)),
+            };
+            if !held {
+                let context = if contexts.k() == 0 {
+                    String::new()
+                } else {
+                    format!("^{}", contexts.display(graph.context(node)))
+                };
+                miss = Some(format!(
+                    "{flow}{context} = {} does not hold {v:?}",
+                    solution.render(terms, graph, node, 2)
+                ));
             }
-            for (t, v) in &seen_terms {
-                test(graph.term_node(*t), terms.flow_name(*t), v);
+        };
+        // How many values each term gave, against the graph's counts.
+        let mut count_miss = None;
+        for (t, vs, calls) in &seen.terms {
+            let node = contexts
+                .of_stack(calls)
+                .and_then(|c| graph.term_node_in(*t, c));
+            if let Some(n) = node
+                && !graph.counts(n).may(vs.len() as u32)
+            {
+                count_miss = Some(format!(
+                    "{}^{} gives {}, not the {} values a run gave",
+                    terms.flow_name(*t),
+                    contexts.display(graph.context(n)),
+                    graph.counts(n),
+                    vs.len()
+                ));
+                break;
             }
-            for (p, v) in &seen_params {
-                test(
-                    graph.param_node(*p),
-                    format!("Φ_{}", terms.param_name(*p)),
-                    v,
-                );
+        }
+        for (t, vs, calls) in &seen.terms {
+            let node = contexts
+                .of_stack(calls)
+                .and_then(|c| graph.term_node_in(*t, c));
+            for v in vs {
+                test(node, terms.flow_name(*t), calls, v);
             }
+        }
+        for (p, v, calls) in &seen.params {
+            let node = contexts
+                .of_stack(calls)
+                .and_then(|c| graph.param_node_in(*p, c));
+            test(node, format!("Φ_{}", terms.param_name(*p)), calls, v);
         }
         check.runs += 1;
         check.values += values_checked;
-        if let Some(m) = miss
+        if let Some(m) = miss.or(count_miss)
             && !check.misses.contains(&m)
         {
             check.misses.push(m);
@@ -511,7 +688,7 @@ fn lambda_params(terms: &Terms) -> Vec<absinthe::terms::ParamId> {
 pub fn useless_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String)> {
     use absinthe_dsl_examples::dom::dependence::Dependence;
     let solution = run_task(terms, graph, &DomainTask::<Dependence>::new());
-    let result = &solution.value(graph.term_node(terms.root)).names;
+    let result = &solution.term_value(graph, terms.root).names;
     let mut lines = Vec::new();
     let mut useless = Vec::new();
     for p in lambda_params(terms) {
@@ -540,7 +717,7 @@ pub fn strict_lines(terms: &Terms, graph: &BehaviorGraph) -> Vec<(String, String
         let Term::Lambda { params, body } = t else {
             continue;
         };
-        let demanded = &solution.value(graph.term_node(*body)).demanded.names;
+        let demanded = &solution.term_value(graph, *body).demanded.names;
         let strict: Vec<&str> = params
             .iter()
             .filter(|&&p| demanded.contains(p))
@@ -564,8 +741,12 @@ pub fn task_lines<T: absinthe_behavior::Task>(
     flows(terms, graph)
         .into_iter()
         .map(|flow| {
+            let note = counts_note(graph, &flow.nodes);
             let value = match flow.nodes.as_slice() {
                 [one] => solution.render(terms, graph, *one, 3),
+                many if !flow.name.starts_with('β') => {
+                    solution.render_joined(terms, graph, many, 3)
+                }
                 many => {
                     let parts: BTreeSet<String> = many
                         .iter()
@@ -578,7 +759,7 @@ pub fn task_lines<T: absinthe_behavior::Task>(
                     }
                 }
             };
-            (flow.name, value)
+            (flow.name, format!("{value}{note}"))
         })
         .collect()
 }

@@ -412,7 +412,7 @@ fn closure_conversion_runs_like_the_evaluator_and_tasks_run_on_it() {
             ..KernelGenConfig::default()
         };
         let (text, terms) = random_terms(seed, &config);
-        let lowered = lower(&terms);
+        let lowered = lower(&terms).expect("generated programs use no extension");
         let printed = lowered.module.to_string();
         absinthe_ir::parse_module("lowered.air", &printed)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{printed}"));
@@ -482,7 +482,7 @@ fn p1_through_the_flow_engine_gives_the_same_types() {
     use absinthe_interproc::{ContextPolicy, InterprocLimits, solve_module};
     use absinthe_ir::kernel::lower;
     let terms = sample("p1.kt");
-    let lowered = lower(&terms);
+    let lowered = lower(&terms).expect("P1 uses no extension");
     let s = solve_module::<absinthe_ir::Module, Types>(
         &lowered.module,
         Some(absinthe::program::FuncId::new(0)),

@@ -4,6 +4,13 @@
 //! positive and passes `fuel - 1` to the calls in its body (a function's abstractions inherit
 //! its fuel), so evaluation always ends. Programs are typed by construction: integer terms only
 //! meet arithmetic, functions only application.
+//!
+//! With [`KernelGenConfig::multiple_values`], integer terms also come from `block`: blocks
+//! spread over a primitive's or an abstraction's arguments, empty blocks among them, and
+//! abstractions returning two values. With [`KernelGenConfig::exits`], abstractions with an exit
+//! name are applied on the spot and their exit function is a unary function of their body
+//! (called directly, chosen by `cond` through thunks, or passed to letrec functions, which call
+//! it before the application returns), some exits passing two values.
 
 use absinthe::terms::Terms;
 
@@ -19,6 +26,10 @@ pub struct KernelGenConfig {
     pub depth: usize,
     /// The largest fuel passed at top level.
     pub max_fuel: i64,
+    /// Use `block` (multiple values).
+    pub multiple_values: bool,
+    /// Use exit functions (`(lambda (^k x) …)`).
+    pub exits: bool,
 }
 
 impl Default for KernelGenConfig {
@@ -27,6 +38,8 @@ impl Default for KernelGenConfig {
             functions: 2,
             depth: 4,
             max_fuel: 3,
+            multiple_values: false,
+            exits: false,
         }
     }
 }
@@ -134,6 +147,10 @@ impl Gen<'_> {
 
     fn int(&mut self, depth: usize, scope: &Scope) -> String {
         let leaf = depth == 0 || self.rng.percent(25);
+        let extended = self.config.multiple_values || self.config.exits;
+        if !leaf && extended && self.rng.percent(35) {
+            return self.extension(depth, scope);
+        }
         if leaf {
             return if !scope.ints.is_empty() && self.rng.percent(60) {
                 let i = self.rng.below(scope.ints.len());
@@ -196,6 +213,92 @@ impl Gen<'_> {
                 format!("((lambda ({h}) {body}) {fun})")
             }
         }
+    }
+
+    /// An integer term made with `block` or an exit function.
+    fn extension(&mut self, depth: usize, scope: &Scope) -> String {
+        let (mv, ex) = (self.config.multiple_values, self.config.exits);
+        let choice = match (mv, ex) {
+            (true, true) => self.rng.below(7),
+            (true, false) => self.rng.below(4),
+            (false, true) => 4 + self.rng.below(3),
+            (false, false) => unreachable!("`int` asks for an extension only when one is on"),
+        };
+        const OPS: [&str; 4] = ["+", "-", "*", "+"];
+        match choice {
+            0 => {
+                // A primitive's arguments from blocks, an empty block among them.
+                let op = OPS[self.rng.below(OPS.len())];
+                let (a, b) = (self.int(depth - 1, scope), self.int(depth - 1, scope));
+                match self.rng.below(3) {
+                    0 => format!("({op} (block {a} {b}))"),
+                    1 => format!("({op} (block) {a} (block {b}))"),
+                    _ => format!("(block ({op} {a} {b}))"),
+                }
+            }
+            1 => {
+                // An abstraction of two parameters applied to one block.
+                let (u, v) = (self.name("u"), self.name("v"));
+                let mut inner = scope.clone();
+                inner.ints.push(u.clone());
+                inner.ints.push(v.clone());
+                let body = self.int(depth - 1, &inner);
+                let pair = self.pair(depth - 1, scope);
+                format!("((lambda ({u} {v}) {body}) {pair})")
+            }
+            2 => {
+                let op = OPS[self.rng.below(OPS.len())];
+                let pair = self.pair(depth - 1, scope);
+                format!("({op} {pair})")
+            }
+            3 => {
+                // The block primitive passed as a value and applied.
+                let b = self.name("b");
+                let (x, y) = (self.int(depth - 1, scope), self.int(depth - 1, scope));
+                format!("(+ ((lambda ({b}) ({b} {x} {y})) block))")
+            }
+            4 | 5 => {
+                // An abstraction with an exit name, applied on the spot.
+                let (k, x) = (format!("^{}", self.name("k")), self.name("x"));
+                let mut inner = scope.clone();
+                inner.ints.push(x.clone());
+                inner.unary.push(k.clone());
+                let body = if choice == 4 {
+                    self.int(depth - 1, &inner)
+                } else {
+                    // Leave through a thunk `cond` chooses.
+                    let (a, b) = (self.int(depth - 1, &inner), self.int(depth - 1, &inner));
+                    let (e, f) = (self.int(depth - 1, &inner), self.int(depth - 1, &inner));
+                    format!("((cond (< {a} {b}) (lambda () ({k} {e})) (lambda () {f})))")
+                };
+                let arg = self.int(depth - 1, scope);
+                format!("((lambda ({k} {x}) {body}) {arg})")
+            }
+            _ => {
+                // Two values from an abstraction that may leave with two others.
+                let op = OPS[self.rng.below(OPS.len())];
+                let (k, x) = (format!("^{}", self.name("k")), self.name("x"));
+                let mut inner = scope.clone();
+                inner.ints.push(x.clone());
+                let (a, b) = (self.int(depth - 1, &inner), self.int(depth - 1, &inner));
+                let e = self.int(depth - 1, &inner);
+                let arg = self.int(depth - 1, scope);
+                format!(
+                    "({op} ((lambda ({k} {x}) (block {x} ((cond (< {a} {b}) (lambda () ({k} {e} {x})) \
+                     (lambda () {x}))))) {arg}))"
+                )
+            }
+        }
+    }
+
+    /// Two integer values.
+    fn pair(&mut self, depth: usize, scope: &Scope) -> String {
+        let (a, b) = (self.int(depth, scope), self.int(depth, scope));
+        if self.rng.percent(50) {
+            return format!("(block {a} {b})");
+        }
+        let z = self.name("z");
+        format!("((lambda ({z}) (block {z} {b})) {a})")
     }
 
     /// A unary integer function: an abstraction, or a name of one in scope.

@@ -7,6 +7,9 @@
 //! (`cond` a `select`: call by value evaluates both branches anyway); a primitive used as a
 //! value becomes a closure of a small function; any other application becomes an `apply`.
 //!
+//! Multiple values and exit functions have no counterpart in the core IR (a function returns
+//! one value and cannot be left early from a callee), so programs using them are refused.
+//!
 //! A letrec group's abstractions all capture the union of the group's other free names, and each
 //! rebuilds the group's closures on entry, so that they can refer to each other and to
 //! themselves although closures are immutable.
@@ -32,8 +35,15 @@ pub struct Lowered {
     pub inputs: Vec<ParamId>,
 }
 
-/// Converts `terms`.
-pub fn lower(terms: &Terms) -> Lowered {
+/// Converts `terms`, or says why it cannot: the program uses `block` or an exit name.
+pub fn lower(terms: &Terms) -> Result<Lowered, String> {
+    if super::extensions::uses_extensions(terms) {
+        return Err(
+            "the program uses `block` or an exit name (`^k`), which closure conversion to the core \
+             IR does not take: one function returns one value and cannot leave its callers early"
+                .to_owned(),
+        );
+    }
     let mut l = Lowerer {
         terms,
         funcs: Vec::new(),
@@ -86,7 +96,7 @@ pub fn lower(terms: &Terms) -> Lowered {
         l.funcs[f.index()] = Some(function);
     }
     let functions = l.funcs.into_iter().flatten().collect();
-    Lowered {
+    Ok(Lowered {
         module: Module {
             functions,
             fields: Vec::new(),
@@ -95,7 +105,7 @@ pub fn lower(terms: &Terms) -> Lowered {
         homes: l.homes,
         param_homes: l.param_homes,
         inputs,
-    }
+    })
 }
 
 struct Lowerer<'t> {
@@ -292,7 +302,9 @@ impl Lowerer<'_> {
 
     /// `closure lamN [captures…]` for abstraction `lambda`.
     fn closure(&self, lambda: TermId, names: &mut Names) -> Rhs {
-        let f = self.lambda_funcs.get(&lambda).copied().unwrap_or(FuncId(0));
+        let Some(&f) = self.lambda_funcs.get(&lambda) else {
+            unreachable!("every abstraction was given a function before any is lowered")
+        };
         let captured = self
             .captures_of(lambda)
             .into_iter()

@@ -5,6 +5,7 @@ use pest::Parser as _;
 use pest::iterators::Pair;
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::extensions::{BLOCK, is_exit_name};
 use crate::error::{ParseError, error_at, from_pest, line_col};
 
 #[derive(pest_derive::Parser)]
@@ -26,6 +27,7 @@ fn describe(rule: Rule) -> &'static str {
         Rule::label => "a label",
         Rule::int => "an integer",
         Rule::prim => "a primitive",
+        Rule::block => "`block`",
         Rule::ident | Rule::keyword | Rule::word_char => "a name",
         Rule::colon => "`:`",
         Rule::lparen => "`(`",
@@ -149,7 +151,13 @@ impl<'a> Resolver<'a> {
                     Term::Const(0)
                 }
             },
-            Rule::prim => Term::Prim(Prim::from_symbol(pair.as_str()).unwrap_or(Prim::Cond)),
+            Rule::prim => Term::Prim(Prim::from_symbol(pair.as_str()).unwrap_or_else(|| {
+                unreachable!(
+                    "the grammar's `prim` is a primitive's symbol: {}",
+                    pair.as_str()
+                )
+            })),
+            Rule::block => Term::Param(self.block()),
             Rule::ident => Term::Param(self.reference(&pair)),
             Rule::labelled => {
                 let mut inner = pair.into_inner();
@@ -196,10 +204,33 @@ impl<'a> Resolver<'a> {
         id
     }
 
+    /// The one name of the `block` primitive.
+    fn block(&mut self) -> ParamId {
+        if let Some(&p) = self.free.get(BLOCK) {
+            return p;
+        }
+        self.params.push(Param {
+            name: BLOCK.to_owned(),
+            binder: Binder::Free,
+        });
+        let p = ParamId((self.params.len() - 1) as u32);
+        self.free.insert(BLOCK, p);
+        p
+    }
+
     fn reference(&mut self, pair: &Pair<'a, Rule>) -> ParamId {
         let text = pair.as_str();
         if let Some(&(_, p)) = self.scope.iter().rev().find(|(n, _)| *n == text) {
             return p;
+        }
+        if is_exit_name(text) {
+            self.error(
+                pair.as_span().start(),
+                format!(
+                    "exit name `{text}` is bound by no enclosing abstraction; write \
+                     `(lambda ({text} x …) body)` around its uses"
+                ),
+            );
         }
         if let Some(&p) = self.free.get(text) {
             return p;
@@ -221,6 +252,17 @@ impl<'a> Resolver<'a> {
         let Some((body, names)) = parts.split_last() else {
             return Term::Const(0);
         };
+        for n in names.iter().skip(1) {
+            if is_exit_name(n.as_str()) {
+                self.error(
+                    n.as_span().start(),
+                    format!(
+                        "exit name `{}` must be the abstraction's first parameter",
+                        n.as_str()
+                    ),
+                );
+            }
+        }
         let params: Vec<ParamId> = names
             .iter()
             .enumerate()
@@ -256,6 +298,16 @@ impl<'a> Resolver<'a> {
             let (Some(name), Some(term)) = (inner.next(), inner.next()) else {
                 continue;
             };
+            if is_exit_name(name.as_str()) {
+                self.error(
+                    name.as_span().start(),
+                    format!(
+                        "exit name `{}` cannot be bound by `letrec`; only an abstraction binds \
+                         one, as its first parameter",
+                        name.as_str()
+                    ),
+                );
+            }
             let p = self.bind(name.clone(), Binder::Letrec(id));
             bound.push((name.as_str(), p, term));
         }
