@@ -8,13 +8,13 @@
 
 use super::Interp;
 use crate::code::Code;
-use crate::plan::FnId;
+use crate::operand::{IntArg, Operand, Operands, Place};
 use crate::resolved::{Arm, Bound, Builtin, Constant, Element, Expr, LatticeOp, Pattern, TypeFn};
 use crate::val::{Lit, Payload, Val, Widen};
 use absinthe::__private::{
     checked_lshr, checked_shl, checked_shr, overflows, wrapping_lshr, wrapping_shl, wrapping_shr,
 };
-use absinthe::lattice::{Flat, Lattice};
+use absinthe::lattice::{Flat, Interval, Lattice};
 use absinthe::program::Op;
 use absinthe_domc::dom::tree::{BinaryOp, Shape, Ty};
 use std::rc::Rc;
@@ -29,114 +29,6 @@ fn code<T>(
     f: impl Fn(&Interp, &mut Vec<Val>, usize) -> Option<T> + Send + Sync + 'static,
 ) -> Code<Interp, T> {
     Code::new(f)
-}
-
-/// A name in scope, or a field (of a field…) of one: read where it is.
-#[derive(Clone, Debug)]
-struct Place {
-    slot: usize,
-    fields: Box<[usize]>,
-}
-
-impl Place {
-    /// The place `expr` names, if it is one.
-    fn of(expr: &Expr) -> Option<Place> {
-        match expr {
-            Expr::Var(slot) => Some(Place {
-                slot: *slot,
-                fields: Box::new([]),
-            }),
-            Expr::Field(record, i) => {
-                let mut place = Place::of(record)?;
-                let mut fields = place.fields.into_vec();
-                fields.push(*i);
-                place.fields = fields.into();
-                Some(place)
-            }
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn read<'s>(&self, stack: &'s [Val], base: usize) -> &'s Val {
-        let mut v = &stack[base + self.slot];
-        for &i in &self.fields {
-            v = v.part(i);
-        }
-        v
-    }
-}
-
-/// An operand: read in place, or computed.
-enum Operand {
-    Place(Place),
-    Code(ValCode),
-}
-
-/// The operands of an operation, as many as it takes: one or two held in locals (the commonest),
-/// more collected in a vector.
-enum Operands {
-    One(Operand),
-    Two(Operand, Operand),
-    Many(Vec<Operand>),
-}
-
-impl Operand {
-    /// The operand's value, when it is computed (a place is read afterwards, when nothing
-    /// computed can write the stack any more).
-    #[inline]
-    fn computed(&self, interp: &Interp, stack: &mut Vec<Val>, base: usize) -> Option<Option<Val>> {
-        match self {
-            Operand::Place(_) => Some(None),
-            Operand::Code(c) => Some(Some(c.run(interp, stack, base)?)),
-        }
-    }
-
-    /// The operand's value: `computed` if it was, else read in place.
-    #[inline]
-    fn value<'v>(&self, computed: &'v Option<Val>, stack: &'v [Val], base: usize) -> &'v Val {
-        match (computed, self) {
-            (Some(v), _) => v,
-            (None, Operand::Place(p)) => p.read(stack, base),
-            (None, Operand::Code(_)) => {
-                unreachable!("a computed operand has its value before the places are read")
-            }
-        }
-    }
-}
-
-impl Operands {
-    /// Runs `f` on the operands' values; `None` when one fails.
-    #[inline]
-    fn with<R>(
-        &self,
-        interp: &Interp,
-        stack: &mut Vec<Val>,
-        base: usize,
-        f: impl FnOnce(&[&Val]) -> R,
-    ) -> Option<R> {
-        match self {
-            Operands::One(a) => {
-                let x = a.computed(interp, stack, base)?;
-                Some(f(&[a.value(&x, stack, base)]))
-            }
-            Operands::Two(a, b) => {
-                let x = a.computed(interp, stack, base)?;
-                let y = b.computed(interp, stack, base)?;
-                Some(f(&[a.value(&x, stack, base), b.value(&y, stack, base)]))
-            }
-            Operands::Many(all) => {
-                let mut computed = Vec::with_capacity(all.len());
-                for o in all {
-                    computed.push(o.computed(interp, stack, base)?);
-                }
-                let values: Vec<&Val> = (all.iter().zip(&computed))
-                    .map(|(o, c)| o.value(c, stack, base))
-                    .collect();
-                Some(f(&values))
-            }
-        }
-    }
 }
 
 /// An arm's patterns and the names it binds.
@@ -189,6 +81,22 @@ impl Interp {
         match Place::of(expr) {
             Some(place) => Operand::Place(place),
             None => Operand::Code(self.compile(expr)),
+        }
+    }
+
+    /// The `int` operand `expr`: a literal (also when it is computed once, see
+    /// [`Interp::folded`]), a name, a field, or code.
+    fn int_arg(&self, expr: &Expr) -> IntArg {
+        match expr {
+            Expr::Int(v) => IntArg::Lit(*v),
+            Expr::Var(slot) => IntArg::Slot(*slot),
+            _ => match Place::of(expr) {
+                Some(place) => IntArg::Place(place),
+                None => match self.folded(expr, || self.compile_int_node(expr)) {
+                    Some(v) => IntArg::Lit(v),
+                    None => IntArg::Code(self.compile_int_node(expr)),
+                },
+            },
         }
     }
 
@@ -321,6 +229,39 @@ impl Interp {
                     Some(value)
                 })
             }
+            // What `compile_bool` and `compile_int` compute without the dispatch on the type.
+            Expr::Lattice(LatticeOp::IsBottom, t, _) | Expr::TypeFn(t, TypeFn::IsConstant, _)
+                if matches!(self.shape(t), Shape::Interval) =>
+            {
+                self.bool_value(expr)
+            }
+            Expr::TypeFn(t, TypeFn::Lo | TypeFn::Hi, _)
+                if matches!(self.shape(t), Shape::Interval) =>
+            {
+                self.int_value(expr)
+            }
+            // An interval made of its bounds, computed without making values of them.
+            Expr::TypeFn(t, TypeFn::New, args)
+                if args.len() == 2 && matches!(self.shape(t), Shape::Interval) =>
+            {
+                let (lo, hi) = (self.int_arg(&args[0]), self.int_arg(&args[1]));
+                code(move |i, stack, base| {
+                    let lo = lo.get(i, stack, base)?;
+                    let hi = hi.get(i, stack, base)?;
+                    Some(Val::Interval(Interval::new(lo, hi)))
+                })
+            }
+            Expr::TypeFn(t, TypeFn::Constant, args)
+                if args.len() == 1 && matches!(self.shape(t), Shape::Interval) =>
+            {
+                let c = self.int_arg(&args[0]);
+                code(move |i, stack, base| {
+                    Some(Val::Interval(Interval::constant(c.get(i, stack, base)?)))
+                })
+            }
+            Expr::Lattice(op @ (LatticeOp::Join | LatticeOp::Meet), t, args) if args.len() == 2 => {
+                self.join_or_meet(*op, t, args)
+            }
             Expr::Lattice(op, t, args) => {
                 let (op, t) = (*op, t.clone());
                 let args = self.operands(args);
@@ -341,17 +282,31 @@ impl Interp {
             }
             Expr::Call(id, args) => {
                 let id = *id;
-                let args: Vec<ValCode> = args.iter().map(|a| self.compile(a)).collect();
+                let f = &self.functions.table[id.0];
+                // The slots of `let`s and binders past the arguments (see `Interp::frame`).
+                let locals = f.frame - f.arity;
+                let args: Vec<Operand> = args.iter().map(|a| self.operand(a)).collect();
                 code(move |i, stack, base| {
                     let mark = stack.len();
                     for a in &args {
-                        let Some(v) = a.run(i, stack, base) else {
-                            stack.truncate(mark);
-                            return None;
+                        let v = match a {
+                            Operand::Place(p) => p.read(stack, base).clone(),
+                            Operand::Code(c) => {
+                                let Some(v) = c.run(i, stack, base) else {
+                                    stack.truncate(mark);
+                                    return None;
+                                };
+                                v
+                            }
                         };
                         stack.push(v);
                     }
-                    i.run(id, stack, mark)
+                    if locals > 0 {
+                        stack.resize_with(stack.len() + locals, || Val::Bool(false));
+                    }
+                    let result = i.bodies[id.0].run(i, stack, mark);
+                    stack.truncate(mark);
+                    result
                 })
             }
             Expr::TypeFn(t, name, args) => {
@@ -361,6 +316,41 @@ impl Interp {
                     args.with(i, stack, base, |args| i.type_fn(&t, name, args))
                 })
             }
+        }
+    }
+
+    /// `join(a, b)` or `meet(a, b)` of `t`: of intervals and of a finite lattice's elements
+    /// computed where they are, of other types by [`Interp::lattice`].
+    fn join_or_meet(&self, op: LatticeOp, t: &Ty, args: &[Expr]) -> ValCode {
+        let join = op == LatticeOp::Join;
+        let sides = Operands::Two(self.operand(&args[0]), self.operand(&args[1]));
+        let t = t.clone();
+        match self.shape(&t) {
+            Shape::Interval => code(move |i, stack, base| {
+                sides.with(i, stack, base, |v| match (v[0], v[1]) {
+                    (Val::Interval(x), Val::Interval(y)) if join => Val::Interval(x.join(y)),
+                    (Val::Interval(x), Val::Interval(y)) => Val::Interval(x.meet(y)),
+                    _ => i.mismatch(if join { "join" } else { "meet" }, &t, &(v[0], v[1])),
+                })
+            }),
+            Shape::Finite { order, .. } => {
+                let table = if join {
+                    order.join.clone()
+                } else {
+                    order.meet.clone()
+                };
+                code(move |i, stack, base| {
+                    sides.with(i, stack, base, |v| match (v[0], v[1]) {
+                        (Val::Enum(x, _), Val::Enum(y, _)) => {
+                            Val::Enum(table[*x][*y], Payload::None)
+                        }
+                        _ => i.mismatch(if join { "join" } else { "meet" }, &t, &(v[0], v[1])),
+                    })
+                })
+            }
+            _ => code(move |i, stack, base| {
+                sides.with(i, stack, base, |args| i.lattice(op, &t, args))
+            }),
         }
     }
 
@@ -437,7 +427,7 @@ impl Interp {
                 code(move |i, stack, base| Some(a.run(i, stack, base)? || b.run(i, stack, base)?))
             }
             Expr::Binary(op, a, b) => {
-                let (a, b) = (self.compile_int(a), self.compile_int(b));
+                let (a, b) = (self.int_arg(a), self.int_arg(b));
                 let compare: fn(i64, i64) -> bool = match op {
                     BinaryOp::Lt => |x, y| x < y,
                     BinaryOp::Le => |x, y| x <= y,
@@ -448,9 +438,45 @@ impl Interp {
                     op => unreachable!("the checker types `{op:?}` of `int`s `int`, not `bool`"),
                 };
                 code(move |i, stack, base| {
+                    let x = a.get(i, stack, base)?;
+                    let y = b.get(i, stack, base)?;
+                    Some(compare(x, y))
+                })
+            }
+            // `int`s, `bool`s and `Op`s compared without making values of them.
+            Expr::Equal(Ty::Int, a, b) => {
+                let (a, b) = (self.int_arg(a), self.int_arg(b));
+                code(move |i, stack, base| {
+                    let x = a.get(i, stack, base)?;
+                    let y = b.get(i, stack, base)?;
+                    Some(x == y)
+                })
+            }
+            Expr::Equal(Ty::Bool, a, b) => {
+                let (a, b) = (self.compile_bool(a), self.compile_bool(b));
+                code(move |i, stack, base| {
                     let x = a.run(i, stack, base)?;
                     let y = b.run(i, stack, base)?;
-                    Some(compare(x, y))
+                    Some(x == y)
+                })
+            }
+            Expr::Equal(Ty::Op, a, b) => {
+                let (a, b) = (self.compile_op(a), self.compile_op(b));
+                code(move |i, stack, base| {
+                    let x = a.run(i, stack, base)?;
+                    let y = b.run(i, stack, base)?;
+                    Some(x == y)
+                })
+            }
+            // Elements of a finite lattice are equal when their indices are.
+            Expr::Equal(t @ Ty::Lat(_), a, b) if matches!(self.shape(t), Shape::Finite { .. }) => {
+                let t = t.clone();
+                let sides = Operands::Two(self.operand(a), self.operand(b));
+                code(move |i, stack, base| {
+                    sides.with(i, stack, base, |v| match (v[0], v[1]) {
+                        (Val::Enum(x, _), Val::Enum(y, _)) => x == y,
+                        _ => i.mismatch("==", &t, &(v[0], v[1])),
+                    })
                 })
             }
             Expr::Equal(t, a, b) => {
@@ -577,7 +603,7 @@ impl Interp {
                 code(move |i, stack, base| Some(!x.run(i, stack, base)?))
             }
             Expr::Binary(op, a, b) => {
-                let (a, b) = (self.compile_int(a), self.compile_int(b));
+                let (a, b) = (self.int_arg(a), self.int_arg(b));
                 let apply: fn(i64, i64) -> Option<i64> = match op {
                     BinaryOp::Add => i64::checked_add,
                     BinaryOp::Sub => i64::checked_sub,
@@ -599,8 +625,8 @@ impl Interp {
                     op => unreachable!("the checker types `{op:?}` `bool`, not `int`"),
                 };
                 code(move |i, stack, base| {
-                    let x = a.run(i, stack, base)?;
-                    let y = b.run(i, stack, base)?;
+                    let x = a.get(i, stack, base)?;
+                    let y = b.get(i, stack, base)?;
                     apply(x, y)
                 })
             }
@@ -825,16 +851,6 @@ impl Interp {
             LatticeOp::IsTop => Val::Bool(self.is_top(t, args[0])),
             LatticeOp::Contains => Val::Bool(self.contains(t, args[0], args[1].int())),
         }
-    }
-}
-
-impl Interp {
-    /// Runs the function `id`'s body on the arguments at `base..` of `stack` (its frame's first
-    /// slots), `None` when it fails; the stack ends at `base` afterwards.
-    fn run(&self, id: FnId, stack: &mut Vec<Val>, base: usize) -> Option<Val> {
-        let result = self.frame(id, stack, base);
-        stack.truncate(base);
-        result
     }
 }
 

@@ -6,10 +6,10 @@
 use super::Interp;
 use super::eval::Scratch;
 use super::numeric::Num;
-use super::val::Val;
+use super::val::{Payload, Val};
 use crate::plan::{Product as ProductDecl, RuleKind};
 use absinthe::__private::with_site;
-use absinthe::lattice::{Address, Flat, Interval};
+use absinthe::lattice::{Address, Flat, Interval, Lattice};
 use absinthe::product::{ReducePolicy, log_reduction, recording_reductions};
 use absinthe::program::{Op, SymbolId};
 use absinthe::relational::Relation;
@@ -122,8 +122,7 @@ impl Interp {
                 let refined = self.call_on(r.function, &mut stack, 0);
                 let tt = &types[r.target];
                 let old = &parts[r.target];
-                let met = self.meet(tt, old, &refined);
-                if !self.eq(tt, old, &met) {
+                if let Some(met) = self.refine(tt, old, refined) {
                     if recording_reductions() {
                         log_reduction(
                             &r.origin.describe,
@@ -156,6 +155,30 @@ impl Interp {
             }
         }
         value
+    }
+
+    /// `meet(old, refined)` of `t` when it differs from `old` (a reduction's change), `None`
+    /// when it does not: of intervals, constants and finite lattices' elements computed where
+    /// they are, of other types by [`Interp::meet`] and [`Interp::eq`].
+    fn refine(&self, t: &Ty, old: &Val, refined: Val) -> Option<Val> {
+        match (self.shape(t), old, &refined) {
+            (Shape::Interval, Val::Interval(x), Val::Interval(y)) => {
+                let met = x.meet(y);
+                (met != *x).then_some(Val::Interval(met))
+            }
+            (Shape::Constant, Val::Constant(x), Val::Constant(y)) => {
+                let met = x.meet(y);
+                (met != *x).then_some(Val::Constant(met))
+            }
+            (Shape::Finite { order, .. }, Val::Enum(x, _), Val::Enum(y, _)) => {
+                let met = order.meet[*x][*y];
+                (met != *x).then_some(Val::Enum(met, Payload::None))
+            }
+            _ => {
+                let met = self.meet(t, old, &refined);
+                (!self.eq(t, old, &met)).then_some(met)
+            }
+        }
     }
 
     /// The relation the engines keep for `t`'s relational component, if it has one

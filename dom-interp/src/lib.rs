@@ -25,6 +25,7 @@ mod compile;
 mod domain;
 mod eval;
 mod numeric;
+mod operand;
 mod plan;
 mod resolve;
 mod resolved;
