@@ -620,8 +620,16 @@ pub fn check_task<T: absinthe_behavior::Task>(
                 } else {
                     format!("^{}", contexts.display(graph.context(node)))
                 };
+                // Closures are named by their abstraction: their environments may hold them.
+                let value = match v {
+                    KValue::Closure(l, _) => format!("a closure of {}", function_name(terms, *l)),
+                    KValue::Exit(l, _) => {
+                        format!("the exit function of {}", function_name(terms, *l))
+                    }
+                    other => format!("{other:?}"),
+                };
                 miss = Some(format!(
-                    "{flow}{context} = {} does not hold {v:?}",
+                    "{flow}{context} = {} does not hold {value}",
                     solution.render(terms, graph, node, 2)
                 ));
             }

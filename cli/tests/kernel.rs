@@ -1,6 +1,7 @@
-//! Kernel terms and the behavior graph: the seed's P1 and P2, 0-CFA against a naive reference
-//! fixpoint on random programs, every task sound against the concrete evaluator, and the
-//! command line.
+//! Kernel terms and the behavior graph: the seed's P1 and P2, every task sound against the
+//! concrete evaluator (with multiple values, exit functions and call-site contexts too), and the
+//! command line. `behavior/tests/cfa.rs` checks the control-flow facts against a naive
+//! reference.
 
 use absinthe::lattice::{Flat, Interval};
 use absinthe::terms::{Binder, ParamId, Prim, Term, TermId, Terms};
@@ -74,119 +75,28 @@ fn p2_control_flow_binds_f_and_g_to_their_abstractions() {
     );
 }
 
-/// 0-CFA by the seed's equations (§7.2), iterated naively to their least fixpoint: the flow of
-/// a λ term holds it, a parameter holds what every argument in its position at an application
-/// whose operator may be its λ holds, an application holds what the bodies of those λs hold
-/// (and `cond` what its branches hold), a letrec name what its term holds.
-fn naive_cfa(terms: &Terms) -> (Vec<BTreeSet<TermId>>, Vec<BTreeSet<TermId>>) {
-    let n = terms.terms.len();
-    let mut term_sets: Vec<BTreeSet<TermId>> = vec![BTreeSet::new(); n];
-    let mut param_sets: Vec<BTreeSet<TermId>> = vec![BTreeSet::new(); terms.params.len()];
-    loop {
-        let mut changed = false;
-        for i in 0..n {
-            let t = TermId(i as u32);
-            let mut new: BTreeSet<TermId> = match terms.term(t) {
-                Term::Const(_) => BTreeSet::new(),
-                Term::Prim(_) | Term::Lambda { .. } => BTreeSet::from([t]),
-                Term::Param(p) => param_sets[p.index()].clone(),
-                Term::Letrec { body, .. } => term_sets[body.index()].clone(),
-                Term::App { op, args, .. } => {
-                    let mut out = BTreeSet::new();
-                    for &f in &term_sets[op.index()] {
-                        match terms.term(f) {
-                            Term::Lambda { params, body } if params.len() == args.len() => {
-                                out.extend(term_sets[body.index()].iter().copied());
-                                for (&p, &a) in params.iter().zip(args.iter()) {
-                                    let add: Vec<TermId> =
-                                        term_sets[a.index()].iter().copied().collect();
-                                    for v in add {
-                                        changed |= param_sets[p.index()].insert(v);
-                                    }
-                                }
-                            }
-                            Term::Prim(Prim::Cond) if args.len() == 3 => {
-                                out.extend(term_sets[args[1].index()].iter().copied());
-                                out.extend(term_sets[args[2].index()].iter().copied());
-                            }
-                            _ => {}
-                        }
-                    }
-                    out
-                }
-            };
-            if let Term::Letrec { bindings, .. } = terms.term(t) {
-                for &(p, bound) in bindings.iter() {
-                    let add: Vec<TermId> = term_sets[bound.index()].iter().copied().collect();
-                    for v in add {
-                        changed |= param_sets[p.index()].insert(v);
-                    }
-                }
-            }
-            new.extend(term_sets[i].iter().copied());
-            if new != term_sets[i] {
-                term_sets[i] = new;
-                changed = true;
-            }
-        }
-        if !changed {
-            return (term_sets, param_sets);
-        }
-    }
-}
-
-#[test]
-fn zero_cfa_equals_the_naive_reference_on_random_programs() {
-    let mut functions_found = 0usize;
-    for seed in 0..1000 {
-        let config = KernelGenConfig {
-            functions: (seed % 4) as usize,
-            depth: 3 + (seed % 3) as usize,
-            ..KernelGenConfig::default()
-        };
-        let (text, terms) = random_terms(seed, &config);
-        let graph = BehaviorGraph::build(&terms);
-        let (term_sets, param_sets) = naive_cfa(&terms);
-        for (i, expected) in term_sets.iter().enumerate() {
-            let t = TermId(i as u32);
-            assert_eq!(
-                graph.term_functions(t),
-                expected,
-                "seed {seed}: {}\n{text}",
-                terms.flow_name(t)
-            );
-            functions_found += expected.len();
-        }
-        for (i, expected) in param_sets.iter().enumerate() {
-            let p = ParamId(i as u32);
-            assert_eq!(
-                graph.param_functions(p),
-                expected,
-                "seed {seed}: Φ_{}\n{text}",
-                terms.param_name(p)
-            );
-        }
-    }
-    assert!(functions_found > 10_000, "{functions_found}");
-}
-
 /// Runs random programs and checks every value of every term and parameter against the task's
-/// value of its flow, and every closure against the control-flow facts.
-fn sound_on_random_programs<T: Task>(task: &T, what: &str, count: u64) -> u64 {
+/// value of its flow, and every closure against the control-flow facts. `extended` programs use
+/// `block` and exit functions and are analyzed with contexts of `seed % 3` call sites, values
+/// checked in the context of their run's call string.
+fn sound_on_random_programs<T: Task>(task: &T, what: &str, count: u64, extended: bool) -> u64 {
     let mut checked = 0u64;
     let mut returned = 0u64;
     for seed in 0..count {
         let config = KernelGenConfig {
             functions: (seed % 4) as usize,
             depth: 3 + (seed % 3) as usize,
+            multiple_values: extended,
+            exits: extended,
             ..KernelGenConfig::default()
         };
         let (text, terms) = random_terms(seed, &config);
-        let graph = BehaviorGraph::build(&terms);
+        let k = if extended { (seed % 3) as usize } else { 0 };
+        let graph = BehaviorGraph::build_with_contexts(&terms, k);
         let check = absinthe_cli::kernel::check_task(&terms, &graph, task, 1, seed);
         assert!(
             check.misses.is_empty(),
-            "{what} seed {seed}: {}\n{text}",
+            "{what} seed {seed}, k = {k}: {}\n{text}",
             check.misses[0]
         );
         checked += check.values;
@@ -202,15 +112,25 @@ fn sound_on_random_programs<T: Task>(task: &T, what: &str, count: u64) -> u64 {
 #[test]
 fn every_task_is_sound_against_the_evaluator() {
     use absinthe_dsl_examples::dom::types::Types;
-    let n = sound_on_random_programs(&DomainTask::<Types>::new(), "types", 400);
+    let n = sound_on_random_programs(&DomainTask::<Types>::new(), "types", 400, false);
     assert!(n > 10_000);
-    sound_on_random_programs(&DomainTask::<Flat<i64>>::new(), "const", 400);
-    sound_on_random_programs(&DomainTask::<Interval>::new(), "interval", 400);
+    sound_on_random_programs(&DomainTask::<Flat<i64>>::new(), "const", 400, false);
+    sound_on_random_programs(&DomainTask::<Interval>::new(), "interval", 400, false);
     sound_on_random_programs(
         &DomainTask::<absinthe_dsl_examples::dom::signs::Signals>::new(),
         "signs-dom",
         200,
+        false,
     );
+}
+
+#[test]
+fn multiple_values_exits_and_contexts_are_sound_against_the_evaluator() {
+    use absinthe_dsl_examples::dom::types::Types;
+    let n = sound_on_random_programs(&DomainTask::<Interval>::new(), "interval", 1200, true);
+    assert!(n > 30_000, "{n}");
+    sound_on_random_programs(&DomainTask::<Types>::new(), "types", 1000, true);
+    sound_on_random_programs(&DomainTask::<Flat<i64>>::new(), "const", 1000, true);
 }
 
 #[test]
@@ -864,4 +784,141 @@ fn strict_parameters_are_sound_against_the_evaluator() {
         checked > 300,
         "{claims} strictness claims, {checked} checked"
     );
+}
+
+/// Runs `analysis` on `file` of the test data with contexts of `context` (the declared ones for
+/// `None`) and gives its report.
+fn in_context(file: &str, analysis: &str, context: Option<&str>) -> String {
+    let path = format!(
+        "{}/../ir/test_data/kernel/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).expect("the sample exists");
+    absinthe_cli::kernel::run_in_context(
+        file,
+        &text,
+        absinthe_cli::analyses::AnalysisName::parse(analysis).expect("known"),
+        absinthe_cli::kernel::KernelEngine::BehaviorGraph,
+        context.map(|c| absinthe::spec::ContextPolicy::parse(c).expect("a policy")),
+        absinthe_cli::driver::Format::Text,
+    )
+    .map_or_else(|error| error, |report| report.output)
+}
+
+#[test]
+fn call_site_contexts_keep_apart_what_zero_cfa_joins() {
+    let has = |out: &str, lines: &[&str]| {
+        for line in lines {
+            assert!(out.contains(&format!("\n{line}\n")), "{line}\n{out}");
+        }
+    };
+    // The same abstraction at two sites: 0-CFA joins its argument, k = 1 does not.
+    has(
+        &in_context("two_sites.kt", "interval", None),
+        &["Φ_x = [1, 10]", "ϕ_2 = [4, 40]"],
+    );
+    let out = in_context("two_sites.kt", "interval", Some("kcfa=1"));
+    has(
+        &out,
+        &[
+            "Φ_x = [1, 10]",
+            "Φ_x^⟨3⟩ = [1, 1]",
+            "Φ_x^⟨4⟩ = [10, 10]",
+            "ϕ_3 = [2, 2]",
+            "ϕ_2 = [22, 22]",
+        ],
+    );
+    assert!(
+        out.starts_with("# note: --context kcfa=1 overrides the context `interval` declares"),
+        "{out}"
+    );
+    // The identity given two functions: 0-CFA calls both at both sites.
+    has(
+        &in_context("identity.kt", "cfa", None),
+        &["ϕ_4 = {λa, λb}", "Φ_a = {}"],
+    );
+    has(
+        &in_context("identity.kt", "cfa", Some("kcfa=1")),
+        &["ϕ_4 = {λa}", "ϕ_7 = {λb}", "Φ_x^⟨4⟩ = {λa}"],
+    );
+    has(
+        &in_context("identity.kt", "interval", Some("kcfa=1")),
+        &["Φ_a = [10, 10]", "Φ_b = [20, 20]"],
+    );
+    // A parameter that is an integer at one site and a function at the other.
+    has(
+        &in_context("mixed_types.kt", "types", None),
+        &["ϕ_3 = Int | Int → Int"],
+    );
+    has(
+        &in_context("mixed_types.kt", "types", Some("kcfa=1")),
+        &["ϕ_3 = Int", "Φ_x^⟨3⟩ = Int", "Φ_x^⟨5⟩ = Int → Int"],
+    );
+    // Through a wrapper one call site is not enough; two are.
+    has(
+        &in_context("wrapper.kt", "interval", Some("kcfa=1")),
+        &["ϕ_4 = [1, 100]", "Φ_x = [1, 100]", "Φ_w^⟨4⟩ = [1, 1]"],
+    );
+    has(
+        &in_context("wrapper.kt", "interval", Some("kcfa=2")),
+        &["ϕ_4 = [1, 1]", "ϕ_6 = [100, 100]", "Φ_x^⟨5·4⟩ = [1, 1]"],
+    );
+    assert!(in_context("p1.kt", "types", Some("functional")).contains("by call strings"));
+    // A declared context (`context kcfa 1;` in a `.dom` file) is the default.
+    let (code, out, err) = absinthe(&[
+        "analyze",
+        "ir/test_data/kernel/mixed_types.kt",
+        "--dom",
+        "ir/test_data/kernel/types_per_site.dom",
+        "--analysis",
+        "types_per_site",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    has(&out, &["Φ_x^⟨3⟩ = Int", "Φ_x^⟨5⟩ = Int → Int"]);
+}
+
+#[test]
+fn multiple_values_and_exit_functions_through_the_command_line() {
+    let has = |out: &str, lines: &[&str]| {
+        for line in lines {
+            assert!(out.contains(&format!("\n{line}\n")), "{line}\n{out}");
+        }
+    };
+    let out = in_context("divmod.kt", "cfa", None);
+    assert!(out.contains("; 3 applications deferred)"), "{out}");
+    has(&out, &["ϕ_7 = {} · 2 values", "Φ_divmod = {λa,b}"]);
+    has(
+        &in_context("divmod.kt", "interval", None),
+        &["Φ_q = [2, 3]", "Φ_r = [2, 3]", "ϕ_4 = [22, 33]"],
+    );
+    let out = in_context("exits.kt", "cfa", None);
+    has(&out, &["Φ_^found = {exit(λ^found,n)}", "ϕ_3 = {λ()}"]);
+    has(
+        &in_context("exits.kt", "types", None),
+        &["ϕ_1 = Int", "ϕ_9 = ⊥"],
+    );
+    has(
+        &in_context("exit_values.kt", "cfa", None),
+        &["ϕ_2 = {} · 2 values"],
+    );
+    for file in ["divmod.kt", "exits.kt", "exit_values.kt"] {
+        for analysis in ["cfa", "types", "interval"] {
+            let path = format!("ir/test_data/kernel/{file}");
+            let (code, out, err) =
+                absinthe(&["verify", &path, "--analysis", analysis, "--runs", "30"]);
+            assert_eq!(code, 0, "{file} {analysis}: {out}{err}");
+            assert!(out.ends_with("values checked: 0 violations\n"), "{out}");
+        }
+    }
+    // The flow engine closure-converts to the core IR, which has neither.
+    let (code, _, err) = absinthe(&[
+        "analyze",
+        "ir/test_data/kernel/divmod.kt",
+        "--analysis",
+        "interval",
+        "--engine",
+        "flow",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("the behavior graph takes them"), "{err}");
 }

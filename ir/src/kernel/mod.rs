@@ -30,6 +30,8 @@ mod generate;
 mod lower;
 mod parse;
 mod print;
+#[cfg(test)]
+mod tests;
 
 pub use eval::{EvalLimits, EvalOutcome, KValue, Observer, evaluate, evaluate_observed};
 pub use extensions::{BLOCK, inputs, is_block, is_exit_name, lambda_parts, uses_extensions};
