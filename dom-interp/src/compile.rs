@@ -8,7 +8,7 @@
 
 use super::Interp;
 use crate::code::Code;
-use crate::operand::{IntArg, Operand, Operands, Place};
+use crate::operand::{AsVal, Give, IntArg, Operand, Operands, Place, Plain, given};
 use crate::resolved::{Arm, Bound, Builtin, Constant, Element, Expr, LatticeOp, Pattern, TypeFn};
 use crate::val::{Lit, Payload, Val, Widen};
 use absinthe::__private::{
@@ -92,9 +92,9 @@ impl Interp {
             Expr::Var(slot) => IntArg::Slot(*slot),
             _ => match Place::of(expr) {
                 Some(place) => IntArg::Place(place),
-                None => match self.folded(expr, || self.compile_int_node(expr)) {
+                None => match self.folded(expr, || self.compile_int_node::<Plain>(expr)) {
                     Some(v) => IntArg::Lit(v),
-                    None => IntArg::Code(self.compile_int_node(expr)),
+                    None => IntArg::Code(self.compile_int_node::<Plain>(expr)),
                 },
             },
         }
@@ -213,6 +213,11 @@ impl Interp {
                 code(move |i, _, _| Some(i.bottom(&t)))
             }
             Expr::Element(element, payload) => self.element(*element, payload.as_deref()),
+            // A struct or product held as its one part is that part's value (see
+            // `Interp::assemble`).
+            Expr::Struct(t, fields) if fields.len() == 1 && self.unwrapped(t) => {
+                self.compile(&fields[0])
+            }
             Expr::Struct(t, fields) => {
                 let t = t.clone();
                 let fields: Vec<ValCode> = fields.iter().map(|f| self.compile(f)).collect();
@@ -230,13 +235,30 @@ impl Interp {
                 })
             }
             // What `compile_bool` and `compile_int` compute without the dispatch on the type.
-            Expr::Lattice(LatticeOp::IsBottom, t, _) | Expr::TypeFn(t, TypeFn::IsConstant, _)
-                if matches!(self.shape(t), Shape::Interval) =>
+            // (The guards are those of the typed paths, which would otherwise come back here.)
+            Expr::Lattice(LatticeOp::IsBottom, t, args)
+            | Expr::TypeFn(t, TypeFn::IsConstant, args)
+                if args.len() == 1 && matches!(self.shape(t), Shape::Interval) =>
             {
                 self.bool_value(expr)
             }
-            Expr::TypeFn(t, TypeFn::Lo | TypeFn::Hi, _)
-                if matches!(self.shape(t), Shape::Interval) =>
+            Expr::TypeFn(t, TypeFn::Contains, args)
+                if args.len() == 2 && matches!(self.shape(t), Shape::Interval) =>
+            {
+                self.bool_value(expr)
+            }
+            Expr::TypeFn(t, TypeFn::IsKnown, args)
+                if args.len() == 1 && matches!(self.shape(t), Shape::Address) =>
+            {
+                self.bool_value(expr)
+            }
+            Expr::TypeFn(t, TypeFn::Lo | TypeFn::Hi, args)
+                if args.len() == 1 && matches!(self.shape(t), Shape::Interval) =>
+            {
+                self.int_value(expr)
+            }
+            Expr::TypeFn(t, TypeFn::Symbol | TypeFn::Offset, args)
+                if args.len() == 1 && matches!(self.shape(t), Shape::Address) =>
             {
                 self.int_value(expr)
             }
@@ -259,6 +281,10 @@ impl Interp {
                     Some(Val::Interval(Interval::constant(c.get(i, stack, base)?)))
                 })
             }
+            Expr::Lattice(
+                LatticeOp::Leq | LatticeOp::IsBottom | LatticeOp::IsTop | LatticeOp::Contains,
+                ..,
+            ) => self.bool_value(expr),
             Expr::Lattice(op @ (LatticeOp::Join | LatticeOp::Meet), t, args) if args.len() == 2 => {
                 self.join_or_meet(*op, t, args)
             }
@@ -354,16 +380,15 @@ impl Interp {
         }
     }
 
-    /// An `int` expression as code that makes its value.
+    /// An `int` expression as code that makes its value (the code [`Interp::compile_int`] makes,
+    /// giving a [`Val`]).
     fn int_value(&self, expr: &Expr) -> ValCode {
-        let c = self.compile_int(expr);
-        code(move |i, stack, base| Some(Val::Int(c.run(i, stack, base)?)))
+        self.compile_int_node::<AsVal>(expr)
     }
 
     /// A `bool` expression as code that makes its value.
     fn bool_value(&self, expr: &Expr) -> ValCode {
-        let c = self.compile_bool(expr);
-        code(move |i, stack, base| Some(Val::Bool(c.run(i, stack, base)?)))
+        self.compile_bool_node::<AsVal>(expr)
     }
 
     /// An element, with its payload when it carries one.
@@ -395,36 +420,40 @@ impl Interp {
     /// A `bool` expression as code, computed without making a [`Val`] of it or of the `int`s it
     /// compares.
     fn compile_bool(&self, expr: &Expr) -> BoolCode {
-        if let Some(b) = self.folded(expr, || self.compile_bool_node(expr)) {
+        if let Some(b) = self.folded(expr, || self.compile_bool_node::<Plain>(expr)) {
             return code(move |_, _, _| Some(b));
         }
-        self.compile_bool_node(expr)
+        self.compile_bool_node::<Plain>(expr)
     }
 
     /// [`Interp::compile_bool`] of a node that is not folded.
-    fn compile_bool_node(&self, expr: &Expr) -> BoolCode {
+    fn compile_bool_node<G: Give<bool>>(&self, expr: &Expr) -> Code<Interp, G::Out> {
         match expr {
             Expr::Bool(b) => {
                 let b = *b;
-                code(move |_, _, _| Some(b))
+                given::<bool, G>(move |_, _, _| Some(b))
             }
             Expr::Var(_) | Expr::Field(..) if Place::of(expr).is_some() => {
                 let Some(place) = Place::of(expr) else {
                     unreachable!("the guard found a place")
                 };
-                code(move |_, stack, base| Some(place.read(stack, base).bool()))
+                given::<bool, G>(move |_, stack, base| Some(place.read(stack, base).bool()))
             }
             Expr::Not(x) => {
                 let x = self.compile_bool(x);
-                code(move |i, stack, base| Some(!x.run(i, stack, base)?))
+                given::<bool, G>(move |i, stack, base| Some(!x.run(i, stack, base)?))
             }
             Expr::Binary(BinaryOp::And, a, b) => {
                 let (a, b) = (self.compile_bool(a), self.compile_bool(b));
-                code(move |i, stack, base| Some(a.run(i, stack, base)? && b.run(i, stack, base)?))
+                given::<bool, G>(move |i, stack, base| {
+                    Some(a.run(i, stack, base)? && b.run(i, stack, base)?)
+                })
             }
             Expr::Binary(BinaryOp::Or, a, b) => {
                 let (a, b) = (self.compile_bool(a), self.compile_bool(b));
-                code(move |i, stack, base| Some(a.run(i, stack, base)? || b.run(i, stack, base)?))
+                given::<bool, G>(move |i, stack, base| {
+                    Some(a.run(i, stack, base)? || b.run(i, stack, base)?)
+                })
             }
             Expr::Binary(op, a, b) => {
                 let (a, b) = (self.int_arg(a), self.int_arg(b));
@@ -437,7 +466,7 @@ impl Interp {
                     BinaryOp::Ne => |x, y| x != y,
                     op => unreachable!("the checker types `{op:?}` of `int`s `int`, not `bool`"),
                 };
-                code(move |i, stack, base| {
+                given::<bool, G>(move |i, stack, base| {
                     let x = a.get(i, stack, base)?;
                     let y = b.get(i, stack, base)?;
                     Some(compare(x, y))
@@ -446,7 +475,7 @@ impl Interp {
             // `int`s, `bool`s and `Op`s compared without making values of them.
             Expr::Equal(Ty::Int, a, b) => {
                 let (a, b) = (self.int_arg(a), self.int_arg(b));
-                code(move |i, stack, base| {
+                given::<bool, G>(move |i, stack, base| {
                     let x = a.get(i, stack, base)?;
                     let y = b.get(i, stack, base)?;
                     Some(x == y)
@@ -454,7 +483,7 @@ impl Interp {
             }
             Expr::Equal(Ty::Bool, a, b) => {
                 let (a, b) = (self.compile_bool(a), self.compile_bool(b));
-                code(move |i, stack, base| {
+                given::<bool, G>(move |i, stack, base| {
                     let x = a.run(i, stack, base)?;
                     let y = b.run(i, stack, base)?;
                     Some(x == y)
@@ -462,7 +491,7 @@ impl Interp {
             }
             Expr::Equal(Ty::Op, a, b) => {
                 let (a, b) = (self.compile_op(a), self.compile_op(b));
-                code(move |i, stack, base| {
+                given::<bool, G>(move |i, stack, base| {
                     let x = a.run(i, stack, base)?;
                     let y = b.run(i, stack, base)?;
                     Some(x == y)
@@ -472,7 +501,7 @@ impl Interp {
             Expr::Equal(t @ Ty::Lat(_), a, b) if matches!(self.shape(t), Shape::Finite { .. }) => {
                 let t = t.clone();
                 let sides = Operands::Two(self.operand(a), self.operand(b));
-                code(move |i, stack, base| {
+                given::<bool, G>(move |i, stack, base| {
                     sides.with(i, stack, base, |v| match (v[0], v[1]) {
                         (Val::Enum(x, _), Val::Enum(y, _)) => x == y,
                         _ => i.mismatch("==", &t, &(v[0], v[1])),
@@ -482,7 +511,9 @@ impl Interp {
             Expr::Equal(t, a, b) => {
                 let t = t.clone();
                 let sides = Operands::Two(self.operand(a), self.operand(b));
-                code(move |i, stack, base| sides.with(i, stack, base, |v| i.eq(&t, v[0], v[1])))
+                given::<bool, G>(move |i, stack, base| {
+                    sides.with(i, stack, base, |v| i.eq(&t, v[0], v[1]))
+                })
             }
             Expr::If(c, t, f) => {
                 let (c, t, f) = (
@@ -490,7 +521,7 @@ impl Interp {
                     self.compile_bool(t),
                     self.compile_bool(f),
                 );
-                code(move |i, stack, base| {
+                given::<bool, G>(move |i, stack, base| {
                     if c.run(i, stack, base)? {
                         t.run(i, stack, base)
                     } else {
@@ -500,27 +531,29 @@ impl Interp {
             }
             Expr::Let(slot, value, body) => {
                 let (slot, value, body) = (*slot, self.compile(value), self.compile_bool(body));
-                code(move |i, stack, base| {
+                given::<bool, G>(move |i, stack, base| {
                     stack[base + slot] = value.run(i, stack, base)?;
                     body.run(i, stack, base)
                 })
             }
             Expr::Match(t, scrutinee, arms) => {
                 let (select, bodies) = self.arms(t, scrutinee, arms, |e| self.compile_bool(e));
-                code(move |i, stack, base| {
+                given::<bool, G>(move |i, stack, base| {
                     let arm = Interp::select(i, &select, stack, base)?;
                     bodies[arm].run(i, stack, base)
                 })
             }
             Expr::Builtin(Builtin::IsComparison, args) => {
                 let op = self.compile_op(&args[0]);
-                code(move |i, stack, base| Some(op.run(i, stack, base)?.is_comparison()))
+                given::<bool, G>(move |i, stack, base| {
+                    Some(op.run(i, stack, base)?.is_comparison())
+                })
             }
             Expr::Builtin(builtin @ (Builtin::Traps | Builtin::Overflows), args) => {
                 let traps = *builtin == Builtin::Traps;
                 let op = self.compile_op(&args[0]);
                 let (a, b) = (self.compile_int(&args[1]), self.compile_int(&args[2]));
-                code(move |i, stack, base| {
+                given::<bool, G>(move |i, stack, base| {
                     let op = op.run(i, stack, base)?;
                     let x = a.run(i, stack, base)?;
                     let y = b.run(i, stack, base)?;
@@ -538,12 +571,38 @@ impl Interp {
             {
                 let (t, arg) = (t.clone(), self.operand(&args[0]));
                 let empty = matches!(expr, Expr::Lattice(..));
-                code(move |i, stack, base| {
+                given::<bool, G>(move |i, stack, base| {
                     let computed = arg.computed(i, stack, base)?;
                     Some(match arg.value(&computed, stack, base) {
                         Val::Interval(x) if empty => x.is_bottom(),
                         Val::Interval(x) => x.as_constant().is_some(),
                         other => i.mismatch("is_bottom", &t, other),
+                    })
+                })
+            }
+            // Whether an interval holds a value, whether an address is known.
+            Expr::TypeFn(t, TypeFn::Contains, args)
+                if args.len() == 2 && matches!(self.shape(t), Shape::Interval) =>
+            {
+                let (t, x, v) = (t.clone(), self.operand(&args[0]), self.int_arg(&args[1]));
+                given::<bool, G>(move |i, stack, base| {
+                    let computed = x.computed(i, stack, base)?;
+                    let v = v.get(i, stack, base)?;
+                    Some(match x.value(&computed, stack, base) {
+                        Val::Interval(x) => x.contains(v),
+                        other => i.mismatch("contains", &t, other),
+                    })
+                })
+            }
+            Expr::TypeFn(t, TypeFn::IsKnown, args)
+                if args.len() == 1 && matches!(self.shape(t), Shape::Address) =>
+            {
+                let (t, arg) = (t.clone(), self.operand(&args[0]));
+                given::<bool, G>(move |i, stack, base| {
+                    let computed = arg.computed(i, stack, base)?;
+                    Some(match arg.value(&computed, stack, base) {
+                        Val::Address(a) => a.known().is_some(),
+                        other => i.mismatch("is_known", &t, other),
                     })
                 })
             }
@@ -555,7 +614,7 @@ impl Interp {
             ) => {
                 let (op, t) = (*op, t.clone());
                 let args = self.operands(args);
-                code(move |i, stack, base| {
+                given::<bool, G>(move |i, stack, base| {
                     args.with(i, stack, base, |args| match op {
                         LatticeOp::Leq => i.leq(&t, args[0], args[1]),
                         LatticeOp::IsBottom => i.is_bottom(&t, args[0]),
@@ -567,7 +626,7 @@ impl Interp {
             }
             expr => {
                 let c = self.compile(expr);
-                code(move |i, stack, base| Some(c.run(i, stack, base)?.bool()))
+                given::<bool, G>(move |i, stack, base| Some(c.run(i, stack, base)?.bool()))
             }
         }
     }
@@ -575,32 +634,32 @@ impl Interp {
     /// An `int` expression as code, computed without making a [`Val`] of it. Checked arithmetic
     /// fails (`None`) where the generated `checked_*(…)?` leaves the body.
     fn compile_int(&self, expr: &Expr) -> IntCode {
-        if let Some(v) = self.folded(expr, || self.compile_int_node(expr)) {
+        if let Some(v) = self.folded(expr, || self.compile_int_node::<Plain>(expr)) {
             return code(move |_, _, _| Some(v));
         }
-        self.compile_int_node(expr)
+        self.compile_int_node::<Plain>(expr)
     }
 
     /// [`Interp::compile_int`] of a node that is not folded.
-    fn compile_int_node(&self, expr: &Expr) -> IntCode {
+    fn compile_int_node<G: Give<i64>>(&self, expr: &Expr) -> Code<Interp, G::Out> {
         match expr {
             Expr::Int(v) => {
                 let v = *v;
-                code(move |_, _, _| Some(v))
+                given::<i64, G>(move |_, _, _| Some(v))
             }
             Expr::Var(_) | Expr::Field(..) if Place::of(expr).is_some() => {
                 let Some(place) = Place::of(expr) else {
                     unreachable!("the guard found a place")
                 };
-                code(move |_, stack, base| Some(place.read(stack, base).int()))
+                given::<i64, G>(move |_, stack, base| Some(place.read(stack, base).int()))
             }
             Expr::Neg(x) => {
                 let x = self.compile_int(x);
-                code(move |i, stack, base| x.run(i, stack, base)?.checked_neg())
+                given::<i64, G>(move |i, stack, base| x.run(i, stack, base)?.checked_neg())
             }
             Expr::BitNot(x) => {
                 let x = self.compile_int(x);
-                code(move |i, stack, base| Some(!x.run(i, stack, base)?))
+                given::<i64, G>(move |i, stack, base| Some(!x.run(i, stack, base)?))
             }
             Expr::Binary(op, a, b) => {
                 let (a, b) = (self.int_arg(a), self.int_arg(b));
@@ -624,7 +683,7 @@ impl Interp {
                     BinaryOp::WrapLShr => |x, y| Some(wrapping_lshr(x, y)),
                     op => unreachable!("the checker types `{op:?}` `bool`, not `int`"),
                 };
-                code(move |i, stack, base| {
+                given::<i64, G>(move |i, stack, base| {
                     let x = a.get(i, stack, base)?;
                     let y = b.get(i, stack, base)?;
                     apply(x, y)
@@ -636,7 +695,7 @@ impl Interp {
                     self.compile_int(t),
                     self.compile_int(f),
                 );
-                code(move |i, stack, base| {
+                given::<i64, G>(move |i, stack, base| {
                     if c.run(i, stack, base)? {
                         t.run(i, stack, base)
                     } else {
@@ -646,14 +705,14 @@ impl Interp {
             }
             Expr::Let(slot, value, body) => {
                 let (slot, value, body) = (*slot, self.compile(value), self.compile_int(body));
-                code(move |i, stack, base| {
+                given::<i64, G>(move |i, stack, base| {
                     stack[base + slot] = value.run(i, stack, base)?;
                     body.run(i, stack, base)
                 })
             }
             Expr::Match(t, scrutinee, arms) => {
                 let (select, bodies) = self.arms(t, scrutinee, arms, |e| self.compile_int(e));
-                code(move |i, stack, base| {
+                given::<i64, G>(move |i, stack, base| {
                     let arm = Interp::select(i, &select, stack, base)?;
                     bodies[arm].run(i, stack, base)
                 })
@@ -661,7 +720,7 @@ impl Interp {
             Expr::Builtin(Builtin::Eval, args) => {
                 let op = self.compile_op(&args[0]);
                 let (a, b) = (self.compile_int(&args[1]), self.compile_int(&args[2]));
-                code(move |i, stack, base| {
+                given::<i64, G>(move |i, stack, base| {
                     let op = op.run(i, stack, base)?;
                     let x = a.run(i, stack, base)?;
                     let y = b.run(i, stack, base)?;
@@ -672,7 +731,7 @@ impl Interp {
             Expr::Builtin(builtin @ (Builtin::Min | Builtin::Max), args) => {
                 let min = *builtin == Builtin::Min;
                 let (a, b) = (self.compile_int(&args[0]), self.compile_int(&args[1]));
-                code(move |i, stack, base| {
+                given::<i64, G>(move |i, stack, base| {
                     let x = a.run(i, stack, base)?;
                     let y = b.run(i, stack, base)?;
                     Some(if min { x.min(y) } else { x.max(y) })
@@ -683,7 +742,7 @@ impl Interp {
                 if args.len() == 1 && matches!(self.shape(t), Shape::Interval) =>
             {
                 let (t, name, arg) = (t.clone(), *name, self.operand(&args[0]));
-                code(move |i, stack, base| {
+                given::<i64, G>(move |i, stack, base| {
                     let computed = arg.computed(i, stack, base)?;
                     // As `type_fn`: the bounds of the empty interval are `i64::MAX` and
                     // `i64::MIN`.
@@ -694,16 +753,33 @@ impl Interp {
                     })
                 })
             }
+            // An address's symbol and offset, as `address_fn` reads them (-1 and 0 when it is not
+            // known).
+            Expr::TypeFn(t, name @ (TypeFn::Symbol | TypeFn::Offset), args)
+                if args.len() == 1 && matches!(self.shape(t), Shape::Address) =>
+            {
+                let (t, name, arg) = (t.clone(), *name, self.operand(&args[0]));
+                given::<i64, G>(move |i, stack, base| {
+                    let computed = arg.computed(i, stack, base)?;
+                    Some(match (arg.value(&computed, stack, base), name) {
+                        (Val::Address(a), TypeFn::Symbol) => {
+                            a.known().map_or(-1, |(s, _)| i64::from(s.0))
+                        }
+                        (Val::Address(a), _) => a.known().map_or(0, |(_, o)| o),
+                        (other, _) => i.mismatch(name.name(), &t, other),
+                    })
+                })
+            }
             Expr::TypeFn(t, name, args) => {
                 let (t, name) = (t.clone(), *name);
                 let args = self.operands(args);
-                code(move |i, stack, base| {
+                given::<i64, G>(move |i, stack, base| {
                     args.with(i, stack, base, |args| i.type_fn(&t, name, args).int())
                 })
             }
             expr => {
                 let c = self.compile(expr);
-                code(move |i, stack, base| Some(c.run(i, stack, base)?.int()))
+                given::<i64, G>(move |i, stack, base| Some(c.run(i, stack, base)?.int()))
             }
         }
     }

@@ -1,7 +1,8 @@
 //! The leaves of compiled code, read without running a closure: a name in scope or a field of
 //! one ([`Place`]), the operands of an operation ([`Operand`], [`Operands`]: read in place, or
-//! computed), and an `int` operand that is a literal, a slot, a place or computed ([`IntArg`]).
-//! `compile.rs` makes them; the closures it makes read them.
+//! computed), an `int` operand that is a literal, a slot, a place or computed ([`IntArg`]), and
+//! how typed code gives its value ([`Give`]). `compile.rs` makes them; the closures it makes read
+//! them.
 
 use super::Interp;
 use crate::code::Code;
@@ -146,4 +147,48 @@ impl IntArg {
             IntArg::Code(c) => c.run(interp, stack, base),
         }
     }
+}
+
+/// How the code of a typed expression gives its value: as itself ([`Plain`]), or as a [`Val`]
+/// ([`AsVal`]) where a value is wanted, so that no closure runs only to wrap another's result.
+pub(crate) trait Give<X>: 'static {
+    type Out: 'static;
+    fn give(x: X) -> Self::Out;
+}
+
+/// The value as it is.
+pub(crate) struct Plain;
+
+/// The value as a [`Val`].
+pub(crate) struct AsVal;
+
+impl<X: 'static> Give<X> for Plain {
+    type Out = X;
+    #[inline(always)]
+    fn give(x: X) -> X {
+        x
+    }
+}
+
+impl Give<i64> for AsVal {
+    type Out = Val;
+    #[inline(always)]
+    fn give(x: i64) -> Val {
+        Val::Int(x)
+    }
+}
+
+impl Give<bool> for AsVal {
+    type Out = Val;
+    #[inline(always)]
+    fn give(x: bool) -> Val {
+        Val::Bool(x)
+    }
+}
+
+/// The code that runs `f` and gives its value as `G` says.
+pub(crate) fn given<X, G: Give<X>>(
+    f: impl Fn(&Interp, &mut Vec<Val>, usize) -> Option<X> + Send + Sync + 'static,
+) -> Code<Interp, G::Out> {
+    Code::new(move |i, stack, base| f(i, stack, base).map(G::give))
 }
