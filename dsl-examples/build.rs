@@ -19,6 +19,8 @@ fn main() {
         .file("dom/shape.dom")
         .file("dom/congruence.dom")
         .file("dom/octagon.dom")
+        .file("dom/liveness.dom")
+        .file("dom/needed.dom")
         .compile();
     if let Err(error) = built {
         eprintln!("{error}");

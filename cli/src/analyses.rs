@@ -54,6 +54,11 @@ pub enum AnalysisName {
     /// The type-annotation task of the behavior-graph paper, in `.dom`
     /// (`dsl-examples/dom/types.dom`): integers and booleans.
     Types,
+    /// Live names, a backward analysis declared in `.dom` (`dsl-examples/dom/liveness.dom`).
+    Live,
+    /// Needed values (names that are not faint), backward, in `.dom`
+    /// (`dsl-examples/dom/needed.dom`).
+    Needed,
     /// Control-flow analysis (0-CFA) of kernel terms: the behavior graph itself.
     Cfa,
     /// Basic induction parameters of kernel terms (`absinthe_dsl_examples::biv`).
@@ -94,7 +99,7 @@ struct Entry {
 static DECLARED_DEFAULT: AnalysisSpec = AnalysisSpec::declared_default();
 
 /// The built-in catalog, in the order `--help` lists it.
-const CATALOG: [Entry; 25] = [
+const CATALOG: [Entry; 27] = [
     Entry {
         analysis: AnalysisName::Const,
         name: "const",
@@ -219,6 +224,20 @@ const CATALOG: [Entry; 25] = [
         name: "types",
         description: "integer and boolean types, from dsl-examples/dom/types.dom",
         spec: dom::types::TypesAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::Live,
+        name: "live",
+        description: "live names, backward: read before written on some path (liveness.dom)",
+        spec: dom::liveness::LiveAnalysis::spec,
+        report: KernelReport::Values,
+    },
+    Entry {
+        analysis: AnalysisName::Needed,
+        name: "needed",
+        description: "needed values, backward: what later observations depend on (needed.dom)",
+        spec: dom::needed::NeededAnalysis::spec,
         report: KernelReport::Values,
     },
     Entry {
@@ -533,6 +552,8 @@ impl AnalysisName {
             AnalysisName::OctagonDom => f.run::<dom::octagon::OctagonRanges>(),
             AnalysisName::SccpRangesDom => f.run::<dom::sccp_ranges::SccpRange>(),
             AnalysisName::Types => f.run::<dom::types::Types>(),
+            AnalysisName::Live => f.run::<dom::liveness::Live>(),
+            AnalysisName::Needed => f.run::<dom::needed::Demand>(),
             AnalysisName::Biv => f.run::<dom::induction::Induction>(),
             AnalysisName::Useless => f.run::<dom::dependence::Dependence>(),
             AnalysisName::Strict => f.run::<dom::strictness::Strictness>(),

@@ -12,9 +12,9 @@ pub use crate::args::{
 use crate::driver::{self, Format, Input, Report, Strategy};
 use crate::ran::Ran;
 use crate::verify::{self, VerifyConfig};
-use crate::{interproc, kernel};
+use crate::{backward, interproc, kernel};
 use absinthe::engine::Limits;
-use absinthe::spec::Engine;
+use absinthe::spec::{Direction, Engine};
 use absinthe_interproc::ContextPolicy;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -58,6 +58,20 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
     };
     if let Err(code) = refuse_flow_flags(analysis, args.state, args.context) {
         return code;
+    }
+    if analysis.spec().direction == Direction::Backward {
+        return match backward::refusal(
+            analysis,
+            args.file.as_deref(),
+            (args.state, args.context),
+            false,
+        ) {
+            Some(code) => code,
+            None => match load_program(args.file.as_ref()) {
+                Ok(input) => backward::verify_command(args, analysis, &input),
+                Err(code) => code,
+            },
+        };
     }
     // LLVM modules are lowered whole to core IR here, which keeps the relation.
     let kernel = args.file.as_deref().filter(|p| kernel::is_kernel_file(p));
@@ -157,6 +171,21 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
     };
     if let Err(code) = refuse_flow_flags(analysis, args.state, args.context) {
         return code;
+    }
+    if analysis.spec().direction == Direction::Backward {
+        let graph_free = matches!(args.strategy, StrategyArg::GraphFree);
+        return match backward::refusal(
+            analysis,
+            args.file.as_deref(),
+            (args.state, args.context),
+            graph_free,
+        ) {
+            Some(code) => code,
+            None => match load_program(args.file.as_ref()) {
+                Ok(input) => backward::analyze_command(args, analysis, &input),
+                Err(code) => code,
+            },
+        };
     }
     warn_relation_unkept(analysis, args.file.as_deref(), None);
     // The engines with drivers of their own; the others run below.

@@ -10,6 +10,7 @@
 pub mod analyses;
 pub mod app;
 pub mod args;
+pub mod backward;
 #[cfg(feature = "builtin")]
 pub mod builtin;
 #[cfg(feature = "builtin")]

@@ -6,6 +6,7 @@
 
 mod common;
 
+mod backward;
 mod blame_lines;
 mod cli;
 mod declared_spec;

@@ -25,6 +25,7 @@ use common::workspace;
 /// The compiler's corpus, compiled as its tests expect it.
 #[allow(unreachable_pub, clippy::all, dead_code)]
 pub(crate) mod corpus {
+    include!("../../domc/test_data/codegen/ok/backward.rs");
     include!("../../domc/test_data/codegen/ok/const_prop.rs");
     include!("../../domc/test_data/codegen/ok/finite_sum_names.rs");
     include!("../../domc/test_data/codegen/ok/kernel_rules.rs");
@@ -213,7 +214,7 @@ fn same_on_operations<D: ValueDomain>(file: &str, product: &str) -> u64 {
         for step in 0..40 {
             let (i, j) = (rng.below(a.len()), rng.below(a.len()));
             let op = Op::ALL[rng.below(Op::ALL.len())];
-            let what = rng.below(8);
+            let what = rng.below(10);
             let (x, y): (D, DynValue) = match what {
                 0 => {
                     let c = LITERALS[rng.below(LITERALS.len())];
@@ -232,6 +233,13 @@ fn same_on_operations<D: ValueDomain>(file: &str, product: &str) -> u64 {
                 4 => (a[i].meet(&a[j]), b[i].meet(&b[j])),
                 5 => (a[i].widen(&a[j]), b[i].widen(&b[j])),
                 6 => (a[i].narrow(&a[j]), b[i].narrow(&b[j])),
+                // The backward rules (top for a product without any).
+                7 => (
+                    D::demand_binary(op, &a[i]),
+                    DynValue::demand_binary(op, &b[i]),
+                ),
+                8 if op.is_comparison() => (D::observed(), DynValue::observed()),
+                8 => (D::demand_copy(&a[i]), DynValue::demand_copy(&b[i])),
                 _ => (D::top(), DynValue::top()),
             };
             let context = || {
@@ -361,6 +369,8 @@ differentials! {
     sccp_ranges: "dsl-examples/dom/sccp_ranges.dom", "SccpRange", dom::sccp_ranges::SccpRange;
     congruence: "dsl-examples/dom/congruence.dom", "CongRange", dom::congruence::CongRange;
     octagon: "dsl-examples/dom/octagon.dom", "OctagonRanges", dom::octagon::OctagonRanges;
+    liveness: "dsl-examples/dom/liveness.dom", "Live", dom::liveness::Live;
+    needed: "dsl-examples/dom/needed.dom", "Demand", dom::needed::Demand;
     types: "dsl-examples/dom/types.dom", "Types", dom::types::Types, kernel = true;
     induction: "dsl-examples/dom/induction.dom", "Induction",
         dom::induction::Induction, kernel = true;
@@ -373,6 +383,9 @@ differentials! {
     heap_values: "dsl-examples/dom/heap_values.dom", "HeapValue", dom::escape::HeapValue;
     heap_values_of_escape: "dsl-examples/dom/escape.dom", "HeapValue", dom::escape::HeapValue;
     heap_values_of_shape: "dsl-examples/dom/shape.dom", "HeapValue", dom::shape::HeapValue;
+    corpus_backward: "domc/test_data/codegen/ok/backward.dom", "Demand", corpus::backward::Demand;
+    corpus_backward_direct: "domc/test_data/codegen/ok/backward.dom", "DirectDemand",
+        corpus::backward::DirectDemand;
     corpus_const_prop: "domc/test_data/codegen/ok/const_prop.dom", "ConstValue",
         corpus::const_prop::ConstValue;
     corpus_kernel_rules: "domc/test_data/codegen/ok/kernel_rules.dom", "Deps",

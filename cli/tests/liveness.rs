@@ -128,3 +128,48 @@ fn liveness_matches_its_definition_on_random_functions() {
     }
     assert!(compared > 10_000, "only {compared} comparisons");
 }
+
+/// The same definition holds the declared analysis: `dsl-examples/dom/liveness.dom`, run
+/// backward by `absinthe::value::Demands`, demands exactly the names the search finds live (and
+/// keeps the unreachable state where no exit is reachable).
+#[test]
+fn the_declared_liveness_matches_the_definition_on_random_functions() {
+    use absinthe::lattice::Lattice;
+    use absinthe::value::{Demands, Env};
+    use absinthe_dsl_examples::dom::liveness::Live;
+    let mut compared = 0u64;
+    for seed in 0..500u64 {
+        let config = GenConfig {
+            blocks: 2 + (seed % 9) as usize,
+            ..GenConfig::default()
+        };
+        let module = random_function(seed, &config);
+        let f = &module.functions[0];
+        let solution = Demands::<Live>::new().solve(f, &Limits::default());
+        assert!(solution.stop.is_stable());
+        let good = reaches_exit(f);
+        for b in (0..f.block_count()).map(BlockId::new) {
+            let points = Demands::points(f, b, &solution.exit[b.index()]);
+            for (index, point) in points.iter().enumerate() {
+                let Env::Reachable(values) = point else {
+                    assert!(
+                        !good[b.index()],
+                        "seed {seed}: {b:?} reaches an exit\n{module}"
+                    );
+                    continue;
+                };
+                for x in (0..f.name_count()).map(NameId::new) {
+                    let expected = live_by_search(f, &good, b, index, x);
+                    assert_eq!(
+                        !values[x.index()].is_bottom(),
+                        expected,
+                        "seed {seed}: declared liveness of {} before {b:?}[{index}]\n{module}",
+                        f.names[x.index()]
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 5_000, "only {compared} comparisons");
+}

@@ -50,7 +50,7 @@ impl Interp {
             .collect()
     }
 
-    fn decl(&self, t: &Ty) -> &ProductDecl {
+    pub(crate) fn decl(&self, t: &Ty) -> &ProductDecl {
         let Some(i) = self.product_index(t) else {
             unreachable!(
                 "`{}` is not a product: the checker gives operations on products only",

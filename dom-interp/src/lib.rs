@@ -7,7 +7,7 @@
 //! - `compile`: rule bodies, reductions, helpers and written-out operations compiled to
 //!   closures when the file is loaded; `eval`: calling them.
 //! - `domain`: a product as a value domain (dispatch, reduction, blame, the rules behind an
-//!   operation, kernel hooks).
+//!   operation, kernel hooks); `backward`: its backward rules.
 //!
 //! Each of them says what the generated code does, operation for operation, so that an analysis
 //! gives the same result at every point in both modes (`cli/tests/dom_interp.rs` checks it on
@@ -20,6 +20,7 @@
 //! workers, a module read in pieces) and which one run at a time holds. Two files loaded in one
 //! process never see each other: their runs take turns.
 
+mod backward;
 mod code;
 mod compile;
 mod domain;
@@ -528,6 +529,18 @@ impl ValueDomain for DynValue {
                 result.clone()
             }
         })
+    }
+
+    fn demand_binary(op: Op, dest: &Self) -> Self {
+        with(|i, t| DynValue(i.demand_binary(t, op, &dest.0)))
+    }
+
+    fn demand_copy(dest: &Self) -> Self {
+        with(|i, t| DynValue(i.demand_copy(t, &dest.0)))
+    }
+
+    fn observed() -> Self {
+        with(|i, t| DynValue(i.observed(t)))
     }
 
     fn term_function() -> Self {

@@ -59,6 +59,14 @@ pub enum RuleKind {
     Apply,
     /// Kernel terms: an abstraction or a primitive as a term.
     Function,
+    /// Backward: what one operation demands of its operands, by its `Op` variant's name.
+    Demand(String),
+    /// Backward: the same for every operation without a rule of its own.
+    AnyDemand,
+    /// Backward: what a copy demands of its source.
+    DemandCopy,
+    /// Backward: what an observation demands.
+    Observe,
 }
 
 impl RuleKind {
@@ -76,6 +84,22 @@ impl RuleKind {
             RuleKind::Assume(op) => Some(op),
             _ => None,
         }
+    }
+
+    /// The operation of a backward rule for one operation.
+    fn demand_op(&self) -> Option<&str> {
+        match self {
+            RuleKind::Demand(op) => Some(op),
+            _ => None,
+        }
+    }
+
+    /// Whether the rule is about backward analyses.
+    pub fn is_backward(&self) -> bool {
+        matches!(
+            self,
+            RuleKind::Demand(_) | RuleKind::AnyDemand | RuleKind::DemandCopy | RuleKind::Observe
+        )
     }
 
     /// Whether the rule is about kernel terms only (the behavior graph's hooks).
@@ -100,6 +124,10 @@ impl From<&model::RuleKind> for RuleKind {
             model::RuleKind::Param => RuleKind::Param,
             model::RuleKind::Apply => RuleKind::Apply,
             model::RuleKind::Function => RuleKind::Function,
+            model::RuleKind::Demand(op) => RuleKind::Demand(op.to_string()),
+            model::RuleKind::AnyDemand => RuleKind::AnyDemand,
+            model::RuleKind::DemandCopy => RuleKind::DemandCopy,
+            model::RuleKind::Observe => RuleKind::Observe,
         }
     }
 }
@@ -194,6 +222,8 @@ pub struct Product {
     binary: Vec<Vec<Option<usize>>>,
     /// The same for the refinement of a comparison.
     assume: Vec<Vec<Option<usize>>>,
+    /// The same for what an operation demands of its operands (backward rules).
+    demand: Vec<Vec<Option<usize>>>,
     /// The relational component, if the product has one: its index and the relation the
     /// engines keep for it.
     pub relation: Option<(usize, Relation)>,
@@ -248,6 +278,7 @@ impl Product {
                 .collect(),
             binary: Vec::new(),
             assume: Vec::new(),
+            demand: Vec::new(),
             relation: relation_of(decl, types),
         };
         let table = |own: fn(&RuleKind) -> Option<&str>, any: RuleKind| {
@@ -279,6 +310,7 @@ impl Product {
         };
         let binary = table(RuleKind::binary_op, RuleKind::AnyBinary);
         let assume = table(RuleKind::assume_op, RuleKind::AnyAssume);
+        product.demand = table(RuleKind::demand_op, RuleKind::AnyDemand);
         product.binary = binary;
         product.assume = assume;
         product
@@ -300,6 +332,11 @@ impl Product {
     /// Component `i`'s refinement for the comparison `op`: its own, else its catch-all.
     pub fn assume_rule(&self, op: Op, i: usize) -> Option<&Rule> {
         self.assume[op as usize][i].map(|r| &self.rules[r])
+    }
+
+    /// Component `i`'s backward rule for `op`: its own, else its catch-all.
+    pub fn demand_rule(&self, op: Op, i: usize) -> Option<&Rule> {
+        self.demand[op as usize][i].map(|r| &self.rules[r])
     }
 }
 

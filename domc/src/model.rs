@@ -504,6 +504,18 @@ pub enum RuleKind {
     Apply,
     /// Kernel terms: `fn() -> C`, the value of an abstraction or a primitive as a term.
     Function,
+    /// Backward analyses: `fn(&P) -> C` for one operation, what `dest = a op b` demands of each
+    /// operand given the demand on `dest`.
+    Demand(Ident),
+    /// Backward analyses: `fn(Op, &P) -> C` for every operation without a backward rule of its
+    /// own.
+    AnyDemand,
+    /// Backward analyses: `fn(&P) -> C`, what a copy (a φ, `select`, a value put in a block or
+    /// closure) demands of its source given the demand on its destination.
+    DemandCopy,
+    /// Backward analyses: `fn() -> C`, what an observation (a branch, a return, a store, a
+    /// call, an operation that may trap) demands of the values it reads.
+    Observe,
 }
 
 impl RuleKind {
@@ -512,6 +524,14 @@ impl RuleKind {
         matches!(
             self,
             RuleKind::Cond | RuleKind::Param | RuleKind::Apply | RuleKind::Function
+        )
+    }
+
+    /// Whether the rule is about backward analyses (`on backward …`).
+    pub fn is_backward(&self) -> bool {
+        matches!(
+            self,
+            RuleKind::Demand(_) | RuleKind::AnyDemand | RuleKind::DemandCopy | RuleKind::Observe
         )
     }
 }

@@ -17,3 +17,5 @@ include!(concat!(env!("OUT_DIR"), "/escape.rs"));
 include!(concat!(env!("OUT_DIR"), "/shape.rs"));
 include!(concat!(env!("OUT_DIR"), "/congruence.rs"));
 include!(concat!(env!("OUT_DIR"), "/octagon.rs"));
+include!(concat!(env!("OUT_DIR"), "/liveness.rs"));
+include!(concat!(env!("OUT_DIR"), "/needed.rs"));

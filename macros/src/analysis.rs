@@ -6,7 +6,7 @@
 use crate::args;
 use crate::errors::Errors;
 use absinthe_domc::codegen;
-use absinthe_spec::{AnalysisSpec, ContextPolicy, Engine, StateRepr, one_of};
+use absinthe_spec::{AnalysisSpec, ContextPolicy, Direction, Engine, StateRepr, one_of};
 use darling::FromMeta;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -17,6 +17,8 @@ use quote::quote;
 struct AnalysisArgs {
     /// The value domain.
     domain: Option<syn::Path>,
+    /// `"forward"` or `"backward"`.
+    direction: Option<darling::util::SpannedValue<String>>,
     /// `"dense"`, `"sparse"`, `"sparse-temporal"` or `"ssa"`.
     state: Option<darling::util::SpannedValue<String>>,
     /// `"evaluated"` or `"ignored"`.
@@ -41,6 +43,7 @@ impl args::Options for AnalysisArgs {
     const ATTRIBUTE: &'static str = "`#[absinthe::analysis(…)]`";
     const NAMES: &'static [&'static str] = &[
         "domain",
+        "direction",
         "state",
         "conditions",
         "context",
@@ -168,6 +171,20 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             }
         },
     };
+    let direction = match options.direction.as_ref() {
+        None => Direction::default(),
+        Some(text) => Direction::from_word(text.as_str()).unwrap_or_else(|| {
+            errors.push(syn::Error::new(
+                text.span(),
+                format!(
+                    "unknown direction `{}`; expected {}",
+                    text.as_str(),
+                    one_of(&Direction::WORDS)
+                ),
+            ));
+            Direction::default()
+        }),
+    };
     // Settings the engine does not read are errors, not settings silently dropped.
     let written: [(&str, Option<proc_macro2::Span>); 4] = [
         ("state", options.state.as_ref().map(|s| s.span())),
@@ -203,6 +220,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let defaults = AnalysisSpec::declared_default();
     let spec = AnalysisSpec {
         engine,
+        direction,
         state,
         context,
         conditional,
@@ -212,6 +230,19 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         heaps: heaps.unwrap_or(defaults.heaps),
         ..defaults
     };
+    if let Some((setting, why)) = spec.backward_conflict() {
+        let span = match setting {
+            "engine" => options.engine.as_ref().map(|s| s.span()),
+            "state" => options.state.as_ref().map(|s| s.span()),
+            _ => options.context.as_ref().map(|s| s.span()),
+        };
+        let error = syn::Error::new(
+            span.unwrap_or_else(proc_macro2::Span::call_site),
+            format!("`{setting}` does not apply to a backward analysis: {why}"),
+        )
+        .to_compile_error();
+        return quote!(#item #error);
+    }
     let declared = codegen::declared_analysis(ident, &name, &quote!(#domain), &spec);
     quote! {
         #item

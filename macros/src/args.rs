@@ -151,6 +151,15 @@ pub struct TransferArgs {
     pub apply: Flag,
     /// Kernel terms: the value of an abstraction or a primitive as a term: `fn() -> C`.
     pub function: Flag,
+    /// Backward analyses: what an operation demands of its operands given the demand on its
+    /// result, `backward = "+"` for one operation (`fn(&P) -> C`) or `backward` alone for every
+    /// operation without a rule of its own (`fn(Op, &P) -> C`).
+    pub backward: Option<SpannedValue<darling::util::Override<String>>>,
+    /// Backward analyses: what a copy demands of its source: `fn(&P) -> C`.
+    pub backward_copy: Flag,
+    /// Backward analyses: what an observation (a branch, a return, a store, a call) demands of
+    /// the values it reads: `fn() -> C`.
+    pub observe: Flag,
     /// The component the rule computes, when its type does not say.
     pub component: Option<syn::Ident>,
     /// The product the rule belongs to, when the module declares several.
@@ -230,6 +239,9 @@ impl Options for TransferArgs {
         "param",
         "apply",
         "function",
+        "backward",
+        "backward_copy",
+        "observe",
         "component",
         "product",
     ];

@@ -621,9 +621,29 @@ fn attach_rule(
         (&args.param, RuleKind::Param, "param"),
         (&args.apply, RuleKind::Apply, "apply"),
         (&args.function, RuleKind::Function, "function"),
+        (&args.backward_copy, RuleKind::DemandCopy, "backward_copy"),
+        (&args.observe, RuleKind::Observe, "observe"),
     ] {
         if flag.is_present() {
             kinds.push((kind, word));
+        }
+    }
+    if let Some(backward) = &args.backward {
+        match (**backward).as_ref().explicit() {
+            None => kinds.push((RuleKind::AnyDemand, "backward")),
+            Some(op) => match op_variant(op.as_str()) {
+                Some(variant) => kinds.push((
+                    RuleKind::Demand(Ident::new(variant, backward.span())),
+                    "backward",
+                )),
+                None => {
+                    errors.push(syn::Error::new(
+                        backward.span(),
+                        format!("unknown operation `{op}`; expected one of {}", op_symbols()),
+                    ));
+                    return;
+                }
+            },
         }
     }
     if let Some(assume) = &args.assume {
@@ -655,8 +675,10 @@ fn attach_rule(
                 attr,
                 "say what the rule is for: `#[transfer(op = \"+\")]`, `#[transfer(binary)]`, \
                  `#[transfer(literal)]`, `#[transfer(assume = \"<\")]`, `#[transfer(assume)]`, \
-                 or on kernel terms `#[transfer(cond)]`, `#[transfer(param)]`, \
-                 `#[transfer(apply)]` or `#[transfer(function)]`",
+                 on kernel terms `#[transfer(cond)]`, `#[transfer(param)]`, \
+                 `#[transfer(apply)]` or `#[transfer(function)]`, or for a backward analysis \
+                 `#[transfer(backward = \"+\")]`, `#[transfer(backward)]`, \
+                 `#[transfer(backward_copy)]` or `#[transfer(observe)]`",
             );
             return;
         }
@@ -735,7 +757,9 @@ fn attach_rule(
         ),
         RuleKind::Param => (vec![ParamId, Product], format!("fn(ParamId, &{p}) -> C")),
         RuleKind::Apply => (vec![Product, Product], format!("fn(&{p}, &{p}) -> C")),
-        RuleKind::Function => (Vec::new(), "fn() -> C".to_string()),
+        RuleKind::Function | RuleKind::Observe => (Vec::new(), "fn() -> C".to_string()),
+        RuleKind::Demand(_) | RuleKind::DemandCopy => (vec![Product], format!("fn(&{p}) -> C")),
+        RuleKind::AnyDemand => (vec![Operation, Product], format!("fn(Op, &{p}) -> C")),
     };
     // An operation rule may also read what its operands' kernel terms are: two `ArgKind`s after
     // the operands.

@@ -9,7 +9,7 @@ pub use crate::lattice::{Changed, Lattice, Thresholds, Top, replace_if_changed};
 pub use crate::product::{ReducePolicy, ReducedProduct, log_reduction, recording_reductions};
 pub use crate::program::{Op, SymbolId, symbol_address};
 pub use crate::relational::{Bounds, Octagon, Relation, RelationView, Zone};
-pub use crate::spec::{AnalysisSpec, ContextPolicy, Engine, ProgramKind};
+pub use crate::spec::{AnalysisSpec, ContextPolicy, Direction, Engine, ProgramKind};
 pub use crate::terms::{Arg, ArgKind, ParamId};
 pub use crate::value::{
     Concrete, DeclaredAnalysis as DomAnalysis, NonRelational, StateRepr, ValueDomain,

@@ -327,6 +327,16 @@ impl Op {
         })
     }
 
+    /// Whether [`Op::eval`] may trap on some operands: the divisions and remainders (by zero)
+    /// and the conversions of floats to integers (NaN, out of range). Whether such an
+    /// operation traps depends on its operands even where its result is never read.
+    pub fn may_trap(self) -> bool {
+        matches!(
+            self,
+            Op::Div | Op::Rem | Op::UDiv | Op::URem | Op::FPToSI | Op::FPToUI
+        )
+    }
+
     /// Whether this operation reads or writes floating-point values (the `f…` operations and
     /// the conversions).
     pub fn is_float(self) -> bool {

@@ -141,6 +141,45 @@ impl fmt::Display for Engine {
     }
 }
 
+/// Which way an analysis's facts flow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// From the entry along control-flow edges: what may hold at a point, given how it was
+    /// reached.
+    #[default]
+    Forward,
+    /// From the exits against control-flow edges: what the rest of the run may demand of the
+    /// values a point holds (live names, needed values).
+    Backward,
+}
+
+impl Direction {
+    /// Both directions, in the order messages list them.
+    pub const ALL: [Direction; 2] = [Direction::Forward, Direction::Backward];
+
+    /// The words a declaration writes, in [`Direction::ALL`]'s order.
+    pub const WORDS: [&'static str; 2] = [Direction::Forward.word(), Direction::Backward.word()];
+
+    /// The word a declaration writes for it.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Direction::Forward => "forward",
+            Direction::Backward => "backward",
+        }
+    }
+
+    /// The direction a declaration names by `word`.
+    pub fn from_word(word: &str) -> Option<Direction> {
+        Direction::ALL.into_iter().find(|d| d.word() == word)
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
 /// How a non-relational analysis stores its states while it runs.
 ///
 /// Running any value domain with either representation is
@@ -352,6 +391,8 @@ impl fmt::Display for ProgramKind {
 pub struct AnalysisSpec {
     /// The engine it runs on.
     pub engine: Engine,
+    /// Which way its facts flow.
+    pub direction: Direction,
     /// How states are stored.
     pub state: StateRepr,
     /// How calls are told apart across the functions of a module.
@@ -387,13 +428,14 @@ impl AnalysisSpec {
     /// (`heaps N;`).
     pub const DEFAULT_HEAPS: u32 = 8;
 
-    /// What a declaration that names only its domain says: the flow engine, dense states,
+    /// What a declaration that names only its domain says: the flow engine, forward, dense states,
     /// insensitive contexts, any program, conditions evaluated, the default widening delay and
     /// narrowing, no thresholds, the default bounds of the typing environment and the escape
     /// analysis.
     pub const fn declared_default() -> AnalysisSpec {
         AnalysisSpec {
             engine: Engine::Flow,
+            direction: Direction::Forward,
             state: StateRepr::Dense,
             context: ContextPolicy::Insensitive,
             program: ProgramKind::Any,
@@ -403,6 +445,37 @@ impl AnalysisSpec {
             thresholds: Cow::Borrowed(&[]),
             immediates: Self::DEFAULT_IMMEDIATES,
             heaps: Self::DEFAULT_HEAPS,
+        }
+    }
+}
+
+impl AnalysisSpec {
+    /// A setting a backward analysis cannot have, and why: the backward engine runs the flow
+    /// engine's worklist over one function at a time with dense states. `None` for a forward
+    /// analysis and for a backward one whose settings all apply.
+    pub fn backward_conflict(&self) -> Option<(&'static str, &'static str)> {
+        if self.direction == Direction::Forward {
+            return None;
+        }
+        if self.engine != Engine::Flow {
+            Some((
+                "engine",
+                "a backward analysis runs on the `flow` engine (against control-flow edges)",
+            ))
+        } else if self.state != StateRepr::Dense {
+            Some((
+                "state",
+                "a backward analysis keeps dense states: the sparse representations follow \
+                 definitions forward, along the dominator tree",
+            ))
+        } else if self.context != ContextPolicy::Insensitive {
+            Some((
+                "context",
+                "a backward analysis runs over one function at a time: what a callee demands of \
+                 its arguments counts as observed",
+            ))
+        } else {
+            None
         }
     }
 }

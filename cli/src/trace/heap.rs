@@ -17,12 +17,12 @@
 //! return), and the viewer's verify checks every frame of concrete runs with
 //! `absinthe_ir::escape_check` or `absinthe_ir::shape_check`.
 
-use super::common::{Extra, Subject, TraceFormat, WithReductions};
-use super::rows::{RowRecorder, Rows, StateRows};
+use super::common::{Subject, TraceFormat};
+use super::row_trace::RowTrace;
+use super::rows::{Rows, StateRows};
 use crate::analyses::{Analysis, ForDomain};
-use absinthe::engine::{Event, Limits, Solution, solve_traced};
+use absinthe::engine::Limits;
 use absinthe::lattice::Lattice;
-use absinthe::product::{Reduction as Reduced, record_reductions};
 use absinthe::program::{BlockId, FieldId, FuncId, NameId, Program, Terminator};
 use absinthe::spec;
 use absinthe::value::{Env, ValueDomain};
@@ -78,13 +78,6 @@ struct HeapRun<'a> {
     limits: &'a Limits,
 }
 
-/// What tracing the chosen function recorded: the engine's events for the JSON stream and the
-/// graph, or the viewer's recording.
-enum Recorded<S> {
-    Stream(Vec<(Vec<Reduced>, Event<S>)>, Solution<S>),
-    Page(super::rows::Recorded, Solution<S>),
-}
-
 impl HeapRun<'_> {
     /// The index of the traced function in its module.
     fn chosen(&self) -> FuncId {
@@ -99,101 +92,14 @@ impl HeapRun<'_> {
         FuncId::new(index)
     }
 
-    /// Records the run of `analysis` on the traced function, as the format needs it.
-    fn record<S, A>(&self, analysis: &A, view: &dyn StateRows<S>, limits: &Limits) -> Recorded<S>
-    where
-        S: Lattice,
-        A: absinthe::engine::Analysis<Function, State = S>,
-    {
-        let f = &self.subject.function;
-        match self.format {
-            TraceFormat::Html { .. } => {
-                let mut recorder = RowRecorder::new(f, analysis, view);
-                let solution = solve_traced(f, analysis, limits, &mut recorder);
-                Recorded::Page(recorder.finish(), solution)
-            }
-            TraceFormat::JsonTrace | TraceFormat::Dot => {
-                let mut recorder = WithReductions::default();
-                record_reductions(true);
-                let solution = solve_traced(f, analysis, limits, &mut recorder);
-                record_reductions(false);
-                Recorded::Stream(recorder.events, solution)
-            }
+    /// The row trace of the traced function.
+    fn rows(&self) -> RowTrace<'_> {
+        RowTrace {
+            subject: self.subject,
+            analysis: self.analysis,
+            format: self.format,
         }
     }
-
-    /// The output of a recorded run; `view` prints states, `facts` are the function's facts
-    /// as titled lists of lines, `verify` checks concrete runs (given how many).
-    fn output<S: Lattice>(
-        &self,
-        recorded: Recorded<S>,
-        rows: &dyn Fn(&S) -> Option<Rows>,
-        facts: Vec<(String, Vec<String>)>,
-        verify: &dyn Fn(usize) -> Value,
-    ) -> String {
-        let subject = self.subject;
-        match (recorded, self.format) {
-            (Recorded::Stream(events, solution), TraceFormat::Dot) => {
-                let lines = |state: &S| match rows(state) {
-                    None => vec!["unreachable".to_owned()],
-                    Some(rows) => rows.iter().map(|(k, v)| format!("{k}: {v}")).collect(),
-                };
-                let _ = events;
-                super::common::dot(subject, self.analysis, &solution, &lines)
-            }
-            (Recorded::Stream(events, solution), _) => {
-                let state = |state: &S| rows_json(rows(state));
-                let mut extra = Extra::default();
-                extra.top.insert("states".to_owned(), json!("rows"));
-                extra.result.insert("facts".to_owned(), facts_json(&facts));
-                super::common::json_trace(
-                    subject,
-                    self.analysis,
-                    &events,
-                    &solution,
-                    &state,
-                    None,
-                    extra,
-                )
-            }
-            (Recorded::Page(recorded, solution), format) => {
-                let runs = match format {
-                    TraceFormat::Html { verify_runs } => verify_runs,
-                    _ => 0,
-                };
-                super::page::rows_page(
-                    subject,
-                    self.analysis,
-                    recorded,
-                    &solution,
-                    rows,
-                    &facts,
-                    verify(runs),
-                )
-            }
-        }
-    }
-}
-
-/// A state's rows as JSON: `null` when unreachable, else each row's value by its label.
-fn rows_json(rows: Option<Rows>) -> Value {
-    match rows {
-        None => Value::Null,
-        Some(rows) => Value::Object(
-            rows.into_iter()
-                .map(|(k, v)| (k, Value::String(v)))
-                .collect(),
-        ),
-    }
-}
-
-fn facts_json(facts: &[(String, Vec<String>)]) -> Value {
-    Value::Object(
-        facts
-            .iter()
-            .map(|(title, lines)| (title.clone(), json!(lines)))
-            .collect(),
-    )
 }
 
 impl ForDomain for HeapRun<'_> {
@@ -241,7 +147,7 @@ impl HeapRun<'_> {
                     function,
                     analysis: Some(&analysis),
                 };
-                *traced.borrow_mut() = Some(self.record(&analysis, &view, &limits));
+                *traced.borrow_mut() = Some(self.rows().record(&analysis, &view, &limits));
             }
             let summary = facts.summary.clone();
             Some((facts, summary))
@@ -285,7 +191,8 @@ impl HeapRun<'_> {
                 )
             })
         };
-        self.output(recorded, &|s| view.rows(s), forest, &verify)
+        self.rows()
+            .output(recorded, &|s| view.rows(s), forest, &verify)
     }
 
     fn escape<D: ValueDomain>(&self, heaps: usize) -> String {
@@ -306,7 +213,7 @@ impl HeapRun<'_> {
                     function,
                     analysis: Some(&analysis),
                 };
-                *traced.borrow_mut() = Some(self.record(&analysis, &view, &limits));
+                *traced.borrow_mut() = Some(self.rows().record(&analysis, &view, &limits));
             }
             let summary = facts.summary.clone();
             Some((facts, summary))
@@ -354,7 +261,7 @@ impl HeapRun<'_> {
                 )
             })
         };
-        self.output(
+        self.rows().output(
             recorded,
             &|s| view.rows(s),
             vec![(format!("facts of {}", function.name), lines)],

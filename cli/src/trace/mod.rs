@@ -16,18 +16,20 @@
 //! by a `StateRows` view (`rows.rs`), in the same three formats.
 
 mod common;
+mod demands;
 mod heap;
 mod layout;
 mod page;
 mod record;
 mod relation;
+mod row_trace;
 mod rows;
 
 use crate::analyses::{Analysis, ForDomain};
 use crate::driver::Input;
 use absinthe::engine::{Limits, solve_traced};
 use absinthe::product::record_reductions;
-use absinthe::spec::Engine;
+use absinthe::spec::{Direction, Engine};
 use absinthe::value::{Env, NonRelational, ValueDomain};
 use absinthe_ir::Module;
 pub use common::TraceFormat;
@@ -74,6 +76,26 @@ pub fn trace<A: Analysis>(
             .ok_or_else(|| format!("{file}: error: the module has no function"))?,
     };
     let subject = Subject::new(&module, chosen);
+    if analysis.spec().direction == Direction::Backward {
+        struct Backward<'a> {
+            subject: &'a Subject,
+            analysis: &'a str,
+            format: TraceFormat,
+            limits: &'a Limits,
+        }
+        impl ForDomain for Backward<'_> {
+            type Output = String;
+            fn run<D: ValueDomain>(self) -> String {
+                demands::trace::<D>(self.subject, self.analysis, self.format, self.limits)
+            }
+        }
+        return Ok(analysis.dispatch(Backward {
+            subject: &subject,
+            analysis: analysis.as_str(),
+            format,
+            limits,
+        }));
+    }
     match analysis.engine() {
         Engine::Shape | Engine::Escape => {
             return Ok(heap::trace(&subject, analysis, format, limits));

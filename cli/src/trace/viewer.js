@@ -522,12 +522,12 @@
     // The heap checks describe a violation in words: no rule is blamed and no path drawn.
     const v = data.verify;
     const ran = v.runs + " concrete runs" + (v.tried > v.runs ? " (of " + v.tried + "; the others ran out of steps)" : "") + ", " + v.checked;
-    if (v.count === 0) verifySec.append(el("span", { class: "good" }, ran + ": every frame inside the analysis's heaps and values"));
+    if (v.count === 0) verifySec.append(el("span", { class: "good" }, ran + ": " + (v.holds || "every frame inside the analysis's heaps and values")));
     else {
       verifySec.append(el("div", { class: "bad" }, v.count + " violation" + (v.count === 1 ? "" : "s") + " in " + ran));
       verifySec.append(el("ul", {}, ...v.violations.map((t) => el("li", { class: "violation" }, t))));
     }
-    verifySec.append(el("div", { class: "note" }, "Heap checks name no rule: the failing run's path is not drawn."));
+    verifySec.append(el("div", { class: "note" }, v.note || "Heap checks name no rule: the failing run's path is not drawn."));
   }
   else if (!wrong) verifySec.append(el("span", { class: "good" }, data.verify.runs + " concrete runs, every state inside the analysis's"));
   else {

@@ -5,6 +5,7 @@
 //! `::absinthe::__private` paths, never emits a `HashMap` iteration order, and documents each
 //! impl with the declaration it came from.
 
+mod backward;
 mod common;
 mod explain;
 mod lattice;
@@ -14,7 +15,7 @@ mod product;
 pub use lattice::lattice;
 pub use product::product;
 
-use absinthe_spec::{AnalysisSpec, ContextPolicy, Engine, ProgramKind, StateRepr};
+use absinthe_spec::{AnalysisSpec, ContextPolicy, Direction, Engine, ProgramKind, StateRepr};
 use common::rt;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -31,6 +32,10 @@ pub fn declared_analysis(
 ) -> TokenStream {
     let rt = rt();
     let engine = engine(spec.engine);
+    let direction = match spec.direction {
+        Direction::Forward => quote!(#rt::Direction::Forward),
+        Direction::Backward => quote!(#rt::Direction::Backward),
+    };
     let state = state_repr(spec.state);
     let context = context_policy(spec.context);
     let program = program_kind(spec.program);
@@ -53,6 +58,7 @@ pub fn declared_analysis(
             fn spec() -> &'static #rt::AnalysisSpec {
                 static SPEC: #rt::AnalysisSpec = #rt::AnalysisSpec {
                     engine: #engine,
+                    direction: #direction,
                     state: #state,
                     context: #context,
                     program: #program,

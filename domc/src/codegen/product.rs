@@ -3,6 +3,7 @@
 //! and optionally the direct product of the same components (no reductions) for comparison.
 //! The methods naming rules (`blame_*`, `rules_*`) come from the `explain` module.
 
+use super::backward::{backward_helpers, backward_methods};
 use super::common::{assume_op, binary_op, nested_tuple, op_rules, provenance, reduction_call, rt};
 use super::explain::{direct_rules, explain, located};
 use super::laws::{law_origin, laws_impls, laws_impls_checking};
@@ -396,8 +397,20 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
         }
         None => (TokenStream::new(), TokenStream::new()),
     };
+    let (backward_helpers, backward_methods) = match backward_helpers(decl) {
+        Some(helpers) => {
+            let policy = quote!(<Self as #rt::ReducedProduct>::POLICY);
+            (
+                helpers,
+                backward_methods(&quote!(Self), &quote!(Self), &policy),
+            )
+        }
+        None => (TokenStream::new(), TokenStream::new()),
+    };
     quote! {
         #term_helpers
+
+        #backward_helpers
 
         impl #name {
             #[inline]
@@ -466,6 +479,8 @@ fn value_domain(decl: &ProductDecl) -> TokenStream {
             }
 
             #term_methods
+
+            #backward_methods
 
             #relation_methods
 
@@ -770,6 +785,11 @@ fn direct_product(decl: &ProductDecl, direct: &Ident) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    let direct_backward = if backward_helpers(decl).is_some() {
+        backward_methods(&quote!(#name), &quote!(#direct), &never)
+    } else {
+        TokenStream::new()
+    };
     let laws = laws_impls(
         direct,
         true,
@@ -859,6 +879,8 @@ fn direct_product(decl: &ProductDecl, direct: &Ident) -> TokenStream {
             }
 
             #direct_terms
+
+            #direct_backward
 
             #direct_rules
         }

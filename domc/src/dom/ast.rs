@@ -217,6 +217,14 @@ pub enum Trigger {
     Apply,
     /// `on function` (kernel terms)
     Function,
+    /// `on backward "+"` (backward analyses)
+    Demand(String),
+    /// `on backward any`
+    DemandAny,
+    /// `on backward copy`
+    DemandCopy,
+    /// `on backward observe`
+    Observe,
 }
 
 /// An analysis declaration.

@@ -400,6 +400,17 @@ fn transfer<'a>(inner: impl Iterator<Item = Pair<'a, Rule>>, whole: Range<usize>
                     "apply" => Trigger::Apply,
                     _ => Trigger::Function,
                 },
+                Some(k) if k.as_rule() == Rule::backward_t => {
+                    match k
+                        .into_inner()
+                        .find(|p| significant(p) && p.as_rule() != Rule::backward_kw)
+                    {
+                        Some(s) if s.as_rule() == Rule::string => Trigger::Demand(string_value(&s)),
+                        Some(s) if s.as_rule() == Rule::any_t => Trigger::DemandAny,
+                        Some(s) if s.as_str() == "copy" => Trigger::DemandCopy,
+                        _ => Trigger::Observe,
+                    }
+                }
                 Some(k) if k.as_rule() == Rule::assume_t => {
                     match k.into_inner().find(significant) {
                         Some(s) if s.as_rule() == Rule::string => Trigger::Assume(string_value(&s)),

@@ -4,14 +4,9 @@
 use crate::lattice::{Lattice, Thresholds};
 use crate::program::{BlockId, Cfg};
 
-/// Which way facts flow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// From the entry along control-flow edges.
-    Forward,
-    /// From the exits against control-flow edges.
-    Backward,
-}
+/// Which way facts flow: the word a declaration writes (`direction backward;`) is the engine's
+/// own.
+pub use absinthe_spec::Direction;
 
 /// A dataflow problem over the graph `G`.
 ///

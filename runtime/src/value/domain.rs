@@ -69,6 +69,32 @@ pub trait ValueDomain: Lattice + Top + Concrete + Display + 'static {
         (a.clone(), b.clone())
     }
 
+    /// Backward analyses (`direction backward`): what `dest = a op b` demands of each operand,
+    /// given what the rest of the run demands of `dest`. The values of a backward analysis
+    /// describe demands, greater meaning more is demanded; top (everything demanded) is always
+    /// sound and is the default. A `.dom` product declares it with `on backward "+"` and
+    /// `on backward any` rules.
+    fn demand_binary(op: Op, dest: &Self) -> Self {
+        let _ = (op, dest);
+        Self::top()
+    }
+
+    /// Backward analyses: what a copy `dest = a` demands of `a` (and what a φ demands of the
+    /// operand its edge brings, `select` of its operands, a block or closure of the values it
+    /// holds), given the demand on `dest`; top by default (`on backward copy`).
+    fn demand_copy(dest: &Self) -> Self {
+        let _ = dest;
+        Self::top()
+    }
+
+    /// Backward analyses: what an observation demands of the value it reads: a branch's
+    /// condition, a returned or thrown value, a stored value and the object stored into, the
+    /// arguments and callee of a call, the operands of an operation that may trap; top by
+    /// default (`on backward observe`).
+    fn observed() -> Self {
+        Self::top()
+    }
+
     /// On kernel terms (the behavior graph): primitive `op` applied to arguments whose terms
     /// are known as well as their values ([`ArgKind`](crate::terms::ArgKind): a parameter, a
     /// constant, or another term). [`ValueDomain::binary`] of the values by default; a domain

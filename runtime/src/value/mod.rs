@@ -7,8 +7,10 @@
 //! conditional constant propagation; instantiate it with intervals and it is interval analysis.
 //!
 //! States are kept densely or sparsely as [`StateRepr`] says ([`NonRelational::solve`]); see
-//! [`sparse`] for how the sparse representation works.
+//! [`sparse`] for how the sparse representation works. [`Demands`] runs a domain backward:
+//! what the rest of a run demands of each name (live names, needed values).
 
+mod backward;
 mod concrete;
 mod congruence;
 mod constant;
@@ -23,6 +25,7 @@ mod sign;
 pub mod sparse;
 pub mod ssa;
 
+pub use backward::Demands;
 pub use concrete::Concrete;
 pub use declared::DeclaredAnalysis;
 pub use domain::{Truth, ValueDomain};

@@ -156,6 +156,17 @@ fn what_it_is(study: &Study, index: &Index, item: &Item) -> String {
                 Trigger::Param => "a parameter (kernel terms)".into(),
                 Trigger::Apply => "an application (kernel terms)".into(),
                 Trigger::Function => "a function (kernel terms)".into(),
+                Trigger::Demand(op) => {
+                    format!("the operation `{op}`, backward: what it demands of its operands")
+                }
+                Trigger::DemandAny => {
+                    "every operation no other backward rule takes: what it demands of its operands"
+                        .into()
+                }
+                Trigger::DemandCopy => "a copy, backward: what it demands of its source".into(),
+                Trigger::Observe => {
+                    "an observation: what a branch, a return, a store or a call demands".into()
+                }
             };
             let result = super::index::type_text(&t.sig.result);
             format!(

@@ -5,9 +5,9 @@
 use std::ops::Range;
 
 /// The keywords of the grammar (`keyword` in `grammar.pest`), and its contextual words
-/// (`recursion`, `relation`, `packs`: keywords only where the grammar expects them, names
+/// (`recursion`, `relation`, `packs`, `backward`: keywords only where the grammar expects them, names
 /// elsewhere, coloured as keywords everywhere).
-pub const KEYWORDS: [&str; 34] = [
+pub const KEYWORDS: [&str; 35] = [
     "import",
     "extern",
     "type",
@@ -42,6 +42,7 @@ pub const KEYWORDS: [&str; 34] = [
     "recursion",
     "relation",
     "packs",
+    "backward",
 ];
 
 /// What a token is.

@@ -5,7 +5,9 @@ use super::{Place, Sema};
 use crate::dom::ast;
 use crate::dom::types::Ty;
 use crate::model::AnalysisDecl;
-use absinthe_spec::{AnalysisSpec, ContextPolicy, Engine, ProgramKind, StateRepr, one_of};
+use absinthe_spec::{
+    AnalysisSpec, ContextPolicy, Direction, Engine, ProgramKind, StateRepr, one_of,
+};
 use std::ops::Range;
 
 /// The analysis settings, for suggestions.
@@ -78,10 +80,9 @@ impl Sema {
                     },
                     None => self.error(file, span, "expected the name of a product".into(), "expected a name"),
                 },
-                "direction" => match word(values).as_deref() {
-                    Some("forward") => {}
-                    Some("backward") => self.error_help(file, span, "a value analysis runs forward".into(), "unsupported direction", "backward analyses are written in Rust against `absinthe::engine::Analysis` for now".into()),
-                    _ => self.error(file, span, "expected `forward` or `backward`".into(), "unknown direction"),
+                "direction" => match word(values).as_deref().and_then(Direction::from_word) {
+                    Some(direction) => decl.spec.direction = direction,
+                    None => self.error_help(file, span, format!("expected {}", one_of(&Direction::WORDS)), "unknown direction", "`direction backward;` runs the domain's `on backward` rules from the exits against control flow (live names, needed values)".into()),
                 },
                 "conditions" => match word(values).as_deref() {
                     Some("evaluated") => decl.spec.conditional = true,
@@ -206,6 +207,20 @@ impl Sema {
                 );
             }
         }
+        // A backward analysis runs on one engine with one kind of state.
+        if let Some((setting, why)) = decl.spec.backward_conflict() {
+            let span = written
+                .iter()
+                .find(|(key, _)| *key == setting)
+                .map_or(a.name.span.clone(), |(_, span)| span.clone());
+            self.error_help(
+                file,
+                span,
+                format!("`{setting}` does not apply to a backward analysis"),
+                "not for a backward analysis",
+                why.into(),
+            );
+        }
         // A misspelt setting (reported) may have been the domain.
         if decl.domain.is_empty() && !seen.contains(&"domain") && !unknown_setting {
             self.error(
@@ -216,6 +231,40 @@ impl Sema {
             );
         }
         self.out.analyses.push(decl);
+    }
+}
+
+impl Sema {
+    /// After every rule is known: a backward analysis's domain has backward rules (without any,
+    /// every name would be demanded everywhere, which a declaration surely did not mean).
+    pub(super) fn check_backward_domains(&mut self, files: &[(Place, Vec<ast::Item>)]) {
+        for (place, items) in files {
+            for item in items {
+                let ast::Item::Analysis(a) = item else {
+                    continue;
+                };
+                let Some(decl) = self.out.analyses.iter().find(|d| d.name == a.name.text) else {
+                    continue;
+                };
+                if decl.spec.direction != Direction::Backward || decl.domain.is_empty() {
+                    continue;
+                }
+                let domain = decl.domain.clone();
+                let has_rules = self.out.program.products.iter().any(|(p, direct)| {
+                    (p.name == domain.as_str() || direct.as_deref() == Some(domain.as_str()))
+                        && p.rules.iter().any(|r| r.kind.is_backward())
+                });
+                if !has_rules {
+                    self.error_help(
+                        place.file,
+                        a.name.span.clone(),
+                        format!("`analysis {}` runs backward, but `{domain}` has no backward rule", a.name.text),
+                        "no backward rules",
+                        format!("say what an observation and an operation demand: `transfer seen on backward observe () -> C = …;` and `transfer use on backward any (op: Op, d: {domain}) -> C = …;`"),
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -78,6 +78,7 @@ pub fn check_typed(files: &[(Place, Vec<Item>)]) -> (Result<Checked, Vec<Diagnos
     sema.collect(files);
     sema.resolve_declarations(files);
     sema.check_bodies(files);
+    sema.check_backward_domains(files);
     let typed = std::mem::take(&mut sema.typed);
     (sema.finish(), typed)
 }

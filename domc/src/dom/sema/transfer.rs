@@ -31,7 +31,13 @@ impl Sema {
             Trigger::Param => RuleKind::Param,
             Trigger::Apply => RuleKind::Apply,
             Trigger::Function => RuleKind::Function,
-            Trigger::Op(op) => match model::op_variant(op) {
+            Trigger::DemandAny => RuleKind::AnyDemand,
+            Trigger::DemandCopy => RuleKind::DemandCopy,
+            Trigger::Observe => RuleKind::Observe,
+            Trigger::Op(op) | Trigger::Demand(op) => match model::op_variant(op) {
+                Some(v) if matches!(t.trigger, Trigger::Demand(_)) => {
+                    RuleKind::Demand(format_ident!("{}", v))
+                }
                 Some(v) => RuleKind::Binary(format_ident!("{}", v)),
                 None => {
                     self.error_help(
@@ -142,6 +148,11 @@ impl Sema {
                 format!("(operator: {p}, result: {p}) -> C"),
             ),
             RuleKind::Function => (Vec::new(), "() -> C".into()),
+            RuleKind::Demand(_) | RuleKind::DemandCopy => {
+                (vec![p_ty.clone()], format!("(d: {p}) -> C"))
+            }
+            RuleKind::AnyDemand => (vec![Ty::Op, p_ty.clone()], format!("(op: Op, d: {p}) -> C")),
+            RuleKind::Observe => (Vec::new(), "() -> C".into()),
             RuleKind::Assume(_) => (
                 vec![p_ty.clone(), p_ty.clone()],
                 format!("(a: {p}, b: {p}) -> (C, C)"),
@@ -316,5 +327,9 @@ fn trigger_words(t: &Trigger) -> String {
         Trigger::Param => "parameters".into(),
         Trigger::Apply => "applications".into(),
         Trigger::Function => "functions".into(),
+        Trigger::Demand(op) => format!("`{op}` backward"),
+        Trigger::DemandAny => "every operation backward".into(),
+        Trigger::DemandCopy => "copies backward".into(),
+        Trigger::Observe => "observations".into(),
     }
 }

@@ -975,6 +975,7 @@ pub mod tuples {
         fn spec() -> &'static ::absinthe::__private::AnalysisSpec {
             static SPEC: ::absinthe::__private::AnalysisSpec = ::absinthe::__private::AnalysisSpec {
                 engine: ::absinthe::__private::Engine::Flow,
+                direction: ::absinthe::__private::Direction::Forward,
                 state: ::absinthe::__private::StateRepr::Dense,
                 context: ::absinthe::__private::ContextPolicy::Insensitive,
                 program: ::absinthe::__private::ProgramKind::Any,
