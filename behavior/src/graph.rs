@@ -50,9 +50,29 @@ pub enum NodeKind {
         app: TermId,
         /// The argument flows, in order (in the application's context).
         args: Box<[NodeId]>,
-        /// What each argument is, for tasks reading `ArgKind`s: the term it is the value of.
-        terms: Box<[TermId]>,
+        /// What each argument is, for tasks reading `ArgKind`s: the term it is the value of, or
+        /// none for one value of a term that gives several.
+        terms: Box<[Option<TermId>]>,
     },
+    /// The `index`-th value of a term that may give several (through `block`): what binds a
+    /// parameter to one value of a block, position by position.
+    Position {
+        /// The node of the term.
+        of: NodeId,
+        /// Which of its values, from 0.
+        index: u32,
+    },
+}
+
+/// Where the values of a term come from, position by position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Source {
+    /// Position for position, another term's (an abstraction's body, a letrec's body).
+    Same(NodeId),
+    /// The arguments of this application, after its operator (`block`'s, an exit call's).
+    Args(NodeId),
+    /// One value, this node's (a primitive's result).
+    Value(NodeId),
 }
 
 /// A function value a flow may hold: an abstraction with the context it was made in, a
@@ -183,6 +203,12 @@ struct Builder<'t> {
     captures: BTreeMap<TermId, Vec<ParamId>>,
     work: Vec<(NodeId, Function)>,
     install: Vec<(TermId, ContextId)>,
+    /// Where each node's values come from, and its position nodes (programs with `block`).
+    sources: Vec<Vec<Source>>,
+    positions: BTreeMap<(NodeId, u32), NodeId>,
+    positions_of: Vec<Vec<NodeId>>,
+    /// Position nodes whose sources are to be installed.
+    position_work: Vec<NodeId>,
     stats: GraphStats,
 }
 
@@ -219,6 +245,10 @@ impl BehaviorGraph {
             captures: BTreeMap::new(),
             work: Vec::new(),
             install: Vec::new(),
+            sources: Vec::new(),
+            positions: BTreeMap::new(),
+            positions_of: Vec::new(),
+            position_work: Vec::new(),
             stats: GraphStats::default(),
         };
         let empty = ContextId::EMPTY;
@@ -376,7 +406,59 @@ impl Builder<'_> {
         self.counts.push(Counts::none());
         self.count_readers.push(Vec::new());
         self.layout_readers.push(Vec::new());
+        self.sources.push(Vec::new());
+        self.positions_of.push(Vec::new());
         id
+    }
+
+    /// The node of the `index`-th value of node `n`'s term: the node itself for a term that
+    /// always gives one value (or in a program without `block`), else a position node.
+    fn position(&mut self, n: NodeId, index: u32) -> Option<NodeId> {
+        let single = match self.kinds[n.index()] {
+            NodeKind::Term(t) => {
+                !matches!(self.terms.term(t), Term::App { .. } | Term::Letrec { .. })
+            }
+            _ => true,
+        };
+        if single || self.single_values {
+            return (index == 0).then_some(n);
+        }
+        if let Some(&p) = self.positions.get(&(n, index)) {
+            return Some(p);
+        }
+        let c = self.contexts_of[n.index()];
+        let p = self.add_node(NodeKind::Position { of: n, index }, c);
+        self.positions.insert((n, index), p);
+        self.positions_of[n.index()].push(p);
+        self.position_work.push(p);
+        Some(p)
+    }
+
+    /// Records that node `n`'s values come from `source`, and installs it for its positions.
+    fn add_source(&mut self, n: NodeId, source: Source) {
+        if !self.sources[n.index()].contains(&source) {
+            self.sources[n.index()].push(source);
+        }
+        // Again when known: a layout that changed moves the arguments an `Args` source gives.
+        for i in 0..self.positions_of[n.index()].len() {
+            let p = self.positions_of[n.index()][i];
+            self.install_source(p, source);
+        }
+    }
+
+    /// Arcs from position node `p` to where `source` gives its value.
+    fn install_source(&mut self, p: NodeId, source: Source) {
+        let NodeKind::Position { index, .. } = self.kinds[p.index()] else {
+            unreachable!("only position nodes take their values from sources")
+        };
+        let targets: Vec<NodeId> = match source {
+            Source::Same(b) => self.position(b, index).into_iter().collect(),
+            Source::Args(call) => self.holders(call, index + 1),
+            Source::Value(v) => (index == 0).then_some(v).into_iter().collect(),
+        };
+        for t in targets {
+            self.add_arc(p, t);
+        }
     }
 
     /// Installs what instantiating term `t` in context `c` tells at once.
@@ -441,6 +523,7 @@ impl Builder<'_> {
                 let to = self.term_node(*body, c);
                 self.add_arc(n, to);
                 self.add_count_arc(n, to);
+                self.add_source(n, Source::Same(to));
             }
         }
     }
@@ -525,6 +608,16 @@ impl Builder<'_> {
                 self.instantiate(t, c);
                 continue;
             }
+            if let Some(p) = self.position_work.pop() {
+                let NodeKind::Position { of, .. } = self.kinds[p.index()] else {
+                    unreachable!("only position nodes wait for their sources")
+                };
+                for i in 0..self.sources[of.index()].len() {
+                    let source = self.sources[of.index()][i];
+                    self.install_source(p, source);
+                }
+                continue;
+            }
             if let Some((n, f)) = self.work.pop() {
                 for i in 0..self.preds[n.index()].len() {
                     let from = self.preds[n.index()][i];
@@ -593,6 +686,7 @@ impl Builder<'_> {
                 let to = self.term_node(body, entered);
                 self.add_arc(app, to);
                 self.add_count_arc(app, to);
+                self.add_source(app, Source::Same(to));
                 for y in self.captures_of(lambda) {
                     let from = self.param_node(y, entered);
                     let to = self.param_node(y, made_in);
@@ -645,6 +739,7 @@ impl Builder<'_> {
             }
             Function::Block(_) => {
                 self.add_counts(app, &arguments);
+                self.add_source(app, Source::Args(app));
                 for part in self.argument_parts(app) {
                     self.add_arc(app, part);
                 }
@@ -673,6 +768,7 @@ impl Builder<'_> {
         };
         let passed = layout.total.rest();
         self.add_counts(entry, &passed);
+        self.add_source(entry, Source::Args(call));
         for part in self.argument_parts(call) {
             self.add_arc(entry, part);
         }
@@ -683,11 +779,12 @@ impl Builder<'_> {
         if !self.surrogates.insert((app, prim, args.clone())) {
             return;
         }
-        let terms: Box<[TermId]> = args
+        let terms: Box<[Option<TermId>]> = args
             .iter()
             .map(|&a| match self.kinds[a.index()] {
-                NodeKind::Term(t) => t,
-                _ => unreachable!("an application's parts are terms"),
+                NodeKind::Term(t) => Some(t),
+                NodeKind::Position { .. } => None,
+                _ => unreachable!("an application's arguments are terms or their values"),
             })
             .collect();
         let c = self.contexts_of[app.index()];
@@ -707,21 +804,50 @@ impl Builder<'_> {
             }
         }
         self.add_arc(app, s);
+        self.add_source(app, Source::Value(s));
     }
 
-    /// The parts of application `app` that may hold its value at position `j` (the operator is
-    /// position 0).
-    fn holders(&self, app: NodeId, j: u32) -> Vec<NodeId> {
+    /// The nodes of the values application `app` may have at position `j` (the operator is
+    /// position 0): of the parts that may hold it, the value at the offset into the part when it
+    /// is known, else the part's whole flow.
+    fn holders(&mut self, app: NodeId, j: u32) -> Vec<NodeId> {
         let Some(layout) = self.layouts.get(&app) else {
             return Vec::new();
         };
-        layout
+        let mut found: Vec<(NodeId, Option<Vec<u32>>)> = Vec::new();
+        for (&part, (starts, counts)) in layout
             .parts
             .iter()
             .zip(layout.starts.iter().zip(&layout.counts))
-            .filter(|(_, (s, c))| c.may_hold(s, j))
-            .map(|(&p, _)| p)
-            .collect()
+        {
+            if !counts.may_hold(starts, j) {
+                continue;
+            }
+            let offsets = match (starts, counts) {
+                (Counts::Some(ss), Counts::Some(cs)) => Some(
+                    ss.iter()
+                        .filter(|&&s| s <= j && cs.iter().any(|&c| j < s + c))
+                        .map(|&s| j - s)
+                        .collect(),
+                ),
+                _ => None,
+            };
+            found.push((part, offsets));
+        }
+        let mut out = Vec::new();
+        for (part, offsets) in found {
+            match offsets {
+                Some(offsets) => {
+                    for o in offsets {
+                        out.extend(self.position(part, o));
+                    }
+                }
+                None => out.push(part),
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// The parts of application `app` that may hold some argument (a position after 0).

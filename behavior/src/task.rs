@@ -138,7 +138,7 @@ pub fn run_task<T: Task>(terms: &Terms, graph: &BehaviorGraph, task: &T) -> Task
                     readers[a.index()].push(node);
                 }
             }
-            NodeKind::Term(_) | NodeKind::Param(_) => {
+            NodeKind::Term(_) | NodeKind::Param(_) | NodeKind::Position { .. } => {
                 for &s in graph.successors(node) {
                     readers[s.index()].push(node);
                 }
@@ -210,6 +210,7 @@ fn evaluate<T: Task>(
             }
             _ => join_successors(graph, values, node),
         },
+        NodeKind::Position { .. } => join_successors(graph, values, node),
         NodeKind::Param(p) if is_free(terms, *p) => T::Value::top(),
         NodeKind::Param(p) => task.param(*p, &join_successors(graph, values, node)),
         NodeKind::Surrogate {
@@ -222,9 +223,9 @@ fn evaluate<T: Task>(
                 .iter()
                 .zip(arg_terms.iter())
                 .map(|(&a, &t)| Arg {
-                    kind: match terms.term(t) {
-                        Term::Param(p) => ArgKind::Param(*p),
-                        Term::Const(c) => ArgKind::Const(*c),
+                    kind: match t.map(|t| terms.term(t)) {
+                        Some(Term::Param(p)) => ArgKind::Param(*p),
+                        Some(Term::Const(c)) => ArgKind::Const(*c),
                         _ => ArgKind::Other,
                     },
                     value: &values[a.index()],

@@ -342,7 +342,10 @@ fn flow_report<A: Analysis>(
                         absinthe_behavior::NodeKind::Param(p) => {
                             read(self.lowered.param_homes[p.index()], true)
                         }
-                        absinthe_behavior::NodeKind::Surrogate { .. } => "⊥".to_owned(),
+                        absinthe_behavior::NodeKind::Surrogate { .. }
+                        | absinthe_behavior::NodeKind::Position { .. } => {
+                            unreachable!("a reported flow is a term's or a name's")
+                        }
                     };
                     (flow.name, value)
                 })

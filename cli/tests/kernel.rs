@@ -889,7 +889,12 @@ fn multiple_values_and_exit_functions_through_the_command_line() {
     has(&out, &["ϕ_7 = {} · 2 values", "Φ_divmod = {λa,b}"]);
     has(
         &in_context("divmod.kt", "interval", None),
-        &["Φ_q = [2, 3]", "Φ_r = [2, 3]", "ϕ_4 = [22, 33]"],
+        &[
+            "Φ_q = [3, 3]",
+            "Φ_r = [2, 2]",
+            "ϕ_4 = [32, 32]",
+            "ϕ_7 = [2, 3] · 2 values",
+        ],
     );
     let out = in_context("exits.kt", "cfa", None);
     has(&out, &["Φ_^found = {exit(λ^found,n)}", "ϕ_3 = {λ()}"]);
