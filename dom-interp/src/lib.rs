@@ -81,8 +81,8 @@ pub struct Interp {
     program: Plan,
     /// Direct products: their type id → the product's.
     direct_of: BTreeMap<usize, usize>,
-    /// Struct lattices by type id.
-    structs: BTreeMap<usize, PointwiseInfo>,
+    /// Struct lattices by type id (`None` for the other types): read on every operation of one.
+    structs: Vec<Option<PointwiseInfo>>,
     /// The types of each lattice's fields or components, by type id (a direct product's are its
     /// product's).
     parts: Vec<Vec<Ty>>,
@@ -127,28 +127,25 @@ impl Interp {
                 direct_of.insert(d, p);
             }
         }
-        let mut structs = BTreeMap::new();
+        let mut structs = vec![None; program.types.len()];
         for decl in &program.lattices {
             let (LatticeKind::Pointwise(p), Some(t)) = (&decl.kind, id(&decl.name.to_string()))
             else {
                 continue;
             };
-            structs.insert(
-                t,
-                PointwiseInfo {
-                    smash: p.smash,
-                    values: p.has_values(),
-                    empty: p.empty_if.as_ref().map(|f| function(function_name(f))),
-                    normalize: p.normalize.as_ref().map(|f| function(function_name(f))),
-                    bottom: p.bottom.as_ref().map(|f| function(function_name(f))),
-                    top: p.top.as_ref().map(|f| function(function_name(f))),
-                    written: p
-                        .overrides
-                        .iter()
-                        .map(|(op, path)| (op.clone(), function(function_name(path))))
-                        .collect(),
-                },
-            );
+            structs[t] = Some(PointwiseInfo {
+                smash: p.smash,
+                values: p.has_values(),
+                empty: p.empty_if.as_ref().map(|f| function(function_name(f))),
+                normalize: p.normalize.as_ref().map(|f| function(function_name(f))),
+                bottom: p.bottom.as_ref().map(|f| function(function_name(f))),
+                top: p.top.as_ref().map(|f| function(function_name(f))),
+                written: p
+                    .overrides
+                    .iter()
+                    .map(|(op, path)| (op.clone(), function(function_name(path))))
+                    .collect(),
+            });
         }
         let contains = program
             .contains
@@ -198,9 +195,13 @@ impl Interp {
 
     /// What decides the bottoms of the struct lattice `t` and its written-out operations.
     fn pointwise(&self, t: &Ty) -> &PointwiseInfo {
-        match t {
-            Ty::Lat(id) if self.structs.contains_key(id) => &self.structs[id],
-            _ => unreachable!(
+        let found = match t {
+            Ty::Lat(id) => self.structs.get(*id).and_then(Option::as_ref),
+            _ => None,
+        };
+        match found {
+            Some(info) => info,
+            None => unreachable!(
                 "struct operations run on struct lattices only, not on `{}`",
                 self.type_name(t)
             ),
@@ -213,7 +214,7 @@ impl Interp {
         let Ty::Lat(id) = t else {
             return None;
         };
-        let info = self.structs.get(id)?;
+        let info = self.structs.get(*id)?.as_ref()?;
         match op {
             "bottom" => info.bottom,
             "top" => info.top,

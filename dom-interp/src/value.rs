@@ -344,6 +344,10 @@ impl Interp {
             (Shape::Steps, Val::Steps(x), Val::Steps(y)) => x == y,
             (Shape::FiniteSum { .. }, Val::Intervals(x), Val::Intervals(y)) => x == y,
             (Shape::FiniteSum { .. }, Val::Constants(x), Val::Constants(y)) => x == y,
+            // An `int` payload (the commonest, `flat(int)`) is compared where it is.
+            (Shape::Flat { .. }, Val::Enum(i, Payload::Int(x)), Val::Enum(j, Payload::Int(y))) => {
+                i == j && x == y
+            }
             (Shape::Flat { payload }, Val::Enum(i, x), Val::Enum(j, y)) => {
                 i == j
                     && match (x.get(), y.get()) {
