@@ -65,6 +65,7 @@ pub fn flows(terms: &Terms, graph: &BehaviorGraph) -> Vec<Flow> {
         if let Term::App { op, .. } = t
             && let Term::Param(p) = terms.term(*op)
             && !absinthe_behavior::extend::is_block(terms, *p)
+            && !absinthe_behavior::extend::is_exit_name(terms.param_name(*p))
         {
             operators.insert(*p);
         }
