@@ -23,7 +23,7 @@ async function engineEvents(name) {
   return { trace, events: trace.events.filter((e) => e.kind !== "reduce") };
 }
 
-for (const name of ["prog0", "count", "signs"]) {
+for (const name of ["prog0", "count", "signs", "backward"]) {
   test(`${name}: at every event the viewer shows the states the engine had`, async () => {
     const { trace, events } = await engineEvents(`${name}.json`);
     const { context, p } = await open(`${name}.html`);
@@ -42,11 +42,14 @@ for (const name of ["prog0", "count", "signs"]) {
         const expected = ev.kind === "transfer" ? ev.after : ev.kind === "join" ? ev.result
           : ev.kind === "visit" ? undefined : ev.after;
         await p.evaluate((t) => window.absinthe.go(t), times[k]);
+        // A backward engine transfers a block's end to its start and joins into its end.
+        const after = name === "backward" ? -1 : "exit";
+        const into = name === "backward" ? "exit" : -1;
         const shown = await p.evaluate(({ b, point }) => ({
           state: window.absinthe.state(b, point),
           current: window.absinthe.currentBlock(),
           highlighted: document.querySelector("g.block.current")?.dataset.block,
-        }), { b: ev.block, point: ev.kind === "transfer" ? "exit" : -1 });
+        }), { b: ev.block, point: ev.kind === "transfer" ? after : into });
         assert.equal(shown.current, trace.blocks[ev.block].label, `event ${k}: current block`);
         assert.equal(Number(shown.highlighted), ev.block, `event ${k}: highlighted block`);
         if (expected !== undefined) assert.deepEqual(shown.state, expected, `event ${k} (${ev.kind})`);
@@ -201,6 +204,28 @@ test("a function of 10^4 blocks: the page loads and steps (figures printed)", as
       `${jump.toFixed(0)} ms; a step ${step.toFixed(1)} ms`);
     assert.ok(n > 0);
     await screenshot(p, "big-middle");
+    assert.deepEqual(pageErrors(p), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("backward: the verify panel says what a backward analysis's runs checked", async () => {
+  const { context, p } = await open("backward.html");
+  try {
+    const verify = await p.textContent("#verify");
+    assert.match(verify, /concrete runs, \d+ points and \d+ demands: every value the run needed demanded/);
+    assert.match(verify, /Backward checks name the point and the name/);
+    // Before `t = x * 2` (block `entry`, statement 0) nothing needs `x`: only `n` and `d`.
+    await p.evaluate(() => window.absinthe.go(window.absinthe.events));
+    const entry = await p.evaluate(() => window.absinthe.state(window.absinthe.blockIndex("entry"), -1));
+    assert.deepEqual(entry, { n: "⊤", d: "⊤" });
+    // After `q = n / d` (statement 2), that is before `i = 0`: only `n`, as `analyze` prints.
+    const afterDivision = await p.evaluate(() => window.absinthe.state(window.absinthe.blockIndex("entry"), 2));
+    assert.deepEqual(afterDivision, { n: "⊤" });
+    // The block's end, where the engine joined its successor's demands.
+    const end = await p.evaluate(() => window.absinthe.state(window.absinthe.blockIndex("entry"), "exit"));
+    assert.deepEqual(end, { n: "⊤", i: "⊤", s: "⊤" });
     assert.deepEqual(pageErrors(p), []);
   } finally {
     await context.close();

@@ -17,7 +17,8 @@ npm ci --prefix browser-tests --no-audit --no-fund --loglevel=error
 
 step pages
 # Pages under test, each with the JSON trace of the same run: the built-in sample prog0, a loop
-# under intervals (widening), the signs product (reductions), a deliberately wrong .dom analysis
+# under intervals (widening), the signs product (reductions), a backward analysis (needed
+# values, against control flow), a deliberately wrong .dom analysis
 # (verify's failing run on the graph), and a function of 10^4 blocks (load figures).
 OUT=target/browser
 mkdir -p "$OUT"
@@ -36,6 +37,7 @@ trace prog0
 trace count ir/test_data/count.air
 trace signs dsl-examples/test_data/reduction.air --analysis signs
 trace octagon ir/test_data/below_n.air --analysis octagon
+trace backward ir/test_data/backward.air --analysis needed
 "$ABSINTHE" trace ir/test_data/count.air --dom browser-tests/data/wrong_parity.dom \
     --html "$OUT/wrong.html"
 target/debug/absinthe-bench viewer "$OUT"

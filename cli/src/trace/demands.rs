@@ -61,6 +61,7 @@ pub(super) fn trace<D: ValueDomain>(
         subject,
         analysis,
         format,
+        direction: absinthe::spec::Direction::Backward,
     };
     let recorded = rows.record(&Demands::<D>::new(), &view, limits);
     let verify = |runs: usize| verify_json::<D>(&subject.module, function, runs, limits);

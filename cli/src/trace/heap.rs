@@ -98,6 +98,7 @@ impl HeapRun<'_> {
             subject: self.subject,
             analysis: self.analysis,
             format: self.format,
+            direction: spec::Direction::Forward,
         }
     }
 }

@@ -97,6 +97,7 @@ pub(super) fn rows_page<S>(
     rows: &dyn Fn(&S) -> Option<Rows>,
     facts: &[(String, Vec<String>)],
     verify: Value,
+    direction: absinthe::spec::Direction,
 ) -> String {
     let f = &subject.function;
     let entry: Vec<Value> = solution
@@ -122,6 +123,7 @@ pub(super) fn rows_page<S>(
         "analysis": analysis,
         "function": f.name,
         "rows": true,
+        "direction": direction.word(),
         "names": recorded.keys,
         "variables": f.names,
         "blocks": blocks,

@@ -26,6 +26,8 @@ pub(super) struct RowTrace<'a> {
     pub analysis: &'a str,
     /// What to print.
     pub format: TraceFormat,
+    /// Which way the analysis runs (the viewer reads a backward block's steps from its end).
+    pub direction: absinthe::spec::Direction,
 }
 
 impl RowTrace<'_> {
@@ -104,6 +106,7 @@ impl RowTrace<'_> {
                     rows,
                     &facts,
                     verify(runs),
+                    self.direction,
                 )
             }
         }

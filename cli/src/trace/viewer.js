@@ -75,9 +75,12 @@
     if (at(hist[REACH], t) !== 1) return null;
     return names.map((_, n) => { const v = at(hist[n], t); return v === undefined ? undefined : S[v]; });
   }
+  // A backward analysis's engine joins into a block's end and transfers to its start, its steps
+  // going from the terminator up: step `s` is the state before statement `s`.
+  const BACKWARD = data.direction === "backward";
   function state(b, point, t) {
-    if (point === -1) return slotState(entryHist[b], t);
-    if (point === "exit") return slotState(exitHist[b], t);
+    if (point === -1) return slotState((BACKWARD ? exitHist : entryHist)[b], t);
+    if (point === "exit") return slotState((BACKWARD ? entryHist : exitHist)[b], t);
     const tr = lastBelow(transfers[b], t);
     if (tr < 0) return null;
     let st = slotState(entryHist[b], tr);
@@ -85,7 +88,7 @@
     if (ROWS) {
       // Each statement's diff against the state before it; value -1: the row is gone.
       for (const [s, diff] of events[tr][2]) {
-        if (s > point) break;
+        if (BACKWARD ? s <= point : s > point) break;
         for (let i = 0; i < diff.length; i += 2) {
           if (diff[i] < 0) { if (diff[i + 1] === 0) return null; continue; }
           st[diff[i]] = diff[i + 1] < 0 ? undefined : S[diff[i + 1]];
@@ -546,8 +549,9 @@
   function summary(st) {
     if (st === null) return "unreachable";
     const parts = [];
-    st.forEach((v, n) => { if (v !== undefined && v !== "⊤" && v !== "top") parts.push(names[n] + (ROWS ? ": " : " = ") + v); });
-    return parts.length ? parts.join(", ") : "⊤";
+    // A forward state leaves out what may be anything; a backward one's top is a demand, shown.
+    st.forEach((v, n) => { if (v !== undefined && (BACKWARD || (v !== "⊤" && v !== "top"))) parts.push(names[n] + (ROWS ? ": " : " = ") + v); });
+    return parts.length ? parts.join(", ") : BACKWARD ? "nothing demanded" : "⊤";
   }
   function relationSummary(b, t) {
     const text = relationText(relation(b, -1, t));
