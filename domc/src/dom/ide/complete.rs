@@ -172,7 +172,7 @@ pub fn complete(index: &Index, file: FileId, text: &str, offset: usize) -> Vec<C
     out
 }
 
-/// Inside the string of a rule's trigger (`on "…"`, `on assume "…"`): the operation symbols
+/// Inside the string of a rule's trigger (`on "…"`, `on backward "…"`, `on assume "…"`): the operation symbols
 /// (the comparisons after `assume`) that start with what is typed after the quote.
 fn trigger_string(before: &str) -> Option<Vec<Completion>> {
     let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
@@ -184,7 +184,7 @@ fn trigger_string(before: &str) -> Option<Vec<Completion>> {
     let head = line[..quote].trim_end();
     let symbols: Vec<&str> = if head.ends_with("assume") {
         COMPARISONS.to_vec()
-    } else if head.ends_with("on") {
+    } else if head.ends_with("on") || head.ends_with("on backward") {
         OPERATIONS.iter().map(|(s, _)| *s).collect()
     } else {
         return Some(Vec::new());
@@ -451,6 +451,12 @@ mod tests {
         let edited = text.replace("b.lo;", "b.lo;\ntransfer t on \"f");
         let at = edited.find("\"f").unwrap() + 2;
         assert!(labels(&edited, at).contains(&"fadd".to_string()));
+        let edited = text.replace("b.lo;", "b.lo;\ntransfer t on backward \"u");
+        let at = edited.find("\"u").unwrap() + 2;
+        assert_eq!(
+            labels(&edited, at),
+            ["ult", "ule", "ugt", "uge", "udiv", "urem", "uitofp"]
+        );
         let at = text.find("b.lo").unwrap();
         let names = labels(text, at);
         assert!(
