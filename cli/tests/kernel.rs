@@ -192,13 +192,25 @@ fn bad_kernel_text_gets_errors_with_places() {
 #[test]
 fn random_bytes_and_mutations_never_panic() {
     let mut rng = absinthe_ir::generate::Rng::new(7);
-    let samples = [
-        std::fs::read_to_string(format!(
-            "{}/../ir/test_data/kernel/p2.kt",
+    let read = |name: &str| {
+        let path = format!(
+            "{}/../ir/test_data/kernel/{name}",
             env!("CARGO_MANIFEST_DIR")
-        ))
-        .expect("p2"),
+        );
+        std::fs::read_to_string(path).expect("the sample exists")
+    };
+    let extended = KernelGenConfig {
+        multiple_values: true,
+        exits: true,
+        ..KernelGenConfig::default()
+    };
+    let samples = [
+        read("p2.kt"),
         print_terms(&random_terms(3, &KernelGenConfig::default()).1),
+        read("divmod.kt"),
+        read("exits.kt"),
+        read("exit_values.kt"),
+        print_terms(&random_terms(5, &extended).1),
     ];
     for i in 0..3000 {
         let text: String = if i % 2 == 0 {
@@ -216,7 +228,7 @@ fn random_bytes_and_mutations_never_panic() {
                     0 => {
                         chars.remove(at);
                     }
-                    1 => chars.insert(at, ['(', ')', ' ', '3', ':', 'x'][rng.below(6)]),
+                    1 => chars.insert(at, ['(', ')', ' ', '3', ':', 'x', '^'][rng.below(7)]),
                     _ => {
                         let other = rng.below(chars.len());
                         chars.swap(at, other);
@@ -225,9 +237,29 @@ fn random_bytes_and_mutations_never_panic() {
             }
             chars.into_iter().collect()
         };
-        if let Ok(terms) = parse_terms("fuzz.kt", &text) {
-            let graph = BehaviorGraph::build(&terms);
+        let parsed = parse_terms("fuzz.kt", &text);
+        if let Err(errors) = &parsed {
+            // Every error has its place.
+            assert!(
+                errors.iter().all(|e| e.to_string().starts_with("fuzz.kt:")),
+                "input {i}: {errors:?}"
+            );
+        }
+        if let Ok(terms) = parsed {
+            let graph = BehaviorGraph::build_with_contexts(&terms, i % 3);
             let _ = task_lines(&terms, &graph, &DomainTask::<Interval>::new());
+            let check = absinthe_cli::kernel::check_task(
+                &terms,
+                &graph,
+                &DomainTask::<Interval>::new(),
+                1,
+                i as u64,
+            );
+            assert!(
+                check.misses.is_empty(),
+                "input {i}: {:?}\n{text}",
+                check.misses
+            );
             let _ = evaluate(
                 &terms,
                 &[],
@@ -864,16 +896,33 @@ fn call_site_contexts_keep_apart_what_zero_cfa_joins() {
         &["ϕ_4 = [1, 1]", "ϕ_6 = [100, 100]", "Φ_x^⟨5·4⟩ = [1, 1]"],
     );
     assert!(in_context("p1.kt", "types", Some("functional")).contains("by call strings"));
-    // A declared context (`context kcfa 1;` in a `.dom` file) is the default.
+    // A declared context (`context kcfa 1;` in a `.dom` file) is the default: the type task of
+    // `types.dom`, declared with one call site.
+    let types = std::fs::read_to_string(format!(
+        "{}/../dsl-examples/dom/types.dom",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("types.dom");
+    let declared = types.replace(
+        "engine behavior_graph;",
+        "engine behavior_graph;\n    context kcfa 1;",
+    );
+    assert_ne!(declared, types);
+    let dir = std::env::temp_dir().join(format!("absinthe-sites-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let dom = dir.join("types_per_site.dom");
+    std::fs::write(&dom, declared).expect("written");
     let (code, out, err) = absinthe(&[
         "analyze",
         "ir/test_data/kernel/mixed_types.kt",
         "--dom",
-        "ir/test_data/kernel/types_per_site.dom",
+        &dom.display().to_string(),
         "--analysis",
-        "types_per_site",
+        "types",
     ]);
+    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 0, "{err}");
+    assert!(out.contains("contexts: kcfa=1, 5 met)"), "{out}");
     has(&out, &["Φ_x^⟨3⟩ = Int", "Φ_x^⟨5⟩ = Int → Int"]);
 }
 
