@@ -216,12 +216,12 @@ test("backward: the verify panel says what a backward analysis's runs checked", 
     const verify = await p.textContent("#verify");
     assert.match(verify, /concrete runs, \d+ points and \d+ demands: every value the run needed demanded/);
     assert.match(verify, /Backward checks name the point and the name/);
-    // Before `t = x * 2` (block `entry`, statement 0) nothing needs `x`: only `n` and `d`.
+    // Before `k = n * 3` (block `entry`, statement 0): `x` (which may be an object), `n`, `d`.
     await p.evaluate(() => window.absinthe.go(window.absinthe.events));
     const entry = await p.evaluate(() => window.absinthe.state(window.absinthe.blockIndex("entry"), -1));
-    assert.deepEqual(entry, { n: "⊤", d: "⊤" });
-    // After `q = n / d` (statement 2), that is before `i = 0`: only `n`, as `analyze` prints.
-    const afterDivision = await p.evaluate(() => window.absinthe.state(window.absinthe.blockIndex("entry"), 2));
+    assert.deepEqual(entry, { x: "⊤", n: "⊤", d: "⊤" });
+    // After `q = n / d` (statement 4), that is before `i = 0`: only `n`, as `analyze` prints.
+    const afterDivision = await p.evaluate(() => window.absinthe.state(window.absinthe.blockIndex("entry"), 4));
     assert.deepEqual(afterDivision, { n: "⊤" });
     // The block's end, where the engine joined its successor's demands.
     const end = await p.evaluate(() => window.absinthe.state(window.absinthe.blockIndex("entry"), "exit"));

@@ -63,7 +63,7 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
         return match backward::refusal(
             analysis,
             args.file.as_deref(),
-            (args.state, args.context),
+            (args.state, args.context, &args.entry),
             false,
         ) {
             Some(code) => code,
@@ -177,7 +177,7 @@ pub fn analyze<A: Analysis>(args: &AnalyzeArgs, default: A) -> ExitCode {
         return match backward::refusal(
             analysis,
             args.file.as_deref(),
-            (args.state, args.context),
+            (args.state, args.context, &args.entry),
             graph_free,
         ) {
             Some(code) => code,

@@ -20,6 +20,7 @@ use absinthe::engine::Limits;
 use absinthe::program::{BlockId, Cfg, NameId, Operand, Program, Rhs, Stmt};
 use absinthe::value::{Demands, Env, ValueDomain};
 use absinthe_ir::function::{Function, Module};
+use absinthe_ir::interp::Value as Concrete;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -28,17 +29,20 @@ use std::process::ExitCode;
 /// One function's solution: the demands before each statement and terminator of each block
 /// (`Demands::points` of the block's exit state).
 struct Solved<D> {
+    analysis: Demands<D>,
     points: Vec<Vec<Env<D>>>,
     stable: bool,
     visits: u64,
 }
 
 fn solve<D: ValueDomain>(function: &Function, limits: &Limits) -> Solved<D> {
-    let solution = Demands::<D>::new().solve(function, limits);
+    let analysis = Demands::<D>::new(function);
+    let solution = analysis.solve(function, limits);
     let points = (0..function.block_count())
-        .map(|b| Demands::points(function, BlockId::new(b), &solution.exit[b]))
+        .map(|b| analysis.points(function, BlockId::new(b), &solution.exit[b]))
         .collect();
     Solved {
+        analysis,
         points,
         stable: solution.stop.is_stable(),
         visits: solution.stats.visits,
@@ -189,9 +193,20 @@ fn name_of(operand: Operand) -> Option<NameId> {
 
 /// What the run's dependences need before a statement, given what they need after it: the
 /// operands of what it observes (stores, calls, reads that may trap, the divisor of a division,
-/// the operand of a float conversion), and the operands of a definition whose value is needed.
-fn needed_before(stmt: &Stmt, needed: &mut BTreeSet<NameId>) {
+/// both operands of a float conversion), the operands of a definition whose value is needed, and,
+/// where the run trapped, the operands that held a reference there (`values`, the names' values
+/// before the statement; arithmetic and `select` trap on one).
+fn needed_before(stmt: &Stmt, trapped: Option<&[Option<Concrete>]>, needed: &mut BTreeSet<NameId>) {
     let wanted = stmt.def().is_some_and(|dest| needed.remove(&dest));
+    if let Some(values) = trapped {
+        stmt.for_each_use(|o| {
+            if let Some(n) = name_of(o)
+                && matches!(values.get(n.index()), Some(Some(Concrete::Ref(_))))
+            {
+                needed.insert(n);
+            }
+        });
+    }
     let mut add = |o: Operand| {
         if let Some(n) = name_of(o) {
             needed.insert(n);
@@ -205,12 +220,12 @@ fn needed_before(stmt: &Stmt, needed: &mut BTreeSet<NameId>) {
                         add(*a);
                         add(*b);
                     } else if op.may_trap() {
-                        // Whether it traps depends on the divisor, or on the converted float.
+                        // Whether it traps depends on the divisor, or on the converted float
+                        // and the width it is converted to.
                         if op.is_float() {
                             add(*a);
-                        } else {
-                            add(*b);
                         }
+                        add(*b);
                     }
                 }
                 Rhs::Load(..)
@@ -248,22 +263,38 @@ pub fn verify<D: ValueDomain>(
     checked.runs = runs::each_run(&module, runs, seed, max_steps, &mut |observed| {
         let function = &module.functions[observed.function.index()];
         let solved = &solved[observed.function.index()];
-        let ended = matches!(
-            observed.run.outcome,
-            absinthe_ir::interp::Outcome::Returned(_) | absinthe_ir::interp::Outcome::Threw(_)
-        );
+        // The point of the top-level frame where the run trapped, if it did there.
+        let trapped = match observed.run.outcome {
+            absinthe_ir::interp::Outcome::Trap {
+                func, block, index, ..
+            } if func == observed.function => Some((block, index)),
+            _ => None,
+        };
         check_run::<D>(
             &module,
             function,
             solved,
             observed.points,
-            ended,
+            trapped,
             observed.args,
             &mut checked.points,
             &mut checked.values,
             &mut violations,
         );
     });
+    for (function, solved) in module.functions.iter().zip(&solved) {
+        if !solved.stable {
+            violations.insert(
+                0,
+                format!(
+                    "`{}`: the analysis did not reach a fixpoint within the visit budget, so its \
+                     demands are no solution (raise --max-visits); the lines below may follow \
+                     from it",
+                    function.name
+                ),
+            );
+        }
+    }
     checked.violations = violations;
     checked
 }
@@ -275,13 +306,13 @@ fn check_run<D: ValueDomain>(
     function: &Function,
     solved: &Solved<D>,
     points: &[(BlockId, usize, Vec<Option<absinthe_ir::interp::Value>>)],
-    ended: bool,
+    trapped: Option<(BlockId, usize)>,
     args: &[i64],
     points_checked: &mut usize,
     values_checked: &mut usize,
     violations: &mut Vec<String>,
 ) {
-    let analysis = Demands::<D>::new();
+    let analysis = &solved.analysis;
     let width = function.name_count();
     // What the rules demand along this path, and what the run's dependences need, after the
     // point being looked at; nothing after the last one.
@@ -303,13 +334,14 @@ fn check_run<D: ValueDomain>(
             ),
         }
     };
-    for (k, &(b, i, _)) in points.iter().enumerate().rev() {
+    for (k, (b, i, values)) in points.iter().enumerate().rev() {
+        let (b, i) = (*b, *i);
         // Crossing into the next block the run went to: its φs took their operands.
         if let Some(&(next, 0, _)) = points.get(k + 1) {
             let to = function.successors(b).iter().position(|&s| s == next);
             if let Some(succ) = to.filter(|_| i == function.stmts(b).len()) {
                 path = <Demands<D> as absinthe::engine::Analysis<Function>>::transfer_edge(
-                    &analysis, function, b, succ, &path,
+                    analysis, function, b, succ, &path,
                 );
                 let phis = function.phis(next);
                 let taken: Vec<NameId> = phis
@@ -330,12 +362,13 @@ fn check_run<D: ValueDomain>(
         }
         match function.stmts(b).get(i) {
             Some(stmt) => {
-                Demands::<D>::transfer_stmt(stmt, &mut path);
-                needed_before(stmt, &mut needed);
+                analysis.transfer_stmt(stmt, &mut path);
+                let here = (trapped == Some((b, i))).then_some(values.as_slice());
+                needed_before(stmt, here, &mut needed);
             }
             None => {
                 let term = function.terminator(b);
-                Demands::<D>::transfer_terminator(term, &mut path);
+                analysis.transfer_terminator(term, &mut path);
                 term.for_each_use(|o| {
                     if let Some(n) = name_of(o) {
                         needed.insert(n);
@@ -345,14 +378,12 @@ fn check_run<D: ValueDomain>(
         }
         let state = &solved.points[b.index()][i];
         if !state.is_reachable() {
-            // Only a run that does not end can pass a block from which no exit is reachable.
-            if ended {
-                violations.push(format!(
-                    "{}: before {} the analysis says no exit is reachable, but the run returned",
-                    run(),
-                    at(b, i)
-                ));
-            }
+            // Every block may end the run (`Demands::solve`), so every point is reachable.
+            violations.push(format!(
+                "{}: before {} the analysis says no run gets here, but this one did",
+                run(),
+                at(b, i)
+            ));
             continue;
         }
         *points_checked += 1;
@@ -364,7 +395,8 @@ fn check_run<D: ValueDomain>(
             if !want.leq(&have) {
                 violations.push(format!(
                     "{}: before {} the rules demand {want} of `{}` along this run's path, but \
-                     the solution demands only {have} (a transfer or an edge of the engine lost it)",
+                     the solution demands only {have} (a rule that is not monotone, or the engine \
+                     lost a demand)",
                     run(),
                     at(b, i),
                     function.names[x]
@@ -396,7 +428,7 @@ fn join(args: &[i64]) -> String {
 fn refusal_reason<A: Analysis>(
     analysis: A,
     file: Option<&Path>,
-    (state, context): (Option<StateArg>, Option<ContextArg>),
+    (state, context, entry): (Option<StateArg>, Option<ContextArg>, &str),
     graph_free: bool,
 ) -> Option<String> {
     if let Some(state) = state.filter(|s| !matches!(s, StateArg::Dense)) {
@@ -404,6 +436,11 @@ fn refusal_reason<A: Analysis>(
             "`{analysis}` is a backward analysis: it keeps dense states; `--state {}` follows \
              definitions forward",
             state.repr()
+        ))
+    } else if entry != "auto" {
+        Some(format!(
+            "`{analysis}` is a backward analysis: it runs over every function alone; `--entry` \
+             picks where an interprocedural analysis starts"
         ))
     } else if file.is_some_and(kernel::is_kernel_file) {
         Some(format!(
@@ -430,7 +467,7 @@ fn refusal_reason<A: Analysis>(
 pub fn refusal<A: Analysis>(
     analysis: A,
     file: Option<&Path>,
-    flags: (Option<StateArg>, Option<ContextArg>),
+    flags: (Option<StateArg>, Option<ContextArg>, &str),
     graph_free: bool,
 ) -> Option<ExitCode> {
     let why = refusal_reason(analysis, file, flags, graph_free)?;

@@ -263,6 +263,13 @@ pub fn run<A: Analysis>(args: &OptimizeArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    if analysis.spec().direction == absinthe::spec::Direction::Backward {
+        eprintln!(
+            "error: `optimize` takes the facts of a forward value analysis (constants, branches); \
+             `{analysis}` is a backward analysis (its demands are not values)"
+        );
+        return ExitCode::from(2);
+    }
     // What it rewrites is core IR; the other front ends' programs are named, not misread.
     let front_end = if crate::is_llvm_file(&args.file) {
         Some("an LLVM module")

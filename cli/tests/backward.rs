@@ -81,11 +81,13 @@ fn needed_values_leave_out_reads_nothing_observes() {
             .trim()
             .to_owned()
     };
-    // `t = x * 2` feeds only `u`, which nothing reads: `x` is live there, not needed.
-    assert_eq!(at(&live, "t = x * 2"), "x = ⊤, n = ⊤, d = ⊤");
-    assert_eq!(at(&needed, "t = x * 2"), "n = ⊤, d = ⊤");
-    assert_eq!(at(&live, "u = t + 1"), "n = ⊤, d = ⊤, t = ⊤");
-    assert_eq!(at(&needed, "u = t + 1"), "n = ⊤, d = ⊤");
+    // `t = k * 2` feeds only `u`, which nothing reads: `k` and `t` are live, not needed.
+    assert_eq!(at(&live, "t = k * 2"), "x = ⊤, n = ⊤, d = ⊤, k = ⊤");
+    assert_eq!(at(&needed, "t = k * 2"), "x = ⊤, n = ⊤, d = ⊤");
+    assert_eq!(at(&live, "u = t + 1"), "x = ⊤, n = ⊤, d = ⊤, t = ⊤");
+    assert_eq!(at(&needed, "u = t + 1"), "x = ⊤, n = ⊤, d = ⊤");
+    // `x` may be an object (a parameter), on which `+` traps: needed though `w` is not.
+    assert_eq!(at(&needed, "w = x + 1"), "x = ⊤, n = ⊤, d = ⊤");
     // The divisor of a division is needed though its quotient is not (it may trap); `d` is
     // needed by nothing else.
     assert_eq!(at(&needed, "q = n / d"), "n = ⊤, d = ⊤");
@@ -196,13 +198,13 @@ fn the_trace_shows_the_demands_analyze_prints() {
     assert_eq!(code, 0, "{err}");
     let trace: serde_json::Value = serde_json::from_str(&trace).expect("JSON");
     assert_eq!(trace["result"]["stop"]["kind"], "stable");
-    // The first block's entry: before `t = x * 2`.
+    // The first block's entry: before `k = n * 3`.
     let entry = &trace["result"]["entry"][0];
-    assert_eq!(entry, &serde_json::json!({ "n": "⊤", "d": "⊤" }));
+    assert_eq!(entry, &serde_json::json!({ "x": "⊤", "n": "⊤", "d": "⊤" }));
     let (code, analyzed, _) = absinthe(&["analyze", program, "--analysis", "needed"]);
     assert_eq!(code, 0);
     assert!(
-        analyzed.contains("t = x * 2             │ n = ⊤, d = ⊤"),
+        analyzed.contains("k = n * 3             │ x = ⊤, n = ⊤, d = ⊤"),
         "{analyzed}"
     );
     let (code, page, err) = absinthe(&["trace", program, "--analysis", "live", "--format", "html"]);
@@ -212,4 +214,42 @@ fn the_trace_shows_the_demands_analyze_prints() {
             && page.contains("\"count\":0"),
         "the page's verify"
     );
+}
+
+/// A run may end anywhere: a trap on an object where arithmetic expects an integer, a throw out
+/// of a callee before a loop that never ends. What such runs read is demanded, and `verify`
+/// checks those runs too.
+#[test]
+fn runs_that_end_by_a_trap_or_a_throw_are_covered() {
+    let dir = scratch("backward-ends");
+    let trap = dir.join("trap.air");
+    std::fs::write(
+        &trap,
+        "fn f(n) {\nentry:\n    br n < 0, mk, num\nmk:\n    o = new\n    goto join\nnum:\n    \
+         o = n\n    goto join\njoin:\n    t = o + 1\n    ret 0\n}\n",
+    )
+    .expect("write");
+    let throw = dir.join("throw.air");
+    std::fs::write(
+        &throw,
+        "fn f(x, b) {\nentry:\n    q = x / b\n    call g(x)\n    goto spin\nspin:\n    goto spin\n}\n\
+         fn g(y) {\nentry:\n    throw y\n}\n",
+    )
+    .expect("write");
+    let (trap, throw) = (
+        trap.to_str().expect("UTF-8"),
+        throw.to_str().expect("UTF-8"),
+    );
+    let (code, out, err) = absinthe(&["analyze", trap, "--analysis", "needed"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("goto join          │ o = ⊤"), "{out}");
+    let (code, out, err) = absinthe(&["analyze", throw, "--analysis", "needed"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("q = x / b  │ x = ⊤, b = ⊤"), "{out}");
+    for file in [trap, throw] {
+        for analysis in ["live", "needed"] {
+            let (code, out, err) = absinthe(&["verify", file, "--analysis", analysis]);
+            assert_eq!(code, 0, "{file} {analysis}: {out}{err}");
+        }
+    }
 }

@@ -230,6 +230,15 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         heaps: heaps.unwrap_or(defaults.heaps),
         ..defaults
     };
+    if let (Direction::Backward, Some(conditions)) = (direction, options.conditions.as_ref()) {
+        let error = syn::Error::new(
+            conditions.span(),
+            "`conditions` does not apply to a backward analysis: it evaluates no branch, it walks \
+             every edge against control flow",
+        )
+        .to_compile_error();
+        return quote!(#item #error);
+    }
     if let Some((setting, why)) = spec.backward_conflict() {
         let span = match setting {
             "engine" => options.engine.as_ref().map(|s| s.span()),

@@ -10,17 +10,18 @@ use super::row_trace::RowTrace;
 use super::rows::{Rows, StateRows};
 use crate::driver::Input;
 use absinthe::engine::Limits;
-use absinthe::program::{BlockId, Program};
+use absinthe::program::{BlockId, Cfg, Program};
 use absinthe::value::{Demands, Env, ValueDomain};
 use absinthe_ir::{Function, Module};
 use serde_json::{Value, json};
 
 /// The demands of a state as rows: each name demanded, with its demand.
-struct DemandRows<'a> {
+struct DemandRows<'a, D> {
     function: &'a Function,
+    analysis: &'a Demands<D>,
 }
 
-impl<D: ValueDomain> StateRows<Env<D>> for DemandRows<'_> {
+impl<D: ValueDomain> StateRows<Env<D>> for DemandRows<'_, D> {
     fn rows(&self, state: &Env<D>) -> Option<Rows> {
         match state {
             Env::Unreachable => None,
@@ -39,10 +40,11 @@ impl<D: ValueDomain> StateRows<Env<D>> for DemandRows<'_> {
     fn statements(&self, block: BlockId, entry: &Env<D>, after: &mut dyn FnMut(usize, &Env<D>)) {
         let stmts = self.function.stmts(block);
         let mut state = entry.clone();
-        Demands::<D>::transfer_terminator(self.function.terminator(block), &mut state);
+        self.analysis
+            .transfer_terminator(self.function.terminator(block), &mut state);
         after(stmts.len(), &state);
         for (index, stmt) in stmts.iter().enumerate().rev() {
-            Demands::<D>::transfer_stmt(stmt, &mut state);
+            self.analysis.transfer_stmt(stmt, &mut state);
             after(index, &state);
         }
     }
@@ -51,19 +53,36 @@ impl<D: ValueDomain> StateRows<Env<D>> for DemandRows<'_> {
 /// Traces the backward analysis `analysis` (value domain `D`) on `subject`.
 pub(super) fn trace<D: ValueDomain>(
     subject: &Subject,
-    analysis: &str,
+    name: &str,
     format: TraceFormat,
     limits: &Limits,
 ) -> String {
     let function = &subject.function;
-    let view = DemandRows { function };
+    let analysis = Demands::<D>::new(function);
+    let view = DemandRows {
+        function,
+        analysis: &analysis,
+    };
     let rows = RowTrace {
         subject,
-        analysis,
+        analysis: name,
         format,
         direction: absinthe::spec::Direction::Backward,
     };
-    let recorded = rows.record(&Demands::<D>::new(), &view, limits);
+    // The engine runs on the function itself here, so that the viewer shows its blocks: a block
+    // that cannot reach a return keeps the unreachable state in the trace, where `analyze` and
+    // `verify` (which run on the function with an exit every block may go to) give its demands.
+    let stuck = reaching_no_exit(function);
+    if !stuck.is_empty() {
+        eprintln!(
+            "note: the trace runs on `{}` as it is: {} reach no return and keep no demand here, \
+             where `analyze` and `verify` (on the function with an exit every block may go to) \
+             give their demands",
+            function.name,
+            stuck.join(", ")
+        );
+    }
+    let recorded = rows.record(&analysis, &view, limits);
     let verify = |runs: usize| verify_json::<D>(&subject.module, function, runs, limits);
     rows.output(
         recorded,
@@ -104,4 +123,29 @@ fn verify_json<D: ValueDomain>(
         "violations": violations,
         "count": count,
     })
+}
+
+/// The labels of the blocks of `function` from which no block without successors is reachable.
+fn reaching_no_exit(function: &Function) -> Vec<String> {
+    let n = function.block_count();
+    let mut reaches = vec![false; n];
+    let mut work: Vec<BlockId> = (0..n)
+        .map(BlockId::new)
+        .filter(|&b| function.successors(b).is_empty())
+        .collect();
+    for b in &work {
+        reaches[b.index()] = true;
+    }
+    while let Some(b) = work.pop() {
+        for &p in function.predecessors(b) {
+            if !reaches[p.index()] {
+                reaches[p.index()] = true;
+                work.push(p);
+            }
+        }
+    }
+    (0..n)
+        .filter(|&b| !reaches[b])
+        .map(|b| function.blocks()[b].label.clone())
+        .collect()
 }

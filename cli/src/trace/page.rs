@@ -91,13 +91,12 @@ fn html(function: &str, analysis: &str, data: &Value) -> String {
 /// under the states, and `verify` what the heap checks found (`null`: not run).
 pub(super) fn rows_page<S>(
     subject: &Subject,
-    analysis: &str,
+    (analysis, direction): (&str, absinthe::spec::Direction),
     mut recorded: Recorded,
     solution: &Solution<S>,
     rows: &dyn Fn(&S) -> Option<Rows>,
     facts: &[(String, Vec<String>)],
     verify: Value,
-    direction: absinthe::spec::Direction,
 ) -> String {
     let f = &subject.function;
     let entry: Vec<Value> = solution

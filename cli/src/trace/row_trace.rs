@@ -100,13 +100,12 @@ impl RowTrace<'_> {
                 };
                 super::page::rows_page(
                     subject,
-                    self.analysis,
+                    (self.analysis, self.direction),
                     recorded,
                     &solution,
                     rows,
                     &facts,
                     verify(runs),
-                    self.direction,
                 )
             }
         }

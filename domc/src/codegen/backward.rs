@@ -37,25 +37,25 @@ pub(super) fn backward_helpers(decl: &ProductDecl) -> Option<TokenStream> {
         let (per_op, any) = op_rules(decl, i, demand_op, &RuleKind::AnyDemand);
         let arms = per_op.iter().map(|(op, r)| {
             let f = &r.function;
-            quote_spanned!(r.origin.span=> #rt::Op::#op => #f(d))
+            quote_spanned!(r.origin.span=> #rt::Op::#op => #f(__d))
         });
         let fallback = match any {
             Some(r) => {
                 let f = &r.function;
-                quote_spanned!(r.origin.span=> _ => #f(op, d))
+                quote_spanned!(r.origin.span=> _ => #f(__op, __d))
             }
             None if c.value_domain => {
-                quote!(_ => <#ty as #rt::ValueDomain>::demand_binary(op, &d.#m))
+                quote!(_ => <#ty as #rt::ValueDomain>::demand_binary(__op, &__d.#m))
             }
             None => quote!(_ => <#ty as #rt::Top>::top()),
         };
-        binary.push(quote!(#m: match op { #(#arms,)* #fallback }));
+        binary.push(quote!(#m: match __op { #(#arms,)* #fallback }));
         let value = match rule_of(i, &RuleKind::DemandCopy) {
             Some(r) => {
                 let f = &r.function;
-                quote_spanned!(r.origin.span=> #f(d))
+                quote_spanned!(r.origin.span=> #f(__d))
             }
-            None if c.value_domain => quote!(<#ty as #rt::ValueDomain>::demand_copy(&d.#m)),
+            None if c.value_domain => quote!(<#ty as #rt::ValueDomain>::demand_copy(&__d.#m)),
             None => quote!(<#ty as #rt::Top>::top()),
         };
         copy.push(quote!(#m: #value));
@@ -72,21 +72,26 @@ pub(super) fn backward_helpers(decl: &ProductDecl) -> Option<TokenStream> {
     Some(quote! {
         impl #name {
             #[inline]
-            fn __absinthe_demand_binary(op: #rt::Op, d: &Self, policy: #rt::ReducePolicy) -> Self {
-                // `op` and `d` are unused when no component has a backward operation rule.
-                let _ = (op, d);
-                Self::__absinthe_reduced(#name { #(#binary),* }, policy)
+            // The parameters' names start with `__` so that no rule's name is shadowed.
+            fn __absinthe_demand_binary(
+                __op: #rt::Op,
+                __d: &Self,
+                __policy: #rt::ReducePolicy,
+            ) -> Self {
+                // `__op` and `__d` are unused when no component has a backward operation rule.
+                let _ = (__op, __d);
+                Self::__absinthe_reduced(#name { #(#binary),* }, __policy)
             }
 
             #[inline]
-            fn __absinthe_demand_copy(d: &Self, policy: #rt::ReducePolicy) -> Self {
-                let _ = d;
-                Self::__absinthe_reduced(#name { #(#copy),* }, policy)
+            fn __absinthe_demand_copy(__d: &Self, __policy: #rt::ReducePolicy) -> Self {
+                let _ = __d;
+                Self::__absinthe_reduced(#name { #(#copy),* }, __policy)
             }
 
             #[inline]
-            fn __absinthe_observed(policy: #rt::ReducePolicy) -> Self {
-                Self::__absinthe_reduced(#name { #(#observed),* }, policy)
+            fn __absinthe_observed(__policy: #rt::ReducePolicy) -> Self {
+                Self::__absinthe_reduced(#name { #(#observed),* }, __policy)
             }
         }
     })

@@ -11,10 +11,11 @@
 //! Only assignments that cannot trap go ([`super::ints::cannot_trap`]): a division by a name
 //! that may be zero, a load or a call stays even when its result is never read.
 
+use absinthe::cfg::WithExit;
 use absinthe::engine::{Limits, solve};
 use absinthe::lattice::Lift;
 use absinthe::liveness::{LiveSet, Liveness};
-use absinthe::program::{BlockId, Cfg, NameId, Operand, Phi, Program, Stmt, Terminator};
+use absinthe::program::{BlockId, Cfg, Operand, Stmt};
 
 use super::facts::{Counts, Work};
 use super::ints::{Ints, cannot_trap, step};
@@ -105,86 +106,4 @@ fn live_out(function: &Function) -> Option<Vec<LiveSet>> {
         }
     }
     Some(out)
-}
-
-/// A function seen with one block more, an exit after the last, that every block may also go
-/// to (its last successor); the exit has no statement, φ or successor.
-struct WithExit<'f> {
-    function: &'f Function,
-    succs: Vec<Vec<BlockId>>,
-    preds: Vec<Vec<BlockId>>,
-}
-
-impl<'f> WithExit<'f> {
-    fn new(function: &'f Function) -> WithExit<'f> {
-        let count = function.block_count();
-        let exit = BlockId::new(count);
-        let mut succs: Vec<Vec<BlockId>> = (0..count)
-            .map(|b| {
-                let mut s = function.successors(BlockId::new(b)).to_vec();
-                s.push(exit);
-                s
-            })
-            .collect();
-        succs.push(Vec::new());
-        let preds = crate::function::predecessors(&succs);
-        WithExit {
-            function,
-            succs,
-            preds,
-        }
-    }
-}
-
-impl Cfg for WithExit<'_> {
-    fn block_count(&self) -> usize {
-        self.succs.len()
-    }
-
-    fn entry(&self) -> BlockId {
-        self.function.entry()
-    }
-
-    fn successors(&self, b: BlockId) -> &[BlockId] {
-        self.succs.get(b.index()).map_or(&[], Vec::as_slice)
-    }
-
-    fn predecessors(&self, b: BlockId) -> &[BlockId] {
-        self.preds.get(b.index()).map_or(&[], Vec::as_slice)
-    }
-}
-
-/// The function's own blocks as they are; the exit, past them, is empty and `unreachable`.
-impl Program for WithExit<'_> {
-    fn name_count(&self) -> usize {
-        self.function.name_count()
-    }
-
-    fn name(&self, n: NameId) -> &str {
-        self.function.name(n)
-    }
-
-    fn params(&self) -> &[NameId] {
-        self.function.params()
-    }
-
-    fn captures(&self) -> &[NameId] {
-        self.function.captures()
-    }
-
-    fn phis(&self, b: BlockId) -> &[Phi] {
-        self.function.phis(b)
-    }
-
-    fn stmts(&self, b: BlockId) -> &[Stmt] {
-        self.function.stmts(b)
-    }
-
-    fn terminator(&self, b: BlockId) -> &Terminator {
-        self.function.terminator(b)
-    }
-
-    fn is_ssa(&self) -> bool {
-        self.function.is_ssa()
-    }
 }

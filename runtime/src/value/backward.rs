@@ -13,31 +13,35 @@
 //! With a two-point domain whose every rule answers "demanded" this is live names; with
 //! `demand_copy(d) = d` and `demand_binary(op, d) = d` it is needed (non-faint) values.
 //!
-//! Blocks from which no exit is reachable keep the unreachable state: the analysis speaks of
-//! runs that end.
+//! Arithmetic and `select` trap on a reference (an object, a block, a closure) where the core IR
+//! expects an integer, so an operand that may hold one is observed too: [`Demands::new`] finds,
+//! once per program, the names that may (parameters, captures, and what allocations, loads,
+//! calls and fields define, through copies, `select` and φs). The result of arithmetic, `tag`,
+//! `isblock`, `addr` and a table read is always an integer.
+//!
+//! A run may end anywhere (a trap, a throw out of a callee, a loop that never ends), so the
+//! analysis runs on the program seen with an exit every block may go to
+//! ([`WithExit`](crate::cfg::WithExit)): every point is reachable and demands at least what the
+//! statements after it observe before the run could end.
 
 use super::{Env, ValueDomain};
+use crate::cfg::WithExit;
 use crate::engine::{self, Analysis, Direction, Limits, Solution};
-use crate::program::{BlockId, Operand, Program, Rhs, Stmt, Terminator};
+use crate::program::{BlockId, NameId, Operand, Program, Rhs, Stmt, Terminator};
 use std::marker::PhantomData;
 
-/// The backward analysis of the value domain `D` over any [`Program`], with dense states (one
+/// The backward analysis of the value domain `D` over one program, with dense states (one
 /// demand per name at both ends of every block).
 pub struct Demands<D> {
+    /// By name: whether it may hold a reference (see the module's documentation).
+    refs: Vec<bool>,
     domain: PhantomData<fn() -> D>,
 }
 
 impl<D> Clone for Demands<D> {
     fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<D> Copy for Demands<D> {}
-
-impl<D> Default for Demands<D> {
-    fn default() -> Self {
         Demands {
+            refs: self.refs.clone(),
             domain: PhantomData,
         }
     }
@@ -45,7 +49,62 @@ impl<D> Default for Demands<D> {
 
 impl<D> std::fmt::Debug for Demands<D> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Demands")
+        f.debug_struct("Demands").field("refs", &self.refs).finish()
+    }
+}
+
+/// The names of `program` that may hold a reference: parameters and captures (a caller may pass
+/// anything), and what allocations, loads, fields and calls define, through copies, `select`
+/// and φs; a flow-insensitive fixpoint.
+fn may_hold_refs<P: Program + ?Sized>(program: &P) -> Vec<bool> {
+    let mut refs = vec![false; program.name_count()];
+    let mark = |refs: &mut Vec<bool>, n: NameId| {
+        let fresh = !refs[n.index()];
+        refs[n.index()] = true;
+        fresh
+    };
+    for &n in program.params().iter().chain(program.captures()) {
+        mark(&mut refs, n);
+    }
+    let is_ref = |refs: &[bool], o: Operand| matches!(o, Operand::Name(n) if refs[n.index()]);
+    loop {
+        let mut changed = false;
+        for b in (0..program.block_count()).map(BlockId::new) {
+            for phi in program.phis(b) {
+                if phi.incoming.iter().any(|&(_, o)| is_ref(&refs, o)) {
+                    changed |= mark(&mut refs, phi.dest);
+                }
+            }
+            for stmt in program.stmts(b) {
+                let Stmt::Assign { dest, rhs } = stmt else {
+                    continue;
+                };
+                let may = match rhs {
+                    Rhs::Use(a) => is_ref(&refs, *a),
+                    Rhs::Select(_, a, b) => is_ref(&refs, *a) || is_ref(&refs, *b),
+                    Rhs::New
+                    | Rhs::Load(..)
+                    | Rhs::Call(..)
+                    | Rhs::Apply(..)
+                    | Rhs::Closure(..)
+                    | Rhs::Sibling(..)
+                    | Rhs::MyClosure
+                    | Rhs::Block(..)
+                    | Rhs::Field(..) => true,
+                    Rhs::Binary(..)
+                    | Rhs::Tag(_)
+                    | Rhs::IsBlock(_)
+                    | Rhs::Address(_)
+                    | Rhs::Table(..) => false,
+                };
+                if may {
+                    changed |= mark(&mut refs, *dest);
+                }
+            }
+        }
+        if !changed {
+            return refs;
+        }
     }
 }
 
@@ -61,18 +120,33 @@ fn demand<D: ValueDomain>(env: &mut Env<D>, operand: Operand, demand: &D) {
 }
 
 impl<D: ValueDomain> Demands<D> {
-    /// The analysis.
-    pub fn new() -> Demands<D> {
-        Demands::default()
+    /// The analysis of `program` (the names that may hold a reference are found here: run it
+    /// on this program only).
+    pub fn new<P: Program + ?Sized>(program: &P) -> Demands<D> {
+        Demands {
+            refs: may_hold_refs(program),
+            domain: PhantomData,
+        }
     }
 
-    /// Runs it to a fixpoint over `program` with the worklist engine.
+    /// Runs it to a fixpoint over `program` (the one it was made for) with the worklist engine,
+    /// on the program seen with an exit every block may go to; the solution has the program's
+    /// blocks, the added exit left out.
     pub fn solve<P: Program + ?Sized>(&self, program: &P, limits: &Limits) -> Solution<Env<D>> {
-        engine::solve(program, self, limits)
+        let view = WithExit::new(program);
+        let mut solution = engine::solve(&view, self, limits);
+        solution.entry.truncate(program.block_count());
+        solution.exit.truncate(program.block_count());
+        solution
+    }
+
+    /// Whether `operand` may hold a reference.
+    fn may_be_ref(&self, operand: Operand) -> bool {
+        matches!(operand, Operand::Name(n) if self.refs.get(n.index()).copied().unwrap_or(true))
     }
 
     /// The demands before `stmt`, given `env`, the demands after it.
-    pub fn transfer_stmt(stmt: &Stmt, env: &mut Env<D>) {
+    pub fn transfer_stmt(&self, stmt: &Stmt, env: &mut Env<D>) {
         if !env.is_reachable() {
             return;
         }
@@ -80,7 +154,7 @@ impl<D: ValueDomain> Demands<D> {
             Stmt::Assign { dest, rhs } => {
                 let after = env.get(*dest);
                 env.set(*dest, D::bottom());
-                Self::transfer_rhs(rhs, &after, env);
+                self.transfer_rhs(rhs, &after, env);
             }
             Stmt::Store { object, value, .. } => {
                 let seen = D::observed();
@@ -96,17 +170,27 @@ impl<D: ValueDomain> Demands<D> {
 
     /// What `dest = rhs` demands of the operands of `rhs`, `after` being the demand on `dest`,
     /// joined into `env`.
-    fn transfer_rhs(rhs: &Rhs, after: &D, env: &mut Env<D>) {
+    fn transfer_rhs(&self, rhs: &Rhs, after: &D, env: &mut Env<D>) {
         match rhs {
             Rhs::Binary(op, a, b) => {
-                let mut each = D::demand_binary(*op, after);
-                if op.may_trap() {
-                    each = each.join(&D::observed());
+                let each = D::demand_binary(*op, after);
+                // Whether it traps depends on an operand that may be a reference, and on both
+                // operands of an operation that may trap on integers.
+                let seen = each.join(&D::observed());
+                for o in [*a, *b] {
+                    let observed = op.may_trap() || self.may_be_ref(o);
+                    demand(env, o, if observed { &seen } else { &each });
                 }
+            }
+            Rhs::Select(c, a, b) => {
+                let each = D::demand_copy(after);
+                // A condition that may be a reference may trap.
+                let seen = each.join(&D::observed());
+                demand(env, *c, if self.may_be_ref(*c) { &seen } else { &each });
                 demand(env, *a, &each);
                 demand(env, *b, &each);
             }
-            Rhs::Use(_) | Rhs::Select(..) | Rhs::Block(..) | Rhs::Closure(..) | Rhs::IsBlock(_) => {
+            Rhs::Use(_) | Rhs::Block(..) | Rhs::Closure(..) | Rhs::IsBlock(_) => {
                 let each = D::demand_copy(after);
                 rhs.for_each_use(|o| demand(env, o, &each));
             }
@@ -125,7 +209,7 @@ impl<D: ValueDomain> Demands<D> {
     }
 
     /// The demands before `terminator`, given `env`, the demands at the end of its block.
-    pub fn transfer_terminator(terminator: &Terminator, env: &mut Env<D>) {
+    pub fn transfer_terminator(&self, terminator: &Terminator, env: &mut Env<D>) {
         if !env.is_reachable() {
             return;
         }
@@ -135,14 +219,19 @@ impl<D: ValueDomain> Demands<D> {
 
     /// The demands before each statement of `block` and, last, before its terminator, given
     /// `exit`, the demands at the end of the block (the solution's `exit` state).
-    pub fn points<P: Program + ?Sized>(program: &P, block: BlockId, exit: &Env<D>) -> Vec<Env<D>> {
+    pub fn points<P: Program + ?Sized>(
+        &self,
+        program: &P,
+        block: BlockId,
+        exit: &Env<D>,
+    ) -> Vec<Env<D>> {
         let stmts = program.stmts(block);
         let mut states = vec![Env::Unreachable; stmts.len() + 1];
         let mut env = exit.clone();
-        Self::transfer_terminator(program.terminator(block), &mut env);
+        self.transfer_terminator(program.terminator(block), &mut env);
         states[stmts.len()] = env.clone();
         for (i, stmt) in stmts.iter().enumerate().rev() {
-            Self::transfer_stmt(stmt, &mut env);
+            self.transfer_stmt(stmt, &mut env);
             states[i] = env.clone();
         }
         states
@@ -153,15 +242,16 @@ impl<D: ValueDomain, P: Program + ?Sized> Analysis<P> for Demands<D> {
     type State = Env<D>;
     const DIRECTION: Direction = Direction::Backward;
 
-    /// After an exit nothing is demanded (the returned value is observed by the terminator).
+    /// After an exit nothing is demanded (the returned value is observed by the terminator). On
+    /// the view [`Demands::solve`] runs, the added exit is the one block without successors.
     fn boundary_state(&self, program: &P) -> Env<D> {
         Env::reachable(program.name_count())
     }
 
     fn transfer_block(&self, program: &P, block: BlockId, state: &mut Env<D>) {
-        Self::transfer_terminator(program.terminator(block), state);
+        self.transfer_terminator(program.terminator(block), state);
         for stmt in program.stmts(block).iter().rev() {
-            Self::transfer_stmt(stmt, state);
+            self.transfer_stmt(stmt, state);
         }
     }
 

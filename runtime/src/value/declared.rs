@@ -33,13 +33,21 @@ pub trait DeclaredAnalysis {
     }
 
     /// The non-relational analysis of the domain, with the declared conditions and thresholds,
-    /// ready for `absinthe::engine::solve`.
+    /// ready for `absinthe::engine::solve`. A backward declaration runs
+    /// [`Demands`](super::Demands) instead: asking it for a forward analysis is a bug.
     fn analysis() -> NonRelational<Self::Domain> {
         let spec = Self::spec();
+        assert!(
+            spec.direction == crate::spec::Direction::Forward,
+            "`{}` is declared `direction backward`: run it with `absinthe::value::Demands`, not \
+             the forward analysis",
+            Self::NAME
+        );
         NonRelational::new(spec.conditional).with_thresholds(&spec.thresholds)
     }
 
-    /// Runs the analysis on `program` with the declared state representation and limits.
+    /// Runs the analysis on `program` with the declared state representation and limits (a
+    /// forward one: see [`DeclaredAnalysis::analysis`]).
     fn solve<P: crate::program::Program + ?Sized>(program: &P) -> ValueSolution<Self::Domain> {
         Self::analysis().solve(program, Self::spec().state, &Self::limits())
     }

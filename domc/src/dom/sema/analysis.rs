@@ -221,6 +221,27 @@ impl Sema {
                 why.into(),
             );
         }
+        // Settings only the forward engine reads.
+        if decl.spec.direction == Direction::Backward {
+            for (key, span) in &written {
+                let why = match *key {
+                    "conditions" => {
+                        "a backward analysis evaluates no branch: it walks every edge against control flow"
+                    }
+                    "thresholds" => {
+                        "a backward analysis takes no widening thresholds from loop guards"
+                    }
+                    _ => continue,
+                };
+                self.error_help(
+                    file,
+                    span.clone(),
+                    format!("`{key}` does not apply to a backward analysis"),
+                    "not for a backward analysis",
+                    why.into(),
+                );
+            }
+        }
         // A misspelt setting (reported) may have been the domain.
         if decl.domain.is_empty() && !seen.contains(&"domain") && !unknown_setting {
             self.error(

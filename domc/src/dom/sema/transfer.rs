@@ -92,7 +92,23 @@ impl Sema {
                     .position(|(d, _)| d.name == name)
             }
             _ if self.out.program.products.len() == 1 => Some(0),
-            _ => None,
+            // No product parameter (`on literal`, `on backward observe`, …): the one product
+            // with a component of the rule's result type.
+            _ => {
+                let component = self.types.syn_type(&result);
+                let mut owners = self
+                    .out
+                    .program
+                    .products
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (d, _))| d.components.iter().any(|c| c.ty == component))
+                    .map(|(i, _)| i);
+                match (owners.next(), owners.next()) {
+                    (Some(i), None) => Some(i),
+                    _ => None,
+                }
+            }
         };
         let Some(product_index) = product_index else {
             self.error_help(
@@ -100,7 +116,10 @@ impl Sema {
                 sig.span.clone(),
                 "this rule belongs to no product".into(),
                 "no product parameter",
-                "declare a product and take it as parameters: `(a: P, b: P)`".into(),
+                "a rule belongs to the product it takes as parameters (`(a: P, b: P)`); a rule \
+                 without one (`on literal`, `on backward observe`) to the one product with a \
+                 component of its result type, and here none or several have one"
+                    .into(),
             );
             return;
         };

@@ -406,53 +406,53 @@ pub mod backward {
     impl Demand {
         #[inline]
         fn __absinthe_demand_binary(
-            op: ::absinthe::__private::Op,
-            d: &Self,
-            policy: ::absinthe::__private::ReducePolicy,
+            __op: ::absinthe::__private::Op,
+            __d: &Self,
+            __policy: ::absinthe::__private::ReducePolicy,
         ) -> Self {
-            let _ = (op, d);
+            let _ = (__op, __d);
             Self::__absinthe_reduced(
                 Demand {
-                    need: match op {
-                        ::absinthe::__private::Op::Mul => need_mul(d),
-                        _ => need_any(op, d),
+                    need: match __op {
+                        ::absinthe::__private::Op::Mul => need_mul(__d),
+                        _ => need_any(__op, __d),
                     },
-                    range: match op {
+                    range: match __op {
                         _ => {
                             <::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::demand_binary(
-                                op,
-                                &d.range,
+                                __op,
+                                &__d.range,
                             )
                         }
                     },
                 },
-                policy,
+                __policy,
             )
         }
         #[inline]
         fn __absinthe_demand_copy(
-            d: &Self,
-            policy: ::absinthe::__private::ReducePolicy,
+            __d: &Self,
+            __policy: ::absinthe::__private::ReducePolicy,
         ) -> Self {
-            let _ = d;
+            let _ = __d;
             Self::__absinthe_reduced(
                 Demand {
-                    need: need_copy(d),
+                    need: need_copy(__d),
                     range: <::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::demand_copy(
-                        &d.range,
+                        &__d.range,
                     ),
                 },
-                policy,
+                __policy,
             )
         }
         #[inline]
-        fn __absinthe_observed(policy: ::absinthe::__private::ReducePolicy) -> Self {
+        fn __absinthe_observed(__policy: ::absinthe::__private::ReducePolicy) -> Self {
             Self::__absinthe_reduced(
                 Demand {
                     need: need_seen(),
                     range: <::absinthe::__private::Interval as ::absinthe::__private::ValueDomain>::observed(),
                 },
-                policy,
+                __policy,
             )
         }
     }

@@ -4,7 +4,7 @@
 
 use absinthe::lattice::Lattice;
 use absinthe::program::Op;
-use absinthe::value::{DeclaredAnalysis, Demands, ValueDomain};
+use absinthe::value::{DeclaredAnalysis, ValueDomain};
 
 #[absinthe::domain]
 mod needed {
@@ -76,5 +76,4 @@ fn main() {
     // The rule of `*` and the catch-all give the same here; a component without a rule would
     // demand top.
     assert!(Demand::demand_binary(Op::Add, &Demand::bottom()).is_bottom());
-    let _ = Demands::<Demand>::new();
 }
