@@ -268,3 +268,14 @@ fn the_product_with_an_octagon_obeys_the_laws() {
     // The same product declared in `dsl-examples/dom/octagon.dom`.
     absinthe_dsl_examples::dom::octagon::OctagonRanges::check_laws();
 }
+
+/// The backward examples: the demand lattices of live names and needed values, and their
+/// products.
+#[test]
+fn the_backward_examples_obey_the_laws() {
+    use absinthe_dsl_examples::dom::{liveness, needed};
+    liveness::Liveness::check_laws();
+    liveness::Live::check_laws();
+    needed::Need::check_laws();
+    needed::Demand::check_laws();
+}
