@@ -373,10 +373,22 @@ fn verify_kernel<A: Analysis>(path: &Path, args: &VerifyArgs, analysis: A) -> Ex
             return ExitCode::FAILURE;
         }
     };
-    match kernel::verify(
+    let context = match args.context {
+        Some(ContextArg::Inter(policy)) => Some(policy),
+        Some(ContextArg::Intra) => {
+            eprintln!(
+                "error: `--context intra` does not apply to kernel terms, whose flows cross their \
+                 functions"
+            );
+            return ExitCode::from(2);
+        }
+        None => None,
+    };
+    match kernel::verify_in_context(
         &path.display().to_string(),
         &text,
         analysis,
+        context,
         args.runs,
         args.seed,
     ) {
@@ -437,9 +449,12 @@ fn analyze_kernel<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> 
             "`--state` does not apply to kernel terms: the flow engine analyzes them across \
              their functions with dense states",
         ),
-        (EngineArg::BehaviorGraph, Some(_), _) | (EngineArg::BehaviorGraph, _, Some(_)) => Some(
-            "`--state` and `--context` do not apply to the behavior graph, whose flows are its \
-             own 0-CFA",
+        (EngineArg::BehaviorGraph, Some(_), _) => Some(
+            "`--state` does not apply to the behavior graph, which keeps a value at each of its \
+             nodes",
+        ),
+        (EngineArg::BehaviorGraph, _, Some(ContextArg::Intra)) => Some(
+            "`--context intra` does not apply to kernel terms, whose flows cross their functions",
         ),
         (EngineArg::Flow, _, Some(ContextArg::Intra)) => Some(
             "`--context intra` does not apply to kernel terms, which are analyzed across their \
@@ -453,9 +468,27 @@ fn analyze_kernel<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> 
     }
     let engine = match engine {
         EngineArg::BehaviorGraph => {
-            ran.own(
-                "a value at each node of the behavior graph",
-                "0-CFA: the flows of the behavior graph",
+            let declared = analysis.spec().context;
+            let context = context_flag.unwrap_or(declared);
+            let text = match context {
+                ContextPolicy::CallStrings(k) if k > 0 => {
+                    format!("kcfa={k}: flows per string of the last {k} call sites")
+                }
+                _ => "0-CFA: the flows of the behavior graph".to_owned(),
+            };
+            let from = match context_flag {
+                Some(flag) if flag != declared => {
+                    format!("--context; the declaration says {declared}")
+                }
+                Some(_) => "--context, as declared".to_owned(),
+                None => "declared".to_owned(),
+            };
+            ran.chosen(
+                (
+                    "a value at each node of the behavior graph".to_owned(),
+                    "what the behavior graph keeps".to_owned(),
+                ),
+                (text, from),
             );
             kernel::KernelEngine::BehaviorGraph
         }
@@ -466,7 +499,15 @@ fn analyze_kernel<A: Analysis>(path: &Path, args: &AnalyzeArgs, analysis: A) -> 
         }
     };
     let format = format_of(args);
-    match kernel::run(&path.display().to_string(), &text, analysis, engine, format) {
+    let overriding = context_flag.filter(|_| matches!(engine, kernel::KernelEngine::BehaviorGraph));
+    match kernel::run_in_context(
+        &path.display().to_string(),
+        &text,
+        analysis,
+        engine,
+        overriding,
+        format,
+    ) {
         Ok(report) => {
             print!("{}", ran.under_header(&report.output, format));
             ExitCode::SUCCESS

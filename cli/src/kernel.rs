@@ -215,13 +215,6 @@ pub fn run_in_context<A: Analysis>(
     let k = call_sites(policy)?;
     let graph = BehaviorGraph::build_with_contexts(&terms, k);
     let mut header = String::new();
-    if let Some(flag) = context
-        && flag != declared
-    {
-        header.push_str(&format!(
-            "# note: --context {flag} overrides the context `{analysis}` declares ({declared})\n"
-        ));
-    }
     header.push_str(&format!(
         "# analysis: {analysis} (behavior graph: {} nodes, {} arcs, {} α constraints",
         graph.node_count(),
@@ -238,6 +231,14 @@ pub fn run_in_context<A: Analysis>(
         header.push_str(&format!("; {} applications deferred", graph.stats.deferred));
     }
     header.push(')');
+    // Under the header, where the command line's `# ran:` line goes above it.
+    if let Some(flag) = context
+        && flag != declared
+    {
+        header.push_str(&format!(
+            "\n# note: --context {flag} overrides the context `{analysis}` declares ({declared})"
+        ));
+    }
     let lines: Vec<(String, String)> = if analysis.kernel_report() == KernelReport::Induction {
         induction_lines(&terms, &graph)
     } else if analysis.kernel_report() == KernelReport::Useless {
