@@ -312,11 +312,13 @@ fn every_engine_word_runs_as_declared_and_the_header_names_it() {
         ),
         "{output}"
     );
-    // The flags an engine does not read are refused, not dropped.
+    // The flags an engine does not read are refused, not dropped (the behavior graph reads
+    // `--context kcfa=K`, `kernel::the_command_line_s_context_reaches_the_behavior_graph`).
     let args = ["analyze", kernel, "--dom", &graph, "--analysis", "probe"];
     for extra in [
         &["--engine", "flow", "--context", "intra"][..],
-        &["--context", "kcfa=1"],
+        &["--context", "intra"],
+        &["--state", "sparse"],
     ] {
         let args: Vec<&str> = args.iter().copied().chain(extra.iter().copied()).collect();
         let (code, _, stderr) = absinthe(&workspace(), &args);
