@@ -85,7 +85,7 @@ pub fn verify<A: Analysis>(args: &VerifyArgs, default: A) -> ExitCode {
         Engine::Flow | Engine::BehaviorGraph => {}
     }
     if let Some(path) = args.file.as_ref().filter(|p| kernel::is_kernel_file(p)) {
-        return verify_kernel(path, args, analysis);
+        return kernel::verify_command(path, args, analysis);
     }
     let input = match load_program(args.file.as_ref()) {
         Ok(input) => input,
@@ -362,57 +362,6 @@ fn context_policy(
         Some(ContextArg::Intra) => None,
         None if interproc::has_calls(module) => Some(declared),
         None => None,
-    }
-}
-
-fn verify_kernel<A: Analysis>(path: &Path, args: &VerifyArgs, analysis: A) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("{}:1:1: error: cannot read the file: {e}", path.display());
-            return ExitCode::FAILURE;
-        }
-    };
-    let context = match args.context {
-        Some(ContextArg::Inter(policy)) => Some(policy),
-        Some(ContextArg::Intra) => {
-            eprintln!(
-                "error: `--context intra` does not apply to kernel terms, whose flows cross their \
-                 functions"
-            );
-            return ExitCode::from(2);
-        }
-        None => None,
-    };
-    match kernel::verify_in_context(
-        &path.display().to_string(),
-        &text,
-        analysis,
-        context,
-        args.runs,
-        args.seed,
-    ) {
-        Ok(check) => {
-            for miss in &check.misses {
-                println!("violation: {miss}");
-            }
-            println!(
-                "{} runs and {} values checked: {} violation{}",
-                check.runs,
-                check.values,
-                check.misses.len(),
-                if check.misses.len() == 1 { "" } else { "s" }
-            );
-            if check.misses.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            }
-        }
-        Err(message) => {
-            eprint!("{message}");
-            ExitCode::FAILURE
-        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! per flow and context (`Φ_x^⟨3⟩`) when contexts are told apart.
 
 use crate::analyses::{Analysis, ForDomain, KernelReport};
+use crate::args::{ContextArg, VerifyArgs};
 use crate::driver::{Format, Report};
 use absinthe::spec::ContextPolicy;
 use absinthe::terms::{Term, TermId, Terms};
@@ -12,6 +13,7 @@ use absinthe_behavior::{BehaviorGraph, ContextId, Counts, DomainTask, Function, 
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::path::Path;
+use std::process::ExitCode;
 
 /// Whether `path` names a kernel-terms file.
 pub fn is_kernel_file(path: &Path) -> bool {
@@ -775,4 +777,57 @@ pub fn task_lines<T: absinthe_behavior::Task>(
             (flow.name, format!("{value}{note}"))
         })
         .collect()
+}
+
+/// `absinthe verify` on a `.kt` file: [`verify_in_context`] with `--context` (a call-string
+/// policy; `intra` is refused), each violation and the verdict printed.
+pub fn verify_command<A: Analysis>(path: &Path, args: &VerifyArgs, analysis: A) -> ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{}:1:1: error: cannot read the file: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let context = match args.context {
+        Some(ContextArg::Inter(policy)) => Some(policy),
+        Some(ContextArg::Intra) => {
+            eprintln!(
+                "error: `--context intra` does not apply to kernel terms, whose flows cross their \
+                 functions"
+            );
+            return ExitCode::from(2);
+        }
+        None => None,
+    };
+    match verify_in_context(
+        &path.display().to_string(),
+        &text,
+        analysis,
+        context,
+        args.runs,
+        args.seed,
+    ) {
+        Ok(check) => {
+            for miss in &check.misses {
+                println!("violation: {miss}");
+            }
+            println!(
+                "{} runs and {} values checked: {} violation{}",
+                check.runs,
+                check.values,
+                check.misses.len(),
+                if check.misses.len() == 1 { "" } else { "s" }
+            );
+            if check.misses.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(message) => {
+            eprint!("{message}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -23,6 +23,7 @@ mod hosted;
 mod imports;
 mod interproc;
 mod kernel;
+mod kernel_context;
 mod liveness;
 mod lsp;
 mod new_crate;
