@@ -33,8 +33,7 @@ use crate::errors::{Errors, flag_span, is_attr, product_stub};
 use crate::lattice::take_args;
 use absinthe_domc::codegen;
 use absinthe_domc::model::{
-    COMPARISONS, Component, Origin, Policy, ProductDecl, Reduction, Rule, RuleKind, op_symbols,
-    op_variant, type_text,
+    Component, Origin, Policy, ProductDecl, Reduction, Rule, RuleKind, type_text,
 };
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -590,84 +589,9 @@ fn attach_rule(
     errors: &mut Errors,
 ) {
     // What the rule is for.
-    let mut kinds: Vec<(RuleKind, &str)> = Vec::new();
-    if let Some(op) = &args.op {
-        match op_variant(op.as_str()) {
-            Some(variant) => kinds.push((RuleKind::Binary(Ident::new(variant, op.span())), "op")),
-            None => {
-                errors.push(syn::Error::new(
-                    op.span(),
-                    format!(
-                        "unknown operation `{}`; expected one of {}",
-                        op.as_str(),
-                        op_symbols()
-                    ),
-                ));
-                return;
-            }
-        }
-    }
-    if args.binary.is_present() {
-        kinds.push((RuleKind::AnyBinary, "binary"));
-    }
-    if args.literal.is_present() {
-        kinds.push((RuleKind::Literal, "literal"));
-    }
-    if args.address.is_present() {
-        kinds.push((RuleKind::Address, "address"));
-    }
-    for (flag, kind, word) in [
-        (&args.cond, RuleKind::Cond, "cond"),
-        (&args.param, RuleKind::Param, "param"),
-        (&args.apply, RuleKind::Apply, "apply"),
-        (&args.function, RuleKind::Function, "function"),
-        (&args.backward_copy, RuleKind::DemandCopy, "backward_copy"),
-        (&args.observe, RuleKind::Observe, "observe"),
-    ] {
-        if flag.is_present() {
-            kinds.push((kind, word));
-        }
-    }
-    if let Some(backward) = &args.backward {
-        match (**backward).as_ref().explicit() {
-            None => kinds.push((RuleKind::AnyDemand, "backward")),
-            Some(op) => match op_variant(op.as_str()) {
-                Some(variant) => kinds.push((
-                    RuleKind::Demand(Ident::new(variant, backward.span())),
-                    "backward",
-                )),
-                None => {
-                    errors.push(syn::Error::new(
-                        backward.span(),
-                        format!("unknown operation `{op}`; expected one of {}", op_symbols()),
-                    ));
-                    return;
-                }
-            },
-        }
-    }
-    if let Some(assume) = &args.assume {
-        match (**assume).as_ref().explicit() {
-            None => kinds.push((RuleKind::AnyAssume, "assume")),
-            Some(op) if COMPARISONS.contains(&op.as_str()) => {
-                let variant = op_variant(op.as_str()).unwrap_or("Eq");
-                kinds.push((
-                    RuleKind::Assume(Ident::new(variant, assume.span())),
-                    "assume",
-                ));
-            }
-            Some(op) => {
-                errors.push(syn::Error::new(
-                    assume.span(),
-                    format!(
-                        "a branch can only assume a comparison; `{op}` is not one of {}",
-                        COMPARISONS.map(|c| format!("`{c}`")).join(", ")
-                    ),
-                ));
-                return;
-            }
-        }
-    }
+    let Some(kinds) = crate::rule_kind::transfer_kinds(args, errors) else {
+        return;
+    };
     let kind = match kinds.as_slice() {
         [(kind, _)] => kind.clone(),
         [] => {

@@ -21,6 +21,7 @@ mod domain;
 mod errors;
 mod include_dom;
 mod lattice;
+mod rule_kind;
 
 use proc_macro::TokenStream;
 
