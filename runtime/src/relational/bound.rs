@@ -46,39 +46,14 @@ pub(super) fn threshold_below(c: i128, thresholds: &crate::lattice::Thresholds) 
         .map_or(INF, |t| -i128::from(t))
 }
 
-/// Shortest paths through every node (Floyd–Warshall) of the `w × w` row-major matrix `m`, whose
-/// entries are finite (a matrix's entries never exceed what 64-bit values allow); false, with
-/// `m` left half done, when a cycle is negative.
-///
-/// A negative cycle is found at the step of its greatest node `k`, whose diagonal entry the
-/// earlier steps have brought below zero; until then no entry is below the shortest path
-/// without a repeated node, so the sums need no check against overflow (nor `+∞`). Row `k` is
-/// left out of step `k`, which cannot change it when `m[k][k]` is not negative.
-pub(super) fn shortest_paths(m: &mut [i128], w: usize) -> bool {
-    for k in 0..w {
-        if m[k * w + k] < 0 {
-            return false;
-        }
-        let (before, rest) = m.split_at_mut(k * w);
-        let (row_k, after) = rest.split_at_mut(w);
-        for row_i in before.chunks_exact_mut(w).chain(after.chunks_exact_mut(w)) {
-            let ik = row_i[k];
-            for (ij, &kj) in row_i.iter_mut().zip(row_k.iter()) {
-                *ij = (*ij).min(ik + kj);
-            }
-        }
-    }
-    true
-}
-
 /// Runs `f` on `len` bounds of scratch space (zeroes), on the stack when they are few.
-pub(super) fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [i128]) -> T) -> T {
+pub(super) fn with_scratch<B: Copy + Default, T>(len: usize, f: impl FnOnce(&mut [B]) -> T) -> T {
     if len <= 32 {
-        f(&mut [0; 32][..len])
+        f(&mut [B::default(); 32][..len])
     } else if len <= 256 {
-        f(&mut [0; 256][..len])
+        f(&mut [B::default(); 256][..len])
     } else {
-        f(&mut vec![0; len])
+        f(&mut vec![B::default(); len])
     }
 }
 

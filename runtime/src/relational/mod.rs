@@ -13,6 +13,7 @@ mod explain;
 mod kind;
 mod octagon;
 mod pack;
+mod paths;
 mod view;
 mod zone;
 

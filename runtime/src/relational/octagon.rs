@@ -23,6 +23,7 @@ use super::bound::{
     INF, add, below, entrywise, normal, threshold_above, threshold_below, with_scratch,
 };
 use super::domain::{Constraint, Relational, bound_constraints};
+use super::paths::{Closure, coherent_shortest_paths, tight_coherent_closure};
 
 /// `⌊c / 2⌋` of a bound.
 fn half(c: i128) -> i128 {
@@ -31,89 +32,15 @@ fn half(c: i128) -> i128 {
 
 /// The greatest `v_j - v_i` over 64-bit values: a bound at least this says nothing.
 fn trivial(i: usize, j: usize) -> i128 {
-    // The greatest `v` of a node (`x ≤ 2⁶³ - 1`, `-x ≤ 2⁶³`) and the greatest `-v`.
-    let most = |node: usize| {
-        if node % 2 == 0 {
-            (1i128 << 63) - 1
-        } else {
-            1i128 << 63
-        }
-    };
-    let least_neg = |node: usize| {
-        if node % 2 == 0 {
-            1i128 << 63
-        } else {
-            (1i128 << 63) - 1
-        }
-    };
-    if i == j {
-        0
-    } else if j == bar(i) {
-        2 * most(j)
-    } else {
-        most(j) + least_neg(i)
-    }
+    // The greatest `v` of a node: `x ≤ 2⁶³ - 1` for `2k`, `-x ≤ 2⁶³` for `2k + 1`. The greatest
+    // `-v_i` is the greatest `v` of `ī`.
+    let most = |node: usize| (1i128 << 63) - 1 + (node & 1) as i128;
+    if i == j { 0 } else { most(bar(i)) + most(j) }
 }
 
 /// The other node of the same variable.
 fn bar(i: usize) -> usize {
     i ^ 1
-}
-
-/// Shortest paths through every node of a coherent `w × w` matrix (`m[i][j] = m[j̄][ī]`, both
-/// bounds of `v_j - v_i`); false, with `m` left half done, when a cycle is negative.
-///
-/// Miné's closure: the two nodes of a variable, `k = 2p` and `k̄ = 2p + 1`, are one step, and
-/// only the entries `(i, j)` with `j ≤ i | 1` are computed, the others copied from them at the
-/// end: half the work of Floyd–Warshall. A step reads the rows and columns of `k` and `k̄`
-/// before it writes, so it is exactly two steps of Floyd–Warshall. A negative cycle is found at
-/// the step of its greatest variable (through `k`, `k̄` or both), before any entry can fall far
-/// enough for the sums to overflow.
-fn coherent_shortest_paths(m: &mut [i128], w: usize) -> bool {
-    // Entry `(i, j)` read from the half computed.
-    let at = |m: &[i128], i: usize, j: usize| {
-        if j <= i | 1 {
-            m[i * w + j]
-        } else {
-            m[bar(j) * w + bar(i)]
-        }
-    };
-    let paths = with_scratch(4 * w, |scratch| {
-        let (out_k, rest) = scratch.split_at_mut(w);
-        let (out_tk, rest) = rest.split_at_mut(w);
-        let (into_k, into_tk) = rest.split_at_mut(w);
-        for k in (0..w).step_by(2) {
-            let tk = k + 1;
-            let (k_tk, tk_k) = (m[k * w + tk], m[tk * w + k]);
-            if m[k * w + k] < 0 || m[tk * w + tk] < 0 || k_tk + tk_k < 0 {
-                return false;
-            }
-            for j in 0..w {
-                out_k[j] = at(m, k, j);
-                out_tk[j] = at(m, tk, j);
-                into_k[j] = at(m, j, k);
-                into_tk[j] = at(m, j, tk);
-            }
-            for (i, row) in m.chunks_exact_mut(w).enumerate() {
-                // The best ways from `i` to `k` and to `k̄`, each maybe through the other.
-                let (ik, itk) = (into_k[i], into_tk[i]);
-                let (x, y) = (ik.min(itk + tk_k), itk.min(ik + k_tk));
-                for ((e, &p), &q) in row[..=i | 1].iter_mut().zip(&*out_k).zip(&*out_tk) {
-                    *e = (*e).min(x + p).min(y + q);
-                }
-            }
-        }
-        true
-    });
-    if !paths {
-        return false;
-    }
-    for i in 0..w {
-        for j in (i | 1) + 1..w {
-            m[i * w + j] = m[bar(j) * w + bar(i)];
-        }
-    }
-    true
 }
 
 /// What a constraint does to the matrix.
@@ -218,7 +145,8 @@ impl Octagon {
     }
 
     /// Tight closure from scratch: shortest paths, then the integer tightening of unary bounds
-    /// and the strengthening through them; bottom when a cycle is negative.
+    /// and the strengthening through them; bottom when a cycle is negative. On `i32`s or `i64`s
+    /// when the entries allow it ([`tight_coherent_closure`]), which gives the same matrix.
     fn close(&mut self) {
         if self.closed {
             return;
@@ -236,11 +164,18 @@ impl Octagon {
             (0..w * w).all(|k| m[k] == m[bar(k % w) * w + bar(k / w)]),
             "the matrix is coherent"
         );
-        if !coherent_shortest_paths(m, w) {
-            self.m = None;
-            return;
+        match tight_coherent_closure(m, w) {
+            Closure::Closed => {}
+            Closure::Empty => self.m = None,
+            Closure::Paths => self.tighten_and_strengthen(),
+            Closure::Wide => {
+                if !coherent_shortest_paths(m, w) {
+                    self.m = None;
+                    return;
+                }
+                self.tighten_and_strengthen();
+            }
         }
-        self.tighten_and_strengthen();
     }
 
     /// The integer steps of the closure, on a matrix closed for paths: unary bounds rounded
@@ -259,7 +194,7 @@ impl Octagon {
         // `-trivial(j, i)`), leaves nothing. Every other bound is at least `1 - 2⁶⁴`: a row
         // whose least entry is is checked no further.
         const LEAST_OFF_DIAGONAL: i128 = 1 - (1 << 64);
-        let empty = with_scratch(w, |into| {
+        let empty = with_scratch(w, |into: &mut [i128]| {
             // `into[j]`: half the unary bound into node `j`, `⌊m[j̄][j]/2⌋`.
             for (j, h) in into.iter_mut().enumerate() {
                 *h = half(m[bar(j) * w + j]);
@@ -397,15 +332,21 @@ impl Octagon {
     /// after each one (quadratic each) when they are many for the matrix.
     pub fn add_constraints(&mut self, cs: &[Constraint]) {
         let edges: Vec<(usize, Edge)> = cs.iter().map(|&c| edge_of(c)).collect();
-        self.grow(edges.iter().map(|&(n, _)| n).max().unwrap_or(0));
-        let w = 2 * self.n;
+        let n = edges.iter().map(|&(n, _)| n).fold(self.n, usize::max);
         let added = edges
             .iter()
             .filter(|(_, e)| matches!(e, Edge::Add(..)))
             .count();
         // One closure from scratch costs about as much as a quarter of the matrix's width in
         // incremental ones.
-        let at_once = 4 * added >= w;
+        let at_once = 4 * added >= 2 * n;
+        if at_once && added > 0 && self.m.is_some() {
+            // The closure from scratch below closes the grown matrix too: the new variables
+            // need not be strengthened through their bounds first.
+            self.closed = false;
+        }
+        self.grow(n);
+        let w = 2 * self.n;
         for (_, edge) in edges {
             match edge {
                 Edge::Add(a, b, c) if at_once => {

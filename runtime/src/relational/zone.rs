@@ -6,10 +6,9 @@
 //!
 //! Node 0 is zero and node `k + 1` is variable `k`; entry `(i, j)` bounds `v_j - v_i`.
 
-use super::bound::{
-    INF, add, below, entrywise, normal, shortest_paths, threshold_above, threshold_below,
-};
+use super::bound::{INF, add, below, entrywise, normal, threshold_above, threshold_below};
 use super::domain::{Constraint, Relational, bound_constraints, implied_bounds};
+use super::paths::shortest_paths;
 use crate::lattice::{Interval, Lattice, Thresholds, Top};
 use std::borrow::Cow;
 use std::cell::Cell;
