@@ -134,17 +134,33 @@ pub(super) fn shortest_paths(m: &mut [i128], w: usize) -> bool {
 }
 
 /// [`shortest_paths`] on `T`, or `None` when `m` does not narrow to it.
+///
+/// In a zone's matrix node 0 is zero, and an entry `(i, j)` at least `m[i][0] + m[0][j]` (as
+/// every entry of a new variable is) is no shorter than the path through zero: leaving it out
+/// (`+∞`) changes no shortest path. Zero is then the last step, which puts every such entry
+/// back, and the steps before it skip the rows that have no path yet to their node.
 fn narrow_paths<T: Narrow>(m: &mut [i128], w: usize) -> Option<bool> {
     let limit = most_r::<T>(w);
     let mut fits = true;
-    let mut narrowed: Vec<T> = m
-        .iter()
-        .map(|&v| {
-            let (e, ok) = narrow(v, limit);
+    let mut narrowed = vec![T::default(); w * w];
+    // Row 0: the entries from zero.
+    let from_zero = &m[..w];
+    for (i, (row, wide)) in narrowed
+        .chunks_exact_mut(w)
+        .zip(m.chunks_exact(w))
+        .enumerate()
+    {
+        let to_zero = wide[0];
+        for (j, ((e, &v), &from)) in row.iter_mut().zip(wide).zip(from_zero).enumerate() {
+            let (narrow, ok) = narrow(v, limit);
             fits &= ok;
-            e
-        })
-        .collect();
+            *e = if v >= to_zero + from && i != j && i != 0 && j != 0 {
+                T::INFINITE
+            } else {
+                narrow
+            };
+        }
+    }
     if !fits {
         return None;
     }
@@ -288,14 +304,16 @@ pub(super) fn coherent_shortest_paths(m: &mut [i128], w: usize) -> bool {
     true
 }
 
-/// [`shortest_paths`] at one width.
+/// [`shortest_paths`] at one width, node 0 last (with `+∞` entries when narrow, which are
+/// gone after it: see [`narrow_paths`]).
 ///
-/// A negative cycle is found at the step of its greatest node `k`, whose diagonal entry the
+/// A negative cycle is found at the step of its node taken last, whose diagonal entry the
 /// earlier steps have brought below zero; until then no entry is below the shortest path
 /// without a repeated node, so the sums need no check against overflow (nor `+∞`). Row `k` is
-/// left out of step `k`, which cannot change it when `m[k][k]` is not negative.
+/// left out of step `k`, which cannot change it when `m[k][k]` is not negative, and so is every
+/// row with no path yet to `k`.
 fn floyd_warshall<T: Weight>(m: &mut [T], w: usize) -> bool {
-    for k in 0..w {
+    for k in (1..w).chain(0..w.min(1)) {
         if m[k * w + k] < T::default() {
             return false;
         }
@@ -303,6 +321,9 @@ fn floyd_warshall<T: Weight>(m: &mut [T], w: usize) -> bool {
         let (row_k, after) = rest.split_at_mut(w);
         for row_i in before.chunks_exact_mut(w).chain(after.chunks_exact_mut(w)) {
             let ik = row_i[k];
+            if ik >= T::FAR {
+                continue;
+            }
             for (ij, &kj) in row_i.iter_mut().zip(row_k.iter()) {
                 *ij = (*ij).min(ik + kj);
             }

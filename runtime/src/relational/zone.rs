@@ -232,15 +232,21 @@ impl Zone {
     /// [`Zone::add_constraints`] of differences and bounds only.
     fn add_differences(&mut self, cs: &[Constraint]) {
         let edges: Vec<(usize, Edge)> = cs.iter().filter_map(|&c| edge_of(c)).collect();
-        self.grow(edges.iter().map(|&(n, _)| n).max().unwrap_or(0));
-        let w = self.n + 1;
+        let n = edges.iter().map(|&(n, _)| n).fold(self.n, usize::max);
         let added = edges
             .iter()
             .filter(|(_, e)| matches!(e, Edge::Add(..)))
             .count();
         // One closure from scratch costs about as much as half the matrix's width in
-        // incremental ones.
-        let at_once = 2 * added >= w;
+        // incremental ones (the matrix is `n + 1` wide).
+        let at_once = 2 * added > n;
+        if at_once && added > 0 && self.m.is_some() {
+            // The closure from scratch below closes the grown matrix too: the new variables
+            // need not be closed through zero first.
+            self.closed = false;
+        }
+        self.grow(n);
+        let w = self.n + 1;
         for (_, edge) in edges {
             match edge {
                 Edge::Add(a, b, c) if at_once => {
