@@ -181,8 +181,8 @@ pub(super) enum Closure {
     /// The matrix has no integer point (and was left as it was, or half done).
     Empty,
     /// The matrix is closed for paths, with some entries above what 64-bit values allow; the
-    /// caller rounds and strengthens it on its `i128`s (a unary bound closed to a value the
-    /// narrow widths cannot halve exactly: near `±2⁶¹` or `±3·2⁶¹`).
+    /// caller rounds and strengthens it on its `i128`s (a variable's bound closed to near
+    /// `±2⁶¹` or `±3·2⁶¹`, whose doubled entry the narrow widths cannot halve exactly).
     Paths,
     /// An entry is out of reach of the narrow widths: nothing was done, the caller closes the
     /// matrix on its `i128`s ([`coherent_shortest_paths`], then the integer steps).
