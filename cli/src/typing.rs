@@ -87,8 +87,10 @@ pub fn run(input: &Input, format: Format, declared: &Declared) -> Report {
     let solved = solve_module(&module, declared);
     let solutions: Vec<EnvSolution> = solved.iter().map(|(s, _)| s.clone()).collect();
     let summaries: Vec<Option<Summary>> = solved.into_iter().map(|(_, s)| s).collect();
+    // Summaries print closures by the module's names of code and value slots.
+    let base = absinthe_typing_env::with_module_names(&TypingEnv::new(), &module);
     let output = match format {
-        Format::Text => text(&module, &solutions, &summaries, &declared.name),
+        Format::Text => text(&module, &solutions, &summaries, &base, &declared.name),
         Format::Json => {
             let functions: Vec<_> = module
                 .functions
@@ -105,11 +107,11 @@ pub fn run(input: &Input, format: Format, declared: &Declared) -> Report {
                             })
                         })
                         .collect();
-                    json!({ "name": function.name, "points": points })
+                    json!({ "name": function.name, "points": points, "locked": solution.locked })
                 })
                 .zip(&summaries)
                 .map(|(mut doc, summary)| {
-                    doc["summary"] = json!(summary.as_ref().map(|s| summary_text(&s.result, &[])));
+                    doc["summary"] = json!(summary.as_ref().map(|s| s.text(&base)));
                     doc
                 })
                 .collect();
@@ -128,45 +130,30 @@ pub fn run(input: &Input, format: Format, declared: &Declared) -> Report {
     }
 }
 
-/// A summary's result, its parameters by name: `(=x, =y)`.
-fn summary_text(result: &Approx, params: &[String]) -> String {
-    let mut env = TypingEnv::new();
-    for i in 0..params.len().max(max_name(result)) {
-        let label = params.get(i).cloned().unwrap_or_else(|| format!("p{i}"));
-        env.define(&label, Approx::Top);
-    }
-    env.show(result).to_string()
-}
-
-/// One more than the largest parameter position `approx` mentions.
-fn max_name(approx: &Approx) -> usize {
-    let mut names = Vec::new();
-    approx.names(&mut names);
-    names.iter().map(|n| n.index() + 1).max().unwrap_or(0)
-}
-
 fn text(
     module: &Module,
     solutions: &[EnvSolution],
     summaries: &[Option<Summary>],
+    base: &TypingEnv,
     name: &str,
 ) -> String {
     let mut out =
         format!("# analysis: {name} (typing environment; SSA form, one pass, no fixpoint)\n");
     for ((function, solution), summary) in module.functions.iter().zip(solutions).zip(summaries) {
-        let params: Vec<String> = function
-            .params
-            .iter()
-            .chain(&function.captures)
-            .map(|p| function.names[p.index()].clone())
-            .collect();
         match summary {
-            Some(s) => out.push_str(&format!(
-                "# {}: {{result : {}}}\n",
-                function.name,
-                summary_text(&s.result, &params)
-            )),
+            Some(s) => out.push_str(&format!("# {}: {}\n", function.name, s.text(base))),
             None => out.push_str(&format!("# {}: returns no value\n", function.name)),
+        }
+        match solution.locked {
+            0 => {}
+            1 => out.push_str(&format!(
+                "# {}: under the lock, from the one place that makes its closures\n",
+                function.name
+            )),
+            n => out.push_str(&format!(
+                "# {}: under the lock, from the {n} places that make its closures, joined\n",
+                function.name
+            )),
         }
         out.push_str(&crate::render::annotated_function(
             module,
@@ -234,14 +221,42 @@ pub fn verify(
     let solved = solve_module(&module, declared);
     let mut violations = Vec::new();
     let mut values = 0;
-    let runs = crate::runs::each_run(&module, runs, seed, max_steps, &mut |seen| {
-        let function = &module.functions[seen.function.index()];
-        let solution = &solved[seen.function.index()].0;
-        let (args, run) = (seen.args, seen.run);
-        for (b, i, vars) in seen.points {
+    let limits = absinthe_ir::interp::Limits {
+        max_steps,
+        ..absinthe_ir::interp::Limits::default()
+    };
+    let mut checked = 0;
+    for (entry, args) in crate::runs::arguments(&module, runs, seed) {
+        // Every frame's points, callees and closure bodies included: a closure body runs only
+        // when something applies it, and is solved under the lock from its creators.
+        let mut points: Vec<(
+            absinthe::program::FuncId,
+            BlockId,
+            usize,
+            Vec<Option<Value>>,
+        )> = Vec::new();
+        let mut observe = |_depth: usize,
+                           f: absinthe::program::FuncId,
+                           b: BlockId,
+                           i: usize,
+                           vars: &[Option<Value>]| {
+            points.push((f, b, i, vars.to_vec()));
+        };
+        let run = absinthe_ir::interp::run_all_frames(&module, entry, &args, &limits, &mut observe);
+        if matches!(
+            run.outcome,
+            absinthe_ir::interp::Outcome::OutOfSteps | absinthe_ir::interp::Outcome::TooDeep
+        ) {
+            continue;
+        }
+        checked += 1;
+        let caller = &module.functions[entry.index()].name;
+        for (f, b, i, vars) in &points {
+            let function = &module.functions[f.index()];
+            let solution = &solved[f.index()].0;
             let Some(envs) = &solution.blocks[b.index()] else {
                 violations.push(format!(
-                    "`{}` with arguments {args:?}: block {} ran but the environment says it is unreachable",
+                    "`{}` (run from `{caller}` with arguments {args:?}): block {} ran but the environment says it is unreachable",
                     function.name,
                     function.blocks()[b.index()].label
                 ));
@@ -262,7 +277,7 @@ pub fn verify(
                 let value = concrete(*value, &run.heap, &run.kinds, 6);
                 if !absinthe_typing_env::admits(env, &Approx::Alias(m), &value, 4) {
                     violations.push(format!(
-                        "`{}` with arguments {args:?}, before statement {i} of {}: {} = {value:?} is not in {}",
+                        "`{}` (run from `{caller}` with arguments {args:?}), before statement {i} of {}: {} = {value:?} is not in {}",
                         function.name,
                         function.blocks()[b.index()].label,
                         function.names[n.index()],
@@ -271,7 +286,8 @@ pub fn verify(
                 }
             }
         }
-    });
+    }
+    let runs = checked;
     check.runs = runs;
     check.values = values;
     check.violations = violations;

@@ -6,8 +6,14 @@ use absinthe_cli::typing;
 use std::path::Path;
 
 fn sample() -> Input {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ir/test_data/typing.air");
-    Input::load(&path).expect("the sample parses")
+    test_data("typing.air")
+}
+
+fn test_data(file: &str) -> Input {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../ir/test_data")
+        .join(file);
+    Input::load(&path).expect("the test data parses")
 }
 
 /// The line of `output` that starts (after indentation) with `code`.
@@ -121,7 +127,9 @@ fn the_talk_s_examples_in_the_core_ir() {
         output.contains("\n# adder: {result : (=x, =k)}\n"),
         "{output}"
     );
-    assert!(env(line(&output, "closures", "r_1 = apply f_1(a)")).contains("f_1 : [adder{=k_1}]"));
+    assert!(
+        env(line(&output, "closures", "r_1 = apply f_1(a)")).contains("f_1 : [adder{k ↦ =k_1}]")
+    );
     assert!(output.contains("\n# closures: {result : 7}\n"), "{output}");
     // Blocks of two tags joined: a disjunction split on the tag, related to the tag read from
     // it; each case of the match knows its block, and the default case is dead.
@@ -183,12 +191,106 @@ fn the_talk_s_examples_in_the_core_ir() {
     // the set, with the same value slots.
     assert_eq!(
         env(line(&output, "even", "m_1 = n - 1")),
-        "{n : ⊤; k : ⊤; me_1 : [even{=k}]; other_1 : [odd{=k}]}"
+        "{n : ⊤; k : ⊤; me_1 : [even{k ↦ =k}]; other_1 : [odd{k ↦ =k}]}"
     );
     assert!(
-        env(line(&output, "parity", "r_1 = apply o_1(n)")).ends_with("o_1 : [odd{=k}]}"),
+        env(line(&output, "parity", "r_1 = apply o_1(n)")).ends_with("o_1 : [odd{k ↦ =k}]}"),
         "{output}"
     );
+}
+
+/// The talk's running example, "sum of squares using streams" (`ir/test_data/streams.air`):
+/// the program with its calls, then one function per step of the simplifier, each printing the
+/// environment the talk shows.
+#[test]
+fn the_streams_example_prints_the_talk_s_environments() {
+    let output = typing::run(
+        &test_data("streams.air"),
+        Format::Text,
+        &typing::Declared::builtin(),
+    )
+    .output;
+    // Summaries carry what a function learned of its parameters, with existentials for the
+    // names it defined.
+    assert!(
+        output.contains(
+            "\n# map: {st : ?(=∃s_1, =∃next_1, …); ∃g_1 : [map_anon{next ↦ =∃next_1, f ↦ =f}]; \
+             result : (=∃s_1, =∃g_1)}\n"
+        ),
+        "{output}"
+    );
+    // The program as written: `ints 0 11` and `map square s1` through their summaries.
+    assert_eq!(
+        env(line(&output, "foo(", "r_1 = call sum")),
+        "{∃f_1 : [ints_anon{hi ↦ =11}]; s1_1 : (=0, =∃f_1); square_1 : [square{}]; \
+         ∃s_1 : =0; ∃next_1 : =∃f_1; \
+         ∃g_1 : [map_anon{next ↦ =∃next_1, f ↦ =square_1}]; s2_1 : (=∃s_1, =∃g_1) \
+         | aliases : {0, ∃s_1}, {∃f_1, ∃next_1}}"
+    );
+    // `f1 : [ints.anon{hi ↦ 11}]`, `s1 : (0, =f1)`.
+    assert!(
+        env(line(&output, "step_ints(", "square_1 = closure"))
+            .starts_with("{f1_1 : [ints_anon{hi ↦ =11}]; s1_1 : (=0, =f1_1)}"),
+        "{output}"
+    );
+    // `s : 0`, `next : =f1`, `f2 : [map.anon{next ↦ =f1, f ↦ =square}]`, `s2 : (0, =f2)`.
+    assert!(
+        env(line(&output, "step_map(", "r_1 = call sum")).contains(
+            "s_1 : =0; next_1 : =f1_1; f2_1 : [map_anon{next ↦ =next_1, f ↦ =square_1}]; \
+             s2_1 : (=s_1, =f2_1) | aliases : {f1_1, next_1}, {0, s_1}"
+        ),
+        "{output}"
+    );
+    // `s : 0`, `next : =f2` where `sum`'s loop begins; in the loop, `s` and `acc` are `⊤`.
+    assert!(
+        env(line(&output, "step_sum(", "goto loop"))
+            .contains("s2_1 : (=0, =f2_1); s_1 : =0; next_1 : =f2_1;"),
+        "{output}"
+    );
+    let applied = env(line(&output, "step_sum(", "b_1 = isblock"));
+    assert!(
+        applied.contains("cur_2 : ⊤; acc_2 : ⊤; n_1 : (0 | #0(⊤, ⊤))"),
+        "{applied}"
+    );
+    // The loop's body with `f2 s` and `f1 s` inlined: `p : Empty | Cons(=s, =t)`; `y` is out
+    // of scope at the join after `Cons (y, t)`, so `r : (0 | #0(⊤, =t))`.
+    let mapped = env(line(&output, "step_loop(", "k_1 = isblock"));
+    assert!(
+        mapped.contains("t_1 : ⊤; p_3 : (0 | #0(=s_2, =t_1));"),
+        "{mapped}"
+    );
+    assert!(mapped.contains("r_3 : (0 | #0(⊤, =t_1))"), "{mapped}");
+    // Both closure codes are made at several places: their bodies start from the join.
+    assert!(output.contains(
+        "# map_anon: under the lock, from the 4 places that make its closures, joined\n"
+    ));
+}
+
+/// The lock: a closure body starts from what its creator knew, the creator's names out of
+/// scope (existentials).
+#[test]
+fn a_closure_body_starts_under_the_lock() {
+    let output = typing::run(&sample(), Format::Text, &typing::Declared::builtin()).output;
+    assert!(
+        output.contains(
+            "\n# lock_body: under the lock, from the one place that makes its closures\n"
+        ),
+        "{output}"
+    );
+    assert_eq!(
+        env(line(&output, "lock_body", "a_1 = k[0]")),
+        "{k : (=y, =∃x); y : 0; ∃x : ?(=y, …); z : ⊤}"
+    );
+    assert_eq!(env(line(&output, "lock_body", "ret 1")), "unreachable");
+    assert!(env(line(&output, "lock_body", "ret c_1")).contains("c_1 : =y"));
+    // `lock_outer` makes closures of `lock_body` that callers see through its summary.
+    assert!(
+        output.contains(
+            "\n# lock_outer: {x : ?(…); result : (0 | [lock_body{k ↦ (0, =x), y ↦ 0}])}\n"
+        )
+    );
+    let check = typing::verify(&sample(), &typing::Declared::builtin(), 100, 7, 10_000);
+    assert!(check.violations.is_empty(), "{:#?}", check.violations);
 }
 
 /// Without a declared domain, integers past eight immediates are `⊤`: nothing is decided.
@@ -289,7 +391,7 @@ no:
 #[test]
 fn random_modules_agree_with_their_runs() {
     use absinthe_ir::generate::{ModuleConfig, random_module};
-    let (mut runs, mut values, mut with_intervals) = (0, 0, 0);
+    let (mut runs, mut values, mut with_intervals, mut locked) = (0, 0, 0, 0);
     for seed in 0..1000 {
         // Odd seeds make closures from function slots too (`closure self`, `closure g of k`).
         let config = ModuleConfig {
@@ -314,13 +416,11 @@ fn random_modules_agree_with_their_runs() {
                 max_imms: absinthe_typing_env::TypingEnv::MAX_IMMS,
             },
         };
-        if seed % 4 == 0
-            && typing::run(&input, Format::Text, &declared)
-                .output
-                .contains("interval: [")
-        {
+        let output = typing::run(&input, Format::Text, &declared).output;
+        if seed % 4 == 0 && output.contains("interval: [") {
             with_intervals += 1;
         }
+        locked += output.matches(": under the lock, from").count();
         let check = typing::verify(&input, &declared, 4, seed, 2_000);
         assert!(
             check.violations.is_empty(),
@@ -332,8 +432,10 @@ fn random_modules_agree_with_their_runs() {
     }
     eprintln!(
         "1000 random modules: {runs} runs, {values} values checked; \
-         {with_intervals} of the 250 with the declared product have integers in it"
+         {with_intervals} of the 250 with the declared product have integers in it; \
+         {locked} closure bodies solved under the lock"
     );
+    assert!(locked > 500, "{locked} closure bodies under the lock");
     assert!(
         with_intervals > 25,
         "{with_intervals} modules use the declared domain"

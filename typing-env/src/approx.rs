@@ -457,6 +457,8 @@ pub struct Shown<'a> {
     pub(crate) approx: &'a Approx,
     pub(crate) name: &'a dyn Fn(Name) -> String,
     pub(crate) code: &'a dyn Fn(u32) -> String,
+    /// The name of a closure's value slot, by code and position, where the module says it.
+    pub(crate) slot: &'a dyn Fn(u32, usize) -> Option<String>,
 }
 
 impl fmt::Display for Shown<'_> {
@@ -465,6 +467,7 @@ impl fmt::Display for Shown<'_> {
             approx,
             name: self.name,
             code: self.code,
+            slot: self.slot,
         };
         match self.approx {
             Approx::Bottom => f.write_str("⊥"),
@@ -480,7 +483,16 @@ impl fmt::Display for Shown<'_> {
                 }
             }
             Approx::Known(Desc::Closure(c)) => {
-                let slots: Vec<String> = c.slots.iter().map(|a| sub(a).to_string()).collect();
+                // `[adder{k ↦ =k}]` where the module names the slots, `[adder{=k}]` otherwise.
+                let slots: Vec<String> = c
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| match (self.slot)(c.code, i) {
+                        Some(slot) => format!("{slot} ↦ {}", sub(a)),
+                        None => sub(a).to_string(),
+                    })
+                    .collect();
                 write!(f, "[{}{{{}}}]", (self.code)(c.code), slots.join(", "))
             }
             Approx::Known(Desc::Block(block)) => {
@@ -514,6 +526,7 @@ impl fmt::Display for Shown<'_> {
                             approx: &Approx::Known(other.clone()),
                             name: self.name,
                             code: self.code,
+                            slot: self.slot,
                         }
                         .to_string(),
                     ),
@@ -541,6 +554,7 @@ impl Shown<'_> {
                             approx: a,
                             name: self.name,
                             code: self.code,
+                            slot: self.slot,
                         };
                         format!("{} : {shown}", (self.name)(n))
                     })
@@ -579,6 +593,7 @@ impl fmt::Display for FieldsShown<'_, '_> {
             approx,
             name: shown.name,
             code: shown.code,
+            slot: shown.slot,
         };
         let parts: Vec<String> = match fields {
             Fields::Full(fields) => fields.iter().map(|a| sub(a).to_string()).collect(),

@@ -59,6 +59,8 @@ pub struct TypingEnv {
     bottom: bool,
     /// How closures' code prints (a function's name, by index).
     code_names: Rc<Vec<String>>,
+    /// How closures' value slots print (a function's capture names, by index).
+    slot_names: Rc<Vec<Vec<String>>>,
     /// The top of the declared value domain integers fall back to past small sets of
     /// immediates (`None`: they fall back to `⊤`).
     ints: Option<Ints>,
@@ -75,9 +77,29 @@ impl TypingEnv {
         TypingEnv::default()
     }
 
+    /// An environment with no names, with this one's settings (how code and value slots
+    /// print, the declared domain, the most immediates a set keeps): the common ancestor of
+    /// environments built afresh and joined, as a closure body's entries are under the lock.
+    pub fn emptied(&self) -> TypingEnv {
+        TypingEnv {
+            code_names: self.code_names.clone(),
+            slot_names: self.slot_names.clone(),
+            ints: self.ints.clone(),
+            max_imms: self.max_imms,
+            ..TypingEnv::default()
+        }
+    }
+
     /// This environment, printing the code of closures by these function names.
     pub fn with_code_names(mut self, names: Vec<String>) -> TypingEnv {
         self.code_names = Rc::new(names);
+        self
+    }
+
+    /// This environment, printing the value slots of closures by these names (a function's
+    /// capture names, by function index): `[adder{k ↦ =k}]` instead of `[adder{=k}]`.
+    pub fn with_slot_names(mut self, names: Vec<Vec<String>>) -> TypingEnv {
+        self.slot_names = Rc::new(names);
         self
     }
 
@@ -782,10 +804,15 @@ impl TypingEnv {
                         .cloned()
                         .unwrap_or_else(|| format!("f{c}"))
                 };
+                let slot = |c: u32, i: usize| {
+                    let names = self.0.slot_names.get(c as usize)?;
+                    names.get(i).cloned()
+                };
                 Shown {
                     approx: self.1,
                     name: &name,
                     code: &code,
+                    slot: &slot,
                 }
                 .fmt(f)
             }

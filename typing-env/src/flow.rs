@@ -12,6 +12,7 @@ use super::approx::{Approx, Desc, Extension, Fields, Imm, Name};
 use super::env::TypingEnv;
 use super::join::Branch;
 use super::queries::Proof;
+use super::summary::{Summary, instantiate};
 use absinthe::cfg::{Dominators, reverse_post_order};
 use absinthe::program::{
     BlockId, Cfg, Cond, FuncId, NameId, Op, Operand, Program, Rhs, Stmt, Terminator,
@@ -24,6 +25,9 @@ pub struct EnvSolution {
     /// Per block: `None` when no live edge reaches it, else the environment on entry (φs
     /// defined) and after each statement.
     pub blocks: Vec<Option<BlockEnvs>>,
+    /// For a closure body solved under the lock: how many places that make its closures its
+    /// entry joins (0: solved from nothing known of its inputs).
+    pub locked: usize,
 }
 
 /// The environments of one reached block.
@@ -48,99 +52,10 @@ impl BlockEnvs {
     }
 }
 
-/// What a function returns, in terms of its parameters: `Name(i)` in `result` stands for the
-/// `i`-th parameter (`(=x, =y)` for `let f x y = (x, y)`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Summary {
-    /// The result's approximation.
-    pub result: Approx,
-}
-
 /// Runs the pass over `program`, which must be in SSA form (every name defined once); calls
 /// give `⊤`.
 pub fn analyze<P: Program + Cfg + ?Sized>(program: &P) -> EnvSolution {
     analyze_with(program, &TypingEnv::new(), None, &mut |_| None)
-}
-
-/// The summary of a function from its solution: the join of what its reachable `ret`s return,
-/// over its entry, in terms of its parameters; `None` when it never returns a value.
-pub fn summarize<P: Program + Cfg + ?Sized>(
-    program: &P,
-    solution: &EnvSolution,
-) -> Option<Summary> {
-    let entry = solution.blocks[program.entry().index()].as_ref()?;
-    let root = &entry.entry;
-    let mut envs: Vec<TypingEnv> = Vec::new();
-    let mut args: Vec<Vec<Approx>> = Vec::new();
-    for (b, envs_b) in solution.blocks.iter().enumerate() {
-        let Some(envs_b) = envs_b else { continue };
-        let Terminator::Return(Some(o)) = program.terminator(BlockId(b as u32)) else {
-            continue;
-        };
-        let mut exit = envs_b.after.last().unwrap_or(&envs_b.entry).clone();
-        if exit.is_bottom() {
-            continue;
-        }
-        args.push(vec![operand(&mut exit, &envs_b.names, *o)]);
-        envs.push(exit);
-    }
-    if envs.is_empty() {
-        return None;
-    }
-    let branches: Vec<Branch<'_>> = envs
-        .iter()
-        .zip(&args)
-        .map(|(env, args)| Branch { env, args })
-        .collect();
-    let (joined, result) = root.join(&branches, &["result"]);
-    // The parameters, then the captures (a closure's slots, when it is applied).
-    let params: Vec<Name> = program
-        .params()
-        .iter()
-        .chain(program.captures())
-        .map(|p| entry.names[p])
-        .collect();
-    let summary = joined.summary(&params, result[0]);
-    let approx = summary
-        .constraints
-        .get(&result[0])
-        .cloned()
-        .unwrap_or(Approx::Top);
-    // Parameters by position (a class's canonical name may be any of its parameters); a name
-    // that is no parameter cannot be said to the caller, and makes the summary `⊤`.
-    const NOT_A_PARAMETER: Name = Name(u32::MAX);
-    let renamed = approx.rename(&|n| {
-        params
-            .iter()
-            .position(|&p| joined.canonical(p) == n)
-            .map_or(NOT_A_PARAMETER, |i| Name(i as u32))
-    });
-    let mut names = Vec::new();
-    renamed.names(&mut names);
-    if names.contains(&NOT_A_PARAMETER) {
-        return Some(Summary {
-            result: Approx::Top,
-        });
-    }
-    Some(Summary { result: renamed })
-}
-
-/// A summary's result at a call: position `i` stands for `bound[i]`; `⊤` when the result
-/// mentions a position the call cannot bind (an operand with no name, or a capture a direct
-/// call does not pass).
-fn instantiate(summary: &Summary, bound: &[Option<Name>]) -> Approx {
-    let mut names = Vec::new();
-    summary.result.names(&mut names);
-    if names
-        .iter()
-        .all(|n| bound.get(n.index()).is_some_and(Option::is_some))
-    {
-        summary
-            .result
-            .rename(&|n| bound[n.index()].expect("every position is bound"))
-    } else {
-        Approx::Top
-    }
 }
 
 /// The name an operand's approximation is an alias of, if it is one.
@@ -161,6 +76,19 @@ pub fn analyze_with<P: Program + Cfg + ?Sized>(
     this: Option<FuncId>,
     callee: &mut dyn FnMut(FuncId) -> Option<Summary>,
 ) -> EnvSolution {
+    analyze_from(program, start, &[], this, callee)
+}
+
+/// [`analyze_with`], with the function's inputs (its parameters, then its captures) being the
+/// names `inputs` gives of `start` (a closure's value slots under the lock); an input it does
+/// not give is a fresh name of which nothing is known.
+pub(super) fn analyze_from<P: Program + Cfg + ?Sized>(
+    program: &P,
+    start: &TypingEnv,
+    inputs: &[Option<Name>],
+    this: Option<FuncId>,
+    callee: &mut dyn FnMut(FuncId) -> Option<Summary>,
+) -> EnvSolution {
     assert!(program.is_ssa(), "the typing environment runs on SSA form");
     let n = program.block_count();
     let dominators = Dominators::new(program);
@@ -175,8 +103,17 @@ pub fn analyze_with<P: Program + Cfg + ?Sized>(
         let (env, names) = if b == program.entry() {
             let mut env = start.clone();
             let mut names = BTreeMap::new();
-            for &p in program.params().iter().chain(program.captures()) {
-                names.insert(p, env.define(program.name(p), Approx::Top));
+            for (i, &p) in program
+                .params()
+                .iter()
+                .chain(program.captures())
+                .enumerate()
+            {
+                let name = match inputs.get(i).copied().flatten() {
+                    Some(name) => name,
+                    None => env.define(program.name(p), Approx::Top),
+                };
+                names.insert(p, name);
             }
             (env, names)
         } else {
@@ -285,11 +222,11 @@ pub fn analyze_with<P: Program + Cfg + ?Sized>(
             names,
         });
     }
-    EnvSolution { blocks }
+    EnvSolution { blocks, locked: 0 }
 }
 
 /// The approximation of an operand: a constant's predefined name, or the name's alias.
-fn operand(env: &mut TypingEnv, names: &BTreeMap<NameId, Name>, o: Operand) -> Approx {
+pub(super) fn operand(env: &mut TypingEnv, names: &BTreeMap<NameId, Name>, o: Operand) -> Approx {
     match o {
         Operand::Int(v) => Approx::Alias(env.constant(Imm::Int(v))),
         Operand::Name(n) => names.get(&n).map_or(Approx::Top, |&m| Approx::Alias(m)),
@@ -456,7 +393,7 @@ fn statement<P: Program + ?Sized>(
                     .iter()
                     .map(|&o| alias(operand(&mut env, names, o)))
                     .collect();
-                instantiate(&summary, &bound)
+                instantiate(&mut env, &summary, &bound).unwrap_or(Approx::Bottom)
             }
             None => Approx::Top,
         },
@@ -498,7 +435,7 @@ fn statement<P: Program + ?Sized>(
                             .map(|&o| alias(operand(&mut env, names, o)))
                             .collect();
                         bound.extend(known.slots.iter().map(|slot| alias(slot.clone())));
-                        instantiate(&summary, &bound)
+                        instantiate(&mut env, &summary, &bound).unwrap_or(Approx::Bottom)
                     }
                     None => Approx::Top,
                 },
@@ -889,54 +826,4 @@ pub enum ConcreteValue {
     Closure(u32, Vec<ConcreteValue>),
     /// A heap object (or what a run never assigned).
     Other,
-}
-
-/// Every function of `module` (each in SSA form) solved from `start` with its callees'
-/// summaries, callees first (a call in a cycle of calls gives `⊤`); per function, its solution
-/// and summary. `start` says which declared domain integers fall back to
-/// ([`TypingEnv::with_ints`]); closures' code prints by the module's function names.
-pub fn solve_module<M: absinthe_interproc::Module>(
-    module: &M,
-    start: &TypingEnv,
-) -> Vec<(EnvSolution, Option<Summary>)>
-where
-    M::Function: Cfg,
-{
-    let n = module.function_count();
-    let code_names: Vec<String> = (0..n)
-        .map(|f| module.function_name(FuncId(f as u32)).to_owned())
-        .collect();
-    let start = start.clone().with_code_names(code_names);
-    // A function without a summary (one that never returns) and one still being solved (in a
-    // cycle of calls) both give callers no summary.
-    let solved = absinthe_interproc::callees_first(n, &|f, callees| {
-        let function = module.function(f)?;
-        let solution = analyze_with(function, &start, Some(f), &mut |g| callees(g).flatten());
-        let summary = summarize(function, &solution);
-        Some(((solution, summary.clone()), summary))
-    });
-    solved
-        .into_iter()
-        .enumerate()
-        .map(|(f, solved)| {
-            solved.unwrap_or_else(|| {
-                unreachable!("function {f} of {n} is a function of the module, as Module promises")
-            })
-        })
-        .collect()
-}
-
-/// Runs the typing environment (the engine `typing_env`) for declared analysis `A` over every
-/// function of `module`, each in SSA form, callees first, with `A`'s domain as the integers past
-/// small sets of immediates and at most `A`'s declared number of immediates in a set.
-pub fn solve_declared<A: absinthe::value::DeclaredAnalysis, M: absinthe_interproc::Module>(
-    module: &M,
-) -> Vec<(EnvSolution, Option<Summary>)>
-where
-    M::Function: Cfg,
-{
-    let start = TypingEnv::new()
-        .with_ints(super::Ints::top_of::<A::Domain>())
-        .with_max_imms(A::spec().immediates as usize);
-    solve_module(module, &start)
 }

@@ -18,17 +18,19 @@ mod env;
 mod flow;
 mod ints;
 mod join;
+mod lock;
+mod module;
 mod queries;
+mod summary;
 
 pub use approx::{Approx, Block, Closure, Desc, Extension, Fields, Imm, Name};
 pub use env::TypingEnv;
-pub use flow::{
-    BlockEnvs, ConcreteValue, EnvSolution, Summary, admits, analyze, analyze_with, solve_declared,
-    solve_module, summarize,
-};
+pub use flow::{BlockEnvs, ConcreteValue, EnvSolution, admits, analyze, analyze_with};
 pub use ints::Ints;
 pub use join::Branch;
+pub use module::{solve_declared, solve_module, summarize, with_module_names};
 pub use queries::Proof;
+pub use summary::Summary;
 
 #[cfg(test)]
 mod tests {
