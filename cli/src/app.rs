@@ -847,17 +847,19 @@ fn verify_heap(args: &VerifyArgs) -> ExitCode {
 
 /// The typing environment with analysis `analysis`'s value domain as its integers.
 fn typing_declared<A: Analysis>(analysis: A) -> crate::typing::Declared {
-    struct Of(&'static str, usize);
+    struct Of(&'static str, usize, [usize; 4]);
     impl crate::analyses::ForDomain for Of {
         type Output = crate::typing::Declared;
         fn run<D: absinthe::value::ValueDomain>(self) -> crate::typing::Declared {
             crate::typing::Declared {
                 max_imms: self.1,
+                numbers: self.2,
                 ..crate::typing::Declared::of::<D>(self.0)
             }
         }
     }
-    analysis.dispatch(Of(analysis.as_str(), analysis.immediates()))
+    let numbers = analysis.spec().numbers.map(|n| n as usize);
+    analysis.dispatch(Of(analysis.as_str(), analysis.immediates(), numbers))
 }
 
 /// `analyze` with an analysis whose engine is the typing environment (`typing-env`).

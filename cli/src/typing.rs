@@ -26,6 +26,9 @@ pub struct Declared {
     pub ints: Option<Ints>,
     /// The most immediates a set of constants keeps.
     pub max_imms: usize,
+    /// The most values a set of naked numbers keeps, per kind (float, int32, int64,
+    /// nativeint).
+    pub numbers: [usize; 4],
 }
 
 impl Declared {
@@ -35,6 +38,7 @@ impl Declared {
             name: name.to_owned(),
             ints: Some(Ints::top_of::<D>()),
             max_imms: TypingEnv::MAX_IMMS,
+            numbers: [absinthe::spec::AnalysisSpec::DEFAULT_NUMBERS as usize; 4],
         }
     }
 
@@ -43,15 +47,19 @@ impl Declared {
     pub fn builtin() -> Declared {
         use absinthe::value::DeclaredAnalysis;
         use absinthe_dsl_examples::dom::typing_env::{TypingEnvAnalysis, TypingInts};
+        let spec = <TypingEnvAnalysis as DeclaredAnalysis>::spec();
         Declared {
-            max_imms: <TypingEnvAnalysis as DeclaredAnalysis>::spec().immediates as usize,
+            max_imms: spec.immediates as usize,
+            numbers: spec.numbers.map(|n| n as usize),
             ..Declared::of::<TypingInts>("typing-env")
         }
     }
 
     /// The environment every function starts from.
     fn start(&self) -> TypingEnv {
-        let env = TypingEnv::new().with_max_imms(self.max_imms);
+        let env = TypingEnv::new()
+            .with_max_imms(self.max_imms)
+            .with_max_numbers(self.numbers);
         match &self.ints {
             Some(top) => env.with_ints(top.clone()),
             None => env,

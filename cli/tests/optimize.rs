@@ -228,7 +228,7 @@ fn every_example_computes_what_it_did() {
         shape.air: 0 constants folded, 0 branches decided, 0 blocks removed, 0 dead assignments removed, 1 allocation on the stack
         ssa_sum.air: 0 constants folded, 0 branches decided, 0 blocks removed, 0 dead assignments removed, 0 allocations on the stack
         streams.air: 0 constants folded, 0 branches decided, 0 blocks removed, 3 dead assignments removed, 0 allocations on the stack
-        typing.air: 5 constants folded, 1 branch decided, 0 blocks removed, 2 dead assignments removed, 0 allocations on the stack
+        typing.air: 16 constants folded, 1 branch decided, 0 blocks removed, 6 dead assignments removed, 0 allocations on the stack
     "#]].assert_eq(&table);
 }
 

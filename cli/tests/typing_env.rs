@@ -293,13 +293,40 @@ fn a_closure_body_starts_under_the_lock() {
     assert!(check.violations.is_empty(), "{:#?}", check.violations);
 }
 
+/// Naked numbers of each kind keep small sets of their own, bounded as declared.
+#[test]
+fn naked_numbers_keep_sets_of_their_own() {
+    let run = |numbers: [usize; 4]| {
+        let declared = typing::Declared {
+            numbers,
+            ..typing::Declared::builtin()
+        };
+        typing::run(&sample(), Format::Text, &declared).output
+    };
+    let output = run(typing::Declared::builtin().numbers);
+    assert_eq!(typing::Declared::builtin().numbers, [4, 8, 8, 8]);
+    let ret = env(line(&output, "numbers", "ret k_1"));
+    assert!(
+        ret.contains("half_1 : 0.5; x_3 : 1.5 | 4.0; n_1 : 1l | 4l; m_1 : 3 | 12; k_1 : 3l | 12l; g_1 : 4294967296n"),
+        "{ret}"
+    );
+    // One float at most: the join of 1.5 and 4.0 is any float, and the `int32` made from it
+    // is the declared domain's.
+    let output = run([1, 8, 8, 8]);
+    let ret = env(line(&output, "numbers", "ret k_1"));
+    assert!(
+        ret.contains("x_3 : float; n_1 : {interval: [-2147483648, 2147483647], parity: ⊤}"),
+        "{ret}"
+    );
+}
+
 /// Without a declared domain, integers past eight immediates are `⊤`: nothing is decided.
 #[test]
 fn without_a_declared_domain_large_sets_are_top() {
     let declared = typing::Declared {
         name: "sets-only".into(),
         ints: None,
-        max_imms: absinthe_typing_env::TypingEnv::MAX_IMMS,
+        ..typing::Declared::builtin()
     };
     let output = typing::run(&sample(), Format::Text, &declared).output;
     assert!(output.starts_with("# analysis: sets-only "), "{output}");
@@ -413,7 +440,7 @@ fn random_modules_agree_with_their_runs() {
             _ => typing::Declared {
                 name: "sets".into(),
                 ints: None,
-                max_imms: absinthe_typing_env::TypingEnv::MAX_IMMS,
+                ..typing::Declared::builtin()
             },
         };
         let output = typing::run(&input, Format::Text, &declared).output;

@@ -330,8 +330,13 @@ pub struct SignsCallStrings;
 
 // ANCHOR: typing
 /// The Flambda 2 typing environment with these signals as its integers past sets of four
-/// immediates (see `absinthe_typing_env::solve_declared`).
-#[absinthe::analysis(domain = value::Signals, engine = "typing_env", immediates = 4)]
+/// immediates, and sets of two floats (see `absinthe_typing_env::solve_declared`).
+#[absinthe::analysis(
+    domain = value::Signals,
+    engine = "typing_env",
+    immediates = 4,
+    numbers = "float 2"
+)]
 #[derive(Debug)]
 pub struct SignsTyping;
 // ANCHOR_END: typing

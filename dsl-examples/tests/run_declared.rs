@@ -120,6 +120,7 @@ live:
 ";
     assert_eq!(SignsTyping::spec().engine, Engine::TypingEnv);
     assert_eq!(SignsTyping::spec().immediates, 4);
+    assert_eq!(SignsTyping::spec().numbers, [2, 8, 8, 8]);
     let module = absinthe_ir::air::parse_module("f.air", SOURCE).expect("the module parses");
     let module = absinthe_ir::ssa::module_to_ssa(&module);
     let solved = absinthe_typing_env::solve_declared::<SignsTyping, _>(&module);

@@ -33,6 +33,9 @@ struct AnalysisArgs {
     narrowing: Option<syn::Lit>,
     /// For the engine `typing_env`: the most immediates a set of constants keeps (1 to 1024).
     immediates: Option<syn::Lit>,
+    /// For the engine `typing_env`: the most values a set of naked numbers keeps, per kind:
+    /// `"float 4, int32 16"`.
+    numbers: Option<darling::util::SpannedValue<String>>,
     /// For the engine `escape`: how many heaps a point keeps apart (1 to 64).
     heaps: Option<syn::Lit>,
     /// The analysis's name (defaults to the struct's).
@@ -51,6 +54,7 @@ impl args::Options for AnalysisArgs {
         "widening_delay",
         "narrowing",
         "immediates",
+        "numbers",
         "heaps",
         "name",
     ];
@@ -186,13 +190,14 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }),
     };
     // Settings the engine does not read are errors, not settings silently dropped.
-    let written: [(&str, Option<proc_macro2::Span>); 4] = [
+    let written: [(&str, Option<proc_macro2::Span>); 5] = [
         ("state", options.state.as_ref().map(|s| s.span())),
         ("context", options.context.as_ref().map(|s| s.span())),
         (
             "immediates",
             options.immediates.as_ref().map(syn::Lit::span),
         ),
+        ("numbers", options.numbers.as_ref().map(|s| s.span())),
         ("heaps", options.heaps.as_ref().map(syn::Lit::span)),
     ];
     for (setting, span) in written {
@@ -218,6 +223,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let ident = &item.ident;
     let name = options.name.unwrap_or_else(|| ident.to_string());
     let defaults = AnalysisSpec::declared_default();
+    let mut numbers = defaults.clone();
+    if let Some(text) = &options.numbers {
+        if let Err(message) = numbers.parse_numbers(text.as_str()) {
+            let errors = syn::Error::new(text.span(), message).to_compile_error();
+            return quote!(#item #errors);
+        }
+    }
     let spec = AnalysisSpec {
         engine,
         direction,
@@ -227,6 +239,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         widening_delay: delay.unwrap_or(defaults.widening_delay),
         narrowing: narrowing.unwrap_or(defaults.narrowing),
         immediates: immediates.unwrap_or(defaults.immediates),
+        numbers: numbers.numbers,
         heaps: heaps.unwrap_or(defaults.heaps),
         ..defaults
     };

@@ -110,7 +110,7 @@ impl Engine {
         let reads = match setting {
             "state" | "context" => matches!(self, Engine::Flow | Engine::BehaviorGraph),
             _ if self == Engine::AliasHeap => false,
-            "immediates" => self == Engine::TypingEnv,
+            "immediates" | "numbers" => self == Engine::TypingEnv,
             "heaps" => self == Engine::Escape,
             _ => true,
         };
@@ -127,6 +127,9 @@ impl Engine {
             ),
             (false, "immediates") => {
                 Err("`immediates` is the engine `typing_env`'s bound on sets of constants")
+            }
+            (false, "numbers") => {
+                Err("`numbers` is the engine `typing_env`'s bound on sets of naked numbers")
             }
             (false, _) => {
                 Err("`heaps` is the engine `escape`'s bound on the heaps kept apart at a point")
@@ -411,6 +414,9 @@ pub struct AnalysisSpec {
     pub thresholds: Cow<'static, [i64]>,
     /// For the engine `typing_env`: the most immediates a set of constants keeps.
     pub immediates: u32,
+    /// For the engine `typing_env`: the most values a set of naked numbers keeps, per kind,
+    /// in the order of [`AnalysisSpec::NUMBER_KINDS`].
+    pub numbers: [u32; 4],
     /// For the engine `escape`: how many heaps a point keeps apart.
     pub heaps: u32,
 }
@@ -424,6 +430,12 @@ impl AnalysisSpec {
     /// The most immediates a set of constants of the engine `typing_env` keeps when the
     /// declaration does not say (`immediates N;`).
     pub const DEFAULT_IMMEDIATES: u32 = 8;
+    /// The most values a set of naked numbers of one kind keeps when the declaration does not
+    /// say (`numbers float 4;`).
+    pub const DEFAULT_NUMBERS: u32 = 8;
+    /// The kinds of naked numbers the engine `typing_env` keeps sets of, as `numbers` names
+    /// them: unboxed floats, 32-bit and 64-bit integers, machine-width integers.
+    pub const NUMBER_KINDS: [&'static str; 4] = ["float", "int32", "int64", "nativeint"];
     /// The heaps a point of the engine `escape` keeps apart when the declaration does not say
     /// (`heaps N;`).
     pub const DEFAULT_HEAPS: u32 = 8;
@@ -444,8 +456,51 @@ impl AnalysisSpec {
             narrowing: Self::DEFAULT_NARROWING,
             thresholds: Cow::Borrowed(&[]),
             immediates: Self::DEFAULT_IMMEDIATES,
+            numbers: [Self::DEFAULT_NUMBERS; 4],
             heaps: Self::DEFAULT_HEAPS,
         }
+    }
+
+    /// Sets the bound of the naked numbers of kind `kind` (a word of
+    /// [`AnalysisSpec::NUMBER_KINDS`]) to `n`, or says why not: what `numbers float 4, int32
+    /// 16;` (and the attribute's `numbers = "float 4, int32 16"`) do for each pair.
+    pub fn set_numbers(&mut self, kind: &str, n: i64) -> Result<(), String> {
+        let Some(k) = Self::NUMBER_KINDS.iter().position(|&w| w == kind) else {
+            return Err(format!(
+                "`{kind}` is not a kind of naked number: the kinds are `float`, `int32`, \
+                 `int64` and `nativeint`"
+            ));
+        };
+        match u32::try_from(n) {
+            Ok(n @ 1..=1024) => {
+                self.numbers[k] = n;
+                Ok(())
+            }
+            _ => Err(format!(
+                "a set of naked numbers keeps from 1 to 1024 values, not {n}: `numbers {kind} 8`"
+            )),
+        }
+    }
+
+    /// Reads the attribute form of `numbers`, `"float 4, int32 16"`: pairs of a kind and a
+    /// bound, separated by commas or spaces.
+    pub fn parse_numbers(&mut self, text: &str) -> Result<(), String> {
+        let words: Vec<&str> = text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .collect();
+        if words.is_empty() || words.len() % 2 != 0 {
+            return Err(format!(
+                "expected pairs of a kind and a bound, such as `\"float 4, int32 16\"`, not `{text}`"
+            ));
+        }
+        for pair in words.chunks(2) {
+            let n: i64 = pair[1]
+                .parse()
+                .map_err(|_| format!("expected a bound after `{}`, not `{}`", pair[0], pair[1]))?;
+            self.set_numbers(pair[0], n)?;
+        }
+        Ok(())
     }
 }
 
@@ -574,6 +629,7 @@ mod tests {
         assert_eq!(reading("state"), ["flow", "behavior_graph"]);
         assert_eq!(reading("context"), ["flow", "behavior_graph"]);
         assert_eq!(reading("immediates"), ["typing_env"]);
+        assert_eq!(reading("numbers"), ["typing_env"]);
         assert_eq!(reading("heaps"), ["escape"]);
         for common in [
             "domain",

@@ -5,7 +5,7 @@
 //! fields and names are kept.
 
 use super::ints::Ints;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::rc::Rc;
 
@@ -171,10 +171,102 @@ pub enum Desc {
     Either(BTreeMap<Imm, Extension>, Box<Desc>),
     /// A closure: the code of this function, with these captured values (value slots).
     Closure(Closure),
+    /// A naked number of one kind (a float, an `int32`, an `int64`, a `nativeint`): one of a
+    /// small set of values, or any value of its kind. Never a block.
+    Naked(Naked),
     /// An integer as the analysis's declared value domain describes it (never its top or
     /// bottom, never a single constant: those are `⊤`, `⊥` and an immediate): what a set of
     /// immediates becomes when it would grow past what the analysis keeps.
     Ints(Ints),
+}
+
+/// The kinds of naked numbers, each with its own small sets: what the simplifier keeps of
+/// unboxed floats and fixed-width integers beside tagged immediates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum NumberKind {
+    /// An IEEE double, held as its bit pattern (what the core IR's `fadd`, `sitofp`, … make).
+    Float,
+    /// A 32-bit integer, sign-extended (what `trunc 32`, `fptosi 32` and `fbits 32` make).
+    Int32,
+    /// A 64-bit integer made from a float (`fptosi`, `fptoui`, `fbits` of a double).
+    Int64,
+    /// A machine-width integer: an address (`addr @g`).
+    NativeInt,
+}
+
+impl NumberKind {
+    /// Every kind, in the order declarations list them.
+    pub const ALL: [NumberKind; 4] = [
+        NumberKind::Float,
+        NumberKind::Int32,
+        NumberKind::Int64,
+        NumberKind::NativeInt,
+    ];
+
+    /// The kind's name: `float`, `int32`, `int64`, `nativeint`.
+    pub fn word(self) -> &'static str {
+        match self {
+            NumberKind::Float => "float",
+            NumberKind::Int32 => "int32",
+            NumberKind::Int64 => "int64",
+            NumberKind::NativeInt => "nativeint",
+        }
+    }
+
+    /// `v` written as OCaml writes a literal of the kind: `1.5`, `7l`, `7L`, `7n`.
+    pub fn show(self, v: i64) -> String {
+        match self {
+            NumberKind::Float => format!("{:?}", f64::from_bits(v as u64)),
+            NumberKind::Int32 => format!("{v}l"),
+            NumberKind::Int64 => format!("{v}L"),
+            NumberKind::NativeInt => format!("{v}n"),
+        }
+    }
+}
+
+/// A naked number's approximation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Naked {
+    /// Its kind.
+    pub kind: NumberKind,
+    /// One of these values (never empty), or `None`: any value of the kind.
+    pub values: Option<BTreeSet<i64>>,
+}
+
+impl Naked {
+    /// Whether the concrete `v` is one of the values described (any 64-bit pattern is a value
+    /// of a kind, as [`Approx::naked`] keeps them).
+    pub fn admits(&self, v: i64) -> bool {
+        match &self.values {
+            Some(values) => values.contains(&v),
+            None => true,
+        }
+    }
+
+    /// What both say: the values of both (bottom when none is left), of `self`'s kind.
+    pub fn meet(&self, other: &Naked) -> Approx {
+        let values = match (&self.values, &other.values) {
+            (Some(a), Some(b)) => Some(a.intersection(b).copied().collect()),
+            (Some(a), None) => Some(a.clone()),
+            (None, b) => b.clone(),
+        };
+        Approx::naked(self.kind, values)
+    }
+
+    /// Both, as a set of at most `max` values of the same kind; `None` when the kinds differ.
+    pub fn join(&self, other: &Naked, max: usize) -> Option<Approx> {
+        if self.kind != other.kind {
+            return None;
+        }
+        let values = match (&self.values, &other.values) {
+            (Some(a), Some(b)) => {
+                let both: BTreeSet<i64> = a.union(b).copied().collect();
+                (both.len() <= max).then_some(both)
+            }
+            _ => None,
+        };
+        Some(Approx::naked(self.kind, values))
+    }
 }
 
 /// A closure's code and value slots.
@@ -239,6 +331,17 @@ impl Approx {
             Approx::imm(Imm::Int(c))
         } else {
             Approx::Known(Desc::Ints(value))
+        }
+    }
+
+    /// A naked number of `kind`: one of `values` (bottom for none), or any value of the kind.
+    /// Any `int32` is `⊤`: past a set, integers are the declared domain's business, and the
+    /// 32-bit range is not kept (so that any value of a kind is any 64-bit pattern).
+    pub fn naked(kind: NumberKind, values: Option<BTreeSet<i64>>) -> Approx {
+        match values {
+            Some(values) if values.is_empty() => Approx::Bottom,
+            None if kind == NumberKind::Int32 => Approx::Top,
+            values => Approx::Known(Desc::Naked(Naked { kind, values })),
         }
     }
 
@@ -308,7 +411,7 @@ impl Approx {
                 Some((imms.clone(), Approx::Known((**blocks).clone())))
             }
             // Integers of a declared domain are no set of immediates.
-            Approx::Known(Desc::Ints(_)) | Approx::Top | Approx::Alias(_) => None,
+            Approx::Known(Desc::Ints(_) | Desc::Naked(_)) | Approx::Top | Approx::Alias(_) => None,
             Approx::Known(_) => Some((BTreeMap::new(), self.clone())),
         }
     }
@@ -347,6 +450,7 @@ impl Approx {
                     .collect(),
             ),
             (Approx::Known(Desc::Ints(x)), Approx::Known(Desc::Ints(y))) => Approx::ints(x.meet(y)),
+            (Approx::Known(Desc::Naked(x)), Approx::Known(Desc::Naked(y))) => x.meet(y),
             (Approx::Known(Desc::Imms(cases)), Approx::Known(Desc::Ints(ints)))
             | (Approx::Known(Desc::Ints(ints)), Approx::Known(Desc::Imms(cases))) => Approx::cases(
                 cases
@@ -401,16 +505,18 @@ impl Approx {
                 Approx::Known(Desc::Imms(imms.clone())).names(out);
                 Approx::Known((**blocks).clone()).names(out);
             }
-            Approx::Known(Desc::AnyBlock | Desc::Ints(_)) | Approx::Top | Approx::Bottom => {}
+            Approx::Known(Desc::AnyBlock | Desc::Ints(_) | Desc::Naked(_))
+            | Approx::Top
+            | Approx::Bottom => {}
         }
     }
 
     /// The approximation with every name renamed by `rename`.
     pub fn rename(&self, rename: &dyn Fn(Name) -> Name) -> Approx {
         match self {
-            Approx::Bottom | Approx::Top | Approx::Known(Desc::AnyBlock | Desc::Ints(_)) => {
-                self.clone()
-            }
+            Approx::Bottom
+            | Approx::Top
+            | Approx::Known(Desc::AnyBlock | Desc::Ints(_) | Desc::Naked(_)) => self.clone(),
             Approx::Alias(n) => Approx::Alias(rename(*n)),
             Approx::Known(Desc::Variant(cases)) => Approx::Known(Desc::Variant(
                 cases
@@ -510,6 +616,14 @@ impl fmt::Display for Shown<'_> {
                 write!(f, "?{}", FieldsShown(self, &Fields::Partial(known.clone())))
             }
             Approx::Known(Desc::Ints(value)) => write!(f, "{value}"),
+            // `1.5 | 2.5`, `7l`, or the kind for any value of it: `float`.
+            Approx::Known(Desc::Naked(naked)) => match &naked.values {
+                Some(values) => {
+                    let parts: Vec<String> = values.iter().map(|&v| naked.kind.show(v)).collect();
+                    f.write_str(&parts.join(" | "))
+                }
+                None => f.write_str(naked.kind.word()),
+            },
             Approx::Known(Desc::Either(imms, blocks)) => {
                 let mut parts = self.imm_parts(imms);
                 match &**blocks {

@@ -4,7 +4,7 @@
 //! is a [`TypingEnv::meet`], which returns the refined approximation *and* the environment that
 //! the constraint refined.
 
-use super::approx::{Approx, Desc, Extension, Fields, Imm, Name, Shown};
+use super::approx::{Approx, Desc, Extension, Fields, Imm, Name, NumberKind, Shown};
 use super::ints::Ints;
 use imbl::{OrdMap, Vector};
 use std::collections::{BTreeMap, BTreeSet};
@@ -69,6 +69,8 @@ pub struct TypingEnv {
     lifted: Vec<(Name, Approx)>,
     /// The most immediates a set keeps (`None`: [`TypingEnv::MAX_IMMS`]).
     max_imms: Option<usize>,
+    /// The most values a set of naked numbers keeps, per kind (`None`: the default).
+    max_numbers: Option<[usize; 4]>,
 }
 
 impl TypingEnv {
@@ -86,6 +88,7 @@ impl TypingEnv {
             slot_names: self.slot_names.clone(),
             ints: self.ints.clone(),
             max_imms: self.max_imms,
+            max_numbers: self.max_numbers,
             ..TypingEnv::default()
         }
     }
@@ -127,6 +130,26 @@ impl TypingEnv {
         self
     }
 
+    /// This environment, keeping sets of up to `sizes[k]` naked numbers of the kind
+    /// `NumberKind::ALL[k]` (at least one each): an analysis's `numbers float 4, …;`.
+    pub fn with_max_numbers(mut self, sizes: [usize; 4]) -> TypingEnv {
+        self.max_numbers = Some(sizes.map(|n| n.max(1)));
+        self
+    }
+
+    /// The most values a set of naked numbers of `kind` keeps when arithmetic or a join makes
+    /// it larger (past it: any value of the kind, or, for the integer kinds, a value of the
+    /// declared domain).
+    pub fn max_numbers(&self, kind: NumberKind) -> usize {
+        self.all_max_numbers()[kind as usize]
+    }
+
+    /// [`TypingEnv::max_numbers`] of every kind, in the order of [`NumberKind::ALL`].
+    pub(super) fn all_max_numbers(&self) -> [usize; 4] {
+        self.max_numbers
+            .unwrap_or([absinthe::spec::AnalysisSpec::DEFAULT_NUMBERS as usize; 4])
+    }
+
     /// The most immediates a set keeps when arithmetic or a join makes it larger (past it, the
     /// set becomes a value of the declared domain, or `⊤`).
     pub fn max_imms(&self) -> usize {
@@ -142,6 +165,17 @@ impl TypingEnv {
             Approx::Bottom => None,
             Approx::Known(Desc::Ints(value)) => Some(value),
             Approx::Known(Desc::Imms(cases)) => abstract_imms(top, cases.keys()),
+            Approx::Known(Desc::Naked(naked)) => match &naked.values {
+                Some(values) => abstract_imms(
+                    top,
+                    values
+                        .iter()
+                        .map(|&v| Imm::Int(v))
+                        .collect::<Vec<_>>()
+                        .iter(),
+                ),
+                None => Some(top.clone()),
+            },
             Approx::Known(_) => None,
         }
     }
@@ -354,6 +388,38 @@ impl TypingEnv {
                 self.lift_cases(kept)
             }
             (Desc::Ints(x), Desc::Ints(y)) => Approx::ints(x.meet(y)),
+            (Desc::Naked(x), Desc::Naked(y)) => x.meet(y),
+            // A naked number met with immediates or integers of the declared domain: the values
+            // both admit (any value of a kind is any 64-bit pattern: the integers as they are).
+            (Desc::Imms(cases), Desc::Naked(naked)) | (Desc::Naked(naked), Desc::Imms(cases)) => {
+                let kept = cases
+                    .iter()
+                    .filter(|(imm, _)| matches!(imm, Imm::Int(v) if naked.admits(*v)))
+                    .map(|(imm, ext)| (imm.clone(), ext.clone()))
+                    .collect();
+                self.lift_cases(kept)
+            }
+            (Desc::Ints(ints), Desc::Naked(naked)) | (Desc::Naked(naked), Desc::Ints(ints)) => {
+                match &naked.values {
+                    Some(values) => Approx::naked(
+                        naked.kind,
+                        Some(
+                            values
+                                .iter()
+                                .copied()
+                                .filter(|&v| ints.contains(v))
+                                .collect(),
+                        ),
+                    ),
+                    None => Approx::ints(ints.clone()),
+                }
+            }
+            (Desc::Either(imms, _), Desc::Naked(_)) => {
+                self.meet_desc(&Desc::Imms(imms.clone()), q, busy)
+            }
+            (Desc::Naked(_), Desc::Either(imms, _)) => {
+                self.meet_desc(p, &Desc::Imms(imms.clone()), busy)
+            }
             (Desc::Either(imms, _), Desc::Ints(_)) => {
                 self.meet_desc(&Desc::Imms(imms.clone()), q, busy)
             }
@@ -609,7 +675,7 @@ impl TypingEnv {
                 }
                 Approx::closure(a.code, slots)
             }
-            // Immediates, blocks and closures have no value in common.
+            // Immediates, naked numbers, blocks and closures have no value in common.
             _ => Approx::Bottom,
         }
     }

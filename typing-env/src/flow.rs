@@ -8,7 +8,7 @@
 //! arithmetic folds small sets of immediates, `tag`, `isblock`, branches and switches read and
 //! refine what is known.
 
-use super::approx::{Approx, Desc, Extension, Fields, Imm, Name};
+use super::approx::{Approx, Desc, Extension, Fields, Imm, Name, NumberKind};
 use super::env::TypingEnv;
 use super::join::Branch;
 use super::queries::Proof;
@@ -233,7 +233,8 @@ pub(super) fn operand(env: &mut TypingEnv, names: &BTreeMap<NameId, Name>, o: Op
     }
 }
 
-/// The integers `approx` may be, if it is a known set of them.
+/// The integers `approx` may be, if it is a known set of them (immediates, or naked numbers as
+/// their 64-bit patterns).
 fn ints(env: &TypingEnv, approx: &Approx) -> Option<BTreeSet<i64>> {
     match env.expand(approx, 1) {
         Approx::Known(Desc::Imms(cases)) => cases
@@ -243,26 +244,74 @@ fn ints(env: &TypingEnv, approx: &Approx) -> Option<BTreeSet<i64>> {
                 Imm::Ctor(_) => None,
             })
             .collect(),
+        Approx::Known(Desc::Naked(naked)) => naked.values,
+        _ => None,
+    }
+}
+
+/// The kind of naked number `a op b` makes (`b` the set of integers the second operand may
+/// be, when known), `None` for a plain integer: floats from float arithmetic and conversions
+/// to float; `int32`s from `trunc n`, `fptosi n` and `fptoui n` with `n` up to 32 and from
+/// `fbits 32`; `int64`s from the other conversions out of floats.
+fn result_kind(op: Op, b: Option<&BTreeSet<i64>>) -> Option<NumberKind> {
+    let width = b.and_then(|b| match b.len() {
+        1 => b.first().copied(),
+        _ => None,
+    });
+    match op {
+        Op::FAdd
+        | Op::FSub
+        | Op::FMul
+        | Op::FDiv
+        | Op::FRem
+        | Op::FPTrunc
+        | Op::SIToFP
+        | Op::UIToFP
+        | Op::FFromBits
+        | Op::FSqrt
+        | Op::FRound => Some(NumberKind::Float),
+        Op::Trunc => match width {
+            Some(1..=32) => Some(NumberKind::Int32),
+            _ => None,
+        },
+        Op::FPToSI | Op::FPToUI => match width {
+            Some(1..=32) => Some(NumberKind::Int32),
+            _ => Some(NumberKind::Int64),
+        },
+        Op::FBits => match width {
+            Some(32) => Some(NumberKind::Int32),
+            _ => Some(NumberKind::Int64),
+        },
         _ => None,
     }
 }
 
 /// `a op b`: folded over every pair when both are known sets of integers, few enough results
-/// come out and none traps; else the declared domain's `op` (`⊤` without one).
+/// come out and none traps (a naked number of the kind `op` makes, or immediates); else the
+/// declared domain's `op` (`⊤` without one), or any float for float arithmetic.
 fn arithmetic(env: &TypingEnv, op: Op, a: &Approx, b: &Approx) -> Approx {
-    if let (Some(x), Some(y)) = (ints(env, a), ints(env, b)) {
-        if let Some(folded) = fold(op, &x, &y, env.max_imms()) {
-            return folded;
+    let (x, y) = (ints(env, a), ints(env, b));
+    let kind = result_kind(op, y.as_ref());
+    let max = kind.map_or(env.max_imms(), |k| env.max_numbers(k));
+    if let (Some(x), Some(y)) = (&x, &y) {
+        if let Some(values) = fold(op, x, y, max) {
+            return match kind {
+                Some(kind) => Approx::naked(kind, Some(values)),
+                None => Approx::imms(values.into_iter().map(Imm::Int)),
+            };
         }
+    }
+    if kind == Some(NumberKind::Float) {
+        return Approx::naked(NumberKind::Float, None);
     }
     match (env.as_ints(a), env.as_ints(b)) {
         (Some(x), Some(y)) => Approx::ints(x.binary(op, &y)),
-        _ => Approx::Top,
+        _ => kind.map_or(Approx::Top, |kind| Approx::naked(kind, None)),
     }
 }
 
 /// `op` over every pair of known integers, when there are at most `max` and none traps.
-fn fold(op: Op, a: &BTreeSet<i64>, b: &BTreeSet<i64>, max: usize) -> Option<Approx> {
+fn fold(op: Op, a: &BTreeSet<i64>, b: &BTreeSet<i64>, max: usize) -> Option<BTreeSet<i64>> {
     let mut out = BTreeSet::new();
     for &x in a {
         for &y in b {
@@ -272,7 +321,7 @@ fn fold(op: Op, a: &BTreeSet<i64>, b: &BTreeSet<i64>, max: usize) -> Option<Appr
             }
         }
     }
-    Some(Approx::imms(out.into_iter().map(Imm::Int)))
+    Some(out)
 }
 
 fn statement<P: Program + ?Sized>(
@@ -442,9 +491,12 @@ fn statement<P: Program + ?Sized>(
                 _ => Approx::Top,
             }
         }
-        Rhs::Select(_, _, _) | Rhs::New | Rhs::Load(_, _) | Rhs::Address(_) | Rhs::Table(..) => {
-            Approx::Top
-        }
+        // An address is a machine-width integer, and a known one.
+        Rhs::Address(symbol) => Approx::naked(
+            NumberKind::NativeInt,
+            Some(BTreeSet::from([absinthe::program::symbol_address(*symbol)])),
+        ),
+        Rhs::Select(_, _, _) | Rhs::New | Rhs::Load(_, _) | Rhs::Table(..) => Approx::Top,
     };
     let x = env.define(label, approx);
     names.insert(*dest, x);
@@ -788,6 +840,9 @@ pub fn admits(env: &TypingEnv, approx: &Approx, value: &ConcreteValue, depth: us
         },
         Approx::Known(Desc::Ints(known)) => {
             matches!(value, ConcreteValue::Int(v) if known.contains(*v))
+        }
+        Approx::Known(Desc::Naked(naked)) => {
+            matches!(value, ConcreteValue::Int(v) if naked.admits(*v))
         }
         Approx::Known(Desc::Either(imms, blocks)) => match value {
             ConcreteValue::Int(v) => imms.contains_key(&Imm::Int(*v)),

@@ -15,7 +15,7 @@
 //! branches of `let tag, arg = if c then A, y else B, z` join into
 //! `{arg : ⊤; tag : (A{arg : =y} | B{arg : =z})}`, and a later `tag = A` gives back `arg = y`.
 
-use super::approx::{Approx, Block, Desc, Extension, Fields, Name};
+use super::approx::{Approx, Block, Desc, Extension, Fields, Imm, Naked, Name};
 use super::env::{TypingEnv, abstract_imms};
 use super::ints::Ints;
 use std::cell::RefCell;
@@ -94,6 +94,7 @@ impl TypingEnv {
             params: &names,
             ints: self.ints(),
             max_imms: self.max_imms(),
+            max_numbers: self.all_max_numbers(),
             two,
             first_existential: result.len(),
             seeded: BTreeMap::new(),
@@ -310,6 +311,8 @@ struct Joiner<'a> {
     ints: Option<&'a Ints>,
     /// The most immediates a set keeps.
     max_imms: usize,
+    /// The most values a set of naked numbers keeps, per kind.
+    max_numbers: [usize; 4],
     /// The two branches, when exactly two are joined: names they defined are kept (as
     /// `LOCAL`) and paired into existentials.
     two: Option<[&'a Branch<'a>; 2]>,
@@ -566,6 +569,32 @@ impl Joiner<'_> {
                         self.join2((&l, a.1), (&r, b.1), depth.saturating_sub(1))
                     }
                     _ => Approx::Top,
+                }
+            }
+            // Naked numbers of one kind: their values, as long as the kind's sets keep them
+            // (a literal, an immediate, counts as one of its values); of two kinds, anything.
+            (Approx::Known(Desc::Naked(x)), Approx::Known(Desc::Naked(y))) => x
+                .join(y, self.max_numbers[x.kind as usize])
+                .unwrap_or(Approx::Top),
+            (Approx::Known(Desc::Naked(n)), Approx::Known(Desc::Imms(cases)))
+            | (Approx::Known(Desc::Imms(cases)), Approx::Known(Desc::Naked(n))) => {
+                let plain: Option<BTreeSet<i64>> = cases
+                    .iter()
+                    .map(|(imm, ext)| match imm {
+                        Imm::Int(v) if ext.is_empty() => Some(*v),
+                        _ => None,
+                    })
+                    .collect();
+                match plain {
+                    Some(values) => {
+                        let other = Naked {
+                            kind: n.kind,
+                            values: Some(values),
+                        };
+                        n.join(&other, self.max_numbers[n.kind as usize])
+                            .unwrap_or(Approx::Top)
+                    }
+                    None => Approx::Top,
                 }
             }
             // Integers of the declared domain with integers or immediates: joined in the domain.

@@ -23,7 +23,7 @@ mod module;
 mod queries;
 mod summary;
 
-pub use approx::{Approx, Block, Closure, Desc, Extension, Fields, Imm, Name};
+pub use approx::{Approx, Block, Closure, Desc, Extension, Fields, Imm, Naked, Name, NumberKind};
 pub use env::TypingEnv;
 pub use flow::{BlockEnvs, ConcreteValue, EnvSolution, admits, analyze, analyze_with};
 pub use ints::Ints;

@@ -131,6 +131,7 @@ where
 {
     let start = TypingEnv::new()
         .with_ints(super::Ints::top_of::<A::Domain>())
-        .with_max_imms(A::spec().immediates as usize);
+        .with_max_imms(A::spec().immediates as usize)
+        .with_max_numbers(A::spec().numbers.map(|n| n as usize));
     solve_module(module, &start)
 }

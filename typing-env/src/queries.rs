@@ -46,9 +46,8 @@ impl TypingEnv {
                 | Desc::AnyBlock
                 | Desc::Untagged(_),
             )) => Proof::Proved(true),
-            Class::Described(Approx::Known(Desc::Imms(_) | Desc::Ints(_))) | Class::Constant(_) => {
-                Proof::Proved(false)
-            }
+            Class::Described(Approx::Known(Desc::Imms(_) | Desc::Ints(_) | Desc::Naked(_)))
+            | Class::Constant(_) => Proof::Proved(false),
             Class::Described(Approx::Bottom) | Class::Bottom => Proof::Invalid,
             Class::Described(Approx::Top | Approx::Alias(_) | Approx::Known(Desc::Either(..))) => {
                 Proof::Unknown

@@ -194,9 +194,9 @@ impl<'a> Exporter<'a> {
     fn export(&mut self, approx: &Approx, depth: usize) -> Approx {
         let sub = depth.saturating_sub(1);
         match approx {
-            Approx::Bottom | Approx::Top | Approx::Known(Desc::AnyBlock | Desc::Ints(_)) => {
-                approx.clone()
-            }
+            Approx::Bottom
+            | Approx::Top
+            | Approx::Known(Desc::AnyBlock | Desc::Ints(_) | Desc::Naked(_)) => approx.clone(),
             Approx::Alias(n) => match self.position(*n) {
                 Some(position) => Approx::Alias(position),
                 None if depth == 0 => Approx::Top,

@@ -43,6 +43,7 @@ pub fn declared_analysis(
     let count = |n: u32| proc_macro2::Literal::u32_unsuffixed(n);
     let (widening_delay, narrowing) = (count(spec.widening_delay), count(spec.narrowing));
     let (immediates, heaps) = (count(spec.immediates), count(spec.heaps));
+    let numbers = spec.numbers.map(count);
     let thresholds = spec.thresholds.iter().map(|&t| {
         let magnitude = proc_macro2::Literal::u64_unsuffixed(t.unsigned_abs());
         if t < 0 {
@@ -67,6 +68,7 @@ pub fn declared_analysis(
                     narrowing: #narrowing,
                     thresholds: #rt::Cow::Borrowed(&[#(#thresholds),*]),
                     immediates: #immediates,
+                    numbers: [#(#numbers),*],
                     heaps: #heaps,
                 };
                 &SPEC

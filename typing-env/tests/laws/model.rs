@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use absinthe::lattice::Interval;
 use absinthe_typing_env::{
-    Approx, ConcreteValue, Desc, Extension, Fields, Imm, Ints, Name, TypingEnv, admits,
+    Approx, ConcreteValue, Desc, Extension, Fields, Imm, Ints, Name, NumberKind, TypingEnv, admits,
 };
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -179,6 +179,7 @@ pub(crate) fn holds_desc(env: &TypingEnv, val: &Val, desc: &Desc, v: &CV) -> boo
     match desc {
         Desc::Imms(cases) => holds_imms(env, val, cases, v),
         Desc::Ints(ints) => matches!(v, CV::Int(x) if ints.contains(*x)),
+        Desc::Naked(naked) => matches!(v, CV::Int(x) if naked.admits(*x)),
         Desc::Block(block) => {
             matches!(v, CV::Block(tag, fields) if *tag == block.tag
                 && holds_fields(env, val, &block.fields, fields))
@@ -364,6 +365,21 @@ pub(crate) fn accepted(env: &TypingEnv, samples: &[Val]) -> Vec<bool> {
 // ---------------------------------------------------------------------------------------------
 
 /// An interval holding `x` (an immediate when it holds only `x`), sometimes unbounded on a side.
+/// A naked number of some kind: a few values (with `x` among them when given), or any value
+/// of a kind.
+pub(crate) fn naked(ch: &mut Choices, x: Option<i64>) -> Approx {
+    let kind = ch.element(&NumberKind::ALL);
+    if ch.one_in(4) {
+        return Approx::naked(kind, None);
+    }
+    let mut values: std::collections::BTreeSet<i64> = (0..ch.pick(3)).map(|_| int(ch)).collect();
+    values.extend(x);
+    if values.is_empty() {
+        values.insert(int(ch));
+    }
+    Approx::naked(kind, Some(values))
+}
+
 pub(crate) fn interval_holding(ch: &mut Choices, x: i64) -> Approx {
     let lo = if ch.one_in(5) {
         i64::MIN
@@ -385,8 +401,9 @@ pub(crate) fn arbitrary(
     scope: &[Name],
     depth: usize,
 ) -> Approx {
-    match ch.pick(7) {
+    match ch.pick(8) {
         0 => Approx::Top,
+        6 => naked(ch, None),
         1 => Approx::imm(Imm::Int(int(ch))),
         2 => Approx::imms([Imm::Int(int(ch)), Imm::Int(int(ch))]),
         3 => {
@@ -611,8 +628,9 @@ pub(crate) fn truthful(
         .filter(|&n| value_of(env, val, n) == *v)
         .collect();
     match v {
-        CV::Int(x) => match ch.pick(8) {
+        CV::Int(x) => match ch.pick(9) {
             0 => Approx::Top,
+            8 => naked(ch, Some(*x)),
             1 => Approx::imm(Imm::Int(*x)),
             2 => Approx::cases(cases_holding(ch, env, val, *x, scope, depth)),
             3 => interval_holding(ch, *x),

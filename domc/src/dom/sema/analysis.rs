@@ -11,7 +11,7 @@ use absinthe_spec::{
 use std::ops::Range;
 
 /// The analysis settings, for suggestions.
-const SETTINGS: [&str; 12] = [
+const SETTINGS: [&str; 13] = [
     "domain",
     "direction",
     "conditions",
@@ -23,6 +23,7 @@ const SETTINGS: [&str; 12] = [
     "program",
     "thresholds",
     "immediates",
+    "numbers",
     "heaps",
 ];
 
@@ -163,6 +164,39 @@ impl Sema {
                         "`immediates 16;` keeps sets of up to 16 constants before the engine `typing_env` turns them into a value of the domain".into(),
                     ),
                 },
+                // `numbers float 4, int32 16;`: pairs of a kind and a bound.
+                "numbers" => {
+                    if values.is_empty() || values.len() % 2 != 0 {
+                        self.error_help(
+                            file,
+                            span.clone(),
+                            "expected pairs of a kind of naked number and a bound".into(),
+                            "not pairs",
+                            "`numbers float 4, int32 16;` keeps sets of up to 4 floats and 16 `int32`s before the engine `typing_env` lets them be any value of their kind".into(),
+                        );
+                    }
+                    for pair in values.chunks_exact(2) {
+                        let kind = match &pair[0] {
+                            ast::Setting::Word(w) => w.text.clone(),
+                            other => {
+                                self.error(file, setting_span(other), "expected a kind: `float`, `int32`, `int64` or `nativeint`".into(), "not a kind");
+                                continue;
+                            }
+                        };
+                        let bound = match &pair[1] {
+                            ast::Setting::Int(n, _) => i64::try_from(*n).unwrap_or(i64::MAX),
+                            ast::Setting::Neg(n, _) => 0i64.saturating_sub_unsigned(*n),
+                            other => {
+                                self.error(file, setting_span(other), format!("expected the bound of `{kind}`, a number from 1 to 1024"), "not a bound");
+                                continue;
+                            }
+                        };
+                        if let Err(message) = decl.spec.set_numbers(&kind, bound) {
+                            let place = setting_span(&pair[0]).start..setting_span(&pair[1]).end;
+                            self.error(file, place, message, "not a kind and its bound");
+                        }
+                    }
+                }
                 "heaps" => match int(values) {
                     Some(k @ 1..=64) => decl.spec.heaps = k,
                     _ => self.error_help(
@@ -187,7 +221,7 @@ impl Sema {
                     key.span.clone(),
                     format!("`{other}` is not an analysis setting"),
                     "unknown setting",
-                    crate::diagnostic::did_you_mean(other, SETTINGS).unwrap_or_else(|| "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing`, `program`, `thresholds`, `immediates` and `heaps`".into()),
+                    crate::diagnostic::did_you_mean(other, SETTINGS).unwrap_or_else(|| "the settings are `domain`, `direction`, `conditions`, `state`, `context`, `engine`, `widening_delay`, `narrowing`, `program`, `thresholds`, `immediates`, `numbers` and `heaps`".into()),
                     );
                 }
             }

@@ -1291,6 +1291,7 @@ pub mod backward {
                 narrowing: 2,
                 thresholds: ::absinthe::__private::Cow::Borrowed(&[]),
                 immediates: 8,
+                numbers: [8, 8, 8, 8],
                 heaps: 8,
             };
             &SPEC

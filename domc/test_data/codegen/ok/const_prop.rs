@@ -966,6 +966,7 @@ pub mod const_prop {
                 narrowing: 2,
                 thresholds: ::absinthe::__private::Cow::Borrowed(&[]),
                 immediates: 8,
+                numbers: [8, 8, 8, 8],
                 heaps: 8,
             };
             &SPEC
@@ -989,6 +990,7 @@ pub mod const_prop {
                 narrowing: 2,
                 thresholds: ::absinthe::__private::Cow::Borrowed(&[]),
                 immediates: 8,
+                numbers: [8, 8, 8, 8],
                 heaps: 8,
             };
             &SPEC

@@ -1360,6 +1360,7 @@ pub mod kernel_rules {
                 narrowing: 2,
                 thresholds: ::absinthe::__private::Cow::Borrowed(&[]),
                 immediates: 8,
+                numbers: [8, 8, 8, 8],
                 heaps: 8,
             };
             &SPEC

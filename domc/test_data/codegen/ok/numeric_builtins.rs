@@ -2468,6 +2468,7 @@ pub mod numeric_builtins {
                 narrowing: 2,
                 thresholds: ::absinthe::__private::Cow::Borrowed(&[]),
                 immediates: 8,
+                numbers: [8, 8, 8, 8],
                 heaps: 8,
             };
             &SPEC

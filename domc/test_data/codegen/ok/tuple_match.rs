@@ -1163,6 +1163,7 @@ pub mod tuple_match {
                 narrowing: 2,
                 thresholds: ::absinthe::__private::Cow::Borrowed(&[]),
                 immediates: 8,
+                numbers: [8, 8, 8, 8],
                 heaps: 8,
             };
             &SPEC

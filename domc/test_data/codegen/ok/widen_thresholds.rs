@@ -913,6 +913,7 @@ pub mod widen_thresholds {
                 narrowing: 2,
                 thresholds: ::absinthe::__private::Cow::Borrowed(&[-1, 0, 255, 65535]),
                 immediates: 8,
+                numbers: [8, 8, 8, 8],
                 heaps: 8,
             };
             &SPEC
