@@ -142,7 +142,17 @@ impl<D: ValueDomain> Demands<D> {
 
     /// Whether `operand` may hold a reference.
     fn may_be_ref(&self, operand: Operand) -> bool {
-        matches!(operand, Operand::Name(n) if self.refs.get(n.index()).copied().unwrap_or(true))
+        match operand {
+            Operand::Int(_) => false,
+            Operand::Name(n) => match self.refs.get(n.index()) {
+                Some(&may) => may,
+                None => unreachable!(
+                    "name {} of a statement is one of the {} names of the function `Demands::new` read",
+                    n.index(),
+                    self.refs.len()
+                ),
+            },
+        }
     }
 
     /// The demands before `stmt`, given `env`, the demands after it.
