@@ -250,13 +250,9 @@ pub fn verify(
                            vars: &[Option<Value>]| {
             points.push((f, b, i, vars.to_vec()));
         };
+        // A run cut short by the step or depth bound is checked as far as it went: every point
+        // it reached is one the environment there must describe.
         let run = absinthe_ir::interp::run_all_frames(&module, entry, &args, &limits, &mut observe);
-        if matches!(
-            run.outcome,
-            absinthe_ir::interp::Outcome::OutOfSteps | absinthe_ir::interp::Outcome::TooDeep
-        ) {
-            continue;
-        }
         checked += 1;
         let caller = &module.functions[entry.index()].name;
         for (f, b, i, vars) in &points {
@@ -277,12 +273,28 @@ pub fn verify(
                 .filter(|(_, m)| m.index() < env.len())
                 .map(|(&n, &m)| (n, m))
                 .collect();
+            // The names of one must-alias class hold one value: the first seen of each class.
+            let mut class_values: BTreeMap<absinthe_typing_env::Name, (NameId, ConcreteValue)> =
+                BTreeMap::new();
             for (&n, &m) in &defined {
                 let Some(Some(value)) = vars.get(n.index()) else {
                     continue;
                 };
                 values += 1;
                 let value = concrete(*value, &run.heap, &run.kinds, 6);
+                match class_values.get(&env.canonical(m)) {
+                    Some((other, seen)) if *seen != value => violations.push(format!(
+                        "`{}` (run from `{caller}` with arguments {args:?}), before statement {i} of {}: {} = {value:?} and {} = {seen:?}, which the environment says are one value",
+                        function.name,
+                        function.blocks()[b.index()].label,
+                        function.names[n.index()],
+                        function.names[other.index()],
+                    )),
+                    Some(_) => {}
+                    None => {
+                        class_values.insert(env.canonical(m), (n, value.clone()));
+                    }
+                }
                 if !absinthe_typing_env::admits(env, &Approx::Alias(m), &value, 4) {
                     violations.push(format!(
                         "`{}` (run from `{caller}` with arguments {args:?}), before statement {i} of {}: {} = {value:?} is not in {}",

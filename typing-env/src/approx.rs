@@ -216,7 +216,11 @@ impl NumberKind {
     /// `v` written as OCaml writes a literal of the kind: `1.5`, `7l`, `7L`, `7n`.
     pub fn show(self, v: i64) -> String {
         match self {
-            NumberKind::Float => format!("{:?}", f64::from_bits(v as u64)),
+            // Every NaN prints with its bits, so that two NaNs of a set stay two.
+            NumberKind::Float => match f64::from_bits(v as u64) {
+                f if f.is_nan() => format!("NaN:{:#x}", v as u64),
+                f => format!("{f:?}"),
+            },
             NumberKind::Int32 => format!("{v}l"),
             NumberKind::Int64 => format!("{v}L"),
             NumberKind::NativeInt => format!("{v}n"),

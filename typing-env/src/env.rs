@@ -392,11 +392,22 @@ impl TypingEnv {
             // A naked number met with immediates or integers of the declared domain: the values
             // both admit (any value of a kind is any 64-bit pattern: the integers as they are).
             (Desc::Imms(cases), Desc::Naked(naked)) | (Desc::Naked(naked), Desc::Imms(cases)) => {
-                let kept = cases
+                let kept: BTreeMap<Imm, Extension> = cases
                     .iter()
                     .filter(|(imm, _)| matches!(imm, Imm::Int(v) if naked.admits(*v)))
                     .map(|(imm, ext)| (imm.clone(), ext.clone()))
                     .collect();
+                // Without extensions to lift, the numbers stay numbers of their kind.
+                if kept.values().all(Extension::is_empty) {
+                    let values = kept
+                        .keys()
+                        .filter_map(|imm| match imm {
+                            Imm::Int(v) => Some(*v),
+                            Imm::Ctor(_) => None,
+                        })
+                        .collect();
+                    return Approx::naked(naked.kind, Some(values));
+                }
                 self.lift_cases(kept)
             }
             (Desc::Ints(ints), Desc::Naked(naked)) | (Desc::Naked(naked), Desc::Ints(ints)) => {

@@ -15,7 +15,7 @@
 //! branches of `let tag, arg = if c then A, y else B, z` join into
 //! `{arg : ⊤; tag : (A{arg : =y} | B{arg : =z})}`, and a later `tag = A` gives back `arg = y`.
 
-use super::approx::{Approx, Block, Desc, Extension, Fields, Imm, Naked, Name};
+use super::approx::{Approx, Block, Desc, Extension, Fields, Imm, Naked, Name, NumberKind};
 use super::env::{TypingEnv, abstract_imms};
 use super::ints::Ints;
 use std::cell::RefCell;
@@ -302,6 +302,12 @@ fn map_parts(approx: &Approx, f: &dyn Fn(&Approx) -> Approx) -> Approx {
     }
 }
 
+/// The integers `values` as a value of the declared domain `top` belongs to.
+fn naked_part(top: &Ints, values: &BTreeSet<i64>) -> Option<Ints> {
+    let imms: Vec<Imm> = values.iter().map(|&v| Imm::Int(v)).collect();
+    abstract_imms(&top.top(), imms.iter())
+}
+
 struct Joiner<'a> {
     /// Names below this index are the ancestor's (the same in every branch).
     ancestor: usize,
@@ -327,6 +333,14 @@ struct Joiner<'a> {
 }
 
 impl Joiner<'_> {
+    /// Two sets of naked integers joined in the declared domain, if there is one.
+    fn naked_ints(&self, x: &Naked, y: &Naked) -> Option<Approx> {
+        let top = self.ints?;
+        let a = naked_part(top, x.values.as_ref()?)?;
+        let b = naked_part(top, y.values.as_ref()?)?;
+        Some(Approx::ints(a.join(&b)))
+    }
+
     /// Which of the two joined branches `branch` is.
     fn branch_index(&self, branch: &Branch<'_>) -> Option<usize> {
         let [l, r] = self.two?;
@@ -573,9 +587,31 @@ impl Joiner<'_> {
             }
             // Naked numbers of one kind: their values, as long as the kind's sets keep them
             // (a literal, an immediate, counts as one of its values); of two kinds, anything.
-            (Approx::Known(Desc::Naked(x)), Approx::Known(Desc::Naked(y))) => x
-                .join(y, self.max_numbers[x.kind as usize])
-                .unwrap_or(Approx::Top),
+            (Approx::Known(Desc::Naked(x)), Approx::Known(Desc::Naked(y))) => {
+                match x.join(y, self.max_numbers[x.kind as usize]) {
+                    None => Approx::Top,
+                    Some(
+                        set @ Approx::Known(Desc::Naked(Naked {
+                            values: Some(_), ..
+                        })),
+                    ) => set,
+                    // Integers past their kind's bound: the declared domain's, when there is one.
+                    Some(any) if x.kind != NumberKind::Float => {
+                        self.naked_ints(x, y).unwrap_or(any)
+                    }
+                    Some(any) => any,
+                }
+            }
+            // Integers of a naked kind with the declared domain's: joined in the domain.
+            (Approx::Known(Desc::Naked(n)), Approx::Known(Desc::Ints(v)))
+            | (Approx::Known(Desc::Ints(v)), Approx::Known(Desc::Naked(n)))
+                if n.kind != NumberKind::Float =>
+            {
+                match n.values.as_ref().and_then(|values| naked_part(v, values)) {
+                    Some(part) => Approx::ints(part.join(v)),
+                    None => Approx::Top,
+                }
+            }
             (Approx::Known(Desc::Naked(n)), Approx::Known(Desc::Imms(cases)))
             | (Approx::Known(Desc::Imms(cases)), Approx::Known(Desc::Naked(n))) => {
                 let plain: Option<BTreeSet<i64>> = cases

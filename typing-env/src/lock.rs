@@ -82,6 +82,8 @@ where
     let mut sites: Vec<Vec<Creation>> = (0..n).map(|_| Vec::new()).collect();
     let mut shared = vec![false; n];
     for f in (0..n).map(|f| FuncId(f as u32)) {
+        // A function without a body (a declaration) runs no statement, so it makes no
+        // closure (a call of it draws an integer at most).
         let Some(function) = module.function(f) else {
             continue;
         };

@@ -7,6 +7,7 @@ use super::flow::{EnvSolution, analyze_with, operand};
 use super::join::Branch;
 use super::lock::under_the_lock;
 use super::summary::{Exporter, Summary};
+use absinthe::cfg::Dominators;
 use absinthe::program::{BlockId, Cfg, FuncId, Program, Terminator};
 
 /// The summary of a function from its solution: the join of what its reachable `ret`s return,
@@ -16,9 +17,9 @@ pub fn summarize<P: Program + Cfg + ?Sized>(
     solution: &EnvSolution,
 ) -> Option<Summary> {
     let entry = solution.blocks[program.entry().index()].as_ref()?;
-    let root = &entry.entry;
     let mut envs: Vec<TypingEnv> = Vec::new();
     let mut args: Vec<Vec<Approx>> = Vec::new();
+    let mut returning: Vec<BlockId> = Vec::new();
     for (b, envs_b) in solution.blocks.iter().enumerate() {
         let Some(envs_b) = envs_b else { continue };
         let Terminator::Return(Some(o)) = program.terminator(BlockId(b as u32)) else {
@@ -30,17 +31,33 @@ pub fn summarize<P: Program + Cfg + ?Sized>(
         }
         args.push(vec![operand(&mut exit, &envs_b.names, *o)]);
         envs.push(exit);
+        returning.push(BlockId(b as u32));
     }
     if envs.is_empty() {
         return None;
     }
     // One `ret`: its environment as it is, where every name the function defined is still in
-    // scope (a join would expand them away); several: their join over the entry, where names
-    // the branches define alike are existentials.
+    // scope (a join would expand them away). Several: their join over the end of the block
+    // that dominates them all, whose environment every one of theirs extends: the names
+    // defined there and above stay names (and become the summary's existentials), the names
+    // the branches define alike are the join's existentials.
     let (joined, result) = if let ([exit], [arg]) = (envs.as_mut_slice(), args.as_slice()) {
         let result = exit.define("result", arg[0].clone());
         (exit.clone(), result)
     } else {
+        let dominators = Dominators::new(program);
+        let top = returning
+            .iter()
+            .copied()
+            .reduce(|a, b| common_dominator(&dominators, a, b))
+            .unwrap_or(program.entry());
+        let root = match &solution.blocks[top.index()] {
+            Some(envs_top) => envs_top.after.last().unwrap_or(&envs_top.entry),
+            None => unreachable!(
+                "block {} dominates reached blocks, so it is reached",
+                top.index()
+            ),
+        };
         let branches: Vec<Branch<'_>> = envs
             .iter()
             .zip(&args)
@@ -56,6 +73,20 @@ pub fn summarize<P: Program + Cfg + ?Sized>(
         .map(|p| entry.names[p])
         .collect();
     Some(Exporter::new(&joined, &inputs).summary(result))
+}
+
+/// The nearest block that dominates both `a` and `b`.
+fn common_dominator(dominators: &Dominators, a: BlockId, b: BlockId) -> BlockId {
+    let mut up = a;
+    loop {
+        if dominators.dominates(up, b) {
+            return up;
+        }
+        match dominators.idom(up) {
+            Some(parent) => up = parent,
+            None => unreachable!("the entry block dominates every reached block"),
+        }
+    }
 }
 
 /// `start`, printing closures by `module`'s names: their code by its function's name

@@ -294,7 +294,12 @@ pub(crate) fn instantiate(
         let name = match bound.get(i).copied().flatten() {
             Some(name) if i < summary.inputs => name,
             _ => {
-                let label = summary.labels.get(i).map_or("arg", String::as_str);
+                let Some(label) = summary.labels.get(i) else {
+                    unreachable!(
+                        "a summary labels each of its {} positions",
+                        summary.labels.len()
+                    )
+                };
                 env.define_existential(label, Approx::Top)
             }
         };
