@@ -175,6 +175,50 @@ fn text(
     out
 }
 
+/// What a run showed: each frame's variables before each point, and each return with the
+/// point of its frame seen last (whose variables hold the frame's inputs).
+#[derive(Default)]
+struct Watch {
+    points: Vec<(
+        absinthe::program::FuncId,
+        BlockId,
+        usize,
+        Vec<Option<Value>>,
+    )>,
+    /// By depth: the index in `points` of the frame's latest point.
+    latest: Vec<usize>,
+    returns: Vec<(absinthe::program::FuncId, usize, Option<Value>)>,
+}
+
+impl absinthe_ir::interp::FrameObserver for Watch {
+    fn before(
+        &mut self,
+        depth: usize,
+        func: absinthe::program::FuncId,
+        block: BlockId,
+        index: usize,
+        env: &[Option<Value>],
+    ) {
+        if self.latest.len() <= depth {
+            self.latest.resize(depth + 1, 0);
+        }
+        self.latest[depth] = self.points.len();
+        self.points.push((func, block, index, env.to_vec()));
+    }
+
+    fn returning(
+        &mut self,
+        depth: usize,
+        func: absinthe::program::FuncId,
+        value: Option<Value>,
+        _heap: &[Vec<Option<Value>>],
+    ) {
+        if let Some(&at) = self.latest.get(depth) {
+            self.returns.push((func, at, value));
+        }
+    }
+}
+
 /// What checking the typing environment against runs found.
 #[derive(Clone, Debug, Default)]
 pub struct TypingCheck {
@@ -234,26 +278,42 @@ pub fn verify(
         ..absinthe_ir::interp::Limits::default()
     };
     let mut checked = 0;
+    let base = absinthe_typing_env::with_module_names(&declared.start(), &module);
     for (entry, args) in crate::runs::arguments(&module, runs, seed) {
         // Every frame's points, callees and closure bodies included: a closure body runs only
-        // when something applies it, and is solved under the lock from its creators.
-        let mut points: Vec<(
-            absinthe::program::FuncId,
-            BlockId,
-            usize,
-            Vec<Option<Value>>,
-        )> = Vec::new();
-        let mut observe = |_depth: usize,
-                           f: absinthe::program::FuncId,
-                           b: BlockId,
-                           i: usize,
-                           vars: &[Option<Value>]| {
-            points.push((f, b, i, vars.to_vec()));
-        };
-        // A run cut short by the step or depth bound is checked as far as it went: every point
-        // it reached is one the environment there must describe.
-        let run = absinthe_ir::interp::run_all_frames(&module, entry, &args, &limits, &mut observe);
+        // when something applies it, and is solved under the lock from its creators. A run cut
+        // short by the step or depth bound is checked as far as it went: every point it reached
+        // is one the environment there must describe.
+        let mut watch = Watch::default();
+        let run = absinthe_ir::interp::run_all_frames(&module, entry, &args, &limits, &mut watch);
         checked += 1;
+        let points = watch.points;
+        // Each return against the summary of its function, applied to the frame's inputs.
+        for (f, at, value) in &watch.returns {
+            let (Some(summary), Some(value)) = (&solved[f.index()].1, value) else {
+                continue;
+            };
+            let function = &module.functions[f.index()];
+            let vars = &points[*at].3;
+            let inputs: Vec<Option<ConcreteValue>> = function
+                .params
+                .iter()
+                .chain(&function.captures)
+                .map(|p| {
+                    let value = vars.get(p.index()).copied().flatten()?;
+                    Some(concrete(value, &run.heap, &run.kinds, 6))
+                })
+                .collect();
+            let result = concrete(*value, &run.heap, &run.kinds, 6);
+            if !absinthe_typing_env::summary_holds(summary, &base, &inputs, &result) {
+                violations.push(format!(
+                    "`{}` (run from `{}` with arguments {args:?}) returned {result:?} from inputs {inputs:?}, which its summary {} does not admit",
+                    function.name,
+                    module.functions[entry.index()].name,
+                    summary.text(&base)
+                ));
+            }
+        }
         let caller = &module.functions[entry.index()].name;
         for (f, b, i, vars) in &points {
             let function = &module.functions[f.index()];

@@ -28,7 +28,7 @@ pub use env::TypingEnv;
 pub use flow::{BlockEnvs, ConcreteValue, EnvSolution, admits, analyze, analyze_with};
 pub use ints::Ints;
 pub use join::Branch;
-pub use module::{solve_declared, solve_module, summarize, with_module_names};
+pub use module::{solve_declared, solve_module, summarize, summary_holds, with_module_names};
 pub use queries::Proof;
 pub use summary::Summary;
 

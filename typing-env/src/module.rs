@@ -3,10 +3,10 @@
 
 use super::approx::{Approx, Name};
 use super::env::TypingEnv;
-use super::flow::{EnvSolution, analyze_with, operand};
+use super::flow::{ConcreteValue, EnvSolution, admits, analyze_with, operand};
 use super::join::Branch;
 use super::lock::under_the_lock;
-use super::summary::{Exporter, Summary};
+use super::summary::{Exporter, Summary, instantiate};
 use absinthe::cfg::Dominators;
 use absinthe::program::{BlockId, Cfg, FuncId, Program, Terminator};
 
@@ -73,6 +73,43 @@ pub fn summarize<P: Program + Cfg + ?Sized>(
         .map(|p| entry.names[p])
         .collect();
     Some(Exporter::new(&joined, &inputs).summary(result))
+}
+
+/// Whether a return of a function agrees with its `summary`: the function's inputs held
+/// `inputs` (`None` for one the run left unset, such as the captures of a direct call) and it
+/// returned `result`. The summary is applied as a call would apply it, to names holding the
+/// inputs; the inputs and the result must be admitted by what it then says. `base` says how
+/// closures print and which declared domain integers are.
+pub fn summary_holds(
+    summary: &Summary,
+    base: &TypingEnv,
+    inputs: &[Option<ConcreteValue>],
+    result: &ConcreteValue,
+) -> bool {
+    let mut env = base.emptied();
+    let names: Vec<Option<Name>> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, value)| {
+            value.as_ref()?;
+            let Some(label) = summary.labels.get(i) else {
+                unreachable!("a summary labels each of its {} inputs", summary.inputs)
+            };
+            Some(env.define(label, Approx::Top))
+        })
+        .collect();
+    let Some(approx) = instantiate(&mut env, summary, &names) else {
+        // The summary says no run returns with these inputs: this one did.
+        return false;
+    };
+    let inputs_hold = inputs
+        .iter()
+        .zip(&names)
+        .all(|(value, name)| match (value, name) {
+            (Some(value), Some(name)) => admits(&env, &Approx::Alias(*name), value, 4),
+            _ => true,
+        });
+    inputs_hold && admits(&env, &approx, result, 4)
 }
 
 /// The nearest block that dominates both `a` and `b`.
