@@ -196,11 +196,13 @@ fn dom() {
         "const",
         <ConstPropAnalysis as DeclaredAnalysis>::spec().conditional,
         &[4, 5],
+        &no_run,
     );
     compare_dom::<Range, Interval>(
         "interval",
         <IntervalAnalysis as DeclaredAnalysis>::spec().conditional,
         &[4, 5],
+        &no_run,
     );
     println!(
         "times: median of the runs ({}); ratio: median over the runs of .dom time divided by the \
@@ -224,7 +226,7 @@ fn clock_name() -> &'static str {
 fn interp(only: Option<&str>) {
     use absinthe_dom_interp::{DynValue, Interp, Running};
     use absinthe_dsl_examples::dom::{sccp_ranges::SccpRange, signs::Signals};
-    type Compare = fn(&str, bool, &[u32]);
+    type Compare = fn(&str, bool, &[u32], &dyn Fn() -> Option<Running>);
     let rows: [(&str, &str, &str, bool, Compare); 4] = [
         (
             "const",
@@ -271,11 +273,16 @@ fn interp(only: Option<&str>) {
         let compiled =
             absinthe_domc::check_file(std::path::Path::new(&format!("{examples}{file}")))
                 .unwrap_or_else(|f| panic!("{f}"));
-        let interp = Interp::new(&compiled).unwrap_or_else(|f| panic!("{f}"));
-        let running = Running::enter_domain(std::sync::Arc::new(interp), product)
-            .unwrap_or_else(|| panic!("{file} has no `{product}`"));
-        compare(name, conditional, &[3, 4]);
-        drop(running);
+        let interp = std::sync::Arc::new(Interp::new(&compiled).unwrap_or_else(|f| panic!("{f}")));
+        // Each run of the interpreted analysis is a run of its own, as each `absinthe analyze`
+        // is: what the interpreter remembers within a run (literals, reduced values) starts
+        // afresh every time.
+        let run = || {
+            let running = Running::enter_domain(interp.clone(), product)
+                .unwrap_or_else(|| panic!("{file} has no `{product}`"));
+            Some(running)
+        };
+        compare(name, conditional, &[3, 4], &run);
     }
     println!(
         "times: median of the runs ({}); ratio: median over the runs of the interpreted time \
@@ -284,8 +291,20 @@ fn interp(only: Option<&str>) {
     );
 }
 
-/// One line per shape and size: the `.dom` domain `G` against the hand-written `H`.
-fn compare_dom<G: ValueDomain, H: ValueDomain>(name: &str, conditional: bool, exps: &[u32]) {
+/// Starts nothing: the domains `dom` compares are compiled, they need no running file.
+fn no_run() -> Option<absinthe_dom_interp::Running> {
+    None
+}
+
+/// One line per shape and size: the `.dom` domain `G` against the hand-written `H`. `run`
+/// starts what each run of `G` runs in (the interpreted file's run, ended after it), if
+/// anything.
+fn compare_dom<G: ValueDomain, H: ValueDomain>(
+    name: &str,
+    conditional: bool,
+    exps: &[u32],
+    run: &dyn Fn() -> Option<absinthe_dom_interp::Running>,
+) {
     let generated = NonRelational::<G>::new(conditional);
     let hand_written = NonRelational::<H>::new(conditional);
     for (shape, generate) in shapes() {
@@ -295,7 +314,9 @@ fn compare_dom<G: ValueDomain, H: ValueDomain>(name: &str, conditional: bool, ex
             // An odd number of runs, more for small programs.
             let runs = (2_000_000 / stmts.max(1)).clamp(5, 41) | 1;
             // One warm-up run of each, which also checks that they do the same work.
+            let running = run();
             let (_, dom_visits) = run_once(&module, &generated);
+            drop(running);
             let (_, hand_visits) = run_once(&module, &hand_written);
             assert_eq!(dom_visits, hand_visits, "{shape}: different block visits");
             let mut dom_times = Vec::with_capacity(runs);
@@ -303,6 +324,7 @@ fn compare_dom<G: ValueDomain, H: ValueDomain>(name: &str, conditional: bool, ex
             let mut ratios = Vec::with_capacity(runs);
             for i in 0..runs {
                 // Alternate which goes first, so that neither always runs on a warmer machine.
+                let running = run();
                 let (dom, hand) = if i % 2 == 0 {
                     let dom = run_once(&module, &generated).0;
                     (dom, run_once(&module, &hand_written).0)
@@ -310,6 +332,7 @@ fn compare_dom<G: ValueDomain, H: ValueDomain>(name: &str, conditional: bool, ex
                     let hand = run_once(&module, &hand_written).0;
                     (run_once(&module, &generated).0, hand)
                 };
+                drop(running);
                 dom_times.push(dom);
                 hand_times.push(hand);
                 ratios.push(dom.as_secs_f64() / hand.as_secs_f64().max(1e-12));

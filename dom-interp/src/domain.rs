@@ -4,7 +4,8 @@
 //! product (`absinthe_domc::codegen::product` and `explain`).
 
 use super::Interp;
-use super::eval::Scratch;
+use super::eval::{Scratch, grown};
+use super::memo;
 use super::numeric::Num;
 use super::val::{Payload, Val};
 use crate::plan::{Product as ProductDecl, RuleKind};
@@ -18,12 +19,6 @@ use absinthe::value::ValueDomain;
 use absinthe_domc::dom::tree::{Shape, Ty};
 use absinthe_domc::model::Policy;
 use std::rc::Rc;
-
-/// The most components and reductions a product may have for [`Interp::reduced`] to skip the
-/// reductions whose inputs did not change (it keeps their versions in arrays of these sizes).
-const MAX_SKIP_COMPONENTS: usize = 32;
-/// See [`MAX_SKIP_COMPONENTS`].
-const MAX_SKIP_REDUCTIONS: usize = 64;
 
 impl Interp {
     /// The product declaration behind `t` (a product or its direct companion).
@@ -90,6 +85,35 @@ impl Interp {
             return self.collapse(t);
         }
         let decl = self.decl(t);
+        if decl.reductions.is_empty() || policy.max_rounds() == 0 {
+            return value;
+        }
+        // The value made of the same components before, if this thread remembers it (see
+        // `memo.rs`): only for the running file, whose run tells values apart.
+        let (true, Some(run), Ty::Lat(product)) = (memo::worth_it(), crate::run_of(self), t) else {
+            return grown(|| self.reduce_rounds(t, decl, value, policy));
+        };
+        let memo = (run, *product, policy.max_rounds());
+        let parts = self.parts_in(t, &value);
+        let Some(hash) = memo::key(parts) else {
+            return grown(|| self.reduce_rounds(t, decl, value, policy));
+        };
+        if let Some(known) = memo::reduced(memo, hash, parts) {
+            return known;
+        }
+        // The components before, kept while `value` is changed in place: plain values, copied
+        // without allocating.
+        let n = parts.len();
+        let mut before: [Val; memo::MAX_PARTS] = std::array::from_fn(|_| Val::Bool(false));
+        before[..n].clone_from_slice(parts);
+        // Every reduction's body on one stack check (see `grown`), not one per call.
+        let after = grown(|| self.reduce_rounds(t, decl, value, policy));
+        memo::remember(memo, hash, &before[..n], &after);
+        after
+    }
+
+    /// The rounds of [`Interp::reduced`] on `value`, which is not bottom.
+    fn reduce_rounds(&self, t: &Ty, decl: &ProductDecl, value: Val, policy: ReducePolicy) -> Val {
         let types = self.part_types(t);
         // Whether `value` is written yet: a record shared with other values is copied at the
         // first change, one held by `value` alone (what a transfer just made) is changed in
@@ -100,26 +124,25 @@ impl Interp {
         // A reduction is a function of its target and its source: one whose two components
         // have not changed since it last ran would refine nothing again, so it is skipped (the
         // generated code runs it and finds no change; the result and the log are the same).
-        // `version` counts each component's changes; `read` holds the versions each reduction
-        // last read. Products too large for the arrays run every reduction.
-        let skipping =
-            types.len() <= MAX_SKIP_COMPONENTS && decl.reductions.len() <= MAX_SKIP_REDUCTIONS;
-        let mut version = [0u32; MAX_SKIP_COMPONENTS];
-        let mut read = [(u32::MAX, u32::MAX); MAX_SKIP_REDUCTIONS];
+        // `pending` holds a bit for each reduction that has not run yet or one of whose
+        // components changed since it last ran (`Product::readers`); a product with more
+        // reductions than bits runs every one.
+        let skipping = !decl.readers.is_empty();
+        let mut pending = u64::MAX;
         for _ in 0..policy.max_rounds() {
             let mut round = false;
             for (k, r) in decl.reductions.iter().enumerate() {
                 if skipping {
-                    let now = (version[r.target], version[r.source]);
-                    if read[k] == now {
+                    let bit = 1u64 << k;
+                    if pending & bit == 0 {
                         continue;
                     }
-                    read[k] = now;
+                    pending &= !bit;
                 }
                 let parts = self.parts_in(t, &value);
                 stack.push(parts[r.target].clone());
                 stack.push(parts[r.source].clone());
-                let refined = self.call_on(r.function, &mut stack, 0);
+                let refined = self.call_grown(r.function, &mut stack, 0);
                 let tt = &types[r.target];
                 let old = &parts[r.target];
                 if let Some(met) = self.refine(tt, old, refined) {
@@ -138,17 +161,19 @@ impl Interp {
                     }
                     self.parts_mut(t, &mut value)[r.target] = met;
                     if skipping {
-                        // Its own target changed: the next round runs it again on what it made,
-                        // as the generated code does.
-                        version[r.target] += 1;
+                        // Its own target changed too: the next round runs it again on what it
+                        // made, as the generated code does.
+                        pending |= decl.readers[r.target];
                     }
                     round = true;
                     if bottom {
                         return self.collapse(t);
                     }
-                } else if self.is_bottom(tt, old) {
-                    return self.collapse(t);
                 }
+                // Unchanged, the target is not bottom: a product is bottom when one of its
+                // components is, `value` was not, and a reduction that made a component bottom
+                // returned above (the generated code's test of it never holds here).
+                debug_assert!(!self.is_bottom(tt, &self.parts_in(t, &value)[r.target]));
             }
             if !round {
                 break;

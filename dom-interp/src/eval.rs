@@ -62,6 +62,12 @@ impl Drop for Scratch {
     }
 }
 
+/// Runs `f` with at least the stack the deepest body the checker accepts takes (its nesting is
+/// bounded by `syntax::MAX_NESTING`), on a stack of its own when the caller's is short.
+pub(crate) fn grown<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(256 << 10, 16 << 20, f)
+}
+
 impl Interp {
     /// Calls the function `name` (a rule, reduction, helper or written-out operation) on `args`:
     /// its body's value, or its fallback when the body fails.
@@ -108,6 +114,13 @@ impl Interp {
     /// afterwards. Callers that make many calls (the rules of an operation, a product's
     /// reductions) share one stack among them.
     pub(crate) fn call_on(&self, id: FnId, stack: &mut Vec<Val>, base: usize) -> Val {
+        // The checker bounds nesting (`syntax::MAX_NESTING`); this bounds the stack it takes.
+        grown(|| self.call_grown(id, stack, base))
+    }
+
+    /// [`Interp::call_on`] where the caller made sure of the stack a body may take (see
+    /// [`grown`]): a product's reductions, run many times in one operation, check it once.
+    pub(crate) fn call_grown(&self, id: FnId, stack: &mut Vec<Val>, base: usize) -> Val {
         let f = &self.functions.table[id.0];
         debug_assert_eq!(
             stack.len() - base,
@@ -116,8 +129,7 @@ impl Interp {
             f.name,
             f.arity
         );
-        // The checker bounds nesting (`syntax::MAX_NESTING`); this bounds the stack it takes.
-        let result = stacker::maybe_grow(256 << 10, 16 << 20, || self.frame(id, stack, base));
+        let result = self.frame(id, stack, base);
         let value = match result {
             Some(v) => v,
             // The body failed: the function's fallback is the generated function's result then.

@@ -8,6 +8,7 @@
 //!   closures when the file is loaded; `eval`: calling them.
 //! - `domain`: a product as a value domain (dispatch, reduction, blame, the rules behind an
 //!   operation, kernel hooks); `backward`: its backward rules.
+//! - `memo`: the values of literals and of reductions each thread remembers within a run.
 //!
 //! Each of them says what the generated code does, operation for operation, so that an analysis
 //! gives the same result at every point in both modes (`cli/tests/dom_interp.rs` checks it on
@@ -25,6 +26,7 @@ mod code;
 mod compile;
 mod domain;
 mod eval;
+mod memo;
 mod numeric;
 mod operand;
 mod plan;
@@ -67,6 +69,11 @@ struct PointwiseInfo {
     top: Option<FnId>,
     /// `join`, `meet`, `widen`, `widen_with_thresholds`, `narrow`, `leq`: their functions.
     written: BTreeMap<String, FnId>,
+    /// `written`'s `join`, `meet` and `leq`, read on every operation of the struct (a product's
+    /// reductions meet its components): found without a lookup by name.
+    join: Option<FnId>,
+    meet: Option<FnId>,
+    leq: Option<FnId>,
 }
 
 impl PointwiseInfo {
@@ -133,18 +140,22 @@ impl Interp {
             else {
                 continue;
             };
+            let written: BTreeMap<String, FnId> = p
+                .overrides
+                .iter()
+                .map(|(op, path)| (op.clone(), function(function_name(path))))
+                .collect();
             structs[t] = Some(PointwiseInfo {
+                join: written.get("join").copied(),
+                meet: written.get("meet").copied(),
+                leq: written.get("leq").copied(),
                 smash: p.smash,
                 values: p.has_values(),
                 empty: p.empty_if.as_ref().map(|f| function(function_name(f))),
                 normalize: p.normalize.as_ref().map(|f| function(function_name(f))),
                 bottom: p.bottom.as_ref().map(|f| function(function_name(f))),
                 top: p.top.as_ref().map(|f| function(function_name(f))),
-                written: p
-                    .overrides
-                    .iter()
-                    .map(|(op, path)| (op.clone(), function(function_name(path))))
-                    .collect(),
+                written,
             });
         }
         let contains = program
@@ -218,6 +229,9 @@ impl Interp {
         match op {
             "bottom" => info.bottom,
             "top" => info.top,
+            "join" => info.join,
+            "meet" => info.meet,
+            "leq" => info.leq,
             _ => info.written.get(op).copied(),
         }
     }
@@ -292,6 +306,17 @@ struct Session {
     domain: Ty,
     /// The thread that entered the run: the only one that may switch its analysis.
     owner: ThreadId,
+    /// This session's number, unique in the process: what a thread remembers of a run
+    /// (`memo.rs`) is given in that run only.
+    id: u64,
+}
+
+/// The number of the next [`Session`].
+static SESSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A new session's number.
+fn next_session() -> u64 {
+    SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// What [`DynValue`] means, for every thread of the process.
@@ -338,6 +363,7 @@ impl Running {
             interp,
             domain,
             owner: me,
+            id: next_session(),
         })));
         Running { _turn: turn }
     }
@@ -364,6 +390,7 @@ impl Running {
             interp: session.interp.clone(),
             domain,
             owner: session.owner,
+            id: next_session(),
         })));
     }
 }
@@ -384,6 +411,26 @@ fn with<R>(f: impl FnOnce(&Interp, &Ty) -> R) -> R {
              within the `Running` they were made in"
         ),
     }
+}
+
+/// Runs `f` with the running file and domain and the run's number (`Session::id`).
+fn with_run<R>(f: impl FnOnce(&Interp, &Ty, u64) -> R) -> R {
+    let session = RUNNING.load();
+    match session.as_ref() {
+        Some(s) => f(&s.interp, &s.domain, s.id),
+        None => unreachable!(
+            "a value of an interpreted `.dom` analysis is used while no file runs: values live \
+             within the `Running` they were made in"
+        ),
+    }
+}
+
+/// The number of the run in progress (`Session::id`) when the file it runs is `interp`.
+pub(crate) fn run_of(interp: &Interp) -> Option<u64> {
+    let session = RUNNING.load();
+    (session.as_ref())
+        .filter(|s| std::ptr::eq(Arc::as_ptr(&s.interp), interp))
+        .map(|s| s.id)
 }
 
 /// A value of the running analysis's product.
@@ -474,7 +521,7 @@ impl fmt::Display for DynValue {
 
 impl ValueDomain for DynValue {
     fn constant(c: i64) -> Self {
-        with(|i, t| DynValue(i.constant(t, c)))
+        with_run(|i, t, run| DynValue(memo::literal(run, c, || i.constant(t, c))))
     }
 
     fn address(symbol: SymbolId) -> Self {

@@ -15,6 +15,9 @@ use absinthe_domc::dom::types::Relational;
 use absinthe_domc::model::{self, Policy, function_name};
 use std::collections::BTreeMap;
 
+/// The most reductions a product may have for [`Product::readers`] to hold their bits.
+pub(crate) const READER_BITS: usize = u64::BITS as usize;
+
 /// A function of the program, by its index in the interpreter's table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct FnId(pub(crate) usize);
@@ -215,6 +218,11 @@ pub struct Product {
     pub policy: Policy,
     /// The reductions, in the order they are applied.
     pub reductions: Vec<Reduction>,
+    /// By component, the reductions (bit `k` for the reduction at `k`) that read it, as target
+    /// or source: those a change of the component makes run again. Empty when there are more
+    /// reductions than bits, and then every reduction runs in every round (see
+    /// `Interp::reduced`).
+    pub readers: Vec<u64>,
     /// The transfer rules, in declaration order.
     pub rules: Vec<Rule>,
     /// By `op as usize`, then component: the index in `rules` of the component's rule for the
@@ -276,11 +284,21 @@ impl Product {
                     site: site(&r.site),
                 })
                 .collect(),
+            readers: Vec::new(),
             binary: Vec::new(),
             assume: Vec::new(),
             demand: Vec::new(),
             relation: relation_of(decl, types),
         };
+        if product.reductions.len() <= READER_BITS {
+            product.readers = (0..product.components.len())
+                .map(|c| {
+                    (product.reductions.iter().enumerate())
+                        .filter(|(_, r)| r.target == c || r.source == c)
+                        .fold(0u64, |mask, (k, _)| mask | 1 << k)
+                })
+                .collect();
+        }
         let table = |own: fn(&RuleKind) -> Option<&str>, any: RuleKind| {
             let size = Op::ALL
                 .iter()

@@ -218,11 +218,9 @@ impl Interp {
                     }
             }
             (Shape::Struct { .. }, _) => self.struct_is_bottom(t, v),
-            (Shape::Product { .. } | Shape::Direct, _) => self
-                .part_types(t)
-                .iter()
-                .enumerate()
-                .any(|(i, pt)| self.is_bottom(pt, self.part_at(t, v, i))),
+            (Shape::Product { .. } | Shape::Direct, _) => (self.part_types(t).iter())
+                .zip(self.parts_in(t, v))
+                .any(|(pt, p)| self.is_bottom(pt, p)),
             _ => self.mismatch("is_bottom", t, v),
         }
     }
