@@ -46,11 +46,13 @@ pub fn summarize<P: Program + Cfg + ?Sized>(
         (exit.clone(), result)
     } else {
         let dominators = Dominators::new(program);
-        let top = returning
+        let Some(top) = returning
             .iter()
             .copied()
             .reduce(|a, b| common_dominator(&dominators, a, b))
-            .unwrap_or(program.entry());
+        else {
+            unreachable!("several returns were joined, so there is one")
+        };
         let root = match &solution.blocks[top.index()] {
             Some(envs_top) => envs_top.after.last().unwrap_or(&envs_top.entry),
             None => unreachable!(
